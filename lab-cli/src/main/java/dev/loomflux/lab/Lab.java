@@ -1,0 +1,59 @@
+package dev.loomflux.lab;
+
+import dev.loomflux.lab.cli.VerifyCommand;
+import java.io.PrintWriter;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+@Command(name = "lab", mixinStandardHelpOptions = true, versionProvider = Lab.Version.class,
+        description = "loomflux: measure Spring MVC (platform threads), MVC on virtual threads and WebFlux, honestly.",
+        subcommands = {VerifyCommand.class, CommandLine.HelpCommand.class})
+public final class Lab implements Runnable {
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    public static void main(String[] args) {
+        System.exit(run(args));
+    }
+
+    /** Exit codes: 0 ok, 1 a check or run failed, 2 bad input. */
+    public static int run(String... args) {
+        return run(new PrintWriter(System.out, true), new PrintWriter(System.err, true), args);
+    }
+
+    public static int run(PrintWriter out, PrintWriter err, String... args) {
+        CommandLine cl = new CommandLine(new Lab());
+        cl.setOut(out);
+        cl.setErr(err);
+        cl.setParameterExceptionHandler((ex, a) -> {
+            ex.getCommandLine().getErr().println("lab: " + ex.getMessage()
+                    + " (see: ./lab " + ex.getCommandLine().getCommandName() + " --help)");
+            return 2;
+        });
+        cl.setExecutionExceptionHandler((ex, cmd, parsed) -> {
+            if (ex instanceof UsageException) {
+                cmd.getErr().println("lab: " + ex.getMessage());
+                return 2;
+            }
+            if (ex instanceof LabException) {
+                cmd.getErr().println("lab: " + ex.getMessage());
+                return 1;
+            }
+            throw ex;
+        });
+        return cl.execute(args);
+    }
+
+    @Override
+    public void run() {
+        spec.commandLine().usage(spec.commandLine().getOut());
+    }
+
+    static final class Version implements CommandLine.IVersionProvider {
+        @Override
+        public String[] getVersion() {
+            String v = Lab.class.getPackage().getImplementationVersion();
+            return new String[] {"loomflux lab " + (v != null ? v : "(dev)")};
+        }
+    }
+}

@@ -1,0 +1,28 @@
+package dev.loomflux.lab.cli;
+
+import dev.loomflux.lab.db.Database;
+import dev.loomflux.lab.db.EmbeddedDatabase;
+import dev.loomflux.lab.db.ExternalDatabase;
+import java.nio.file.Path;
+import picocli.CommandLine.Option;
+
+/** Embedded PostgreSQL by default, or an existing server. */
+public final class DatabaseOptions {
+    @Option(names = "--db-url", paramLabel = "JDBC_URL",
+            description = "Use an existing PostgreSQL (jdbc:postgresql://host:port/db) instead of the embedded one; the lab seeds table item if needed.")
+    String url;
+
+    @Option(names = "--db-user", paramLabel = "USER", defaultValue = "loomflux", description = "User for --db-url. Default: ${DEFAULT-VALUE}.")
+    String user;
+
+    @Option(names = "--db-password", paramLabel = "PASSWORD", defaultValue = "${env:LOOMFLUX_DB_PASSWORD:-loomflux}",
+            description = "Password for --db-url. Default: $LOOMFLUX_DB_PASSWORD, else loomflux.")
+    String password;
+
+    public Database open(Path runDir) {
+        if (url != null) {
+            return ExternalDatabase.connect(url, user, password);
+        }
+        return EmbeddedDatabase.start(runDir.resolve("postgres"));
+    }
+}

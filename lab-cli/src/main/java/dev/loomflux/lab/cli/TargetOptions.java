@@ -1,0 +1,24 @@
+package dev.loomflux.lab.cli;
+
+import dev.loomflux.lab.target.TargetSpec;
+import dev.loomflux.lab.target.Targets;
+import java.util.ArrayList;
+import java.util.List;
+import picocli.CommandLine.Option;
+
+/** Which targets, including ones declared on the command line. */
+public final class TargetOptions {
+    @Option(names = "--targets", split = ",", paramLabel = "NAME",
+            description = "Targets to use, comma-separated: mvc, mvc-vt, webflux or a --define'd name. Default: mvc,mvc-vt,webflux.")
+    List<String> names = new ArrayList<>(List.of("mvc", "mvc-vt", "webflux"));
+
+    @Option(names = "--define", paramLabel = "NAME=BASE[,key=value...][,-JVMFLAG...]",
+            description = "Declare a target on top of another, e.g. mvc-10=mvc,server.tomcat.threads.max=10. Repeatable.")
+    List<String> definitions = new ArrayList<>();
+
+    public List<TargetSpec> select() {
+        Targets targets = new Targets();
+        definitions.forEach(targets::define);
+        return targets.select(names, "--targets");
+    }
+}

@@ -1,0 +1,128 @@
+package dev.loomflux.lab.db;
+
+import dev.loomflux.lab.LabException;
+import dev.loomflux.lab.process.Reaper;
+import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.Comparator;
+import java.util.stream.Stream;
+
+/**
+ * A real PostgreSQL server started from io.zonky.test binaries, data under the run directory.
+ * As root on Linux, zonky runs it through {@code unshare -U} since PostgreSQL refuses root.
+ */
+public final class EmbeddedDatabase implements Database {
+    private static final String DB = "loomflux";
+    private static final String USER = "loomflux";
+    private static final String PASSWORD = "loomflux";
+
+    private final EmbeddedPostgres postgres;
+    private final Path dataDir;
+    private final String version;
+
+    private EmbeddedDatabase(EmbeddedPostgres postgres, Path dataDir, String version) {
+        this.postgres = postgres;
+        this.dataDir = dataDir;
+        this.version = version;
+    }
+
+    /** @param dir the run directory's folder for PostgreSQL: data (removed on close) and server log */
+    public static EmbeddedDatabase start(Path dir) {
+        Path data = dir.resolve("data");
+        try {
+            Files.createDirectories(dir);
+            Path log = dir.resolve("postgres.log");
+            EmbeddedPostgres pg = EmbeddedPostgres.builder()
+                    .setDataDirectory(data)
+                    .setCleanDataDirectory(true)
+                    .setPort(freePort())
+                    // Targets hold 10 connections each; leave room for the seeder and checks.
+                    .setServerConfig("max_connections", "100")
+                    .setOutputRedirector(ProcessBuilder.Redirect.appendTo(log.toFile()))
+                    .setErrorRedirector(ProcessBuilder.Redirect.appendTo(log.toFile()))
+                    .setPGStartupWait(Duration.ofSeconds(60))
+                    .start();
+            EmbeddedDatabase db;
+            try (Connection c = pg.getPostgresDatabase().getConnection(); Statement s = c.createStatement()) {
+                s.execute("CREATE ROLE " + USER + " LOGIN PASSWORD '" + PASSWORD + "'");
+                s.execute("CREATE DATABASE " + DB + " OWNER " + USER);
+                var rs = s.executeQuery("SHOW server_version");
+                rs.next();
+                db = new EmbeddedDatabase(pg, data, rs.getString(1));
+            }
+            Reaper.register(db);
+            try (Connection c = pg.getDatabase(USER, DB).getConnection()) {
+                Seeder.seed(c);
+            }
+            return db;
+        } catch (IOException | SQLException e) {
+            throw new LabException("embedded PostgreSQL did not start (" + e.getMessage() + "); see " + dir.resolve("postgres.log"), e);
+        }
+    }
+
+    private static int freePort() throws IOException {
+        try (ServerSocket s = new ServerSocket(0)) {
+            return s.getLocalPort();
+        }
+    }
+
+    @Override
+    public String jdbcUrl() {
+        return "jdbc:postgresql://127.0.0.1:" + postgres.getPort() + "/" + DB;
+    }
+
+    @Override
+    public String r2dbcUrl() {
+        return DatabaseUrls.r2dbc(jdbcUrl());
+    }
+
+    @Override
+    public String username() {
+        return USER;
+    }
+
+    @Override
+    public String password() {
+        return PASSWORD;
+    }
+
+    @Override
+    public String description() {
+        return "embedded PostgreSQL " + version + " on port " + postgres.getPort();
+    }
+
+    @Override
+    public void close() {
+        Reaper.unregister(this);
+        try {
+            postgres.close();
+        } catch (IOException e) {
+            throw new LabException("stopping embedded PostgreSQL: " + e.getMessage(), e);
+        } finally {
+            deleteQuietly(dataDir);
+        }
+    }
+
+    private static void deleteQuietly(Path dir) {
+        if (!Files.exists(dir)) {
+            return;
+        }
+        try (Stream<Path> walk = Files.walk(dir)) {
+            walk.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        } catch (IOException ignored) {
+            // Leftover data only costs disk; results are unaffected.
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "embedded PostgreSQL";
+    }
+}

@@ -1,0 +1,115 @@
+package dev.loomflux.lab.process;
+
+import dev.loomflux.lab.LabException;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+/** A child process whose output goes to a log file and which is stopped with its descendants. */
+public final class ManagedProcess implements AutoCloseable {
+    private static final long GRACE_MS = 10_000;
+
+    private final String name;
+    private final Process process;
+    private final Path log;
+    private final long startedNanos;
+
+    private ManagedProcess(String name, Process process, Path log, long startedNanos) {
+        this.name = name;
+        this.process = process;
+        this.log = log;
+        this.startedNanos = startedNanos;
+    }
+
+    public static ManagedProcess start(String name, List<String> command, Path log) {
+        return start(name, command, Map.of(), log);
+    }
+
+    public static ManagedProcess start(String name, List<String> command, Map<String, String> env, Path log) {
+        try {
+            Files.createDirectories(log.toAbsolutePath().getParent());
+            ProcessBuilder pb = new ProcessBuilder(command)
+                    .redirectErrorStream(true)
+                    .redirectOutput(log.toFile())
+                    .redirectInput(ProcessBuilder.Redirect.from(nullDevice()));
+            pb.environment().putAll(env);
+            long started = System.nanoTime();
+            ManagedProcess p = new ManagedProcess(name, pb.start(), log, started);
+            Reaper.register(p);
+            return p;
+        } catch (IOException e) {
+            throw new LabException("cannot start " + name + " (" + command.get(0) + "): " + e.getMessage(), e);
+        }
+    }
+
+    private static java.io.File nullDevice() {
+        return new java.io.File(System.getProperty("os.name", "").startsWith("Windows") ? "NUL" : "/dev/null");
+    }
+
+    public String name() {
+        return name;
+    }
+
+    public long pid() {
+        return process.pid();
+    }
+
+    public boolean isAlive() {
+        return process.isAlive();
+    }
+
+    public long startedNanos() {
+        return startedNanos;
+    }
+
+    public Path log() {
+        return log;
+    }
+
+    /** The last lines of the log, for error messages about a process that failed. */
+    public String logTail(int lines) {
+        try {
+            List<String> all = Files.readAllLines(log, StandardCharsets.UTF_8);
+            return String.join(System.lineSeparator(), all.subList(Math.max(0, all.size() - lines), all.size()));
+        } catch (IOException e) {
+            return "(no log: " + e.getMessage() + ")";
+        }
+    }
+
+    public int exitValue() {
+        return process.exitValue();
+    }
+
+    /** SIGTERM to the process and its descendants, then SIGKILL to whatever is left after the grace time. */
+    @Override
+    public void close() {
+        Reaper.unregister(this);
+        List<ProcessHandle> tree = new ArrayList<>();
+        process.descendants().forEach(tree::add);
+        tree.add(process.toHandle());
+        tree.forEach(ProcessHandle::destroy);
+        long deadline = System.currentTimeMillis() + GRACE_MS;
+        for (ProcessHandle h : tree) {
+            try {
+                h.onExit().get(Math.max(1, deadline - System.currentTimeMillis()), TimeUnit.MILLISECONDS);
+            } catch (Exception e) {
+                h.destroyForcibly();
+            }
+        }
+        try {
+            process.waitFor(2, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    @Override
+    public String toString() {
+        return name + " (pid " + process.pid() + ")";
+    }
+}

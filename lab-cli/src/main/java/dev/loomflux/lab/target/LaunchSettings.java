@@ -1,0 +1,16 @@
+package dev.loomflux.lab.target;
+
+import dev.loomflux.lab.jdk.Jdk;
+import java.util.List;
+
+/**
+ * What every target gets equally: the same JDK, heap and GC (chosen explicitly because the JVM's
+ * ergonomic default switches to Serial GC on machines or CPU sets with fewer than 2 CPUs).
+ */
+public record LaunchSettings(Jdk jdk, String host, String heap) {
+    public static final String DEFAULT_HEAP = "512m";
+
+    public List<String> jvmFlags() {
+        return List.of("-Xms" + heap, "-Xmx" + heap, "-XX:+UseG1GC", "-XX:+ExitOnOutOfMemoryError");
+    }
+}

@@ -1,0 +1,47 @@
+package dev.loomflux.lab.target;
+
+import dev.loomflux.lab.LabException;
+import dev.loomflux.lab.process.ManagedProcess;
+import java.io.IOException;
+import java.net.URI;
+import java.time.Duration;
+
+/** Polls a URL until it answers 200, failing early with the log tail if the process dies. */
+final class Readiness {
+    private static final Duration TIMEOUT = Duration.ofSeconds(90);
+
+    private Readiness() {
+    }
+
+    /** @return milliseconds from process start to the first 200 */
+    static long await(ManagedProcess process, URI probe) {
+        long deadline = System.nanoTime() + TIMEOUT.toNanos();
+        while (System.nanoTime() < deadline) {
+            if (!process.isAlive()) {
+                throw new LabException(process.name() + " exited with code " + process.exitValue()
+                        + " before it was ready; last lines of " + process.log() + ":\n" + process.logTail(20));
+            }
+            try {
+                if (Http.get(probe, Duration.ofSeconds(2)).status() == 200) {
+                    return (System.nanoTime() - process.startedNanos()) / 1_000_000;
+                }
+            } catch (IOException notYet) {
+                // Connection refused until the server binds.
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new LabException("interrupted while waiting for " + process.name());
+            }
+            sleep(25);
+        }
+        throw new LabException(process.name() + " not ready after " + TIMEOUT.toSeconds() + " s at " + probe
+                + "; last lines of " + process.log() + ":\n" + process.logTail(20));
+    }
+
+    private static void sleep(long ms) {
+        try {
+            Thread.sleep(ms);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}

@@ -1,0 +1,91 @@
+package dev.loomflux.lab.target;
+
+import dev.loomflux.lab.Home;
+import dev.loomflux.lab.db.Database;
+import dev.loomflux.lab.process.ManagedProcess;
+import java.net.URI;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/** One target process, started and ready to serve. */
+public final class RunningTarget implements AutoCloseable {
+    private final TargetSpec spec;
+    private final ManagedProcess process;
+    private final URI base;
+    private final long startupMillis;
+
+    private RunningTarget(TargetSpec spec, ManagedProcess process, URI base, long startupMillis) {
+        this.spec = spec;
+        this.process = process;
+        this.base = base;
+        this.startupMillis = startupMillis;
+    }
+
+    /**
+     * @param db null when no scenario needs the database; /items then answers 503
+     */
+    public static RunningTarget start(Home home, TargetSpec spec, LaunchSettings settings, URI downstream,
+                                      Database db, Path logDir) {
+        int port = Ports.free(settings.host());
+        List<String> cmd = new ArrayList<>();
+        cmd.add(settings.jdk().java().toString());
+        cmd.addAll(settings.jvmFlags());
+        cmd.addAll(spec.jvmArgs());
+        cmd.add("-jar");
+        cmd.add(home.jar(spec.app().module(), spec.app().jar()).toString());
+        for (Map.Entry<String, String> e : properties(spec, settings, port, downstream, db).entrySet()) {
+            cmd.add("--" + e.getKey() + "=" + e.getValue());
+        }
+        // The password travels in the environment (Spring binds LOOMFLUX_DB_PASSWORD), not in the visible argv.
+        Map<String, String> env = db == null ? Map.of() : Map.of("LOOMFLUX_DB_PASSWORD", db.password());
+        ManagedProcess p = ManagedProcess.start(spec.name(), cmd, env, logDir.resolve(spec.name() + ".log"));
+        URI base = URI.create("http://" + settings.host() + ":" + port);
+        try {
+            long startup = Readiness.await(p, base.resolve("/plaintext"));
+            return new RunningTarget(spec, p, base, startup);
+        } catch (RuntimeException e) {
+            p.close();
+            throw e;
+        }
+    }
+
+    /** Lab-controlled settings first; the target's own declared properties override them. */
+    private static Map<String, String> properties(TargetSpec spec, LaunchSettings settings, int port, URI downstream, Database db) {
+        Map<String, String> props = new LinkedHashMap<>();
+        props.put("server.address", settings.host());
+        props.put("server.port", Integer.toString(port));
+        props.put("loomflux.target-name", spec.name());
+        props.put("loomflux.downstream.url", downstream.toString());
+        if (db != null) {
+            props.put("loomflux.db.jdbc-url", db.jdbcUrl());
+            props.put("loomflux.db.r2dbc-url", db.r2dbcUrl());
+            props.put("loomflux.db.username", db.username());
+        }
+        props.putAll(spec.properties());
+        return props;
+    }
+
+    public TargetSpec spec() {
+        return spec;
+    }
+
+    public URI base() {
+        return base;
+    }
+
+    public long startupMillis() {
+        return startupMillis;
+    }
+
+    public ManagedProcess process() {
+        return process;
+    }
+
+    @Override
+    public void close() {
+        process.close();
+    }
+}

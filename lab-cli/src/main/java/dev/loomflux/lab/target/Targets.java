@@ -1,0 +1,92 @@
+package dev.loomflux.lab.target;
+
+import dev.loomflux.lab.UsageException;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Pattern;
+
+/** The known targets: the built-ins plus whatever the user declared, looked up by name. */
+public final class Targets {
+    private static final Pattern NAME = Pattern.compile("[a-z0-9][a-z0-9._-]{0,39}");
+
+    private final Map<String, TargetSpec> byName = new LinkedHashMap<>();
+
+    public Targets() {
+        add(new TargetSpec("mvc", App.MVC, Map.of(), List.of()));
+        add(new TargetSpec("mvc-vt", App.MVC, Map.of("spring.threads.virtual.enabled", "true"), List.of()));
+        add(new TargetSpec("webflux", App.WEBFLUX, Map.of(), List.of()));
+    }
+
+    private void add(TargetSpec spec) {
+        byName.put(spec.name(), spec);
+    }
+
+    public Map<String, TargetSpec> all() {
+        return Map.copyOf(byName);
+    }
+
+    /** Declares a target on top of a known one. */
+    public TargetSpec define(String name, String base, Map<String, String> properties, List<String> jvmArgs, String where) {
+        if (!NAME.matcher(name).matches()) {
+            throw new UsageException(where + ": target name '" + name + "' must be lowercase letters, digits, '.', '_' or '-' (max 40)");
+        }
+        if (byName.containsKey(name)) {
+            throw new UsageException(where + ": target '" + name + "' is already defined");
+        }
+        TargetSpec spec = get(base, where).derive(name, properties, jvmArgs);
+        add(spec);
+        return spec;
+    }
+
+    /**
+     * Parses {@code NAME=BASE[,key=value...][,-JVMFLAG...]}, e.g.
+     * {@code mvc-10=mvc,server.tomcat.threads.max=10,-XX:+UseZGC}.
+     */
+    public TargetSpec define(String definition) {
+        String where = "--define " + definition;
+        int eq = definition.indexOf('=');
+        if (eq <= 0) {
+            throw new UsageException(where + ": expected NAME=BASE[,key=value...][,-JVMFLAG...]");
+        }
+        String name = definition.substring(0, eq).trim();
+        String[] parts = definition.substring(eq + 1).split(",");
+        Map<String, String> props = new LinkedHashMap<>();
+        List<String> flags = new ArrayList<>();
+        for (int i = 1; i < parts.length; i++) {
+            String part = parts[i].trim();
+            if (part.startsWith("-")) {
+                flags.add(part);
+            } else if (part.indexOf('=') > 0) {
+                props.put(part.substring(0, part.indexOf('=')).trim(), part.substring(part.indexOf('=') + 1).trim());
+            } else {
+                throw new UsageException(where + ": '" + part + "' is neither key=value nor a JVM flag starting with '-'");
+            }
+        }
+        return define(name, parts[0].trim(), props, flags, where);
+    }
+
+    public TargetSpec get(String name, String where) {
+        TargetSpec spec = byName.get(name);
+        if (spec == null) {
+            throw new UsageException(where + ": unknown target '" + name + "' (known: " + String.join(", ", byName.keySet()) + ")");
+        }
+        return spec;
+    }
+
+    public List<TargetSpec> select(List<String> names, String where) {
+        if (names.isEmpty()) {
+            throw new UsageException(where + ": name at least one target");
+        }
+        List<TargetSpec> out = new ArrayList<>();
+        for (String n : names) {
+            TargetSpec spec = get(n.trim(), where);
+            if (out.contains(spec)) {
+                throw new UsageException(where + ": target '" + n + "' is listed twice");
+            }
+            out.add(spec);
+        }
+        return out;
+    }
+}

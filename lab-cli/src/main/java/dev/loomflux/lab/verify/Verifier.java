@@ -1,0 +1,66 @@
+package dev.loomflux.lab.verify;
+
+import dev.loomflux.lab.Home;
+import dev.loomflux.lab.LabException;
+import dev.loomflux.lab.cli.DatabaseOptions;
+import dev.loomflux.lab.db.Database;
+import dev.loomflux.lab.target.Downstream;
+import dev.loomflux.lab.target.LaunchSettings;
+import dev.loomflux.lab.target.RunningTarget;
+import dev.loomflux.lab.target.TargetSpec;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.time.LocalDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.List;
+
+/** Runs the checks on each target in turn, one target alive at a time. */
+public final class Verifier {
+    private final Home home;
+    private final List<TargetSpec> targets;
+    private final LaunchSettings settings;
+    private final DatabaseOptions dbOptions;
+    private final PrintWriter out;
+
+    public Verifier(Home home, List<TargetSpec> targets, LaunchSettings settings, DatabaseOptions dbOptions, PrintWriter out) {
+        this.home = home;
+        this.targets = targets;
+        this.settings = settings;
+        this.dbOptions = dbOptions;
+        this.out = out;
+    }
+
+    public List<CheckResult> run() {
+        // Fail on missing jars before starting anything.
+        targets.forEach(t -> home.jar(t.app().module(), t.app().jar()));
+        Path dir = home.results().resolve("verify-" + LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
+        out.println("verify: JDK " + settings.jdk().version() + " at " + settings.jdk().home() + "; logs in " + dir);
+        List<CheckResult> results = new ArrayList<>();
+        try (Database db = dbOptions.open(dir);
+             Downstream stub = Downstream.start(home, settings, dir)) {
+            out.println("verify: database " + db.description() + "; stub at " + stub.base());
+            for (TargetSpec spec : targets) {
+                try (RunningTarget t = RunningTarget.start(home, spec, settings, stub.base(), db, dir)) {
+                    out.flush();
+                    out.println("verify: " + spec.name() + " ready in " + t.startupMillis() + " ms (pid " + t.process().pid() + ")");
+                    results.addAll(TargetChecks.run(t, true));
+                } catch (LabException e) {
+                    results.add(new CheckResult(spec.name(), "start", false, e.getMessage()));
+                }
+            }
+        }
+        return results;
+    }
+
+    public static void printTable(List<CheckResult> results, PrintWriter out) {
+        int wTarget = Math.max(6, results.stream().mapToInt(r -> r.target().length()).max().orElse(0));
+        int wCheck = Math.max(5, results.stream().mapToInt(r -> r.check().length()).max().orElse(0));
+        String fmt = "%-" + wTarget + "s  %-" + wCheck + "s  %-4s  %s%n";
+        out.printf(fmt, "TARGET", "CHECK", "", "DETAIL");
+        for (CheckResult r : results) {
+            out.printf(fmt, r.target(), r.check(), r.passed() ? "ok" : "FAIL", r.detail());
+        }
+        out.flush();
+    }
+}

@@ -1,0 +1,57 @@
+package dev.loomflux.lab;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The real thing: real target jars on real ports, the real stub, real embedded PostgreSQL.
+ * Each passing row in the verify table is one endpoint checked for status, type, body and timing.
+ */
+class VerifyTest {
+    private static final Pattern ROW = Pattern.compile("^(\\S+)\\s{2,}(.+?)\\s{2,}(ok|FAIL)\\s{2}(.*)$", Pattern.MULTILINE);
+
+    @Test
+    void allBuiltInsAndATenThreadTomcatPassEveryCheck() {
+        LabRun run = LabRun.of("verify", "--targets", "mvc,mvc-vt,webflux,mvc-10",
+                "--define", "mvc-10=mvc,server.tomcat.threads.max=10");
+        assertEquals(0, run.exitCode(), run.toString());
+        List<String[]> rows = rows(run.out());
+        for (String target : List.of("mvc", "mvc-vt", "webflux", "mvc-10")) {
+            List<String> checks = rows.stream().filter(r -> r[0].equals(target)).map(r -> r[1]).collect(Collectors.toList());
+            // plaintext, json, gateway, chain, 5 items, 2 cpu, config, 9 bad inputs, unknown path
+            assertEquals(21, checks.size(), target + ": " + checks);
+            assertTrue(checks.contains("config"), target + ": " + checks);
+        }
+        assertTrue(rows.stream().allMatch(r -> r[2].equals("ok")), run.out());
+        assertTrue(run.out().contains("verify: all 84 checks passed"), run.out());
+        assertEquals(0, ProcessHandle.current().descendants().filter(ProcessHandle::isAlive).count(),
+                "verify left child processes behind");
+    }
+
+    @Test
+    void aTargetThatCannotStartFailsWithItsLogTail() {
+        LabRun run = LabRun.of("verify", "--targets", "broken", "--define", "broken=mvc,-XX:+NoSuchOptionAnywhere");
+        assertEquals(1, run.exitCode(), run.toString());
+        String startRow = rows(run.out()).stream().filter(r -> r[1].equals("start")).map(r -> r[2] + " " + r[3]).findFirst().orElse("");
+        assertTrue(startRow.startsWith("FAIL broken exited with code 1 before it was ready"), run.out());
+        assertTrue(run.out().contains("Unrecognized VM option 'NoSuchOptionAnywhere'"), run.out());
+        assertEquals(0, ProcessHandle.current().descendants().filter(ProcessHandle::isAlive).count());
+    }
+
+    private static List<String[]> rows(String out) {
+        Matcher m = ROW.matcher(out);
+        List<String[]> rows = new java.util.ArrayList<>();
+        while (m.find()) {
+            rows.add(new String[] {m.group(1), m.group(2).trim(), m.group(3), m.group(4)});
+        }
+        assertFalse(rows.isEmpty(), "no table in:\n" + out);
+        return rows;
+    }
+}
