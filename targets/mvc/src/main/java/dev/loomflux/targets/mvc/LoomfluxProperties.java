@@ -1,0 +1,18 @@
+package dev.loomflux.targets.mvc;
+
+import java.time.Duration;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+
+/** The loomflux.* settings, mostly from the shared loomflux-fairness.properties. */
+@ConfigurationProperties("loomflux")
+public record LoomfluxProperties(String targetName, Downstream downstream, Http httpClient, Db db) {
+
+    public record Downstream(String url) {
+    }
+
+    public record Http(int maxConnections, Duration connectTimeout, Duration responseTimeout, Duration acquireTimeout) {
+    }
+
+    public record Db(String jdbcUrl, String username, String password, int poolSize, Duration acquireTimeout) {
+    }
+}

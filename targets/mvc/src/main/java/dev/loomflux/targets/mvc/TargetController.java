@@ -1,0 +1,85 @@
+package dev.loomflux.targets.mvc;
+
+import static org.springframework.http.MediaType.APPLICATION_JSON_VALUE;
+import static org.springframework.http.MediaType.TEXT_PLAIN_VALUE;
+
+import dev.loomflux.targets.Api;
+import dev.loomflux.targets.CpuWork;
+import dev.loomflux.targets.Param;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.RequestParam;
+import org.springframework.web.bind.annotation.RestController;
+import org.springframework.web.client.RestClient;
+
+/**
+ * The API of docs/api.md in plain blocking style: each request holds its thread (platform or
+ * virtual) through every downstream call and query. Parameters arrive as raw strings so
+ * {@link Param} alone decides what is valid and words the 400.
+ */
+@RestController
+class TargetController {
+    private final RestClient downstream;
+    private final JdbcClient jdbc;
+    private final ConfigReport config;
+
+    TargetController(RestClient downstream, JdbcClient jdbc, ConfigReport config) {
+        this.downstream = downstream;
+        this.jdbc = jdbc;
+        this.config = config;
+    }
+
+    @GetMapping(path = "/plaintext", produces = TEXT_PLAIN_VALUE)
+    String plaintext() {
+        return Api.PLAINTEXT;
+    }
+
+    @GetMapping(path = "/json", produces = APPLICATION_JSON_VALUE)
+    Api.Message json() {
+        return Api.Message.HELLO;
+    }
+
+    @GetMapping(path = "/gateway", produces = TEXT_PLAIN_VALUE)
+    String gateway(@RequestParam(required = false) String delay) {
+        return callDelay(Param.DELAY.parse(delay));
+    }
+
+    @GetMapping(path = "/chain", produces = APPLICATION_JSON_VALUE)
+    Api.Chain chain(@RequestParam(required = false) String delay, @RequestParam(required = false) String depth) {
+        int ms = Param.DELAY.parse(delay);
+        int n = Param.DEPTH.parse(depth);
+        List<String> responses = new ArrayList<>(n);
+        for (int i = 0; i < n; i++) {
+            responses.add(callDelay(ms));
+        }
+        return new Api.Chain(n, ms, responses);
+    }
+
+    @GetMapping(path = "/items", produces = APPLICATION_JSON_VALUE)
+    Api.ItemsPage items(@RequestParam(required = false) String page, @RequestParam(required = false) String size) {
+        int p = Param.PAGE.parse(page);
+        int s = Param.SIZE.parse(size);
+        List<Api.Item> items = jdbc.sql(Api.ITEMS_SQL_JDBC)
+                .params(s, Api.offset(p, s))
+                .query((rs, row) -> new Api.Item(rs.getLong(1), rs.getString(2), rs.getLong(3)))
+                .list();
+        return new Api.ItemsPage(p, s, items);
+    }
+
+    @GetMapping(path = "/cpu", produces = TEXT_PLAIN_VALUE)
+    String cpu(@RequestParam(required = false) String work) {
+        return CpuWork.digest(Param.WORK.parse(work));
+    }
+
+    @GetMapping(path = "/config", produces = APPLICATION_JSON_VALUE)
+    Map<String, Object> config() {
+        return config.report();
+    }
+
+    private String callDelay(int ms) {
+        return downstream.get().uri("/delay?ms={ms}", ms).retrieve().body(String.class);
+    }
+}
