@@ -27,7 +27,7 @@ class BadInputTest {
 
     @Test
     void unknownOption() {
-        assertOneLineError(LabRun.of("verify", "--tragets", "mvc"), "Unknown option: '--tragets'");
+        assertOneLineError(LabRun.of("verify", "--tragets", "mvc"), "Unknown options: '--tragets'");
     }
 
     @Test

@@ -26,11 +26,11 @@ class VerifyTest {
         for (String target : List.of("mvc", "mvc-vt", "webflux", "mvc-10")) {
             List<String> checks = rows.stream().filter(r -> r[0].equals(target)).map(r -> r[1]).collect(Collectors.toList());
             // plaintext, json, gateway, chain, 5 items, 2 cpu, config, 9 bad inputs, unknown path
-            assertEquals(21, checks.size(), target + ": " + checks);
+            assertEquals(22, checks.size(), target + ": " + checks);
             assertTrue(checks.contains("config"), target + ": " + checks);
         }
         assertTrue(rows.stream().allMatch(r -> r[2].equals("ok")), run.out());
-        assertTrue(run.out().contains("verify: all 84 checks passed"), run.out());
+        assertTrue(run.out().contains("verify: all 88 checks passed"), run.out());
         assertEquals(0, ProcessHandle.current().descendants().filter(ProcessHandle::isAlive).count(),
                 "verify left child processes behind");
     }

@@ -1,6 +1,7 @@
 package dev.loomflux.lab.cli;
 
 import dev.loomflux.lab.Home;
+import dev.loomflux.lab.process.Reaper;
 import dev.loomflux.lab.verify.CheckResult;
 import dev.loomflux.lab.verify.Verifier;
 import java.io.PrintWriter;
@@ -32,6 +33,10 @@ public final class VerifyCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         Verifier verifier = new Verifier(Home.detect(), targets.select(), jvm.settings(), db, out);
         List<CheckResult> results = verifier.run();
+        if (Reaper.stopping()) {
+            out.println("verify: interrupted");
+            return 130;
+        }
         Verifier.printTable(results, out);
         long failed = results.stream().filter(r -> !r.passed()).count();
         out.println(failed == 0

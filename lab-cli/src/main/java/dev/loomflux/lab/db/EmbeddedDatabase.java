@@ -1,7 +1,6 @@
 package dev.loomflux.lab.db;
 
 import dev.loomflux.lab.LabException;
-import dev.loomflux.lab.process.Reaper;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.io.IOException;
 import java.net.ServerSocket;
@@ -11,12 +10,12 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
-import java.util.Comparator;
-import java.util.stream.Stream;
 
 /**
  * A real PostgreSQL server started from io.zonky.test binaries, data under the run directory.
  * As root on Linux, zonky runs it through {@code unshare -U} since PostgreSQL refuses root.
+ * Zonky's own shutdown hook stops the server and removes its data on Ctrl-C, so it is not
+ * registered with the Reaper (two closers racing over the data directory fail).
  */
 public final class EmbeddedDatabase implements Database {
     private static final String DB = "loomflux";
@@ -24,12 +23,10 @@ public final class EmbeddedDatabase implements Database {
     private static final String PASSWORD = "loomflux";
 
     private final EmbeddedPostgres postgres;
-    private final Path dataDir;
     private final String version;
 
-    private EmbeddedDatabase(EmbeddedPostgres postgres, Path dataDir, String version) {
+    private EmbeddedDatabase(EmbeddedPostgres postgres, String version) {
         this.postgres = postgres;
-        this.dataDir = dataDir;
         this.version = version;
     }
 
@@ -55,9 +52,8 @@ public final class EmbeddedDatabase implements Database {
                 s.execute("CREATE DATABASE " + DB + " OWNER " + USER);
                 var rs = s.executeQuery("SHOW server_version");
                 rs.next();
-                db = new EmbeddedDatabase(pg, data, rs.getString(1));
+                db = new EmbeddedDatabase(pg, rs.getString(1));
             }
-            Reaper.register(db);
             try (Connection c = pg.getDatabase(USER, DB).getConnection()) {
                 Seeder.seed(c);
             }
@@ -100,24 +96,10 @@ public final class EmbeddedDatabase implements Database {
 
     @Override
     public void close() {
-        Reaper.unregister(this);
         try {
             postgres.close();
         } catch (IOException e) {
             throw new LabException("stopping embedded PostgreSQL: " + e.getMessage(), e);
-        } finally {
-            deleteQuietly(dataDir);
-        }
-    }
-
-    private static void deleteQuietly(Path dir) {
-        if (!Files.exists(dir)) {
-            return;
-        }
-        try (Stream<Path> walk = Files.walk(dir)) {
-            walk.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-        } catch (IOException ignored) {
-            // Leftover data only costs disk; results are unaffected.
         }
     }
 

@@ -4,6 +4,7 @@ import dev.loomflux.lab.Home;
 import dev.loomflux.lab.LabException;
 import dev.loomflux.lab.cli.DatabaseOptions;
 import dev.loomflux.lab.db.Database;
+import dev.loomflux.lab.process.Reaper;
 import dev.loomflux.lab.target.Downstream;
 import dev.loomflux.lab.target.LaunchSettings;
 import dev.loomflux.lab.target.RunningTarget;
@@ -46,6 +47,9 @@ public final class Verifier {
                     out.println("verify: " + spec.name() + " ready in " + t.startupMillis() + " ms (pid " + t.process().pid() + ")");
                     results.addAll(TargetChecks.run(t, true));
                 } catch (LabException e) {
+                    if (Reaper.stopping()) {
+                        break;
+                    }
                     results.add(new CheckResult(spec.name(), "start", false, e.getMessage()));
                 }
             }

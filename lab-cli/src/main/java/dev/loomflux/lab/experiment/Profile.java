@@ -1,0 +1,87 @@
+package dev.loomflux.lab.experiment;
+
+import java.time.Duration;
+import java.util.List;
+
+/**
+ * How load is offered. Closed models (stages, fixed, loops, burst) keep N users each waiting for
+ * its response before the next request; the open model (rate) sends on a schedule regardless.
+ */
+public sealed interface Profile {
+    String kind();
+
+    /** Highest concurrency the profile reaches; warmup uses it too. */
+    int peakUsers();
+
+    /** Linear ramps between user counts, as k6 stages do: each stage ramps from the previous target to its own. */
+    record Stages(List<Stage> stages) implements Profile {
+        public Stages {
+            stages = List.copyOf(stages);
+        }
+
+        @Override
+        public String kind() {
+            return "stages";
+        }
+
+        @Override
+        public int peakUsers() {
+            return stages.stream().mapToInt(Stage::users).max().orElse(0);
+        }
+    }
+
+    record Stage(Duration duration, int users) {
+    }
+
+    /** N users for a duration ({@code ab -c N -t T}). */
+    record Fixed(int users, Duration duration) implements Profile {
+        @Override
+        public String kind() {
+            return "fixed";
+        }
+
+        @Override
+        public int peakUsers() {
+            return users;
+        }
+    }
+
+    /** N users each sending L requests, started over a short ramp (JMeter thread group). */
+    record Loops(int users, int requests) implements Profile {
+        @Override
+        public String kind() {
+            return "loops";
+        }
+
+        @Override
+        public int peakUsers() {
+            return users;
+        }
+    }
+
+    /** N users started at the same instant, each sending L requests (Gatling atOnceUsers). */
+    record Burst(int users, int requests) implements Profile {
+        @Override
+        public String kind() {
+            return "burst";
+        }
+
+        @Override
+        public int peakUsers() {
+            return users;
+        }
+    }
+
+    /** Open model: a constant arrival rate, at most maxUsers requests in flight (wrk2 style). */
+    record Rate(int rps, Duration duration, int maxUsers) implements Profile {
+        @Override
+        public String kind() {
+            return "rate";
+        }
+
+        @Override
+        public int peakUsers() {
+            return maxUsers;
+        }
+    }
+}

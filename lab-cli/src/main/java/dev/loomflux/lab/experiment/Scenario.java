@@ -1,0 +1,72 @@
+package dev.loomflux.lab.experiment;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/** What one request does: an endpoint of the target API with its parameters. */
+public record Scenario(Kind kind, Map<String, Integer> params) {
+    public enum Kind {
+        PLAINTEXT("plaintext"),
+        JSON("json"),
+        GATEWAY("gateway", "delay"),
+        CHAIN("chain", "delay", "depth"),
+        ITEMS("items", "page", "size"),
+        CPU("cpu", "work");
+
+        private final String id;
+        private final String[] params;
+
+        Kind(String id, String... params) {
+            this.id = id;
+            this.params = params;
+        }
+
+        public String id() {
+            return id;
+        }
+
+        public String[] params() {
+            return params.clone();
+        }
+    }
+
+    /** Load defaults: a 20 ms downstream, a 3-hop chain, the first page of 20 rows, 1000 SHA-256 rounds. */
+    public static final Map<String, Integer> DEFAULTS = Map.of("delay", 20, "depth", 3, "page", 0, "size", 20, "work", 1000);
+
+    public Scenario {
+        params = Map.copyOf(params);
+    }
+
+    /** The scenario's name in results: {@code gateway} or {@code gateway-delay20} style when params differ from defaults. */
+    public String name() {
+        StringBuilder sb = new StringBuilder(kind.id());
+        for (String p : kind.params) {
+            sb.append('-').append(p).append(params.get(p));
+        }
+        return sb.toString();
+    }
+
+    /** The request path with its query string, e.g. {@code /chain?delay=20&depth=3}. */
+    public String path() {
+        StringBuilder sb = new StringBuilder("/").append(kind.id());
+        char sep = '?';
+        for (String p : kind.params) {
+            sb.append(sep).append(p).append('=').append(params.get(p));
+            sep = '&';
+        }
+        return sb.toString();
+    }
+
+    public boolean needsDatabase() {
+        return kind == Kind.ITEMS;
+    }
+
+    public Map<String, Object> describe() {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("name", name());
+        m.put("endpoint", kind.id());
+        m.put("params", params);
+        m.put("path", path());
+        return m;
+    }
+}
