@@ -7,7 +7,6 @@ import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import dev.loomflux.lab.UsageException;
 import dev.loomflux.lab.target.TargetSpec;
 import dev.loomflux.lab.target.Targets;
-import dev.loomflux.targets.Param;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -76,25 +75,16 @@ public final class ExperimentReader {
     }
 
     private static Scenario scenario(Node where, String id, Node params) {
-        Scenario.Kind kind = null;
-        for (Scenario.Kind k : Scenario.Kind.values()) {
-            if (k.id().equals(id)) {
-                kind = k;
+        Map<String, Integer> given = new LinkedHashMap<>();
+        if (params != null && !params.isMissing()) {
+            if (!params.isObject()) {
+                throw params.error("expected parameters as a mapping, e.g. {delay: 20}");
+            }
+            for (String p : params.keys()) {
+                given.put(p, params.get(p).integer(Integer.MIN_VALUE, Integer.MAX_VALUE));
             }
         }
-        if (kind == null) {
-            throw where.error("unknown scenario '" + id + "' (allowed: plaintext, json, gateway, chain, items, cpu)");
-        }
-        if (params != null && !params.isMissing()) {
-            params.only(Set.of(kind.params()));
-        }
-        Map<String, Integer> values = new LinkedHashMap<>();
-        for (String p : kind.params()) {
-            Param param = Param.valueOf(p.toUpperCase());
-            Node v = params == null ? new Node("", "", null) : params.get(p);
-            values.put(p, v.isMissing() ? Scenario.DEFAULTS.get(p) : v.integer(param.min(), param.max()));
-        }
-        return new Scenario(kind, values);
+        return Scenario.of(id, given, true, where.where());
     }
 
     static Profile profile(Node node) {
@@ -138,5 +128,10 @@ public final class ExperimentReader {
             throw n.error("must be longer than 0");
         }
         return d;
+    }
+
+    /** The duration syntax of experiment files, for flags too. */
+    public static Duration duration(String text, java.util.function.Function<String, UsageException> errors) {
+        return Node.parseDuration(text, errors::apply);
     }
 }

@@ -72,6 +72,12 @@ final class Node {
         return this;
     }
 
+    List<String> keys() {
+        List<String> out = new ArrayList<>();
+        json.fieldNames().forEachRemaining(out::add);
+        return out;
+    }
+
     List<Node> list() {
         if (json == null || !json.isArray()) {
             throw error("expected a list");

@@ -1,7 +1,11 @@
 package dev.loomflux.lab.experiment;
 
+import dev.loomflux.lab.UsageException;
+import dev.loomflux.targets.Param;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.stream.Collectors;
 
 /** What one request does: an endpoint of the target API with its parameters. */
 public record Scenario(Kind kind, Map<String, Integer> params) {
@@ -35,6 +39,36 @@ public record Scenario(Kind kind, Map<String, Integer> params) {
 
     public Scenario {
         params = Map.copyOf(params);
+    }
+
+    public static final String KNOWN = Arrays.stream(Kind.values()).map(Kind::id).collect(Collectors.joining(", "));
+
+    /**
+     * A scenario by name with some parameters given (others take {@link #DEFAULTS}), checked against
+     * the same limits the targets enforce. Parameters the endpoint does not take are ignored only if
+     * {@code strict} is false (flags like --delay apply to the scenarios that use them).
+     */
+    public static Scenario of(String id, Map<String, Integer> given, boolean strict, String where) {
+        Kind kind = Arrays.stream(Kind.values()).filter(k -> k.id().equals(id)).findFirst()
+                .orElseThrow(() -> new UsageException(where + ": unknown scenario '" + id + "' (allowed: " + KNOWN + ")"));
+        if (strict) {
+            for (String p : given.keySet()) {
+                if (!Arrays.asList(kind.params).contains(p)) {
+                    throw new UsageException(where + ": '" + p + "' does not apply to " + id
+                            + (kind.params.length == 0 ? " (it takes no parameters)" : " (it takes " + String.join(", ", kind.params) + ")"));
+                }
+            }
+        }
+        Map<String, Integer> values = new LinkedHashMap<>();
+        for (String p : kind.params) {
+            Param param = Param.valueOf(p.toUpperCase());
+            int v = given.getOrDefault(p, DEFAULTS.get(p));
+            if (v < param.min() || v > param.max()) {
+                throw new UsageException(where + ": " + p + " " + v + " is out of range " + param.min() + ".." + param.max());
+            }
+            values.put(p, v);
+        }
+        return new Scenario(kind, values);
     }
 
     /** The scenario's name in results: {@code gateway} or {@code gateway-delay20} style when params differ from defaults. */

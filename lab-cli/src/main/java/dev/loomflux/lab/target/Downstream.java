@@ -17,11 +17,12 @@ public final class Downstream implements AutoCloseable {
         this.base = base;
     }
 
-    public static Downstream start(Home home, LaunchSettings settings, Path logDir) {
+    public static Downstream start(Home home, LaunchSettings settings, Placement placement, Path logDir) {
         int port = Ports.free(settings.host());
-        List<String> cmd = new ArrayList<>();
+        List<String> cmd = new ArrayList<>(placement.prefix());
         cmd.add(settings.jdk().java().toString());
         cmd.add("-Xmx256m");
+        cmd.addAll(placement.jvmFlags());
         cmd.add("-jar");
         cmd.add(home.jar("downstream", "loomflux-downstream.jar").toString());
         cmd.add("--host");
@@ -32,6 +33,10 @@ public final class Downstream implements AutoCloseable {
         URI base = URI.create("http://" + settings.host() + ":" + port);
         Readiness.await(p, base.resolve("/delay?ms=0"));
         return new Downstream(p, base);
+    }
+
+    public long pid() {
+        return process.pid();
     }
 
     public URI base() {

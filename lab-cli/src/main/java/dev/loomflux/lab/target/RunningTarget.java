@@ -27,12 +27,13 @@ public final class RunningTarget implements AutoCloseable {
     /**
      * @param db null when no scenario needs the database; /items then answers 503
      */
-    public static RunningTarget start(Home home, TargetSpec spec, LaunchSettings settings, URI downstream,
-                                      Database db, Path logDir) {
+    public static RunningTarget start(Home home, TargetSpec spec, LaunchSettings settings, Placement placement,
+                                      URI downstream, Database db, Path logDir) {
         int port = Ports.free(settings.host());
-        List<String> cmd = new ArrayList<>();
+        List<String> cmd = new ArrayList<>(placement.prefix());
         cmd.add(settings.jdk().java().toString());
         cmd.addAll(settings.jvmFlags());
+        cmd.addAll(placement.jvmFlags());
         cmd.addAll(spec.jvmArgs());
         cmd.add("-jar");
         cmd.add(home.jar(spec.app().module(), spec.app().jar()).toString());

@@ -7,6 +7,7 @@ import dev.loomflux.lab.db.Database;
 import dev.loomflux.lab.process.Reaper;
 import dev.loomflux.lab.target.Downstream;
 import dev.loomflux.lab.target.LaunchSettings;
+import dev.loomflux.lab.target.Placement;
 import dev.loomflux.lab.target.RunningTarget;
 import dev.loomflux.lab.target.TargetSpec;
 import java.io.PrintWriter;
@@ -39,10 +40,10 @@ public final class Verifier {
         out.println("verify: JDK " + settings.jdk().version() + " at " + settings.jdk().home() + "; logs in " + dir);
         List<CheckResult> results = new ArrayList<>();
         try (Database db = dbOptions.open(dir);
-             Downstream stub = Downstream.start(home, settings, dir)) {
+             Downstream stub = Downstream.start(home, settings, Placement.ANYWHERE, dir)) {
             out.println("verify: database " + db.description() + "; stub at " + stub.base());
             for (TargetSpec spec : targets) {
-                try (RunningTarget t = RunningTarget.start(home, spec, settings, stub.base(), db, dir)) {
+                try (RunningTarget t = RunningTarget.start(home, spec, settings, Placement.ANYWHERE, stub.base(), db, dir)) {
                     out.flush();
                     out.println("verify: " + spec.name() + " ready in " + t.startupMillis() + " ms (pid " + t.process().pid() + ")");
                     results.addAll(TargetChecks.run(t, true));

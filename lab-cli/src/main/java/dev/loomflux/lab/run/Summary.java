@@ -1,0 +1,55 @@
+package dev.loomflux.lab.run;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Consumer;
+
+/** The closing console table: one row per target x scenario. */
+final class Summary {
+    private Summary() {
+    }
+
+    @SuppressWarnings("unchecked")
+    static void print(List<Map<String, Object>> results, Consumer<String> out) {
+        List<String[]> rows = new ArrayList<>();
+        rows.add(new String[] {"TARGET", "SCENARIO", "RPS", "P50 MS", "P99 MS", "MAX MS", "ERRORS", "NOTE"});
+        for (Map<String, Object> r : results) {
+            Map<String, Object> lat = (Map<String, Object>) r.get("latency_ms");
+            Map<String, Object> err = (Map<String, Object>) r.get("errors");
+            Map<String, Object> drv = (Map<String, Object>) r.get("driver");
+            List<String> notes = new ArrayList<>();
+            if (drv != null && Boolean.TRUE.equals(drv.get("saturated"))) {
+                notes.add("driver saturated");
+            }
+            if (Boolean.TRUE.equals(r.get("behind_schedule"))) {
+                notes.add("driver behind schedule");
+            }
+            rows.add(new String[] {str(r.get("target")), str(r.get("scenario")), str(r.get("throughput_rps")),
+                    str(lat.get("p50")), str(lat.get("p99")), str(lat.get("max")), str(err.get("total")), String.join(", ", notes)});
+        }
+        int[] w = new int[rows.get(0).length];
+        for (String[] row : rows) {
+            for (int i = 0; i < row.length; i++) {
+                w[i] = Math.max(w[i], row[i].length());
+            }
+        }
+        for (String[] row : rows) {
+            StringBuilder sb = new StringBuilder();
+            for (int i = 0; i < row.length; i++) {
+                String cell = i >= 2 && i <= 6 ? pad(row[i], w[i], true) : pad(row[i], w[i], false);
+                sb.append(cell).append(i < row.length - 1 ? "  " : "");
+            }
+            out.accept(sb.toString().stripTrailing());
+        }
+    }
+
+    private static String str(Object o) {
+        return o == null ? "-" : o.toString();
+    }
+
+    private static String pad(String s, int width, boolean right) {
+        String fill = " ".repeat(Math.max(0, width - s.length()));
+        return right ? fill + s : s + fill;
+    }
+}
