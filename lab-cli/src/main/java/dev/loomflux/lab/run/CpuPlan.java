@@ -134,14 +134,19 @@ public record CpuPlan(boolean applied, List<Integer> target, List<Integer> drive
 
     /** Moves a running process, all its threads, onto a CPU set; threads it creates later inherit it. */
     public void move(long pid, List<Integer> cpus) {
-        if (!applied) {
+        restore(pid, list(cpus));
+    }
+
+    /** Moves a process back to an affinity read earlier with {@link #affinityOf}, e.g. the lab after a run. */
+    public void restore(long pid, String cpuList) {
+        if (!applied || "unknown".equals(cpuList)) {
             return;
         }
         try {
-            Process p = new ProcessBuilder("taskset", "-a", "-p", "-c", list(cpus), Long.toString(pid))
+            Process p = new ProcessBuilder("taskset", "-a", "-p", "-c", cpuList, Long.toString(pid))
                     .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
             if (!p.waitFor(5, TimeUnit.SECONDS) || p.exitValue() != 0) {
-                throw new UsageException("taskset could not pin pid " + pid + " to CPUs " + list(cpus));
+                throw new UsageException("taskset could not pin pid " + pid + " to CPUs " + cpuList);
             }
         } catch (IOException e) {
             throw new UsageException("taskset failed: " + e.getMessage());
