@@ -1,0 +1,112 @@
+package dev.loomflux.lab.driver;
+
+import java.util.HashSet;
+import java.util.Set;
+
+/**
+ * A plan as a Hyperfoil 0.25.2 benchmark in its YAML format. Hyperfoil has no writer for it, so the
+ * lab renders it, and embedded runs are parsed from this same text: what a controller would run
+ * when the lab scales out is exactly what runs in-process.
+ */
+final class BenchmarkYaml {
+    /** Metric name of the one request in every scenario. */
+    static final String METRIC = "request";
+    /** Statistics key of the request/response byte counts. */
+    static final String TRANSFER = "transfer";
+
+    private BenchmarkYaml() {
+    }
+
+    static String render(LoadSpec spec, PhasePlan plan, String name) {
+        StringBuilder y = new StringBuilder();
+        y.append("# loomflux load profile ").append(spec.profile()).append('\n');
+        y.append("name: ").append(quote(name)).append('\n');
+        y.append("threads: ").append(spec.threads()).append('\n');
+        y.append("http:\n");
+        y.append("  host: ").append(quote(spec.authority())).append('\n');
+        y.append("  allowHttp2: false\n");
+        // One pool for all users, opened before the load starts; keep-alive, one request at a time.
+        y.append("  connectionStrategy: SHARED_POOL\n");
+        y.append("  sharedConnections: ").append(plan.connections()).append('\n');
+        y.append("  pipeliningLimit: 1\n");
+        y.append("  requestTimeout: ").append(spec.requestTimeout().toMillis()).append("ms\n");
+        y.append("ergonomics:\n");
+        // No headers the lab did not ask for.
+        y.append("  repeatCookies: false\n");
+        y.append("  userAgentFromSession: false\n");
+        // A 4xx/5xx is counted by status and the user carries on, instead of the user being stopped.
+        y.append("  autoRangeCheck: false\n");
+        y.append("  stopOnInvalid: false\n");
+        y.append("phases:\n");
+        Set<Integer> scenarios = new HashSet<>();
+        for (PhasePlan.Phase p : plan.phases()) {
+            y.append("- ").append(p.name()).append(":\n");
+            switch (p.model()) {
+                case ALWAYS -> y.append("    always:\n      users: ").append(p.users()).append('\n');
+                case AT_ONCE -> y.append("    atOnce:\n      users: ").append(p.users()).append('\n');
+                case CONSTANT_RATE -> y.append("    constantRate:\n")
+                        .append("      usersPerSec: ").append(p.rps()).append('\n')
+                        .append("      variance: false\n")
+                        .append("      maxSessions: ").append(p.users()).append('\n');
+            }
+            if (p.startMs() > 0) {
+                y.append("      startTime: ").append(p.startMs()).append("ms\n");
+            }
+            if (p.durationMs() >= 0) {
+                y.append("      duration: ").append(p.durationMs()).append("ms\n");
+            }
+            // Phases share scenarios through YAML anchors: a 60 s ramp has dozens of phases.
+            String anchor = "requests-" + p.requests();
+            if (scenarios.add(p.requests())) {
+                y.append("      scenario: &").append(anchor).append('\n');
+                scenario(y, spec.requestPath(), p.requests());
+            } else {
+                y.append("      scenario: *").append(anchor).append('\n');
+            }
+        }
+        return y.toString();
+    }
+
+    private static void scenario(StringBuilder y, String path, int requests) {
+        y.append("      - ").append(METRIC).append(":\n");
+        String indent = "        ";
+        if (requests > 1) {
+            y.append(indent).append("- loop:\n");
+            y.append(indent).append("    counterVar: i\n");
+            y.append(indent).append("    repeats: ").append(requests).append('\n');
+            y.append(indent).append("    steps:\n");
+            indent += "    ";
+        }
+        y.append(indent).append("- httpRequest:\n");
+        y.append(indent).append("    GET: ").append(quote(path)).append('\n');
+        y.append(indent).append("    metric: ").append(METRIC).append('\n');
+        // Hyperfoil 0.25.2 caches GET responses per session, so a user's repeated GET would be
+        // answered locally. no-store keeps every request on the wire; no-cache would make it
+        // revalidate, which 0.25.2 gets wrong on HTTP/1.1.
+        y.append(indent).append("    headers:\n");
+        y.append(indent).append("      cache-control: no-store\n");
+        y.append(indent).append("    handler:\n");
+        y.append(indent).append("      rawBytes:\n");
+        y.append(indent).append("      - transferSizeRecorder:\n");
+        y.append(indent).append("          key: ").append(TRANSFER).append('\n');
+    }
+
+    /** A YAML double-quoted scalar. */
+    static String quote(String s) {
+        StringBuilder q = new StringBuilder("\"");
+        for (char c : s.toCharArray()) {
+            switch (c) {
+                case '"' -> q.append("\\\"");
+                case '\\' -> q.append("\\\\");
+                default -> {
+                    if (c < 0x20) {
+                        q.append(String.format("\\x%02x", (int) c));
+                    } else {
+                        q.append(c);
+                    }
+                }
+            }
+        }
+        return q.append('"').toString();
+    }
+}

@@ -1,0 +1,287 @@
+package dev.loomflux.lab.driver;
+
+import dev.loomflux.lab.LabException;
+import io.hyperfoil.api.config.Benchmark;
+import io.hyperfoil.api.config.Phase;
+import io.hyperfoil.api.session.PhaseInstance;
+import io.hyperfoil.api.statistics.SessionStatistics;
+import io.hyperfoil.api.statistics.Statistics;
+import io.hyperfoil.core.impl.SimulationRunner;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.net.URI;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.apache.logging.log4j.LogManager;
+import org.apache.logging.log4j.Logger;
+
+/**
+ * Runs one Hyperfoil benchmark in this JVM, without controller or agents.
+ *
+ * <p>Hyperfoil's own {@code LocalSimulationRunner} hands out statistics only when a phase ends and
+ * cannot be stopped early, so this runner drives the public {@link SimulationRunner} API itself:
+ * it starts and ends phases on time, reads the statistics every second into a {@link Tally},
+ * samples the active sessions ten times a second, and can be cancelled.
+ */
+final class EmbeddedRun extends SimulationRunner {
+    private static final Logger LOG = LogManager.getLogger(EmbeddedRun.class);
+    /** The phase loop re-checks at least this often. */
+    private static final long POLL_MS = 100;
+    /** After a cancel, how long to wait for sessions to stop before returning without them. */
+    private static final long CANCEL_GRACE_MS = 1000;
+
+    private final String target;
+    private final Tally tally;
+    /** Hyperfoil's statistics publish-and-reset: one reader at a time keeps each sample whole. */
+    private final Object statisticsLock = new Object();
+    private final Semaphore wake = new Semaphore(0);
+    private volatile boolean cancelled;
+    private boolean interrupted;
+
+    EmbeddedRun(Benchmark benchmark, String target, Tally tally) {
+        super(benchmark, "loomflux", 0, tally::watchdog);
+        this.target = target;
+        this.tally = tally;
+    }
+
+    /** Thread-safe. Running sessions stop at their next step; requests in flight are abandoned. */
+    void cancel() {
+        cancelled = true;
+        wake.release();
+    }
+
+    /**
+     * Opens the connections, runs every phase and collects the statistics. Blocks until the load is
+     * over or cancelled.
+     *
+     * @return when the load ended, epoch ms
+     */
+    long execute() {
+        try {
+            init();
+            if (!connect()) {
+                long now = System.currentTimeMillis();
+                tally.start(now);
+                return now;
+            }
+            long start = System.currentTimeMillis();
+            tally.start(start);
+            ScheduledExecutorService sampler = Executors.newSingleThreadScheduledExecutor(r -> {
+                Thread t = new Thread(r, "loomflux-driver-statistics");
+                t.setDaemon(true);
+                return t;
+            });
+            try {
+                sampler.scheduleAtFixedRate(this::sampleUsers, 100, 100, TimeUnit.MILLISECONDS);
+                sampler.scheduleAtFixedRate(this::readStatistics, 1000, 1000, TimeUnit.MILLISECONDS);
+                runPhases(start);
+            } finally {
+                sampler.shutdown();
+                awaitQuietly(sampler);
+            }
+            long end = System.currentTimeMillis();
+            // Phases drain themselves when they terminate; this picks up any that did not stop in time.
+            drainAll();
+            for (PhaseInstance phase : instances.values()) {
+                if (phase.getError() != null) {
+                    throw new LabException("load driver failed in phase " + phase.definition().name() + ": "
+                            + rootMessage(phase.getError()), phase.getError());
+                }
+            }
+            return end;
+        } finally {
+            shutdown();
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    /** False when cancelled before the connections were open. */
+    private boolean connect() {
+        CompletableFuture<Void> opened = new CompletableFuture<>();
+        openConnections(result -> {
+            if (result.succeeded()) {
+                opened.complete(null);
+            } else {
+                opened.completeExceptionally(result.cause());
+            }
+        });
+        while (true) {
+            try {
+                opened.get(POLL_MS, TimeUnit.MILLISECONDS);
+                return true;
+            } catch (TimeoutException e) {
+                if (cancelled) {
+                    return false;
+                }
+            } catch (InterruptedException e) {
+                interrupted = true;
+                return false;
+            } catch (ExecutionException e) {
+                throw new LabException("cannot connect to " + target + ": " + connectFailure(e.getCause()), e.getCause());
+            }
+        }
+    }
+
+    /** Starts phases at their start time and ends them after their duration, until all are done. */
+    private void runPhases(long start) {
+        long giveUpAt = Long.MAX_VALUE;
+        while (true) {
+            long now = System.currentTimeMillis();
+            if (cancelled && giveUpAt == Long.MAX_VALUE) {
+                giveUpAt = now + CANCEL_GRACE_MS;
+                for (PhaseInstance phase : instances.values()) {
+                    if (phase.status().isStarted() && !phase.status().isTerminated()) {
+                        terminatePhase(phase.definition().name());
+                    }
+                }
+            }
+            long wakeAt = Math.min(now + POLL_MS, giveUpAt);
+            boolean pending = false;
+            for (PhaseInstance phase : instances.values()) {
+                Phase def = phase.definition();
+                switch (phase.status()) {
+                    case NOT_STARTED -> {
+                        if (!cancelled) {
+                            long startAt = start + Math.max(0, def.startTime());
+                            if (startAt <= now) {
+                                startPhase(def.name());
+                            } else {
+                                wakeAt = Math.min(wakeAt, startAt);
+                            }
+                            pending = true;
+                        }
+                    }
+                    case RUNNING -> {
+                        // At-once phases have no duration (-1): they finish at once and end when their users are done.
+                        long finishAt = phase.absoluteStartTime() + def.duration();
+                        if (finishAt <= now) {
+                            finishPhase(def.name());
+                        } else {
+                            wakeAt = Math.min(wakeAt, finishAt);
+                        }
+                        pending = true;
+                    }
+                    case FINISHED, TERMINATING -> {
+                        // Terminates once no session is left; for a cancelled phase it also wakes sessions waiting on I/O.
+                        tryTerminatePhase(def.name());
+                        pending = true;
+                    }
+                    case TERMINATED -> pending = true; // statistics not collected yet
+                    case STATS_COMPLETE -> {
+                    }
+                }
+            }
+            if (!pending || now >= giveUpAt) {
+                return;
+            }
+            try {
+                wake.tryAcquire(Math.max(1, wakeAt - now), TimeUnit.MILLISECONDS);
+                wake.drainPermits();
+            } catch (InterruptedException e) {
+                interrupted = true;
+                cancel();
+            }
+        }
+    }
+
+    @Override
+    protected CompletableFuture<Void> phaseChanged(Phase phase, PhaseInstance.Status status, boolean sessionLimitExceeded,
+                                                   Throwable error) {
+        if (sessionLimitExceeded) {
+            tally.sessionLimitHit();
+        }
+        return super.phaseChanged(phase, status, sessionLimitExceeded, error).thenRun(() -> {
+            if (status == PhaseInstance.Status.TERMINATED) {
+                // The phase's statistics are closed now, so this read includes its last, partial second.
+                synchronized (statisticsLock) {
+                    visitStatistics(phase, this::drain);
+                }
+                instances.get(phase.name()).setStatsComplete();
+            }
+            wake.release();
+        });
+    }
+
+    private void readStatistics() {
+        try {
+            drainAll();
+            tally.publishLive(System.currentTimeMillis());
+        } catch (RuntimeException e) {
+            // A periodic task that throws is never run again; keep measuring.
+            LOG.error("reading Hyperfoil statistics failed", e);
+        }
+    }
+
+    private void drainAll() {
+        synchronized (statisticsLock) {
+            visitStatistics(this::drain);
+        }
+    }
+
+    private void drain(SessionStatistics statistics) {
+        for (int i = 0; i < statistics.size(); i++) {
+            Phase phase = statistics.phase(i);
+            if (phase == null) {
+                continue; // a terminated phase, already drained and pruned
+            }
+            for (Statistics s : statistics.stats(i).values()) {
+                s.visitSnapshots(sample -> tally.add(phase.name(), sample));
+            }
+        }
+    }
+
+    /** Users in the middle of an iteration right now; ten samples a second average into {@link Second#users()}. */
+    private void sampleUsers() {
+        try {
+            int[] active = new int[1];
+            visitSessions(session -> {
+                if (session.isActive()) {
+                    active[0]++;
+                }
+            });
+            tally.users(System.currentTimeMillis(), active[0]);
+        } catch (RuntimeException e) {
+            LOG.error("sampling Hyperfoil sessions failed", e);
+        }
+    }
+
+    private void awaitQuietly(ScheduledExecutorService executor) {
+        try {
+            executor.awaitTermination(5, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            interrupted = true;
+        }
+    }
+
+    /**
+     * Hyperfoil reports only that its pool could not fill ("0 created, 101 failures") and logs the
+     * socket errors, so one plain connection attempt finds the reason (refused, timed out, unknown
+     * host). If that one succeeds, the target accepted some connections but not the whole pool, and
+     * Hyperfoil's message says so.
+     */
+    private String connectFailure(Throwable hyperfoil) {
+        URI uri = URI.create(target);
+        try (Socket probe = new Socket()) {
+            probe.connect(new InetSocketAddress(uri.getHost(), uri.getPort()), 2000);
+        } catch (IOException e) {
+            return e.getMessage() != null ? e.getMessage() : e.getClass().getSimpleName();
+        }
+        return rootMessage(hyperfoil);
+    }
+
+    private static String rootMessage(Throwable t) {
+        Throwable root = t;
+        while (root.getCause() != null && root.getCause() != root) {
+            root = root.getCause();
+        }
+        return root.getMessage() != null ? root.getMessage() : root.getClass().getSimpleName();
+    }
+}

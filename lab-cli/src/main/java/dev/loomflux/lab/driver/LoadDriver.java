@@ -1,0 +1,82 @@
+package dev.loomflux.lab.driver;
+
+import dev.loomflux.lab.LabException;
+import io.hyperfoil.api.config.Benchmark;
+import io.hyperfoil.api.config.BenchmarkData;
+import io.hyperfoil.core.parser.BenchmarkParser;
+import io.hyperfoil.core.parser.ParserException;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The lab's load driver: Hyperfoil 0.25.2 embedded in the lab's JVM. Every request is a GET on a
+ * keep-alive HTTP/1.1 connection from one shared pool, one request at a time per connection, with
+ * {@code cache-control: no-store} so that Hyperfoil's per-user HTTP cache never answers in the
+ * target's place. A 4xx or 5xx is counted and the user carries on.
+ *
+ * <p>How each profile runs:
+ * <ul>
+ * <li>fixed: N users for the duration, each sending its next request when the previous answers;</li>
+ * <li>stages: the k6 ramp, users added and removed on whole seconds;</li>
+ * <li>loops: N users each sending L requests, started evenly over 1 s;</li>
+ * <li>burst: N users started at once, each sending L requests;</li>
+ * <li>rate: arrivals on a fixed schedule (no randomness), each sending one request, at most
+ *     maxUsers in flight; arrivals beyond that wait for a free user and the run is behind schedule.</li>
+ * </ul>
+ * Connections: as many as users at the peak (maxUsers for rate), opened before the load starts;
+ * with several event loops a ramp may get a few more, so that no user waits for a connection.
+ */
+public final class LoadDriver {
+    private static final String RUN_NAME = "loomflux";
+    private static final Set<EmbeddedRun> RUNNING = ConcurrentHashMap.newKeySet();
+
+    private LoadDriver() {
+    }
+
+    /**
+     * Runs the load and blocks until it is over or {@link #cancelAll() cancelled}.
+     *
+     * @param listener gets each second as it completes; may be null
+     * @throws LabException with a one-line reason when the target cannot be reached or the driver fails
+     */
+    public static Measurement run(LoadSpec spec, SecondListener listener) {
+        PhasePlan plan = PhasePlan.of(spec.profile(), spec.threads());
+        Benchmark benchmark = parse(BenchmarkYaml.render(spec, plan, RUN_NAME));
+        Tally tally = new Tally(plan, listener != null ? listener : s -> { });
+        EmbeddedRun run = new EmbeddedRun(benchmark, spec.authority(), tally);
+        RUNNING.add(run);
+        try {
+            return tally.finish(run.execute());
+        } finally {
+            RUNNING.remove(run);
+        }
+    }
+
+    /**
+     * Stops every running load (for Ctrl-C). Each {@link #run} returns within about a second with
+     * what was measured so far; requests still in flight are left out. Runs started afterwards are
+     * not affected.
+     */
+    public static void cancelAll() {
+        RUNNING.forEach(EmbeddedRun::cancel);
+    }
+
+    /**
+     * The same benchmark as {@link #run} would execute, as YAML for Hyperfoil's {@code BenchmarkParser}
+     * (a controller, {@code hf run}).
+     */
+    public static String toHyperfoilYaml(LoadSpec spec, String name) {
+        return BenchmarkYaml.render(spec, PhasePlan.of(spec.profile(), spec.threads()), name);
+    }
+
+    private static Benchmark parse(String yaml) {
+        try {
+            BenchmarkParser parser = BenchmarkParser.instance();
+            return parser.buildBenchmark(parser.createSource(yaml, BenchmarkData.EMPTY), Map.of());
+        } catch (ParserException e) {
+            // The YAML is generated, so this is a bug in the lab, not bad input.
+            throw new IllegalStateException("Hyperfoil rejected the generated benchmark: " + e.getMessage() + "\n" + yaml, e);
+        }
+    }
+}

@@ -1,0 +1,59 @@
+package dev.loomflux.lab.driver;
+
+import dev.loomflux.lab.experiment.Profile;
+import java.net.URI;
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * One load test for the driver: GET {@code base + path} over HTTP/1.1 keep-alive, offered as
+ * {@code profile} describes.
+ *
+ * @param base           the target, {@code http://host:port}; a path in it prefixes {@code path}
+ * @param path           request path with query string, e.g. {@code /gateway?delay=20}
+ * @param profile        how the load is offered
+ * @param threads        Hyperfoil event loops, one per CPU the driver may use
+ * @param requestTimeout a request without a response after this long counts as a timeout error
+ */
+public record LoadSpec(URI base, String path, Profile profile, int threads, Duration requestTimeout) {
+    public static final Duration DEFAULT_REQUEST_TIMEOUT = Duration.ofSeconds(10);
+
+    public LoadSpec {
+        Objects.requireNonNull(base, "base");
+        Objects.requireNonNull(path, "path");
+        Objects.requireNonNull(profile, "profile");
+        Objects.requireNonNull(requestTimeout, "requestTimeout");
+        // The targets speak plain HTTP; Hyperfoil's TLS setup is never exercised by the lab.
+        if (!"http".equals(base.getScheme()) || base.getHost() == null) {
+            throw new IllegalArgumentException("base must be http://host[:port], not " + base);
+        }
+        if (!path.startsWith("/")) {
+            throw new IllegalArgumentException("path must start with '/': " + path);
+        }
+        if (threads < 1) {
+            throw new IllegalArgumentException("threads must be >= 1, not " + threads);
+        }
+        if (requestTimeout.toMillis() < 1) {
+            throw new IllegalArgumentException("requestTimeout must be at least 1 ms, not " + requestTimeout);
+        }
+    }
+
+    public LoadSpec(URI base, String path, Profile profile, int threads) {
+        this(base, path, profile, threads, DEFAULT_REQUEST_TIMEOUT);
+    }
+
+    /** Scheme, host and port: Hyperfoil takes the connection target without a path. */
+    String authority() {
+        int port = base.getPort() == -1 ? 80 : base.getPort();
+        return base.getScheme() + "://" + base.getHost() + ":" + port;
+    }
+
+    /** The path on the wire: the base's path, if any, followed by {@code path}. */
+    String requestPath() {
+        String prefix = base.getRawPath() == null ? "" : base.getRawPath();
+        if (prefix.endsWith("/")) {
+            prefix = prefix.substring(0, prefix.length() - 1);
+        }
+        return prefix + path;
+    }
+}

@@ -1,0 +1,33 @@
+package dev.loomflux.lab.driver;
+
+import java.time.Duration;
+import java.util.List;
+import org.HdrHistogram.Histogram;
+
+/**
+ * What one run measured.
+ *
+ * @param latency        the whole run, in nanoseconds, 2 significant digits (Hyperfoil's resolution);
+ *                       the sum of {@code intervals}
+ * @param series         one row per second, from 0 to the last second in which a request started
+ * @param intervals      the same seconds as histograms with start/end timestamps (epoch ms), for a .hlog
+ * @param requests       requests started
+ * @param responses      responses received, any status
+ * @param errors         failed requests by cause
+ * @param bytesSent      request bytes on the wire, headers included
+ * @param bytesReceived  response bytes on the wire, headers included
+ * @param elapsed        from the start of the load until the last phase ended
+ * @param behindSchedule rate profile: the driver could not keep the schedule (every session was busy,
+ *                       or a full second started fewer than 95% of the scheduled arrivals); always
+ *                       false for closed models
+ * @param cacheHits      requests Hyperfoil answered from its own HTTP cache; 0 means every request
+ *                       reached the target
+ */
+public record Measurement(Histogram latency, List<Second> series, List<Histogram> intervals, long requests,
+                          long responses, Errors errors, long bytesSent, long bytesReceived, Duration elapsed,
+                          boolean behindSchedule, long cacheHits) {
+    public Measurement {
+        series = List.copyOf(series);
+        intervals = List.copyOf(intervals);
+    }
+}

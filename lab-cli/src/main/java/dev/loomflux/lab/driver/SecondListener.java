@@ -1,0 +1,14 @@
+package dev.loomflux.lab.driver;
+
+/**
+ * Live progress: called once per second of the run, in order, from a driver thread (the caller's
+ * thread for the last seconds). Hyperfoil files a response under the second its request started
+ * and publishes a second only after later seconds have begun, so each row arrives about two
+ * seconds after the second it describes has ended. A row is final unless responses took longer
+ * than that; {@link Measurement#series()} always holds the final rows. Keep the work short: the
+ * thread also samples the active users.
+ */
+@FunctionalInterface
+public interface SecondListener {
+    void second(Second s);
+}

@@ -1,0 +1,175 @@
+package dev.loomflux.lab.driver;
+
+import io.hyperfoil.api.statistics.StatisticsSnapshot;
+import io.hyperfoil.core.handlers.TransferSizeRecorder;
+import io.hyperfoil.http.statistics.HttpStats;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.HdrHistogram.Histogram;
+import org.apache.logging.log4j.LogManager;
+import org.apache.logging.log4j.Logger;
+
+/**
+ * Collects Hyperfoil's statistics by second of the run and turns them into {@link Second} rows and
+ * the {@link Measurement}. Fed from the driver's statistics thread and from event loops.
+ */
+final class Tally {
+    private static final Logger LOG = LogManager.getLogger(Tally.class);
+    /**
+     * A second is handed to the listener this many seconds after it ended: Hyperfoil publishes a
+     * second only once a later one has data, and its double-buffered counters may hold part of it
+     * back for one more read.
+     */
+    static final int LIVE_LAG_SECONDS = 2;
+
+    private final PhasePlan plan;
+    private final SecondListener listener;
+    /** Statistics by second; Hyperfoil's snapshots are reset after publishing, so they are added in. */
+    private final TreeMap<Integer, StatisticsSnapshot> seconds = new TreeMap<>();
+    /** Active-user samples by second: sum and count. */
+    private final Map<Integer, double[]> users = new TreeMap<>();
+    private long startMillis;
+    private int nextLive;
+    private boolean sessionLimitHit;
+    private int stalls;
+
+    Tally(PhasePlan plan, SecondListener listener) {
+        this.plan = plan;
+        this.listener = listener;
+    }
+
+    synchronized void start(long nowMillis) {
+        startMillis = nowMillis;
+    }
+
+    /**
+     * One published Hyperfoil sample: 1 s of one phase, counted from that phase's start. It goes to
+     * the second of the run in which it begins, but never past the phase's planned last second.
+     * Phases start a few ms into a whole second of the run, except in the loops ramp-up, where a
+     * request may be filed up to 1 s early.
+     */
+    synchronized void add(String phase, StatisticsSnapshot sample) {
+        long t = Math.floorDiv(sample.histogram.getStartTimeStamp() - startMillis, 1000L);
+        int second = (int) Math.max(0, Math.min(t, plan.lastSecond(phase)));
+        seconds.computeIfAbsent(second, k -> new StatisticsSnapshot()).add(sample);
+    }
+
+    /** Active users at {@code nowMillis}. */
+    synchronized void users(long nowMillis, int active) {
+        int t = (int) Math.floorDiv(nowMillis - startMillis, 1000L);
+        if (t >= 0) {
+            double[] sumAndCount = users.computeIfAbsent(t, k -> new double[2]);
+            sumAndCount[0] += active;
+            sumAndCount[1]++;
+        }
+    }
+
+    /** Hyperfoil ran out of sessions for the arrivals and queued them. */
+    synchronized void sessionLimitHit() {
+        sessionLimitHit = true;
+    }
+
+    /** Hyperfoil's watchdogs complain through one callback; only a stalled driver matters here. */
+    void watchdog(Throwable complaint) {
+        String message = String.valueOf(complaint.getMessage());
+        if (message.contains("Jitter watchdog")) {
+            synchronized (this) {
+                stalls++;
+            }
+        } else {
+            // The CPU watchdog fires whenever a core is busy, which on a small machine is always.
+            LOG.debug(message);
+        }
+    }
+
+    /** Hands the seconds that are complete by {@code nowMillis} to the listener. */
+    void publishLive(long nowMillis) {
+        List<Second> ready = new ArrayList<>();
+        synchronized (this) {
+            int lastComplete = (int) Math.floorDiv(nowMillis - startMillis, 1000L) - 1 - LIVE_LAG_SECONDS;
+            for (; nextLive <= lastComplete && nextLive <= lastSecond(); nextLive++) {
+                ready.add(row(nextLive, Long.MAX_VALUE));
+            }
+        }
+        ready.forEach(this::tell);
+    }
+
+    /** The final rows and totals; seconds not yet handed to the listener are handed over now. */
+    Measurement finish(long endMillis) {
+        List<Second> series = new ArrayList<>();
+        List<Histogram> intervals = new ArrayList<>();
+        List<Second> unpublished = new ArrayList<>();
+        StatisticsSnapshot total = new StatisticsSnapshot();
+        long elapsedMillis;
+        boolean behind;
+        int driverStalls;
+        synchronized (this) {
+            elapsedMillis = endMillis - startMillis;
+            behind = plan.openModel() && sessionLimitHit;
+            for (int t = 0; t <= lastSecond(); t++) {
+                Second row = row(t, elapsedMillis);
+                series.add(row);
+                if (t >= nextLive) {
+                    unpublished.add(row);
+                }
+                StatisticsSnapshot s = seconds.getOrDefault(t, new StatisticsSnapshot());
+                total.add(s);
+                Histogram h = s.histogram.copy();
+                h.setStartTimeStamp(startMillis + t * 1000L);
+                h.setEndTimeStamp(Math.min(startMillis + (t + 1) * 1000L, endMillis));
+                intervals.add(h);
+                if (plan.fullSecond(t, elapsedMillis) && row.requests() < PhasePlan.ON_SCHEDULE * row.intended()) {
+                    behind = true;
+                }
+            }
+            nextLive = lastSecond() + 1;
+            driverStalls = stalls;
+        }
+        unpublished.forEach(this::tell);
+        if (driverStalls > 0) {
+            LOG.warn("the load driver stalled {} time(s) for more than 100 ms (Hyperfoil's jitter watchdog);"
+                    + " latencies may include driver pauses", driverStalls);
+        }
+        HttpStats http = HttpStats.get(total);
+        TransferSizeRecorder.Stats bytes = total.extensions.get(BenchmarkYaml.TRANSFER) instanceof TransferSizeRecorder.Stats b
+                ? b : new TransferSizeRecorder.Stats();
+        Histogram latency = total.histogram.copy();
+        return new Measurement(latency, series, intervals, total.requestCount, total.responseCount, Errors.of(total),
+                bytes.sent, bytes.received, Duration.ofMillis(elapsedMillis), behind, http.cacheHits);
+    }
+
+    /** The last second in which a request started, or -1. */
+    private int lastSecond() {
+        return seconds.isEmpty() ? -1 : seconds.lastKey();
+    }
+
+    private Second row(int t, long elapsedMillis) {
+        StatisticsSnapshot s = seconds.getOrDefault(t, new StatisticsSnapshot());
+        double length = Math.min(1000, elapsedMillis - t * 1000L) / 1000.0;
+        double[] sumAndCount = users.getOrDefault(t, new double[2]);
+        Histogram h = s.histogram;
+        boolean anyResponse = h.getTotalCount() > 0;
+        return new Second(t, s.requestCount, s.responseCount, length > 0 ? s.responseCount / length : s.responseCount,
+                anyResponse ? millis(h.getValueAtPercentile(50)) : Double.NaN,
+                anyResponse ? millis(h.getValueAtPercentile(99)) : Double.NaN,
+                Errors.of(s).total(),
+                sumAndCount[1] == 0 ? 0 : (int) Math.round(sumAndCount[0] / sumAndCount[1]),
+                plan.intended(t, elapsedMillis));
+    }
+
+    private static double millis(long nanos) {
+        return nanos / 1e6;
+    }
+
+    private void tell(Second s) {
+        try {
+            listener.second(s);
+        } catch (RuntimeException e) {
+            // The load goes on; a broken progress display must not end the measurement.
+            LOG.warn("second listener failed at t={}", s.t(), e);
+        }
+    }
+}

@@ -1,0 +1,93 @@
+package dev.loomflux.lab.driver;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.loomflux.lab.experiment.Profile;
+import io.hyperfoil.api.config.Benchmark;
+import io.hyperfoil.api.config.BenchmarkData;
+import io.hyperfoil.api.config.Model;
+import io.hyperfoil.api.config.Phase;
+import io.hyperfoil.core.parser.BenchmarkParser;
+import io.hyperfoil.http.config.ConnectionStrategy;
+import io.hyperfoil.http.config.Http;
+import io.hyperfoil.http.config.HttpPluginConfig;
+import java.net.URI;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
+import org.yaml.snakeyaml.Yaml;
+
+/** What {@link LoadDriver#toHyperfoilYaml} writes is what Hyperfoil's own parser builds, phase for phase. */
+class HyperfoilYamlTest {
+    private static final URI TARGET = URI.create("http://10.0.0.5:8080");
+
+    private static Benchmark parse(String yaml) throws Exception {
+        BenchmarkParser parser = BenchmarkParser.instance();
+        return parser.buildBenchmark(parser.createSource(yaml, BenchmarkData.EMPTY), Map.of());
+    }
+
+    private static Benchmark check(Profile profile, int threads) throws Exception {
+        LoadSpec spec = new LoadSpec(TARGET, "/gateway?delay=20&x=\"y\"", profile, threads, Duration.ofMillis(2500));
+        String yaml = LoadDriver.toHyperfoilYaml(spec, "loomflux-test");
+        Benchmark b = parse(yaml);
+        PhasePlan plan = PhasePlan.of(profile, threads);
+
+        assertEquals("loomflux-test", b.name());
+        assertEquals(threads, b.threads(0));
+        Http http = b.plugin(HttpPluginConfig.class).defaultHttp();
+        assertEquals("10.0.0.5", http.host());
+        assertEquals(8080, http.port());
+        assertEquals(ConnectionStrategy.SHARED_POOL, http.connectionStrategy());
+        assertEquals(plan.connections(), http.sharedConnections().core());
+        assertEquals(plan.connections(), http.sharedConnections().max());
+        assertEquals(1, http.pipeliningLimit());
+        assertEquals(2500, http.requestTimeout());
+        assertTrue(yaml.contains("cache-control: no-store"));
+        assertTrue(yaml.contains("GET: \"/gateway?delay=20&x=\\\"y\\\"\""), yaml);
+
+        Map<String, Phase> phases = b.phases().stream().collect(Collectors.toMap(Phase::name, Function.identity()));
+        assertEquals(plan.phases().size(), phases.size(), "phases: " + phases.keySet());
+        for (PhasePlan.Phase want : plan.phases()) {
+            Phase got = phases.get(want.name());
+            assertTrue(got != null, "missing phase " + want.name());
+            assertEquals(want.startMs(), Math.max(0, got.startTime()), want.name() + " start");
+            assertEquals(want.durationMs(), got.duration(), want.name() + " duration");
+            switch (want.model()) {
+                case ALWAYS -> assertEquals(want.users(), ((Model.Always) got.model).users);
+                case AT_ONCE -> assertEquals(want.users(), ((Model.AtOnce) got.model).users);
+                case CONSTANT_RATE -> {
+                    Model.ConstantRate rate = (Model.ConstantRate) got.model;
+                    assertEquals(want.rps(), rate.usersPerSec);
+                    assertEquals(want.users(), rate.maxSessions);
+                    assertFalse(rate.variance, "metronome arrivals");
+                }
+            }
+        }
+        return b;
+    }
+
+    @Test
+    void everyProfileParsesToTheSamePhases() throws Exception {
+        check(new Profile.Fixed(20, Duration.ofSeconds(3)), 1);
+        check(new Profile.Loops(5, 200), 2);
+        check(new Profile.Burst(50, 4), 1);
+        check(new Profile.Rate(200, Duration.ofSeconds(3), 50), 2);
+        Benchmark ramp = check(new Profile.Stages(List.of(
+                new Profile.Stage(Duration.ofSeconds(15), 50),
+                new Profile.Stage(Duration.ofSeconds(30), 100),
+                new Profile.Stage(Duration.ofSeconds(15), 0))), 1);
+        assertTrue(ramp.phases().size() > 50, "a layer per distinct user lifetime");
+    }
+
+    @Test
+    void quotingSurvivesAYamlParser() {
+        String nasty = "/p?a=\"b\"&c=\\d#e: f";
+        Object parsed = new Yaml().load("k: " + BenchmarkYaml.quote(nasty));
+        assertEquals(Map.of("k", nasty), parsed);
+    }
+}
