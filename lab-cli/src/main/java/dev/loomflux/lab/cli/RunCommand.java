@@ -1,0 +1,246 @@
+package dev.loomflux.lab.cli;
+
+import dev.loomflux.lab.Home;
+import dev.loomflux.lab.UsageException;
+import dev.loomflux.lab.experiment.Experiment;
+import dev.loomflux.lab.experiment.ExperimentReader;
+import dev.loomflux.lab.experiment.Profile;
+import dev.loomflux.lab.experiment.Scenario;
+import dev.loomflux.lab.process.Reaper;
+import dev.loomflux.lab.result.ResultsFile;
+import dev.loomflux.lab.run.CpuPlan;
+import dev.loomflux.lab.run.Runner;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+@Command(name = "run", mixinStandardHelpOptions = true, sortOptions = false,
+        description = {"Run an experiment: targets x scenarios under one load profile, driven by Hyperfoil,",
+                "with CPU pinning and warmup; writes results/<run-id>/results.json, .hlog files and run.log.",
+                "Give an experiment YAML file (see experiments/example.yaml) or describe it with flags."})
+public final class RunCommand implements Callable<Integer> {
+    @Parameters(arity = "0..1", paramLabel = "EXPERIMENT", description = "Experiment YAML file.")
+    Path file;
+
+    @Option(names = "--scenario", split = ",", paramLabel = "NAME",
+            description = "Scenarios: plaintext, json, gateway, chain, items, cpu. Default: plaintext.")
+    List<String> scenarios;
+
+    @Option(names = "--delay", paramLabel = "MS", description = "Downstream delay for gateway and chain. Default: 20.")
+    Integer delay;
+
+    @Option(names = "--depth", description = "Calls per chain request. Default: 3.")
+    Integer depth;
+
+    @Option(names = "--page", description = "Page for items. Default: 0.")
+    Integer page;
+
+    @Option(names = "--size", description = "Rows per items page. Default: 20.")
+    Integer size;
+
+    @Option(names = "--work", description = "SHA-256 rounds per cpu request. Default: 1000.")
+    Integer work;
+
+    @Option(names = "--profile", paramLabel = "KIND", defaultValue = "fixed",
+            description = "Load profile: stages, fixed, loops, burst, rate. Default: ${DEFAULT-VALUE}.")
+    String profile;
+
+    @Option(names = {"--connections", "--users"}, paramLabel = "N", description = "Concurrent users (fixed, loops, burst). Default: 50.")
+    Integer users;
+
+    @Option(names = "--duration", paramLabel = "TIME", description = "Measured time (fixed, rate). Default: 30s.")
+    String duration;
+
+    @Option(names = "--requests", paramLabel = "L", description = "Requests per user (loops, burst). Default: 100.")
+    Integer requests;
+
+    @Option(names = "--rps", description = "Arrival rate (rate).")
+    Integer rps;
+
+    @Option(names = "--max-users", paramLabel = "N", description = "Most requests in flight (rate). Default: max(100, rps).")
+    Integer maxUsers;
+
+    @Option(names = "--stages", paramLabel = "TIME:USERS,...", description = "Ramps (stages), e.g. 15s:50,30s:100,15s:150,30s:0.")
+    String stages;
+
+    @Option(names = "--warmup", paramLabel = "TIME", description = "Warmup budget per target x scenario. Default: 20s.")
+    String warmup;
+
+    @Option(names = "--cooldown", paramLabel = "TIME", description = "Pause between targets. Default: 10s.")
+    String cooldown;
+
+    @Option(names = "--name", description = "Experiment name (part of the run id). Default: the file name or the scenarios.")
+    String name;
+
+    @Option(names = "--target-cpus", paramLabel = "CPUS", description = "CPUs for the target, e.g. 0 or 0-3.")
+    String targetCpus;
+
+    @Option(names = "--driver-cpus", paramLabel = "CPUS", description = "CPUs for the load driver (this process).")
+    String driverCpus;
+
+    @Option(names = "--support-cpus", paramLabel = "CPUS", description = "CPUs for the stub and the database.")
+    String supportCpus;
+
+    @Option(names = "--no-pin", description = "Do not pin processes to CPUs.")
+    boolean noPin;
+
+    @Mixin
+    TargetOptions targets;
+
+    @Mixin
+    JvmOptions jvm;
+
+    @Mixin
+    DatabaseOptions db;
+
+    @Spec
+    CommandSpec spec;
+
+    @Override
+    public Integer call() {
+        Experiment experiment = file != null ? fromFile() : fromFlags();
+        Map<String, String> cpuFlags = new LinkedHashMap<>();
+        cpuFlags.put("target", targetCpus);
+        cpuFlags.put("driver", driverCpus);
+        cpuFlags.put("support", supportCpus);
+        CpuPlan cpus = CpuPlan.plan(!noPin, cpuFlags);
+        ResultsFile results = new Runner(Home.detect(), experiment, jvm.settings(), cpus, db, spec.commandLine().getOut()).run();
+        if (Reaper.stopping()) {
+            return 130;
+        }
+        return results.path() != null ? 0 : 1;
+    }
+
+    private Experiment fromFile() {
+        for (String flag : List.of("--scenario", "--delay", "--depth", "--page", "--size", "--work", "--profile", "--connections",
+                "--duration", "--requests", "--rps", "--max-users", "--stages", "--targets", "--define", "--name")) {
+            if (spec.commandLine().getParseResult().hasMatchedOption(flag)) {
+                throw new UsageException(flag + " cannot be combined with an experiment file (" + file + "); edit the file instead");
+            }
+        }
+        if (!Files.isRegularFile(file)) {
+            throw new UsageException(file + ": no such experiment file");
+        }
+        Experiment e = ExperimentReader.read(file);
+        return new Experiment(e.name(), e.targets(), e.scenarios(), e.profile(),
+                warmup == null ? e.warmup() : duration("--warmup", warmup, true),
+                cooldown == null ? e.cooldown() : duration("--cooldown", cooldown, true));
+    }
+
+    private Experiment fromFlags() {
+        Map<String, Integer> params = new LinkedHashMap<>();
+        putIfSet(params, "delay", delay);
+        putIfSet(params, "depth", depth);
+        putIfSet(params, "page", page);
+        putIfSet(params, "size", size);
+        putIfSet(params, "work", work);
+        List<Scenario> list = new ArrayList<>();
+        for (String id : scenarios == null ? List.of("plaintext") : scenarios) {
+            list.add(Scenario.of(id.trim(), params, false, "--scenario"));
+        }
+        String experimentName = name != null ? name : String.join("+", list.stream().map(s -> s.kind().id()).toList());
+        if (!experimentName.matches("[A-Za-z0-9._+-]{1,60}")) {
+            throw new UsageException("--name " + experimentName + ": use letters, digits, '.', '_', '+' or '-' (max 60)");
+        }
+        return new Experiment(experimentName, targets.select(), list, profile(),
+                warmup == null ? Experiment.DEFAULT_WARMUP : duration("--warmup", warmup, true),
+                cooldown == null ? Experiment.DEFAULT_COOLDOWN : duration("--cooldown", cooldown, true));
+    }
+
+    private Profile profile() {
+        switch (profile) {
+            case "fixed":
+                only("fixed", "--connections", "--duration");
+                return new Profile.Fixed(positive("--connections", users, 50), duration("--duration", duration == null ? "30s" : duration, false));
+            case "loops":
+                only("loops", "--connections", "--requests");
+                return new Profile.Loops(positive("--connections", users, 50), positive("--requests", requests, 100));
+            case "burst":
+                only("burst", "--connections", "--requests");
+                return new Profile.Burst(positive("--connections", users, 50), positive("--requests", requests, 100));
+            case "rate":
+                only("rate", "--rps", "--duration", "--max-users");
+                if (rps == null) {
+                    throw new UsageException("--profile rate needs --rps");
+                }
+                int r = positive("--rps", rps, 0);
+                return new Profile.Rate(r, duration("--duration", duration == null ? "30s" : duration, false),
+                        positive("--max-users", maxUsers, Math.max(100, r)));
+            case "stages":
+                only("stages", "--stages");
+                if (stages == null) {
+                    throw new UsageException("--profile stages needs --stages, e.g. 15s:50,30s:100,15s:150,30s:0");
+                }
+                return stagesProfile();
+            default:
+                throw new UsageException("--profile " + profile + ": allowed are stages, fixed, loops, burst, rate");
+        }
+    }
+
+    private Profile stagesProfile() {
+        List<Profile.Stage> list = new ArrayList<>();
+        for (String part : stages.split(",")) {
+            String[] tu = part.trim().split(":");
+            if (tu.length != 2) {
+                throw new UsageException("--stages " + stages + ": expected TIME:USERS,... such as 15s:50,30s:100");
+            }
+            int u;
+            try {
+                u = Integer.parseInt(tu[1].trim());
+            } catch (NumberFormatException e) {
+                throw new UsageException("--stages " + stages + ": '" + tu[1] + "' is not a user count");
+            }
+            if (u < 0) {
+                throw new UsageException("--stages " + stages + ": user counts must be >= 0");
+            }
+            list.add(new Profile.Stage(duration("--stages", tu[0], false), u));
+        }
+        if (list.stream().allMatch(s -> s.users() == 0)) {
+            throw new UsageException("--stages " + stages + ": no stage has users");
+        }
+        return new Profile.Stages(list);
+    }
+
+    /** Flags that belong to another profile are an error, not silently ignored. */
+    private void only(String kind, String... allowed) {
+        List<String> ok = List.of(allowed);
+        for (String flag : List.of("--connections", "--duration", "--requests", "--rps", "--max-users", "--stages")) {
+            if (!ok.contains(flag) && spec.commandLine().getParseResult().hasMatchedOption(flag)) {
+                throw new UsageException(flag + " does not apply to --profile " + kind + " (it takes " + String.join(", ", allowed) + ")");
+            }
+        }
+    }
+
+    private static int positive(String flag, Integer value, int fallback) {
+        int v = value == null ? fallback : value;
+        if (v < 1) {
+            throw new UsageException(flag + " " + v + ": must be at least 1");
+        }
+        return v;
+    }
+
+    private static Duration duration(String flag, String text, boolean zeroAllowed) {
+        Duration d = ExperimentReader.duration(text, msg -> new UsageException(flag + " " + text + ": " + msg));
+        if (!zeroAllowed && d.isZero()) {
+            throw new UsageException(flag + " " + text + ": must be longer than 0");
+        }
+        return d;
+    }
+
+    private static void putIfSet(Map<String, Integer> m, String key, Integer v) {
+        if (v != null) {
+            m.put(key, v);
+        }
+    }
+}

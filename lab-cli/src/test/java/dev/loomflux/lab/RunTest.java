@@ -1,0 +1,148 @@
+package dev.loomflux.lab;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.HdrHistogram.Histogram;
+import org.HdrHistogram.HistogramLogReader;
+import org.junit.jupiter.api.Test;
+
+/** ./lab run end to end: real targets, real Hyperfoil, every profile, short durations. */
+class RunTest {
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final Pattern RESULTS = Pattern.compile("results: (\\S+results\\.json)");
+
+    @Test
+    void fixedProfileOnTwoTargetsWritesTheDocumentedResults() throws IOException {
+        LabRun run = LabRun.of("run", "--targets", "mvc-vt,webflux", "--scenario", "plaintext", "--profile", "fixed",
+                "--connections", "8", "--duration", "3s", "--warmup", "2s", "--cooldown", "1s");
+        assertEquals(0, run.exitCode(), run.toString());
+        JsonNode root = results(run);
+        assertEquals(1, root.path("schema").asInt());
+        assertEquals("completed", root.path("status").asText());
+        JsonNode env = root.path("environment");
+        assertTrue(env.path("jdk").path("targets").asText().matches("2[1-9].*|[3-9][0-9].*"), env.toString());
+        assertTrue(env.path("pinning").has("applied"), env.toString());
+        assertEquals("fixed", root.path("experiment").path("profile").path("kind").asText());
+        assertEquals(2, root.path("results").size());
+        for (JsonNode r : root.path("results")) {
+            String where = r.path("target").asText();
+            assertEquals("ok", r.path("status").asText(), where);
+            assertTrue(r.path("requests").asLong() > 100, where + " requests " + r.path("requests"));
+            assertTrue(r.path("throughput_rps").asDouble() > 50, where);
+            JsonNode lat = r.path("latency_ms");
+            for (String p : new String[] {"mean", "p50", "p90", "p95", "p99", "p999", "max"}) {
+                assertTrue(lat.path(p).asDouble() > 0, where + " latency " + p);
+            }
+            assertTrue(lat.path("p50").asDouble() <= lat.path("p99").asDouble() && lat.path("p99").asDouble() <= lat.path("max").asDouble(), lat.toString());
+            assertEquals(0, r.path("errors").path("total").asLong(), where);
+            assertEquals(0, r.path("cache_hits").asLong(), where);
+            assertTrue(r.path("bytes").path("received").asLong() > r.path("responses").asLong() * 13, where + " bytes");
+            assertTrue(r.path("series").size() >= 2, where + " series " + r.path("series"));
+            JsonNode second = r.path("series").get(0);
+            for (String f : new String[] {"t", "rps", "p50", "p99", "errors", "users"}) {
+                assertTrue(second.has(f), where + " series field " + f);
+            }
+            assertTrue(r.path("startup_ms").asLong() > 0, where);
+            assertTrue(r.path("driver").has("saturated"), where);
+            assertTrue(r.path("target_config").path("jvm").path("available_processors").asInt() > 0, where + " target_config");
+            Path hlog = resultsDir(run).resolve(r.path("hlog").asText());
+            assertEquals(r.path("responses").asLong(), hlogCount(hlog), where + " hlog count");
+        }
+        assertEquals(0, ProcessHandle.current().descendants().filter(ProcessHandle::isAlive).count());
+    }
+
+    @Test
+    void everyProfileRunsEndToEnd() throws IOException {
+        String[][] profiles = {
+                {"--profile", "stages", "--stages", "1s:6,1s:6,1s:0"},
+                {"--profile", "loops", "--connections", "4", "--requests", "50"},
+                {"--profile", "burst", "--connections", "20", "--requests", "5"},
+                {"--profile", "rate", "--rps", "200", "--duration", "3s", "--max-users", "50"},
+        };
+        long[] expectedResponses = {-1, 200, 100, -1};
+        for (int i = 0; i < profiles.length; i++) {
+            String[] args = concat(new String[] {"run", "--targets", "webflux", "--scenario", "json", "--warmup", "0s", "--cooldown", "0s"}, profiles[i]);
+            LabRun run = LabRun.of(args);
+            assertEquals(0, run.exitCode(), run.toString());
+            JsonNode r = results(run).path("results").get(0);
+            assertEquals("ok", r.path("status").asText(), run.toString());
+            if (expectedResponses[i] > 0) {
+                assertEquals(expectedResponses[i], r.path("responses").asLong(), profiles[i][1]);
+            }
+            if (profiles[i][1].equals("rate")) {
+                assertEquals(false, r.path("behind_schedule").asBoolean(), r.toString());
+                assertTrue(Math.abs(r.path("requests").asLong() - 600) <= 60, "rate 200/s for 3 s sent " + r.path("requests"));
+                assertEquals(200, r.path("series").get(1).path("intended").asLong(), r.path("series").toString());
+            }
+            if (profiles[i][1].equals("stages")) {
+                int maxUsers = 0;
+                for (JsonNode s : r.path("series")) {
+                    maxUsers = Math.max(maxUsers, s.path("users").asInt());
+                }
+                assertTrue(maxUsers >= 4 && maxUsers <= 6, "stages peak users " + maxUsers);
+            }
+        }
+    }
+
+    @Test
+    void badRunFlagsAreOneLineErrors() {
+        assertBad(LabRun.of("run", "--profile", "fixed", "--rps", "10"), "--rps does not apply to --profile fixed");
+        assertBad(LabRun.of("run", "--profile", "rate"), "--profile rate needs --rps");
+        assertBad(LabRun.of("run", "--profile", "stages", "--stages", "10s"), "--stages 10s: expected TIME:USERS");
+        assertBad(LabRun.of("run", "--scenario", "gateway", "--delay", "100000"), "--scenario: delay 100000 is out of range 0..5000");
+        assertBad(LabRun.of("run", "--scenario", "soap"), "--scenario: unknown scenario 'soap'");
+        assertBad(LabRun.of("run", "--duration", "forever"), "--duration forever: expected a duration");
+        assertBad(LabRun.of("run", "--target-cpus", "99"), "--target-cpus 99: CPUs must be within");
+        assertBad(LabRun.of("run", "no-such-file.yaml"), "no-such-file.yaml: no such experiment file");
+        assertBad(LabRun.of("run", "../experiments/example.yaml", "--scenario", "json"), "--scenario cannot be combined with an experiment file");
+    }
+
+    private static void assertBad(LabRun run, String expected) {
+        assertEquals(2, run.exitCode(), run.toString());
+        assertTrue(run.err().contains(expected), run.toString());
+        assertEquals(1, run.err().strip().lines().count(), run.toString());
+    }
+
+    private static Path resultsDir(LabRun run) {
+        Matcher m = RESULTS.matcher(run.out());
+        assertTrue(m.find(), run.out());
+        return Path.of(m.group(1)).getParent();
+    }
+
+    private static JsonNode results(LabRun run) throws IOException {
+        Path file = resultsDir(run).resolve("results.json");
+        assertTrue(Files.isRegularFile(file), file.toString());
+        JsonNode root = JSON.readTree(file.toFile());
+        assertFalse(root.path("results").isEmpty(), root.toString());
+        return root;
+    }
+
+    private static long hlogCount(Path hlog) throws IOException {
+        assertNotNull(hlog);
+        HistogramLogReader reader = new HistogramLogReader(hlog.toFile());
+        long count = 0;
+        Histogram h;
+        while ((h = (Histogram) reader.nextIntervalHistogram()) != null) {
+            count += h.getTotalCount();
+        }
+        reader.close();
+        return count;
+    }
+
+    private static String[] concat(String[] a, String[] b) {
+        String[] out = new String[a.length + b.length];
+        System.arraycopy(a, 0, out, 0, a.length);
+        System.arraycopy(b, 0, out, a.length, b.length);
+        return out;
+    }
+}
