@@ -22,9 +22,18 @@ public final class Http {
     }
 
     public static Reply get(URI uri, Duration timeout) throws IOException, InterruptedException {
+        return get(CLIENT, uri, timeout);
+    }
+
+    /** On a client of its own, so no pooled connection is reused. */
+    public static Reply getOnNewConnection(URI uri, Duration timeout) throws IOException, InterruptedException {
+        return get(HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(2)).build(), uri, timeout);
+    }
+
+    private static Reply get(HttpClient client, URI uri, Duration timeout) throws IOException, InterruptedException {
         HttpRequest req = HttpRequest.newBuilder(uri).timeout(timeout).GET().build();
         long t0 = System.nanoTime();
-        HttpResponse<String> res = CLIENT.send(req, HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> res = client.send(req, HttpResponse.BodyHandlers.ofString());
         long elapsed = (System.nanoTime() - t0) / 1_000_000;
         return new Reply(res.statusCode(), res.headers().firstValue("content-type").orElse(""), res.body(), elapsed);
     }
