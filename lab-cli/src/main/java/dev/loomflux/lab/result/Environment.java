@@ -34,6 +34,8 @@ public final class Environment {
         pin.put("driver", CpuPlan.list(cpus.driver()));
         pin.put("support", CpuPlan.list(cpus.support()));
         pin.put("note", cpus.note());
+        // Read back, not assumed: where the lab (the driver) may actually run right now.
+        pin.put("driver_actual", CpuPlan.affinityOf(ProcessHandle.current().pid()));
         m.put("pinning", pin);
         m.put("database", database);
         m.put("versions", versions());
