@@ -156,6 +156,11 @@ public final class Runner {
         try {
             log.line(name + " " + scenario.name() + ": warmup (up to " + experiment.warmup().toSeconds() + " s)");
             Warmup.Outcome warm = Warmup.run(spec, experiment.warmup(), progress(name, scenario, "warmup", log));
+            if (!warm.stable() && !experiment.warmup().isZero()) {
+                log.line(name + " " + scenario.name() + ": WARNING throughput still changing after " + experiment.warmup().toSeconds()
+                        + " s of warmup (windows " + warm.windowsRps().stream().map(v -> String.format("%.0f", v)).toList()
+                        + " rps); the measurement may include JIT warmup, consider a longer --warmup");
+            }
             log.line(name + " " + scenario.name() + ": measuring (" + profile.kind() + ")");
             Measurement m;
             DriverCpu driverCpu = new DriverCpu(cpus.driver().size());
