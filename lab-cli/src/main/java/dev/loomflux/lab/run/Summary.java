@@ -1,8 +1,10 @@
 package dev.loomflux.lab.run;
 
+import dev.loomflux.lab.result.Tables;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.Consumer;
 
 /** The closing console table: one row per target x scenario. */
@@ -28,28 +30,10 @@ final class Summary {
             rows.add(new String[] {str(r.get("target")), str(r.get("scenario")), str(r.get("throughput_rps")),
                     str(lat.get("p50")), str(lat.get("p99")), str(lat.get("max")), str(err.get("total")), String.join(", ", notes)});
         }
-        int[] w = new int[rows.get(0).length];
-        for (String[] row : rows) {
-            for (int i = 0; i < row.length; i++) {
-                w[i] = Math.max(w[i], row[i].length());
-            }
-        }
-        for (String[] row : rows) {
-            StringBuilder sb = new StringBuilder();
-            for (int i = 0; i < row.length; i++) {
-                String cell = i >= 2 && i <= 6 ? pad(row[i], w[i], true) : pad(row[i], w[i], false);
-                sb.append(cell).append(i < row.length - 1 ? "  " : "");
-            }
-            out.accept(sb.toString().stripTrailing());
-        }
+        Tables.plain(rows, Set.of(2, 3, 4, 5, 6)).forEach(out);
     }
 
     private static String str(Object o) {
         return o == null ? "-" : o.toString();
-    }
-
-    private static String pad(String s, int width, boolean right) {
-        String fill = " ".repeat(Math.max(0, width - s.length()));
-        return right ? fill + s : s + fill;
     }
 }

@@ -5,6 +5,7 @@ import dev.loomflux.lab.LabException;
 import dev.loomflux.lab.cli.DatabaseOptions;
 import dev.loomflux.lab.db.Database;
 import dev.loomflux.lab.process.Reaper;
+import dev.loomflux.lab.result.Tables;
 import dev.loomflux.lab.target.Downstream;
 import dev.loomflux.lab.target.LaunchSettings;
 import dev.loomflux.lab.target.Placement;
@@ -59,13 +60,12 @@ public final class Verifier {
     }
 
     public static void printTable(List<CheckResult> results, PrintWriter out) {
-        int wTarget = Math.max(6, results.stream().mapToInt(r -> r.target().length()).max().orElse(0));
-        int wCheck = Math.max(5, results.stream().mapToInt(r -> r.check().length()).max().orElse(0));
-        String fmt = "%-" + wTarget + "s  %-" + wCheck + "s  %-4s  %s%n";
-        out.printf(fmt, "TARGET", "CHECK", "", "DETAIL");
+        List<String[]> rows = new ArrayList<>();
+        rows.add(new String[] {"TARGET", "CHECK", "", "DETAIL"});
         for (CheckResult r : results) {
-            out.printf(fmt, r.target(), r.check(), r.passed() ? "ok" : "FAIL", r.detail());
+            rows.add(new String[] {r.target(), r.check(), r.passed() ? "ok" : "FAIL", r.detail()});
         }
+        Tables.plain(rows).forEach(out::println);
         out.flush();
     }
 }
