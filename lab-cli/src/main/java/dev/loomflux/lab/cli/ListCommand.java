@@ -1,0 +1,57 @@
+package dev.loomflux.lab.cli;
+
+import dev.loomflux.lab.Home;
+import dev.loomflux.lab.experiment.Scenario;
+import dev.loomflux.lab.target.TargetSpec;
+import dev.loomflux.lab.target.Targets;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Spec;
+
+@Command(name = "list", mixinStandardHelpOptions = true, description = "Targets, scenarios, profiles and experiment files, one line each.")
+public final class ListCommand implements Callable<Integer> {
+    private static final Map<String, String> PROFILES = new java.util.LinkedHashMap<>();
+
+    static {
+        PROFILES.put("fixed", "--connections N --duration T: N closed-model users for a time (ab -c N -t T)");
+        PROFILES.put("stages", "--stages 15s:50,30s:100,...: k6-style linear ramps of closed-model users");
+        PROFILES.put("loops", "--connections N --requests L: N users x L requests, started over 1 s (JMeter)");
+        PROFILES.put("burst", "--connections N --requests L: N users started at once x L requests (Gatling)");
+        PROFILES.put("rate", "--rps R --duration T [--max-users M]: open model, constant arrivals (wrk2)");
+    }
+
+    @Spec
+    CommandSpec spec;
+
+    @Override
+    public Integer call() throws IOException {
+        PrintWriter out = spec.commandLine().getOut();
+        for (TargetSpec t : new Targets().all().values().stream().sorted((a, b) -> a.name().compareTo(b.name())).collect(Collectors.toList())) {
+            out.println("target    " + t.name() + ": " + t.app().name().toLowerCase() + (t.properties().isEmpty() ? "" : " " + t.properties()));
+        }
+        for (Scenario.Kind k : Scenario.Kind.values()) {
+            List<String> params = Arrays.stream(k.params()).map(p -> p + "=" + Scenario.DEFAULTS.get(p)).collect(Collectors.toList());
+            out.println("scenario  " + k.id() + ": GET /" + k.id() + (params.isEmpty() ? "" : " (" + String.join(", ", params) + ")"));
+        }
+        PROFILES.forEach((k, v) -> out.println("profile   " + k + ": " + v));
+        Path dir = Home.detect().root().resolve("experiments");
+        if (Files.isDirectory(dir)) {
+            try (Stream<Path> files = Files.list(dir)) {
+                files.filter(f -> f.toString().endsWith(".yaml")).sorted()
+                        .forEach(f -> out.println("preset    " + dir.getParent().relativize(f)));
+            }
+        }
+        out.flush();
+        return 0;
+    }
+}

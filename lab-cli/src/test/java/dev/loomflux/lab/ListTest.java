@@ -1,0 +1,19 @@
+package dev.loomflux.lab;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import org.junit.jupiter.api.Test;
+
+class ListTest {
+    @Test
+    void listsEveryTargetScenarioProfileAndPresetOnOneLineEach() {
+        LabRun run = LabRun.of("list");
+        assertEquals(0, run.exitCode(), run.toString());
+        for (String line : new String[] {"target    mvc: mvc", "target    mvc-vt: mvc {spring.threads.virtual.enabled=true}",
+                "target    webflux: webflux", "scenario  chain: GET /chain (delay=20, depth=3)", "profile   rate: ", "preset    experiments/example.yaml"}) {
+            assertTrue(run.out().contains(line), line + " missing in\n" + run.out());
+        }
+        assertEquals(3 + 6 + 5, run.out().lines().filter(l -> !l.startsWith("preset")).count(), run.out());
+    }
+}
