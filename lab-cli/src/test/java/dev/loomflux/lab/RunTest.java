@@ -57,6 +57,9 @@ class RunTest {
             assertTrue(r.path("target_config").path("jvm").path("available_processors").asInt() > 0, where + " target_config");
             Path hlog = resultsDir(run).resolve(r.path("hlog").asText());
             assertEquals(r.path("responses").asLong(), hlogCount(hlog), where + " hlog count");
+            java.util.List<String> csv = Files.readAllLines(resultsDir(run).resolve(r.path("series_csv").asText()));
+            assertEquals("t,rps,p50,p99,errors,users", csv.get(0), where);
+            assertEquals(r.path("series").size() + 1, csv.size(), where + " csv rows");
         }
         assertEquals(0, ProcessHandle.current().descendants().filter(ProcessHandle::isAlive).count());
     }

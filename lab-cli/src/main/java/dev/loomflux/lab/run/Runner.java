@@ -19,6 +19,7 @@ import dev.loomflux.lab.result.ExperimentDescription;
 import dev.loomflux.lab.result.Hlog;
 import dev.loomflux.lab.result.ResultsFile;
 import dev.loomflux.lab.result.ScenarioResult;
+import dev.loomflux.lab.result.SeriesCsv;
 import dev.loomflux.lab.target.Downstream;
 import dev.loomflux.lab.target.Http;
 import dev.loomflux.lab.target.LaunchSettings;
@@ -174,6 +175,9 @@ public final class Runner {
             String hlog = name + "." + scenario.name() + ".hlog";
             Hlog.write(dir.resolve(hlog), name + " " + scenario.name() + " " + scenario.path(), m.intervals());
             r.put("hlog", hlog);
+            String csv = name + "." + scenario.name() + ".series.csv";
+            SeriesCsv.write(dir.resolve(csv), r);
+            r.put("series_csv", csv);
             r.put("warmup", warmup(warm));
             r.put("driver", driver(driverCpu));
             if (target.process().isAlive()) {
