@@ -12,8 +12,6 @@ import dev.loomflux.lab.target.LaunchSettings;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.LinkedHashMap;
-import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -35,11 +33,8 @@ public final class CalibrateCommand implements Callable<Integer> {
     @Option(names = "--duration", defaultValue = "10s", description = "Measured time. Default: ${DEFAULT-VALUE}.")
     String duration;
 
-    @Option(names = "--driver-cpus", paramLabel = "CPUS", description = "CPUs for the driver.")
-    String driverCpus;
-
-    @Option(names = "--target-cpus", paramLabel = "CPUS", description = "CPUs for the stub being loaded.")
-    String targetCpus;
+    @Mixin
+    CpuOptions cpuOptions;
 
     @Mixin
     JvmOptions jvm;
@@ -50,10 +45,8 @@ public final class CalibrateCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
-        Map<String, String> flags = new LinkedHashMap<>();
-        flags.put("target", targetCpus);
-        flags.put("driver", driverCpus);
-        CpuPlan cpus = CpuPlan.plan(true, flags);
+        // The stub under load runs where a target would.
+        CpuPlan cpus = cpuOptions.plan();
         LaunchSettings settings = jvm.settings();
         Duration measured = dev.loomflux.lab.experiment.ExperimentReader.duration(duration,
                 m -> new dev.loomflux.lab.UsageException("--duration " + duration + ": " + m));

@@ -83,17 +83,8 @@ public final class RunCommand implements Callable<Integer> {
     @Option(names = "--name", description = "Experiment name (part of the run id). Default: the file name or the scenarios.")
     String name;
 
-    @Option(names = "--target-cpus", paramLabel = "CPUS", description = "CPUs for the target, e.g. 0 or 0-3.")
-    String targetCpus;
-
-    @Option(names = "--driver-cpus", paramLabel = "CPUS", description = "CPUs for the load driver (this process).")
-    String driverCpus;
-
-    @Option(names = "--support-cpus", paramLabel = "CPUS", description = "CPUs for the stub and the database.")
-    String supportCpus;
-
-    @Option(names = "--no-pin", description = "Do not pin processes to CPUs.")
-    boolean noPin;
+    @Mixin
+    CpuOptions cpuOptions;
 
     @Mixin
     TargetOptions targets;
@@ -110,11 +101,7 @@ public final class RunCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         Experiment experiment = file != null ? fromFile() : fromFlags();
-        Map<String, String> cpuFlags = new LinkedHashMap<>();
-        cpuFlags.put("target", targetCpus);
-        cpuFlags.put("driver", driverCpus);
-        cpuFlags.put("support", supportCpus);
-        CpuPlan cpus = CpuPlan.plan(!noPin, cpuFlags);
+        CpuPlan cpus = cpuOptions.plan();
         ResultsFile results = new Runner(Home.detect(), experiment, jvm.settings(), cpus, db, spec.commandLine().getOut()).run();
         if (Reaper.stopping()) {
             return 130;
