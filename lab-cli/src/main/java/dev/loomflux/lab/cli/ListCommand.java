@@ -4,16 +4,12 @@ import dev.loomflux.lab.Home;
 import dev.loomflux.lab.experiment.Scenario;
 import dev.loomflux.lab.target.TargetSpec;
 import dev.loomflux.lab.target.Targets;
-import java.io.IOException;
 import java.io.PrintWriter;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.stream.Collectors;
-import java.util.stream.Stream;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Spec;
@@ -34,7 +30,7 @@ public final class ListCommand implements Callable<Integer> {
     CommandSpec spec;
 
     @Override
-    public Integer call() throws IOException {
+    public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
         for (TargetSpec t : new Targets().all().values().stream().sorted((a, b) -> a.name().compareTo(b.name())).collect(Collectors.toList())) {
             out.println("target    " + t.name() + ": " + t.app().name().toLowerCase() + (t.properties().isEmpty() ? "" : " " + t.properties()));
@@ -44,13 +40,8 @@ public final class ListCommand implements Callable<Integer> {
             out.println("scenario  " + k.id() + ": GET /" + k.id() + (params.isEmpty() ? "" : " (" + String.join(", ", params) + ")"));
         }
         PROFILES.forEach((k, v) -> out.println("profile   " + k + ": " + v));
-        Path dir = Home.detect().root().resolve("experiments");
-        if (Files.isDirectory(dir)) {
-            try (Stream<Path> files = Files.list(dir)) {
-                files.filter(f -> f.toString().endsWith(".yaml")).sorted()
-                        .forEach(f -> out.println("preset    " + dir.getParent().relativize(f)));
-            }
-        }
+        Home home = Home.detect();
+        Presets.list(home).forEach(f -> out.println("preset    " + home.root().relativize(f)));
         out.flush();
         return 0;
     }

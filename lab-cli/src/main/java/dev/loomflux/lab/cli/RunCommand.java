@@ -30,8 +30,13 @@ import picocli.CommandLine.Spec;
                 "with CPU pinning and warmup; writes results/<run-id>/results.json, .hlog files and run.log.",
                 "Give an experiment YAML file (see experiments/example.yaml) or describe it with flags."})
 public final class RunCommand implements Callable<Integer> {
-    @Parameters(arity = "0..1", paramLabel = "EXPERIMENT", description = "Experiment YAML file.")
+    @Parameters(arity = "0..1", paramLabel = "EXPERIMENT",
+            description = "Experiment YAML file, or a preset by name or prefix (e.g. seed-003; see ./lab list).")
     Path file;
+
+    @Option(names = "--scale", paramLabel = "FACTOR",
+            description = "Multiply durations and requests per user (not users), e.g. 0.1 for a quick pass.")
+    Double scale;
 
     @Option(names = "--scenario", split = ",", paramLabel = "NAME",
             description = "Scenarios: plaintext, json, gateway, chain, items, cpu. Default: plaintext.")
@@ -101,6 +106,12 @@ public final class RunCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         Experiment experiment = file != null ? fromFile() : fromFlags();
+        if (scale != null) {
+            if (!(scale > 0 && scale <= 100)) {
+                throw new UsageException("--scale " + scale + ": expected a factor above 0, e.g. 0.1");
+            }
+            experiment = experiment.scaled(scale);
+        }
         CpuPlan cpus = cpuOptions.plan();
         ResultsFile results = new Runner(Home.detect(), experiment, jvm.settings(), cpus, db, spec.commandLine().getOut()).run();
         if (Reaper.stopping()) {
@@ -116,10 +127,7 @@ public final class RunCommand implements Callable<Integer> {
                 throw new UsageException(flag + " cannot be combined with an experiment file (" + file + "); edit the file instead");
             }
         }
-        if (!Files.isRegularFile(file)) {
-            throw new UsageException(file + ": no such experiment file");
-        }
-        Experiment e = ExperimentReader.read(file);
+        Experiment e = ExperimentReader.read(Presets.resolve(Home.detect(), file));
         return new Experiment(e.name(), e.targets(), e.scenarios(), e.profile(),
                 warmup == null ? e.warmup() : duration("--warmup", warmup, true),
                 cooldown == null ? e.cooldown() : duration("--cooldown", cooldown, true));

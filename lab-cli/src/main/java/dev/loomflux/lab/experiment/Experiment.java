@@ -15,6 +15,41 @@ public record Experiment(String name, List<TargetSpec> targets, List<Scenario> s
         scenarios = List.copyOf(scenarios);
     }
 
+    /**
+     * The same experiment, shorter: durations and requests per user times {@code factor} (at least
+     * 1 s and 1 request); user counts stay, since concurrency is what is being compared.
+     */
+    public Experiment scaled(double factor) {
+        return new Experiment(name, targets, scenarios, scale(profile, factor), times(warmup, factor, Duration.ZERO),
+                times(cooldown, factor, Duration.ZERO));
+    }
+
+    private static Profile scale(Profile p, double f) {
+        if (p instanceof Profile.Stages) {
+            return new Profile.Stages(((Profile.Stages) p).stages().stream()
+                    .map(s -> new Profile.Stage(times(s.duration(), f, Duration.ofSeconds(1)), s.users())).toList());
+        }
+        if (p instanceof Profile.Fixed) {
+            Profile.Fixed x = (Profile.Fixed) p;
+            return new Profile.Fixed(x.users(), times(x.duration(), f, Duration.ofSeconds(1)));
+        }
+        if (p instanceof Profile.Loops) {
+            Profile.Loops x = (Profile.Loops) p;
+            return new Profile.Loops(x.users(), (int) Math.max(1, Math.round(x.requests() * f)));
+        }
+        if (p instanceof Profile.Burst) {
+            Profile.Burst x = (Profile.Burst) p;
+            return new Profile.Burst(x.users(), (int) Math.max(1, Math.round(x.requests() * f)));
+        }
+        Profile.Rate x = (Profile.Rate) p;
+        return new Profile.Rate(x.rps(), times(x.duration(), f, Duration.ofSeconds(1)), x.maxUsers());
+    }
+
+    private static Duration times(Duration d, double f, Duration min) {
+        Duration scaled = Duration.ofMillis(Math.round(d.toMillis() * f));
+        return scaled.compareTo(min) < 0 ? min : scaled;
+    }
+
     public boolean needsDatabase() {
         return scenarios.stream().anyMatch(Scenario::needsDatabase);
     }

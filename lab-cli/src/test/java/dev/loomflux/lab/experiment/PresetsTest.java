@@ -1,0 +1,56 @@
+package dev.loomflux.lab.experiment;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+
+/** The seed presets read cleanly and keep the seeds' load shapes; --scale shortens without changing users. */
+class PresetsTest {
+    private static final Path DIR = Path.of(System.getProperty("loomflux.home"), "experiments");
+
+    @Test
+    void everySeedHasAPresetThatReads() throws IOException {
+        List<Path> seeds;
+        try (Stream<Path> files = Files.list(DIR)) {
+            seeds = files.filter(f -> f.getFileName().toString().startsWith("seed-")).sorted().collect(Collectors.toList());
+        }
+        assertEquals(List.of("seed-000-k6-stages.yaml", "seed-001-jmeter-users.yaml", "seed-002-ab-tomcat-threads.yaml",
+                "seed-003-gateway-latency.yaml", "seed-004-gatling-burst.yaml"), seeds.stream().map(p -> p.getFileName().toString()).toList());
+        for (Path p : seeds) {
+            Experiment e = ExperimentReader.read(p);
+            assertEquals(p.getFileName().toString().replace(".yaml", ""), e.name());
+            assertTrue(e.targets().size() >= 2, p.toString());
+        }
+    }
+
+    @Test
+    void seedShapesAreKept() {
+        Experiment s000 = ExperimentReader.read(DIR.resolve("seed-000-k6-stages.yaml"));
+        assertEquals(150, s000.profile().peakUsers());
+        Experiment s002 = ExperimentReader.read(DIR.resolve("seed-002-ab-tomcat-threads.yaml"));
+        assertEquals("10", s002.targets().get(1).properties().get("server.tomcat.threads.max"));
+        assertEquals(new Profile.Fixed(100, Duration.ofSeconds(60)), s002.profile());
+        Experiment s003 = ExperimentReader.read(DIR.resolve("seed-003-gateway-latency.yaml"));
+        assertEquals(List.of("/gateway?delay=10", "/gateway?delay=20"), s003.scenarios().stream().map(Scenario::path).toList());
+        assertEquals(new Profile.Burst(10000, 100), ExperimentReader.read(DIR.resolve("seed-004-gatling-burst.yaml")).profile());
+    }
+
+    @Test
+    void scaleShortensDurationsAndCountsButNotUsers() {
+        Experiment s000 = ExperimentReader.read(DIR.resolve("seed-000-k6-stages.yaml")).scaled(0.1);
+        assertEquals(List.of(Duration.ofMillis(1500), Duration.ofSeconds(3), Duration.ofMillis(1500), Duration.ofSeconds(3)),
+                ((Profile.Stages) s000.profile()).stages().stream().map(Profile.Stage::duration).toList());
+        assertEquals(150, s000.profile().peakUsers());
+        assertEquals(Duration.ofSeconds(2), s000.warmup());
+        assertEquals(new Profile.Loops(200, 30), ExperimentReader.read(DIR.resolve("seed-001-jmeter-users.yaml")).scaled(0.1).profile());
+        assertEquals(new Profile.Fixed(100, Duration.ofSeconds(1)), ExperimentReader.read(DIR.resolve("seed-002-ab-tomcat-threads.yaml")).scaled(0.01).profile());
+    }
+}
