@@ -1,5 +1,6 @@
 package dev.loomflux.lab.run;
 
+import dev.loomflux.lab.LabException;
 import dev.loomflux.lab.UsageException;
 import dev.loomflux.lab.target.Placement;
 import java.io.IOException;
@@ -134,25 +135,38 @@ public record CpuPlan(boolean applied, List<Integer> target, List<Integer> drive
 
     /** Moves a running process, all its threads, onto a CPU set; threads it creates later inherit it. */
     public void move(long pid, List<Integer> cpus) {
-        restore(pid, list(cpus));
+        if (applied && !taskset(pid, list(cpus)) && !list(cpus).equals(affinityOf(pid))) {
+            throw new LabException("taskset could not pin pid " + pid + " to CPUs " + list(cpus));
+        }
     }
 
-    /** Moves a process back to an affinity read earlier with {@link #affinityOf}, e.g. the lab after a run. */
+    /** Best effort: moves a process back to an affinity read earlier with {@link #affinityOf}. */
     public void restore(long pid, String cpuList) {
-        if (!applied || "unknown".equals(cpuList)) {
-            return;
+        if (applied && !"unknown".equals(cpuList)) {
+            taskset(pid, cpuList);
         }
-        try {
-            Process p = new ProcessBuilder("taskset", "-a", "-p", "-c", cpuList, Long.toString(pid))
-                    .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
-            if (!p.waitFor(5, TimeUnit.SECONDS) || p.exitValue() != 0) {
-                throw new UsageException("taskset could not pin pid " + pid + " to CPUs " + cpuList);
+    }
+
+    /**
+     * {@code taskset -a} walks the process's threads; one that exits meanwhile makes it fail, so it
+     * is tried twice and the caller checks the main thread's affinity.
+     */
+    private static boolean taskset(long pid, String cpuList) {
+        for (int attempt = 0; attempt < 2; attempt++) {
+            try {
+                Process p = new ProcessBuilder("taskset", "-a", "-p", "-c", cpuList, Long.toString(pid))
+                        .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+                if (p.waitFor(5, TimeUnit.SECONDS) && p.exitValue() == 0) {
+                    return true;
+                }
+            } catch (IOException e) {
+                return false;
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return false;
             }
-        } catch (IOException e) {
-            throw new UsageException("taskset failed: " + e.getMessage());
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
         }
+        return false;
     }
 
     /** Where a process may actually run, read back from /proc as evidence for the results. */
