@@ -39,7 +39,7 @@ public final class RunCommand implements Callable<Integer> {
     Double scale;
 
     @Option(names = "--scenario", split = ",", paramLabel = "NAME",
-            description = "Scenarios: plaintext, json, gateway, chain, items, cpu. Default: plaintext.")
+            description = "Scenarios: plaintext, json, gateway, chain, items, cpu. Default: plaintext,gateway,items.")
     List<String> scenarios;
 
     @Option(names = "--delay", paramLabel = "MS", description = "Downstream delay for gateway and chain. Default: 20.")
@@ -64,7 +64,7 @@ public final class RunCommand implements Callable<Integer> {
     @Option(names = {"--connections", "--users"}, paramLabel = "N", description = "Concurrent users (fixed, loops, burst). Default: 50.")
     Integer users;
 
-    @Option(names = "--duration", paramLabel = "TIME", description = "Measured time (fixed, rate). Default: 30s.")
+    @Option(names = "--duration", paramLabel = "TIME", description = "Measured time (fixed, rate). Default: 15s.")
     String duration;
 
     @Option(names = "--requests", paramLabel = "L", description = "Requests per user (loops, burst). Default: 100.")
@@ -79,7 +79,7 @@ public final class RunCommand implements Callable<Integer> {
     @Option(names = "--stages", paramLabel = "TIME:USERS,...", description = "Ramps (stages), e.g. 15s:50,30s:100,15s:150,30s:0.")
     String stages;
 
-    @Option(names = "--warmup", paramLabel = "TIME", description = "Warmup budget per target x scenario. Default: 20s.")
+    @Option(names = "--warmup", paramLabel = "TIME", description = "Warmup budget per target x scenario. Default: 15s (experiment files: 20s).")
     String warmup;
 
     @Option(names = "--cooldown", paramLabel = "TIME", description = "Pause between targets. Default: 10s.")
@@ -102,6 +102,9 @@ public final class RunCommand implements Callable<Integer> {
 
     @Spec
     CommandSpec spec;
+
+    /** Flag runs are the quick path (the default comparison finishes in ~5 min on 2 cores). */
+    private static final Duration QUICK_WARMUP = Duration.ofSeconds(15);
 
     @Override
     public Integer call() {
@@ -141,7 +144,8 @@ public final class RunCommand implements Callable<Integer> {
         putIfSet(params, "size", size);
         putIfSet(params, "work", work);
         List<Scenario> list = new ArrayList<>();
-        for (String id : scenarios == null ? List.of("plaintext") : scenarios) {
+        // The default is the quick three-model comparison: framework overhead, I/O wait, database.
+        for (String id : scenarios == null ? List.of("plaintext", "gateway", "items") : scenarios) {
             list.add(Scenario.of(id.trim(), params, false, "--scenario"));
         }
         String experimentName = name != null ? name : String.join("+", list.stream().map(s -> s.kind().id()).toList());
@@ -149,7 +153,7 @@ public final class RunCommand implements Callable<Integer> {
             throw new UsageException("--name " + experimentName + ": use letters, digits, '.', '_', '+' or '-' (max 60)");
         }
         return new Experiment(experimentName, targets.select(), list, profile(),
-                warmup == null ? Experiment.DEFAULT_WARMUP : duration("--warmup", warmup, true),
+                warmup == null ? QUICK_WARMUP : duration("--warmup", warmup, true),
                 cooldown == null ? Experiment.DEFAULT_COOLDOWN : duration("--cooldown", cooldown, true));
     }
 
@@ -157,7 +161,7 @@ public final class RunCommand implements Callable<Integer> {
         switch (profile) {
             case "fixed":
                 only("fixed", "--connections", "--duration");
-                return new Profile.Fixed(positive("--connections", users, 50), duration("--duration", duration == null ? "30s" : duration, false));
+                return new Profile.Fixed(positive("--connections", users, 50), duration("--duration", duration == null ? "15s" : duration, false));
             case "loops":
                 only("loops", "--connections", "--requests");
                 return new Profile.Loops(positive("--connections", users, 50), positive("--requests", requests, 100));
@@ -170,7 +174,7 @@ public final class RunCommand implements Callable<Integer> {
                     throw new UsageException("--profile rate needs --rps");
                 }
                 int r = positive("--rps", rps, 0);
-                return new Profile.Rate(r, duration("--duration", duration == null ? "30s" : duration, false),
+                return new Profile.Rate(r, duration("--duration", duration == null ? "15s" : duration, false),
                         positive("--max-users", maxUsers, Math.max(100, r)));
             case "stages":
                 only("stages", "--stages");
