@@ -128,7 +128,9 @@ public final class Runner {
             }
             log.line(spec.name() + ": did not start: " + e.getMessage());
             for (Scenario s : experiment.scenarios()) {
-                results.add(ScenarioResult.failed(spec.name(), s.name(), e.getMessage()));
+                Map<String, Object> failed = ScenarioResult.failed(spec.name(), s.name(), e.getMessage());
+                results.add(failed);
+                done.add(failed);
             }
             return;
         }

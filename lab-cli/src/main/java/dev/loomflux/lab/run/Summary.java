@@ -17,6 +17,12 @@ final class Summary {
         List<String[]> rows = new ArrayList<>();
         rows.add(new String[] {"TARGET", "SCENARIO", "RPS", "P50 MS", "P99 MS", "MAX MS", "ERRORS", "NOTE"});
         for (Map<String, Object> r : results) {
+            if (!"ok".equals(r.get("status"))) {
+                String error = String.valueOf(r.get("error"));
+                rows.add(new String[] {str(r.get("target")), str(r.get("scenario")), "-", "-", "-", "-", "-",
+                        "FAILED: " + (error.length() > 80 ? error.substring(0, 77) + "..." : error)});
+                continue;
+            }
             Map<String, Object> lat = (Map<String, Object>) r.get("latency_ms");
             Map<String, Object> err = (Map<String, Object>) r.get("errors");
             Map<String, Object> drv = (Map<String, Object>) r.get("driver");
