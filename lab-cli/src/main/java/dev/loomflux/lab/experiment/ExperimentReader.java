@@ -132,6 +132,6 @@ public final class ExperimentReader {
 
     /** The duration syntax of experiment files, for flags too. */
     public static Duration duration(String text, java.util.function.Function<String, UsageException> errors) {
-        return Node.parseDuration(text, errors::apply);
+        return Node.parseDuration(text, errors);
     }
 }

@@ -9,6 +9,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Function;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -160,15 +161,11 @@ final class Node {
         return isMissing() ? fallback : duration();
     }
 
-    interface ErrorFactory {
-        UsageException error(String message);
-    }
-
     /** {@code 500ms}, {@code 30s}, {@code 2m}, {@code 1h}; zero is allowed (e.g. no warmup). */
-    static Duration parseDuration(String text, ErrorFactory errors) {
+    static Duration parseDuration(String text, Function<String, UsageException> errors) {
         Matcher m = text == null ? null : DURATION.matcher(text.trim());
         if (m == null || !m.matches()) {
-            throw errors.error("expected a duration such as 500ms, 30s, 2m or 1h, got '" + text + "'");
+            throw errors.apply("expected a duration such as 500ms, 30s, 2m or 1h, got '" + text + "'");
         }
         long n = Long.parseLong(m.group(1));
         switch (m.group(2)) {
