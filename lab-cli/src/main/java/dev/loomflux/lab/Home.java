@@ -1,7 +1,10 @@
 package dev.loomflux.lab;
 
+import dev.loomflux.lab.target.App;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.LocalDateTime;
+import java.time.format.DateTimeFormatter;
 
 /** The project checkout: where the built jars are and where results go. */
 public final class Home {
@@ -24,6 +27,16 @@ public final class Home {
 
     public Path results() {
         return root.resolve("results");
+    }
+
+    /** The built jar of a target app. */
+    public Path jar(App app) {
+        return jar(app.module(), app.jar());
+    }
+
+    /** A new results/<timestamp>-<name> directory path (not created). */
+    public Path newRunDir(String name) {
+        return results().resolve(LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")) + "-" + name);
     }
 
     /** A built jar, or a one-line error saying how to build it. */

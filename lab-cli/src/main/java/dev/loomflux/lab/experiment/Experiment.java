@@ -50,6 +50,10 @@ public record Experiment(String name, List<TargetSpec> targets, List<Scenario> s
         return scaled.compareTo(min) < 0 ? min : scaled;
     }
 
+    public boolean needsDownstream() {
+        return scenarios.stream().anyMatch(Scenario::needsDownstream);
+    }
+
     public boolean needsDatabase() {
         return scenarios.stream().anyMatch(Scenario::needsDatabase);
     }

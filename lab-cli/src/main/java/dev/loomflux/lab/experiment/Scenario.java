@@ -91,6 +91,10 @@ public record Scenario(Kind kind, Map<String, Integer> params) {
         return sb.toString();
     }
 
+    public boolean needsDownstream() {
+        return kind == Kind.GATEWAY || kind == Kind.CHAIN;
+    }
+
     public boolean needsDatabase() {
         return kind == Kind.ITEMS;
     }

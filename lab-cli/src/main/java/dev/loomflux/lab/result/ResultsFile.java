@@ -42,6 +42,11 @@ public final class ResultsFile {
         return file;
     }
 
+    /** The results so far, in the order they finished. */
+    public synchronized List<Map<String, Object>> results() {
+        return List.copyOf(results);
+    }
+
     public synchronized void add(Map<String, Object> result) {
         results.add(result);
         write();

@@ -31,11 +31,7 @@ import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.LocalDateTime;
-import java.time.format.DateTimeFormatter;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 
 /**
@@ -64,9 +60,9 @@ public final class Runner {
 
     /** @return the results file */
     public ResultsFile run() {
-        experiment.targets().forEach(t -> home.jar(t.app().module(), t.app().jar()));
-        String runId = LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")) + "-" + experiment.name();
-        Path dir = home.results().resolve(runId);
+        experiment.targets().forEach(t -> home.jar(t.app()));
+        Path dir = home.newRunDir(experiment.name());
+        String runId = dir.getFileName().toString();
         try {
             Files.createDirectories(dir);
         } catch (IOException e) {
@@ -87,9 +83,8 @@ public final class Runner {
     }
 
     private ResultsFile runIn(Path dir, String runId, RunLog log) {
-        boolean needsStub = experiment.scenarios().stream().anyMatch(s -> s.kind() == Scenario.Kind.GATEWAY || s.kind() == Scenario.Kind.CHAIN);
         try (Database db = experiment.needsDatabase() ? dbOptions.open(dir.resolve("postgres")) : null;
-             Downstream stub = needsStub ? Downstream.start(home, settings, cpus.supportPlacement(), dir) : null) {
+             Downstream stub = experiment.needsDownstream() ? Downstream.start(home, settings, cpus.supportPlacement(), dir) : null) {
             if (db != null) {
                 pinDatabase();
                 log.line("database: " + db.description());
@@ -102,23 +97,22 @@ public final class Runner {
                 results.finish("interrupted");
             };
             Reaper.register(onInterrupt);
-            List<Map<String, Object>> done = new ArrayList<>();
             for (int i = 0; i < experiment.targets().size() && !Reaper.stopping(); i++) {
                 if (i > 0 && !experiment.cooldown().isZero()) {
                     log.line("cooldown " + experiment.cooldown().toSeconds() + " s");
                     sleep(experiment.cooldown());
                 }
-                runTarget(experiment.targets().get(i), stubUri, db, dir, results, done, log);
+                runTarget(experiment.targets().get(i), stubUri, db, dir, results, log);
             }
             Reaper.unregister(onInterrupt);
             results.finish(Reaper.stopping() ? "interrupted" : "completed");
-            Summary.print(done, log::line);
+            Summary.print(results.results(), log::line);
             log.line("results: " + results.path());
             return results;
         }
     }
 
-    private void runTarget(TargetSpec spec, URI stub, Database db, Path dir, ResultsFile results, List<Map<String, Object>> done, RunLog log) {
+    private void runTarget(TargetSpec spec, URI stub, Database db, Path dir, ResultsFile results, RunLog log) {
         RunningTarget target;
         try {
             target = RunningTarget.start(home, spec, settings, cpus.targetPlacement(), stub, db, dir);
@@ -128,9 +122,7 @@ public final class Runner {
             }
             log.line(spec.name() + ": did not start: " + e.getMessage());
             for (Scenario s : experiment.scenarios()) {
-                Map<String, Object> failed = ScenarioResult.failed(spec.name(), s.name(), e.getMessage());
-                results.add(failed);
-                done.add(failed);
+                results.add(ScenarioResult.failed(spec.name(), s.name(), e.getMessage()));
             }
             return;
         }
@@ -147,7 +139,6 @@ public final class Runner {
                 r.put("target_cpus", affinity);
                 r.put("target_config", config);
                 results.add(r);
-                done.add(r);
             }
         }
     }

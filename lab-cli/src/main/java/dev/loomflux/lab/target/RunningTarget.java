@@ -36,7 +36,7 @@ public final class RunningTarget implements AutoCloseable {
         cmd.addAll(placement.jvmFlags());
         cmd.addAll(spec.jvmArgs());
         cmd.add("-jar");
-        cmd.add(home.jar(spec.app().module(), spec.app().jar()).toString());
+        cmd.add(home.jar(spec.app()).toString());
         for (Map.Entry<String, String> e : properties(spec, settings, port, downstream, db).entrySet()) {
             cmd.add("--" + e.getKey() + "=" + e.getValue());
         }

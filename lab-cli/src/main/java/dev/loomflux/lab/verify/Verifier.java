@@ -13,8 +13,6 @@ import dev.loomflux.lab.target.RunningTarget;
 import dev.loomflux.lab.target.TargetSpec;
 import java.io.PrintWriter;
 import java.nio.file.Path;
-import java.time.LocalDateTime;
-import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -36,8 +34,8 @@ public final class Verifier {
 
     public List<CheckResult> run() {
         // Fail on missing jars before starting anything.
-        targets.forEach(t -> home.jar(t.app().module(), t.app().jar()));
-        Path dir = home.results().resolve("verify-" + LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
+        targets.forEach(t -> home.jar(t.app()));
+        Path dir = home.newRunDir("verify");
         out.println("verify: JDK " + settings.jdk().version() + " at " + settings.jdk().home() + "; logs in " + dir);
         List<CheckResult> results = new ArrayList<>();
         try (Database db = dbOptions.open(dir);
