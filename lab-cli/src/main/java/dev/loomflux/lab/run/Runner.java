@@ -25,13 +25,23 @@ import dev.loomflux.lab.target.Http;
 import dev.loomflux.lab.target.LaunchSettings;
 import dev.loomflux.lab.target.RunningTarget;
 import dev.loomflux.lab.target.TargetSpec;
+import dev.loomflux.lab.telemetry.JfrDump;
+import dev.loomflux.lab.telemetry.JvmSummary;
+import dev.loomflux.lab.telemetry.Phase;
+import dev.loomflux.lab.telemetry.ResourceReport;
+import dev.loomflux.lab.telemetry.ResourceSampler;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.stream.Stream;
 import java.util.Map;
 
 /**
@@ -41,6 +51,8 @@ import java.util.Map;
 public final class Runner {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(10);
+    /** Seed 000's "idle" phase: the ready target before any load. */
+    private static final Duration IDLE = Duration.ofSeconds(3);
 
     private final Home home;
     private final Experiment experiment;
@@ -48,6 +60,9 @@ public final class Runner {
     private final CpuPlan cpus;
     private final DatabaseOptions dbOptions;
     private final PrintWriter console;
+    private final ResourceSampler sampler = new ResourceSampler();
+    /** The live target's pid for the sampler; 0 between targets. */
+    private final AtomicLong targetPid = new AtomicLong();
 
     public Runner(Home home, Experiment experiment, LaunchSettings settings, CpuPlan cpus, DatabaseOptions dbOptions, PrintWriter console) {
         this.home = home;
@@ -72,7 +87,7 @@ public final class Runner {
         long self = ProcessHandle.current().pid();
         String before = CpuPlan.affinityOf(self);
         cpus.move(self, cpus.driver());
-        try (RunLog log = new RunLog(console, dir.resolve("run.log"))) {
+        try (RunLog log = new RunLog(console, dir.resolve("run.log")); sampler) {
             log.line("run " + runId + ": " + experiment.targets().size() + " target(s) x " + experiment.scenarios().size()
                     + " scenario(s), profile " + experiment.profile().kind() + "; " + cpus.note()
                     + " (target " + CpuPlan.list(cpus.target()) + ", driver " + CpuPlan.list(cpus.driver()) + ", support " + CpuPlan.list(cpus.support()) + ")");
@@ -90,6 +105,7 @@ public final class Runner {
                 log.line("database: " + db.description());
             }
             URI stubUri = stub == null ? URI.create("http://127.0.0.1:9") : stub.base();
+            watchSupport(stub, db);
             Map<String, Object> env = Environment.describe(home, settings.jdk(), cpus, db == null ? null : db.description());
             ResultsFile results = new ResultsFile(dir, runId, env, ExperimentDescription.of(experiment, settings));
             AutoCloseable onInterrupt = () -> {
@@ -107,6 +123,7 @@ public final class Runner {
             Reaper.unregister(onInterrupt);
             results.finish(Reaper.stopping() ? "interrupted" : "completed");
             Summary.print(results.results(), log::line);
+            log.line(String.format("resource sampler: %.0f us CPU per 1 s tick", sampler.cpuMicrosPerTick()));
             log.line("results: " + results.path());
             return results;
         }
@@ -114,8 +131,12 @@ public final class Runner {
 
     private void runTarget(TargetSpec spec, URI stub, Database db, Path dir, ResultsFile results, RunLog log) {
         RunningTarget target;
+        long[] launchedAt = new long[1];
         try {
-            target = RunningTarget.start(home, spec, settings, cpus.targetPlacement(), stub, db, dir);
+            target = RunningTarget.start(home, spec, settings, cpus.targetPlacement(), stub, db, dir, p -> {
+                launchedAt[0] = System.currentTimeMillis();
+                targetPid.set(p.pid());
+            });
         } catch (LabException e) {
             if (Reaper.stopping()) {
                 return;
@@ -130,31 +151,38 @@ public final class Runner {
             String affinity = CpuPlan.affinityOf(target.process().pid());
             log.line(spec.name() + ": ready in " + target.startupMillis() + " ms (pid " + target.process().pid() + ", CPUs " + affinity + ")");
             Object config = targetConfig(target);
+            long ready = System.currentTimeMillis();
+            sleep(IDLE);
+            List<Phase> before = List.of(new Phase("startup", launchedAt[0], ready), new Phase("idle", ready, System.currentTimeMillis()));
             for (Scenario scenario : experiment.scenarios()) {
                 if (Reaper.stopping()) {
                     return;
                 }
-                Map<String, Object> r = measure(target, scenario, dir, log);
+                Map<String, Object> r = measure(target, scenario, before, dir, log);
                 r.put("startup_ms", target.startupMillis());
                 r.put("target_cpus", affinity);
                 r.put("target_config", config);
                 results.add(r);
             }
+        } finally {
+            targetPid.set(0);
         }
     }
 
-    private Map<String, Object> measure(RunningTarget target, Scenario scenario, Path dir, RunLog log) {
+    private Map<String, Object> measure(RunningTarget target, Scenario scenario, List<Phase> before, Path dir, RunLog log) {
         String name = target.spec().name();
         Profile profile = experiment.profile();
         LoadSpec spec = new LoadSpec(target.base(), scenario.path(), profile, cpus.driver().size(), REQUEST_TIMEOUT);
         try {
             log.line(name + " " + scenario.name() + ": warmup (up to " + experiment.warmup().toSeconds() + " s)");
+            long warmupFrom = System.currentTimeMillis();
             Warmup.Outcome warm = Warmup.run(spec, experiment.warmup(), progress(name, scenario, "warmup", log));
             if (!warm.stable() && !experiment.warmup().isZero()) {
                 log.line(name + " " + scenario.name() + ": WARNING throughput still changing after " + experiment.warmup().toSeconds()
                         + " s of warmup (windows " + warm.windowsRps().stream().map(v -> String.format("%.0f", v)).toList()
                         + " rps); the measurement may include JIT warmup, consider a longer --warmup");
             }
+            Phase warmup = new Phase("warmup", warmupFrom, System.currentTimeMillis());
             log.line(name + " " + scenario.name() + ": measuring (" + profile.kind() + ")");
             Measurement m;
             DriverCpu driverCpu = new DriverCpu(cpus.driver().size());
@@ -164,11 +192,19 @@ public final class Runner {
                 }
                 m = LoadDriver.run(spec, progress(name, scenario, "measure", log));
             }
+            String base = name + "." + scenario.name();
             Map<String, Object> r = ScenarioResult.of(name, scenario.name(), m, profile instanceof Profile.Rate);
-            String hlog = name + "." + scenario.name() + ".hlog";
+            String hlog = base + ".hlog";
             Hlog.write(dir.resolve(hlog), name + " " + scenario.name() + " " + scenario.path(), m.intervals());
             r.put("hlog", hlog);
-            String csv = name + "." + scenario.name() + ".series.csv";
+            try {
+                addTelemetry(r, target, m, base, profile, before, warmup, dir);
+            } catch (RuntimeException e) {
+                // Telemetry must never cost a finished measurement.
+                r.put("telemetry_error", String.valueOf(e));
+                log.line(name + " " + scenario.name() + ": telemetry incomplete: " + e);
+            }
+            String csv = base + ".series.csv";
             SeriesCsv.write(dir.resolve(csv), r);
             r.put("series_csv", csv);
             r.put("warmup", warmup(warm));
@@ -182,6 +218,41 @@ public final class Runner {
             log.line(name + " " + scenario.name() + ": failed: " + e.getMessage());
             return ScenarioResult.failed(name, scenario.name(), e.getMessage());
         }
+    }
+
+    /**
+     * The target's resources per second and per phase, and its JVM internals over the measured
+     * window from a JFR dump. Waits for the sampler's reading that covers the last second.
+     */
+    @SuppressWarnings("unchecked")
+    private void addTelemetry(Map<String, Object> r, RunningTarget target, Measurement m, String base, Profile profile,
+                              List<Phase> before, Phase warmup, Path dir) {
+        long end = System.currentTimeMillis();
+        long t0 = m.intervals().isEmpty() ? end - m.elapsed().toMillis() : m.intervals().get(0).getStartTimeStamp();
+        long t1 = t0 + m.elapsed().toMillis();
+        String jfr = base + ".jfr";
+        String whyNot = target.process().isAlive()
+                ? JfrDump.dump(settings.jdk(), target.process().pid(), dir.resolve(jfr))
+                : "target exited before its JFR recording could be dumped";
+        r.put("jfr", whyNot == null ? jfr : null);
+        r.put("jvm", JvmSummary.of(dir.resolve(jfr), Instant.ofEpochMilli(t0), Instant.ofEpochMilli(t1), target.spec().virtualThreads(), whyNot));
+        sleep(Duration.ofMillis(Math.max(0, t1 + ResourceSampler.PERIOD.toMillis() + 600 - System.currentTimeMillis())));
+        ResourceReport.addToSeries(sampler, (List<Map<String, Object>>) r.get("series"), t0);
+        List<Phase> phases = new ArrayList<>(before);
+        phases.add(warmup);
+        phases.addAll(Phase.ofProfile(profile, t0, t1));
+        r.put("phases", ResourceReport.phases(sampler, phases, t0));
+    }
+
+    private void watchSupport(Downstream stub, Database db) {
+        sampler.watch(ResourceReport.TARGET, () -> targetPid.get() == 0 ? List.of() : List.of(targetPid.get()));
+        if (stub != null) {
+            sampler.watch(ResourceReport.STUB, () -> List.of(stub.pid()));
+        }
+        if (db != null) {
+            sampler.watch(ResourceReport.DB, () -> postgresProcesses().map(ProcessHandle::pid).toList());
+        }
+        sampler.start();
     }
 
     private static Map<String, Object> warmup(Warmup.Outcome w) {
@@ -221,9 +292,12 @@ public final class Runner {
 
     /** Embedded PostgreSQL is started by the (driver-pinned) lab; move it and its backends to the support CPUs. */
     private void pinDatabase() {
-        ProcessHandle.current().descendants()
-                .filter(p -> p.info().command().map(c -> c.endsWith("/postgres")).orElse(false))
-                .forEach(p -> cpus.move(p.pid(), cpus.support()));
+        postgresProcesses().forEach(p -> cpus.move(p.pid(), cpus.support()));
+    }
+
+    private static Stream<ProcessHandle> postgresProcesses() {
+        return ProcessHandle.current().descendants()
+                .filter(p -> p.info().command().map(c -> c.endsWith("/postgres")).orElse(false));
     }
 
     private static void sleep(Duration d) {

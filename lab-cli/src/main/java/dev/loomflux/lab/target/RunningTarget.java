@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Consumer;
 
 /** One target process, started and ready to serve. */
 public final class RunningTarget implements AutoCloseable {
@@ -29,6 +30,12 @@ public final class RunningTarget implements AutoCloseable {
      */
     public static RunningTarget start(Home home, TargetSpec spec, LaunchSettings settings, Placement placement,
                                       URI downstream, Database db, Path logDir) {
+        return start(home, spec, settings, placement, downstream, db, logDir, p -> { });
+    }
+
+    /** @param launched told as soon as the process exists, before it is ready (to sample its startup) */
+    public static RunningTarget start(Home home, TargetSpec spec, LaunchSettings settings, Placement placement,
+                                      URI downstream, Database db, Path logDir, Consumer<ManagedProcess> launched) {
         int port = Ports.free(settings.host());
         List<String> cmd = new ArrayList<>(placement.prefix());
         cmd.add(settings.jdk().java().toString());
@@ -43,6 +50,7 @@ public final class RunningTarget implements AutoCloseable {
         // The password travels in the environment (Spring binds LOOMFLUX_DB_PASSWORD), not in the visible argv.
         Map<String, String> env = db == null ? Map.of() : Map.of("LOOMFLUX_DB_PASSWORD", db.password());
         ManagedProcess p = ManagedProcess.start(spec.name(), cmd, env, logDir.resolve(spec.name() + ".log"));
+        launched.accept(p);
         URI base = URI.create("http://" + settings.host() + ":" + port);
         try {
             long startup = Readiness.await(p, base.resolve("/plaintext"));

@@ -79,6 +79,12 @@ class TargetController {
         return config.report();
     }
 
+    /** Diagnostic, not a scenario: the first call pins its virtual thread for 100 ms (see SlowClassInit). */
+    @GetMapping(path = "/diagnostics/pin", produces = TEXT_PLAIN_VALUE)
+    String pin() {
+        return SlowClassInit.STATE;
+    }
+
     private String callDelay(int ms) {
         return downstream.get().uri("/delay?ms={ms}", ms).retrieve().body(String.class);
     }

@@ -1,0 +1,93 @@
+package dev.loomflux.lab.telemetry;
+
+import dev.loomflux.lab.result.ScenarioResult;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.ToDoubleFunction;
+
+/** The sampler's readings as results.json fields: per-second series columns and per-phase ranges. */
+public final class ResourceReport {
+    public static final String TARGET = "target";
+    public static final String STUB = "stub";
+    public static final String DB = "db";
+
+    private ResourceReport() {
+    }
+
+    /**
+     * Adds cpu_pct, rss_mb, threads, fds (target) and stub_cpu_pct, db_cpu_pct to each row. Second t
+     * covers [t0 + t s, t0 + t s + 1 s); the reading that covers most of it is taken, or null.
+     */
+    public static void addToSeries(ResourceSampler sampler, List<Map<String, Object>> series, long t0) {
+        for (Map<String, Object> row : series) {
+            long t = ((Number) row.get("t")).longValue();
+            long from = t0 + t * 1000 + 500;
+            Reading target = first(sampler.readings(TARGET, from, from + 1000));
+            row.put("cpu_pct", target == null ? null : ScenarioResult.round(target.cpuPct()));
+            row.put("rss_mb", target == null ? null : ScenarioResult.round(target.rssMb()));
+            row.put("threads", target == null ? null : target.threads());
+            row.put("fds", target == null || target.fds() < 0 ? null : target.fds());
+            row.put("stub_cpu_pct", cpu(sampler, STUB, from));
+            row.put("db_cpu_pct", cpu(sampler, DB, from));
+        }
+    }
+
+    /** One entry per phase: min/mean/max CPU and min/max RSS, threads and FDs of each role. */
+    public static List<Map<String, Object>> phases(ResourceSampler sampler, List<Phase> phases, long t0) {
+        List<Map<String, Object>> out = new ArrayList<>();
+        for (Phase p : phases) {
+            List<Reading> target = sampler.readings(TARGET, p.fromMs(), p.toMs());
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("name", p.name());
+            m.put("from_s", ScenarioResult.round((p.fromMs() - t0) / 1000.0));
+            m.put("to_s", ScenarioResult.round((p.toMs() - t0) / 1000.0));
+            m.put("samples", target.size());
+            Map<String, Object> t = new LinkedHashMap<>();
+            t.put("cpu_pct", range(target, Reading::cpuPct, true));
+            t.put("rss_mb", range(target, Reading::rssMb, false));
+            t.put("threads", range(target, Reading::threads, false));
+            t.put("fds", range(target.stream().filter(r -> r.fds() >= 0).toList(), Reading::fds, false));
+            m.put("target", t);
+            for (String role : List.of(STUB, DB)) {
+                Map<String, Object> cpu = new LinkedHashMap<>();
+                cpu.put("cpu_pct", range(sampler.readings(role, p.fromMs(), p.toMs()), Reading::cpuPct, true));
+                m.put(role, sampler.watches(role) ? cpu : null);
+            }
+            out.add(m);
+        }
+        return out;
+    }
+
+    /** Counts (threads, FDs) stay integers in the JSON. */
+    private static Number number(double v) {
+        return v == Math.rint(v) && Math.abs(v) < 1e15 ? (Number) (long) v : (Number) ScenarioResult.round(v);
+    }
+
+    private static Double cpu(ResourceSampler sampler, String role, long from) {
+        if (!sampler.watches(role)) {
+            return null;
+        }
+        Reading r = first(sampler.readings(role, from, from + 1000));
+        return r == null ? null : ScenarioResult.round(r.cpuPct());
+    }
+
+    private static Reading first(List<Reading> readings) {
+        return readings.isEmpty() ? null : readings.get(0);
+    }
+
+    /** null when the phase had no reading (shorter than a second, or the process was gone). */
+    private static Map<String, Object> range(List<Reading> readings, ToDoubleFunction<Reading> f, boolean withMean) {
+        if (readings.isEmpty()) {
+            return null;
+        }
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("min", number(readings.stream().mapToDouble(f).min().orElseThrow()));
+        if (withMean) {
+            m.put("mean", number(readings.stream().mapToDouble(f).average().orElseThrow()));
+        }
+        m.put("max", number(readings.stream().mapToDouble(f).max().orElseThrow()));
+        return m;
+    }
+}

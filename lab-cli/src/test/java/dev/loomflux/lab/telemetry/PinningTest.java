@@ -1,0 +1,54 @@
+package dev.loomflux.lab.telemetry;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.loomflux.lab.Home;
+import dev.loomflux.lab.jdk.JdkLocator;
+import dev.loomflux.lab.target.Http;
+import dev.loomflux.lab.target.LaunchSettings;
+import dev.loomflux.lab.target.Placement;
+import dev.loomflux.lab.target.RunningTarget;
+import dev.loomflux.lab.target.Targets;
+import java.net.URI;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Pinning is reported when it really happens: blocking in a class initializer on a virtual thread. */
+class PinningTest {
+    @TempDir
+    Path dir;
+
+    @Test
+    void blockingInAClassInitializerOnMvcVtIsReportedWithItsFrame() throws Exception {
+        LaunchSettings settings = new LaunchSettings(JdkLocator.system().locate(null), "127.0.0.1", LaunchSettings.DEFAULT_HEAP);
+        try (RunningTarget t = RunningTarget.start(Home.detect(), new Targets().all().get("mvc-vt"), settings, Placement.ANYWHERE,
+                URI.create("http://127.0.0.1:9"), null, dir)) {
+            Instant from = Instant.now();
+            assertEquals(200, Http.get(t.base().resolve("/diagnostics/pin"), Duration.ofSeconds(10)).status());
+            Instant to = Instant.now();
+            Path jfr = dir.resolve("pin.jfr");
+            assertNull(JfrDump.dump(settings.jdk(), t.process().pid(), jfr));
+            Map<String, Object> jvm = JvmSummary.of(jfr, from, to, true, null);
+            assertEquals(true, jvm.get("available"), jvm.toString());
+            assertEquals(1L, jvm.get("pinned_events"), jvm.toString());
+            @SuppressWarnings("unchecked")
+            List<Map<String, Object>> frames = (List<Map<String, Object>>) jvm.get("pinned_top_frames");
+            assertTrue(String.valueOf(frames.get(0).get("frame")).contains("SlowClassInit.<clinit>"), frames.toString());
+        }
+    }
+
+    @Test
+    void aMissingRecordingDegradesToANoteInsteadOfFailing() {
+        Map<String, Object> jvm = JvmSummary.of(dir.resolve("absent.jfr"), Instant.now(), Instant.now(), false, null);
+        assertFalse((Boolean) jvm.get("available"));
+        assertTrue(String.valueOf(jvm.get("note")).startsWith("cannot read absent.jfr"), jvm.toString());
+    }
+}
