@@ -33,7 +33,7 @@ public final class ListCommand implements Callable<Integer> {
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
         for (TargetSpec t : new Targets().all().values().stream().sorted((a, b) -> a.name().compareTo(b.name())).collect(Collectors.toList())) {
-            out.println("target    " + t.name() + ": " + t.app().name().toLowerCase() + (t.properties().isEmpty() ? "" : " " + t.properties()));
+            out.println("target    " + t.name() + ": " + t.runs() + (t.properties().isEmpty() ? "" : " " + t.properties()));
         }
         for (Scenario.Kind k : Scenario.Kind.values()) {
             List<String> params = Arrays.stream(k.params()).map(p -> p + "=" + Scenario.DEFAULTS.get(p)).collect(Collectors.toList());

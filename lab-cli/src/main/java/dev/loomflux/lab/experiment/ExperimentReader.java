@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import dev.loomflux.lab.UsageException;
+import dev.loomflux.lab.target.Command;
 import dev.loomflux.lab.target.TargetSpec;
 import dev.loomflux.lab.target.Targets;
 import java.io.IOException;
@@ -50,12 +51,33 @@ public final class ExperimentReader {
                 names.add(t.text());
                 continue;
             }
-            t.only(Set.of("name", "base", "properties", "jvm-args"));
+            t.only(Set.of("name", "base", "properties", "jvm-args", "command", "ready", "port"));
             String name = t.get("name").text();
-            known.define(name, t.get("base").text(), t.get("properties").stringMap(), t.get("jvm-args").stringList(), t.where());
+            if (t.get("command").isMissing()) {
+                known.define(name, t.get("base").text(), t.get("properties").stringMap(), t.get("jvm-args").stringList(), t.where());
+            } else {
+                known.own(name, command(t), t.get("jvm-args").stringList(), t.where());
+            }
             names.add(name);
         }
         return known.select(names, node.where());
+    }
+
+    private static Command command(Node t) {
+        for (String notHere : List.of("base", "properties")) {
+            if (!t.get(notHere).isMissing()) {
+                throw t.get(notHere).error("a command target takes no " + notHere + ": put arguments in its command");
+            }
+        }
+        List<String> argv = t.get("command").stringList();
+        if (argv.isEmpty() || argv.get(0).isBlank()) {
+            throw t.get("command").error("expected the program and its arguments as a list, e.g. [\"{java}\", -jar, app.jar, \"--server.port={port}\"]");
+        }
+        String ready = t.get("ready").text();
+        if (!ready.startsWith("/") && !ready.startsWith("http://")) {
+            throw t.get("ready").error("expected a path such as /actuator/health or an http:// URL, got '" + ready + "'");
+        }
+        return new Command(argv, ready, t.get("port").integer(1, 65535, 0));
     }
 
     static List<Scenario> scenarios(Node node) {
@@ -75,6 +97,12 @@ public final class ExperimentReader {
     }
 
     private static Scenario scenario(Node where, String id, Node params) {
+        if (id.equals(Scenario.Kind.PATH.id())) {
+            if (params == null || !params.isText()) {
+                throw where.error("expected the path to load, e.g. {path: /hello}");
+            }
+            return Scenario.custom(params.text(), where.where());
+        }
         Map<String, Integer> given = new LinkedHashMap<>();
         if (params != null && !params.isMissing()) {
             if (!params.isObject()) {

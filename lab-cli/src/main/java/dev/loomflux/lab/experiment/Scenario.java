@@ -7,15 +7,19 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.stream.Collectors;
 
-/** What one request does: an endpoint of the target API with its parameters. */
-public record Scenario(Kind kind, Map<String, Integer> params) {
+/**
+ * What one request does: an endpoint of the target API with its parameters, or (kind PATH) any
+ * GET path, for bring-your-own targets.
+ */
+public record Scenario(Kind kind, Map<String, Integer> params, String customPath) {
     public enum Kind {
         PLAINTEXT("plaintext"),
         JSON("json"),
         GATEWAY("gateway", "delay"),
         CHAIN("chain", "delay", "depth"),
         ITEMS("items", "page", "size"),
-        CPU("cpu", "work");
+        CPU("cpu", "work"),
+        PATH("path");
 
         private final String id;
         private final String[] params;
@@ -41,7 +45,25 @@ public record Scenario(Kind kind, Map<String, Integer> params) {
         params = Map.copyOf(params);
     }
 
-    public static final String KNOWN = Arrays.stream(Kind.values()).map(Kind::id).collect(Collectors.joining(", "));
+    public Scenario(Kind kind, Map<String, Integer> params) {
+        this(kind, params, null);
+    }
+
+    /** A GET of any path on the target, e.g. {@code /hello?name=x}. */
+    public static Scenario custom(String path, String where) {
+        boolean valid = path.startsWith("/") && path.length() <= 200 && !path.matches(".*\\s.*");
+        try {
+            valid = valid && java.net.URI.create("http://h" + path).getRawPath() != null;
+        } catch (IllegalArgumentException e) {
+            valid = false;
+        }
+        if (!valid) {
+            throw new UsageException(where + ": path '" + path + "' must start with '/', be a valid URL path (no spaces) and at most 200 characters");
+        }
+        return new Scenario(Kind.PATH, Map.of(), path);
+    }
+
+    public static final String KNOWN = Arrays.stream(Kind.values()).map(k -> k == Kind.PATH ? "path:/ANY" : k.id()).collect(Collectors.joining(", "));
 
     /**
      * A scenario by name with some parameters given (others take {@link #DEFAULTS}), checked against
@@ -49,7 +71,11 @@ public record Scenario(Kind kind, Map<String, Integer> params) {
      * {@code strict} is false (flags like --delay apply to the scenarios that use them).
      */
     public static Scenario of(String id, Map<String, Integer> given, boolean strict, String where) {
+        if (id.startsWith("path:")) {
+            return custom(id.substring("path:".length()), where);
+        }
         Kind kind = Arrays.stream(Kind.values()).filter(k -> k.id().equals(id)).findFirst()
+                .filter(k -> k != Kind.PATH)
                 .orElseThrow(() -> new UsageException(where + ": unknown scenario '" + id + "' (allowed: " + KNOWN + ")"));
         if (strict) {
             for (String p : given.keySet()) {
@@ -73,6 +99,10 @@ public record Scenario(Kind kind, Map<String, Integer> params) {
 
     /** The scenario's name in results: {@code gateway} or {@code gateway-delay20} style when params differ from defaults. */
     public String name() {
+        if (kind == Kind.PATH) {
+            String slug = customPath.replaceAll("[^A-Za-z0-9._]+", "-").replaceAll("^-+|-+$", "");
+            return "path" + (slug.isEmpty() ? "" : "-" + (slug.length() > 50 ? slug.substring(0, 50) : slug));
+        }
         StringBuilder sb = new StringBuilder(kind.id());
         for (String p : kind.params) {
             sb.append('-').append(p).append(params.get(p));
@@ -82,6 +112,9 @@ public record Scenario(Kind kind, Map<String, Integer> params) {
 
     /** The request path with its query string, e.g. {@code /chain?delay=20&depth=3}. */
     public String path() {
+        if (kind == Kind.PATH) {
+            return customPath;
+        }
         StringBuilder sb = new StringBuilder("/").append(kind.id());
         char sep = '?';
         for (String p : kind.params) {

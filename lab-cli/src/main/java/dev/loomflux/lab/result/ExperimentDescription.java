@@ -22,7 +22,11 @@ public final class ExperimentDescription {
         for (TargetSpec t : e.targets()) {
             Map<String, Object> tm = new LinkedHashMap<>();
             tm.put("name", t.name());
-            tm.put("app", t.app().name().toLowerCase());
+            tm.put("app", t.app() == null ? null : t.app().name().toLowerCase());
+            if (t.command() != null) {
+                tm.put("command", t.command().argv());
+                tm.put("ready", t.command().ready());
+            }
             tm.put("properties", t.properties());
             tm.put("jvm_args", t.jvmArgs());
             targets.add(tm);

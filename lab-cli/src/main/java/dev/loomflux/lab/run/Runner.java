@@ -75,7 +75,7 @@ public final class Runner {
 
     /** @return the results file */
     public ResultsFile run() {
-        experiment.targets().forEach(t -> home.jar(t.app()));
+        experiment.targets().forEach(t -> t.requireBuilt(home));
         Path dir = home.newRunDir(experiment.name());
         String runId = dir.getFileName().toString();
         try {
@@ -150,7 +150,7 @@ public final class Runner {
         try (target) {
             String affinity = CpuPlan.affinityOf(target.process().pid());
             log.line(spec.name() + ": ready in " + target.startupMillis() + " ms (pid " + target.process().pid() + ", CPUs " + affinity + ")");
-            Object config = targetConfig(target);
+            Object config = spec.command() == null ? targetConfig(target) : null;
             long ready = System.currentTimeMillis();
             sleep(IDLE);
             List<Phase> before = List.of(new Phase("startup", launchedAt[0], ready), new Phase("idle", ready, System.currentTimeMillis()));

@@ -36,24 +36,35 @@ public final class RunningTarget implements AutoCloseable {
     /** @param launched told as soon as the process exists, before it is ready (to sample its startup) */
     public static RunningTarget start(Home home, TargetSpec spec, LaunchSettings settings, Placement placement,
                                       URI downstream, Database db, Path logDir, Consumer<ManagedProcess> launched) {
-        int port = Ports.free(settings.host());
+        Command own = spec.command();
+        int port = own != null && own.port() > 0 ? own.port() : Ports.free(settings.host());
+        List<String> jvmFlags = new ArrayList<>(settings.jvmFlags());
+        jvmFlags.addAll(placement.jvmFlags());
+        jvmFlags.addAll(spec.jvmArgs());
         List<String> cmd = new ArrayList<>(placement.prefix());
-        cmd.add(settings.jdk().java().toString());
-        cmd.addAll(settings.jvmFlags());
-        cmd.addAll(placement.jvmFlags());
-        cmd.addAll(spec.jvmArgs());
-        cmd.add("-jar");
-        cmd.add(home.jar(spec.app()).toString());
-        for (Map.Entry<String, String> e : properties(spec, settings, port, downstream, db).entrySet()) {
-            cmd.add("--" + e.getKey() + "=" + e.getValue());
+        Map<String, String> env = new LinkedHashMap<>();
+        if (own != null) {
+            cmd.addAll(own.resolve(Map.of("port", Integer.toString(port), "host", settings.host(), "java", settings.jdk().java().toString(), "home", home.root().toString())));
+            // Any JVM the command starts picks these up, so a Java program gets the same heap, GC, JFR and CPU count.
+            env.put("JAVA_TOOL_OPTIONS", String.join(" ", jvmFlags));
+        } else {
+            cmd.add(settings.jdk().java().toString());
+            cmd.addAll(jvmFlags);
+            cmd.add("-jar");
+            cmd.add(home.jar(spec.app()).toString());
+            for (Map.Entry<String, String> e : properties(spec, settings, port, downstream, db).entrySet()) {
+                cmd.add("--" + e.getKey() + "=" + e.getValue());
+            }
+            if (db != null) {
+                // The password travels in the environment (Spring binds LOOMFLUX_DB_PASSWORD), not in the visible argv.
+                env.put("LOOMFLUX_DB_PASSWORD", db.password());
+            }
         }
-        // The password travels in the environment (Spring binds LOOMFLUX_DB_PASSWORD), not in the visible argv.
-        Map<String, String> env = db == null ? Map.of() : Map.of("LOOMFLUX_DB_PASSWORD", db.password());
         ManagedProcess p = ManagedProcess.start(spec.name(), cmd, env, logDir.resolve(spec.name() + ".log"));
         launched.accept(p);
         URI base = URI.create("http://" + settings.host() + ":" + port);
         try {
-            long startup = Readiness.await(p, base.resolve("/plaintext"));
+            long startup = Readiness.await(p, base.resolve(own != null ? own.ready() : "/plaintext"));
             return new RunningTarget(spec, p, base, startup);
         } catch (RuntimeException e) {
             p.close();

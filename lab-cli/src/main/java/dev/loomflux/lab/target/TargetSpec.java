@@ -1,5 +1,6 @@
 package dev.loomflux.lab.target;
 
+import dev.loomflux.lab.Home;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -7,8 +8,17 @@ import java.util.Map;
 /**
  * A system under test: one of the apps plus Spring properties and JVM flags. Built-ins and
  * user-declared overrides (e.g. {@code mvc-10} = {@code mvc} with 10 Tomcat threads) are the same thing.
+ * A bring-your-own target has a {@link Command} instead of an app (then {@code app} is null).
  */
-public record TargetSpec(String name, App app, Map<String, String> properties, List<String> jvmArgs) {
+public record TargetSpec(String name, App app, Map<String, String> properties, List<String> jvmArgs, Command command) {
+    public TargetSpec(String name, App app, Map<String, String> properties, List<String> jvmArgs) {
+        this(name, app, properties, jvmArgs, null);
+    }
+
+    public static TargetSpec own(String name, Command command, List<String> jvmArgs) {
+        return new TargetSpec(name, null, Map.of(), jvmArgs, command);
+    }
+
     public TargetSpec {
         properties = Map.copyOf(new LinkedHashMap<>(properties));
         jvmArgs = List.copyOf(jvmArgs);
@@ -20,10 +30,25 @@ public record TargetSpec(String name, App app, Map<String, String> properties, L
         props.putAll(moreProperties);
         List<String> flags = new java.util.ArrayList<>(jvmArgs);
         flags.addAll(moreJvmArgs);
-        return new TargetSpec(newName, app, props, flags);
+        return new TargetSpec(newName, app, props, flags, command);
     }
 
     public boolean virtualThreads() {
+        if (command != null) {
+            return command.argv().stream().anyMatch(a -> a.endsWith("spring.threads.virtual.enabled=true"));
+        }
         return Boolean.parseBoolean(properties.getOrDefault("spring.threads.virtual.enabled", "false"));
+    }
+
+    /** Fails with a one-line error before anything starts when a built-in app's jar is missing. */
+    public void requireBuilt(Home home) {
+        if (app != null) {
+            home.jar(app);
+        }
+    }
+
+    /** What it runs, for lists and results: the app's name or the command's program. */
+    public String runs() {
+        return app != null ? app.name().toLowerCase() : "command " + command.argv();
     }
 }

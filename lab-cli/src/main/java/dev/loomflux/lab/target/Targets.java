@@ -29,15 +29,27 @@ public final class Targets {
 
     /** Declares a target on top of a known one. */
     public TargetSpec define(String name, String base, Map<String, String> properties, List<String> jvmArgs, String where) {
+        checkNewName(name, where);
+        TargetSpec spec = get(base, where).derive(name, properties, jvmArgs);
+        add(spec);
+        return spec;
+    }
+
+    /** Declares a bring-your-own target: any command. */
+    public TargetSpec own(String name, Command command, List<String> jvmArgs, String where) {
+        checkNewName(name, where);
+        TargetSpec spec = TargetSpec.own(name, command, jvmArgs);
+        add(spec);
+        return spec;
+    }
+
+    private void checkNewName(String name, String where) {
         if (!NAME.matcher(name).matches()) {
             throw new UsageException(where + ": target name '" + name + "' must be lowercase letters, digits, '.', '_' or '-' (max 40)");
         }
         if (byName.containsKey(name)) {
             throw new UsageException(where + ": target '" + name + "' is already defined");
         }
-        TargetSpec spec = get(base, where).derive(name, properties, jvmArgs);
-        add(spec);
-        return spec;
     }
 
     /**

@@ -54,7 +54,7 @@ class ExperimentReaderTest {
         assertError("profile: {rate: {duration: 1s}}", "x.yaml: profile.rate.rps: expected an integer");
         assertErrorScenarios("[gateway: {delay: 99999}]", "x.yaml: scenarios[0].gateway: delay 99999 is out of range 0..5000");
         assertErrorScenarios("[gateway: {depth: 2}]", "x.yaml: scenarios[0].gateway: 'depth' does not apply to gateway (it takes delay)");
-        assertErrorScenarios("[soap]", "x.yaml: scenarios[0]: unknown scenario 'soap' (allowed: plaintext, json, gateway, chain, items, cpu)");
+        assertErrorScenarios("[soap]", "x.yaml: scenarios[0]: unknown scenario 'soap' (allowed: plaintext, json, gateway, chain, items, cpu, path:/ANY)");
         Files.writeString(dir.resolve("x.yaml"), "targets: [mvc\nscenarios: [json]\n");
         assertEquals(0, assertThrows(UsageException.class, () -> ExperimentReader.read(dir.resolve("x.yaml"))).getMessage()
                 .indexOf(dir.resolve("x.yaml") + ": not valid YAML at line"));

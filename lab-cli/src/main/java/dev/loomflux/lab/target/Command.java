@@ -1,0 +1,31 @@
+package dev.loomflux.lab.target;
+
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A bring-your-own target: any program, started from an argv list (never through a shell, so
+ * nothing is re-split or expanded). Placeholders in the argv: {@code {port}} (a free port the lab
+ * picked), {@code {host}} (the bind address, 127.0.0.1 by default), {@code {java}} (the JDK >= 21
+ * the lab found) and {@code {home}} (the loomflux checkout). A Java program also gets the lab's equal JVM flags (heap, GC, JFR, CPU count)
+ * through {@code JAVA_TOOL_OPTIONS}.
+ *
+ * @param argv  the command
+ * @param ready path (or absolute URL) that answers 200 once the program serves
+ * @param port  fixed port the program listens on, or 0 to pass a free one as {port}
+ */
+public record Command(List<String> argv, String ready, int port) {
+    public Command {
+        argv = List.copyOf(argv);
+    }
+
+    List<String> resolve(Map<String, String> placeholders) {
+        return argv.stream().map(a -> {
+            String out = a;
+            for (Map.Entry<String, String> e : placeholders.entrySet()) {
+                out = out.replace("{" + e.getKey() + "}", e.getValue());
+            }
+            return out;
+        }).toList();
+    }
+}

@@ -1,0 +1,60 @@
+package dev.loomflux.lab;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Bring your own app: the built mvc jar started as a plain command is loaded and measured like a built-in. */
+class ByoTest {
+    @TempDir
+    Path dir;
+
+    @Test
+    void theMvcJarAsAPlainCommandRunsWithTheLabsJvmFlags() throws Exception {
+        Path yaml = dir.resolve("own.yaml");
+        Files.writeString(yaml, String.join("\n",
+                "targets:",
+                "  - name: own-mvc-vt",
+                "    command: [\"{java}\", -jar, \"{home}/targets/mvc/target/loomflux-mvc.jar\", \"--server.address={host}\",",
+                "              \"--server.port={port}\", \"--spring.threads.virtual.enabled=true\"]",
+                "    ready: /plaintext",
+                "scenarios: [{path: /json}]",
+                "profile: {fixed: {users: 4, duration: 3s}}",
+                "warmup: 0s",
+                "cooldown: 0s", ""));
+        LabRun run = LabRun.of("run", yaml.toString());
+        assertEquals(0, run.exitCode(), run.toString());
+        Matcher m = Pattern.compile("results: (\\S+results\\.json)").matcher(run.out());
+        assertTrue(m.find(), run.out());
+        JsonNode root = new ObjectMapper().readTree(Path.of(m.group(1)).toFile());
+        JsonNode target = root.path("experiment").path("targets").get(0);
+        assertEquals("{java}", target.path("command").get(0).asText(), target.toString());
+        JsonNode r = root.path("results").get(0);
+        assertEquals("path-json", r.path("scenario").asText());
+        assertEquals("ok", r.path("status").asText(), r.toString());
+        assertTrue(r.path("requests").asLong() > 100, r.path("requests").toString());
+        assertEquals(0, r.path("errors").path("total").asLong());
+        // JAVA_TOOL_OPTIONS carried the lab's JFR flag into the user's JVM, and the argv switched on virtual threads.
+        assertTrue(r.path("jvm").path("available").asBoolean(), r.path("jvm").toString());
+        assertTrue(r.path("jvm").path("virtual_threads").asBoolean(), r.path("jvm").toString());
+        assertEquals(512.0, r.path("jvm").path("heap_max_mb").asDouble(), r.path("jvm").toString());
+    }
+
+    @Test
+    void aShellStringIsRefusedNamingTheField() throws Exception {
+        Path yaml = dir.resolve("bad.yaml");
+        Files.writeString(yaml, "targets: [{name: own, command: \"java -jar app.jar\", ready: /}]\nscenarios: [{path: /}]\nprofile: {fixed: {users: 1, duration: 1s}}\n");
+        LabRun run = LabRun.of("run", yaml.toString());
+        assertEquals(2, run.exitCode(), run.toString());
+        assertTrue(run.err().contains("targets[0].command"), run.toString());
+        assertEquals(1, run.err().strip().lines().count(), run.toString());
+    }
+}
