@@ -119,6 +119,36 @@ class RunTest {
         assertEquals(1, run.err().strip().lines().count(), run.toString());
     }
 
+    @Test
+    void repeatInterleavesFreshTargetsAndSummarizesWithCisAndVerdicts() throws IOException {
+        LabRun run = LabRun.of("run", "--targets", "mvc-vt,webflux", "--scenario", "plaintext", "--profile", "fixed",
+                "--connections", "4", "--duration", "2s", "--warmup", "0s", "--cooldown", "0s", "--repeat", "3");
+        assertEquals(0, run.exitCode(), run.toString());
+        JsonNode root = results(run);
+        assertEquals(3, root.path("experiment").path("repeat").asInt());
+        java.util.List<String> order = new java.util.ArrayList<>();
+        for (JsonNode r : root.path("results")) {
+            order.add(r.path("target").asText() + r.path("repeat").asInt());
+            assertEquals("ok", r.path("status").asText(), r.toString());
+            assertTrue(Files.isRegularFile(resultsDir(run).resolve(r.path("hlog").asText())), r.path("hlog").asText());
+        }
+        assertEquals(java.util.List.of("mvc-vt1", "webflux1", "mvc-vt2", "webflux2", "mvc-vt3", "webflux3"), order);
+        JsonNode summary = root.path("summary");
+        assertEquals(6, summary.path("estimates").size(), summary.toString());
+        for (JsonNode e : summary.path("estimates")) {
+            assertEquals(3, e.path("n").asInt(), e.toString());
+            double median = e.path("median").asDouble();
+            assertTrue(e.path("min").asDouble() <= e.path("ci_low").asDouble() && e.path("ci_low").asDouble() <= median
+                    && median <= e.path("ci_high").asDouble() && e.path("ci_high").asDouble() <= e.path("max").asDouble(), e.toString());
+        }
+        assertEquals(3, summary.path("verdicts").size(), summary.toString());
+        for (JsonNode v : summary.path("verdicts")) {
+            String text = v.path("text").asText();
+            assertTrue(v.path("significant").asBoolean() ? text.contains(" ahead by ") : text.startsWith("no clear difference"), v.toString());
+        }
+        assertTrue(run.out().contains("verdict plaintext throughput_rps, mvc-vt vs webflux: "), run.out());
+    }
+
     private static Path resultsDir(LabRun run) {
         Matcher m = RESULTS.matcher(run.out());
         assertTrue(m.find(), run.out());

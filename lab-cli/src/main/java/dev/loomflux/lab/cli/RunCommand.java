@@ -4,6 +4,7 @@ import dev.loomflux.lab.Home;
 import dev.loomflux.lab.UsageException;
 import dev.loomflux.lab.experiment.Experiment;
 import dev.loomflux.lab.experiment.ExperimentReader;
+import dev.loomflux.lab.experiment.Limits;
 import dev.loomflux.lab.experiment.Profile;
 import dev.loomflux.lab.experiment.Scenario;
 import dev.loomflux.lab.process.Reaper;
@@ -32,6 +33,10 @@ public final class RunCommand implements Callable<Integer> {
     @Parameters(arity = "0..1", paramLabel = "EXPERIMENT",
             description = "Experiment YAML file, or a preset by name or prefix (e.g. seed-003; see ./lab list).")
     Path file;
+
+    @Option(names = "--repeat", paramLabel = "N",
+            description = "Run every target x scenario N times, interleaved, each in a fresh JVM; reports give medians, 95% CIs and verdicts (N >= 3).")
+    Integer repeat;
 
     @Option(names = "--scale", paramLabel = "FACTOR",
             description = "Multiply durations and requests per user (not users), e.g. 0.1 for a quick pass.")
@@ -114,6 +119,12 @@ public final class RunCommand implements Callable<Integer> {
             }
             experiment = experiment.scaled(scale);
         }
+        if (repeat != null) {
+            if (repeat < 1 || repeat > Limits.MAX_REPEAT) {
+                throw new UsageException("--repeat " + repeat + ": expected 1.." + Limits.MAX_REPEAT);
+            }
+            experiment = experiment.withRepeat(repeat);
+        }
         CpuPlan cpus = cpuOptions.plan();
         ResultsFile results = new Runner(Home.detect(), experiment, jvm.settings(), cpus, db, spec.commandLine().getOut()).run();
         if (Reaper.stopping()) {
@@ -132,7 +143,7 @@ public final class RunCommand implements Callable<Integer> {
         Experiment e = ExperimentReader.read(Presets.resolve(Home.detect(), file));
         return new Experiment(e.name(), e.targets(), e.scenarios(), e.profile(),
                 warmup == null ? e.warmup() : duration("--warmup", warmup, true),
-                cooldown == null ? e.cooldown() : duration("--cooldown", cooldown, true));
+                cooldown == null ? e.cooldown() : duration("--cooldown", cooldown, true), e.repeat());
     }
 
     private Experiment fromFlags() {
@@ -153,7 +164,7 @@ public final class RunCommand implements Callable<Integer> {
         }
         return new Experiment(experimentName, targets.select(), list, profile(),
                 warmup == null ? QUICK_WARMUP : duration("--warmup", warmup, true),
-                cooldown == null ? Experiment.DEFAULT_COOLDOWN : duration("--cooldown", cooldown, true));
+                cooldown == null ? Experiment.DEFAULT_COOLDOWN : duration("--cooldown", cooldown, true), 1);
     }
 
     private Profile profile() {

@@ -4,15 +4,27 @@ import dev.loomflux.lab.target.TargetSpec;
 import java.time.Duration;
 import java.util.List;
 
-/** Targets x scenarios under one load profile, plus how to run them: the unit a user asks for. */
+/**
+ * Targets x scenarios under one load profile, plus how to run them: the unit a user asks for.
+ *
+ * @param repeat how many times every target x scenario runs, interleaved (A B C A B C), each time in
+ *               a fresh target JVM
+ */
 public record Experiment(String name, List<TargetSpec> targets, List<Scenario> scenarios, Profile profile,
-                         Duration warmup, Duration cooldown) {
+                         Duration warmup, Duration cooldown, int repeat) {
     public static final Duration DEFAULT_WARMUP = Duration.ofSeconds(20);
     public static final Duration DEFAULT_COOLDOWN = Duration.ofSeconds(10);
 
     public Experiment {
         targets = List.copyOf(targets);
         scenarios = List.copyOf(scenarios);
+        if (repeat < 1) {
+            throw new IllegalArgumentException("repeat " + repeat);
+        }
+    }
+
+    public Experiment withRepeat(int times) {
+        return new Experiment(name, targets, scenarios, profile, warmup, cooldown, times);
     }
 
     /**
@@ -21,7 +33,7 @@ public record Experiment(String name, List<TargetSpec> targets, List<Scenario> s
      */
     public Experiment scaled(double factor) {
         return new Experiment(name, targets, scenarios, scale(profile, factor), times(warmup, factor, Duration.ZERO),
-                times(cooldown, factor, Duration.ZERO));
+                times(cooldown, factor, Duration.ZERO), repeat);
     }
 
     private static Profile scale(Profile p, double f) {

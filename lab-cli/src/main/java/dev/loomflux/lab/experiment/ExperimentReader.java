@@ -21,7 +21,7 @@ import java.util.Set;
 /** Reads an experiment YAML file (see experiments/example.yaml), naming file and field on any error. */
 public final class ExperimentReader {
     private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
-    private static final Set<String> TOP = Set.of("name", "targets", "scenarios", "profile", "warmup", "cooldown");
+    private static final Set<String> TOP = Set.of("name", "targets", "scenarios", "profile", "warmup", "cooldown", "repeat");
 
     private ExperimentReader() {
     }
@@ -40,7 +40,8 @@ public final class ExperimentReader {
         String fileName = file.getFileName().toString().replaceFirst("\\.ya?ml$", "");
         String name = root.get("name").text(fileName);
         return new Experiment(name, targets(root.get("targets")), scenarios(root.get("scenarios")), profile(root.get("profile")),
-                root.get("warmup").duration(Experiment.DEFAULT_WARMUP), root.get("cooldown").duration(Experiment.DEFAULT_COOLDOWN));
+                root.get("warmup").duration(Experiment.DEFAULT_WARMUP), root.get("cooldown").duration(Experiment.DEFAULT_COOLDOWN),
+                root.get("repeat").integer(1, Limits.MAX_REPEAT, 1));
     }
 
     private static List<TargetSpec> targets(Node node) {

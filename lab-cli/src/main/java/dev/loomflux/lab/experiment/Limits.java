@@ -1,7 +1,8 @@
 package dev.loomflux.lab.experiment;
 
 /** Bounds on load settings: far above what one machine can drive, low enough to catch typos. */
-final class Limits {
+public final class Limits {
+    public static final int MAX_REPEAT = 100;
     static final int MAX_USERS = 100_000;
     static final int MAX_REQUESTS_PER_USER = 10_000_000;
     static final int MAX_RPS = 10_000_000;

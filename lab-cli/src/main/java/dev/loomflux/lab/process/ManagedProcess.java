@@ -10,7 +10,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
-/** A child process whose output goes to a log file and which is stopped with its descendants. */
+/**
+ * A child process whose output goes to a log file (appended: a target restarted for each repeat
+ * keeps one log) and which is stopped with its descendants.
+ */
 public final class ManagedProcess implements AutoCloseable {
     private static final long GRACE_MS = 10_000;
 
@@ -35,7 +38,7 @@ public final class ManagedProcess implements AutoCloseable {
             Files.createDirectories(log.toAbsolutePath().getParent());
             ProcessBuilder pb = new ProcessBuilder(command)
                     .redirectErrorStream(true)
-                    .redirectOutput(log.toFile())
+                    .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
                     .redirectInput(ProcessBuilder.Redirect.from(nullDevice()));
             pb.environment().putAll(env);
             long started = System.nanoTime();

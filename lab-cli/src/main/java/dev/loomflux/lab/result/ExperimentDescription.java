@@ -40,6 +40,7 @@ public final class ExperimentDescription {
         m.put("profile", profile(e.profile()));
         m.put("warmup_s", e.warmup().toMillis() / 1000.0);
         m.put("cooldown_s", e.cooldown().toMillis() / 1000.0);
+        m.put("repeat", e.repeat());
         m.put("heap", settings.heap());
         m.put("jvm_flags", settings.jvmFlags());
         return m;

@@ -52,6 +52,11 @@ public final class ResultsFile {
         write();
     }
 
+    /** A top-level section such as "summary", written with the next update. */
+    public synchronized void put(String key, Object value) {
+        root.put(key, value);
+    }
+
     /** @param status completed, interrupted or failed */
     public synchronized void finish(String status) {
         root.put("status", status);

@@ -17,6 +17,7 @@ import dev.loomflux.lab.process.Reaper;
 import dev.loomflux.lab.result.Environment;
 import dev.loomflux.lab.result.ExperimentDescription;
 import dev.loomflux.lab.result.Hlog;
+import dev.loomflux.lab.result.RepeatSummary;
 import dev.loomflux.lab.result.ResultsFile;
 import dev.loomflux.lab.result.ScenarioResult;
 import dev.loomflux.lab.result.SeriesCsv;
@@ -113,23 +114,40 @@ public final class Runner {
                 results.finish("interrupted");
             };
             Reaper.register(onInterrupt);
-            for (int i = 0; i < experiment.targets().size() && !Reaper.stopping(); i++) {
-                if (i > 0 && !experiment.cooldown().isZero()) {
-                    log.line("cooldown " + experiment.cooldown().toSeconds() + " s");
-                    sleep(experiment.cooldown());
+            // Interleaved (A B C A B C) so that drift over the session spreads over every target.
+            boolean first = true;
+            for (int repeat = 1; repeat <= experiment.repeat(); repeat++) {
+                for (TargetSpec target : experiment.targets()) {
+                    if (Reaper.stopping()) {
+                        break;
+                    }
+                    if (!first && !experiment.cooldown().isZero()) {
+                        log.line("cooldown " + experiment.cooldown().toSeconds() + " s");
+                        sleep(experiment.cooldown());
+                    }
+                    first = false;
+                    if (experiment.repeat() > 1) {
+                        log.line("repeat " + repeat + " of " + experiment.repeat() + ": " + target.name());
+                    }
+                    runTarget(target, repeat, stubUri, db, dir, results, log);
                 }
-                runTarget(experiment.targets().get(i), stubUri, db, dir, results, log);
             }
             Reaper.unregister(onInterrupt);
+            Map<String, Object> summary = RepeatSummary.of(results.results(), experiment.targets().stream().map(TargetSpec::name).toList(),
+                    experiment.scenarios().stream().map(Scenario::name).toList());
+            results.put("summary", summary);
             results.finish(Reaper.stopping() ? "interrupted" : "completed");
             Summary.print(results.results(), log::line);
+            if (experiment.repeat() > 1) {
+                Summary.printRepeats(summary, log::line);
+            }
             log.line(String.format("resource sampler: %.0f us CPU per 1 s tick", sampler.cpuMicrosPerTick()));
             log.line("results: " + results.path());
             return results;
         }
     }
 
-    private void runTarget(TargetSpec spec, URI stub, Database db, Path dir, ResultsFile results, RunLog log) {
+    private void runTarget(TargetSpec spec, int repeat, URI stub, Database db, Path dir, ResultsFile results, RunLog log) {
         RunningTarget target;
         long[] launchedAt = new long[1];
         try {
@@ -143,7 +161,9 @@ public final class Runner {
             }
             log.line(spec.name() + ": did not start: " + e.getMessage());
             for (Scenario s : experiment.scenarios()) {
-                results.add(ScenarioResult.failed(spec.name(), s.name(), e.getMessage()));
+                Map<String, Object> failed = ScenarioResult.failed(spec.name(), s.name(), e.getMessage());
+                failed.put("repeat", repeat);
+                results.add(failed);
             }
             return;
         }
@@ -158,7 +178,8 @@ public final class Runner {
                 if (Reaper.stopping()) {
                     return;
                 }
-                Map<String, Object> r = measure(target, scenario, before, dir, log);
+                Map<String, Object> r = measure(target, scenario, repeat, before, dir, log);
+                r.put("repeat", repeat);
                 r.put("startup_ms", target.startupMillis());
                 r.put("target_cpus", affinity);
                 r.put("target_config", config);
@@ -169,7 +190,7 @@ public final class Runner {
         }
     }
 
-    private Map<String, Object> measure(RunningTarget target, Scenario scenario, List<Phase> before, Path dir, RunLog log) {
+    private Map<String, Object> measure(RunningTarget target, Scenario scenario, int repeat, List<Phase> before, Path dir, RunLog log) {
         String name = target.spec().name();
         Profile profile = experiment.profile();
         LoadSpec spec = new LoadSpec(target.base(), scenario.path(), profile, cpus.driver().size(), REQUEST_TIMEOUT);
@@ -192,7 +213,7 @@ public final class Runner {
                 }
                 m = LoadDriver.run(spec, progress(name, scenario, "measure", log));
             }
-            String base = name + "." + scenario.name();
+            String base = name + "." + scenario.name() + (experiment.repeat() > 1 ? ".r" + repeat : "");
             Map<String, Object> r = ScenarioResult.of(name, scenario.name(), m, profile instanceof Profile.Rate);
             String hlog = base + ".hlog";
             Hlog.write(dir.resolve(hlog), name + " " + scenario.name() + " " + scenario.path(), m.intervals());
@@ -209,11 +230,16 @@ public final class Runner {
             r.put("series_csv", csv);
             r.put("warmup", warmup(warm));
             r.put("driver", driver(driverCpu));
-            if (target.process().isAlive()) {
-                return r;
-            }
-            return ScenarioResult.failed(name, scenario.name(), "target exited during the run (code "
+            if (!target.process().isAlive()) {
+                return ScenarioResult.failed(name, scenario.name(), "target exited during the run (code "
                     + target.process().exitValue() + "); last lines:\n" + target.process().logTail(10));
+            }
+            if (m.responses() == 0) {
+                // Not a sample of the target's speed: statistics over repeats must not average it in.
+                return ScenarioResult.failed(name, scenario.name(), "no responses: all " + m.requests() + " requests failed ("
+                        + m.errors().timeout() + " timeouts, " + m.errors().connect() + " connect errors)");
+            }
+            return r;
         } catch (LabException e) {
             log.line(name + " " + scenario.name() + ": failed: " + e.getMessage());
             return ScenarioResult.failed(name, scenario.name(), e.getMessage());

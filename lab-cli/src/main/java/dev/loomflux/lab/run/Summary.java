@@ -39,6 +39,21 @@ final class Summary {
         Tables.plain(rows, Set.of(2, 3, 4, 5, 6)).forEach(out);
     }
 
+    /** Medians with their CIs, then one verdict line per scenario, metric and pair of targets. */
+    @SuppressWarnings("unchecked")
+    static void printRepeats(Map<String, Object> summary, Consumer<String> out) {
+        List<String[]> rows = new ArrayList<>();
+        rows.add(new String[] {"TARGET", "SCENARIO", "METRIC", "N", "MEDIAN", "95% CI", "MIN-MAX"});
+        for (Map<String, Object> e : (List<Map<String, Object>>) summary.get("estimates")) {
+            rows.add(new String[] {str(e.get("target")), str(e.get("scenario")), str(e.get("metric")), str(e.get("n")), str(e.get("median")),
+                    e.get("ci_low") + " - " + e.get("ci_high"), e.get("min") + " - " + e.get("max")});
+        }
+        Tables.plain(rows, Set.of(3, 4)).forEach(out);
+        for (Map<String, Object> v : (List<Map<String, Object>>) summary.get("verdicts")) {
+            out.accept("verdict " + v.get("scenario") + " " + v.get("metric") + ", " + v.get("a") + " vs " + v.get("b") + ": " + v.get("text"));
+        }
+    }
+
     private static String str(Object o) {
         return o == null ? "-" : o.toString();
     }

@@ -1,0 +1,104 @@
+package dev.loomflux.lab.result;
+
+import dev.loomflux.lab.stats.Estimate;
+import dev.loomflux.lab.stats.Stats;
+import dev.loomflux.lab.stats.Verdict;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.ToDoubleFunction;
+
+/**
+ * The "summary" of results.json: per target x scenario x metric the median over repeats with its
+ * 95% CI, and per scenario a verdict for every pair of targets (docs/statistics.md).
+ */
+public final class RepeatSummary {
+    /** Metric name, whether higher is better, how to read it from a result. */
+    private record Metric(String name, boolean higherIsBetter, ToDoubleFunction<Map<String, Object>> value) {
+    }
+
+    private static final List<Metric> METRICS = List.of(
+            new Metric("throughput_rps", true, r -> number(r.get("throughput_rps"))),
+            new Metric("p50_ms", false, r -> number(latency(r).get("p50"))),
+            new Metric("p99_ms", false, r -> number(latency(r).get("p99"))));
+
+    private RepeatSummary() {
+    }
+
+    public static Map<String, Object> of(List<Map<String, Object>> results, List<String> targets, List<String> scenarios) {
+        List<Map<String, Object>> estimates = new ArrayList<>();
+        List<Map<String, Object>> verdicts = new ArrayList<>();
+        for (String scenario : scenarios) {
+            for (Metric metric : METRICS) {
+                Map<String, double[]> samples = new LinkedHashMap<>();
+                for (String target : targets) {
+                    double[] v = results.stream()
+                            .filter(r -> target.equals(r.get("target")) && scenario.equals(r.get("scenario")) && "ok".equals(r.get("status")))
+                            .mapToDouble(metric.value()).filter(Double::isFinite).toArray();
+                    if (v.length > 0) {
+                        samples.put(target, v);
+                        estimates.add(estimate(target, scenario, metric.name(), Stats.summarize(v)));
+                    }
+                }
+                List<String> present = new ArrayList<>(samples.keySet());
+                for (int i = 0; i < present.size(); i++) {
+                    for (int j = i + 1; j < present.size(); j++) {
+                        String a = present.get(i);
+                        String b = present.get(j);
+                        verdicts.add(verdict(scenario, a, b, Stats.compare(metric.name(), a, samples.get(a), b, samples.get(b), metric.higherIsBetter())));
+                    }
+                }
+            }
+        }
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("method", "median of repeats, 95% percentile-bootstrap CI; verdict when the CI of the difference excludes 0 "
+                + "and Mann-Whitney U p < " + Stats.ALPHA + " with >= " + Stats.MIN_REPEATS + " repeats each (docs/statistics.md)");
+        m.put("estimates", estimates);
+        m.put("verdicts", verdicts);
+        return m;
+    }
+
+    private static Map<String, Object> estimate(String target, String scenario, String metric, Estimate e) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("target", target);
+        m.put("scenario", scenario);
+        m.put("metric", metric);
+        m.put("n", e.n());
+        m.put("median", ScenarioResult.round(e.median()));
+        m.put("min", ScenarioResult.round(e.min()));
+        m.put("max", ScenarioResult.round(e.max()));
+        m.put("ci_low", ScenarioResult.round(e.ciLow()));
+        m.put("ci_high", ScenarioResult.round(e.ciHigh()));
+        return m;
+    }
+
+    private static Map<String, Object> verdict(String scenario, String a, String b, Verdict v) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("scenario", scenario);
+        m.put("metric", v.metric());
+        m.put("a", a);
+        m.put("b", b);
+        m.put("winner", v.winner());
+        m.put("diff_pct", finite(v.diffPct()));
+        m.put("ci_low_pct", finite(v.ciLowPct()));
+        m.put("ci_high_pct", finite(v.ciHighPct()));
+        m.put("significant", v.significant());
+        m.put("text", v.text());
+        return m;
+    }
+
+    private static Double finite(double v) {
+        return Double.isFinite(v) ? ScenarioResult.round(v) : null;
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Map<String, Object> latency(Map<String, Object> r) {
+        Object l = r.get("latency_ms");
+        return l instanceof Map ? (Map<String, Object>) l : Map.of();
+    }
+
+    private static double number(Object o) {
+        return o instanceof Number ? ((Number) o).doubleValue() : Double.NaN;
+    }
+}
