@@ -14,9 +14,7 @@ import dev.loomflux.lab.run.Runner;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -42,24 +40,8 @@ public final class RunCommand implements Callable<Integer> {
             description = "Multiply durations and requests per user (not users), e.g. 0.1 for a quick pass.")
     Double scale;
 
-    @Option(names = "--scenario", split = ",", paramLabel = "NAME",
-            description = "Scenarios: plaintext, json, gateway, chain, items, cpu. Default: plaintext,gateway,items.")
-    List<String> scenarios;
-
-    @Option(names = "--delay", paramLabel = "MS", description = "Downstream delay for gateway and chain. Default: 20.")
-    Integer delay;
-
-    @Option(names = "--depth", description = "Calls per chain request. Default: 3.")
-    Integer depth;
-
-    @Option(names = "--page", description = "Page for items. Default: 0.")
-    Integer page;
-
-    @Option(names = "--size", description = "Rows per items page. Default: 20.")
-    Integer size;
-
-    @Option(names = "--work", description = "SHA-256 rounds per cpu request. Default: 1000.")
-    Integer work;
+    @Mixin
+    ScenarioOptions scenarioOptions;
 
     @Option(names = "--profile", paramLabel = "KIND", defaultValue = "fixed",
             description = "Load profile: stages, fixed, loops, burst, rate. Default: ${DEFAULT-VALUE}.")
@@ -134,8 +116,10 @@ public final class RunCommand implements Callable<Integer> {
     }
 
     private Experiment fromFile() {
-        for (String flag : List.of("--scenario", "--delay", "--depth", "--page", "--size", "--work", "--profile", "--connections",
-                "--duration", "--requests", "--rps", "--max-users", "--stages", "--targets", "--define", "--name")) {
+        List<String> flags = new ArrayList<>(ScenarioOptions.FLAGS);
+        flags.addAll(List.of("--profile", "--connections", "--duration", "--requests", "--rps", "--max-users", "--stages",
+                "--targets", "--define", "--name"));
+        for (String flag : flags) {
             if (spec.commandLine().getParseResult().hasMatchedOption(flag)) {
                 throw new UsageException(flag + " cannot be combined with an experiment file (" + file + "); edit the file instead");
             }
@@ -147,17 +131,8 @@ public final class RunCommand implements Callable<Integer> {
     }
 
     private Experiment fromFlags() {
-        Map<String, Integer> params = new LinkedHashMap<>();
-        putIfSet(params, "delay", delay);
-        putIfSet(params, "depth", depth);
-        putIfSet(params, "page", page);
-        putIfSet(params, "size", size);
-        putIfSet(params, "work", work);
-        List<Scenario> list = new ArrayList<>();
         // The default is the quick three-model comparison: framework overhead, I/O wait, database.
-        for (String id : scenarios == null ? List.of("plaintext", "gateway", "items") : scenarios) {
-            list.add(Scenario.of(id.trim(), params, false, "--scenario"));
-        }
+        List<Scenario> list = scenarioOptions.select(List.of("plaintext", "gateway", "items"));
         String experimentName = name != null ? name : String.join("+", list.stream().map(s -> s.kind().id()).toList());
         if (!experimentName.matches("[A-Za-z0-9._+-]{1,60}")) {
             throw new UsageException("--name " + experimentName + ": use letters, digits, '.', '_', '+' or '-' (max 60)");
@@ -245,11 +220,5 @@ public final class RunCommand implements Callable<Integer> {
             throw new UsageException(flag + " " + text + ": must be longer than 0");
         }
         return d;
-    }
-
-    private static void putIfSet(Map<String, Integer> m, String key, Integer v) {
-        if (v != null) {
-            m.put(key, v);
-        }
     }
 }
