@@ -126,8 +126,8 @@ public final class RunCommand implements Callable<Integer> {
         }
         Experiment e = ExperimentReader.read(Presets.resolve(Home.detect(), file));
         return new Experiment(e.name(), e.targets(), e.scenarios(), e.profile(),
-                warmup == null ? e.warmup() : duration("--warmup", warmup, true),
-                cooldown == null ? e.cooldown() : duration("--cooldown", cooldown, true), e.repeat());
+                warmup == null ? e.warmup() : Flags.duration("--warmup", warmup, true),
+                cooldown == null ? e.cooldown() : Flags.duration("--cooldown", cooldown, true), e.repeat());
     }
 
     private Experiment fromFlags() {
@@ -138,15 +138,15 @@ public final class RunCommand implements Callable<Integer> {
             throw new UsageException("--name " + experimentName + ": use letters, digits, '.', '_', '+' or '-' (max 60)");
         }
         return new Experiment(experimentName, targets.select(), list, profile(),
-                warmup == null ? QUICK_WARMUP : duration("--warmup", warmup, true),
-                cooldown == null ? Experiment.DEFAULT_COOLDOWN : duration("--cooldown", cooldown, true), 1);
+                warmup == null ? QUICK_WARMUP : Flags.duration("--warmup", warmup, true),
+                cooldown == null ? Experiment.DEFAULT_COOLDOWN : Flags.duration("--cooldown", cooldown, true), 1);
     }
 
     private Profile profile() {
         switch (profile) {
             case "fixed":
                 only("fixed", "--connections", "--duration");
-                return new Profile.Fixed(positive("--connections", users, 50), duration("--duration", duration == null ? "15s" : duration, false));
+                return new Profile.Fixed(positive("--connections", users, 50), Flags.duration("--duration", duration == null ? "15s" : duration, false));
             case "loops":
                 only("loops", "--connections", "--requests");
                 return new Profile.Loops(positive("--connections", users, 50), positive("--requests", requests, 100));
@@ -159,7 +159,7 @@ public final class RunCommand implements Callable<Integer> {
                     throw new UsageException("--profile rate needs --rps");
                 }
                 int r = positive("--rps", rps, 0);
-                return new Profile.Rate(r, duration("--duration", duration == null ? "15s" : duration, false),
+                return new Profile.Rate(r, Flags.duration("--duration", duration == null ? "15s" : duration, false),
                         positive("--max-users", maxUsers, Math.max(100, r)));
             case "stages":
                 only("stages", "--stages");
@@ -188,7 +188,7 @@ public final class RunCommand implements Callable<Integer> {
             if (u < 0) {
                 throw new UsageException("--stages " + stages + ": user counts must be >= 0");
             }
-            list.add(new Profile.Stage(duration("--stages", tu[0], false), u));
+            list.add(new Profile.Stage(Flags.duration("--stages", tu[0], false), u));
         }
         if (list.stream().allMatch(s -> s.users() == 0)) {
             throw new UsageException("--stages " + stages + ": no stage has users");
@@ -212,13 +212,5 @@ public final class RunCommand implements Callable<Integer> {
             throw new UsageException(flag + " " + v + ": must be at least 1");
         }
         return v;
-    }
-
-    private static Duration duration(String flag, String text, boolean zeroAllowed) {
-        Duration d = ExperimentReader.duration(text, msg -> new UsageException(flag + " " + text + ": " + msg));
-        if (!zeroAllowed && d.isZero()) {
-            throw new UsageException(flag + " " + text + ": must be longer than 0");
-        }
-        return d;
     }
 }

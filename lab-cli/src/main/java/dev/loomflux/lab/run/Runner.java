@@ -3,6 +3,8 @@ package dev.loomflux.lab.run;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.loomflux.lab.Home;
 import dev.loomflux.lab.LabException;
+import dev.loomflux.lab.capacity.CapacityPlan;
+import dev.loomflux.lab.capacity.CapacitySearch;
 import dev.loomflux.lab.cli.DatabaseOptions;
 import dev.loomflux.lab.db.Database;
 import dev.loomflux.lab.driver.LoadDriver;
@@ -62,10 +64,20 @@ public final class Runner {
     private final DatabaseOptions dbOptions;
     private final PrintWriter console;
     private final ResourceSampler sampler = new ResourceSampler();
+    private final CapacityPlan capacity;
+    private final List<Map<String, Object>> capacities = new ArrayList<>();
     /** The live target's pid for the sampler; 0 between targets. */
     private final AtomicLong targetPid = new AtomicLong();
 
+    /** Runs the experiment's own profile on every target x scenario. */
     public Runner(Home home, Experiment experiment, LaunchSettings settings, CpuPlan cpus, DatabaseOptions dbOptions, PrintWriter console) {
+        this(home, experiment, settings, cpus, dbOptions, console, null);
+    }
+
+    /** @param capacity when not null, searches each target x scenario's capacity with rate steps instead */
+    public Runner(Home home, Experiment experiment, LaunchSettings settings, CpuPlan cpus, DatabaseOptions dbOptions, PrintWriter console,
+                  CapacityPlan capacity) {
+        this.capacity = capacity;
         this.home = home;
         this.experiment = experiment;
         this.settings = settings;
@@ -133,6 +145,14 @@ public final class Runner {
                 }
             }
             Reaper.unregister(onInterrupt);
+            if (capacity != null) {
+                results.finish(Reaper.stopping() ? "interrupted" : "completed");
+                Summary.print(results.results(), log::line);
+                capacities.forEach(c -> log.line("capacity " + c.get("target") + " " + c.get("scenario") + ": " + c.get("capacity_rps")
+                        + " rps meets " + capacity.slo() + (Boolean.TRUE.equals(c.get("reached_max")) ? " (the --max-rps limit; the real capacity may be higher)" : "")));
+                log.line("results: " + results.path());
+                return results;
+            }
             Map<String, Object> summary = RepeatSummary.of(results.results(), experiment.targets().stream().map(TargetSpec::name).toList(),
                     experiment.scenarios().stream().map(Scenario::name).toList());
             results.put("summary", summary);
@@ -178,7 +198,12 @@ public final class Runner {
                 if (Reaper.stopping()) {
                     return;
                 }
-                Map<String, Object> r = measure(target, scenario, repeat, before, dir, log);
+                if (capacity != null) {
+                    searchCapacity(target, scenario, before, dir, results, log, affinity, config);
+                    continue;
+                }
+                String suffix = experiment.repeat() > 1 ? ".r" + repeat : "";
+                Map<String, Object> r = measure(target, scenario, new Step(experiment.profile(), experiment.warmup(), suffix), before, dir, log);
                 r.put("repeat", repeat);
                 r.put("startup_ms", target.startupMillis());
                 r.put("target_cpus", affinity);
@@ -190,16 +215,75 @@ public final class Runner {
         }
     }
 
-    private Map<String, Object> measure(RunningTarget target, Scenario scenario, int repeat, List<Phase> before, Path dir, RunLog log) {
+    /** One measured load: its profile, the warmup budget before it, and the suffix of its file names. */
+    private record Step(Profile profile, Duration warmup, String suffix) {
+    }
+
+    /** Doubling then bisection over open-model rates; every step is a result, the outcome a "capacity" entry. */
+    private void searchCapacity(RunningTarget target, Scenario scenario, List<Phase> before, Path dir, ResultsFile results, RunLog log,
+                                String affinity, Object config) {
         String name = target.spec().name();
-        Profile profile = experiment.profile();
+        List<Map<String, Object>> steps = new ArrayList<>();
+        CapacitySearch.Outcome outcome = CapacitySearch.search(capacity.startRps(), capacity.maxRps(), capacity.resolution(), capacity.maxSteps(), rps -> {
+            if (Reaper.stopping() || !target.process().isAlive()) {
+                return false;
+            }
+            int k = steps.size() + 1;
+            Profile.Rate profile = new Profile.Rate(rps, capacity.stepDuration(), capacity.inFlight(rps));
+            Map<String, Object> r = measure(target, scenario, new Step(profile, k == 1 ? experiment.warmup() : capacity.stepWarmup(), ".step" + k),
+                    before, dir, log);
+            List<String> misses = capacity.slo().misses(r);
+            r.put("step", k);
+            r.put("offered_rps", rps);
+            r.put("slo_met", misses.isEmpty());
+            r.put("slo_misses", misses);
+            r.put("startup_ms", target.startupMillis());
+            r.put("target_cpus", affinity);
+            r.put("target_config", config);
+            results.add(r);
+            steps.add(r);
+            log.line(name + " " + scenario.name() + ": step " + k + " at " + rps + " rps: " + (misses.isEmpty() ? "meets the SLO" : "misses: " + String.join("; ", misses)));
+            return misses.isEmpty();
+        });
+        Map<String, Object> c = new LinkedHashMap<>();
+        c.put("target", name);
+        c.put("scenario", scenario.name());
+        c.put("slo", capacity.slo().toString());
+        c.put("capacity_rps", outcome.capacity());
+        c.put("reached_max", outcome.reachedMax());
+        c.put("steps", steps.stream().map(Runner::capacityPoint).toList());
+        capacities.add(c);
+        results.put("capacity", List.copyOf(capacities));
+    }
+
+    /** One point of the latency-vs-rate curve. */
+    @SuppressWarnings("unchecked")
+    private static Map<String, Object> capacityPoint(Map<String, Object> r) {
+        Map<String, Object> p = new LinkedHashMap<>();
+        p.put("step", r.get("step"));
+        p.put("offered_rps", r.get("offered_rps"));
+        p.put("throughput_rps", r.get("throughput_rps"));
+        Object latency = r.get("latency_ms");
+        for (String q : List.of("p50", "p99", "p999")) {
+            p.put(q, latency instanceof Map ? ((Map<String, Object>) latency).get(q) : null);
+        }
+        p.put("errors", r.get("errors") instanceof Map ? ((Map<String, Object>) r.get("errors")).get("total") : null);
+        p.put("behind_schedule", r.get("behind_schedule"));
+        p.put("slo_met", r.get("slo_met"));
+        return p;
+    }
+
+    private Map<String, Object> measure(RunningTarget target, Scenario scenario, Step step, List<Phase> before, Path dir, RunLog log) {
+        String name = target.spec().name();
+        Profile profile = step.profile();
         LoadSpec spec = new LoadSpec(target.base(), scenario.path(), profile, cpus.driver().size(), REQUEST_TIMEOUT);
         try {
-            log.line(name + " " + scenario.name() + ": warmup (up to " + experiment.warmup().toSeconds() + " s)");
+            log.line(name + " " + scenario.name() + ": warmup (up to " + step.warmup().toSeconds() + " s)");
             long warmupFrom = System.currentTimeMillis();
-            Warmup.Outcome warm = Warmup.run(spec, experiment.warmup(), progress(name, scenario, "warmup", log));
-            if (!warm.stable() && !experiment.warmup().isZero()) {
-                log.line(name + " " + scenario.name() + ": WARNING throughput still changing after " + experiment.warmup().toSeconds()
+            Warmup.Outcome warm = Warmup.run(spec, step.warmup(), progress(name, scenario, "warmup", log));
+            // One window cannot show a trend (short settle-in warmups of capacity steps): no warning then.
+            if (!warm.stable() && warm.windowsRps().size() >= 2) {
+                log.line(name + " " + scenario.name() + ": WARNING throughput still changing after " + step.warmup().toSeconds()
                         + " s of warmup (windows " + warm.windowsRps().stream().map(v -> String.format("%.0f", v)).toList()
                         + " rps); the measurement may include JIT warmup, consider a longer --warmup");
             }
@@ -213,7 +297,7 @@ public final class Runner {
                 }
                 m = LoadDriver.run(spec, progress(name, scenario, "measure", log));
             }
-            String base = name + "." + scenario.name() + (experiment.repeat() > 1 ? ".r" + repeat : "");
+            String base = name + "." + scenario.name() + step.suffix();
             Map<String, Object> r = ScenarioResult.of(name, scenario.name(), m, profile instanceof Profile.Rate);
             String hlog = base + ".hlog";
             Hlog.write(dir.resolve(hlog), name + " " + scenario.name() + " " + scenario.path(), m.intervals());

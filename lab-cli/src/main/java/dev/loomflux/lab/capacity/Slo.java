@@ -1,0 +1,64 @@
+package dev.loomflux.lab.capacity;
+
+import dev.loomflux.lab.UsageException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * What a rate step must meet: a latency percentile under a bound, at most a share of errors, and
+ * the driver on schedule (otherwise the latencies leave out the requests that could not be sent).
+ */
+public record Slo(String percentile, double maxMs, double maxErrorPct) {
+    private static final Pattern LATENCY = Pattern.compile("(p50|p90|p95|p99|p999)\\s*<\\s*([0-9]+(?:\\.[0-9]+)?)\\s*ms");
+    private static final Pattern PERCENT = Pattern.compile("([0-9]+(?:\\.[0-9]+)?)\\s*%");
+
+    /** {@code p99<50ms} and {@code 0.1%}. */
+    public static Slo parse(String latency, String errors) {
+        Matcher m = LATENCY.matcher(latency.trim());
+        if (!m.matches()) {
+            throw new UsageException("--slo " + latency + ": expected PERCENTILE<NUMBERms, e.g. p99<50ms (p50, p90, p95, p99, p999)");
+        }
+        Matcher e = PERCENT.matcher(errors.trim());
+        if (!e.matches() || Double.parseDouble(e.group(1)) > 100) {
+            throw new UsageException("--max-errors " + errors + ": expected a percentage such as 0.1%");
+        }
+        return new Slo(m.group(1), Double.parseDouble(m.group(2)), Double.parseDouble(e.group(1)));
+    }
+
+    /** Why a measured step misses the SLO; empty when it meets it. */
+    @SuppressWarnings("unchecked")
+    public List<String> misses(Map<String, Object> result) {
+        List<String> why = new ArrayList<>();
+        if (!"ok".equals(result.get("status"))) {
+            why.add("failed: " + result.get("error"));
+            return why;
+        }
+        Object v = ((Map<String, Object>) result.get("latency_ms")).get(percentile);
+        if (!(v instanceof Number) || ((Number) v).doubleValue() >= maxMs) {
+            why.add(String.format(Locale.ROOT, "%s %s ms >= %s ms", percentile, v, fmt(maxMs)));
+        }
+        double requests = ((Number) result.get("requests")).doubleValue();
+        double errors = ((Number) ((Map<String, Object>) result.get("errors")).get("total")).doubleValue();
+        double pct = requests == 0 ? 100 : 100 * errors / requests;
+        if (pct > maxErrorPct) {
+            why.add(String.format(Locale.ROOT, "errors %.3f%% > %s%%", pct, fmt(maxErrorPct)));
+        }
+        if (Boolean.TRUE.equals(result.get("behind_schedule"))) {
+            why.add("driver behind schedule (every in-flight slot busy, or fewer arrivals sent than scheduled)");
+        }
+        return why;
+    }
+
+    @Override
+    public String toString() {
+        return percentile + "<" + fmt(maxMs) + "ms, errors<=" + fmt(maxErrorPct) + "%";
+    }
+
+    private static String fmt(double v) {
+        return v == Math.rint(v) ? Long.toString((long) v) : Double.toString(v);
+    }
+}

@@ -1,0 +1,89 @@
+package dev.loomflux.lab.cli;
+
+import dev.loomflux.lab.Home;
+import dev.loomflux.lab.UsageException;
+import dev.loomflux.lab.capacity.CapacityPlan;
+import dev.loomflux.lab.capacity.Slo;
+import dev.loomflux.lab.experiment.Experiment;
+import dev.loomflux.lab.experiment.Profile;
+import dev.loomflux.lab.experiment.Scenario;
+import dev.loomflux.lab.process.Reaper;
+import dev.loomflux.lab.run.Runner;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.CommandSpec;
+
+@Command(name = "capacity", mixinStandardHelpOptions = true, sortOptions = false,
+        description = {"Find each target's capacity at an SLO: open-model rate steps (doubling, then bisection to 5%),",
+                "each with warmup; reports the highest rate that meets the SLO and the latency-vs-rate curve."})
+public final class CapacityCommand implements Callable<Integer> {
+    @Option(names = "--slo", paramLabel = "PCT<MS", defaultValue = "p99<50ms",
+            description = "Latency bound, e.g. p99<50ms (p50, p90, p95, p99, p999). Default: ${DEFAULT-VALUE}.")
+    String slo;
+
+    @Option(names = "--max-errors", paramLabel = "PCT", defaultValue = "0.1%",
+            description = "Most errors a step may have, in % of requests. Default: ${DEFAULT-VALUE}.")
+    String maxErrors;
+
+    @Option(names = "--start", paramLabel = "RPS", defaultValue = "100", description = "First rate. Default: ${DEFAULT-VALUE}.")
+    int start;
+
+    @Option(names = "--max-rps", paramLabel = "RPS", defaultValue = "200000", description = "Stop doubling here. Default: ${DEFAULT-VALUE}.")
+    int maxRps;
+
+    @Option(names = "--step", paramLabel = "TIME", defaultValue = "10s", description = "Measured time per step. Default: ${DEFAULT-VALUE}.")
+    String step;
+
+    @Option(names = "--step-warmup", paramLabel = "TIME", defaultValue = "3s",
+            description = "Warmup before each later step, at its own rate. Default: ${DEFAULT-VALUE}.")
+    String stepWarmup;
+
+    @Option(names = "--warmup", paramLabel = "TIME", defaultValue = "15s",
+            description = "Warmup before the first step of each target (cold JIT). Default: ${DEFAULT-VALUE}.")
+    String warmup;
+
+    @Option(names = "--cooldown", paramLabel = "TIME", defaultValue = "5s", description = "Pause between targets. Default: ${DEFAULT-VALUE}.")
+    String cooldown;
+
+    @Mixin
+    ScenarioOptions scenarioOptions;
+
+    @Mixin
+    TargetOptions targets;
+
+    @Mixin
+    CpuOptions cpuOptions;
+
+    @Mixin
+    JvmOptions jvm;
+
+    @Mixin
+    DatabaseOptions db;
+
+    @Spec
+    CommandSpec spec;
+
+    static final double RESOLUTION = 0.05;
+    static final int MAX_STEPS = 20;
+
+    @Override
+    public Integer call() {
+        Slo bound = Slo.parse(slo, maxErrors);
+        if (start < 1 || maxRps < start) {
+            throw new UsageException("--start " + start + " / --max-rps " + maxRps + ": expected 1 <= start <= max-rps");
+        }
+        Duration stepTime = Flags.duration("--step", step, false);
+        CapacityPlan plan = new CapacityPlan(bound, start, maxRps, stepTime, Flags.duration("--step-warmup", stepWarmup, true), RESOLUTION, MAX_STEPS);
+        List<Scenario> scenarios = scenarioOptions.select(List.of("gateway"));
+        Experiment experiment = new Experiment("capacity-" + String.join("+", scenarios.stream().map(s -> s.kind().id()).toList()),
+                targets.select(), scenarios, new Profile.Rate(start, stepTime, plan.inFlight(start)),
+                Flags.duration("--warmup", warmup, true), Flags.duration("--cooldown", cooldown, true), 1);
+        new Runner(Home.detect(), experiment, jvm.settings(), cpuOptions.plan(), db, spec.commandLine().getOut(), plan).run();
+        return Reaper.stopping() ? 130 : 0;
+    }
+}

@@ -1,0 +1,39 @@
+package dev.loomflux.lab;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.nio.file.Path;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+
+/**
+ * ./lab capacity on a target whose capacity follows from its configuration: 10 Tomcat threads each
+ * holding a request for a 100 ms downstream call serve at most 10 / 0.1 s = 100 requests/s.
+ */
+class CapacityTest {
+    @Test
+    void findsTheTheoreticalRateOfATenThreadTomcatWithinTenPercent() throws Exception {
+        LabRun run = LabRun.of("capacity", "--define", "mvc-10=mvc,server.tomcat.threads.max=10", "--targets", "mvc-10",
+                "--scenario", "gateway", "--delay", "100", "--slo", "p99<150ms", "--max-errors", "0%",
+                "--start", "25", "--step", "4s", "--step-warmup", "1s", "--warmup", "3s");
+        assertEquals(0, run.exitCode(), run.toString());
+        Matcher m = Pattern.compile("results: (\\S+results\\.json)").matcher(run.out());
+        assertTrue(m.find(), run.out());
+        JsonNode c = new ObjectMapper().readTree(Path.of(m.group(1)).toFile()).path("capacity").get(0);
+        int capacity = c.path("capacity_rps").asInt();
+        assertTrue(capacity >= 90 && capacity <= 110, "capacity " + capacity + " rps, theory 100; steps " + c.path("steps"));
+        boolean sawFailure = false;
+        for (JsonNode s : c.path("steps")) {
+            sawFailure |= !s.path("slo_met").asBoolean();
+            if (s.path("slo_met").asBoolean()) {
+                assertTrue(s.path("p99").asDouble() < 150 && s.path("offered_rps").asInt() <= capacity, s.toString());
+            }
+        }
+        assertTrue(sawFailure, "the search must have crossed the knee: " + c.path("steps"));
+        assertTrue(run.out().contains("capacity mvc-10 gateway-delay100: " + capacity + " rps meets p99<150ms"), run.out());
+    }
+}
