@@ -22,7 +22,7 @@ class RunTest {
     private static final Pattern RESULTS = Pattern.compile("results: (\\S+results\\.json)");
 
     @Test
-    void fixedProfileOnTwoTargetsWritesTheDocumentedResults() throws IOException {
+    void fixedProfileOnTwoTargetsWritesTheDocumentedResults() throws Exception {
         LabRun run = LabRun.of("run", "--targets", "mvc-vt,webflux", "--scenario", "plaintext", "--profile", "fixed",
                 "--connections", "8", "--duration", "3s", "--warmup", "2s", "--cooldown", "1s");
         assertEquals(0, run.exitCode(), run.toString());
@@ -55,6 +55,13 @@ class RunTest {
             assertTrue(r.path("startup_ms").asLong() > 0, where);
             assertTrue(r.path("driver").has("saturated"), where);
             assertTrue(r.path("target_config").path("jvm").path("available_processors").asInt() > 0, where + " target_config");
+            // Scaling out: the benchmark the run executed, as YAML that Hyperfoil's own parser accepts.
+            String yaml = Files.readString(resultsDir(run).resolve(r.path("hyperfoil_yaml").asText()));
+            io.hyperfoil.core.parser.BenchmarkParser parser = io.hyperfoil.core.parser.BenchmarkParser.instance();
+            io.hyperfoil.api.config.Benchmark benchmark = parser.buildBenchmark(
+                    parser.createSource(yaml, io.hyperfoil.api.config.BenchmarkData.EMPTY), java.util.Map.of());
+            assertEquals(1, benchmark.phases().size(), where + " " + benchmark.phases());
+            assertTrue(yaml.contains("/plaintext"), yaml);
             Path hlog = resultsDir(run).resolve(r.path("hlog").asText());
             assertEquals(r.path("responses").asLong(), hlogCount(hlog), where + " hlog count");
             java.util.List<String> csv = Files.readAllLines(resultsDir(run).resolve(r.path("series_csv").asText()));

@@ -302,6 +302,10 @@ public final class Runner {
             String hlog = base + ".hlog";
             Hlog.write(dir.resolve(hlog), name + " " + scenario.name() + " " + scenario.path(), m.intervals());
             r.put("hlog", hlog);
+            // The same benchmark for a Hyperfoil controller with agents on other machines (README: scaling out).
+            String hyperfoil = base + ".hyperfoil.yaml";
+            write(dir.resolve(hyperfoil), LoadDriver.toHyperfoilYaml(spec, "loomflux-" + base.replaceAll("[^A-Za-z0-9-]", "-")));
+            r.put("hyperfoil_yaml", hyperfoil);
             try {
                 addTelemetry(r, target, m, base, profile, before, warmup, dir);
             } catch (RuntimeException e) {
@@ -408,6 +412,14 @@ public final class Runner {
     private static Stream<ProcessHandle> postgresProcesses() {
         return ProcessHandle.current().descendants()
                 .filter(p -> p.info().command().map(c -> c.endsWith("/postgres")).orElse(false));
+    }
+
+    private static void write(Path file, String text) {
+        try {
+            Files.writeString(file, text);
+        } catch (IOException e) {
+            throw new LabException("cannot write " + file + ": " + e.getMessage(), e);
+        }
     }
 
     private static void sleep(Duration d) {
