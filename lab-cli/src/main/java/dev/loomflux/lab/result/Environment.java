@@ -20,7 +20,8 @@ public final class Environment {
     public static Map<String, Object> describe(Home home, Jdk targetJdk, CpuPlan cpus, String database) {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("os", System.getProperty("os.name") + " " + System.getProperty("os.version") + " " + System.getProperty("os.arch"));
-        m.put("cpus", Runtime.getRuntime().availableProcessors());
+        // The machine's CPUs: the lab itself is pinned by now, so availableProcessors() would say 1.
+        m.put("cpus", new oshi.SystemInfo().getHardware().getProcessor().getLogicalProcessorCount());
         m.put("cpu_model", cpuModel());
         m.put("memory_mb", memoryMb());
         Map<String, Object> jdk = new LinkedHashMap<>();
@@ -45,7 +46,8 @@ public final class Environment {
         return m;
     }
 
-    private static Map<String, String> versions() {
+    /** The pinned versions of the build (root pom properties), from the filtered loomflux-versions.properties. */
+    public static Map<String, String> versions() {
         Properties p = new Properties();
         try (InputStream in = Environment.class.getResourceAsStream("/loomflux-versions.properties")) {
             if (in != null) {

@@ -16,6 +16,7 @@ import dev.loomflux.lab.experiment.Experiment;
 import dev.loomflux.lab.experiment.Profile;
 import dev.loomflux.lab.experiment.Scenario;
 import dev.loomflux.lab.process.Reaper;
+import dev.loomflux.lab.report.Report;
 import dev.loomflux.lab.result.Environment;
 import dev.loomflux.lab.result.ExperimentDescription;
 import dev.loomflux.lab.result.Hlog;
@@ -150,6 +151,7 @@ public final class Runner {
                 Summary.print(results.results(), log::line);
                 capacities.forEach(c -> log.line("capacity " + c.get("target") + " " + c.get("scenario") + ": " + c.get("capacity_rps")
                         + " rps meets " + capacity.slo() + (Boolean.TRUE.equals(c.get("reached_max")) ? " (the --max-rps limit; the real capacity may be higher)" : "")));
+                report(dir, log);
                 log.line("results: " + results.path());
                 return results;
             }
@@ -162,8 +164,20 @@ public final class Runner {
                 Summary.printRepeats(summary, log::line);
             }
             log.line(String.format("resource sampler: %.0f us CPU per 1 s tick", sampler.cpuMicrosPerTick()));
+            report(dir, log);
             log.line("results: " + results.path());
             return results;
+        }
+    }
+
+    /** A report problem must not hide where the results are. */
+    private static void report(Path dir, RunLog log) {
+        try {
+            Path html = Report.write(dir);
+            log.line("report: " + html.resolveSibling("report.md"));
+            log.line("report: " + html + " (open it in a browser; works offline)");
+        } catch (RuntimeException e) {
+            log.line("report not written: " + e.getMessage() + " (retry with ./lab report " + dir + ")");
         }
     }
 

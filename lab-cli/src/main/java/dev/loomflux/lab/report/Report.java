@@ -1,0 +1,43 @@
+package dev.loomflux.lab.report;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.loomflux.lab.LabException;
+import dev.loomflux.lab.UsageException;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+
+/** Renders report.md and report.html of a run directory from its results.json (and .hlog files). */
+public final class Report {
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private Report() {
+    }
+
+    /** @return the report.html path */
+    public static Path write(Path runDir) {
+        Path results = runDir.resolve("results.json");
+        if (!Files.isRegularFile(results)) {
+            throw new UsageException(runDir + ": no results.json (expected a run directory under results/)");
+        }
+        JsonNode root;
+        try {
+            root = JSON.readTree(results.toFile());
+        } catch (IOException e) {
+            throw new UsageException(results + ": not readable as JSON (" + e.getMessage() + ")");
+        }
+        String title = "loomflux report: " + root.path("run_id").asText(runDir.getFileName().toString());
+        List<Section> sections = ReportContent.of(root);
+        Path html = runDir.resolve("report.html");
+        try {
+            Files.writeString(runDir.resolve("report.md"), MarkdownReport.render(title, sections), StandardCharsets.UTF_8);
+            Files.writeString(html, HtmlReport.render(title, sections, ChartData.of(root, runDir)), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new LabException("cannot write the report into " + runDir + ": " + e.getMessage(), e);
+        }
+        return html;
+    }
+}

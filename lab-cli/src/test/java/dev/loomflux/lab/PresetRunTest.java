@@ -1,0 +1,49 @@
+package dev.loomflux.lab;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.loomflux.lab.experiment.Experiment;
+import dev.loomflux.lab.experiment.ExperimentReader;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/** Every shipped experiment really runs, at a tenth of its durations and requests (users unchanged). */
+class PresetRunTest {
+    private static final Pattern RESULTS = Pattern.compile("results: (\\S+results\\.json)");
+
+    static Stream<String> presets() throws IOException {
+        try (Stream<Path> files = Files.list(Home.detect().root().resolve("experiments"))) {
+            return files.map(p -> p.getFileName().toString()).filter(n -> n.endsWith(".yaml"))
+                    .map(n -> n.replaceFirst("\\.yaml$", "")).sorted().toList().stream();
+        }
+    }
+
+    @ParameterizedTest
+    @MethodSource("presets")
+    void runsAtATenthOfItsScale(String preset) throws IOException {
+        Experiment e = ExperimentReader.read(Home.detect().root().resolve("experiments").resolve(preset + ".yaml"));
+        LabRun run = LabRun.of("run", preset, "--scale", "0.1");
+        assertEquals(0, run.exitCode(), run.toString());
+        Matcher m = RESULTS.matcher(run.out());
+        assertTrue(m.find(), run.out());
+        JsonNode root = new ObjectMapper().readTree(Path.of(m.group(1)).toFile());
+        assertEquals("completed", root.path("status").asText());
+        JsonNode results = root.path("results");
+        assertEquals(e.targets().size() * e.scenarios().size(), results.size(), results.toString());
+        for (JsonNode r : results) {
+            String where = preset + " " + r.path("target").asText() + " " + r.path("scenario").asText();
+            assertEquals("ok", r.path("status").asText(), where + ": " + r.path("error").asText());
+            assertTrue(r.path("responses").asLong() > 0, where);
+            assertTrue(r.path("series").size() > 0, where);
+        }
+    }
+}
