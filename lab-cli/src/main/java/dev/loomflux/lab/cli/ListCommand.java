@@ -36,6 +36,10 @@ public final class ListCommand implements Callable<Integer> {
             out.println("target    " + t.name() + ": " + t.runs() + (t.properties().isEmpty() ? "" : " " + t.properties()));
         }
         for (Scenario.Kind k : Scenario.Kind.values()) {
+            if (k == Scenario.Kind.PATH) {
+                out.println("scenario  path:/ANY: GET any path, e.g. for a bring-your-own app (YAML: - path: /hello)");
+                continue;
+            }
             List<String> params = Arrays.stream(k.params()).map(p -> p + "=" + Scenario.DEFAULTS.get(p)).collect(Collectors.toList());
             out.println("scenario  " + k.id() + ": GET /" + k.id() + (params.isEmpty() ? "" : " (" + String.join(", ", params) + ")"));
         }

@@ -68,7 +68,7 @@ public final class RunCommand implements Callable<Integer> {
     @Option(names = "--warmup", paramLabel = "TIME", description = "Warmup budget per target x scenario. Default: 15s (experiment files: 20s).")
     String warmup;
 
-    @Option(names = "--cooldown", paramLabel = "TIME", description = "Pause between targets. Default: 10s.")
+    @Option(names = "--cooldown", paramLabel = "TIME", description = "Pause between targets. Default: 5s (experiment files: 10s).")
     String cooldown;
 
     @Option(names = "--name", description = "Experiment name (part of the run id). Default: the file name or the scenarios.")
@@ -91,6 +91,7 @@ public final class RunCommand implements Callable<Integer> {
 
     /** Flag runs are the quick path (the default comparison finishes in ~5 min on 2 cores). */
     private static final Duration QUICK_WARMUP = Duration.ofSeconds(15);
+    private static final Duration QUICK_COOLDOWN = Duration.ofSeconds(5);
 
     @Override
     public Integer call() {
@@ -139,7 +140,7 @@ public final class RunCommand implements Callable<Integer> {
         }
         return new Experiment(experimentName, targets.select(), list, profile(),
                 warmup == null ? QUICK_WARMUP : Flags.duration("--warmup", warmup, true),
-                cooldown == null ? Experiment.DEFAULT_COOLDOWN : Flags.duration("--cooldown", cooldown, true), 1);
+                cooldown == null ? QUICK_COOLDOWN : Flags.duration("--cooldown", cooldown, true), 1);
     }
 
     private Profile profile() {

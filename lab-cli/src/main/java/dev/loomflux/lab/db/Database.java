@@ -1,5 +1,7 @@
 package dev.loomflux.lab.db;
 
+import java.util.List;
+
 /** Where the targets read the item table from. */
 public interface Database extends AutoCloseable {
     String jdbcUrl();
@@ -9,6 +11,11 @@ public interface Database extends AutoCloseable {
     String username();
 
     String password();
+
+    /** The server's processes on this machine, for pinning and sampling; empty for a remote server. */
+    default List<Long> pids() {
+        return List.of();
+    }
 
     /** For the results: "embedded PostgreSQL 18.1" or "external jdbc:postgresql://...". */
     String description();

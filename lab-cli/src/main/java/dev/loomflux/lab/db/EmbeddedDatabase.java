@@ -6,6 +6,7 @@ import java.io.IOException;
 import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -24,10 +25,28 @@ public final class EmbeddedDatabase implements Database {
 
     private final EmbeddedPostgres postgres;
     private final String version;
+    private final Path data;
 
-    private EmbeddedDatabase(EmbeddedPostgres postgres, String version) {
+    private EmbeddedDatabase(EmbeddedPostgres postgres, String version, Path data) {
         this.postgres = postgres;
         this.version = version;
+        this.data = data;
+    }
+
+    /**
+     * pg_ctl daemonizes the postmaster (its parent is init, not the lab), so it is found through the
+     * first line of postmaster.pid; its backends and workers are its children.
+     */
+    @Override
+    public List<Long> pids() {
+        try {
+            long postmaster = Long.parseLong(Files.readAllLines(data.resolve("postmaster.pid")).get(0).trim());
+            return ProcessHandle.of(postmaster)
+                    .map(p -> java.util.stream.Stream.concat(java.util.stream.Stream.of(p), p.descendants()).map(ProcessHandle::pid).toList())
+                    .orElse(List.of());
+        } catch (IOException | RuntimeException e) {
+            return List.of();
+        }
     }
 
     /** @param dir the run directory's folder for PostgreSQL: data (removed on close) and server log */
@@ -52,7 +71,7 @@ public final class EmbeddedDatabase implements Database {
                 s.execute("CREATE DATABASE " + DB + " OWNER " + USER);
                 var rs = s.executeQuery("SHOW server_version");
                 rs.next();
-                db = new EmbeddedDatabase(pg, rs.getString(1));
+                db = new EmbeddedDatabase(pg, rs.getString(1), data);
             }
             try (Connection c = pg.getDatabase(USER, DB).getConnection()) {
                 Seeder.seed(c);

@@ -45,7 +45,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.stream.Stream;
 import java.util.Map;
 
 /**
@@ -115,7 +114,8 @@ public final class Runner {
         try (Database db = experiment.needsDatabase() ? dbOptions.open(dir.resolve("postgres")) : null;
              Downstream stub = experiment.needsDownstream() ? Downstream.start(home, settings, cpus.supportPlacement(), dir) : null) {
             if (db != null) {
-                pinDatabase();
+                // Started by the driver-pinned lab, PostgreSQL inherited the driver's CPUs; its later backends inherit these.
+                db.pids().forEach(pid -> cpus.move(pid, cpus.support()));
                 log.line("database: " + db.description());
             }
             URI stubUri = stub == null ? URI.create("http://127.0.0.1:9") : stub.base();
@@ -378,7 +378,7 @@ public final class Runner {
             sampler.watch(ResourceReport.STUB, () -> List.of(stub.pid()));
         }
         if (db != null) {
-            sampler.watch(ResourceReport.DB, () -> postgresProcesses().map(ProcessHandle::pid).toList());
+            sampler.watch(ResourceReport.DB, db::pids);
         }
         sampler.start();
     }
@@ -416,16 +416,6 @@ public final class Runner {
             Thread.currentThread().interrupt();
             return null;
         }
-    }
-
-    /** Embedded PostgreSQL is started by the (driver-pinned) lab; move it and its backends to the support CPUs. */
-    private void pinDatabase() {
-        postgresProcesses().forEach(p -> cpus.move(p.pid(), cpus.support()));
-    }
-
-    private static Stream<ProcessHandle> postgresProcesses() {
-        return ProcessHandle.current().descendants()
-                .filter(p -> p.info().command().map(c -> c.endsWith("/postgres")).orElse(false));
     }
 
     private static void write(Path file, String text) {
