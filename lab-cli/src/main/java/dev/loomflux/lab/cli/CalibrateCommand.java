@@ -10,6 +10,8 @@ import dev.loomflux.lab.experiment.Profile;
 import dev.loomflux.lab.run.CpuPlan;
 import dev.loomflux.lab.run.DriverCpu;
 import dev.loomflux.lab.run.Warmup;
+import dev.loomflux.lab.stats.Stats;
+import dev.loomflux.lab.stats.Verdict;
 import dev.loomflux.lab.target.Downstream;
 import dev.loomflux.lab.target.LaunchSettings;
 import dev.loomflux.lab.target.RunningTarget;
@@ -61,6 +63,11 @@ public final class CalibrateCommand implements Callable<Integer> {
             description = "Declare a target on top of another, as for ./lab run. Repeatable.")
     List<String> definitions = new ArrayList<>();
 
+    @Option(names = "--rounds", defaultValue = "3",
+            description = "Measurements per generator and step, alternating lab-wrk, wrk-lab, ... so drift on a shared machine hits both; "
+                    + "medians are reported. Default: ${DEFAULT-VALUE}.")
+    int rounds;
+
     @Option(names = "--warmup", defaultValue = "30s",
             description = "Target warmup with the lab's driver before measuring, until two 5 s windows agree within 10%%. Default: ${DEFAULT-VALUE}.")
     String warmup;
@@ -74,13 +81,43 @@ public final class CalibrateCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    /** What the lab's driver measured in one step. */
+    /** What the lab's driver measured in one measurement. */
     private record LabRun(double rps, double cpuPct, boolean saturated, long errors, double p99Ms) {
+    }
+
+    /** Every round of one step, both generators. */
+    private record Rounds(List<LabRun> lab, List<Wrk.Run> wrk) {
+        double[] labRps() {
+            return lab.stream().mapToDouble(LabRun::rps).toArray();
+        }
+
+        double[] wrkRps() {
+            return wrk.stream().mapToDouble(w -> w.result().requestsPerSecond()).toArray();
+        }
+
+        double labMedian(java.util.function.ToDoubleFunction<LabRun> f) {
+            return Stats.summarize(lab.stream().mapToDouble(f).toArray()).median();
+        }
+
+        double wrkMedian(java.util.function.ToDoubleFunction<Wrk.Run> f) {
+            return Stats.summarize(wrk.stream().mapToDouble(f).toArray()).median();
+        }
+
+        long labErrors() {
+            return lab.stream().mapToLong(LabRun::errors).sum();
+        }
+
+        long wrkErrors() {
+            return wrk.stream().mapToLong(w -> w.result().errors()).sum();
+        }
     }
 
     @Override
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
+        if (rounds < 1) {
+            throw new UsageException("--rounds " + rounds + ": must be at least 1");
+        }
         if (connections < 1) {
             throw new UsageException("--connections " + connections + ": must be at least 1");
         }
@@ -125,19 +162,20 @@ public final class CalibrateCommand implements Callable<Integer> {
                     CpuPlan.affinityOf(stub.pid()), CpuPlan.list(cpus.driver()), cpus.note(), connections);
             out.flush();
             LoadDriver.run(new LoadSpec(stub.base(), STUB_PATH, new Profile.Fixed(connections, STUB_WARMUP), cpus.driver().size(), Duration.ofSeconds(10)), s -> { });
-            LabRun lab = measure(stub.base(), STUB_PATH, cpus, measured);
-            double usPerRequest = lab.cpuPct() / 100.0 * 1_000_000 / Math.max(1, lab.rps());
+            Rounds r = rounds(stub.base(), STUB_PATH, cpus, measured, wrk, logs, "stub", out);
+            double labRps = r.labMedian(LabRun::rps);
+            double labCpu = r.labMedian(LabRun::cpuPct);
+            boolean saturated = r.lab().stream().filter(LabRun::saturated).count() * 2 > r.lab().size();
+            double usPerRequest = labCpu / 100.0 * 1_000_000 / Math.max(1, labRps);
             double ceiling = cpus.driver().size() * 1_000_000 / Math.max(0.001, usPerRequest);
-            out.printf("calibrate: %.0f requests/s, p99 %.2f ms, errors %d%n", lab.rps(), lab.p99Ms(), lab.errors());
-            out.printf("calibrate: driver CPU %.0f%% of one core (%d CPU(s)), %.1f us CPU per request%n", lab.cpuPct(), cpus.driver().size(), usPerRequest);
-            out.printf("calibrate: driver ceiling %s%.0f requests/s on its CPU set%n", lab.saturated() ? "" : "~", lab.saturated() ? lab.rps() : ceiling);
-            if (!lab.saturated()) {
+            out.printf("calibrate: driver CPU %.0f%% of one core (%d CPU(s)), %.1f us CPU per request (medians)%n", labCpu, cpus.driver().size(), usPerRequest);
+            out.printf("calibrate: driver ceiling %s%.0f requests/s on its CPU set%n", saturated ? "" : "~", saturated ? labRps : ceiling);
+            if (!saturated) {
                 out.println("calibrate: the driver was not saturated (the stub was the limit); the ceiling is estimated from its CPU cost per request");
             }
-            out.flush();
-            Wrk.Run w = runWrk(wrk, cpus, stub.base().resolve(STUB_PATH), measured, logs.resolve("wrk-stub.log"), out);
-            CalibrationStep step = CalibrationStep.onStub("stub " + STUB_PATH, lab.rps(), lab.cpuPct(), lab.errors(),
-                    w.result().requestsPerSecond(), w.cpuPct(), w.result().errors());
+            CalibrationStep step = CalibrationStep.onStub("stub " + STUB_PATH, labRps, labCpu, r.labErrors(),
+                    r.wrkMedian(w -> w.result().requestsPerSecond()), r.wrkMedian(Wrk.Run::cpuPct), r.wrkErrors());
+            verdict(r, out);
             out.println("calibrate: " + step.line());
             out.flush();
             return step;
@@ -155,17 +193,50 @@ public final class CalibrateCommand implements Callable<Integer> {
             Warmup.Outcome w0 = Warmup.run(warm, targetWarmup, s -> { });
             out.printf("calibrate: warmup windows %s requests/s%s%n", w0.windowsRps().stream().map(v -> String.format("%.0f", v)).toList(),
                     w0.stable() || targetWarmup.isZero() ? "" : " (still changing: consider a longer --warmup)");
-            LabRun lab = measure(t.base(), TARGET_PATH, cpus, measured);
-            out.printf("calibrate: %s %s: lab %.0f requests/s, p99 %.2f ms, errors %d, driver CPU %.0f%%%n",
-                    targetSpec.name(), TARGET_PATH, lab.rps(), lab.p99Ms(), lab.errors(), lab.cpuPct());
-            out.flush();
-            Wrk.Run w = runWrk(wrk, cpus, t.base().resolve(TARGET_PATH), measured, logs.resolve("wrk-" + targetSpec.name() + ".log"), out);
-            CalibrationStep step = CalibrationStep.onTarget(targetSpec.name() + " " + TARGET_PATH, lab.rps(), lab.cpuPct(), lab.errors(),
-                    w.result().requestsPerSecond(), w.cpuPct(), w.result().errors());
+            Rounds r = rounds(t.base(), TARGET_PATH, cpus, measured, wrk, logs, targetSpec.name(), out);
+            CalibrationStep step = CalibrationStep.onTarget(targetSpec.name() + " " + TARGET_PATH, r.labMedian(LabRun::rps),
+                    r.labMedian(LabRun::cpuPct), r.labErrors(), r.wrkMedian(w -> w.result().requestsPerSecond()), r.wrkMedian(Wrk.Run::cpuPct), r.wrkErrors());
+            verdict(r, out);
             out.println("calibrate: " + step.line());
             out.flush();
             return step;
         }
+    }
+
+    /**
+     * Both generators, {@code rounds} times, in the order lab-wrk, wrk-lab, lab-wrk, ...: on a
+     * machine shared with other benchmarks (or a target whose JIT is still settling), whichever
+     * always went second would otherwise get all of the drift.
+     */
+    private Rounds rounds(URI base, String path, CpuPlan cpus, Duration measured, Wrk wrk, Path logs, String name, PrintWriter out) {
+        List<LabRun> lab = new ArrayList<>();
+        List<Wrk.Run> ref = new ArrayList<>();
+        for (int i = 1; i <= rounds; i++) {
+            Path log = logs.resolve("wrk-" + name + "-" + i + ".log");
+            if (i % 2 == 1) {
+                lab.add(measure(base, path, cpus, measured));
+                ref.add(wrk.run(cpus.driverPlacement().prefix(), cpus.driver().size(), connections, measured, base.resolve(path), log));
+            } else {
+                ref.add(wrk.run(cpus.driverPlacement().prefix(), cpus.driver().size(), connections, measured, base.resolve(path), log));
+                lab.add(measure(base, path, cpus, measured));
+            }
+            LabRun l = lab.get(i - 1);
+            Wrk.Run w = ref.get(i - 1);
+            out.printf("calibrate: %s %s round %d (%s): lab %.0f requests/s, p99 %.2f ms, errors %d, CPU %.0f%% | wrk %.0f requests/s, p99 %.2f ms, errors %d, CPU %.0f%%%n",
+                    name, path, i, i % 2 == 1 ? "lab first" : "wrk first", l.rps(), l.p99Ms(), l.errors(), l.cpuPct(),
+                    w.result().requestsPerSecond(), w.result().p99Ms(), w.result().errors(), w.cpuPct());
+            out.flush();
+        }
+        if (!ref.isEmpty()) {
+            out.println("calibrate: wrk command: " + String.join(" ", ref.get(0).command()));
+        }
+        return new Rounds(lab, ref);
+    }
+
+    /** Whether lab and wrk differ beyond the round-to-round noise (docs/statistics.md). */
+    private static void verdict(Rounds r, PrintWriter out) {
+        Verdict v = Stats.compare("throughput", "wrk", r.wrkRps(), "lab", r.labRps(), true);
+        out.println("calibrate: lab vs wrk: " + v.text());
     }
 
     private LabRun measure(URI base, String path, CpuPlan cpus, Duration measured) {
@@ -177,14 +248,5 @@ public final class CalibrateCommand implements Callable<Integer> {
         }
         double rps = m.responses() / (m.elapsed().toMillis() / 1000.0);
         return new LabRun(rps, cpu.mean(), cpu.saturated(), m.errors().total(), m.latency().getValueAtPercentile(99) / 1e6);
-    }
-
-    /** wrk on the driver's CPUs, one thread per CPU as the lab runs one event loop per CPU. */
-    private Wrk.Run runWrk(Wrk wrk, CpuPlan cpus, URI url, Duration measured, Path log, PrintWriter out) {
-        Wrk.Run w = wrk.run(cpus.driverPlacement().prefix(), cpus.driver().size(), connections, measured, url, log);
-        out.printf("calibrate: wrk %.0f requests/s, p99 %.2f ms, errors %d, wrk CPU %.0f%% (%s)%n", w.result().requestsPerSecond(),
-                w.result().p99Ms(), w.result().errors(), w.cpuPct(), String.join(" ", w.command()));
-        out.flush();
-        return w;
     }
 }
