@@ -1,6 +1,7 @@
 package dev.loomflux.lab.cli;
 
 import dev.loomflux.lab.Home;
+import dev.loomflux.lab.LabException;
 import dev.loomflux.lab.UsageException;
 import dev.loomflux.lab.driver.LoadDriver;
 import dev.loomflux.lab.driver.LoadSpec;
@@ -10,6 +11,7 @@ import dev.loomflux.lab.experiment.Profile;
 import dev.loomflux.lab.run.CpuPlan;
 import dev.loomflux.lab.run.DriverCpu;
 import dev.loomflux.lab.run.Warmup;
+import dev.loomflux.lab.stats.Estimate;
 import dev.loomflux.lab.stats.Stats;
 import dev.loomflux.lab.stats.Verdict;
 import dev.loomflux.lab.target.Downstream;
@@ -63,12 +65,12 @@ public final class CalibrateCommand implements Callable<Integer> {
             description = "Declare a target on top of another, as for ./lab run. Repeatable.")
     List<String> definitions = new ArrayList<>();
 
-    @Option(names = "--rounds", defaultValue = "3",
+    @Option(names = "--rounds", defaultValue = "5",
             description = "Measurements per generator and step, alternating lab-wrk, wrk-lab, ... so drift on a shared machine hits both; "
                     + "medians are reported. Default: ${DEFAULT-VALUE}.")
     int rounds;
 
-    @Option(names = "--warmup", defaultValue = "30s",
+    @Option(names = "--warmup", defaultValue = "60s",
             description = "Target warmup with the lab's driver before measuring, until two 5 s windows agree within 10%%. Default: ${DEFAULT-VALUE}.")
     String warmup;
 
@@ -109,6 +111,10 @@ public final class CalibrateCommand implements Callable<Integer> {
 
         long wrkErrors() {
             return wrk.stream().mapToLong(w -> w.result().errors()).sum();
+        }
+
+        Estimate ratio() {
+            return CalibrationStep.ratios(labRps(), wrkRps());
         }
     }
 
@@ -174,7 +180,7 @@ public final class CalibrateCommand implements Callable<Integer> {
                 out.println("calibrate: the driver was not saturated (the stub was the limit); the ceiling is estimated from its CPU cost per request");
             }
             CalibrationStep step = CalibrationStep.onStub("stub " + STUB_PATH, labRps, labCpu, r.labErrors(),
-                    r.wrkMedian(w -> w.result().requestsPerSecond()), r.wrkMedian(Wrk.Run::cpuPct), r.wrkErrors());
+                    r.wrkMedian(w -> w.result().requestsPerSecond()), r.wrkMedian(Wrk.Run::cpuPct), r.wrkErrors(), r.ratio());
             verdict(r, out);
             out.println("calibrate: " + step.line());
             out.flush();
@@ -195,7 +201,7 @@ public final class CalibrateCommand implements Callable<Integer> {
                     w0.stable() || targetWarmup.isZero() ? "" : " (still changing: consider a longer --warmup)");
             Rounds r = rounds(t.base(), TARGET_PATH, cpus, measured, wrk, logs, targetSpec.name(), out);
             CalibrationStep step = CalibrationStep.onTarget(targetSpec.name() + " " + TARGET_PATH, r.labMedian(LabRun::rps),
-                    r.labMedian(LabRun::cpuPct), r.labErrors(), r.wrkMedian(w -> w.result().requestsPerSecond()), r.wrkMedian(Wrk.Run::cpuPct), r.wrkErrors());
+                    r.labMedian(LabRun::cpuPct), r.labErrors(), r.wrkMedian(w -> w.result().requestsPerSecond()), r.wrkMedian(Wrk.Run::cpuPct), r.wrkErrors(), r.ratio());
             verdict(r, out);
             out.println("calibrate: " + step.line());
             out.flush();
@@ -213,18 +219,27 @@ public final class CalibrateCommand implements Callable<Integer> {
         List<Wrk.Run> ref = new ArrayList<>();
         for (int i = 1; i <= rounds; i++) {
             Path log = logs.resolve("wrk-" + name + "-" + i + ".log");
+            // The lab's JVM shares the driver CPUs with wrk; its own CPU meanwhile shows whether it got in wrk's way.
+            DriverCpu idle = new DriverCpu(cpus.driver().size());
             if (i % 2 == 1) {
                 lab.add(measure(base, path, cpus, measured));
-                ref.add(wrk.run(cpus.driverPlacement().prefix(), cpus.driver().size(), connections, measured, base.resolve(path), log));
+                try (idle) {
+                    ref.add(wrk.run(cpus.driverPlacement().prefix(), cpus.driver().size(), connections, measured, base.resolve(path), log));
+                }
             } else {
-                ref.add(wrk.run(cpus.driverPlacement().prefix(), cpus.driver().size(), connections, measured, base.resolve(path), log));
+                try (idle) {
+                    ref.add(wrk.run(cpus.driverPlacement().prefix(), cpus.driver().size(), connections, measured, base.resolve(path), log));
+                }
                 lab.add(measure(base, path, cpus, measured));
             }
             LabRun l = lab.get(i - 1);
             Wrk.Run w = ref.get(i - 1);
-            out.printf("calibrate: %s %s round %d (%s): lab %.0f requests/s, p99 %.2f ms, errors %d, CPU %.0f%% | wrk %.0f requests/s, p99 %.2f ms, errors %d, CPU %.0f%%%n",
+            if (w.result().requestsPerSecond() <= 0) {
+                throw new LabException("wrk completed no requests in round " + i + " against " + base.resolve(path) + " (" + log + ")");
+            }
+            out.printf("calibrate: %s %s round %d (%s): lab %.0f requests/s, p99 %.2f ms, errors %d, CPU %.0f%% | wrk %.0f requests/s, p99 %.2f ms, errors %d, CPU %.0f%% (lab JVM meanwhile %.0f%%)%n",
                     name, path, i, i % 2 == 1 ? "lab first" : "wrk first", l.rps(), l.p99Ms(), l.errors(), l.cpuPct(),
-                    w.result().requestsPerSecond(), w.result().p99Ms(), w.result().errors(), w.cpuPct());
+                    w.result().requestsPerSecond(), w.result().p99Ms(), w.result().errors(), w.cpuPct(), idle.mean());
             out.flush();
         }
         if (!ref.isEmpty()) {
@@ -233,7 +248,10 @@ public final class CalibrateCommand implements Callable<Integer> {
         return new Rounds(lab, ref);
     }
 
-    /** Whether lab and wrk differ beyond the round-to-round noise (docs/statistics.md). */
+    /**
+     * Whether lab and wrk differ beyond the round-to-round noise (docs/statistics.md). Unpaired, so
+     * more cautious than the per-round ratio: drift that moves both in a round counts as noise here.
+     */
     private static void verdict(Rounds r, PrintWriter out) {
         Verdict v = Stats.compare("throughput", "wrk", r.wrkRps(), "lab", r.labRps(), true);
         out.println("calibrate: lab vs wrk: " + v.text());

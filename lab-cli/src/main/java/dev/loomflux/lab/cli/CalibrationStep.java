@@ -1,34 +1,48 @@
 package dev.loomflux.lab.cli;
 
+import dev.loomflux.lab.stats.Estimate;
+import dev.loomflux.lab.stats.Stats;
 import java.util.List;
 import java.util.Locale;
 
 /**
- * One server measured by both load generators under the same CPUs, connections and duration.
- * CPU figures: 100 = one core busy for the whole measurement.
+ * One server measured by both load generators under the same CPUs, connections and duration, in
+ * rounds. Throughput and CPU are medians over the rounds; CPU 100 = one core busy throughout.
  *
+ * @param ratio    lab / wrk throughput per round (each round's two measurements are adjacent in
+ *                 time, so a ratio within a round cancels most of a shared machine's drift): its
+ *                 median and 95% bootstrap interval
  * @param minRatio the lowest acceptable lab / wrk throughput ratio (issue #7's goals)
  * @param maxRatio the highest; above 1 means the lab measured more than wrk
  */
 record CalibrationStep(String name, double labRps, double labCpuPct, long labErrors,
-                       double wrkRps, double wrkCpuPct, long wrkErrors, double minRatio, double maxRatio) {
+                       double wrkRps, double wrkCpuPct, long wrkErrors, Estimate ratio, double minRatio, double maxRatio) {
     /** Goal on the stub: the lab offers at least 80% of what wrk offers from the same CPUs. */
-    static CalibrationStep onStub(String name, double labRps, double labCpuPct, long labErrors, double wrkRps, double wrkCpuPct, long wrkErrors) {
-        return new CalibrationStep(name, labRps, labCpuPct, labErrors, wrkRps, wrkCpuPct, wrkErrors, 0.80, Double.POSITIVE_INFINITY);
+    static CalibrationStep onStub(String name, double labRps, double labCpuPct, long labErrors, double wrkRps, double wrkCpuPct, long wrkErrors, Estimate ratio) {
+        return new CalibrationStep(name, labRps, labCpuPct, labErrors, wrkRps, wrkCpuPct, wrkErrors, ratio, 0.80, Double.POSITIVE_INFINITY);
     }
 
     /** Goal on a real target: the target, not the generator, sets the figure, so both agree within 5%. */
-    static CalibrationStep onTarget(String name, double labRps, double labCpuPct, long labErrors, double wrkRps, double wrkCpuPct, long wrkErrors) {
-        return new CalibrationStep(name, labRps, labCpuPct, labErrors, wrkRps, wrkCpuPct, wrkErrors, 0.95, 1.05);
+    static CalibrationStep onTarget(String name, double labRps, double labCpuPct, long labErrors, double wrkRps, double wrkCpuPct, long wrkErrors, Estimate ratio) {
+        return new CalibrationStep(name, labRps, labCpuPct, labErrors, wrkRps, wrkCpuPct, wrkErrors, ratio, 0.95, 1.05);
     }
 
-    double ratio() {
-        return wrkRps > 0 ? labRps / wrkRps : Double.NaN;
+    /** The per-round ratios, each lab / wrk; wrk must have completed requests in every round. */
+    static Estimate ratios(double[] labRps, double[] wrkRps) {
+        double[] r = new double[labRps.length];
+        for (int i = 0; i < r.length; i++) {
+            r[i] = labRps[i] / wrkRps[i];
+        }
+        return Stats.summarize(r);
     }
 
+    /** On the median; {@link #interval()} shows how sure that is. */
     boolean met() {
-        double r = ratio();
-        return r >= minRatio && r <= maxRatio;
+        return ratio.median() >= minRatio && ratio.median() <= maxRatio;
+    }
+
+    String interval() {
+        return ratio.n() < 2 ? "(1 round)" : String.format(Locale.ROOT, "%.3f-%.3f", ratio.ciLow(), ratio.ciHigh());
     }
 
     String goal() {
@@ -39,19 +53,20 @@ record CalibrationStep(String name, double labRps, double labCpuPct, long labErr
 
     /** The line printed as each step finishes. */
     String line() {
-        return String.format(Locale.ROOT, "%s: lab %,.0f requests/s (CPU %.0f%%), wrk %,.0f requests/s (CPU %.0f%%), ratio %.3f (goal %s: %s)",
-                name, labRps, labCpuPct, wrkRps, wrkCpuPct, ratio(), goal(), met() ? "met" : "missed");
+        return String.format(Locale.ROOT, "%s: lab %,.0f requests/s (CPU %.0f%%), wrk %,.0f requests/s (CPU %.0f%%), "
+                        + "ratio %.3f (median of %d rounds, 95%% CI %s; goal %s: %s)",
+                name, labRps, labCpuPct, wrkRps, wrkCpuPct, ratio.median(), ratio.n(), interval(), goal(), met() ? "met" : "missed");
     }
 
     static List<String> table(List<CalibrationStep> steps) {
-        String fmt = "%-24s %10s %8s %10s %8s %7s %10s %6s";
+        String fmt = "%-24s %10s %8s %10s %8s %7s %13s %10s %6s";
         List<String> out = new java.util.ArrayList<>();
-        out.add(String.format(Locale.ROOT, fmt, "STEP", "LAB RPS", "LAB CPU", "WRK RPS", "WRK CPU", "RATIO", "GOAL", ""));
+        out.add(String.format(Locale.ROOT, fmt, "STEP", "LAB RPS", "LAB CPU", "WRK RPS", "WRK CPU", "RATIO", "RATIO 95% CI", "GOAL", ""));
         for (CalibrationStep s : steps) {
             out.add(String.format(Locale.ROOT, fmt, s.name(), String.format(Locale.ROOT, "%,.0f", s.labRps()),
                     String.format(Locale.ROOT, "%.0f%%", s.labCpuPct()), String.format(Locale.ROOT, "%,.0f", s.wrkRps()),
-                    String.format(Locale.ROOT, "%.0f%%", s.wrkCpuPct()), String.format(Locale.ROOT, "%.3f", s.ratio()),
-                    s.goal(), s.met() ? "met" : "missed"));
+                    String.format(Locale.ROOT, "%.0f%%", s.wrkCpuPct()), String.format(Locale.ROOT, "%.3f", s.ratio().median()),
+                    s.interval(), s.goal(), s.met() ? "met" : "missed"));
         }
         return out;
     }

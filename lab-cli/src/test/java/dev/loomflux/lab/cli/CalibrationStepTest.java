@@ -4,28 +4,45 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.loomflux.lab.stats.Estimate;
 import org.junit.jupiter.api.Test;
 
 class CalibrationStepTest {
+    private static CalibrationStep stub(double ratio) {
+        return CalibrationStep.onStub("stub", 0, 0, 0, 0, 0, 0, new Estimate(1, ratio, ratio, ratio, ratio, ratio));
+    }
+
+    private static CalibrationStep target(double ratio) {
+        return CalibrationStep.onTarget("t", 0, 0, 0, 0, 0, 0, new Estimate(1, ratio, ratio, ratio, ratio, ratio));
+    }
+
     @Test
     void stubGoalIsAFloorOnTheRatio() {
-        assertTrue(CalibrationStep.onStub("stub", 80_000, 95, 0, 100_000, 99, 0).met());
-        assertFalse(CalibrationStep.onStub("stub", 79_000, 95, 0, 100_000, 99, 0).met());
-        assertTrue(CalibrationStep.onStub("stub", 120_000, 95, 0, 100_000, 99, 0).met());
+        assertTrue(stub(0.80).met());
+        assertFalse(stub(0.79).met());
+        assertTrue(stub(1.2).met());
     }
 
     @Test
     void targetGoalIsWithinFivePercentEitherWay() {
-        assertEquals(0.96, CalibrationStep.onTarget("t", 24_000, 50, 0, 25_000, 40, 0).ratio(), 1e-9);
-        assertTrue(CalibrationStep.onTarget("t", 24_000, 50, 0, 25_000, 40, 0).met());
-        assertFalse(CalibrationStep.onTarget("t", 23_000, 50, 0, 25_000, 40, 0).met());
-        assertFalse(CalibrationStep.onTarget("t", 27_000, 50, 0, 25_000, 40, 0).met());
+        assertTrue(target(0.96).met());
+        assertTrue(target(1.05).met());
+        assertFalse(target(0.92).met());
+        assertFalse(target(1.08).met());
     }
 
     @Test
-    void noWrkThroughputIsNoRatio() {
-        CalibrationStep s = CalibrationStep.onTarget("t", 24_000, 50, 0, 0, 0, 0);
-        assertTrue(Double.isNaN(s.ratio()));
-        assertFalse(s.met());
+    void theRatioIsTheMedianOfPerRoundRatiosNotTheRatioOfMedians() {
+        // Round 3 ran while the machine was busy: both generators dropped, their ratio did not.
+        Estimate r = CalibrationStep.ratios(new double[] {100, 102, 50}, new double[] {100, 100, 50});
+        assertEquals(1.0, r.median(), 1e-12);
+        assertEquals(3, r.n());
+        assertTrue(r.ciLow() >= 1.0 && r.ciHigh() <= 1.02, r.toString());
+    }
+
+    @Test
+    void oneRoundHasNoInterval() {
+        assertEquals("(1 round)", target(1.0).interval());
+        assertTrue(target(1.0).line().contains("ratio 1.000 (median of 1 rounds, 95% CI (1 round); goal 0.95-1.05: met)"), target(1.0).line());
     }
 }
