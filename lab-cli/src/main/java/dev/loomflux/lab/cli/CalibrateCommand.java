@@ -220,13 +220,15 @@ public final class CalibrateCommand implements Callable<Integer> {
         for (int i = 1; i <= rounds; i++) {
             Path log = logs.resolve("wrk-" + name + "-" + i + ".log");
             // The lab's JVM shares the driver CPUs with wrk; its own CPU meanwhile shows whether it got in wrk's way.
-            DriverCpu idle = new DriverCpu(cpus.driver().size());
+            DriverCpu idle;
             if (i % 2 == 1) {
                 lab.add(measure(base, path, cpus, measured));
+                idle = new DriverCpu(cpus.driver().size());
                 try (idle) {
                     ref.add(wrk.run(cpus.driverPlacement().prefix(), cpus.driver().size(), connections, measured, base.resolve(path), log));
                 }
             } else {
+                idle = new DriverCpu(cpus.driver().size());
                 try (idle) {
                     ref.add(wrk.run(cpus.driverPlacement().prefix(), cpus.driver().size(), connections, measured, base.resolve(path), log));
                 }
