@@ -48,6 +48,8 @@ public final class CalibrateCommand implements Callable<Integer> {
     private static final String STUB_PATH = "/delay?ms=0";
     private static final String TARGET_PATH = "/plaintext";
     private static final Duration STUB_WARMUP = Duration.ofSeconds(10);
+    /** A round is quiet when other processes used less than this (100 = a core) of each CPU set. */
+    private static final double QUIET_PCT = 10;
     /** A request that cannot be answered: the plaintext target never needs the stub. */
     private static final URI NO_DOWNSTREAM = URI.create("http://127.0.0.1:9");
 
@@ -88,7 +90,11 @@ public final class CalibrateCommand implements Callable<Integer> {
     }
 
     /** Every round of one step, both generators. */
-    private record Rounds(List<LabRun> lab, List<Wrk.Run> wrk) {
+    private record Rounds(List<LabRun> lab, List<Wrk.Run> wrk, List<Boolean> quiet) {
+        double[] quietOnly(double[] perRound) {
+            return java.util.stream.IntStream.range(0, perRound.length).filter(quiet::get).mapToDouble(i -> perRound[i]).toArray();
+        }
+
         double[] labRps() {
             return lab.stream().mapToDouble(LabRun::rps).toArray();
         }
@@ -168,7 +174,7 @@ public final class CalibrateCommand implements Callable<Integer> {
                     CpuPlan.affinityOf(stub.pid()), CpuPlan.list(cpus.driver()), cpus.note(), connections);
             out.flush();
             LoadDriver.run(new LoadSpec(stub.base(), STUB_PATH, new Profile.Fixed(connections, STUB_WARMUP), cpus.driver().size(), Duration.ofSeconds(10)), s -> { });
-            Rounds r = rounds(stub.base(), STUB_PATH, cpus, measured, wrk, logs, "stub", out);
+            Rounds r = rounds(stub.base(), STUB_PATH, stub.pid(), cpus, measured, wrk, logs, "stub", out);
             double labRps = r.labMedian(LabRun::rps);
             double labCpu = r.labMedian(LabRun::cpuPct);
             boolean saturated = r.lab().stream().filter(LabRun::saturated).count() * 2 > r.lab().size();
@@ -199,7 +205,7 @@ public final class CalibrateCommand implements Callable<Integer> {
             Warmup.Outcome w0 = Warmup.run(warm, targetWarmup, s -> { });
             out.printf("calibrate: warmup windows %s requests/s%s%n", w0.windowsRps().stream().map(v -> String.format("%.0f", v)).toList(),
                     w0.stable() || targetWarmup.isZero() ? "" : " (still changing: consider a longer --warmup)");
-            Rounds r = rounds(t.base(), TARGET_PATH, cpus, measured, wrk, logs, targetSpec.name(), out);
+            Rounds r = rounds(t.base(), TARGET_PATH, t.process().pid(), cpus, measured, wrk, logs, targetSpec.name(), out);
             CalibrationStep step = CalibrationStep.onTarget(targetSpec.name() + " " + TARGET_PATH, r.labMedian(LabRun::rps),
                     r.labMedian(LabRun::cpuPct), r.labErrors(), r.wrkMedian(w -> w.result().requestsPerSecond()), r.wrkMedian(Wrk.Run::cpuPct), r.wrkErrors(), r.ratio());
             verdict(r, out);
@@ -214,26 +220,34 @@ public final class CalibrateCommand implements Callable<Integer> {
      * machine shared with other benchmarks (or a target whose JIT is still settling), whichever
      * always went second would otherwise get all of the drift.
      */
-    private Rounds rounds(URI base, String path, CpuPlan cpus, Duration measured, Wrk wrk, Path logs, String name, PrintWriter out) {
+    private Rounds rounds(URI base, String path, long serverPid, CpuPlan cpus, Duration measured, Wrk wrk, Path logs, String name, PrintWriter out) {
         List<LabRun> lab = new ArrayList<>();
         List<Wrk.Run> ref = new ArrayList<>();
+        List<Boolean> quiet = new ArrayList<>();
         for (int i = 1; i <= rounds; i++) {
             Path log = logs.resolve("wrk-" + name + "-" + i + ".log");
-            // The lab's JVM shares the driver CPUs with wrk; its own CPU meanwhile shows whether it got in wrk's way.
-            DriverCpu idle;
-            if (i % 2 == 1) {
-                lab.add(measure(base, path, cpus, measured));
-                idle = new DriverCpu(cpus.driver().size());
-                try (idle) {
-                    ref.add(wrk.run(cpus.driverPlacement().prefix(), cpus.driver().size(), connections, measured, base.resolve(path), log));
+            double labJvmDuringWrk = 0;
+            Interference.Result labOthers = null;
+            Interference.Result wrkOthers = null;
+            for (int j = 0; j < 2; j++) {
+                // Odd rounds: lab then wrk; even rounds: wrk then lab.
+                boolean labTurn = (j == 0) == (i % 2 == 1);
+                if (labTurn) {
+                    Interference seen = Interference.start(cpus.driver(), cpus.target(), serverPid);
+                    lab.add(measure(base, path, cpus, measured));
+                    labOthers = seen.stop(0);
+                } else {
+                    Interference seen = Interference.start(cpus.driver(), cpus.target(), serverPid);
+                    // The lab's JVM shares the driver CPUs with wrk; its own CPU meanwhile shows whether it got in wrk's way.
+                    DriverCpu labJvm = new DriverCpu(cpus.driver().size());
+                    try (labJvm) {
+                        ref.add(wrk.run(cpus.driverPlacement().prefix(), cpus.driver().size(), connections, measured, base.resolve(path), log));
+                    }
+                    labJvmDuringWrk = labJvm.mean();
+                    wrkOthers = seen.stop(ref.get(ref.size() - 1).cpuPct());
                 }
-            } else {
-                idle = new DriverCpu(cpus.driver().size());
-                try (idle) {
-                    ref.add(wrk.run(cpus.driverPlacement().prefix(), cpus.driver().size(), connections, measured, base.resolve(path), log));
-                }
-                lab.add(measure(base, path, cpus, measured));
             }
+            quiet.add(labOthers.quiet(QUIET_PCT) && wrkOthers.quiet(QUIET_PCT));
             LabRun l = lab.get(i - 1);
             Wrk.Run w = ref.get(i - 1);
             if (w.result().requestsPerSecond() <= 0) {
@@ -241,13 +255,27 @@ public final class CalibrateCommand implements Callable<Integer> {
             }
             out.printf("calibrate: %s %s round %d (%s): lab %.0f requests/s, p99 %.2f ms, errors %d, CPU %.0f%% | wrk %.0f requests/s, p99 %.2f ms, errors %d, CPU %.0f%% (lab JVM meanwhile %.0f%%)%n",
                     name, path, i, i % 2 == 1 ? "lab first" : "wrk first", l.rps(), l.p99Ms(), l.errors(), l.cpuPct(),
-                    w.result().requestsPerSecond(), w.result().p99Ms(), w.result().errors(), w.cpuPct(), idle.mean());
+                    w.result().requestsPerSecond(), w.result().p99Ms(), w.result().errors(), w.cpuPct(), labJvmDuringWrk);
+            out.printf("calibrate:   other processes on the driver / server CPUs: %.0f%% / %.0f%% during lab, %.0f%% / %.0f%% during wrk%s%n",
+                    labOthers.onDriverPct(), labOthers.onServerPct(), wrkOthers.onDriverPct(), wrkOthers.onServerPct(),
+                    quiet.get(i - 1) ? " (quiet round)" : "");
             out.flush();
         }
         if (!ref.isEmpty()) {
             out.println("calibrate: wrk command: " + String.join(" ", ref.get(0).command()));
         }
-        return new Rounds(lab, ref);
+        Rounds r = new Rounds(lab, ref, quiet);
+        double[] quietLab = r.quietOnly(r.labRps());
+        if (quietLab.length > 0) {
+            Estimate q = CalibrationStep.ratios(quietLab, r.quietOnly(r.wrkRps()));
+            out.printf("calibrate: %s %s: %d of %d rounds quiet (others < %.0f%% of a core on each CPU set); lab / wrk over them: median %.3f%s%n",
+                    name, path, quietLab.length, lab.size(), QUIET_PCT, q.median(),
+                    q.n() > 1 ? String.format(" (95%% CI %.3f-%.3f)", q.ciLow(), q.ciHigh()) : "");
+        } else {
+            out.printf("calibrate: %s %s: no quiet round (other processes used >= %.0f%% of a core on the driver or server CPUs in every round)%n",
+                    name, path, QUIET_PCT);
+        }
+        return r;
     }
 
     /**
