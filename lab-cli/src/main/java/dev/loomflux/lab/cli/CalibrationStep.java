@@ -36,9 +36,35 @@ record CalibrationStep(String name, double labRps, double labCpuPct, long labErr
         return Stats.summarize(r);
     }
 
-    /** On the median; {@link #interval()} shows how sure that is. */
+    /** On the median; {@link #status()} says whether the interval confirms it. */
     boolean met() {
-        return ratio.median() >= minRatio && ratio.median() <= maxRatio;
+        return within(ratio.median());
+    }
+
+    private boolean within(double r) {
+        return r >= minRatio && r <= maxRatio;
+    }
+
+    /**
+     * "met" or "missed" when the whole 95% interval agrees with the median; otherwise the median's
+     * reading marked "unsure", since on a noisy machine a median alone can land either side by luck.
+     */
+    String status() {
+        String median = met() ? "met" : "missed";
+        if (ratio.n() < 2) {
+            return median + " (1 round)";
+        }
+        boolean lowIn = within(ratio.ciLow());
+        boolean highIn = within(ratio.ciHigh());
+        if (lowIn && highIn) {
+            return "met";
+        }
+        boolean allBelow = ratio.ciHigh() < minRatio;
+        boolean allAbove = ratio.ciLow() > maxRatio;
+        if (allBelow || allAbove) {
+            return "missed";
+        }
+        return "unsure, median " + median;
     }
 
     String interval() {
@@ -55,18 +81,18 @@ record CalibrationStep(String name, double labRps, double labCpuPct, long labErr
     String line() {
         return String.format(Locale.ROOT, "%s: lab %,.0f requests/s (CPU %.0f%%), wrk %,.0f requests/s (CPU %.0f%%), "
                         + "ratio %.3f (median of %d rounds, 95%% CI %s; goal %s: %s)",
-                name, labRps, labCpuPct, wrkRps, wrkCpuPct, ratio.median(), ratio.n(), interval(), goal(), met() ? "met" : "missed");
+                name, labRps, labCpuPct, wrkRps, wrkCpuPct, ratio.median(), ratio.n(), interval(), goal(), status());
     }
 
     static List<String> table(List<CalibrationStep> steps) {
-        String fmt = "%-24s %10s %8s %10s %8s %7s %13s %10s %6s";
+        String fmt = "%-24s %10s %8s %10s %8s %7s %13s %10s  %s";
         List<String> out = new java.util.ArrayList<>();
         out.add(String.format(Locale.ROOT, fmt, "STEP", "LAB RPS", "LAB CPU", "WRK RPS", "WRK CPU", "RATIO", "RATIO 95% CI", "GOAL", ""));
         for (CalibrationStep s : steps) {
             out.add(String.format(Locale.ROOT, fmt, s.name(), String.format(Locale.ROOT, "%,.0f", s.labRps()),
                     String.format(Locale.ROOT, "%.0f%%", s.labCpuPct()), String.format(Locale.ROOT, "%,.0f", s.wrkRps()),
                     String.format(Locale.ROOT, "%.0f%%", s.wrkCpuPct()), String.format(Locale.ROOT, "%.3f", s.ratio().median()),
-                    s.interval(), s.goal(), s.met() ? "met" : "missed"));
+                    s.interval(), s.goal(), s.status()));
         }
         return out;
     }

@@ -41,8 +41,21 @@ class CalibrationStepTest {
     }
 
     @Test
+    void theIntervalDecidesWhetherTheGoalIsConfirmed() {
+        Estimate inside = new Estimate(5, 1.0, 0.9, 1.1, 0.97, 1.03);
+        Estimate wide = new Estimate(5, 1.0, 0.8, 1.3, 0.88, 1.23);
+        Estimate below = new Estimate(5, 0.5, 0.3, 0.7, 0.4, 0.6);
+        Estimate wideLow = new Estimate(5, 0.7, 0.2, 0.9, 0.21, 0.84);
+        assertEquals("met", CalibrationStep.onTarget("t", 0, 0, 0, 0, 0, 0, inside).status());
+        assertEquals("unsure, median met", CalibrationStep.onTarget("t", 0, 0, 0, 0, 0, 0, wide).status());
+        assertEquals("missed", CalibrationStep.onStub("s", 0, 0, 0, 0, 0, 0, below).status());
+        assertEquals("unsure, median missed", CalibrationStep.onStub("s", 0, 0, 0, 0, 0, 0, wideLow).status());
+        assertEquals("met (1 round)", target(1.0).status());
+    }
+
+    @Test
     void oneRoundHasNoInterval() {
         assertEquals("(1 round)", target(1.0).interval());
-        assertTrue(target(1.0).line().contains("ratio 1.000 (median of 1 rounds, 95% CI (1 round); goal 0.95-1.05: met)"), target(1.0).line());
+        assertTrue(target(1.0).line().contains("ratio 1.000 (median of 1 rounds, 95% CI (1 round); goal 0.95-1.05: met (1 round))"), target(1.0).line());
     }
 }
