@@ -79,9 +79,9 @@ record CalibrationStep(String name, double labRps, double labCpuPct, long labErr
 
     /** The line printed as each step finishes. */
     String line() {
-        return String.format(Locale.ROOT, "%s: lab %,.0f requests/s (CPU %.0f%%), wrk %,.0f requests/s (CPU %.0f%%), "
+        return String.format(Locale.ROOT, "%s: lab %,.0f requests/s (CPU %.0f%%, %d errors), wrk %,.0f requests/s (CPU %.0f%%, %d errors), "
                         + "ratio %.3f (median of %d rounds, 95%% CI %s; goal %s: %s)",
-                name, labRps, labCpuPct, wrkRps, wrkCpuPct, ratio.median(), ratio.n(), interval(), goal(), status());
+                name, labRps, labCpuPct, labErrors, wrkRps, wrkCpuPct, wrkErrors, ratio.median(), ratio.n(), interval(), goal(), status());
     }
 
     static List<String> table(List<CalibrationStep> steps) {
