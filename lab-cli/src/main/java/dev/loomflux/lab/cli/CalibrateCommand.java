@@ -1,17 +1,27 @@
 package dev.loomflux.lab.cli;
 
 import dev.loomflux.lab.Home;
+import dev.loomflux.lab.UsageException;
 import dev.loomflux.lab.driver.LoadDriver;
 import dev.loomflux.lab.driver.LoadSpec;
-import dev.loomflux.lab.driver.Measurement;
+import dev.loomflux.lab.experiment.ExperimentReader;
 import dev.loomflux.lab.experiment.Profile;
 import dev.loomflux.lab.run.CpuPlan;
-import dev.loomflux.lab.run.DriverCpu;
+import dev.loomflux.lab.run.Warmup;
+import dev.loomflux.lab.stats.Stats;
+import dev.loomflux.lab.stats.Verdict;
 import dev.loomflux.lab.target.Downstream;
 import dev.loomflux.lab.target.LaunchSettings;
+import dev.loomflux.lab.target.RunningTarget;
+import dev.loomflux.lab.target.TargetSpec;
+import dev.loomflux.lab.target.Targets;
+import dev.loomflux.lab.wrk.Wrk;
 import java.io.PrintWriter;
+import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -20,18 +30,45 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /**
- * A benchmark of the lab itself: how many requests per second the driver can offer from its CPU
- * set, against the stub at 0 ms placed on the target's CPUs. If the driver is not saturated, its
- * ceiling is estimated from its CPU cost per request.
+ * A benchmark of the lab itself, in two steps, each measured by the lab's driver and then by wrk
+ * with the same connections, duration and CPU set:
+ * <ol>
+ * <li>the stub at 0 ms on the target's CPUs: how many requests per second the driver can offer
+ *     (if the driver is not saturated, its ceiling is estimated from its CPU cost per request);</li>
+ * <li>a real target's /plaintext, warmed up first: whether the lab measures what wrk measures.</li>
+ * </ol>
  */
 @Command(name = "calibrate", mixinStandardHelpOptions = true,
-        description = "Measure the load driver's own ceiling on its CPU set against the stub at 0 ms.")
+        description = "Measure the load driver's own ceiling against the stub at 0 ms, and compare it with wrk on the stub and on a target's /plaintext.")
 public final class CalibrateCommand implements Callable<Integer> {
-    @Option(names = "--connections", defaultValue = "64", description = "Connections. Default: ${DEFAULT-VALUE}.")
+    private static final String STUB_PATH = "/delay?ms=0";
+    private static final String TARGET_PATH = "/plaintext";
+    private static final Duration STUB_WARMUP = Duration.ofSeconds(10);
+    /** A request that cannot be answered: the plaintext target never needs the stub. */
+    private static final URI NO_DOWNSTREAM = URI.create("http://127.0.0.1:9");
+
+    @Option(names = "--connections", defaultValue = "64", description = "Connections, for the lab and wrk. Default: ${DEFAULT-VALUE}.")
     int connections;
 
-    @Option(names = "--duration", defaultValue = "10s", description = "Measured time. Default: ${DEFAULT-VALUE}.")
+    @Option(names = "--duration", defaultValue = "10s", description = "Measured time per generator and step, whole seconds. Default: ${DEFAULT-VALUE}.")
     String duration;
+
+    @Option(names = "--target", defaultValue = "mvc-vt", paramLabel = "NAME",
+            description = "Target whose /plaintext both generators measure: mvc, mvc-vt, webflux or a --define'd name. Default: ${DEFAULT-VALUE}.")
+    String target;
+
+    @Option(names = "--define", paramLabel = "NAME=BASE[,key=value...][,-JVMFLAG...]",
+            description = "Declare a target on top of another, as for ./lab run. Repeatable.")
+    List<String> definitions = new ArrayList<>();
+
+    @Option(names = "--rounds", defaultValue = "5",
+            description = "Measurements per generator and step, alternating lab-wrk, wrk-lab, ... so drift on a shared machine hits both; "
+                    + "medians are reported. Default: ${DEFAULT-VALUE}.")
+    int rounds;
+
+    @Option(names = "--warmup", defaultValue = "60s",
+            description = "Target warmup with the lab's driver before measuring, until two 5 s windows agree within 10%%. Default: ${DEFAULT-VALUE}.")
+    String warmup;
 
     @Mixin
     CpuOptions cpuOptions;
@@ -45,44 +82,100 @@ public final class CalibrateCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
-        // The stub under load runs where a target would.
+        if (rounds < 1) {
+            throw new UsageException("--rounds " + rounds + ": must be at least 1");
+        }
+        if (connections < 1) {
+            throw new UsageException("--connections " + connections + ": must be at least 1");
+        }
+        Duration measured = ExperimentReader.duration(duration, m -> new UsageException("--duration " + duration + ": " + m));
+        if (measured.toSeconds() < 1) {
+            throw new UsageException("--duration " + duration + ": must be at least 1s (wrk counts whole seconds)");
+        }
+        measured = Duration.ofSeconds(measured.toSeconds());
+        Duration targetWarmup = ExperimentReader.duration(warmup, m -> new UsageException("--warmup " + warmup + ": " + m));
+        Wrk wrk = Wrk.locate();
+        Targets targets = new Targets();
+        definitions.forEach(targets::define);
+        TargetSpec targetSpec = targets.get(target, "--target");
         CpuPlan cpus = cpuOptions.plan();
         LaunchSettings settings = jvm.settings();
-        Duration measured = dev.loomflux.lab.experiment.ExperimentReader.duration(duration,
-                m -> new dev.loomflux.lab.UsageException("--duration " + duration + ": " + m));
         Home home = Home.detect();
+        home.jar(targetSpec.app().module(), targetSpec.app().jar());
+        Path logs = home.results().resolve("calibrate");
+
         long self = ProcessHandle.current().pid();
         String before = CpuPlan.affinityOf(self);
         cpus.move(self, cpus.driver());
-        Path logs = home.results().resolve("calibrate");
-        try (Downstream stub = Downstream.start(home, settings, cpus.targetPlacement(), logs)) {
-            out.printf("calibrate: stub on CPUs %s, driver on CPUs %s (%s), %d connections%n",
-                    CpuPlan.affinityOf(stub.pid()), CpuPlan.list(cpus.driver()), cpus.note(), connections);
-            out.flush();
-            LoadSpec warm = new LoadSpec(stub.base(), "/delay?ms=0", new Profile.Fixed(connections, Duration.ofSeconds(10)), cpus.driver().size(), Duration.ofSeconds(10));
-            LoadDriver.run(warm, s -> { });
-            LoadSpec spec = new LoadSpec(stub.base(), "/delay?ms=0", new Profile.Fixed(connections, measured), cpus.driver().size(), Duration.ofSeconds(10));
-            Measurement m;
-            DriverCpu cpu = new DriverCpu(cpus.driver().size());
-            try (cpu) {
-                m = LoadDriver.run(spec, s -> { });
-            }
-            double seconds = m.elapsed().toMillis() / 1000.0;
-            double rps = m.responses() / seconds;
-            double cpuShare = cpu.mean() / 100.0;
-            double usPerRequest = cpuShare * 1_000_000 / Math.max(1, rps);
-            double ceiling = cpus.driver().size() * 1_000_000 / Math.max(0.001, usPerRequest);
-            out.printf("calibrate: %.0f requests/s, p99 %.2f ms, errors %d%n", rps, m.latency().getValueAtPercentile(99) / 1e6, m.errors().total());
-            out.printf("calibrate: driver CPU %.0f%% of one core (%d CPU(s)), %.1f us CPU per request%n", cpu.mean(), cpus.driver().size(), usPerRequest);
-            out.printf("calibrate: driver ceiling %s%.0f requests/s on its CPU set%n",
-                    cpu.saturated() ? "" : "~", cpu.saturated() ? rps : ceiling);
-            if (!cpu.saturated()) {
-                out.println("calibrate: the driver was not saturated (the stub was the limit); the ceiling is estimated from its CPU cost per request");
-            }
+        try {
+            List<CalibrationStep> steps = new ArrayList<>();
+            steps.add(stub(home, settings, cpus, measured, wrk, logs, out));
+            steps.add(target(home, settings, cpus, targetSpec, targetWarmup, measured, wrk, logs, out));
+            out.println("calibrate: same CPUs (" + CpuPlan.list(cpus.driver()) + "), " + connections + " connections and "
+                    + measured.toSeconds() + " s for both generators; ratio = lab / wrk; CPU 100% = one core");
+            CalibrationStep.table(steps).forEach(l -> out.println("  " + l));
+            out.println("calibrate: wrk logs in " + logs);
             out.flush();
             return 0;
         } finally {
             cpus.restore(self, before);
         }
+    }
+
+    /** The stub at 0 ms on the target's CPUs: the driver's ceiling, then wrk's on the same CPUs. */
+    private CalibrationStep stub(Home home, LaunchSettings settings, CpuPlan cpus, Duration measured, Wrk wrk, Path logs, PrintWriter out) {
+        try (Downstream stub = Downstream.start(home, settings, cpus.targetPlacement(), logs)) {
+            out.printf("calibrate: stub on CPUs %s, driver on CPUs %s (%s), %d connections%n",
+                    CpuPlan.affinityOf(stub.pid()), CpuPlan.list(cpus.driver()), cpus.note(), connections);
+            out.flush();
+            LoadDriver.run(new LoadSpec(stub.base(), STUB_PATH, new Profile.Fixed(connections, STUB_WARMUP), cpus.driver().size(), Duration.ofSeconds(10)), s -> { });
+            CalibrationRounds.Result r = new CalibrationRounds(wrk, cpus, connections, measured, rounds, logs, out).run(stub.base(), STUB_PATH, stub.pid(), "stub");
+            double labRps = r.labMedian(CalibrationRounds.LabRun::rps);
+            double labCpu = r.labMedian(CalibrationRounds.LabRun::cpuPct);
+            boolean saturated = r.lab().stream().filter(CalibrationRounds.LabRun::saturated).count() * 2 > r.lab().size();
+            double usPerRequest = labCpu / 100.0 * 1_000_000 / Math.max(1, labRps);
+            double ceiling = cpus.driver().size() * 1_000_000 / Math.max(0.001, usPerRequest);
+            out.printf("calibrate: driver CPU %.0f%% of one core (%d CPU(s)), %.1f us CPU per request (medians)%n", labCpu, cpus.driver().size(), usPerRequest);
+            out.printf("calibrate: driver ceiling %s%.0f requests/s on its CPU set%n", saturated ? "" : "~", saturated ? labRps : ceiling);
+            if (!saturated) {
+                out.println("calibrate: the driver was not saturated (the stub was the limit); the ceiling is estimated from its CPU cost per request");
+            }
+            CalibrationStep step = CalibrationStep.onStub("stub " + STUB_PATH, labRps, labCpu, r.labErrors(),
+                    r.wrkMedian(w -> w.result().requestsPerSecond()), r.wrkMedian(Wrk.Run::cpuPct), r.wrkErrors(), r.ratio());
+            verdict(r, out);
+            out.println("calibrate: " + step.line());
+            out.flush();
+            return step;
+        }
+    }
+
+    /** A real target's /plaintext, pinned as ./lab run pins it and warmed up by the lab's driver. */
+    private CalibrationStep target(Home home, LaunchSettings settings, CpuPlan cpus, TargetSpec targetSpec, Duration targetWarmup,
+                                   Duration measured, Wrk wrk, Path logs, PrintWriter out) {
+        try (RunningTarget t = RunningTarget.start(home, targetSpec, settings, cpus.targetPlacement(), NO_DOWNSTREAM, null, logs)) {
+            out.printf("calibrate: %s ready in %d ms on CPUs %s; warmup up to %d s%n", targetSpec.name(), t.startupMillis(),
+                    CpuPlan.affinityOf(t.process().pid()), targetWarmup.toSeconds());
+            out.flush();
+            LoadSpec warm = new LoadSpec(t.base(), TARGET_PATH, new Profile.Fixed(connections, measured), cpus.driver().size(), Duration.ofSeconds(10));
+            Warmup.Outcome w0 = Warmup.run(warm, targetWarmup, s -> { });
+            out.printf("calibrate: warmup windows %s requests/s%s%n", w0.windowsRps().stream().map(v -> String.format("%.0f", v)).toList(),
+                    w0.stable() || targetWarmup.isZero() ? "" : " (still changing: consider a longer --warmup)");
+            CalibrationRounds.Result r = new CalibrationRounds(wrk, cpus, connections, measured, rounds, logs, out).run(t.base(), TARGET_PATH, t.process().pid(), targetSpec.name());
+            CalibrationStep step = CalibrationStep.onTarget(targetSpec.name() + " " + TARGET_PATH, r.labMedian(CalibrationRounds.LabRun::rps),
+                    r.labMedian(CalibrationRounds.LabRun::cpuPct), r.labErrors(), r.wrkMedian(w -> w.result().requestsPerSecond()), r.wrkMedian(Wrk.Run::cpuPct), r.wrkErrors(), r.ratio());
+            verdict(r, out);
+            out.println("calibrate: " + step.line());
+            out.flush();
+            return step;
+        }
+    }
+
+    /**
+     * Whether lab and wrk differ beyond the round-to-round noise (docs/statistics.md). Unpaired, so
+     * more cautious than the per-round ratio: drift that moves both in a round counts as noise here.
+     */
+    private static void verdict(CalibrationRounds.Result r, PrintWriter out) {
+        Verdict v = Stats.compare("throughput", "wrk", r.wrkRps(), "lab", r.labRps(), true);
+        out.println("calibrate: lab vs wrk: " + v.text());
     }
 }

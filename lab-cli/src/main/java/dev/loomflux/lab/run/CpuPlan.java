@@ -129,6 +129,11 @@ public record CpuPlan(boolean applied, List<Integer> target, List<Integer> drive
         return placement(support);
     }
 
+    /** For an external load generator (wrk) that must run where the lab's own driver runs. */
+    public Placement driverPlacement() {
+        return placement(driver);
+    }
+
     private Placement placement(List<Integer> cpus) {
         return applied ? new Placement(List.of("taskset", "-c", list(cpus)), cpus.size()) : Placement.ANYWHERE;
     }

@@ -15,17 +15,17 @@ import java.util.List;
  * rate), until two windows in a row agree within 10% or the warmup budget is spent. A cold JIT
  * made WebFlux look 3x slower here than once warm.
  */
-final class Warmup {
+public final class Warmup {
     static final Duration WINDOW = Duration.ofSeconds(5);
     static final double STABLE_WITHIN = 0.10;
 
-    record Outcome(List<Double> windowsRps, boolean stable, long millis) {
+    public record Outcome(List<Double> windowsRps, boolean stable, long millis) {
     }
 
     private Warmup() {
     }
 
-    static Outcome run(LoadSpec measured, Duration budget, SecondListener listener) {
+    public static Outcome run(LoadSpec measured, Duration budget, SecondListener listener) {
         List<Double> windows = new ArrayList<>();
         long t0 = System.nanoTime();
         if (budget.isZero()) {
