@@ -8,6 +8,8 @@ import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import org.HdrHistogram.EncodableHistogram;
 import org.HdrHistogram.Histogram;
@@ -107,9 +109,9 @@ final class ChartData {
                 }
             });
             // Sorted by rate, so the curve reads left to right although the search jumped around.
-            List<JsonNode> points = new java.util.ArrayList<>();
+            List<JsonNode> points = new ArrayList<>();
             data.forEach(points::add);
-            points.sort(java.util.Comparator.comparingDouble(p -> p.get(0).asDouble()));
+            points.sort(Comparator.comparingDouble(p -> p.get(0).asDouble()));
             data.removeAll();
             points.forEach(data::add);
         }
