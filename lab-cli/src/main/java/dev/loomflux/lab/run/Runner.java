@@ -146,23 +146,19 @@ public final class Runner {
                 }
             }
             Reaper.unregister(onInterrupt);
-            if (capacity != null) {
-                results.finish(Reaper.stopping() ? "interrupted" : "completed");
-                Summary.print(results.results(), log::line);
-                capacities.forEach(c -> log.line("capacity " + c.get("target") + " " + c.get("scenario") + ": " + c.get("capacity_rps")
-                        + " rps meets " + capacity.slo() + (Boolean.TRUE.equals(c.get("reached_max")) ? " (the --max-rps limit; the real capacity may be higher)" : "")));
-                report(dir, log);
-                log.line("results: " + results.path());
-                return results;
+            // Capacity steps are not repeats of one measurement: no summary over them.
+            Map<String, Object> summary = capacity != null ? null : RepeatSummary.of(results.results(),
+                    experiment.targets().stream().map(TargetSpec::name).toList(), experiment.scenarios().stream().map(Scenario::name).toList());
+            if (summary != null) {
+                results.put("summary", summary);
             }
-            Map<String, Object> summary = RepeatSummary.of(results.results(), experiment.targets().stream().map(TargetSpec::name).toList(),
-                    experiment.scenarios().stream().map(Scenario::name).toList());
-            results.put("summary", summary);
             results.finish(Reaper.stopping() ? "interrupted" : "completed");
             Summary.print(results.results(), log::line);
-            if (experiment.repeat() > 1) {
+            if (summary != null && experiment.repeat() > 1) {
                 Summary.printRepeats(summary, log::line);
             }
+            capacities.forEach(c -> log.line("capacity " + c.get("target") + " " + c.get("scenario") + ": " + c.get("capacity_rps")
+                    + " rps meets " + capacity.slo() + (Boolean.TRUE.equals(c.get("reached_max")) ? " (the --max-rps limit; the real capacity may be higher)" : "")));
             log.line(String.format("resource sampler: %.0f us CPU per 1 s tick", sampler.cpuMicrosPerTick()));
             report(dir, log);
             log.line("results: " + results.path());
@@ -219,10 +215,7 @@ public final class Runner {
                 String suffix = experiment.repeat() > 1 ? ".r" + repeat : "";
                 Map<String, Object> r = measure(target, scenario, new Step(experiment.profile(), experiment.warmup(), suffix), before, dir, log);
                 r.put("repeat", repeat);
-                r.put("startup_ms", target.startupMillis());
-                r.put("target_cpus", affinity);
-                r.put("target_config", config);
-                results.add(r);
+                results.add(withTarget(r, target, affinity, config));
             }
         } finally {
             targetPid.set(0);
@@ -251,10 +244,7 @@ public final class Runner {
             r.put("offered_rps", rps);
             r.put("slo_met", misses.isEmpty());
             r.put("slo_misses", misses);
-            r.put("startup_ms", target.startupMillis());
-            r.put("target_cpus", affinity);
-            r.put("target_config", config);
-            results.add(r);
+            results.add(withTarget(r, target, affinity, config));
             steps.add(r);
             log.line(name + " " + scenario.name() + ": step " + k + " at " + rps + " rps: " + (misses.isEmpty() ? "meets the SLO" : "misses: " + String.join("; ", misses)));
             return misses.isEmpty();
@@ -268,6 +258,14 @@ public final class Runner {
         c.put("steps", steps.stream().map(Runner::capacityPoint).toList());
         capacities.add(c);
         results.put("capacity", List.copyOf(capacities));
+    }
+
+    /** What every result records about the target process it measured. */
+    private static Map<String, Object> withTarget(Map<String, Object> r, RunningTarget target, String affinity, Object config) {
+        r.put("startup_ms", target.startupMillis());
+        r.put("target_cpus", affinity);
+        r.put("target_config", config);
+        return r;
     }
 
     /** One point of the latency-vs-rate curve. */
