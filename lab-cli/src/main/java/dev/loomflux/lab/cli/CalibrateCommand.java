@@ -8,6 +8,10 @@ import dev.loomflux.lab.experiment.ExperimentReader;
 import dev.loomflux.lab.experiment.Profile;
 import dev.loomflux.lab.run.CpuPlan;
 import dev.loomflux.lab.run.Warmup;
+import dev.loomflux.lab.run.SteadySignals;
+import dev.loomflux.lab.steady.SteadyRule;
+import dev.loomflux.lab.telemetry.ResourceReport;
+import dev.loomflux.lab.telemetry.ResourceSampler;
 import dev.loomflux.lab.stats.Stats;
 import dev.loomflux.lab.stats.Verdict;
 import dev.loomflux.lab.target.Downstream;
@@ -157,9 +161,12 @@ public final class CalibrateCommand implements Callable<Integer> {
                     CpuPlan.affinityOf(t.process().pid()), targetWarmup.toSeconds());
             out.flush();
             LoadSpec warm = new LoadSpec(t.base(), TARGET_PATH, new Profile.Fixed(connections, measured), cpus.driver().size(), Duration.ofSeconds(10));
-            Warmup.Outcome w0 = Warmup.run(warm, targetWarmup, s -> { });
-            out.printf("calibrate: warmup windows %s requests/s%s%n", w0.windowsRps().stream().map(v -> String.format("%.0f", v)).toList(),
-                    w0.stable() || targetWarmup.isZero() ? "" : " (still changing: consider a longer --warmup)");
+            Warmup.Outcome w0;
+            try (ResourceSampler jvm = new ResourceSampler().watch(ResourceReport.TARGET, () -> List.of(t.process().pid()), true).start()) {
+                w0 = Warmup.run(warm, targetWarmup, SteadyRule.DEFAULT, new SteadySignals(jvm, null), s -> { });
+            }
+            out.printf("calibrate: %s%n", w0.steady() ? "steady after " + w0.secondsToSteady() + " s of warmup"
+                    : "not steady after " + w0.millis() / 1000 + " s (" + (w0.check() == null ? "no warmup" : w0.check().describe()) + "): consider a longer --warmup");
             CalibrationRounds.Result r = new CalibrationRounds(wrk, cpus, connections, measured, rounds, logs, out).run(t.base(), TARGET_PATH, t.process().pid(), targetSpec.name());
             CalibrationStep step = CalibrationStep.onTarget(targetSpec.name() + " " + TARGET_PATH, r.labMedian(CalibrationRounds.LabRun::rps),
                     r.labMedian(CalibrationRounds.LabRun::cpuPct), r.labErrors(), r.wrkMedian(w -> w.result().requestsPerSecond()), r.wrkMedian(Wrk.Run::cpuPct), r.wrkErrors(), r.ratio());

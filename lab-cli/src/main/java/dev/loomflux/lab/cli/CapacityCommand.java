@@ -39,12 +39,12 @@ public final class CapacityCommand implements Callable<Integer> {
     @Option(names = "--step", paramLabel = "TIME", defaultValue = "10s", description = "Measured time per step. Default: ${DEFAULT-VALUE}.")
     String step;
 
-    @Option(names = "--step-warmup", paramLabel = "TIME", defaultValue = "3s",
-            description = "Warmup before each later step, at its own rate. Default: ${DEFAULT-VALUE}.")
+    @Option(names = "--step-warmup", paramLabel = "TIME", defaultValue = "30s",
+            description = "Most warmup before each later step, at its own rate, until steady. Default: ${DEFAULT-VALUE}.")
     String stepWarmup;
 
-    @Option(names = "--warmup", paramLabel = "TIME", defaultValue = "15s",
-            description = "Warmup before the first step of each target (cold JIT). Default: ${DEFAULT-VALUE}.")
+    @Option(names = "--warmup", paramLabel = "TIME", defaultValue = "180s",
+            description = "Most warmup before the first step of each target (cold JIT), until steady. Default: ${DEFAULT-VALUE}.")
     String warmup;
 
     @Option(names = "--cooldown", paramLabel = "TIME", defaultValue = "5s", description = "Pause between targets. Default: ${DEFAULT-VALUE}.")

@@ -65,7 +65,7 @@ public final class RunCommand implements Callable<Integer> {
     @Option(names = "--stages", paramLabel = "TIME:USERS,...", description = "Ramps (stages), e.g. 15s:50,30s:100,15s:150,30s:0.")
     String stages;
 
-    @Option(names = "--warmup", paramLabel = "TIME", description = "Warmup budget per target x scenario. Default: 15s (experiment files: 20s).")
+    @Option(names = "--warmup", paramLabel = "TIME", description = "Most warmup per target x scenario; warmup ends as soon as the target is steady. Default: 180s.")
     String warmup;
 
     @Option(names = "--cooldown", paramLabel = "TIME", description = "Pause between targets. Default: 5s (experiment files: 10s).")
@@ -90,7 +90,6 @@ public final class RunCommand implements Callable<Integer> {
     CommandSpec spec;
 
     /** Flag runs are the quick path (the default comparison finishes in ~5 min on 2 cores). */
-    private static final Duration QUICK_WARMUP = Duration.ofSeconds(15);
     private static final Duration QUICK_COOLDOWN = Duration.ofSeconds(5);
 
     @Override
@@ -139,7 +138,7 @@ public final class RunCommand implements Callable<Integer> {
             throw new UsageException("--name " + experimentName + ": use letters, digits, '.', '_', '+' or '-' (max 60)");
         }
         return new Experiment(experimentName, targets.select(), list, profile(),
-                warmup == null ? QUICK_WARMUP : Flags.duration("--warmup", warmup, true),
+                warmup == null ? Experiment.DEFAULT_WARMUP : Flags.duration("--warmup", warmup, true),
                 cooldown == null ? QUICK_COOLDOWN : Flags.duration("--cooldown", cooldown, true), 1);
     }
 

@@ -18,6 +18,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.BooleanSupplier;
 import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
 
@@ -38,16 +39,18 @@ final class EmbeddedRun extends SimulationRunner {
 
     private final String target;
     private final Tally tally;
+    private final BooleanSupplier enough;
     /** Hyperfoil's statistics publish-and-reset: one reader at a time keeps each sample whole. */
     private final Object statisticsLock = new Object();
     private final Semaphore wake = new Semaphore(0);
     private volatile boolean cancelled;
     private boolean interrupted;
 
-    EmbeddedRun(Benchmark benchmark, String target, Tally tally) {
+    EmbeddedRun(Benchmark benchmark, String target, Tally tally, BooleanSupplier enough) {
         super(benchmark, "loomflux", 0, tally::watchdog);
         this.target = target;
         this.tally = tally;
+        this.enough = enough;
     }
 
     /** Thread-safe. Running sessions stop at their next step; requests in flight are abandoned. */
@@ -214,6 +217,9 @@ final class EmbeddedRun extends SimulationRunner {
         try {
             drainAll();
             tally.publishLive(System.currentTimeMillis());
+            if (!cancelled && enough.getAsBoolean()) {
+                cancel();
+            }
         } catch (RuntimeException e) {
             // A periodic task that throws is never run again; keep measuring.
             LOG.error("reading Hyperfoil statistics failed", e);

@@ -8,6 +8,7 @@ import io.hyperfoil.core.parser.ParserException;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.BooleanSupplier;
 
 /**
  * The lab's load driver: Hyperfoil 0.25.2 embedded in the lab's JVM. Every request is a GET on a
@@ -41,10 +42,18 @@ public final class LoadDriver {
      * @throws LabException with a one-line reason when the target cannot be reached or the driver fails
      */
     public static Measurement run(LoadSpec spec, SecondListener listener) {
+        return run(spec, listener, () -> false);
+    }
+
+    /**
+     * Like {@link #run(LoadSpec, SecondListener)}, but ends the load early, as a cancel does, once
+     * {@code enough} says so; it is asked after each second handed to the listener.
+     */
+    public static Measurement run(LoadSpec spec, SecondListener listener, BooleanSupplier enough) {
         PhasePlan plan = PhasePlan.of(spec.profile(), spec.threads());
         Benchmark benchmark = parse(BenchmarkYaml.render(spec, plan, RUN_NAME));
         Tally tally = new Tally(plan, listener != null ? listener : s -> { });
-        EmbeddedRun run = new EmbeddedRun(benchmark, spec.authority(), tally);
+        EmbeddedRun run = new EmbeddedRun(benchmark, spec.authority(), tally, enough);
         RUNNING.add(run);
         try {
             return tally.finish(run.execute());

@@ -12,7 +12,11 @@ import java.util.List;
  */
 public record Experiment(String name, List<TargetSpec> targets, List<Scenario> scenarios, Profile profile,
                          Duration warmup, Duration cooldown, int repeat) {
-    public static final Duration DEFAULT_WARMUP = Duration.ofSeconds(20);
+    /**
+     * The warmup budget: warmup ends as soon as the target is steady (docs/steady-state.md). Platform-thread
+     * MVC on one CPU needed 110 s on plaintext at 50 users, its C2 compiler starved by 50 busy workers.
+     */
+    public static final Duration DEFAULT_WARMUP = Duration.ofSeconds(180);
     public static final Duration DEFAULT_COOLDOWN = Duration.ofSeconds(10);
 
     public Experiment {

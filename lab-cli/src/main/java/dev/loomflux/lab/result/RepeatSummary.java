@@ -32,13 +32,16 @@ public final class RepeatSummary {
         for (String scenario : scenarios) {
             for (Metric metric : METRICS) {
                 Map<String, double[]> samples = new LinkedHashMap<>();
+                Map<String, List<String>> unsteady = new LinkedHashMap<>();
                 for (String target : targets) {
-                    double[] v = results.stream()
+                    List<Map<String, Object>> ok = results.stream()
                             .filter(r -> target.equals(r.get("target")) && scenario.equals(r.get("scenario")) && "ok".equals(r.get("status")))
-                            .mapToDouble(metric.value()).filter(Double::isFinite).toArray();
+                            .toList();
+                    double[] v = ok.stream().mapToDouble(metric.value()).filter(Double::isFinite).toArray();
                     if (v.length > 0) {
                         samples.put(target, v);
                         estimates.add(estimate(target, scenario, metric.name(), Stats.summarize(v)));
+                        unsteady.put(target, ok.stream().filter(r -> !steady(r)).map(r -> target + " repeat " + r.get("repeat")).toList());
                     }
                 }
                 List<String> present = new ArrayList<>(samples.keySet());
@@ -46,14 +49,21 @@ public final class RepeatSummary {
                     for (int j = i + 1; j < present.size(); j++) {
                         String a = present.get(i);
                         String b = present.get(j);
-                        verdicts.add(verdict(scenario, a, b, Stats.compare(metric.name(), a, samples.get(a), b, samples.get(b), metric.higherIsBetter())));
+                        Verdict v = Stats.compare(metric.name(), a, samples.get(a), b, samples.get(b), metric.higherIsBetter());
+                        List<String> why = new ArrayList<>(unsteady.get(a));
+                        why.addAll(unsteady.get(b));
+                        if (!why.isEmpty()) {
+                            v = new Verdict(v.metric(), null, v.diffPct(), v.ciLowPct(), v.ciHighPct(), false,
+                                    "not steady: " + String.join(", ", why) + " did not reach steady state or drifted; no verdict");
+                        }
+                        verdicts.add(verdict(scenario, a, b, v));
                     }
                 }
             }
         }
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("method", "median of repeats, 95% percentile-bootstrap CI; verdict when the CI of the difference excludes 0 "
-                + "and Mann-Whitney U p < " + Stats.ALPHA + " with >= " + Stats.MIN_REPEATS + " repeats each (docs/statistics.md)");
+                + "and Mann-Whitney U p < " + Stats.ALPHA + " with >= " + Stats.MIN_REPEATS + " repeats each, all of them steady (docs/statistics.md)");
         m.put("estimates", estimates);
         m.put("verdicts", verdicts);
         return m;
@@ -90,6 +100,11 @@ public final class RepeatSummary {
 
     private static Double finite(double v) {
         return Double.isFinite(v) ? ScenarioResult.round(v) : null;
+    }
+
+    /** Results from before steady state was checked have no steady_state and count as before. */
+    public static boolean steady(Map<String, Object> r) {
+        return !(r.get("steady_state") instanceof Map<?, ?> s) || !Boolean.FALSE.equals(s.get("steady"));
     }
 
     @SuppressWarnings("unchecked")

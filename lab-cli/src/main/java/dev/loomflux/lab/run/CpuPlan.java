@@ -145,6 +145,23 @@ public record CpuPlan(boolean applied, List<Integer> target, List<Integer> drive
         }
     }
 
+    /** Moves one thread of this JVM (Linux thread id) onto a CPU set; false when it could not. */
+    public boolean moveThread(long tid, List<Integer> cpus) {
+        if (!applied) {
+            return false;
+        }
+        try {
+            Process p = new ProcessBuilder("taskset", "-p", "-c", list(cpus), Long.toString(tid))
+                    .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+            return p.waitFor(5, TimeUnit.SECONDS) && p.exitValue() == 0;
+        } catch (IOException e) {
+            return false;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+    }
+
     /** Best effort: moves a process back to an affinity read earlier with {@link #affinityOf}. */
     public void restore(long pid, String cpuList) {
         if (applied && !"unknown".equals(cpuList)) {

@@ -34,6 +34,11 @@ import dev.loomflux.lab.telemetry.JvmSummary;
 import dev.loomflux.lab.telemetry.Phase;
 import dev.loomflux.lab.telemetry.ResourceReport;
 import dev.loomflux.lab.telemetry.ResourceSampler;
+import dev.loomflux.lab.telemetry.CpuCanary;
+import dev.loomflux.lab.telemetry.Reading;
+import dev.loomflux.lab.steady.Drift;
+import dev.loomflux.lab.steady.Point;
+import dev.loomflux.lab.steady.SteadyRule;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.net.URI;
@@ -64,6 +69,7 @@ public final class Runner {
     private final DatabaseOptions dbOptions;
     private final PrintWriter console;
     private final ResourceSampler sampler = new ResourceSampler();
+    private CpuCanary canary;
     private final CapacityPlan capacity;
     private final List<Map<String, Object>> capacities = new ArrayList<>();
     /** The live target's pid for the sampler; 0 between targets. */
@@ -100,7 +106,9 @@ public final class Runner {
         long self = ProcessHandle.current().pid();
         String before = CpuPlan.affinityOf(self);
         cpus.move(self, cpus.driver());
-        try (RunLog log = new RunLog(console, dir.resolve("run.log")); sampler) {
+        try (RunLog log = new RunLog(console, dir.resolve("run.log")); sampler;
+             CpuCanary c = new CpuCanary(tid -> cpus.moveThread(tid, cpus.target()))) {
+            canary = c;
             log.line("run " + runId + ": " + experiment.targets().size() + " target(s) x " + experiment.scenarios().size()
                     + " scenario(s), profile " + experiment.profile().kind() + "; " + cpus.note()
                     + " (target " + CpuPlan.list(cpus.target()) + ", driver " + CpuPlan.list(cpus.driver()) + ", support " + CpuPlan.list(cpus.support()) + ")");
@@ -239,7 +247,11 @@ public final class Runner {
             Profile.Rate profile = new Profile.Rate(rps, capacity.stepDuration(), capacity.inFlight(rps));
             Map<String, Object> r = measure(target, scenario, new Step(profile, k == 1 ? experiment.warmup() : capacity.stepWarmup(), ".step" + k),
                     before, dir, log);
-            List<String> misses = capacity.slo().misses(r);
+            List<String> misses = new ArrayList<>(capacity.slo().misses(r));
+            if (r.get("steady_state") instanceof Map<?, ?> st && !Boolean.TRUE.equals(st.get("steady"))) {
+                // Its percentiles may still be moving: a step that is not steady cannot show that the target meets the SLO.
+                misses.add("not steady");
+            }
             r.put("step", k);
             r.put("offered_rps", rps);
             r.put("slo_met", misses.isEmpty());
@@ -290,15 +302,12 @@ public final class Runner {
         Profile profile = step.profile();
         LoadSpec spec = new LoadSpec(target.base(), scenario.path(), profile, cpus.driver().size(), REQUEST_TIMEOUT);
         try {
-            log.line(name + " " + scenario.name() + ": warmup (up to " + step.warmup().toSeconds() + " s)");
+            log.line(name + " " + scenario.name() + ": warmup until steady (up to " + step.warmup().toSeconds() + " s)");
             long warmupFrom = System.currentTimeMillis();
-            Warmup.Outcome warm = Warmup.run(spec, step.warmup(), progress(name, scenario, "warmup", log));
-            // One window cannot show a trend (short settle-in warmups of capacity steps): no warning then.
-            if (!warm.stable() && warm.windowsRps().size() >= 2) {
-                log.line(name + " " + scenario.name() + ": WARNING throughput still changing after " + step.warmup().toSeconds()
-                        + " s of warmup (windows " + warm.windowsRps().stream().map(v -> String.format("%.0f", v)).toList()
-                        + " rps); the measurement may include JIT warmup, consider a longer --warmup");
-            }
+            Warmup.Outcome warm = Warmup.run(spec, step.warmup(), SteadyRule.DEFAULT, new SteadySignals(sampler, canary), progress(name, scenario, "warmup", log));
+            log.line(name + " " + scenario.name() + ": " + (warm.steady() ? "steady after " + warm.secondsToSteady() + " s"
+                    : "NOT steady after " + warm.millis() / 1000 + " s" + (warm.check() == null ? "" : " (" + warm.check().describe() + ")")
+                    + "; the measurement takes part in no verdict, consider a longer --warmup"));
             Phase warmup = new Phase("warmup", warmupFrom, System.currentTimeMillis());
             log.line(name + " " + scenario.name() + ": measuring (" + profile.kind() + ")");
             Measurement m;
@@ -310,6 +319,8 @@ public final class Runner {
                 m = LoadDriver.run(spec, progress(name, scenario, "measure", log));
             }
             String base = name + "." + scenario.name() + step.suffix();
+            long t0 = m.intervals().isEmpty() ? System.currentTimeMillis() - m.elapsed().toMillis() : m.intervals().get(0).getStartTimeStamp();
+            Phase measured = new Phase("measured", t0, t0 + m.elapsed().toMillis());
             Map<String, Object> r = ScenarioResult.of(name, scenario.name(), m, profile instanceof Profile.Rate);
             String hlog = base + ".hlog";
             Hlog.write(dir.resolve(hlog), name + " " + scenario.name() + " " + scenario.path(), m.intervals());
@@ -319,7 +330,7 @@ public final class Runner {
             write(dir.resolve(hyperfoil), LoadDriver.toHyperfoilYaml(spec, "loomflux-" + base.replaceAll("[^A-Za-z0-9-]", "-")));
             r.put("hyperfoil_yaml", hyperfoil);
             try {
-                addTelemetry(r, target, m, base, profile, before, warmup, dir);
+                addTelemetry(r, target, measured, base, profile, before, warmup, dir);
             } catch (RuntimeException e) {
                 // Telemetry must never cost a finished measurement.
                 r.put("telemetry_error", String.valueOf(e));
@@ -328,7 +339,7 @@ public final class Runner {
             String csv = base + ".series.csv";
             SeriesCsv.write(dir.resolve(csv), r);
             r.put("series_csv", csv);
-            r.put("warmup", warmup(warm));
+            r.put("steady_state", steadyState(warm, step.warmup(), warmup, measured, r));
             r.put("driver", driver(driverCpu));
             if (!target.process().isAlive()) {
                 return ScenarioResult.failed(name, scenario.name(), "target exited during the run (code "
@@ -351,11 +362,10 @@ public final class Runner {
      * window from a JFR dump. Waits for the sampler's reading that covers the last second.
      */
     @SuppressWarnings("unchecked")
-    private void addTelemetry(Map<String, Object> r, RunningTarget target, Measurement m, String base, Profile profile,
+    private void addTelemetry(Map<String, Object> r, RunningTarget target, Phase measured, String base, Profile profile,
                               List<Phase> before, Phase warmup, Path dir) {
-        long end = System.currentTimeMillis();
-        long t0 = m.intervals().isEmpty() ? end - m.elapsed().toMillis() : m.intervals().get(0).getStartTimeStamp();
-        long t1 = t0 + m.elapsed().toMillis();
+        long t0 = measured.fromMs();
+        long t1 = measured.toMs();
         String jfr = base + ".jfr";
         String whyNot = target.process().isAlive()
                 ? JfrDump.dump(settings.jdk(), target.process().pid(), dir.resolve(jfr))
@@ -363,7 +373,7 @@ public final class Runner {
         r.put("jfr", whyNot == null ? jfr : null);
         r.put("jvm", JvmSummary.of(dir.resolve(jfr), Instant.ofEpochMilli(t0), Instant.ofEpochMilli(t1), target.spec().virtualThreads(), whyNot));
         sleep(Duration.ofMillis(Math.max(0, t1 + ResourceSampler.PERIOD.toMillis() + 600 - System.currentTimeMillis())));
-        ResourceReport.addToSeries(sampler, (List<Map<String, Object>>) r.get("series"), t0);
+        ResourceReport.addToSeries(sampler, canary, (List<Map<String, Object>>) r.get("series"), t0);
         List<Phase> phases = new ArrayList<>(before);
         phases.add(warmup);
         phases.addAll(Phase.ofProfile(profile, t0, t1));
@@ -371,7 +381,7 @@ public final class Runner {
     }
 
     private void watchSupport(Downstream stub, Database db) {
-        sampler.watch(ResourceReport.TARGET, () -> targetPid.get() == 0 ? List.of() : List.of(targetPid.get()));
+        sampler.watch(ResourceReport.TARGET, () -> targetPid.get() == 0 ? List.of() : List.of(targetPid.get()), true);
         if (stub != null) {
             sampler.watch(ResourceReport.STUB, () -> List.of(stub.pid()));
         }
@@ -381,12 +391,81 @@ public final class Runner {
         sampler.start();
     }
 
-    private static Map<String, Object> warmup(Warmup.Outcome w) {
+    /**
+     * How the warmup ended, the JIT's work before and during the measurement, and whether the
+     * measured window drifted: a result is {@code steady} only when the rule held and it did not.
+     */
+    @SuppressWarnings("unchecked")
+    private Map<String, Object> steadyState(Warmup.Outcome w, Duration budget, Phase warmup, Phase measured, Map<String, Object> r) {
+        List<Map<String, Object>> rows = (List<Map<String, Object>>) r.get("series");
+        Drift drift = Drift.of(rows.stream().map(Runner::pointOf).toList());
         Map<String, Object> m = new LinkedHashMap<>();
-        m.put("seconds", ScenarioResult.round(w.millis() / 1000.0));
-        m.put("windows_rps", w.windowsRps().stream().map(ScenarioResult::round).toList());
-        m.put("stable", w.stable());
+        m.put("reached", w.steady());
+        m.put("seconds", w.steady() ? w.secondsToSteady() : null);
+        m.put("warmup_s", ScenarioResult.round(w.millis() / 1000.0));
+        m.put("budget_s", ScenarioResult.round(budget.toMillis() / 1000.0));
+        m.put("rule", w.check() == null ? null : rule(w.check()));
+        Map<String, Object> jit = new LinkedHashMap<>();
+        jit.put("warmup", jit(ResourceReport.jitBetween(sampler, warmup.fromMs(), warmup.toMs())));
+        jit.put("measured", jit(ResourceReport.jitBetween(sampler, measured.fromMs(), measured.toMs())));
+        m.put("jit", jit);
+        Map<String, Object> d = new LinkedHashMap<>();
+        d.put("drifting", drift.drifting());
+        d.put("rps_change_pct", finite(drift.rpsChangePct()));
+        d.put("p50_change_pct", finite(drift.p50ChangePct()));
+        d.put("machine_change_pct", drift.machineChangePct() == null ? null : finite(drift.machineChangePct()));
+        d.put("note", drift.note());
+        m.put("drift", d);
+        m.put("steady", w.steady() && !drift.drifting());
+        List<Map<String, Object>> series = new ArrayList<>();
+        for (int t = 0; t < w.series().size(); t++) {
+            Point p = w.series().get(t);
+            Map<String, Object> row = new LinkedHashMap<>();
+            row.put("t", t);
+            row.put("rps", ScenarioResult.round(p.rps()));
+            row.put("p50", finite(p.p50Ms()));
+            row.put("jit_ms", p.jitMs() == null ? null : ScenarioResult.round(p.jitMs()));
+            row.put("canary_us", p.canaryUs() == null ? null : ScenarioResult.round(p.canaryUs()));
+            series.add(row);
+        }
+        m.put("series", series);
         return m;
+    }
+
+    private static Point pointOf(Map<String, Object> row) {
+        return new Point(number(row.get("rps")), number(row.get("p50")),
+                row.get("jit_ms") == null ? null : number(row.get("jit_ms")), row.get("canary_us") == null ? null : number(row.get("canary_us")));
+    }
+
+    private static Map<String, Object> rule(SteadyRule.Check c) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("window_s", c.window());
+        m.put("rps_change_pct", finite(c.rpsChangePct()));
+        m.put("rps_trend_p", finite(c.rpsTrendP()));
+        m.put("rps_cv_pct", finite(c.rpsCvPct()));
+        m.put("p50_change_pct", finite(c.p50ChangePct()));
+        m.put("jit_pct", c.jitPct() == null ? null : finite(c.jitPct()));
+        m.put("machine_change_pct", c.machineChangePct() == null ? null : finite(c.machineChangePct()));
+        m.put("reasons", c.reasons());
+        return m;
+    }
+
+    private static Map<String, Object> jit(Reading.Jit j) {
+        if (j == null) {
+            return null;
+        }
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("compiles", j.compiles());
+        m.put("compile_ms", ScenarioResult.round(j.compileMs()));
+        return m;
+    }
+
+    private static Double finite(double v) {
+        return Double.isFinite(v) ? ScenarioResult.round(v) : null;
+    }
+
+    private static double number(Object o) {
+        return o instanceof Number n ? n.doubleValue() : Double.NaN;
     }
 
     private static Map<String, Object> driver(DriverCpu cpu) {

@@ -15,11 +15,11 @@ final class Summary {
     @SuppressWarnings("unchecked")
     static void print(List<Map<String, Object>> results, Consumer<String> out) {
         List<String[]> rows = new ArrayList<>();
-        rows.add(new String[] {"TARGET", "SCENARIO", "RPS", "P50 MS", "P99 MS", "MAX MS", "ERRORS", "NOTE"});
+        rows.add(new String[] {"TARGET", "SCENARIO", "RPS", "P50 MS", "P99 MS", "MAX MS", "ERRORS", "STEADY AFTER", "NOTE"});
         for (Map<String, Object> r : results) {
             if (!"ok".equals(r.get("status"))) {
                 String error = String.valueOf(r.get("error"));
-                rows.add(new String[] {str(r.get("target")), str(r.get("scenario")), "-", "-", "-", "-", "-",
+                rows.add(new String[] {str(r.get("target")), str(r.get("scenario")), "-", "-", "-", "-", "-", "-",
                         "FAILED: " + (error.length() > 80 ? error.substring(0, 77) + "..." : error)});
                 continue;
             }
@@ -33,10 +33,20 @@ final class Summary {
             if (Boolean.TRUE.equals(r.get("behind_schedule"))) {
                 notes.add("driver behind schedule");
             }
+            Map<String, Object> steady = (Map<String, Object>) r.get("steady_state");
+            Map<String, Object> drift = steady == null ? null : (Map<String, Object>) steady.get("drift");
+            if (drift != null && Boolean.TRUE.equals(drift.get("drifting"))) {
+                notes.add("drifting: no verdict");
+            }
+            String after = steady == null ? "-" : Boolean.TRUE.equals(steady.get("reached")) ? steady.get("seconds") + " s"
+                    : "NOT in " + Math.round(((Number) steady.get("warmup_s")).doubleValue()) + " s";
+            if (steady != null && !Boolean.TRUE.equals(steady.get("reached"))) {
+                notes.add("not steady: no verdict");
+            }
             rows.add(new String[] {str(r.get("target")), str(r.get("scenario")), str(r.get("throughput_rps")),
-                    str(lat.get("p50")), str(lat.get("p99")), str(lat.get("max")), str(err.get("total")), String.join(", ", notes)});
+                    str(lat.get("p50")), str(lat.get("p99")), str(lat.get("max")), str(err.get("total")), after, String.join(", ", notes)});
         }
-        Tables.plain(rows, Set.of(2, 3, 4, 5, 6)).forEach(out);
+        Tables.plain(rows, Set.of(2, 3, 4, 5, 6, 7)).forEach(out);
     }
 
     /** Medians with their CIs, then one verdict line per scenario, metric and pair of targets. */

@@ -1,8 +1,11 @@
 package dev.loomflux.lab.telemetry;
 
+import java.io.IOException;
+import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.function.Supplier;
 import oshi.software.os.OSProcess;
 import oshi.software.os.OperatingSystem;
@@ -10,17 +13,21 @@ import oshi.software.os.OperatingSystem;
 /**
  * The processes that play one role (the target, the stub, the database), read through OSHI. CPU is
  * the growth of kernel + user time between two readings; a process that appeared since the previous
- * reading counts all of its CPU time, one that vanished counts none of its last second.
+ * reading counts all of its CPU time, one that vanished counts none of its last second. A role
+ * watched as a JVM also reads its JIT counters from hsperfdata.
  */
 final class ProcessGroup {
     private final OperatingSystem os;
     private final Supplier<List<Long>> pids;
+    private final boolean jvm;
+    private final Map<Long, Optional<Path>> perfFiles = new HashMap<>();
     private Map<Long, Long> lastCpuMs = new HashMap<>();
     private long lastEpochMs = -1;
 
-    ProcessGroup(OperatingSystem os, Supplier<List<Long>> pids) {
+    ProcessGroup(OperatingSystem os, Supplier<List<Long>> pids, boolean jvm) {
         this.os = os;
         this.pids = pids;
+        this.jvm = jvm;
     }
 
     /** @return null on the first call (no interval yet) or when no process of the group is alive */
@@ -30,6 +37,7 @@ final class ProcessGroup {
         long rss = 0;
         int threads = 0;
         long fds = 0;
+        Reading.Jit jit = null;
         for (long pid : pids.get()) {
             OSProcess p = os.getProcess((int) pid);
             if (p == null) {
@@ -46,13 +54,39 @@ final class ProcessGroup {
             rss += p.getResidentSetSize();
             threads += p.getThreadCount();
             fds = fds < 0 || p.getOpenFiles() < 0 ? -1 : fds + p.getOpenFiles();
+            if (jvm && jit == null) {
+                jit = jit(pid);
+            }
         }
+        perfFiles.keySet().retainAll(cpuMs.keySet());
         long previous = lastEpochMs;
         lastCpuMs = cpuMs;
         lastEpochMs = nowMs;
         if (previous < 0 || cpuMs.isEmpty() || nowMs <= previous) {
             return null;
         }
-        return new Reading(nowMs, 100.0 * cpuDelta / (nowMs - previous), rss / 1048576.0, threads, fds);
+        return new Reading(nowMs, 100.0 * cpuDelta / (nowMs - previous), rss / 1048576.0, threads, fds, jit);
+    }
+
+    /** Looked up until found: a JVM creates its hsperfdata file a moment after it starts. */
+    private Reading.Jit jit(long pid) {
+        Optional<Path> file = perfFiles.get(pid);
+        if (file == null || file.isEmpty()) {
+            file = HsPerfData.fileOf(pid);
+            perfFiles.put(pid, file);
+        }
+        if (file.isEmpty()) {
+            return null;
+        }
+        try {
+            Map<String, Long> c = HsPerfData.read(file.get());
+            Long compiles = c.get("sun.ci.totalCompiles");
+            Long ticks = c.get("java.ci.totalTime");
+            Long hz = c.get("sun.os.hrt.frequency");
+            return compiles == null || ticks == null || hz == null || hz <= 0 ? null : new Reading.Jit(compiles, ticks * 1000.0 / hz);
+        } catch (IOException e) {
+            perfFiles.remove(pid);
+            return null;
+        }
     }
 }

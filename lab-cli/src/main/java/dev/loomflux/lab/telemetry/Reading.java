@@ -8,6 +8,15 @@ package dev.loomflux.lab.telemetry;
  * @param rssMb   resident set size
  * @param threads OS threads
  * @param fds     open file descriptors; -1 where the OS does not tell (OSHI gives -1 without permission)
+ * @param jit     the JVM's JIT compilations so far, for roles watched as JVMs; null where no hsperfdata was found
  */
-public record Reading(long epochMs, double cpuPct, double rssMb, int threads, long fds) {
+public record Reading(long epochMs, double cpuPct, double rssMb, int threads, long fds, Jit jit) {
+    /**
+     * Cumulative JIT counters of a JVM (what {@code jstat -compiler} prints).
+     *
+     * @param compiles    methods compiled (C1 and C2, OSR included)
+     * @param compileMs   time the compiler threads spent compiling
+     */
+    public record Jit(long compiles, double compileMs) {
+    }
 }

@@ -17,21 +17,45 @@ public final class ResourceReport {
     }
 
     /**
-     * Adds cpu_pct, rss_mb, threads, fds (target) and stub_cpu_pct, db_cpu_pct to each row. Second t
-     * covers [t0 + t s, t0 + t s + 1 s); the reading that covers most of it is taken, or null.
+     * Adds cpu_pct, rss_mb, threads, fds, jit_compiles, jit_ms (target), canary_us and stub_cpu_pct,
+     * db_cpu_pct to each row. Second t covers [t0 + t s, t0 + t s + 1 s); the reading that covers most
+     * of it is taken, or null. The JIT columns are the counters' growth over the second.
+     *
+     * @param canary may be null
      */
-    public static void addToSeries(ResourceSampler sampler, List<Map<String, Object>> series, long t0) {
+    public static void addToSeries(ResourceSampler sampler, CpuCanary canary, List<Map<String, Object>> series, long t0) {
         for (Map<String, Object> row : series) {
             long t = ((Number) row.get("t")).longValue();
-            long from = t0 + t * 1000 + 500;
+            long start = t0 + t * 1000;
+            long from = start + 500;
             Reading target = first(sampler.readings(TARGET, from, from + 1000));
             row.put("cpu_pct", target == null ? null : ScenarioResult.round(target.cpuPct()));
             row.put("rss_mb", target == null ? null : ScenarioResult.round(target.rssMb()));
             row.put("threads", target == null ? null : target.threads());
             row.put("fds", target == null || target.fds() < 0 ? null : target.fds());
+            Reading.Jit jit = jitBetween(sampler, start, start + 1000);
+            row.put("jit_compiles", jit == null ? null : jit.compiles());
+            row.put("jit_ms", jit == null ? null : ScenarioResult.round(jit.compileMs()));
+            Double canaryUs = canary == null ? null : canary.microsIn(start, start + 1000);
+            row.put("canary_us", canaryUs == null ? null : ScenarioResult.round(canaryUs));
             row.put("stub_cpu_pct", cpu(sampler, STUB, from));
             row.put("db_cpu_pct", cpu(sampler, DB, from));
         }
+    }
+
+    /**
+     * The target JVM's JIT work between two moments: the growth of its counters from the last reading
+     * at or before {@code fromMs} to the last at or before {@code toMs}; null when either is unknown.
+     */
+    public static Reading.Jit jitBetween(ResourceSampler sampler, long fromMs, long toMs) {
+        Reading.Jit a = jitAt(sampler, fromMs);
+        Reading.Jit b = jitAt(sampler, toMs);
+        return a == null || b == null ? null : new Reading.Jit(b.compiles() - a.compiles(), b.compileMs() - a.compileMs());
+    }
+
+    private static Reading.Jit jitAt(ResourceSampler sampler, long epochMs) {
+        Reading r = last(sampler.readings(TARGET, epochMs - 2 * ResourceSampler.PERIOD.toMillis(), epochMs));
+        return r == null ? null : r.jit();
     }
 
     /** One entry per phase: min/mean/max CPU and min/max RSS, threads and FDs of each role. */
@@ -75,6 +99,10 @@ public final class ResourceReport {
 
     private static Reading first(List<Reading> readings) {
         return readings.isEmpty() ? null : readings.get(0);
+    }
+
+    private static Reading last(List<Reading> readings) {
+        return readings.isEmpty() ? null : readings.get(readings.size() - 1);
     }
 
     /** null when the phase had no reading (shorter than a second, or the process was gone). */

@@ -33,8 +33,13 @@ public final class ResourceSampler implements AutoCloseable {
     }
 
     /** Adds a role; {@code pids} is asked at every tick, so processes may come and go. */
-    public synchronized ResourceSampler watch(String role, Supplier<List<Long>> pids) {
-        groups.put(role, new ProcessGroup(os, pids));
+    public ResourceSampler watch(String role, Supplier<List<Long>> pids) {
+        return watch(role, pids, false);
+    }
+
+    /** @param jvm the role is a JVM whose JIT counters are read too */
+    public synchronized ResourceSampler watch(String role, Supplier<List<Long>> pids, boolean jvm) {
+        groups.put(role, new ProcessGroup(os, pids, jvm));
         readings.put(role, new ArrayList<>());
         return this;
     }

@@ -1,0 +1,17 @@
+package dev.loomflux.lab.run;
+
+import dev.loomflux.lab.steady.Point;
+import dev.loomflux.lab.telemetry.CpuCanary;
+import dev.loomflux.lab.telemetry.Reading;
+import dev.loomflux.lab.telemetry.ResourceReport;
+import dev.loomflux.lab.telemetry.ResourceSampler;
+
+/** The target's JIT work (hsperfdata, through the sampler) and the machine's speed (canary) for each second of warmup. */
+public record SteadySignals(ResourceSampler sampler, CpuCanary canary) implements Warmup.Signals {
+    @Override
+    public Point point(long secondStartMs, double rps, double p50Ms) {
+        Reading.Jit jit = ResourceReport.jitBetween(sampler, secondStartMs, secondStartMs + 1000);
+        return new Point(rps, p50Ms, jit == null ? null : jit.compileMs(),
+                canary == null ? null : canary.microsIn(secondStartMs, secondStartMs + 1000));
+    }
+}
