@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import java.util.function.Function;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -19,7 +20,8 @@ import picocli.CommandLine.Spec;
 
 @Command(name = "compare", mixinStandardHelpOptions = true,
         description = {"Each metric's change from run A to run B, per target x scenario in both.",
-                "With --fail-on, exits 1 when a threshold is crossed (for CI)."})
+                "With --fail-on, exits 1 when a threshold is crossed (for CI); a result that was not steady never counts.",
+                "With --reproducibility, two runs of one experiment side by side instead (bench/reproduce.sh)."})
 public final class CompareCommand implements Callable<Integer> {
     @Parameters(index = "0", paramLabel = "A", description = "Baseline: a run directory or its results.json.")
     Path a;
@@ -28,17 +30,24 @@ public final class CompareCommand implements Callable<Integer> {
     Path b;
 
     @Option(names = "--fail-on", split = ",", paramLabel = "METRIC:+-N%",
-            description = "Regression thresholds, e.g. p99:+10%,throughput:-5%. Metrics: throughput, mean, p50, p90, p99, max, errors.")
+            description = "Regression thresholds, e.g. p99:+10%%,throughput:-5%%. Metrics: throughput, mean, p50, p90, p99, max, errors.")
     List<String> failOn = new ArrayList<>();
 
     @Option(names = "--markdown", paramLabel = "FILE", description = "Also write the comparison as a Markdown table.")
     Path markdown;
+
+    @Option(names = "--reproducibility",
+            description = "Report how far two runs of the same experiment agree: ratios B/A, the 0.90-1.10 goal, verdicts or rankings. Always exits 0.")
+    boolean reproducibility;
 
     @Spec
     CommandSpec spec;
 
     @Override
     public Integer call() throws IOException {
+        if (reproducibility) {
+            return reproducibility();
+        }
         List<Threshold> thresholds = new ArrayList<>();
         failOn.forEach(t -> thresholds.add(Threshold.parse(t)));
         Comparison c = Comparison.of(load(a, "A"), load(b, "B"), thresholds);
@@ -46,17 +55,67 @@ public final class CompareCommand implements Callable<Integer> {
         List<String[]> table = c.table();
         Tables.plain(table).forEach(out::println);
         c.unmatched().forEach(u -> out.println("not compared: " + u));
+        if (c.unsteadyLine() != null) {
+            out.println(c.unsteadyLine());
+        }
         if (markdown != null) {
-            Files.writeString(markdown, String.join("\n", Tables.markdown(table)) + "\n");
+            List<String> md = new ArrayList<>(Tables.markdown(table));
+            if (c.unsteadyLine() != null) {
+                md.add("");
+                md.add(c.unsteadyLine());
+            }
+            Files.writeString(markdown, String.join("\n", md) + "\n");
         }
         if (c.regressed()) {
             out.println("compare: REGRESSION against " + String.join(", ", failOn));
             out.flush();
             return 1;
         }
-        out.println(thresholds.isEmpty() ? "compare: done" : "compare: no threshold crossed (" + String.join(", ", failOn) + ")");
+        if (thresholds.isEmpty()) {
+            out.println("compare: done");
+        } else if (c.uncountedBreaches() > 0) {
+            out.println("compare: no threshold crossed by a steady result (" + String.join(", ", failOn) + "); "
+                    + c.uncountedBreaches() + " crossing(s) by unsteady results not counted");
+        } else {
+            out.println("compare: no threshold crossed (" + String.join(", ", failOn) + ")");
+        }
         out.flush();
         return 0;
+    }
+
+    private Integer reproducibility() throws IOException {
+        if (!failOn.isEmpty()) {
+            throw new UsageException("--reproducibility is a report and never fails: drop --fail-on");
+        }
+        Reproducibility r = Reproducibility.of(load(a, "A"), load(b, "B"));
+        PrintWriter out = spec.commandLine().getOut();
+        render(r, Tables::plain).forEach(out::println);
+        out.flush();
+        if (markdown != null) {
+            Files.writeString(markdown, String.join("\n", render(r, Tables::markdown)) + "\n");
+        }
+        return 0;
+    }
+
+    /** Blank lines end each table: in Markdown a text line right under a table would become one of its rows. */
+    private static List<String> render(Reproducibility r, Function<List<String[]>, List<String>> table) {
+        List<String> lines = new ArrayList<>(table.apply(r.table()));
+        lines.add("");
+        List<String> notes = new ArrayList<>();
+        r.unmatched().forEach(u -> notes.add("not compared: " + u));
+        if (r.unsteadyLine() != null) {
+            notes.add(r.unsteadyLine());
+        }
+        if (!notes.isEmpty()) {
+            lines.addAll(notes);
+            lines.add("");
+        }
+        lines.add(r.agreementTitle());
+        lines.add("");
+        lines.addAll(r.agreementTable().size() > 1 ? table.apply(r.agreementTable()) : List.of("(nothing to compare: fewer than 2 targets in both runs)"));
+        lines.add("");
+        lines.add("reproducibility: " + r.summary());
+        return lines;
     }
 
     private static Map<String, Object> load(Path p, String which) {

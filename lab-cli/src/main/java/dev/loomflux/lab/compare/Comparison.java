@@ -1,34 +1,34 @@
 package dev.loomflux.lab.compare;
 
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
-/** Each metric's change from run A to run B, per target x scenario present in both. */
+/** Each metric's change from run A to run B, per target x scenario (x repeat, x step) present in both. */
 final class Comparison {
-    record Row(String target, String scenario, Metric metric, Double a, Double b, Double changePercent, List<Threshold> breached) {
+    /** @param unsteady "" or which side's result was not steady ("A", "B", "A, B"): its breaches are no regression */
+    record Row(String target, String scenario, Metric metric, Double a, Double b, Double changePercent, List<Threshold> breached,
+               String unsteady) {
+        boolean regression() {
+            return !breached.isEmpty() && unsteady.isEmpty();
+        }
     }
 
     private final List<Row> rows = new ArrayList<>();
     private final List<String> unmatched = new ArrayList<>();
+    private String unsteadyLine;
 
-    @SuppressWarnings("unchecked")
     static Comparison of(Map<String, Object> runA, Map<String, Object> runB, List<Threshold> thresholds) {
         Comparison c = new Comparison();
-        Map<String, Map<String, Object>> a = index((List<Map<String, Object>>) runA.get("results"));
-        Map<String, Map<String, Object>> b = index((List<Map<String, Object>>) runB.get("results"));
-        for (Map.Entry<String, Map<String, Object>> e : a.entrySet()) {
-            Map<String, Object> rb = b.get(e.getKey());
-            if (rb == null) {
-                c.unmatched.add(e.getKey() + " only in A");
-                continue;
-            }
-            Map<String, Object> ra = e.getValue();
+        Pairs pairs = Pairs.of(runA, runB);
+        c.unmatched.addAll(pairs.unmatched());
+        c.unsteadyLine = pairs.unsteadyLine("their changes count as no regression");
+        for (Pairs.Pair p : pairs.matched()) {
+            String unsteady = p.unsteady();
             for (Metric m : Metric.values()) {
-                Double va = m.read(ra);
-                Double vb = m.read(rb);
+                Double va = m.read(p.a());
+                Double vb = m.read(p.b());
                 Double change = va == null || vb == null ? null : va == 0 ? (vb == 0 ? 0.0 : null) : 100.0 * (vb - va) / va;
                 List<Threshold> breached = new ArrayList<>();
                 for (Threshold t : thresholds) {
@@ -37,21 +37,10 @@ final class Comparison {
                         breached.add(t);
                     }
                 }
-                c.rows.add(new Row((String) ra.get("target"), (String) ra.get("scenario"), m, va, vb, change, breached));
+                c.rows.add(new Row(p.target(), p.where(), m, va, vb, change, breached, unsteady));
             }
         }
-        b.keySet().stream().filter(k -> !a.containsKey(k)).forEach(k -> c.unmatched.add(k + " only in B"));
         return c;
-    }
-
-    private static Map<String, Map<String, Object>> index(List<Map<String, Object>> results) {
-        Map<String, Map<String, Object>> m = new LinkedHashMap<>();
-        for (Map<String, Object> r : results) {
-            if ("ok".equals(r.get("status"))) {
-                m.put(r.get("target") + " " + r.get("scenario"), r);
-            }
-        }
-        return m;
     }
 
     List<Row> rows() {
@@ -63,7 +52,17 @@ final class Comparison {
     }
 
     boolean regressed() {
-        return rows.stream().anyMatch(r -> !r.breached().isEmpty());
+        return rows.stream().anyMatch(Row::regression);
+    }
+
+    /** Thresholds crossed only where a result was not steady: reported, never counted. */
+    long uncountedBreaches() {
+        return rows.stream().filter(r -> !r.breached().isEmpty() && !r.unsteady().isEmpty()).count();
+    }
+
+    /** The line after the table naming the unsteady target x scenario (x repeat), or null when all were steady. */
+    String unsteadyLine() {
+        return unsteadyLine;
     }
 
     List<String[]> table() {
@@ -73,12 +72,13 @@ final class Comparison {
             out.add(new String[] {r.target(), r.scenario(), r.metric().id() + (r.metric().unit().isEmpty() ? "" : " (" + r.metric().unit() + ")"),
                     fmt(r.a()), fmt(r.b()), r.changePercent() == null ? (r.a() != null && r.a() == 0 && r.b() != null && r.b() > 0 ? "new" : "-")
                     : String.format(Locale.ROOT, "%+.1f%%", r.changePercent()),
-                    r.breached().isEmpty() ? "" : "REGRESSION (" + r.breached().get(0) + ")"});
+                    !r.unsteady().isEmpty() ? "not steady (" + r.unsteady() + ")"
+                    : r.breached().isEmpty() ? "" : "REGRESSION (" + r.breached().get(0) + ")"});
         }
         return out;
     }
 
-    private static String fmt(Double v) {
+    static String fmt(Double v) {
         if (v == null) {
             return "-";
         }
