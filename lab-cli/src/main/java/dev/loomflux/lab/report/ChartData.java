@@ -17,7 +17,8 @@ import org.HdrHistogram.HistogramLogReader;
 
 /**
  * The charts of report.html as data: per scenario, every target overlaid, over time (with the
- * profile's phases as bands) and as a latency percentile distribution from the .hlog files.
+ * profile's phases as bands), as a latency percentile distribution from the .hlog files, and its
+ * warmup from the first request (with a mark where it became steady).
  */
 final class ChartData {
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -42,6 +43,11 @@ final class ChartData {
             overTime(charts, id + "-rss", s + ": target resident memory", "MB", ok, "rss_mb", null);
             overTime(charts, id + "-threads", s + ": target OS threads", "threads", ok, "threads", null);
             overTime(charts, id + "-fds", s + ": target open files", "open files", ok, "fds", null);
+            List<JsonNode> warm = ReportContent.warmedUp(root, s);
+            if (!warm.isEmpty()) {
+                warmup(charts, id + "-warmup", s + ": warmup, throughput from the first request to steady state", "responses/s", warm, "rps");
+                warmup(charts, id + "-warmup-jit", s + ": warmup, JIT compile time per second", "ms compiling", warm, "jit_ms");
+            }
         }
         if (root.has("capacity")) {
             capacity(charts.addObject(), root.path("capacity"));
@@ -69,7 +75,19 @@ final class ChartData {
         }
     }
 
-    private static void line(ArrayNode series, String name, JsonNode rows, String field) {
+    /** One line per result over its steady_state.series, marked at the second the rule held. */
+    private static void warmup(ArrayNode charts, String id, String title, String yName, List<JsonNode> results, String field) {
+        ArrayNode series = chart(charts.addObject(), id, title, "time", "s since the first warmup request", yName).putArray("series");
+        for (JsonNode r : results) {
+            JsonNode ss = r.path("steady_state");
+            ObjectNode line = line(series, label(r, results), ss.path("series"), field);
+            if (ss.path("seconds").isNumber()) {
+                line.put("mark", ss.path("seconds").asDouble());
+            }
+        }
+    }
+
+    private static ObjectNode line(ArrayNode series, String name, JsonNode rows, String field) {
         ObjectNode s = series.addObject().put("name", name);
         ArrayNode data = s.putArray("data");
         for (JsonNode row : rows) {
@@ -77,6 +95,7 @@ final class ChartData {
                 data.addArray().add(row.path("t").asDouble()).add(row.path(field).asDouble());
             }
         }
+        return s;
     }
 
     private static void percentiles(ObjectNode c, String id, String title, List<JsonNode> results, Path dir) throws IOException {

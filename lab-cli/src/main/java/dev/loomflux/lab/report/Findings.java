@@ -3,82 +3,144 @@ package dev.loomflux.lab.report;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.DoubleNode;
 import dev.loomflux.lab.stats.Stats;
-import dev.loomflux.lab.stats.Verdict;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.function.ToDoubleFunction;
+import org.apache.commons.math3.stat.descriptive.rank.Median;
 
 /**
  * The executive summary and the caveats: what the numbers support, and what limits them.
  *
- * <p>With repeats (n >= 3 per side) the verdicts of results.json's summary are used as they are.
- * A single run has no run-to-run spread, so its per-second values stand in for noise: a difference
- * is called clear only when the per-second samples differ significantly (Stats.compare) AND by at
- * least {@link #SINGLE_RUN_MIN_PCT}%, because seconds of one run are correlated and would make small
- * differences look significant.
+ * <p>Only repeats give verdicts (results.json's summary, used as it is). One run per target gives
+ * none: the CPU speed of the lab's VM was measured to vary by up to 40% over tens of seconds, so a
+ * difference between two single runs cannot be told from a change of the machine, however many
+ * per-second samples each has. A single run therefore states its figures and says so.
  */
 final class Findings {
-    static final double SINGLE_RUN_MIN_PCT = 10;
+    private record Metric(String label, String unit, boolean higherIsBetter, ToDoubleFunction<JsonNode> total, String key) {
+    }
 
-    private record Metric(String label, String unit, boolean higherIsBetter, ToDoubleFunction<JsonNode> total, String seriesField) {
+    /** One target's figure: the median of its results (one each unless --repeat 2). */
+    private record Figure(String target, double value, boolean steady) {
     }
 
     private static final List<Metric> METRICS = List.of(
-            new Metric("Throughput", "rps", true, r -> r.path("throughput_rps").asDouble(), "rps"),
-            new Metric("Median latency", "ms", false, r -> r.path("latency_ms").path("p50").asDouble(), "p50"),
-            new Metric("p99 latency", "ms", false, r -> r.path("latency_ms").path("p99").asDouble(), "p99"));
+            new Metric("Throughput", "rps", true, r -> r.path("throughput_rps").asDouble(), "throughput_rps"),
+            new Metric("Median latency", "ms", false, r -> r.path("latency_ms").path("p50").asDouble(), "p50_ms"),
+            new Metric("p99 latency", "ms", false, r -> r.path("latency_ms").path("p99").asDouble(), "p99_ms"));
 
     private Findings() {
     }
 
-    /** Bullet lines for one scenario. */
+    /** The scenario's headline (bold lead) and its bullet lines. */
     static List<String> summary(JsonNode root, String scenario, List<JsonNode> ok) {
         List<String> lines = new ArrayList<>();
+        String lead = "**" + scenario + ":** ";
         if (ok.isEmpty()) {
-            lines.add("- no successful measurement");
+            lines.add(lead + "no successful measurement.");
             return lines;
         }
-        boolean repeated = root.path("experiment").path("repeat").asInt(1) >= Stats.MIN_REPEATS;
-        for (Metric m : METRICS) {
-            lines.add(repeated ? fromRepeats(root, scenario, m) : fromOneRun(ok, m));
+        if (ok.stream().allMatch(r -> r.has("step"))) {
+            lines.add(lead + "capacity search; see \"Capacity at the SLO\".");
+            return lines;
+        }
+        int repeat = root.path("experiment").path("repeat").asInt(1);
+        if (repeat >= Stats.MIN_REPEATS) {
+            lines.add(lead + repeatHeadline(root, scenario));
+            METRICS.forEach(m -> lines.add(fromRepeats(root, scenario, m)));
+        } else {
+            String runs = repeat == 1 ? "one run" : repeat + " runs each";
+            lines.add(lead + runHeadline(ranked(ok, METRICS.get(0)), runs));
+            METRICS.forEach(m -> lines.add(fromRuns(ranked(ok, m), m, runs)));
         }
         lines.add(errors(ok));
         return lines;
     }
 
-    private static String fromRepeats(JsonNode root, String scenario, Metric m) {
-        String key = m.seriesField().equals("rps") ? "throughput_rps" : m.seriesField() + "_ms";
-        List<String> parts = new ArrayList<>();
-        for (JsonNode v : root.path("summary").path("verdicts")) {
-            if (v.path("scenario").asText().equals(scenario) && v.path("metric").asText().equals(key)) {
-                parts.add(v.path("a").asText() + " vs " + v.path("b").asText() + ": " + v.path("text").asText());
+    private static String runHeadline(List<Figure> throughput, String runs) {
+        Figure top = throughput.get(0);
+        String value = Cells.num(number(top.value())) + " rps" + (top.steady() ? "" : ", not steady");
+        return throughput.size() == 1 ? top.target() + " alone: " + value + " in " + runs + "."
+                : top.target() + " had the highest throughput (" + value + ") in " + runs + "; no verdict from " + runs + ".";
+    }
+
+    /** The significant verdicts, each as "winner ahead of loser by ...". */
+    private static String repeatHeadline(JsonNode root, String scenario) {
+        List<String> leads = new ArrayList<>();
+        boolean unsteady = false;
+        for (JsonNode v : verdicts(root, scenario, null)) {
+            String text = v.path("text").asText();
+            unsteady |= text.startsWith("not steady");
+            if (v.path("significant").asBoolean()) {
+                String winner = v.path("winner").asText();
+                String loser = winner.equals(v.path("a").asText()) ? v.path("b").asText() : v.path("a").asText();
+                String ahead = winner + " ahead";
+                leads.add(metricName(v.path("metric").asText()) + " " + (text.startsWith(ahead)
+                        ? ahead + " of " + loser + text.substring(ahead.length()) : v.path("a").asText() + " vs " + v.path("b").asText() + ": " + text));
             }
+        }
+        if (!leads.isEmpty()) {
+            return String.join("; ", leads) + ".";
+        }
+        return "no clear difference between any targets" + (unsteady ? "; some results were not steady, so their pairs have no verdict." : ".");
+    }
+
+    private static String metricName(String key) {
+        return METRICS.stream().filter(m -> m.key().equals(key)).map(m -> m.label().toLowerCase(Locale.ROOT) + ":").findFirst().orElse(key + ":");
+    }
+
+    private static List<JsonNode> verdicts(JsonNode root, String scenario, String metric) {
+        List<JsonNode> out = new ArrayList<>();
+        for (JsonNode v : root.path("summary").path("verdicts")) {
+            if (v.path("scenario").asText().equals(scenario) && (metric == null || v.path("metric").asText().equals(metric))) {
+                out.add(v);
+            }
+        }
+        return out;
+    }
+
+    private static String fromRepeats(JsonNode root, String scenario, Metric m) {
+        List<String> parts = new ArrayList<>();
+        for (JsonNode v : verdicts(root, scenario, m.key())) {
+            parts.add(v.path("a").asText() + " vs " + v.path("b").asText() + ": " + v.path("text").asText());
         }
         return "- " + m.label() + " (medians of repeats): " + (parts.isEmpty() ? "only one target" : String.join("; ", parts));
     }
 
-    private static String fromOneRun(List<JsonNode> ok, Metric m) {
-        List<JsonNode> sorted = new ArrayList<>(ok);
-        Comparator<JsonNode> byValue = Comparator.comparingDouble(m.total());
-        sorted.sort(m.higherIsBetter() ? byValue.reversed() : byValue);
-        JsonNode best = sorted.get(0);
-        double bestValue = m.total().applyAsDouble(best);
-        StringBuilder sb = new StringBuilder("- " + m.label() + ": " + name(best) + " best at " + Cells.num(number(bestValue)) + " " + m.unit());
-        if (sorted.size() == 1) {
-            return sb.toString();
+    private static String fromRuns(List<Figure> ranked, Metric m, String runs) {
+        double first = ranked.get(0).value();
+        List<String> parts = new ArrayList<>();
+        for (Figure f : ranked) {
+            List<String> notes = new ArrayList<>();
+            if (f != ranked.get(0)) {
+                notes.add(Cells.pct(first == 0 ? 0 : (f.value() - first) / first * 100));
+            }
+            if (!f.steady()) {
+                notes.add("not steady");
+            }
+            parts.add(f.target() + " " + Cells.num(number(f.value())) + " " + m.unit() + (notes.isEmpty() ? "" : " (" + String.join(", ", notes) + ")"));
         }
-        List<String> others = new ArrayList<>();
-        for (JsonNode other : sorted.subList(1, sorted.size())) {
-            double v = m.total().applyAsDouble(other);
-            double diff = bestValue == 0 ? 0 : (v - bestValue) / bestValue * 100;
-            Verdict verdict = Stats.compare(m.label(), name(best), series(best, m), name(other), series(other, m), m.higherIsBetter());
-            boolean clear = verdict.significant() && Math.abs(diff) >= SINGLE_RUN_MIN_PCT;
-            others.add(String.format(Locale.ROOT, "%s %s %s (%s, %s)", name(other), Cells.num(number(v)), m.unit(), Cells.pct(diff),
-                    clear ? "clear" : "no clear difference in one run"));
-        }
-        return sb.append("; ").append(String.join(", ", others)).toString();
+        return "- " + m.label() + ": " + String.join(", ", parts) + "; " + runs + ": no verdict (run --repeat 3 for one)";
+    }
+
+    private static List<Figure> ranked(List<JsonNode> ok, Metric m) {
+        Map<String, List<JsonNode>> byTarget = new LinkedHashMap<>();
+        ok.forEach(r -> byTarget.computeIfAbsent(name(r), k -> new ArrayList<>()).add(r));
+        List<Figure> out = new ArrayList<>();
+        byTarget.forEach((target, rs) -> out.add(new Figure(target, new Median().evaluate(rs.stream().mapToDouble(m.total()).toArray()),
+                rs.stream().allMatch(Findings::steady))));
+        Comparator<Figure> byValue = Comparator.comparingDouble(Figure::value);
+        out.sort(m.higherIsBetter() ? byValue.reversed() : byValue);
+        return out;
+    }
+
+    /** Results from before the steady-state check have no steady_state and count as steady, as they did. */
+    private static boolean steady(JsonNode r) {
+        return r.path("steady_state").path("steady").asBoolean(true);
     }
 
     private static String errors(List<JsonNode> ok) {
@@ -106,8 +168,9 @@ final class Findings {
                     + "For latency at a given load use --profile rate or ./lab capacity.");
         }
         if (exp.path("repeat").asInt(1) < Stats.MIN_REPEATS) {
-            out.add("- One run per target x scenario: differences under " + (int) SINGLE_RUN_MIN_PCT
-                    + "% cannot be told from run-to-run noise here. Use --repeat 3 (or more) for confidence intervals and verdicts.");
+            out.add("- Fewer than " + Stats.MIN_REPEATS + " runs per target x scenario: no verdicts. The machine's CPU speed can change "
+                    + "by tens of percent within a minute, so a difference between single runs may be the machine's, not the targets'. "
+                    + "Use --repeat 3 (or more) for confidence intervals and verdicts.");
         }
         if (!root.path("environment").path("pinning").path("applied").asBoolean(true)) {
             out.add("- CPU pinning was not applied (" + root.path("environment").path("pinning").path("note").asText()
@@ -130,9 +193,15 @@ final class Findings {
             if (r.path("duration_s").asDouble() < 10) {
                 out.add("- " + who + ": measured for only " + Cells.num(r.path("duration_s")) + " s; short runs are noisy.");
             }
-            if (r.path("warmup").has("stable") && !r.path("warmup").path("stable").asBoolean() && r.path("warmup").path("windows_rps").size() >= 2) {
-                out.add("- " + who + ": throughput was still changing at the end of warmup " + r.path("warmup").path("windows_rps")
-                        + " rps; the measurement may include JIT warmup.");
+            JsonNode ss = r.path("steady_state");
+            if (ss.has("reached") && !ss.path("reached").asBoolean()) {
+                List<String> reasons = new ArrayList<>();
+                ss.path("rule").path("reasons").forEach(x -> reasons.add(x.asText()));
+                out.add("- " + who + ": not steady after " + Cells.num(ss.path("warmup_s")) + " s of warmup"
+                        + (reasons.isEmpty() ? "" : " (" + String.join("; ", reasons) + ")") + "; its figures may include JIT warmup. Use a longer --warmup.");
+            }
+            if (ss.path("drift").path("drifting").asBoolean()) {
+                out.add("- " + who + ": " + ss.path("drift").path("note").asText());
             }
         }
         return out;
@@ -144,16 +213,6 @@ final class Findings {
 
     private static JsonNode number(double v) {
         return DoubleNode.valueOf(v);
-    }
-
-    private static double[] series(JsonNode r, Metric m) {
-        List<Double> v = new ArrayList<>();
-        for (JsonNode s : r.path("series")) {
-            if (s.path(m.seriesField()).isNumber()) {
-                v.add(s.path(m.seriesField()).asDouble());
-            }
-        }
-        return v.isEmpty() ? new double[] {m.total().applyAsDouble(r)} : v.stream().mapToDouble(Double::doubleValue).toArray();
     }
 
     private static String firstLine(String s) {

@@ -34,7 +34,7 @@ final class HtmlReport {
                     sb.append("</ul>");
                 }
                 inList = bullet;
-                sb.append(bullet ? "<li>" + escape(p.substring(2)) + "</li>\n" : "<p>" + escape(p) + "</p>\n");
+                sb.append(bullet ? "<li>" + escape(p.substring(2)) + "</li>\n" : "<p>" + lead(p) + "</p>\n");
             }
             if (inList) {
                 sb.append("</ul>");
@@ -71,6 +71,12 @@ final class HtmlReport {
             sb.append("</tr>");
         }
         return sb.append("</tbody></table>\n").toString();
+    }
+
+    /** A paragraph may open with a Markdown-bold lead ("**plaintext:** ..."), the one markup both reports share. */
+    private static String lead(String p) {
+        int end = p.indexOf("**", 2);
+        return p.startsWith("**") && end > 0 ? "<strong>" + escape(p.substring(2, end)) + "</strong>" + escape(p.substring(end + 2)) : escape(p);
     }
 
     static String escape(String s) {

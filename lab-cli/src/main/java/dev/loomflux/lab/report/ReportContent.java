@@ -1,13 +1,14 @@
 package dev.loomflux.lab.report;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.DoubleNode;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
  * What a report says, in order, independent of its format: the sections seed 000 wrote by hand
  * (summary, configuration, response times, throughput, reliability, resources per phase, JVM),
- * plus config parity, caveats, repeats and capacity when the run has them.
+ * plus config parity, caveats, time to steady state, repeats and capacity when the run has them.
  */
 final class ReportContent {
     private ReportContent() {
@@ -19,7 +20,6 @@ final class ReportContent {
         boolean repeated = root.path("experiment").path("repeat").asInt(1) > 1;
         List<String> summary = new ArrayList<>();
         for (String s : scenarios) {
-            summary.add(s + ":");
             summary.addAll(Findings.summary(root, s, ok(root, s)));
         }
         out.add(new Section("Executive summary", summary, List.of(), List.of()));
@@ -30,9 +30,19 @@ final class ReportContent {
             String s = scenarios.get(i);
             List<JsonNode> all = all(root, s);
             String id = "s" + i;
+            List<String> charts = new ArrayList<>(List.of(id + "-throughput", id + "-latency", id + "-percentiles", id + "-cpu", id + "-rss",
+                    id + "-threads", id + "-fds"));
+            if (!warmedUp(root, s).isEmpty()) {
+                charts.addAll(List.of(id + "-warmup", id + "-warmup-jit"));
+            }
             out.add(new Section("Scenario " + s, List.of(),
-                    List.of(latency(all, repeated), throughput(all, repeated), phases(all, repeated), jvm(all, repeated)),
-                    List.of(id + "-throughput", id + "-latency", id + "-percentiles", id + "-cpu", id + "-rss", id + "-threads", id + "-fds")));
+                    List.of(latency(all, repeated), throughput(all, repeated), phases(all, repeated), jvm(all, repeated)), charts));
+        }
+        Table steady = steadyState(root, repeated);
+        if (!steady.rows().isEmpty()) {
+            out.add(new Section("Steady state", List.of("Each target x scenario ran under load until throughput, median latency, the JIT "
+                    + "and the machine's speed had stopped changing over a window, or until the warmup budget ran out, and was measured "
+                    + "after that. Drift compares the last third of the measured window with its first third."), List.of(steady), List.of()));
         }
         out.add(new Section("Config parity", List.of("Read back from each running target's GET /config."), List.of(parity(root)), List.of()));
         if (repeated) {
@@ -62,6 +72,11 @@ final class ReportContent {
 
     static List<JsonNode> ok(JsonNode root, String scenario) {
         return all(root, scenario).stream().filter(r -> r.path("status").asText().equals("ok")).toList();
+    }
+
+    /** Results with a warmup series to chart; capacity steps are left out as in every chart over time. */
+    static List<JsonNode> warmedUp(JsonNode root, String scenario) {
+        return ok(root, scenario).stream().filter(r -> !r.has("step") && !r.path("steady_state").path("series").isEmpty()).toList();
     }
 
     private static Table configuration(JsonNode root) {
@@ -178,6 +193,51 @@ final class ReportContent {
         }
         return new Table("JVM internals over the measured window (JFR)", header(repeated, "GC pauses", "GC total ms", "GC max ms",
                 "heap after GC MB", "alloc MB/s", "platform threads", "virtual threads", "pinning"), rows);
+    }
+
+    private static Table steadyState(JsonNode root, boolean repeated) {
+        boolean steps = false;
+        for (JsonNode r : root.path("results")) {
+            steps |= r.has("step");
+        }
+        List<List<String>> rows = new ArrayList<>();
+        for (JsonNode r : root.path("results")) {
+            JsonNode ss = r.path("steady_state");
+            if (ss.isMissingNode()) {
+                continue;
+            }
+            List<String> row = new ArrayList<>(List.of(r.path("target").asText(), r.path("scenario").asText()));
+            if (repeated) {
+                row.add(r.path("repeat").asText("1"));
+            }
+            if (steps) {
+                row.add(r.path("step").asText("-"));
+            }
+            boolean reached = ss.path("reached").asBoolean();
+            JsonNode drift = ss.path("drift");
+            row.addAll(List.of(reached ? "yes" : "no", reached ? Cells.num(ss.path("seconds")) : "not within " + Cells.num(ss.path("budget_s")) + " s",
+                    jit(ss.path("jit").path("warmup"), 1000), jit(ss.path("jit").path("measured"), 1),
+                    !drift.path("rps_change_pct").isNumber() ? "-" : Cells.pct(drift.path("rps_change_pct").asDouble())
+                            + (drift.path("drifting").asBoolean() ? ", drifting" : "")));
+            rows.add(row);
+        }
+        List<String> header = new ArrayList<>(List.of("target", "scenario"));
+        if (repeated) {
+            header.add("repeat");
+        }
+        if (steps) {
+            header.add("step");
+        }
+        header.addAll(List.of("reached", "s to steady", "JIT during warmup s", "JIT while measured ms", "throughput drift (last vs first third)"));
+        return new Table("", header, rows);
+    }
+
+    /** Compile time in {@code perUnit} ms and the number of compilations; "-" when the JVM published no counters. */
+    private static String jit(JsonNode j, double perUnit) {
+        if (!j.path("compile_ms").isNumber()) {
+            return "-";
+        }
+        return Cells.num(DoubleNode.valueOf(j.path("compile_ms").asDouble() / perUnit)) + " (" + j.path("compiles").asText() + " compiles)";
     }
 
     private static Table parity(JsonNode root) {

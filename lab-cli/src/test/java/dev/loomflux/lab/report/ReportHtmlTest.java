@@ -10,6 +10,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.List;
+import java.util.Map;
 import java.util.logging.Level;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -47,6 +48,7 @@ class ReportHtmlTest {
         assertTrue(page.contains("&lt;img src=x onerror=alert(1)&gt;"), "escaped target name");
         assertFalse(page.contains("</script><script>alert(2)"), "script-breaking experiment name");
         assertFalse(page.contains("src=\"http") || page.contains("href=\"http"), "nothing fetched from the network");
+        assertTrue(page.contains("<p><strong>plaintext:</strong> &lt;img src=x onerror=alert(1)&gt; had the highest throughput (5481 rps)"), "headline");
 
         ChromeOptions options = new ChromeOptions();
         options.setBinary(System.getenv().getOrDefault("CHROMIUM", "/usr/bin/chromium"));
@@ -68,15 +70,28 @@ class ReportHtmlTest {
                             + " var c = echarts.getInstanceByDom(el); var canvas = el.querySelector('canvas');"
                             + " var series = c ? c.getOption().series : [];"
                             + " var points = series.reduce(function (n, s) { return n + s.data.length; }, 0);"
-                            + " return el.id + ' ' + (canvas ? canvas.width * canvas.height : 0) + ' ' + series.length + ' ' + points; });");
-            assertEquals(14, charts.size(), "2 scenarios x 7 charts: " + charts);
+                            + " var marks = series.filter(function (s) { return s.markLine; }).map(function (s) { return s.markLine.data[0].xAxis; });"
+                            + " var end; try { end = Math.round(c.getModel().getComponent('xAxis', 0).axis.scale.getExtent()[1]); } catch (e) { end = -1; }"
+                            + " return el.id + ' ' + (canvas ? canvas.width * canvas.height : 0) + ' ' + series.length + ' ' + points"
+                            + " + ' [' + marks.join(',') + '] ' + end; });");
+            assertEquals(18, charts.size(), "2 scenarios x 9 charts: " + charts);
+            // Warmup charts: every second of each target's warmup series, a mark where the rule held
+            // (mvc-vt plaintext never got there; webflux gateway-delay20 had no JIT counters).
+            Map<String, String> warmup = Map.of("s0-warmup", "85 [24,21]", "s0-warmup-jit", "85 [24,21]",
+                    "s1-warmup", "81 [22,26,33]", "s1-warmup-jit", "48 [22,26,33]");
             for (Object c : charts) {
                 String[] f = c.toString().split(" ");
                 assertTrue(Long.parseLong(f[1]) > 10_000, "canvas drawn: " + c);
                 // One line per target; the latency chart has p50 and p99 for each.
                 assertEquals(f[0].endsWith("-latency") ? "6" : "3", f[2], "series per target: " + c);
                 assertTrue(Long.parseLong(f[3]) >= 9, "points plotted: " + c);
+                assertEquals(warmup.getOrDefault(f[0], f[3] + " []"), f[3] + " " + f[4], "warmup points and marks: " + c);
+                if (warmup.containsKey(f[0])) {
+                    // webflux became steady at 33 s, one second past its last point: the axis still reaches the mark.
+                    assertTrue(Long.parseLong(f[5]) >= (f[0].startsWith("s1") ? 33 : 39), "x axis end: " + c);
+                }
             }
+            assertEquals(4, charts.stream().filter(c -> warmup.containsKey(c.toString().split(" ")[0])).count(), "warmup charts: " + charts);
             Object alerted = ((JavascriptExecutor) browser).executeScript("return document.querySelectorAll('img[src=x]').length");
             assertEquals(0L, alerted, "the hostile name became an element");
             Path shot = ((TakesScreenshot) browser).getScreenshotAs(OutputType.FILE).toPath();

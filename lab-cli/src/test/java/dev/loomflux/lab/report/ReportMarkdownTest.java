@@ -6,12 +6,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Locale;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -56,27 +58,113 @@ class ReportMarkdownTest {
         assertEquals(6, checked);
         String text = String.join("\n", md);
         assertTrue(text.contains("| mvc | steady | 0 to 5.01 | 82.8 - 101 (mean 95.4) | 298 - 454 | 49 | 35 |"), "mvc steady phase row");
-        assertTrue(text.contains("- Throughput: mvc best at 5481 rps; mvc-vt 4262 rps (-22.3%"), text);
         assertTrue(text.contains("Closed model (fixed)"), "closed-model caveat");
         assertTrue(text.contains("| mvc | tomcat | 200 max threads | false | apache-httpclient5 500 | hikaricp 10 |"), "config parity for mvc");
     }
 
     @Test
-    void aFailedResultAndAnUnstableWarmupBecomeCaveats() throws IOException {
+    void oneRunRanksTheFiguresAndGivesNoVerdict() throws IOException {
+        Report.write(copyFixture(dir));
+        String md = Files.readString(dir.resolve("report.md"));
+        String summary = md.substring(md.indexOf("## Executive summary"), md.indexOf("## Caveats"));
+        // mvc-vt gateway-delay20 drifted, so its lead is flagged; mvc-vt plaintext never became steady.
+        assertTrue(summary.startsWith("## Executive summary\n\n**plaintext:** mvc had the highest throughput (5481 rps) in one run; "
+                + "no verdict from one run.\n"), summary);
+        assertTrue(summary.contains("**gateway-delay20:** mvc-vt had the highest throughput (794 rps, not steady) in one run; "
+                + "no verdict from one run.\n"), summary);
+        assertTrue(summary.contains("- Throughput: mvc 5481 rps, mvc-vt 4262 rps (-22.3%, not steady), webflux 3684 rps (-32.8%); "
+                + "one run: no verdict (run --repeat 3 for one)\n"), summary);
+        assertTrue(summary.contains("- Median latency: webflux 1.07 ms, mvc 2.61 ms (+142.8%), mvc-vt 4.39 ms (+309.2%, not steady); "
+                + "one run: no verdict (run --repeat 3 for one)\n"), summary);
+        assertEquals(6, summary.split("one run: no verdict", -1).length - 1, "3 metrics x 2 scenarios: " + summary);
+        assertFalse(md.toLowerCase(Locale.ROOT).contains("clear"), "no difference is called clear from one run");
+    }
+
+    @Test
+    void unsteadyResultsBecomeCaveatsAndTheSteadyStateTableHasItsFigures() throws IOException {
+        Report.write(copyFixture(dir));
+        String md = Files.readString(dir.resolve("report.md"));
+        assertTrue(md.contains("- mvc-vt plaintext: not steady after 40.1 s of warmup (JIT compiling 9% of the time (limit 5%); "
+                + "throughput trend +14% over 10 s (p = 0.004, limit 10%)); its figures may include JIT warmup. Use a longer --warmup.\n"), md);
+        assertTrue(md.contains("- mvc-vt gateway-delay20: drifted while measured (last third vs first: throughput -14%); "
+                + "the machine's CPU speed changed -12% meanwhile\n"), md);
+        assertFalse(md.contains("- mvc plaintext: not steady") || md.contains("- webflux gateway-delay20: drifted"), "steady results have no caveat");
+        List<String> table = md.substring(md.indexOf("## Steady state")).lines().filter(l -> l.startsWith("| ")).toList();
+        assertEquals(List.of(
+                "| target | scenario | reached | s to steady | JIT during warmup s | JIT while measured ms | throughput drift (last vs first third) |",
+                "| mvc | plaintext | yes | 24 | 18.3 (2104 compiles) | 12 (3 compiles) | +2.3% |",
+                "| mvc | gateway-delay20 | yes | 22 | 9.87 (1650 compiles) | 8 (2 compiles) | +0.9% |",
+                "| mvc-vt | plaintext | no | not within 40 s | 31.9 (3012 compiles) | 402 (41 compiles) | +4.1% |",
+                "| mvc-vt | gateway-delay20 | yes | 26 | 10.5 (1702 compiles) | 15 (4 compiles) | -14.2%, drifting |",
+                "| webflux | plaintext | yes | 21 | 15.1 (1876 compiles) | 21 (5 compiles) | -1.8% |",
+                "| webflux | gateway-delay20 | yes | 33 | - | - | -0.4% |"), table.subList(0, 7));
+    }
+
+    @Test
+    void aWarmupThatNeverRanTheRuleIsStillNotSteady() throws IOException {
+        copyFixture(dir);
+        ObjectNode root = (ObjectNode) JSON.readTree(dir.resolve("results.json").toFile());
+        ObjectNode mvcVt = (ObjectNode) root.path("results").get(2).path("steady_state");
+        mvcVt.putNull("rule");
+        mvcVt.put("warmup_s", 0.0);
+        JSON.writeValue(dir.resolve("results.json").toFile(), root);
+        Report.write(dir);
+        String md = Files.readString(dir.resolve("report.md"));
+        assertTrue(md.contains("- mvc-vt plaintext: not steady after 0 s of warmup; its figures may include JIT warmup. Use a longer --warmup.\n"), md);
+    }
+
+    @Test
+    void aFailedResultIsACaveatAndNotRanked() throws IOException {
         copyFixture(dir);
         ObjectNode root = (ObjectNode) JSON.readTree(dir.resolve("results.json").toFile());
         ObjectNode first = (ObjectNode) root.path("results").get(0);
         first.removeAll();
         first.put("target", "mvc").put("scenario", "plaintext").put("status", "failed").put("error", "target exited during the run (code 137)\nlog");
-        ObjectNode warmup = (ObjectNode) root.path("results").get(1).path("warmup");
-        warmup.put("stable", false);
-        warmup.putArray("windows_rps").add(300.0).add(700.0);
         JSON.writeValue(dir.resolve("results.json").toFile(), root);
         Report.write(dir);
         String md = Files.readString(dir.resolve("report.md"));
         assertTrue(md.contains("- mvc plaintext failed: target exited during the run (code 137)\n"), md);
-        assertTrue(md.contains("- mvc gateway-delay20: throughput was still changing at the end of warmup"), md);
-        assertFalse(md.contains("- Throughput: mvc best"), "a failed result is not ranked");
+        assertTrue(md.contains("**plaintext:** mvc-vt had the highest throughput (4262 rps, not steady) in one run; no verdict from one run."), md);
+        assertTrue(md.contains("- Throughput: mvc-vt 4262 rps (not steady), webflux 3684 rps (-13.5%); one run"), md);
+        assertFalse(md.contains("| mvc | plaintext | yes"), "a failed result has no steady-state row");
+    }
+
+    @Test
+    void resultsFromBeforeTheSteadyStateCheckAreNotFlagged() throws IOException {
+        copyFixture(dir);
+        ObjectNode root = (ObjectNode) JSON.readTree(dir.resolve("results.json").toFile());
+        root.path("results").forEach(r -> ((ObjectNode) r).remove("steady_state"));
+        JSON.writeValue(dir.resolve("results.json").toFile(), root);
+        Report.write(dir);
+        String md = Files.readString(dir.resolve("report.md"));
+        assertFalse(md.contains("not steady") || md.contains("## Steady state") || md.contains("drift"), md);
+        assertTrue(md.contains("- Throughput: mvc 5481 rps, mvc-vt 4262 rps (-22.3%), webflux 3684 rps (-32.8%); one run"), md);
+    }
+
+    @Test
+    void withRepeatsTheVerdictsArePrintedAsGiven() throws IOException {
+        copyFixture(dir);
+        ObjectNode root = (ObjectNode) JSON.readTree(dir.resolve("results.json").toFile());
+        ((ObjectNode) root.path("experiment")).put("repeat", 3);
+        ArrayNode verdicts = ((ObjectNode) root.path("summary")).putArray("verdicts");
+        verdicts.addObject().put("scenario", "plaintext").put("metric", "throughput_rps").put("a", "mvc").put("b", "mvc-vt").put("winner", "mvc")
+                .put("significant", true).put("text", "mvc ahead by 28.6% (95% CI 20.1% to 35.0%)");
+        verdicts.addObject().put("scenario", "plaintext").put("metric", "p99_ms").put("a", "mvc").put("b", "webflux").putNull("winner")
+                .put("significant", false).put("text", "no clear difference (95% CI -4.0% to 9.9%)");
+        verdicts.addObject().put("scenario", "gateway-delay20").put("metric", "throughput_rps").put("a", "mvc").put("b", "mvc-vt").putNull("winner")
+                .put("significant", false).put("text", "not steady: mvc-vt repeat 2 drifted while measured");
+        JSON.writeValue(dir.resolve("results.json").toFile(), root);
+        Report.write(dir);
+        String md = Files.readString(dir.resolve("report.md"));
+        assertTrue(md.contains("**plaintext:** throughput: mvc ahead of mvc-vt by 28.6% (95% CI 20.1% to 35.0%).\n"), md);
+        assertTrue(md.contains("- Throughput (medians of repeats): mvc vs mvc-vt: mvc ahead by 28.6% (95% CI 20.1% to 35.0%)\n"), md);
+        assertTrue(md.contains("- p99 latency (medians of repeats): mvc vs webflux: no clear difference (95% CI -4.0% to 9.9%)\n"), md);
+        assertTrue(md.contains("**gateway-delay20:** no clear difference between any targets; some results were not steady, "
+                + "so their pairs have no verdict.\n"), md);
+        assertTrue(md.contains("- Throughput (medians of repeats): mvc vs mvc-vt: not steady: mvc-vt repeat 2 drifted while measured\n"), md);
+        assertTrue(md.contains("- gateway-delay20 throughput_rps, mvc vs mvc-vt: not steady: mvc-vt repeat 2 drifted while measured\n"), md);
+        assertFalse(md.contains("one run"), "no single-run wording with repeats");
+        assertTrue(md.contains("| mvc | plaintext | 1 | yes | 24 |"), "the steady-state table has a repeat column");
     }
 
     /** The cells of the row for a target in the first table after the caption. */
