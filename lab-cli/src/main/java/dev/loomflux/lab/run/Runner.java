@@ -248,7 +248,7 @@ public final class Runner {
             Map<String, Object> r = measure(target, scenario, new Step(profile, k == 1 ? experiment.warmup() : capacity.stepWarmup(), ".step" + k),
                     before, dir, log);
             List<String> misses = new ArrayList<>(capacity.slo().misses(r));
-            if (r.get("steady_state") instanceof Map<?, ?> st && !Boolean.TRUE.equals(st.get("steady"))) {
+            if (!RepeatSummary.steady(r)) {
                 // Its percentiles may still be moving: a step that is not steady cannot show that the target meets the SLO.
                 misses.add("not steady");
             }
@@ -293,6 +293,7 @@ public final class Runner {
         }
         p.put("errors", r.get("errors") instanceof Map ? ((Map<String, Object>) r.get("errors")).get("total") : null);
         p.put("behind_schedule", r.get("behind_schedule"));
+        p.put("steady", RepeatSummary.steady(r));
         p.put("slo_met", r.get("slo_met"));
         return p;
     }
