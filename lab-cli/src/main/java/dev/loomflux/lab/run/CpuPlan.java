@@ -105,9 +105,13 @@ public record CpuPlan(boolean applied, List<Integer> target, List<Integer> drive
         if (!System.getProperty("os.name", "").startsWith("Linux")) {
             return false;
         }
+        return succeeds("taskset", "-p", Long.toString(ProcessHandle.current().pid()));
+    }
+
+    /** Runs a short command; false when it cannot start, fails or hangs. */
+    private static boolean succeeds(String... command) {
         try {
-            Process p = new ProcessBuilder("taskset", "-p", Long.toString(ProcessHandle.current().pid()))
-                    .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+            Process p = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
             return p.waitFor(5, TimeUnit.SECONDS) && p.exitValue() == 0;
         } catch (IOException e) {
             return false;
@@ -147,19 +151,7 @@ public record CpuPlan(boolean applied, List<Integer> target, List<Integer> drive
 
     /** Moves one thread of this JVM (Linux thread id) onto a CPU set; false when it could not. */
     public boolean moveThread(long tid, List<Integer> cpus) {
-        if (!applied) {
-            return false;
-        }
-        try {
-            Process p = new ProcessBuilder("taskset", "-p", "-c", list(cpus), Long.toString(tid))
-                    .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
-            return p.waitFor(5, TimeUnit.SECONDS) && p.exitValue() == 0;
-        } catch (IOException e) {
-            return false;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return false;
-        }
+        return applied && succeeds("taskset", "-p", "-c", list(cpus), Long.toString(tid));
     }
 
     /** Best effort: moves a process back to an affinity read earlier with {@link #affinityOf}. */
@@ -174,21 +166,8 @@ public record CpuPlan(boolean applied, List<Integer> target, List<Integer> drive
      * is tried twice and the caller checks the main thread's affinity.
      */
     private static boolean taskset(long pid, String cpuList) {
-        for (int attempt = 0; attempt < 2; attempt++) {
-            try {
-                Process p = new ProcessBuilder("taskset", "-a", "-p", "-c", cpuList, Long.toString(pid))
-                        .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
-                if (p.waitFor(5, TimeUnit.SECONDS) && p.exitValue() == 0) {
-                    return true;
-                }
-            } catch (IOException e) {
-                return false;
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return false;
-            }
-        }
-        return false;
+        return succeeds("taskset", "-a", "-p", "-c", cpuList, Long.toString(pid))
+                || (!Thread.currentThread().isInterrupted() && succeeds("taskset", "-a", "-p", "-c", cpuList, Long.toString(pid)));
     }
 
     /** Where a process may actually run, read back from /proc as evidence for the results. */

@@ -2,13 +2,11 @@ package dev.loomflux.lab.compare;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static dev.loomflux.lab.compare.CompareCli.compare;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.loomflux.lab.Lab;
 import java.io.IOException;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
@@ -24,19 +22,19 @@ class CompareCommandTest {
 
     @Test
     void identicalRunsPassEveryThreshold() {
-        Outcome o = compare(FIXTURE, FIXTURE, "--fail-on", "p99:+10%,throughput:-5%");
-        assertEquals(0, o.code, o.out);
-        assertTrue(o.out.contains("mvc-vt   plaintext  throughput (rps)  27586.17  27586.17  +0.0%"), o.out);
-        assertTrue(o.out.contains("compare: no threshold crossed"), o.out);
+        CompareCli.Outcome o = compare(FIXTURE, FIXTURE, "--fail-on", "p99:+10%,throughput:-5%");
+        assertEquals(0, o.code(), o.out());
+        assertTrue(o.out().contains("mvc-vt   plaintext  throughput (rps)  27586.17  27586.17  +0.0%"), o.out());
+        assertTrue(o.out().contains("compare: no threshold crossed"), o.out());
     }
 
     @Test
     void aPlantedP99RegressionFailsAndIsNamed() throws IOException {
         Path b = planted("webflux", "p99", 1.20, "throughput_rps", 1.0);
-        Outcome o = compare(FIXTURE, b, "--fail-on", "p99:+10%,throughput:-5%", "--markdown", dir.resolve("cmp.md").toString());
-        assertEquals(1, o.code, o.out);
-        assertTrue(o.out.contains("webflux  plaintext  p99 (ms)          17.17     20.60     +20.0%  REGRESSION (p99:+10.0%)"), o.out);
-        assertTrue(o.out.contains("compare: REGRESSION"), o.out);
+        CompareCli.Outcome o = compare(FIXTURE, b, "--fail-on", "p99:+10%,throughput:-5%", "--markdown", dir.resolve("cmp.md").toString());
+        assertEquals(1, o.code(), o.out());
+        assertTrue(o.out().contains("webflux  plaintext  p99 (ms)          17.17     20.60     +20.0%  REGRESSION (p99:+10.0%)"), o.out());
+        assertTrue(o.out().contains("compare: REGRESSION"), o.out());
         String md = Files.readString(dir.resolve("cmp.md"));
         assertTrue(md.contains("| webflux | plaintext | p99 (ms) | 17.17 | 20.60 | +20.0% | REGRESSION (p99:+10.0%) |"), md);
     }
@@ -44,17 +42,17 @@ class CompareCommandTest {
     @Test
     void aThroughputDropBelowTheThresholdFails() throws IOException {
         Path b = planted("mvc", "p99", 1.0, "throughput_rps", 0.90);
-        assertEquals(1, compare(FIXTURE, b, "--fail-on", "throughput:-5%").code);
-        assertEquals(0, compare(FIXTURE, b, "--fail-on", "throughput:-15%").code);
+        assertEquals(1, compare(FIXTURE, b, "--fail-on", "throughput:-5%").code());
+        assertEquals(0, compare(FIXTURE, b, "--fail-on", "throughput:-15%").code());
         // Without thresholds a comparison never fails.
-        assertEquals(0, compare(FIXTURE, b).code);
+        assertEquals(0, compare(FIXTURE, b).code());
     }
 
     @Test
     void badThresholdsAndFilesAreUsageErrors() {
-        assertEquals(2, compare(FIXTURE, FIXTURE, "--fail-on", "p99>10").code);
-        assertEquals(2, compare(FIXTURE, FIXTURE, "--fail-on", "latency:+10%").code);
-        assertEquals(2, compare(FIXTURE, dir.resolve("missing")).code);
+        assertEquals(2, compare(FIXTURE, FIXTURE, "--fail-on", "p99>10").code());
+        assertEquals(2, compare(FIXTURE, FIXTURE, "--fail-on", "latency:+10%").code());
+        assertEquals(2, compare(FIXTURE, dir.resolve("missing")).code());
     }
 
     private Path planted(String target, String latencyKey, double latencyFactor, String topKey, double topFactor) throws IOException {
@@ -69,20 +67,5 @@ class CompareCommandTest {
         Path b = dir.resolve("b.json");
         JSON.writeValue(b.toFile(), root);
         return b;
-    }
-
-    private record Outcome(int code, String out) {
-    }
-
-    private static Outcome compare(Path a, Path b, String... more) {
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        String[] args = new String[3 + more.length];
-        args[0] = "compare";
-        args[1] = a.toString();
-        args[2] = b.toString();
-        System.arraycopy(more, 0, args, 3, more.length);
-        int code = Lab.run(new PrintWriter(out, true), new PrintWriter(err, true), args);
-        return new Outcome(code, out + err.toString());
     }
 }

@@ -25,7 +25,7 @@ class ExperimentReaderTest {
         assertEquals(Map.of("server.tomcat.threads.max", "10"), e.targets().get(3).properties());
         assertEquals(List.of("/plaintext", "/gateway?delay=20"), e.scenarios().stream().map(Scenario::path).toList());
         assertEquals(new Profile.Fixed(50, Duration.ofSeconds(10)), e.profile());
-        assertEquals(Duration.ofSeconds(20), e.warmup());
+        assertEquals(Duration.ofSeconds(180), e.warmup());
     }
 
     @Test

@@ -49,7 +49,7 @@ class PresetsTest {
         assertEquals(List.of(Duration.ofMillis(1500), Duration.ofSeconds(3), Duration.ofMillis(1500), Duration.ofSeconds(3)),
                 ((Profile.Stages) s000.profile()).stages().stream().map(Profile.Stage::duration).toList());
         assertEquals(150, s000.profile().peakUsers());
-        assertEquals(Duration.ofSeconds(2), s000.warmup());
+        assertEquals(Duration.ofSeconds(18), s000.warmup());
         assertEquals(new Profile.Loops(200, 30), ExperimentReader.read(DIR.resolve("seed-001-jmeter-users.yaml")).scaled(0.1).profile());
         assertEquals(new Profile.Fixed(100, Duration.ofSeconds(1)), ExperimentReader.read(DIR.resolve("seed-002-ab-tomcat-threads.yaml")).scaled(0.01).profile());
     }
