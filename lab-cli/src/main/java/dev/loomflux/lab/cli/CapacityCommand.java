@@ -19,7 +19,7 @@ import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
 
 @Command(name = "capacity", mixinStandardHelpOptions = true, sortOptions = false,
-        description = {"Find each target's capacity at an SLO: open-model rate steps (doubling, then bisection to 5%),",
+        description = {"Find each target's capacity at an SLO: open-model rate steps (doubling, then bisection to 5%%),",
                 "each with warmup; reports the highest rate that meets the SLO and the latency-vs-rate curve."})
 public final class CapacityCommand implements Callable<Integer> {
     @Option(names = "--slo", paramLabel = "PCT<MS", defaultValue = "p99<50ms",
@@ -27,7 +27,7 @@ public final class CapacityCommand implements Callable<Integer> {
     String slo;
 
     @Option(names = "--max-errors", paramLabel = "PCT", defaultValue = "0.1%",
-            description = "Most errors a step may have, in % of requests. Default: ${DEFAULT-VALUE}.")
+            description = "Most errors a step may have, in %% of requests. Default: ${DEFAULT-VALUE}.")
     String maxErrors;
 
     @Option(names = "--start", paramLabel = "RPS", defaultValue = "100", description = "First rate. Default: ${DEFAULT-VALUE}.")

@@ -50,10 +50,25 @@ public final class LoadDriver {
      * {@code enough} says so; it is asked after each second handed to the listener.
      */
     public static Measurement run(LoadSpec spec, SecondListener listener, BooleanSupplier enough) {
+        return run(spec, listener, enough, null);
+    }
+
+    /**
+     * One continuous load of which only the {@code window}'s seconds are measured: it ends once the
+     * window is over (or {@code enough} says so, or the profile's duration ends), and the
+     * Measurement holds the window's seconds only, numbered from 0. Until the window starts, the
+     * listener sees warmup seconds.
+     */
+    public static Measurement run(LoadSpec spec, SecondListener listener, BooleanSupplier enough, MeasuredWindow window) {
         PhasePlan plan = PhasePlan.of(spec.profile(), spec.threads());
         Benchmark benchmark = parse(BenchmarkYaml.render(spec, plan, RUN_NAME));
-        Tally tally = new Tally(plan, listener != null ? listener : s -> { });
-        EmbeddedRun run = new EmbeddedRun(benchmark, spec.authority(), tally, enough);
+        Tally tally = new Tally(plan, listener != null ? listener : s -> { }, window);
+        if (window != null) {
+            window.clock(() -> tally.elapsed(System.currentTimeMillis()));
+        }
+        BooleanSupplier done = window == null ? enough
+                : () -> enough.getAsBoolean() || window.over(tally.elapsed(System.currentTimeMillis()));
+        EmbeddedRun run = new EmbeddedRun(benchmark, spec.authority(), tally, done);
         RUNNING.add(run);
         try {
             return tally.finish(run.execute());

@@ -36,9 +36,18 @@ final class Tally {
     private boolean sessionLimitHit;
     private int stalls;
 
-    Tally(PhasePlan plan, SecondListener listener) {
+    /** null: every second is measured */
+    private final MeasuredWindow window;
+
+    Tally(PhasePlan plan, SecondListener listener, MeasuredWindow window) {
         this.plan = plan;
         this.listener = listener;
+        this.window = window;
+    }
+
+    /** Milliseconds since the load started. */
+    synchronized long elapsed(long nowMillis) {
+        return nowMillis - startMillis;
     }
 
     synchronized void start(long nowMillis) {
@@ -97,7 +106,10 @@ final class Tally {
         ready.forEach(this::tell);
     }
 
-    /** The final rows and totals; seconds not yet handed to the listener are handed over now. */
+    /**
+     * The final rows and totals of the measured seconds (all of them, or the {@link MeasuredWindow}'s,
+     * renumbered from 0); seconds not yet handed to the listener are handed over now.
+     */
     Measurement finish(long endMillis) {
         List<Second> series = new ArrayList<>();
         List<Histogram> intervals = new ArrayList<>();
@@ -107,21 +119,28 @@ final class Tally {
         boolean behind;
         int driverStalls;
         synchronized (this) {
-            elapsedMillis = endMillis - startMillis;
+            long runMillis = endMillis - startMillis;
+            int from = window == null ? 0 : Math.max(0, window.from());
+            int last = window == null || window.from() < 0 ? lastSecond() : Math.min(lastSecond(), from + window.seconds() - 1);
+            elapsedMillis = Math.min(runMillis, (last + 1) * 1000L) - from * 1000L;
             behind = plan.openModel() && sessionLimitHit;
             for (int t = 0; t <= lastSecond(); t++) {
-                Second row = row(t, elapsedMillis);
-                series.add(row);
+                Second row = row(t, runMillis);
                 if (t >= nextLive) {
                     unpublished.add(row);
                 }
+                if (t < from || t > last) {
+                    continue;
+                }
+                series.add(new Second(t - from, row.requests(), row.responses(), row.rps(), row.p50Ms(), row.p99Ms(), row.errors(),
+                        row.users(), row.intended()));
                 StatisticsSnapshot s = seconds.getOrDefault(t, new StatisticsSnapshot());
                 total.add(s);
                 Histogram h = s.histogram.copy();
                 h.setStartTimeStamp(startMillis + t * 1000L);
                 h.setEndTimeStamp(Math.min(startMillis + (t + 1) * 1000L, endMillis));
                 intervals.add(h);
-                if (plan.fullSecond(t, elapsedMillis) && row.requests() < PhasePlan.ON_SCHEDULE * row.intended()) {
+                if (plan.fullSecond(t, runMillis) && row.requests() < PhasePlan.ON_SCHEDULE * row.intended()) {
                     behind = true;
                 }
             }

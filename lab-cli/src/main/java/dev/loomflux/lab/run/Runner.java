@@ -305,23 +305,36 @@ public final class Runner {
         try {
             log.line(name + " " + scenario.name() + ": warmup until steady (up to " + step.warmup().toSeconds() + " s)");
             long warmupFrom = System.currentTimeMillis();
-            Warmup.Outcome warm = Warmup.run(spec, step.warmup(), SteadyRule.DEFAULT, new SteadySignals(sampler, canary), progress(name, scenario, "warmup", log));
-            log.line(name + " " + scenario.name() + ": " + (warm.steady() ? "steady after " + warm.secondsToSteady() + " s"
+            SteadySignals signals = new SteadySignals(sampler, canary);
+            Warmup.Outcome warm;
+            Measurement m;
+            DriverCpu[] driverCpus = new DriverCpu[1];
+            Runnable measuring = () -> {
+                log.line(name + " " + scenario.name() + ": measuring (" + profile.kind() + ")");
+                driverCpus[0] = new DriverCpu(cpus.driver().size());
+            };
+            if (Warmup.continuous(profile)) {
+                Warmup.Measured wm = Warmup.runThenMeasure(spec, step.warmup(), SteadyRule.DEFAULT, signals, progress(name, scenario, "warmup", log),
+                        progress(name, scenario, "measure", log), measuring);
+                warm = wm.warmup();
+                m = wm.measurement();
+            } else {
+                warm = Warmup.run(spec, step.warmup(), SteadyRule.DEFAULT, signals, progress(name, scenario, "warmup", log));
+                measuring.run();
+                m = Reaper.stopping() ? null : LoadDriver.run(spec, progress(name, scenario, "measure", log));
+            }
+            DriverCpu driverCpu = driverCpus[0] != null ? driverCpus[0] : new DriverCpu(cpus.driver().size());
+            driverCpu.close();
+            if (m == null || Reaper.stopping()) {
+                throw new LabException("interrupted");
+            }
+            log.line(name + " " + scenario.name() + ": " + (warm.steady() ? "warmup was steady after " + warm.secondsToSteady() + " s"
                     : "NOT steady after " + warm.millis() / 1000 + " s" + (warm.check() == null ? "" : " (" + warm.check().describe() + ")")
                     + "; the measurement takes part in no verdict, consider a longer --warmup"));
-            Phase warmup = new Phase("warmup", warmupFrom, System.currentTimeMillis());
-            log.line(name + " " + scenario.name() + ": measuring (" + profile.kind() + ")");
-            Measurement m;
-            DriverCpu driverCpu = new DriverCpu(cpus.driver().size());
-            try (driverCpu) {
-                if (Reaper.stopping()) {
-                    throw new LabException("interrupted");
-                }
-                m = LoadDriver.run(spec, progress(name, scenario, "measure", log));
-            }
+            long measuredFrom = m.intervals().isEmpty() ? System.currentTimeMillis() - m.elapsed().toMillis() : m.intervals().get(0).getStartTimeStamp();
+            Phase warmup = new Phase("warmup", warmupFrom, measuredFrom);
             String base = name + "." + scenario.name() + step.suffix();
-            long t0 = m.intervals().isEmpty() ? System.currentTimeMillis() - m.elapsed().toMillis() : m.intervals().get(0).getStartTimeStamp();
-            Phase measured = new Phase("measured", t0, t0 + m.elapsed().toMillis());
+            Phase measured = new Phase("measured", measuredFrom, measuredFrom + m.elapsed().toMillis());
             Map<String, Object> r = ScenarioResult.of(name, scenario.name(), m, profile instanceof Profile.Rate);
             String hlog = base + ".hlog";
             Hlog.write(dir.resolve(hlog), name + " " + scenario.name() + " " + scenario.path(), m.intervals());
@@ -426,6 +439,7 @@ public final class Runner {
             row.put("rps", ScenarioResult.round(p.rps()));
             row.put("p50", finite(p.p50Ms()));
             row.put("jit_ms", p.jitMs() == null ? null : ScenarioResult.round(p.jitMs()));
+            row.put("jit_cpu_ms", p.jitCpuMs() == null ? null : ScenarioResult.round(p.jitCpuMs()));
             row.put("canary_us", p.canaryUs() == null ? null : ScenarioResult.round(p.canaryUs()));
             series.add(row);
         }
@@ -435,7 +449,7 @@ public final class Runner {
 
     private static Point pointOf(Map<String, Object> row) {
         return new Point(number(row.get("rps")), number(row.get("p50")),
-                row.get("jit_ms") == null ? null : number(row.get("jit_ms")), row.get("canary_us") == null ? null : number(row.get("canary_us")));
+                nullable(row.get("jit_ms")), nullable(row.get("jit_cpu_ms")), nullable(row.get("canary_us")));
     }
 
     private static Map<String, Object> rule(SteadyRule.Check c) {
@@ -446,6 +460,7 @@ public final class Runner {
         m.put("rps_cv_pct", finite(c.rpsCvPct()));
         m.put("p50_change_pct", finite(c.p50ChangePct()));
         m.put("jit_pct", c.jitPct() == null ? null : finite(c.jitPct()));
+        m.put("jit_cpu_pct", c.jitCpuPct() == null ? null : finite(c.jitCpuPct()));
         m.put("machine_change_pct", c.machineChangePct() == null ? null : finite(c.machineChangePct()));
         m.put("reasons", c.reasons());
         return m;
@@ -458,11 +473,16 @@ public final class Runner {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("compiles", j.compiles());
         m.put("compile_ms", ScenarioResult.round(j.compileMs()));
+        m.put("compiler_cpu_ms", j.compilerCpuMs() < 0 ? null : ScenarioResult.round(j.compilerCpuMs()));
         return m;
     }
 
     private static Double finite(double v) {
         return Double.isFinite(v) ? ScenarioResult.round(v) : null;
+    }
+
+    private static Double nullable(Object o) {
+        return o == null ? null : number(o);
     }
 
     private static double number(Object o) {

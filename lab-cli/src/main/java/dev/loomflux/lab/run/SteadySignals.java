@@ -11,7 +11,7 @@ public record SteadySignals(ResourceSampler sampler, CpuCanary canary) implement
     @Override
     public Point point(long secondStartMs, double rps, double p50Ms) {
         Reading.Jit jit = ResourceReport.jitBetween(sampler, secondStartMs, secondStartMs + 1000);
-        return new Point(rps, p50Ms, jit == null ? null : jit.compileMs(),
+        return new Point(rps, p50Ms, jit == null ? null : jit.compileMs(), jit == null || jit.compilerCpuMs() < 0 ? null : jit.compilerCpuMs(),
                 canary == null ? null : canary.microsIn(secondStartMs, secondStartMs + 1000));
     }
 }

@@ -5,8 +5,10 @@ package dev.loomflux.lab.steady;
  *
  * @param rps       responses in that second
  * @param p50Ms     median latency; NaN when the second had no responses
- * @param jitMs     time the target's JIT spent compiling in that second; null when its JVM publishes no counters
+ * @param jitMs     time the target's finished JIT compilations took in that second; null when its JVM publishes no counters
+ * @param jitCpuMs  CPU time of the target's JIT compiler threads in that second, compilations in progress
+ *                  included; null where /proc cannot tell (not Linux)
  * @param canaryUs  CPU time the lab's fixed canary work took on the target's CPUs in that second; null when not sampled
  */
-public record Point(double rps, double p50Ms, Double jitMs, Double canaryUs) {
+public record Point(double rps, double p50Ms, Double jitMs, Double jitCpuMs, Double canaryUs) {
 }

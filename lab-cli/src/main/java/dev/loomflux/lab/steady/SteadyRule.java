@@ -25,18 +25,19 @@ import org.apache.commons.math3.stat.inference.MannWhitneyUTest;
  * @param maxTrendPct        largest significant throughput change over the window
  * @param maxLatencyTrendPct largest significant change of the median latency over the window
  * @param maxCvPct           largest coefficient of variation of per-second throughput
- * @param maxJitPct          largest share of the window the JIT may spend compiling
+ * @param maxJitPct          largest share of the window the JIT may spend compiling (finished compilations)
+ * @param maxJitCpuPct       largest share of one CPU the compiler threads may use over the window
  * @param maxMachineTrendPct largest significant change of the canary's speed (the machine, not the target)
  */
 public record SteadyRule(int windowSeconds, int confirmSeconds, double maxTrendPct, double maxLatencyTrendPct, double maxCvPct,
-                         double maxJitPct, double maxMachineTrendPct) {
-    public static final SteadyRule DEFAULT = new SteadyRule(20, 3, 10, 20, 20, 5, 10);
+                         double maxJitPct, double maxJitCpuPct, double maxMachineTrendPct) {
+    public static final SteadyRule DEFAULT = new SteadyRule(20, 3, 10, 20, 20, 5, 2, 10);
     static final double ALPHA = 0.05;
     static final int WINDOW_WITHOUT_JIT = 2;
 
     /** The rule's verdict on the newest window, with the figures it was drawn from. */
     public record Check(boolean steady, List<String> reasons, int window, double rpsChangePct, double rpsTrendP,
-                        double rpsCvPct, double p50ChangePct, Double jitPct, Double machineChangePct) {
+                        double rpsCvPct, double p50ChangePct, Double jitPct, Double jitCpuPct, Double machineChangePct) {
         public Check {
             reasons = List.copyOf(reasons);
         }
@@ -54,7 +55,7 @@ public record SteadyRule(int windowSeconds, int confirmSeconds, double maxTrendP
         int needed = window + confirmSeconds - 1;
         if (series.size() < needed) {
             return new Check(false, List.of("only " + series.size() + " s of load, the rule needs " + needed + " s"), window,
-                    Double.NaN, Double.NaN, Double.NaN, Double.NaN, null, null);
+                    Double.NaN, Double.NaN, Double.NaN, Double.NaN, null, null, null);
         }
         Check newest = window(series, window);
         for (int back = 1; back < confirmSeconds && newest.steady(); back++) {
@@ -63,7 +64,7 @@ public record SteadyRule(int windowSeconds, int confirmSeconds, double maxTrendP
                 List<String> reasons = new ArrayList<>(List.of("steady for only " + back + " of " + confirmSeconds + " s"));
                 reasons.addAll(earlier.reasons());
                 return new Check(false, reasons, window, newest.rpsChangePct(), newest.rpsTrendP(), newest.rpsCvPct(),
-                        newest.p50ChangePct(), newest.jitPct(), newest.machineChangePct());
+                        newest.p50ChangePct(), newest.jitPct(), newest.jitCpuPct(), newest.machineChangePct());
             }
         }
         return newest;
@@ -81,6 +82,7 @@ public record SteadyRule(int windowSeconds, int confirmSeconds, double maxTrendP
         double cv = mean == 0 ? 0 : Math.sqrt(StatUtils.populationVariance(rps)) / mean * 100;
         Trend p50Trend = Trend.of(p50);
         Double jitPct = jitKnown ? w.stream().mapToDouble(Point::jitMs).sum() / (window * 10.0) : null;
+        Double jitCpuPct = w.stream().allMatch(p -> p.jitCpuMs() != null) ? w.stream().mapToDouble(Point::jitCpuMs).sum() / (window * 10.0) : null;
         double[] canary = w.stream().filter(p -> p.canaryUs() != null).mapToDouble(Point::canaryUs).toArray();
         // Canary time up = machine slower; report it as a change of speed.
         Trend machine = canary.length == window ? Trend.of(canary) : null;
@@ -91,6 +93,9 @@ public record SteadyRule(int windowSeconds, int confirmSeconds, double maxTrendP
         }
         if (jitPct != null && jitPct > maxJitPct) {
             reasons.add(fmt("JIT compiling %.0f%% of the time (limit %.0f%%)", jitPct, maxJitPct));
+        }
+        if (jitCpuPct != null && jitCpuPct > maxJitCpuPct) {
+            reasons.add(fmt("JIT compiler threads using %.1f%% of a CPU (limit %.0f%%)", jitCpuPct, maxJitCpuPct));
         }
         if (rpsTrend.exceeds(maxTrendPct, ALPHA)) {
             reasons.add(fmt("throughput trend %+.0f%% over %d s (p = %.3f, limit %.0f%%)", rpsTrend.changePct(), window, rpsTrend.p(), maxTrendPct));
@@ -108,7 +113,8 @@ public record SteadyRule(int windowSeconds, int confirmSeconds, double maxTrendP
         if (machine != null && machine.exceeds(maxMachineTrendPct, ALPHA)) {
             reasons.add(fmt("the machine's CPU speed changed %+.0f%% over %d s (canary)", machineChange, window));
         }
-        return new Check(reasons.isEmpty(), reasons, window, rpsTrend.changePct(), rpsTrend.p(), cv, p50Trend.changePct(), jitPct, machineChange);
+        return new Check(reasons.isEmpty(), reasons, window, rpsTrend.changePct(), rpsTrend.p(), cv, p50Trend.changePct(), jitPct, jitCpuPct,
+                machineChange);
     }
 
     /** A step inside the window, which a trend test sees poorly: the halves differ beyond the tolerance, by rank too. */

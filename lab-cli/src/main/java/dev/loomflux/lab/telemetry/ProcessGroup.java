@@ -21,6 +21,7 @@ final class ProcessGroup {
     private final Supplier<List<Long>> pids;
     private final boolean jvm;
     private final Map<Long, Optional<Path>> perfFiles = new HashMap<>();
+    private final Map<Long, CompilerThreads> compilers = new HashMap<>();
     private Map<Long, Long> lastCpuMs = new HashMap<>();
     private long lastEpochMs = -1;
 
@@ -59,6 +60,7 @@ final class ProcessGroup {
             }
         }
         perfFiles.keySet().retainAll(cpuMs.keySet());
+        compilers.keySet().retainAll(cpuMs.keySet());
         long previous = lastEpochMs;
         lastCpuMs = cpuMs;
         lastEpochMs = nowMs;
@@ -83,7 +85,12 @@ final class ProcessGroup {
             Long compiles = c.get("sun.ci.totalCompiles");
             Long ticks = c.get("java.ci.totalTime");
             Long hz = c.get("sun.os.hrt.frequency");
-            return compiles == null || ticks == null || hz == null || hz <= 0 ? null : new Reading.Jit(compiles, ticks * 1000.0 / hz);
+            if (compiles == null || ticks == null || hz == null || hz <= 0) {
+                return null;
+            }
+            // The JVM is the one with the hsperfdata file (a wrapper's java may be a descendant).
+            long jvmPid = Long.parseLong(file.get().getFileName().toString());
+            return new Reading.Jit(compiles, ticks * 1000.0 / hz, compilers.computeIfAbsent(pid, p -> new CompilerThreads(jvmPid)).cpuMs());
         } catch (IOException e) {
             perfFiles.remove(pid);
             return null;

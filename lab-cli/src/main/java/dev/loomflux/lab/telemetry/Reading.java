@@ -14,9 +14,10 @@ public record Reading(long epochMs, double cpuPct, double rssMb, int threads, lo
     /**
      * Cumulative JIT counters of a JVM (what {@code jstat -compiler} prints).
      *
-     * @param compiles    methods compiled (C1 and C2, OSR included)
-     * @param compileMs   time the compiler threads spent compiling
+     * @param compiles      methods compiled (C1 and C2, OSR included), counted when each finishes
+     * @param compileMs     time the finished compilations took
+     * @param compilerCpuMs CPU time of the compiler threads, compilations in progress included; -1 where unknown
      */
-    public record Jit(long compiles, double compileMs) {
+    public record Jit(long compiles, double compileMs, double compilerCpuMs) {
     }
 }

@@ -36,6 +36,7 @@ public final class ResourceReport {
             Reading.Jit jit = jitBetween(sampler, start, start + 1000);
             row.put("jit_compiles", jit == null ? null : jit.compiles());
             row.put("jit_ms", jit == null ? null : ScenarioResult.round(jit.compileMs()));
+            row.put("jit_cpu_ms", jit == null || jit.compilerCpuMs() < 0 ? null : ScenarioResult.round(jit.compilerCpuMs()));
             Double canaryUs = canary == null ? null : canary.microsIn(start, start + 1000);
             row.put("canary_us", canaryUs == null ? null : ScenarioResult.round(canaryUs));
             row.put("stub_cpu_pct", cpu(sampler, STUB, from));
@@ -50,7 +51,11 @@ public final class ResourceReport {
     public static Reading.Jit jitBetween(ResourceSampler sampler, long fromMs, long toMs) {
         Reading.Jit a = jitAt(sampler, fromMs);
         Reading.Jit b = jitAt(sampler, toMs);
-        return a == null || b == null ? null : new Reading.Jit(b.compiles() - a.compiles(), b.compileMs() - a.compileMs());
+        if (a == null || b == null) {
+            return null;
+        }
+        boolean cpu = a.compilerCpuMs() >= 0 && b.compilerCpuMs() >= 0;
+        return new Reading.Jit(b.compiles() - a.compiles(), b.compileMs() - a.compileMs(), cpu ? b.compilerCpuMs() - a.compilerCpuMs() : -1);
     }
 
     private static Reading.Jit jitAt(ResourceSampler sampler, long epochMs) {

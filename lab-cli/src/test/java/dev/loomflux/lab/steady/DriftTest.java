@@ -17,7 +17,7 @@ class DriftTest {
         for (int t = 0; t < 15; t++) {
             double f = t / 14.0;
             double rps = (from + (to - from) * f) * (1 + 0.03 * random.nextGaussian());
-            out.add(new Point(rps, 50_000 / rps, 0.0, canaryFrom + (canaryTo - canaryFrom) * f));
+            out.add(new Point(rps, 50_000 / rps, 0.0, 0.0, canaryFrom + (canaryTo - canaryFrom) * f));
         }
         return out;
     }

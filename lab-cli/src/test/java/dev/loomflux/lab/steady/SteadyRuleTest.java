@@ -20,7 +20,7 @@ class SteadyRuleTest {
         List<Point> out = new ArrayList<>();
         for (int t = 0; t < seconds; t++) {
             double r = rps.applyAsDouble(t) * (1 + 0.05 * random.nextGaussian());
-            out.add(new Point(r, 50_000.0 / r, jitMs.applyAsDouble(t), 300.0 * (1 + 0.02 * random.nextGaussian())));
+            out.add(new Point(r, 50_000.0 / r, jitMs.applyAsDouble(t), jitMs.applyAsDouble(t), 300.0 * (1 + 0.02 * random.nextGaussian())));
         }
         return out;
     }
@@ -94,9 +94,25 @@ class SteadyRuleTest {
     }
 
     @Test
-    void withoutJitCountersTheWindowIsTripled() {
+    void aCompilationInProgressIsNotQuietThoughNoneFinished() {
+        // webflux here: no compilation finished for 20 s while C2 worked on one, then 13 s of compiles landed
+        // in the measured window. Its compiler threads' CPU time shows the work in progress.
+        Random random = new Random(9);
+        List<Point> s = new ArrayList<>();
+        for (int t = 0; t < 30; t++) {
+            s.add(new Point(10_000 * (1 + 0.03 * random.nextGaussian()), 5.0, 0.0, 100.0, 300.0));
+        }
+        SteadyRule.Check c = RULE.check(s);
+        assertFalse(c.steady(), c.toString());
+        assertEquals(0, c.jitPct(), 1e-9);
+        assertEquals(10, c.jitCpuPct(), 1e-9);
+        assertTrue(c.reasons().contains("JIT compiler threads using 10.0% of a CPU (limit 2%)"), c.reasons().toString());
+    }
+
+    @Test
+    void withoutJitCountersTheWindowIsDoubled() {
         List<Point> s = series(60, 3, t -> 10_000, t -> Double.NaN).stream()
-                .map(p -> new Point(p.rps(), p.p50Ms(), null, null)).toList();
+                .map(p -> new Point(p.rps(), p.p50Ms(), null, null, null)).toList();
         SteadyRule.Check c = RULE.check(s.subList(0, 30));
         assertFalse(c.steady());
         assertEquals(40, c.window());
@@ -110,7 +126,7 @@ class SteadyRuleTest {
         for (int t = 0; t < 22; t++) {
             // The host takes 40% of the CPU away over 20 s: throughput and the canary move together.
             double slow = 1 + 0.02 * t;
-            s.add(new Point(20_000 / slow * (1 + 0.02 * random.nextGaussian()), 1.0, 0.0, 300 * slow));
+            s.add(new Point(20_000 / slow * (1 + 0.02 * random.nextGaussian()), 1.0, 0.0, 0.0, 300 * slow));
         }
         SteadyRule.Check c = RULE.check(s);
         assertFalse(c.steady());
