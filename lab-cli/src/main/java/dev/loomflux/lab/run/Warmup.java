@@ -15,9 +15,10 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Unrecorded load before the measured run, at the profile's own concurrency (or rate), in one
- * continuous run that ends as soon as the {@link SteadyRule} holds or the budget is spent. Its
- * seconds are kept: they show how long each model takes from a cold JIT to steady state.
+ * Unrecorded load before the measurement, at the profile's own concurrency (or rate), until the
+ * {@link SteadyRule} holds or the budget is spent. For fixed and rate profiles the measurement is the
+ * next seconds of the same load; for the others (stages, loops, burst) it is a load of its own. The
+ * warmup's seconds are kept: they show how long each model takes from a cold JIT to steady state.
  */
 public final class Warmup {
     /**
@@ -38,7 +39,7 @@ public final class Warmup {
         Point point(long secondStartMs, double rps, double p50Ms);
     }
 
-    /** Warmup and measurement of one continuous load; the measured window began {@code measuredFromMs}. */
+    /** Warmup and measurement of one continuous load. */
     public record Measured(Outcome warmup, Measurement measurement) {
     }
 
@@ -50,6 +51,19 @@ public final class Warmup {
         return p instanceof Profile.Fixed || p instanceof Profile.Rate;
     }
 
+    /** A warmup load of its own, ended as soon as the rule holds. */
+    public static Outcome run(LoadSpec measured, Duration budget, SteadyRule rule, Signals signals, SecondListener listener) {
+        if (budget.isZero() || Reaper.stopping()) {
+            return new Outcome(false, -1, 0, null, List.of());
+        }
+        Follower f = new Follower(rule, signals, () -> { });
+        LoadDriver.run(with(measured, budget), s -> {
+            listener.second(s);
+            f.second(s);
+        }, f::steady);
+        return f.outcome(System.currentTimeMillis() - f.t0, Integer.MAX_VALUE);
+    }
+
     /**
      * Warms up and measures in one load, so that no connection is closed in between: the measured
      * window (the profile's duration) starts at the next second after the rule holds, or when the
@@ -57,83 +71,72 @@ public final class Warmup {
      */
     public static Measured runThenMeasure(LoadSpec measured, Duration budget, SteadyRule rule, Signals signals, SecondListener warmupProgress,
                                           SecondListener measureProgress, Runnable onMeasure) {
-        Duration measuredFor = duration(measured.profile());
+        Duration measuredFor = measured.profile() instanceof Profile.Rate r ? r.duration() : ((Profile.Fixed) measured.profile()).duration();
         MeasuredWindow window = new MeasuredWindow((int) Math.ceil(measuredFor.toMillis() / 1000.0));
-        List<Point> points = new ArrayList<>();
-        SteadyRule.Check[] last = new SteadyRule.Check[1];
-        int[] heldAt = {-1};
-        long t0 = System.currentTimeMillis();
         Runnable start = () -> {
             if (window.from() < 0) {
                 window.startNext();
                 onMeasure.run();
             }
         };
-        LoadSpec spec = new LoadSpec(measured.base(), measured.path(), profile(measured.profile(), budget.plus(measuredFor).plusSeconds(3)),
-                measured.threads(), measured.requestTimeout());
-        Measurement m = LoadDriver.run(spec, s -> {
+        Follower f = new Follower(budget.isZero() ? null : rule, signals, start);
+        Measurement m = LoadDriver.run(with(measured, budget.plus(measuredFor).plusSeconds(3)), s -> {
             int from = window.from();
-            if (from >= 0 && s.t() >= from) {
-                if (s.t() >= from + window.seconds()) {
-                    return; // the grace second for late responses, not measured
-                }
+            if (from < 0 || s.t() < from) {
+                warmupProgress.second(s);
+                f.second(s);
+            } else if (s.t() < from + window.seconds()) { // the second after the window only collects late responses
                 measureProgress.second(new Second(s.t() - from, s.requests(), s.responses(), s.rps(), s.p50Ms(), s.p99Ms(), s.errors(), s.users(), s.intended()));
-                return;
-            }
-            warmupProgress.second(s);
-            synchronized (points) {
-                points.add(signals.point(t0 + s.t() * 1000L, s.rps(), s.p50Ms()));
-                if (heldAt[0] < 0 && !budget.isZero()) {
-                    last[0] = rule.check(points);
-                    if (last[0].steady()) {
-                        heldAt[0] = points.size();
-                        start.run();
-                    }
-                }
             }
         }, () -> {
-            if (System.currentTimeMillis() - t0 >= budget.toMillis()) {
+            if (System.currentTimeMillis() - f.t0 >= budget.toMillis()) {
                 start.run();
             }
             return Reaper.stopping();
         }, window);
-        synchronized (points) {
-            List<Point> warm = points.subList(0, Math.min(points.size(), Math.max(0, window.from())));
-            return new Measured(new Outcome(heldAt[0] >= 0, heldAt[0], Math.max(0, window.from()) * 1000L, last[0], warm), m);
-        }
+        return new Measured(f.outcome(Math.max(0, window.from()) * 1000L, Math.max(0, window.from())), m);
     }
 
-    private static Duration duration(Profile p) {
-        return p instanceof Profile.Rate r ? r.duration() : ((Profile.Fixed) p).duration();
-    }
+    /** The warmup's seconds as the rule sees them, and the moment it first held. */
+    private static final class Follower {
+        final long t0 = System.currentTimeMillis();
+        private final SteadyRule rule;
+        private final Signals signals;
+        private final Runnable onSteady;
+        private final List<Point> points = new ArrayList<>();
+        private SteadyRule.Check last;
+        private int heldAt = -1;
 
-    public static Outcome run(LoadSpec measured, Duration budget, SteadyRule rule, Signals signals, SecondListener listener) {
-        if (budget.isZero() || Reaper.stopping()) {
-            return new Outcome(false, -1, 0, null, List.of());
+        /** @param rule null: no rule is applied (no warmup budget) */
+        Follower(SteadyRule rule, Signals signals, Runnable onSteady) {
+            this.rule = rule;
+            this.signals = signals;
+            this.onSteady = onSteady;
         }
-        List<Point> points = new ArrayList<>();
-        SteadyRule.Check[] last = new SteadyRule.Check[1];
-        int[] heldAt = {-1};
-        long t0 = System.currentTimeMillis();
-        LoadSpec spec = new LoadSpec(measured.base(), measured.path(), profile(measured.profile(), budget), measured.threads(),
-                measured.requestTimeout());
-        LoadDriver.run(spec, s -> {
-            listener.second(s);
-            synchronized (points) {
-                points.add(signals.point(t0 + s.t() * 1000L, s.rps(), s.p50Ms()));
-                if (heldAt[0] < 0) {
-                    last[0] = rule.check(points);
-                    heldAt[0] = last[0].steady() ? points.size() : -1;
+
+        synchronized void second(Second s) {
+            points.add(signals.point(t0 + s.t() * 1000L, s.rps(), s.p50Ms()));
+            if (heldAt < 0 && rule != null) {
+                last = rule.check(points);
+                if (last.steady()) {
+                    heldAt = points.size();
+                    onSteady.run();
                 }
             }
-        }, () -> {
-            synchronized (points) {
-                return heldAt[0] >= 0;
-            }
-        });
-        synchronized (points) {
-            return new Outcome(heldAt[0] >= 0, heldAt[0], System.currentTimeMillis() - t0, last[0], points);
         }
+
+        synchronized boolean steady() {
+            return heldAt >= 0;
+        }
+
+        /** @param seconds the warmup's seconds, the measured ones excluded */
+        synchronized Outcome outcome(long millis, int seconds) {
+            return new Outcome(heldAt >= 0, heldAt, millis, last, points.subList(0, Math.min(points.size(), seconds)));
+        }
+    }
+
+    private static LoadSpec with(LoadSpec measured, Duration length) {
+        return new LoadSpec(measured.base(), measured.path(), profile(measured.profile(), length), measured.threads(), measured.requestTimeout());
     }
 
     /** The same kind of load as measured: the rate for open models, the peak concurrency for closed ones. */
