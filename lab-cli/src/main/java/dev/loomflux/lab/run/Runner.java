@@ -313,19 +313,24 @@ public final class Runner {
                 log.line(name + " " + scenario.name() + ": measuring (" + profile.kind() + ")");
                 driverCpus[0] = new DriverCpu(cpus.driver().size());
             };
-            if (Warmup.continuous(profile)) {
-                Warmup.Measured wm = Warmup.runThenMeasure(spec, step.warmup(), SteadyRule.DEFAULT, signals, progress(name, scenario, "warmup", log),
-                        progress(name, scenario, "measure", log), measuring);
-                warm = wm.warmup();
-                m = wm.measurement();
-            } else {
-                warm = Warmup.run(spec, step.warmup(), SteadyRule.DEFAULT, signals, progress(name, scenario, "warmup", log));
-                measuring.run();
-                m = Reaper.stopping() ? null : LoadDriver.run(spec, progress(name, scenario, "measure", log));
+            try {
+                if (Warmup.continuous(profile)) {
+                    Warmup.Measured wm = Warmup.runThenMeasure(spec, step.warmup(), SteadyRule.DEFAULT, signals,
+                            progress(name, scenario, "warmup", log), progress(name, scenario, "measure", log), measuring);
+                    warm = wm.warmup();
+                    m = wm.measurement();
+                } else {
+                    warm = Warmup.run(spec, step.warmup(), SteadyRule.DEFAULT, signals, progress(name, scenario, "warmup", log));
+                    measuring.run();
+                    m = Reaper.stopping() ? null : LoadDriver.run(spec, progress(name, scenario, "measure", log));
+                }
+            } finally {
+                if (driverCpus[0] != null) {
+                    driverCpus[0].close();
+                }
             }
-            DriverCpu driverCpu = driverCpus[0] != null ? driverCpus[0] : new DriverCpu(cpus.driver().size());
-            driverCpu.close();
-            if (m == null || Reaper.stopping()) {
+            DriverCpu driverCpu = driverCpus[0];
+            if (m == null || driverCpu == null || Reaper.stopping()) {
                 throw new LabException("interrupted");
             }
             log.line(name + " " + scenario.name() + ": " + (warm.steady() ? "warmup was steady after " + warm.secondsToSteady() + " s"
