@@ -1,5 +1,6 @@
 package dev.loomflux.lab.compare;
 
+import dev.loomflux.lab.result.RepeatSummary;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -20,8 +21,8 @@ final class Pairs {
 
         /** "" when both results are steady, else "A", "B" or "A, B". */
         String unsteady() {
-            boolean a = !steady(this.a);
-            boolean b = !steady(this.b);
+            boolean a = !RepeatSummary.steady(this.a);
+            boolean b = !RepeatSummary.steady(this.b);
             return a && b ? "A, B" : a ? "A" : b ? "B" : "";
         }
     }
@@ -70,11 +71,6 @@ final class Pairs {
         List<String> names = matched.stream().filter(p -> !p.unsteady().isEmpty())
                 .map(p -> p.target() + " " + p.where() + " (" + p.unsteady() + ")").toList();
         return names.isEmpty() ? null : "not steady: " + String.join(", ", names) + "; " + consequence + ": re-run with a longer --warmup";
-    }
-
-    /** Results from before the steady-state check carry no steady_state and count as steady, as they did. */
-    static boolean steady(Map<String, Object> r) {
-        return !(r.get("steady_state") instanceof Map<?, ?> s) || !Boolean.FALSE.equals(s.get("steady"));
     }
 
     static List<Map<String, Object>> ok(List<Map<String, Object>> results) {
