@@ -90,16 +90,12 @@ public final class RepeatSummary {
         m.put("a", a);
         m.put("b", b);
         m.put("winner", v.winner());
-        m.put("diff_pct", finite(v.diffPct()));
-        m.put("ci_low_pct", finite(v.ciLowPct()));
-        m.put("ci_high_pct", finite(v.ciHighPct()));
+        m.put("diff_pct", ScenarioResult.finite(v.diffPct()));
+        m.put("ci_low_pct", ScenarioResult.finite(v.ciLowPct()));
+        m.put("ci_high_pct", ScenarioResult.finite(v.ciHighPct()));
         m.put("significant", v.significant());
         m.put("text", v.text());
         return m;
-    }
-
-    private static Double finite(double v) {
-        return Double.isFinite(v) ? ScenarioResult.round(v) : null;
     }
 
     /** Results from before steady state was checked have no steady_state and count as before. */

@@ -46,8 +46,8 @@ public final class ScenarioResult {
             Map<String, Object> p = new LinkedHashMap<>();
             p.put("t", s.t());
             p.put("rps", round(s.rps()));
-            p.put("p50", orNull(s.p50Ms()));
-            p.put("p99", orNull(s.p99Ms()));
+            p.put("p50", finite(s.p50Ms()));
+            p.put("p99", finite(s.p99Ms()));
             p.put("errors", s.errors());
             p.put("users", s.users());
             if (openModel) {
@@ -88,9 +88,9 @@ public final class ScenarioResult {
         return round(nanos / 1_000_000.0);
     }
 
-    /** A second without responses has no percentiles. */
-    private static Double orNull(double v) {
-        return Double.isNaN(v) ? null : round(v);
+    /** Rounded, or null for a figure that does not exist (NaN: a second without responses has no percentiles). */
+    public static Double finite(double v) {
+        return Double.isFinite(v) ? round(v) : null;
     }
 
     public static double round(double v) {

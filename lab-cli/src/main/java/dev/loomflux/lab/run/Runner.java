@@ -430,9 +430,9 @@ public final class Runner {
         m.put("jit", jit);
         Map<String, Object> d = new LinkedHashMap<>();
         d.put("drifting", drift.drifting());
-        d.put("rps_change_pct", finite(drift.rpsChangePct()));
-        d.put("p50_change_pct", finite(drift.p50ChangePct()));
-        d.put("machine_change_pct", drift.machineChangePct() == null ? null : finite(drift.machineChangePct()));
+        d.put("rps_change_pct", ScenarioResult.finite(drift.rpsChangePct()));
+        d.put("p50_change_pct", ScenarioResult.finite(drift.p50ChangePct()));
+        d.put("machine_change_pct", drift.machineChangePct() == null ? null : ScenarioResult.finite(drift.machineChangePct()));
         d.put("note", drift.note());
         m.put("drift", d);
         m.put("steady", w.steady() && !drift.drifting());
@@ -442,7 +442,7 @@ public final class Runner {
             Map<String, Object> row = new LinkedHashMap<>();
             row.put("t", t);
             row.put("rps", ScenarioResult.round(p.rps()));
-            row.put("p50", finite(p.p50Ms()));
+            row.put("p50", ScenarioResult.finite(p.p50Ms()));
             row.put("jit_ms", p.jitMs() == null ? null : ScenarioResult.round(p.jitMs()));
             row.put("jit_cpu_ms", p.jitCpuMs() == null ? null : ScenarioResult.round(p.jitCpuMs()));
             row.put("canary_us", p.canaryUs() == null ? null : ScenarioResult.round(p.canaryUs()));
@@ -460,13 +460,13 @@ public final class Runner {
     private static Map<String, Object> rule(SteadyRule.Check c) {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("window_s", c.window());
-        m.put("rps_change_pct", finite(c.rpsChangePct()));
-        m.put("rps_trend_p", finite(c.rpsTrendP()));
-        m.put("rps_cv_pct", finite(c.rpsCvPct()));
-        m.put("p50_change_pct", finite(c.p50ChangePct()));
-        m.put("jit_pct", c.jitPct() == null ? null : finite(c.jitPct()));
-        m.put("jit_cpu_pct", c.jitCpuPct() == null ? null : finite(c.jitCpuPct()));
-        m.put("machine_change_pct", c.machineChangePct() == null ? null : finite(c.machineChangePct()));
+        m.put("rps_change_pct", ScenarioResult.finite(c.rpsChangePct()));
+        m.put("rps_trend_p", ScenarioResult.finite(c.rpsTrendP()));
+        m.put("rps_cv_pct", ScenarioResult.finite(c.rpsCvPct()));
+        m.put("p50_change_pct", ScenarioResult.finite(c.p50ChangePct()));
+        m.put("jit_pct", c.jitPct() == null ? null : ScenarioResult.finite(c.jitPct()));
+        m.put("jit_cpu_pct", c.jitCpuPct() == null ? null : ScenarioResult.finite(c.jitCpuPct()));
+        m.put("machine_change_pct", c.machineChangePct() == null ? null : ScenarioResult.finite(c.machineChangePct()));
         m.put("reasons", c.reasons());
         return m;
     }
@@ -480,10 +480,6 @@ public final class Runner {
         m.put("compile_ms", ScenarioResult.round(j.compileMs()));
         m.put("compiler_cpu_ms", j.compilerCpuMs() < 0 ? null : ScenarioResult.round(j.compilerCpuMs()));
         return m;
-    }
-
-    private static Double finite(double v) {
-        return Double.isFinite(v) ? ScenarioResult.round(v) : null;
     }
 
     private static Double nullable(Object o) {
