@@ -243,23 +243,33 @@ public final class Runner {
             if (Reaper.stopping() || !target.process().isAlive()) {
                 return false;
             }
-            int k = steps.size() + 1;
-            Profile.Rate profile = new Profile.Rate(rps, capacity.stepDuration(), capacity.inFlight(rps));
-            Map<String, Object> r = measure(target, scenario, new Step(profile, k == 1 ? experiment.warmup() : capacity.stepWarmup(), ".step" + k),
-                    before, dir, log);
-            List<String> misses = new ArrayList<>(capacity.slo().misses(r));
-            if (!RepeatSummary.steady(r)) {
-                // Its percentiles may still be moving: a step that is not steady cannot show that the target meets the SLO.
-                misses.add("not steady");
+            for (int attempt = 1; ; attempt++) {
+                int k = steps.size() + 1;
+                Profile.Rate profile = new Profile.Rate(rps, capacity.stepDuration(), capacity.inFlight(rps));
+                Map<String, Object> r = measure(target, scenario, new Step(profile, k == 1 ? experiment.warmup() : capacity.stepWarmup(), ".step" + k),
+                        before, dir, log);
+                List<String> misses = new ArrayList<>(capacity.slo().misses(r));
+                boolean steady = RepeatSummary.steady(r);
+                if (!steady) {
+                    // Its percentiles may still be moving: a step that is not steady cannot show that the target meets the SLO.
+                    misses.add("not steady");
+                }
+                r.put("step", k);
+                r.put("offered_rps", rps);
+                r.put("slo_met", misses.isEmpty());
+                r.put("slo_misses", misses);
+                results.add(withTarget(r, target, affinity, config));
+                steps.add(r);
+                // A step that met the SLO but for steadiness is measured once more: at a low rate the JIT is still
+                // compiling steps later (mvc-10 at 75 rps needed 23 s in one search, more than 40 s in another),
+                // and counting it as a miss would end the search below the knee.
+                boolean again = !steady && misses.size() == 1 && attempt == 1 && !Reaper.stopping() && target.process().isAlive();
+                log.line(name + " " + scenario.name() + ": step " + k + " at " + rps + " rps: " + (misses.isEmpty() ? "meets the SLO" : "misses: " + String.join("; ", misses))
+                        + (again ? "; measuring it again" : ""));
+                if (!again) {
+                    return misses.isEmpty();
+                }
             }
-            r.put("step", k);
-            r.put("offered_rps", rps);
-            r.put("slo_met", misses.isEmpty());
-            r.put("slo_misses", misses);
-            results.add(withTarget(r, target, affinity, config));
-            steps.add(r);
-            log.line(name + " " + scenario.name() + ": step " + k + " at " + rps + " rps: " + (misses.isEmpty() ? "meets the SLO" : "misses: " + String.join("; ", misses)));
-            return misses.isEmpty();
         });
         Map<String, Object> c = new LinkedHashMap<>();
         c.put("target", name);
