@@ -33,7 +33,7 @@ public final class RunCommand implements Callable<Integer> {
     Path file;
 
     @Option(names = "--repeat", paramLabel = "N",
-            description = "Run every target x scenario N times, interleaved, each in a fresh JVM; reports give medians, 95%% CIs and verdicts (N >= 3).")
+            description = "Run every target x scenario N times, interleaved and mirrored (A B C C B A ...), each in a fresh JVM; reports give medians, 95%% CIs and verdicts (N >= 3).")
     Integer repeat;
 
     @Option(names = "--scale", paramLabel = "FACTOR",

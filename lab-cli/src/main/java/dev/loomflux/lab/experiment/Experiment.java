@@ -2,13 +2,15 @@ package dev.loomflux.lab.experiment;
 
 import dev.loomflux.lab.target.TargetSpec;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 
 /**
  * Targets x scenarios under one load profile, plus how to run them: the unit a user asks for.
  *
- * @param repeat how many times every target x scenario runs, interleaved (A B C A B C), each time in
- *               a fresh target JVM
+ * @param repeat how many times every target x scenario runs, interleaved and counterbalanced
+ *               (A B C C B A A B C, see {@link #order}), each time in a fresh target JVM
  */
 public record Experiment(String name, List<TargetSpec> targets, List<Scenario> scenarios, Profile profile,
                          Duration warmup, Duration cooldown, int repeat) {
@@ -25,6 +27,21 @@ public record Experiment(String name, List<TargetSpec> targets, List<Scenario> s
         if (repeat < 1) {
             throw new IllegalArgumentException("repeat " + repeat);
         }
+    }
+
+    /**
+     * The targets in the order of one repeat (1-based): forward on odd repeats, backward on even ones.
+     * With plain A B C A B C, a machine that slows down over the session makes C look slower than A by
+     * two positions per round; mirrored rounds give every target the same mean position over each pair
+     * of repeats, so a linear drift adds spread but no difference.
+     */
+    public List<TargetSpec> order(int repeat) {
+        if (repeat % 2 == 1) {
+            return targets;
+        }
+        List<TargetSpec> backward = new ArrayList<>(targets);
+        Collections.reverse(backward);
+        return List.copyOf(backward);
     }
 
     public Experiment withRepeat(int times) {

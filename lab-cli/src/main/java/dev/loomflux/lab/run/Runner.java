@@ -135,10 +135,9 @@ public final class Runner {
                 results.finish("interrupted");
             };
             Reaper.register(onInterrupt);
-            // Interleaved (A B C A B C) so that drift over the session spreads over every target.
             boolean first = true;
             for (int repeat = 1; repeat <= experiment.repeat(); repeat++) {
-                for (TargetSpec target : experiment.targets()) {
+                for (TargetSpec target : experiment.order(repeat)) {
                     if (Reaper.stopping()) {
                         break;
                     }
