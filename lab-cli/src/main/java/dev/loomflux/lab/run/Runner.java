@@ -220,7 +220,7 @@ public final class Runner {
                     continue;
                 }
                 String suffix = experiment.repeat() > 1 ? ".r" + repeat : "";
-                Map<String, Object> r = measure(target, scenario, new Step(experiment.profile(), experiment.warmup(), suffix), before, dir, log);
+                Map<String, Object> r = measure(target, scenario, new Step(experiment.profile(), experiment.warmup(), true, suffix), before, dir, log);
                 r.put("repeat", repeat);
                 results.add(withTarget(r, target, affinity, config));
             }
@@ -229,8 +229,12 @@ public final class Runner {
         }
     }
 
-    /** One measured load: its profile, the warmup budget before it, and the suffix of its file names. */
-    private record Step(Profile profile, Duration warmup, String suffix) {
+    /**
+     * One measured load: its profile, the warmup budget before it, whether the warmup starts with a
+     * compile stage (not for a capacity step after the first: that JVM has compiled the scenario), and
+     * the suffix of its file names.
+     */
+    private record Step(Profile profile, Duration warmup, boolean compileFirst, String suffix) {
     }
 
     /** Doubling then bisection over open-model rates; every step is a result, the outcome a "capacity" entry. */
@@ -245,7 +249,7 @@ public final class Runner {
             for (int attempt = 1; ; attempt++) {
                 int k = steps.size() + 1;
                 Profile.Rate profile = new Profile.Rate(rps, capacity.stepDuration(), capacity.inFlight(rps));
-                Map<String, Object> r = measure(target, scenario, new Step(profile, k == 1 ? experiment.warmup() : capacity.stepWarmup(), ".step" + k),
+                Map<String, Object> r = measure(target, scenario, new Step(profile, k == 1 ? experiment.warmup() : capacity.stepWarmup(), k == 1, ".step" + k),
                         before, dir, log);
                 List<String> misses = new ArrayList<>(capacity.slo().misses(r));
                 boolean steady = RepeatSummary.steady(r);
@@ -323,13 +327,23 @@ public final class Runner {
                 driverCpus[0] = new DriverCpu(cpus.driver().size());
             };
             try {
+                // At most half the budget, so that the profile's own load always gets time to show it is steady.
+                Warmup.Outcome compiled = step.compileFirst()
+                        ? Warmup.compile(spec, step.warmup().dividedBy(2), SteadyRule.DEFAULT, signals, progress(name, scenario, "warmup (compile)", log))
+                        : Warmup.Outcome.NONE;
+                if (compiled.series().size() > 0) {
+                    log.line(name + " " + scenario.name() + ": compile stage " + (compiled.steady() ? "quiet" : "ended") + " after "
+                            + compiled.series().size() + " s at " + Warmup.COMPILE_USERS + " users" + (compiled.check() == null ? "" : " (" + compiled.check().describe() + ")"));
+                }
+                Duration budget = step.warmup().minusMillis(compiled.millis());
+                budget = budget.isNegative() ? Duration.ZERO : budget;
                 if (Warmup.continuous(profile)) {
-                    Warmup.Measured wm = Warmup.runThenMeasure(spec, step.warmup(), SteadyRule.DEFAULT, signals,
+                    Warmup.Measured wm = Warmup.runThenMeasure(spec, budget, SteadyRule.DEFAULT, signals,
                             progress(name, scenario, "warmup", log), progress(name, scenario, "measure", log), measuring);
-                    warm = wm.warmup();
+                    warm = wm.warmup().after(compiled);
                     m = wm.measurement();
                 } else {
-                    warm = Warmup.run(spec, step.warmup(), SteadyRule.DEFAULT, signals, progress(name, scenario, "warmup", log));
+                    warm = Warmup.run(spec, budget, SteadyRule.DEFAULT, signals, progress(name, scenario, "warmup", log)).after(compiled);
                     measuring.run();
                     m = Reaper.stopping() ? null : LoadDriver.run(spec, progress(name, scenario, "measure", log));
                 }
@@ -432,6 +446,8 @@ public final class Runner {
         m.put("seconds", w.steady() ? w.secondsToSteady() : null);
         m.put("warmup_s", ScenarioResult.round(w.millis() / 1000.0));
         m.put("budget_s", ScenarioResult.round(budget.toMillis() / 1000.0));
+        m.put("compile_stage_s", w.compileSeconds());
+        m.put("compile_stage_users", w.compileSeconds() > 0 ? Warmup.COMPILE_USERS : null);
         m.put("rule", w.check() == null ? null : rule(w.check()));
         Map<String, Object> jit = new LinkedHashMap<>();
         jit.put("warmup", jit(ResourceReport.jitBetween(sampler, warmup.fromMs(), warmup.toMs())));

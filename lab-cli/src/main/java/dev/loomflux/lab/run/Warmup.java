@@ -13,9 +13,13 @@ import dev.loomflux.lab.steady.SteadyRule;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Function;
 
 /**
- * Unrecorded load before the measurement, at the profile's own concurrency (or rate), until the
+ * Unrecorded load before the measurement, in two stages. The compile stage runs {@link #COMPILE_USERS}
+ * users until the JIT goes quiet: at the profile's 50 users, Tomcat's 50 busy workers left the two
+ * compiler threads 8% of the CPU and mvc was still compiling after 180 s; at 2 users they got 40% and
+ * were done in 32 s (docs/steady-state.md). Then the profile's own concurrency (or rate) runs until the
  * {@link SteadyRule} holds or the budget is spent. For fixed and rate profiles the measurement is the
  * next seconds of the same load; for the others (stages, loops, burst) it is a load of its own. The
  * warmup's seconds are kept: they show how long each model takes from a cold JIT to steady state.
@@ -28,9 +32,19 @@ public final class Warmup {
      * @param check           the rule's verdict that ended the warmup, or its last; null without warmup
      * @param series          every second of the warmup as the rule saw it
      */
-    public record Outcome(boolean steady, int secondsToSteady, long millis, SteadyRule.Check check, List<Point> series) {
+    public record Outcome(boolean steady, int secondsToSteady, long millis, SteadyRule.Check check, List<Point> series, int compileSeconds) {
+        static final Outcome NONE = new Outcome(false, -1, 0, null, List.of(), 0);
+
         public Outcome {
             series = List.copyOf(series);
+        }
+
+        /** This stage preceded by the compile stage: one warmup, its seconds counted from the first request. */
+        public Outcome after(Outcome compile) {
+            List<Point> all = new ArrayList<>(compile.series());
+            all.addAll(series);
+            int before = compile.series().size();
+            return new Outcome(steady, steady ? before + secondsToSteady : -1, compile.millis() + millis, check, all, before);
         }
     }
 
@@ -43,6 +57,11 @@ public final class Warmup {
     public record Measured(Outcome warmup, Measurement measurement) {
     }
 
+    /** Few enough users that the JIT's threads get a fair share of one CPU, enough to keep it busy between responses. */
+    public static final int COMPILE_USERS = 2;
+    /** Seconds the JIT must have been quiet to end the compile stage. */
+    static final int QUIET_SECONDS = 5;
+
     private Warmup() {
     }
 
@@ -51,12 +70,30 @@ public final class Warmup {
         return p instanceof Profile.Fixed || p instanceof Profile.Rate;
     }
 
+    /**
+     * The compile stage: {@link #COMPILE_USERS} users until the JIT has been quiet for
+     * {@link #QUIET_SECONDS}, at most {@code budget}; nothing when the profile is that light already or
+     * the target's JVM publishes no JIT counters (it ends after its first second then).
+     */
+    public static Outcome compile(LoadSpec measured, Duration budget, SteadyRule rule, Signals signals, SecondListener listener) {
+        if (budget.isZero() || Reaper.stopping() || (measured.profile() instanceof Profile.Fixed fixed && fixed.users() <= COMPILE_USERS)) {
+            return Outcome.NONE;
+        }
+        Follower f = new Follower(points -> rule.jitQuiet(points, QUIET_SECONDS), signals, () -> { });
+        LoadSpec light = new LoadSpec(measured.base(), measured.path(), new Profile.Fixed(COMPILE_USERS, budget), measured.threads(), measured.requestTimeout());
+        LoadDriver.run(light, s -> {
+            listener.second(s);
+            f.second(s);
+        }, f::decided);
+        return f.outcome(System.currentTimeMillis() - f.t0, Integer.MAX_VALUE);
+    }
+
     /** A warmup load of its own, ended as soon as the rule holds. */
     public static Outcome run(LoadSpec measured, Duration budget, SteadyRule rule, Signals signals, SecondListener listener) {
         if (budget.isZero() || Reaper.stopping()) {
-            return new Outcome(false, -1, 0, null, List.of());
+            return Outcome.NONE;
         }
-        Follower f = new Follower(rule, signals, () -> { });
+        Follower f = new Follower(rule::check, signals, () -> { });
         LoadDriver.run(with(measured, budget), s -> {
             listener.second(s);
             f.second(s);
@@ -79,7 +116,7 @@ public final class Warmup {
                 onMeasure.run();
             }
         };
-        Follower f = new Follower(budget.isZero() ? null : rule, signals, start);
+        Follower f = new Follower(budget.isZero() ? null : rule::check, signals, start);
         Measurement m = LoadDriver.run(with(measured, budget.plus(measuredFor).plusSeconds(3)), s -> {
             int from = window.from();
             if (from < 0 || s.t() < from) {
@@ -100,15 +137,16 @@ public final class Warmup {
     /** The warmup's seconds as the rule sees them, and the moment it first held. */
     private static final class Follower {
         final long t0 = System.currentTimeMillis();
-        private final SteadyRule rule;
+        private final Function<List<Point>, SteadyRule.Check> rule;
         private final Signals signals;
         private final Runnable onSteady;
         private final List<Point> points = new ArrayList<>();
         private SteadyRule.Check last;
         private int heldAt = -1;
+        private boolean undecidable;
 
-        /** @param rule null: no rule is applied (no warmup budget) */
-        Follower(SteadyRule rule, Signals signals, Runnable onSteady) {
+        /** @param rule null: no rule is applied (no warmup budget); a rule answering null cannot decide */
+        Follower(Function<List<Point>, SteadyRule.Check> rule, Signals signals, Runnable onSteady) {
             this.rule = rule;
             this.signals = signals;
             this.onSteady = onSteady;
@@ -116,9 +154,11 @@ public final class Warmup {
 
         synchronized void second(Second s) {
             points.add(signals.point(t0 + s.t() * 1000L, s.rps(), s.p50Ms()));
-            if (heldAt < 0 && rule != null) {
-                last = rule.check(points);
-                if (last.steady()) {
+            if (heldAt < 0 && rule != null && !undecidable) {
+                SteadyRule.Check c = rule.apply(points);
+                undecidable = c == null;
+                last = c == null ? last : c;
+                if (c != null && c.steady()) {
                     heldAt = points.size();
                     onSteady.run();
                 }
@@ -129,9 +169,13 @@ public final class Warmup {
             return heldAt >= 0;
         }
 
+        synchronized boolean decided() {
+            return heldAt >= 0 || undecidable;
+        }
+
         /** @param seconds the warmup's seconds, the measured ones excluded */
         synchronized Outcome outcome(long millis, int seconds) {
-            return new Outcome(heldAt >= 0, heldAt, millis, last, points.subList(0, Math.min(points.size(), seconds)));
+            return new Outcome(heldAt >= 0, heldAt, millis, last, points.subList(0, Math.min(points.size(), seconds)), 0);
         }
     }
 

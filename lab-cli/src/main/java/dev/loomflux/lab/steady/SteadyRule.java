@@ -91,12 +91,7 @@ public record SteadyRule(int windowSeconds, int confirmSeconds, double maxTrendP
         if (mean == 0) {
             reasons.add("no responses");
         }
-        if (jitPct != null && jitPct > maxJitPct) {
-            reasons.add(fmt("JIT compiling %.0f%% of the time (limit %.0f%%)", jitPct, maxJitPct));
-        }
-        if (jitCpuPct != null && jitCpuPct > maxJitCpuPct) {
-            reasons.add(fmt("JIT compiler threads using %.1f%% of a CPU (limit %.0f%%)", jitCpuPct, maxJitCpuPct));
-        }
+        reasons.addAll(jitReasons(jitPct, jitCpuPct));
         if (rpsTrend.exceeds(maxTrendPct, ALPHA)) {
             reasons.add(fmt("throughput trend %+.0f%% over %d s (p = %.3f, limit %.0f%%)", rpsTrend.changePct(), window, rpsTrend.p(), maxTrendPct));
         } else if (shifted(rps, maxTrendPct)) {
@@ -115,6 +110,36 @@ public record SteadyRule(int windowSeconds, int confirmSeconds, double maxTrendP
         }
         return new Check(reasons.isEmpty(), reasons, window, rpsTrend.changePct(), rpsTrend.p(), cv, p50Trend.changePct(), jitPct, jitCpuPct,
                 machineChange);
+    }
+
+    /**
+     * Whether the JIT alone has gone quiet over the last {@code seconds}: the end of the warmup's
+     * compile stage. Null when the target's JVM publishes no JIT counters, so nobody can tell.
+     */
+    public Check jitQuiet(List<Point> series, int seconds) {
+        if (series.isEmpty() || series.get(series.size() - 1).jitMs() == null) {
+            return null;
+        }
+        if (series.size() < seconds) {
+            return new Check(false, List.of("only " + series.size() + " s of load, " + seconds + " s needed"), seconds,
+                    Double.NaN, Double.NaN, Double.NaN, Double.NaN, null, null, null);
+        }
+        List<Point> w = series.subList(series.size() - seconds, series.size());
+        double jitPct = w.stream().mapToDouble(p -> p.jitMs() == null ? 0 : p.jitMs()).sum() / (seconds * 10.0);
+        Double jitCpuPct = w.stream().allMatch(p -> p.jitCpuMs() != null) ? w.stream().mapToDouble(Point::jitCpuMs).sum() / (seconds * 10.0) : null;
+        List<String> reasons = jitReasons(jitPct, jitCpuPct);
+        return new Check(reasons.isEmpty(), reasons, seconds, Double.NaN, Double.NaN, Double.NaN, Double.NaN, jitPct, jitCpuPct, null);
+    }
+
+    private List<String> jitReasons(Double jitPct, Double jitCpuPct) {
+        List<String> reasons = new ArrayList<>();
+        if (jitPct != null && jitPct > maxJitPct) {
+            reasons.add(fmt("JIT compiling %.0f%% of the time (limit %.0f%%)", jitPct, maxJitPct));
+        }
+        if (jitCpuPct != null && jitCpuPct > maxJitCpuPct) {
+            reasons.add(fmt("JIT compiler threads using %.1f%% of a CPU (limit %.0f%%)", jitCpuPct, maxJitCpuPct));
+        }
+        return reasons;
     }
 
     /** A step inside the window, which a trend test sees poorly: the halves differ beyond the tolerance, by rank too. */

@@ -133,4 +133,22 @@ class SteadyRuleTest {
         assertTrue(c.machineChangePct() < -20, c.toString());
         assertTrue(c.reasons().stream().anyMatch(r -> r.startsWith("the machine's CPU speed changed")), c.reasons().toString());
     }
+
+    @Test
+    void theCompileStageEndsOnceTheJitIsQuietWhateverThroughputDoes() {
+        // Throughput still climbing; the JIT busy (400 ms a second) until second 30, then quiet.
+        List<Point> s = series(40, 7, t -> 1000 + 100 * t, t -> t < 30 ? 400 : 0);
+        int quietAt = -1;
+        for (int n = 1; n <= s.size() && quietAt < 0; n++) {
+            if (RULE.jitQuiet(s.subList(0, n), 5).steady()) {
+                quietAt = n;
+            }
+        }
+        assertEquals(35, quietAt);
+        SteadyRule.Check busy = RULE.jitQuiet(s.subList(0, 34), 5);
+        assertFalse(busy.steady());
+        assertEquals(8.0, busy.jitPct(), 1e-9); // 400 ms of the 5 s window
+        List<Point> noCounters = List.of(new Point(1000, 50, null, null, null));
+        assertEquals(null, RULE.jitQuiet(noCounters, 5));
+    }
 }
