@@ -92,7 +92,7 @@ class ReportMarkdownTest {
         List<String> table = md.substring(md.indexOf("## Steady state")).lines().filter(l -> l.startsWith("| ")).toList();
         assertEquals(List.of(
                 "| target | scenario | reached | s to steady | JIT during warmup s | JIT while measured ms | throughput drift (last vs first third) |",
-                "| mvc | plaintext | yes | 24 | 18.3 (2104 compiles) | 12 (3 compiles) | +2.3% |",
+                "| mvc | plaintext | yes | 24 (9 of them at 2 users) | 18.3 (2104 compiles) | 12 (3 compiles) | +2.3% |",
                 "| mvc | gateway-delay20 | yes | 22 | 9.87 (1650 compiles) | 8 (2 compiles) | +0.9% |",
                 "| mvc-vt | plaintext | no | not within 40 s | 31.9 (3012 compiles) | 402 (41 compiles) | +4.1% |",
                 "| mvc-vt | gateway-delay20 | yes | 26 | 10.5 (1702 compiles) | 15 (4 compiles) | -14.2%, drifting |",
@@ -164,7 +164,7 @@ class ReportMarkdownTest {
         assertTrue(md.contains("- Throughput (medians of repeats): mvc vs mvc-vt: not steady: mvc-vt repeat 2 drifted while measured\n"), md);
         assertTrue(md.contains("- gateway-delay20 throughput_rps, mvc vs mvc-vt: not steady: mvc-vt repeat 2 drifted while measured\n"), md);
         assertFalse(md.contains("one run"), "no single-run wording with repeats");
-        assertTrue(md.contains("| mvc | plaintext | 1 | yes | 24 |"), "the steady-state table has a repeat column");
+        assertTrue(md.contains("| mvc | plaintext | 1 | yes | 24 (9 of them at 2 users) |"), "the steady-state table has a repeat column");
     }
 
     /** The cells of the row for a target in the first table after the caption. */
