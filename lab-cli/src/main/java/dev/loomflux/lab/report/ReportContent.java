@@ -40,11 +40,16 @@ final class ReportContent {
         }
         Table steady = steadyState(root, repeated);
         if (!steady.rows().isEmpty()) {
-            out.add(new Section("Steady state", List.of("Each target x scenario first ran a compile stage, 2 users until its JIT had "
-                    + "been quiet for 5 s (on one CPU, 50 busy request threads starve the compiler threads), then the profile's load until "
-                    + "throughput, median latency, the JIT and the machine's speed had stopped changing over a window, or until the warmup "
-                    + "budget ran out, and was measured after that. Seconds to steady count from the first request, the compile stage "
-                    + "included. Drift compares the last third of the measured window with its first third."), List.of(steady), List.of()));
+            boolean staged = false;
+            for (JsonNode r : root.path("results")) {
+                staged |= r.path("steady_state").path("compile_stage_s").asInt() > 0;
+            }
+            out.add(new Section("Steady state", List.of((staged ? "Each warmup started with a compile stage, 2 users until the target's "
+                    + "JIT had been quiet for 5 s (on one CPU, many busy request threads starve the compiler threads); then e" : "E")
+                    + "ach target x scenario ran under the profile's load until throughput, median latency, the JIT and the machine's "
+                    + "speed had stopped changing over a window, or until the warmup budget ran out, and was measured after that. "
+                    + (staged ? "Seconds to steady count from the first request, the compile stage included. " : "")
+                    + "Drift compares the last third of the measured window with its first third."), List.of(steady), List.of()));
         }
         out.add(new Section("Config parity", List.of("Read back from each running target's GET /config."), List.of(parity(root)), List.of()));
         if (repeated) {
