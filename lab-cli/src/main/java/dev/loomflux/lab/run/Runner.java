@@ -61,6 +61,7 @@ public final class Runner {
     private static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(10);
     /** Seed 000's "idle" phase: the ready target before any load. */
     private static final Duration IDLE = Duration.ofSeconds(3);
+    private static final String NOT_STEADY = "not steady";
 
     private final Home home;
     private final Experiment experiment;
@@ -246,33 +247,15 @@ public final class Runner {
             if (Reaper.stopping() || !target.process().isAlive()) {
                 return false;
             }
-            for (int attempt = 1; ; attempt++) {
-                int k = steps.size() + 1;
-                Profile.Rate profile = new Profile.Rate(rps, capacity.stepDuration(), capacity.inFlight(rps));
-                Map<String, Object> r = measure(target, scenario, new Step(profile, k == 1 ? experiment.warmup() : capacity.stepWarmup(), k == 1, ".step" + k),
-                        before, dir, log);
-                List<String> misses = new ArrayList<>(capacity.slo().misses(r));
-                boolean steady = RepeatSummary.steady(r);
-                if (!steady) {
-                    // Its percentiles may still be moving: a step that is not steady cannot show that the target meets the SLO.
-                    misses.add("not steady");
-                }
-                r.put("step", k);
-                r.put("offered_rps", rps);
-                r.put("slo_met", misses.isEmpty());
-                r.put("slo_misses", misses);
-                results.add(withTarget(r, target, affinity, config));
-                steps.add(r);
-                // A step that met the SLO but for steadiness is measured once more: at a low rate the JIT is still
-                // compiling steps later (mvc-10 at 75 rps needed 23 s in one search, more than 40 s in another),
-                // and counting it as a miss would end the search below the knee.
-                boolean again = !steady && misses.size() == 1 && attempt == 1 && !Reaper.stopping() && target.process().isAlive();
-                log.line(name + " " + scenario.name() + ": step " + k + " at " + rps + " rps: " + (misses.isEmpty() ? "meets the SLO" : "misses: " + String.join("; ", misses))
-                        + (again ? "; measuring it again" : ""));
-                if (!again) {
-                    return misses.isEmpty();
-                }
+            Map<String, Object> r = capacityStep(target, scenario, rps, steps, before, dir, results, log, affinity, config);
+            // A step that met the SLO but for steadiness is measured once more: at a low rate the JIT is still
+            // compiling steps later (mvc-10 at 75 rps needed 23 s in one search, more than 40 s in another),
+            // and counting it as a miss would end the search below the knee.
+            if (List.of(NOT_STEADY).equals(r.get("slo_misses")) && !Reaper.stopping() && target.process().isAlive()) {
+                log.line(name + " " + scenario.name() + ": measuring " + rps + " rps again, it missed only for want of steadiness");
+                r = capacityStep(target, scenario, rps, steps, before, dir, results, log, affinity, config);
             }
+            return Boolean.TRUE.equals(r.get("slo_met"));
         });
         Map<String, Object> c = new LinkedHashMap<>();
         c.put("target", name);
@@ -283,6 +266,29 @@ public final class Runner {
         c.put("steps", steps.stream().map(Runner::capacityPoint).toList());
         capacities.add(c);
         results.put("capacity", List.copyOf(capacities));
+    }
+
+    /** One measured rate of a capacity search, recorded as a result and as the search's next step. */
+    private Map<String, Object> capacityStep(RunningTarget target, Scenario scenario, int rps, List<Map<String, Object>> steps, List<Phase> before,
+                                             Path dir, ResultsFile results, RunLog log, String affinity, Object config) {
+        int k = steps.size() + 1;
+        Profile.Rate profile = new Profile.Rate(rps, capacity.stepDuration(), capacity.inFlight(rps));
+        Map<String, Object> r = measure(target, scenario, new Step(profile, k == 1 ? experiment.warmup() : capacity.stepWarmup(), k == 1, ".step" + k),
+                before, dir, log);
+        List<String> misses = new ArrayList<>(capacity.slo().misses(r));
+        if (!RepeatSummary.steady(r)) {
+            // Its percentiles may still be moving: a step that is not steady cannot show that the target meets the SLO.
+            misses.add(NOT_STEADY);
+        }
+        r.put("step", k);
+        r.put("offered_rps", rps);
+        r.put("slo_met", misses.isEmpty());
+        r.put("slo_misses", misses);
+        results.add(withTarget(r, target, affinity, config));
+        steps.add(r);
+        log.line(target.spec().name() + " " + scenario.name() + ": step " + k + " at " + rps + " rps: "
+                + (misses.isEmpty() ? "meets the SLO" : "misses: " + String.join("; ", misses)));
+        return r;
     }
 
     /** What every result records about the target process it measured. */
