@@ -18,8 +18,10 @@ class CapacityTest {
     @Test
     void findsTheTheoreticalRateOfATenThreadTomcatWithinTenPercent() throws Exception {
         // Steps must be steady: at 25 rps the cold JIT still used 3.6% of a CPU after 61 s; at 50 rps it took 174 s.
+        // p99 < 200 ms: below the knee a request takes ~100-110 ms, but this machine's 100-180 ms stalls land in a
+        // 4 s step's p99 (one search measured 183 ms at 50 rps); 5% over the knee, the queue adds > 200 ms in 4 s.
         LabRun run = LabRun.of("capacity", "--define", "mvc-10=mvc,server.tomcat.threads.max=10", "--targets", "mvc-10",
-                "--scenario", "gateway", "--delay", "100", "--slo", "p99<150ms", "--max-errors", "0%",
+                "--scenario", "gateway", "--delay", "100", "--slo", "p99<200ms", "--max-errors", "0%",
                 "--start", "50", "--step", "4s", "--step-warmup", "40s", "--warmup", "300s");
         assertEquals(0, run.exitCode(), run.toString());
         Matcher m = Pattern.compile("results: (\\S+results\\.json)").matcher(run.out());
