@@ -337,7 +337,7 @@ public final class Runner {
                 Warmup.Outcome compiled = step.compileFirst()
                         ? Warmup.compile(spec, step.warmup().dividedBy(2), SteadyRule.DEFAULT, signals, progress(name, scenario, "warmup (compile)", log))
                         : Warmup.Outcome.NONE;
-                if (compiled.series().size() > 0) {
+                if (!compiled.series().isEmpty()) {
                     log.line(name + " " + scenario.name() + ": compile stage " + (compiled.steady() ? "quiet" : "ended") + " after "
                             + compiled.series().size() + " s at " + Warmup.COMPILE_USERS + " users" + (compiled.check() == null ? "" : " (" + compiled.check().describe() + ")"));
                 }

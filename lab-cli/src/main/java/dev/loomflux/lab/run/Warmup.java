@@ -79,13 +79,7 @@ public final class Warmup {
         if (budget.isZero() || Reaper.stopping() || (measured.profile() instanceof Profile.Fixed fixed && fixed.users() <= COMPILE_USERS)) {
             return Outcome.NONE;
         }
-        Follower f = new Follower(points -> rule.jitQuiet(points, QUIET_SECONDS), signals, () -> { });
-        LoadSpec light = new LoadSpec(measured.base(), measured.path(), new Profile.Fixed(COMPILE_USERS, budget), measured.threads(), measured.requestTimeout());
-        LoadDriver.run(light, s -> {
-            listener.second(s);
-            f.second(s);
-        }, f::decided);
-        return f.outcome(System.currentTimeMillis() - f.t0, Integer.MAX_VALUE);
+        return follow(with(measured, new Profile.Fixed(COMPILE_USERS, budget)), points -> rule.jitQuiet(points, QUIET_SECONDS), signals, listener);
     }
 
     /** A warmup load of its own, ended as soon as the rule holds. */
@@ -93,11 +87,16 @@ public final class Warmup {
         if (budget.isZero() || Reaper.stopping()) {
             return Outcome.NONE;
         }
-        Follower f = new Follower(rule::check, signals, () -> { });
-        LoadDriver.run(with(measured, budget), s -> {
+        return follow(with(measured, profile(measured.profile(), budget)), rule::check, signals, listener);
+    }
+
+    /** A load of its own, ended as soon as {@code rule} decides. */
+    private static Outcome follow(LoadSpec spec, Function<List<Point>, SteadyRule.Check> rule, Signals signals, SecondListener listener) {
+        Follower f = new Follower(rule, signals, () -> { });
+        LoadDriver.run(spec, s -> {
             listener.second(s);
             f.second(s);
-        }, f::steady);
+        }, f::decided);
         return f.outcome(System.currentTimeMillis() - f.t0, Integer.MAX_VALUE);
     }
 
@@ -117,7 +116,7 @@ public final class Warmup {
             }
         };
         Follower f = new Follower(budget.isZero() ? null : rule::check, signals, start);
-        Measurement m = LoadDriver.run(with(measured, budget.plus(measuredFor).plusSeconds(3)), s -> {
+        Measurement m = LoadDriver.run(with(measured, profile(measured.profile(), budget.plus(measuredFor).plusSeconds(3))), s -> {
             int from = window.from();
             if (from < 0 || s.t() < from) {
                 warmupProgress.second(s);
@@ -179,8 +178,8 @@ public final class Warmup {
         }
     }
 
-    private static LoadSpec with(LoadSpec measured, Duration length) {
-        return new LoadSpec(measured.base(), measured.path(), profile(measured.profile(), length), measured.threads(), measured.requestTimeout());
+    private static LoadSpec with(LoadSpec measured, Profile profile) {
+        return new LoadSpec(measured.base(), measured.path(), profile, measured.threads(), measured.requestTimeout());
     }
 
     /** The same kind of load as measured: the rate for open models, the peak concurrency for closed ones. */
