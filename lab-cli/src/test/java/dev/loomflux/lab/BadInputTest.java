@@ -4,10 +4,57 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /** Bad input gets one line naming the culprit and exit code 2, never a stack trace. */
 class BadInputTest {
+    @TempDir
+    Path dir;
+
+    /** Names that would leave results/ or are not a file name at all. */
+    static List<String> namesThatCannotBePaths() {
+        return List.of("../../../etc/evil", "/tmp/evil", "a/b", "..", ".", "nul\0byte", "back\\slash", "x".repeat(61), "");
+    }
+
+    @ParameterizedTest
+    @MethodSource("namesThatCannotBePaths")
+    void experimentNamesNeverBecomePathsOutsideResults(String name) throws IOException {
+        Path results = Home.detect().results();
+        List<Path> before = listing(results);
+        Path yaml = dir.resolve("evil.yaml");
+        // JSON string syntax is YAML too, and escapes the NUL and the backslash.
+        Files.writeString(yaml, "name: \"" + name.replace("\\", "\\\\").replace("\0", "\\0") + "\"\ntargets: [mvc]\nscenarios: [plaintext]\n");
+        assertOneLineError(LabRun.of("run", yaml.toString()), yaml + ": name '");
+        assertOneLineError(LabRun.of("run", "--name", name, "--targets", "mvc"), "--name '");
+        assertEquals(before, listing(results), "nothing created under results/");
+        assertFalse(Files.exists(Home.detect().root().resolveSibling("etc")), "nothing created next to the project");
+    }
+
+    @Test
+    void aFileNameThatIsNoNameBecomesOne() throws IOException {
+        Path yaml = dir.resolve("my first (test).yaml");
+        Files.writeString(yaml, "targets: [tomcat]\nscenarios: [plaintext]\n");
+        // The name is fine (spaces and brackets became '-'); the run stops at the next field.
+        assertOneLineError(LabRun.of("run", yaml.toString()), "unknown target 'tomcat'");
+    }
+
+    private static List<Path> listing(Path d) throws IOException {
+        if (!Files.isDirectory(d)) {
+            return List.of();
+        }
+        try (Stream<Path> s = Files.list(d)) {
+            return s.sorted().toList();
+        }
+    }
+
     private static void assertOneLineError(LabRun run, String expected) {
         assertEquals(2, run.exitCode(), run.toString());
         assertTrue(run.err().contains(expected), run.toString());

@@ -136,10 +136,8 @@ public final class RunCommand implements Callable<Integer> {
         // MVC: 115-170 s on one CPU), so plaintext and items together took 11-13 minutes. Not the gateway either: 50
         // closed-model users over a 20 ms downstream cap every model at ~2,300 rps; ./lab capacity answers that one.
         List<Scenario> list = scenarioOptions.select(List.of("items"));
-        String experimentName = name != null ? name : String.join("+", list.stream().map(s -> s.kind().id()).toList());
-        if (!experimentName.matches("[A-Za-z0-9._+-]{1,60}")) {
-            throw new UsageException("--name " + experimentName + ": use letters, digits, '.', '_', '+' or '-' (max 60)");
-        }
+        String experimentName = name != null ? Experiment.checkName(name, "--name")
+                : String.join("+", list.stream().map(s -> s.kind().id()).toList());
         return new Experiment(experimentName, targets.select(), list, profile(),
                 warmup == null ? Experiment.DEFAULT_WARMUP : Flags.duration("--warmup", warmup, true),
                 cooldown == null ? QUICK_COOLDOWN : Flags.duration("--cooldown", cooldown, true), 1);

@@ -1,10 +1,12 @@
 package dev.loomflux.lab.experiment;
 
+import dev.loomflux.lab.UsageException;
 import dev.loomflux.lab.target.TargetSpec;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.regex.Pattern;
 
 /**
  * Targets x scenarios under one load profile, plus how to run them: the unit a user asks for.
@@ -20,6 +22,24 @@ public record Experiment(String name, List<TargetSpec> targets, List<Scenario> s
      */
     public static final Duration DEFAULT_WARMUP = Duration.ofSeconds(180);
     public static final Duration DEFAULT_COOLDOWN = Duration.ofSeconds(10);
+    /** No '/', '\\', NUL or ".." alone: the name becomes a directory under results/ and must stay there. */
+    private static final Pattern NAME = Pattern.compile("(?!\\.{1,2}$)[A-Za-z0-9._+-]{1,60}");
+
+    /** Checks a name given by the user; {@code where} names the flag or file field it came from. */
+    public static String checkName(String name, String where) {
+        if (name == null || !NAME.matcher(name).matches()) {
+            String shown = name == null ? "" : name.replaceAll("\\p{Cntrl}", "?");
+            throw new UsageException(where + " '" + (shown.length() > 70 ? shown.substring(0, 70) + "..." : shown)
+                    + "': use letters, digits, '.', '_', '+' or '-' (at most 60)");
+        }
+        return name;
+    }
+
+    /** A name from a file name: the characters a name cannot have become '-'. */
+    public static String nameFrom(String fileName) {
+        String slug = fileName.replaceAll("[^A-Za-z0-9._+-]+", "-");
+        return slug.length() > 60 ? slug.substring(0, 60) : slug;
+    }
 
     public Experiment {
         targets = List.copyOf(targets);

@@ -38,7 +38,8 @@ public final class ExperimentReader {
         }
         Node root = new Node(source, "", json).only(TOP);
         String fileName = file.getFileName().toString().replaceFirst("\\.ya?ml$", "");
-        String name = root.get("name").text(fileName);
+        Node nameNode = root.get("name");
+        String name = nameNode.isMissing() ? Experiment.nameFrom(fileName) : Experiment.checkName(nameNode.text(), nameNode.where());
         return new Experiment(name, targets(root.get("targets")), scenarios(root.get("scenarios")), profile(root.get("profile")),
                 root.get("warmup").duration(Experiment.DEFAULT_WARMUP), root.get("cooldown").duration(Experiment.DEFAULT_COOLDOWN),
                 root.get("repeat").integer(1, Limits.MAX_REPEAT, 1));
