@@ -101,6 +101,12 @@ public final class CompareCommand implements Callable<Integer> {
     private static List<String> render(Reproducibility r, Function<List<String[]>, List<String>> table) {
         List<String> lines = new ArrayList<>(table.apply(r.table()));
         lines.add("");
+        if (!r.mediansTable().isEmpty()) {
+            lines.add("medians over repeats (summary.estimates), what the verdicts stand on:");
+            lines.add("");
+            lines.addAll(table.apply(r.mediansTable()));
+            lines.add("");
+        }
         List<String> notes = new ArrayList<>();
         r.unmatched().forEach(u -> notes.add("not compared: " + u));
         if (r.unsteadyLine() != null) {

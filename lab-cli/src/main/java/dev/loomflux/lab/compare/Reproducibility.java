@@ -20,8 +20,11 @@ final class Reproducibility {
     /** The metrics of summary.verdicts; rankings of single runs use the same three. */
     private static final List<Metric> RANKED = List.of(Metric.THROUGHPUT, Metric.P50, Metric.P99);
 
-    /** Ratios are B / A, rounded to the 3 decimals printed, so a printed 1.100 is within the goal. */
-    record Row(Pairs.Pair pair, Double throughput, Double p50, Double p99) {
+    /**
+     * One line of a ratio table: one pair of results, or the medians over repeats of one target x
+     * scenario. Ratios are B / A, rounded to the 3 decimals printed, so a printed 1.100 is within the goal.
+     */
+    record Row(String target, String where, Double throughputA, Double throughputB, Double throughput, Double p50, Double p99, String steady) {
         boolean throughputOk() {
             return within(throughput);
         }
@@ -29,10 +32,16 @@ final class Reproducibility {
         boolean p50Ok() {
             return within(p50);
         }
+
+        String[] cells() {
+            return new String[] {target, where, Comparison.fmt(throughputA), Comparison.fmt(throughputB), fmt(throughput), fmt(p50), fmt(p99),
+                    steady, throughputOk() && p50Ok() ? "ok" : "MISSED"};
+        }
     }
 
     private final Pairs pairs;
     private final List<Row> rows = new ArrayList<>();
+    private final List<Row> medians = new ArrayList<>();
     private final List<String[]> agreement = new ArrayList<>();
     private final boolean verdicts;
     private int flips;
@@ -49,9 +58,12 @@ final class Reproducibility {
         boolean verdicts = repeated(runA) && repeated(runB) && !verdicts(runA).isEmpty() && !verdicts(runB).isEmpty();
         Reproducibility r = new Reproducibility(Pairs.of(runA, runB), verdicts);
         for (Pairs.Pair p : r.pairs.matched()) {
-            r.rows.add(new Row(p, ratio(Metric.THROUGHPUT, p), ratio(Metric.P50, p), ratio(Metric.P99, p)));
+            String unsteady = p.unsteady();
+            r.rows.add(new Row(p.target(), p.where(), Metric.THROUGHPUT.read(p.a()), Metric.THROUGHPUT.read(p.b()), ratio(Metric.THROUGHPUT, p),
+                    ratio(Metric.P50, p), ratio(Metric.P99, p), unsteady.isEmpty() ? "yes" : "no: " + unsteady));
         }
         if (verdicts) {
+            r.compareMedians(estimates(runA), estimates(runB));
             r.compareVerdicts(verdicts(runA), verdicts(runB));
         } else {
             r.compareRankings(runA, runB);
@@ -59,15 +71,25 @@ final class Reproducibility {
         return r;
     }
 
+    private static final String[] HEADER = {"target", "scenario", "throughput A", "throughput B", "ratio B/A", "p50 B/A", "p99 B/A", "both steady", "goal"};
+
     List<String[]> table() {
         List<String[]> out = new ArrayList<>();
-        out.add(new String[] {"target", "scenario", "throughput A", "throughput B", "ratio B/A", "p50 B/A", "p99 B/A", "both steady", "goal"});
-        for (Row r : rows) {
-            String unsteady = r.pair().unsteady();
-            out.add(new String[] {r.pair().target(), r.pair().where(), Comparison.fmt(Metric.THROUGHPUT.read(r.pair().a())),
-                    Comparison.fmt(Metric.THROUGHPUT.read(r.pair().b())), fmt(r.throughput()), fmt(r.p50()), fmt(r.p99()),
-                    unsteady.isEmpty() ? "yes" : "no: " + unsteady, r.throughputOk() && r.p50Ok() ? "ok" : "MISSED"});
+        out.add(HEADER);
+        rows.forEach(r -> out.add(r.cells()));
+        return out;
+    }
+
+    /** Repeated runs: the medians over repeats (summary.estimates), the figures a verdict stands on; else empty. */
+    List<String[]> mediansTable() {
+        if (medians.isEmpty()) {
+            return List.of();
         }
+        List<String[]> out = new ArrayList<>();
+        String[] header = HEADER.clone();
+        header[7] = "repeats A / B";
+        out.add(header);
+        medians.forEach(r -> out.add(r.cells()));
         return out;
     }
 
@@ -89,13 +111,33 @@ final class Reproducibility {
         return pairs.unsteadyLine("their ratios describe a moving target");
     }
 
+    /** Judged on the medians when the runs are repeated: a single repeat is not what the lab reports. */
     String summary() {
-        double[] t = rows.stream().map(Row::throughput).filter(Objects::nonNull).mapToDouble(Double::doubleValue).toArray();
+        List<Row> judged = medians.isEmpty() ? rows : medians;
+        double[] t = judged.stream().map(Row::throughput).filter(Objects::nonNull).mapToDouble(Double::doubleValue).toArray();
         String range = t.length == 0 ? "-" : fmt(Arrays.stream(t).min().getAsDouble()) + "-" + fmt(Arrays.stream(t).max().getAsDouble());
-        int m = rows.size();
-        return String.format(Locale.ROOT, "throughput ratios min-max %s; %d of %d within %.2f-%.2f; p50 within +-10%%: %d of %d; verdict flips: %s",
-                range, rows.stream().filter(Row::throughputOk).count(), m, LOW, HIGH, rows.stream().filter(Row::p50Ok).count(), m,
+        int m = judged.size();
+        return String.format(Locale.ROOT, "%sthroughput ratios min-max %s; %d of %d within %.2f-%.2f; p50 within +-10%%: %d of %d; verdict flips: %s",
+                medians.isEmpty() ? "" : "medians over repeats: ", range, judged.stream().filter(Row::throughputOk).count(), m, LOW, HIGH,
+                judged.stream().filter(Row::p50Ok).count(), m,
                 verdicts ? flips + (weaker > 0 ? " (weaker: " + weaker + ")" : "") : "n/a (single runs); rank changes: " + rankChanges);
+    }
+
+    /** Per target x scenario in both runs' summary.estimates: the medians of throughput, p50 and p99, and their ratios. */
+    private void compareMedians(Map<String, Map<String, Object>> a, Map<String, Map<String, Object>> b) {
+        for (Map.Entry<String, Map<String, Object>> e : a.entrySet()) {
+            String key = e.getKey();
+            if (!key.endsWith("\nthroughput_rps") || !b.containsKey(key)) {
+                continue;
+            }
+            String[] id = key.split("\n");
+            String prefix = id[0] + "\n" + id[1] + "\n";
+            Map<String, Object> ta = e.getValue();
+            Map<String, Object> tb = b.get(key);
+            medians.add(new Row(id[0], id[1], median(ta), median(tb), ratio(median(ta), median(tb)),
+                    ratio(median(a.get(prefix + "p50_ms")), median(b.get(prefix + "p50_ms"))),
+                    ratio(median(a.get(prefix + "p99_ms")), median(b.get(prefix + "p99_ms"))), ta.get("n") + " / " + tb.get("n")));
+        }
     }
 
     /** Same winner, or no winner in both: agree; a winner in one only: weaker; two different winners: FLIP. */
@@ -188,9 +230,25 @@ final class Reproducibility {
     }
 
     private static Double ratio(Metric m, Pairs.Pair p) {
-        Double a = m.read(p.a());
-        Double b = m.read(p.b());
+        return ratio(m.read(p.a()), m.read(p.b()));
+    }
+
+    private static Double ratio(Double a, Double b) {
         return a == null || b == null || a == 0 ? null : Math.round(b / a * 1000) / 1000.0;
+    }
+
+    private static Double median(Map<String, Object> estimate) {
+        return estimate != null && estimate.get("median") instanceof Number n ? n.doubleValue() : null;
+    }
+
+    /** summary.estimates keyed by target, scenario and metric. */
+    @SuppressWarnings("unchecked")
+    private static Map<String, Map<String, Object>> estimates(Map<String, Object> run) {
+        Map<String, Map<String, Object>> m = new LinkedHashMap<>();
+        if (run.get("summary") instanceof Map<?, ?> s && s.get("estimates") instanceof List<?> l) {
+            ((List<Map<String, Object>>) l).forEach(e -> m.put(e.get("target") + "\n" + e.get("scenario") + "\n" + e.get("metric"), e));
+        }
+        return m;
     }
 
     private static boolean within(Double ratio) {
