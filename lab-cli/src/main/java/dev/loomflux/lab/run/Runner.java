@@ -339,7 +339,7 @@ public final class Runner {
                         : Warmup.Outcome.NONE;
                 if (!compiled.series().isEmpty()) {
                     log.line(name + " " + scenario.name() + ": compile stage " + (compiled.steady() ? "quiet" : "ended") + " after "
-                            + compiled.series().size() + " s at " + Warmup.COMPILE_USERS + " users" + (compiled.check() == null ? "" : " (" + compiled.check().describe() + ")"));
+                            + compiled.series().size() + " s at " + compiled.compileUsers() + " users" + (compiled.check() == null ? "" : " (" + compiled.check().describe() + ")"));
                 }
                 Duration budget = step.warmup().minusMillis(compiled.millis());
                 budget = budget.isNegative() ? Duration.ZERO : budget;
@@ -453,7 +453,7 @@ public final class Runner {
         m.put("warmup_s", ScenarioResult.round(w.millis() / 1000.0));
         m.put("budget_s", ScenarioResult.round(budget.toMillis() / 1000.0));
         m.put("compile_stage_s", w.compileSeconds());
-        m.put("compile_stage_users", w.compileSeconds() > 0 ? Warmup.COMPILE_USERS : null);
+        m.put("compile_stage_users", w.compileSeconds() > 0 ? w.compileUsers() : null);
         m.put("rule", w.check() == null ? null : rule(w.check()));
         Map<String, Object> jit = new LinkedHashMap<>();
         jit.put("warmup", jit(ResourceReport.jitBetween(sampler, warmup.fromMs(), warmup.toMs())));

@@ -16,10 +16,10 @@ import java.util.List;
 import java.util.function.Function;
 
 /**
- * Unrecorded load before the measurement, in two stages. The compile stage runs {@link #COMPILE_USERS}
- * users until the JIT goes quiet: at the profile's 50 users, Tomcat's 50 busy workers left the two
- * compiler threads 8% of the CPU and mvc was still compiling after 180 s; at 2 users they got 40% and
- * were done in 32 s (docs/steady-state.md). Then the profile's own concurrency (or rate) runs until the
+ * Unrecorded load before the measurement, in two stages. The compile stage runs few users until the
+ * JIT goes quiet: at the profile's 50 users, Tomcat's 50 busy workers left the two compiler threads 8%
+ * of the CPU and mvc was still compiling after 180 s; at 2 users they got 40% and were done in 32 s
+ * (docs/steady-state.md). Few, but enough to heat the code ({@link #heatUsers}). Then the profile's own concurrency (or rate) runs until the
  * {@link SteadyRule} holds or the budget is spent. For fixed and rate profiles the measurement is the
  * next seconds of the same load; for the others (stages, loops, burst) it is a load of its own. The
  * warmup's seconds are kept: they show how long each model takes from a cold JIT to steady state.
@@ -32,8 +32,9 @@ public final class Warmup {
      * @param check           the rule's verdict that ended the warmup, or its last; null without warmup
      * @param series          every second of the warmup as the rule saw it
      */
-    public record Outcome(boolean steady, int secondsToSteady, long millis, SteadyRule.Check check, List<Point> series, int compileSeconds) {
-        static final Outcome NONE = new Outcome(false, -1, 0, null, List.of(), 0);
+    public record Outcome(boolean steady, int secondsToSteady, long millis, SteadyRule.Check check, List<Point> series, int compileSeconds,
+                          int compileUsers) {
+        static final Outcome NONE = new Outcome(false, -1, 0, null, List.of(), 0, 0);
 
         public Outcome {
             series = List.copyOf(series);
@@ -44,13 +45,22 @@ public final class Warmup {
             List<Point> all = new ArrayList<>(compile.series());
             all.addAll(series);
             int before = compile.series().size();
-            return new Outcome(steady, steady ? before + secondsToSteady : -1, compile.millis() + millis, check, all, before);
+            return new Outcome(steady, steady ? before + secondsToSteady : -1, compile.millis() + millis, check, all, before, compile.compileUsers());
+        }
+
+        private Outcome heatedBy(int users) {
+            return new Outcome(steady, secondsToSteady, millis, check, series, compileSeconds, users);
         }
     }
 
     /** What the rule needs beyond the driver's own figures, for the second starting at an epoch ms. */
     public interface Signals {
         Point point(long secondStartMs, double rps, double p50Ms);
+
+        /** The target's mean CPU between two moments, 100 = one core busy; null when unknown. */
+        default Double cpuPct(long fromMs, long toMs) {
+            return null;
+        }
     }
 
     /** Warmup and measurement of one continuous load. */
@@ -58,9 +68,21 @@ public final class Warmup {
     }
 
     /** Few enough users that the JIT's threads get a fair share of one CPU, enough to keep it busy between responses. */
-    public static final int COMPILE_USERS = 2;
+    static final int COMPILE_USERS = 2;
     /** Seconds the JIT must have been quiet to end the compile stage. */
     static final int QUIET_SECONDS = 5;
+    /** Seconds at {@link #COMPILE_USERS} users to learn how fast they go and how busy they keep the target. */
+    static final int PROBE_SECONDS = 5;
+    /**
+     * A rate that heats a request path in seconds: C2 compiles a method after some ten thousand
+     * invocations. 2 users over a 20 ms downstream made 85 requests/s, and mvc was still compiling
+     * after 90 s of them and 180 s more at 100 requests/s (docs/steady-state.md).
+     */
+    static final double HEAT_RPS = 1000;
+    /** Target CPU (100 = one core) at which {@link #COMPILE_USERS} users keep it busy already: more would crowd the compiler. */
+    static final double BUSY_CPU_PCT = 50;
+    /** Tomcat's worker threads: beyond them more users only queue. */
+    static final int MAX_COMPILE_USERS = 200;
 
     private Warmup() {
     }
@@ -71,15 +93,44 @@ public final class Warmup {
     }
 
     /**
-     * The compile stage: {@link #COMPILE_USERS} users until the JIT has been quiet for
-     * {@link #QUIET_SECONDS}, at most {@code budget}; nothing when the profile is that light already or
-     * the target's JVM publishes no JIT counters (it ends after its first second then).
+     * The compile stage: a probe of {@link #PROBE_SECONDS} at {@link #COMPILE_USERS} users, then
+     * {@link #heatUsers} users until the JIT has been quiet for {@link #QUIET_SECONDS}, at most
+     * {@code budget} in all; nothing when the profile is that light already. It ends after its first
+     * second when the target's JVM publishes no JIT counters.
      */
     public static Outcome compile(LoadSpec measured, Duration budget, SteadyRule rule, Signals signals, SecondListener listener) {
         if (budget.isZero() || Reaper.stopping() || (measured.profile() instanceof Profile.Fixed fixed && fixed.users() <= COMPILE_USERS)) {
             return Outcome.NONE;
         }
-        return follow(with(measured, new Profile.Fixed(COMPILE_USERS, budget)), points -> rule.jitQuiet(points, QUIET_SECONDS), signals, listener);
+        Function<List<Point>, SteadyRule.Check> quiet = points -> rule.jitQuiet(points, QUIET_SECONDS);
+        Duration probeFor = Duration.ofSeconds(PROBE_SECONDS);
+        if (budget.compareTo(probeFor.multipliedBy(2)) < 0) {
+            return follow(with(measured, new Profile.Fixed(COMPILE_USERS, budget)), quiet, signals, listener).heatedBy(COMPILE_USERS);
+        }
+        Outcome probe = follow(with(measured, new Profile.Fixed(COMPILE_USERS, probeFor)), quiet, signals, listener).heatedBy(COMPILE_USERS);
+        if (probe.steady() || probe.check() == null || Reaper.stopping()) {
+            return probe;
+        }
+        long end = System.currentTimeMillis();
+        // The probe's first seconds run interpreted: its last ones tell the rate better.
+        double rps = probe.series().stream().skip(Math.max(0, probe.series().size() - 3)).mapToDouble(Point::rps).average().orElse(0);
+        int users = heatUsers(rps, signals.cpuPct(end - 3000, end), Math.min(MAX_COMPILE_USERS, measured.profile().peakUsers()));
+        Outcome stage = follow(with(measured, new Profile.Fixed(users, budget.minusMillis(probe.millis()))), quiet, signals, listener);
+        Outcome both = stage.after(probe);
+        return new Outcome(both.steady(), both.secondsToSteady(), both.millis(), both.check(), both.series(), 0, users);
+    }
+
+    /**
+     * Users for the compile stage after a probe at {@link #COMPILE_USERS} made {@code probeRps} and used
+     * {@code cpuPct} of the target's CPU: as many as bring the rate to {@link #HEAT_RPS}, unless the probe
+     * kept the target busy already (CPU-bound work, or fast enough), at most {@code cap}. Waiting users
+     * sleep on a downstream and leave the compiler its CPU; busy ones would take it.
+     */
+    static int heatUsers(double probeRps, Double cpuPct, int cap) {
+        if (probeRps >= HEAT_RPS || probeRps <= 0 || (cpuPct != null && cpuPct >= BUSY_CPU_PCT)) {
+            return COMPILE_USERS;
+        }
+        return (int) Math.max(COMPILE_USERS, Math.min(cap, Math.ceil(COMPILE_USERS * HEAT_RPS / probeRps)));
     }
 
     /** A warmup load of its own, ended as soon as the rule holds. */
@@ -174,7 +225,7 @@ public final class Warmup {
 
         /** @param seconds the warmup's seconds, the measured ones excluded */
         synchronized Outcome outcome(long millis, int seconds) {
-            return new Outcome(heldAt >= 0, heldAt, millis, last, points.subList(0, Math.min(points.size(), seconds)), 0);
+            return new Outcome(heldAt >= 0, heldAt, millis, last, points.subList(0, Math.min(points.size(), seconds)), 0, 0);
         }
     }
 
