@@ -113,8 +113,12 @@ public final class Warmup {
         }
         long end = System.currentTimeMillis();
         // The probe's first seconds run interpreted: its last ones tell the rate better.
-        double rps = probe.series().stream().skip(Math.max(0, probe.series().size() - 3)).mapToDouble(Point::rps).average().orElse(0);
-        int users = heatUsers(rps, signals.cpuPct(end - 3000, end), Math.min(MAX_COMPILE_USERS, measured.profile().peakUsers()));
+        List<Point> last = probe.series().subList(Math.max(0, probe.series().size() - 3), probe.series().size());
+        double rps = last.stream().mapToDouble(Point::rps).average().orElse(0);
+        // The compiler threads are busiest in a cold JVM: their CPU is not the requests' (mvc's probe: over 50%).
+        double jitPct = last.stream().filter(p -> p.jitCpuMs() != null).mapToDouble(p -> p.jitCpuMs() / 10).average().orElse(0);
+        Double cpu = signals.cpuPct(end - 3000, end);
+        int users = heatUsers(rps, cpu == null ? null : cpu - jitPct, Math.min(MAX_COMPILE_USERS, measured.profile().peakUsers()));
         Outcome stage = follow(with(measured, new Profile.Fixed(users, budget.minusMillis(probe.millis()))), quiet, signals, listener);
         Outcome both = stage.after(probe);
         return new Outcome(both.steady(), both.secondsToSteady(), both.millis(), both.check(), both.series(), 0, users);
@@ -122,7 +126,7 @@ public final class Warmup {
 
     /**
      * Users for the compile stage after a probe at {@link #COMPILE_USERS} made {@code probeRps} and used
-     * {@code cpuPct} of the target's CPU: as many as bring the rate to {@link #HEAT_RPS}, unless the probe
+     * {@code cpuPct} of the target's CPU outside its JIT compiler threads: as many as bring the rate to {@link #HEAT_RPS}, unless the probe
      * kept the target busy already (CPU-bound work, or fast enough), at most {@code cap}. Waiting users
      * sleep on a downstream and leave the compiler its CPU; busy ones would take it.
      */
