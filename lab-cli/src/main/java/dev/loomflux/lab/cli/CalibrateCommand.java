@@ -6,7 +6,7 @@ import dev.loomflux.lab.driver.LoadDriver;
 import dev.loomflux.lab.driver.LoadSpec;
 import dev.loomflux.lab.experiment.ExperimentReader;
 import dev.loomflux.lab.experiment.Profile;
-import dev.loomflux.lab.run.CpuPlan;
+import dev.loomflux.lab.cpu.CpuPlan;
 import dev.loomflux.lab.run.Warmup;
 import dev.loomflux.lab.run.SteadySignals;
 import dev.loomflux.lab.steady.SteadyRule;

@@ -1,6 +1,6 @@
 package dev.loomflux.lab.cli;
 
-import dev.loomflux.lab.run.CpuPlan;
+import dev.loomflux.lab.cpu.CpuPlan;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import picocli.CommandLine.Option;

@@ -9,7 +9,7 @@ import dev.loomflux.lab.experiment.Profile;
 import dev.loomflux.lab.experiment.Scenario;
 import dev.loomflux.lab.process.Reaper;
 import dev.loomflux.lab.result.ResultsFile;
-import dev.loomflux.lab.run.CpuPlan;
+import dev.loomflux.lab.cpu.CpuPlan;
 import dev.loomflux.lab.run.Runner;
 import java.nio.file.Path;
 import java.time.Duration;

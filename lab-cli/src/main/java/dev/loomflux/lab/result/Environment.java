@@ -2,7 +2,7 @@ package dev.loomflux.lab.result;
 
 import dev.loomflux.lab.Home;
 import dev.loomflux.lab.jdk.Jdk;
-import dev.loomflux.lab.run.CpuPlan;
+import dev.loomflux.lab.cpu.CpuPlan;
 import java.io.IOException;
 import java.io.InputStream;
 import java.lang.management.ManagementFactory;

@@ -6,6 +6,7 @@ import dev.loomflux.lab.LabException;
 import dev.loomflux.lab.capacity.CapacityPlan;
 import dev.loomflux.lab.capacity.CapacitySearch;
 import dev.loomflux.lab.cli.DatabaseOptions;
+import dev.loomflux.lab.cpu.CpuPlan;
 import dev.loomflux.lab.db.Database;
 import dev.loomflux.lab.driver.LoadDriver;
 import dev.loomflux.lab.driver.LoadSpec;
@@ -111,7 +112,7 @@ public final class Runner {
             canary = c;
             log.line("run " + runId + ": " + experiment.targets().size() + " target(s) x " + experiment.scenarios().size()
                     + " scenario(s), profile " + experiment.profile().kind() + "; " + cpus.note()
-                    + " (target " + CpuPlan.list(cpus.target()) + ", driver " + CpuPlan.list(cpus.driver()) + ", support " + CpuPlan.list(cpus.support()) + ")");
+                    + ": target CPUs " + CpuPlan.list(cpus.target()) + ", driver " + CpuPlan.list(cpus.driver()) + ", support " + CpuPlan.list(cpus.support()));
             return runIn(dir, runId, log);
         } finally {
             cpus.restore(self, before);

@@ -1,6 +1,7 @@
 package dev.loomflux.lab.capacity;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -15,7 +16,39 @@ class CapacitySearchTest {
         CapacitySearch.Outcome o = CapacitySearch.search(100, 1_000_000, 0.05, 30, rps -> rps <= 1234);
         assertTrue(o.capacity() <= 1234 && o.capacity() >= 1234 * 0.95, "capacity " + o.capacity());
         assertEquals(List.of(100, 200, 400, 800, 1600), o.steps().subList(0, 5).stream().map(CapacitySearch.Step::rps).toList());
-        assertTrue(o.steps().size() <= 10, o.steps().toString());
+        assertTrue(o.steps().size() <= 11, o.steps().toString());
+    }
+
+    @Test
+    void theFailingBoundIsTriedOnceMoreAtTheEnd() {
+        // A steady knee at 1234: the bound (1250) fails again, one step more than plain bisection.
+        CapacitySearch.Outcome steadyKnee = CapacitySearch.search(100, 1_000_000, 0.05, 30, rps -> rps <= 1234);
+        CapacitySearch.Step last = steadyKnee.steps().get(steadyKnee.steps().size() - 1);
+        assertFalse(last.passed());
+        assertEquals(steadyKnee.steps().stream().filter(s -> !s.passed()).mapToInt(CapacitySearch.Step::rps).min().getAsInt(), last.rps(),
+                "the last step is the lowest failing rate: " + steadyKnee.steps());
+        assertEquals(2, steadyKnee.steps().stream().filter(s -> s.rps() == last.rps()).count());
+
+        // A target still warming up: 400 fails the first two times it is asked, then the real knee is 2,900.
+        int[] asked400 = {0};
+        CapacitySearch.Outcome warming = CapacitySearch.search(100, 1_000_000, 0.05, 40, rps -> {
+            if (rps == 400 && asked400[0]++ < 1) {
+                return false;
+            }
+            return rps <= 2900;
+        });
+        assertEquals(List.of(100, 200, 400, 300, 350, 375, 387, 400, 800, 1600, 3200),
+                warming.steps().subList(0, 11).stream().map(CapacitySearch.Step::rps).toList());
+        assertTrue(warming.capacity() >= 2900 * 0.95 && warming.capacity() <= 2900, "capacity " + warming.capacity());
+
+        // Each bound gets one more try only: a knee that stays put ends the search.
+        int[] calls = {0};
+        CapacitySearch.Outcome o = CapacitySearch.search(100, 1_000_000, 0.05, 40, rps -> {
+            calls[0]++;
+            return rps <= 500;
+        });
+        assertEquals(calls[0], o.steps().size());
+        assertTrue(o.capacity() >= 475 && o.capacity() <= 500, "capacity " + o.capacity());
     }
 
     @Test

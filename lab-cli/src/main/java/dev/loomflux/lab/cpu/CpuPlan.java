@@ -1,4 +1,4 @@
-package dev.loomflux.lab.run;
+package dev.loomflux.lab.cpu;
 
 import dev.loomflux.lab.LabException;
 import dev.loomflux.lab.UsageException;
@@ -10,16 +10,25 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
 
 /**
  * Which CPUs the target, the load driver and the support processes (stub, database) run on.
- * Pinning keeps the driver from stealing the target's CPU, the flaw of every seed write-up.
- * Defaults: 2 CPUs -> target 0, driver 1, support 1; 3 -> 0 / 1 / 2; n >= 4 -> first half for the
- * target, the rest for the driver except the last CPU, which goes to support.
+ * Pinning keeps the driver from stealing the target's CPU, the flaw of every seed write-up. The
+ * default plan works in physical cores, so that no two roles share one through SMT siblings
+ * ({@link #defaults}); {@code --target-cpus} etc. override it CPU by CPU.
  */
 public record CpuPlan(boolean applied, List<Integer> target, List<Integer> driver, List<Integer> support, String note) {
+    /**
+     * The driver's CPU time per request (Hyperfoil, measured here: 10-14 us) over the most requests a
+     * target core served here (plaintext, ~30,000/s, rounded up to 40,000), at most 70% busy: the
+     * driver needs 0.69 of a core per target core to never be the bottleneck.
+     */
+    static final double DRIVER_CORES_PER_TARGET_CORE = 40_000 * 12e-6 / 0.7;
+
     public CpuPlan {
         target = List.copyOf(target);
         driver = List.copyOf(driver);
@@ -28,12 +37,16 @@ public record CpuPlan(boolean applied, List<Integer> target, List<Integer> drive
 
     /** @param requested user overrides by role ("target", "driver", "support"); null values mean default */
     public static CpuPlan plan(boolean pin, Map<String, String> requested) {
-        int cpus = Runtime.getRuntime().availableProcessors();
-        List<Integer> all = range(0, cpus);
-        Map<String, List<Integer>> sets = defaults(cpus);
+        CpuTopology topology = CpuTopology.ofThisMachine(allowed(affinityOf(ProcessHandle.current().pid())));
+        List<Integer> all = topology.cpus().stream().map(CpuTopology.Cpu::id).toList();
+        int cpus = all.size();
+        Map<String, List<Integer>> sets = defaults(topology);
+        String how = topology.describe() + "; target " + cores(topology, sets.get("target")) + ", driver " + cores(topology, sets.get("driver"))
+                + ", support " + cores(topology, sets.get("support"));
         for (Map.Entry<String, String> e : requested.entrySet()) {
             if (e.getValue() != null) {
-                sets.put(e.getKey(), parse("--" + e.getKey() + "-cpus", e.getValue(), cpus));
+                sets.put(e.getKey(), parse("--" + e.getKey() + "-cpus", e.getValue(), topology.maxId()));
+                how = topology.describe() + "; CPUs as given";
             }
         }
         if (!pin) {
@@ -46,25 +59,73 @@ public record CpuPlan(boolean applied, List<Integer> target, List<Integer> drive
             return new CpuPlan(false, all, all, all, "taskset not available (" + System.getProperty("os.name")
                     + "): processes are not pinned; the driver competes with the target for CPU");
         }
-        return new CpuPlan(true, sets.get("target"), sets.get("driver"), sets.get("support"), "pinned with taskset");
+        return new CpuPlan(true, sets.get("target"), sets.get("driver"), sets.get("support"), "pinned with taskset (" + how + ")");
     }
 
-    static Map<String, List<Integer>> defaults(int cpus) {
+    /**
+     * The default plan, in physical cores (all SMT siblings of a core go to one role):
+     * <ul>
+     * <li>1 core: everything on it (nothing can be kept apart);</li>
+     * <li>2 cores: the target on the first, driver and support on the second;</li>
+     * <li>3 cores: one each;</li>
+     * <li>more: support gets an eighth (at least one), the target as many of the rest as leave the
+     * driver {@link #DRIVER_CORES_PER_TARGET_CORE} per target core, but no more than the largest NUMA
+     * node has, so that its memory stays local; the driver gets what is left.</li>
+     * </ul>
+     */
+    static Map<String, List<Integer>> defaults(CpuTopology topology) {
+        List<CpuTopology.Core> cores = topology.cores();
+        int n = cores.size();
         Map<String, List<Integer>> m = new LinkedHashMap<>();
-        if (cpus <= 2) {
-            m.put("target", List.of(0));
-            m.put("driver", List.of(cpus - 1));
-            m.put("support", List.of(cpus - 1));
-        } else if (cpus == 3) {
-            m.put("target", List.of(0));
-            m.put("driver", List.of(1));
-            m.put("support", List.of(2));
-        } else {
-            m.put("target", range(0, cpus / 2));
-            m.put("driver", range(cpus / 2, cpus - 1));
-            m.put("support", List.of(cpus - 1));
+        if (n == 1) {
+            List<Integer> all = cores.get(0).cpus();
+            m.put("target", List.of(all.get(0)));
+            m.put("driver", List.of(all.get(all.size() - 1)));
+            m.put("support", List.of(all.get(all.size() - 1)));
+            return m;
         }
+        if (n <= 3) {
+            m.put("target", cores.get(0).cpus());
+            m.put("driver", cores.get(1).cpus());
+            m.put("support", cores.get(n - 1).cpus());
+            return m;
+        }
+        int support = Math.max(1, n / 8);
+        int rest = n - support;
+        int target = 1;
+        while (target + 1 + (int) Math.ceil((target + 1) * DRIVER_CORES_PER_TARGET_CORE) <= rest) {
+            target++;
+        }
+        Map<Integer, Long> perNode = new TreeMap<>();
+        cores.forEach(c -> perNode.merge(c.node(), 1L, Long::sum));
+        int largest = perNode.entrySet().stream().max(Map.Entry.comparingByValue()).orElseThrow().getKey();
+        target = (int) Math.min(target, perNode.get(largest));
+        // The target from the largest node's first cores; support from the last cores, the driver in between.
+        List<CpuTopology.Core> targetCores = cores.stream().filter(c -> c.node() == largest).limit(target).toList();
+        List<CpuTopology.Core> others = cores.stream().filter(c -> !targetCores.contains(c)).toList();
+        m.put("target", cpusOf(targetCores));
+        m.put("driver", cpusOf(others.subList(0, others.size() - support)));
+        m.put("support", cpusOf(others.subList(others.size() - support, others.size())));
         return m;
+    }
+
+    private static List<Integer> cpusOf(List<CpuTopology.Core> cores) {
+        return cores.stream().flatMap(c -> c.cpus().stream()).sorted().toList();
+    }
+
+    /** How many physical cores a CPU set touches: "2 cores". */
+    static String cores(CpuTopology topology, List<Integer> cpus) {
+        long n = topology.cores().stream().filter(c -> c.cpus().stream().anyMatch(cpus::contains)).count();
+        return n + " core" + (n == 1 ? "" : "s");
+    }
+
+    /** The CPUs in a Cpus_allowed_list; null when unknown. */
+    private static Set<Integer> allowed(String cpuList) {
+        try {
+            return new TreeSet<>(parse("Cpus_allowed_list", cpuList, Integer.MAX_VALUE));
+        } catch (UsageException e) {
+            return null;
+        }
     }
 
     /** Accepts taskset's list syntax: {@code 0}, {@code 0,2}, {@code 0-3}. */
