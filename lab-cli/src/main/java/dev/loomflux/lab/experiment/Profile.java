@@ -13,6 +13,11 @@ public sealed interface Profile {
     /** Highest concurrency the profile reaches; warmup uses it too. */
     int peakUsers();
 
+    /** How long the measured load lasts by the clock; zero when it ends by a request count (loops, burst). */
+    default Duration plannedDuration() {
+        return Duration.ZERO;
+    }
+
     /** Linear ramps between user counts, as k6 stages do: each stage ramps from the previous target to its own. */
     record Stages(List<Stage> stages) implements Profile {
         public Stages {
@@ -28,6 +33,11 @@ public sealed interface Profile {
         public int peakUsers() {
             return stages.stream().mapToInt(Stage::users).max().orElse(0);
         }
+
+        @Override
+        public Duration plannedDuration() {
+            return stages.stream().map(Stage::duration).reduce(Duration.ZERO, Duration::plus);
+        }
     }
 
     record Stage(Duration duration, int users) {
@@ -35,6 +45,11 @@ public sealed interface Profile {
 
     /** N users for a duration ({@code ab -c N -t T}). */
     record Fixed(int users, Duration duration) implements Profile {
+        @Override
+        public Duration plannedDuration() {
+            return duration;
+        }
+
         @Override
         public String kind() {
             return "fixed";
@@ -74,6 +89,11 @@ public sealed interface Profile {
 
     /** Open model: a constant arrival rate, at most maxUsers requests in flight (wrk2 style). */
     record Rate(int rps, Duration duration, int maxUsers) implements Profile {
+        @Override
+        public Duration plannedDuration() {
+            return duration;
+        }
+
         @Override
         public String kind() {
             return "rate";

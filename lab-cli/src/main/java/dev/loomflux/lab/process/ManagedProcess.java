@@ -8,7 +8,9 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Pattern;
 
 /**
  * A child process whose output goes to a log file (appended: a target restarted for each repeat
@@ -16,6 +18,9 @@ import java.util.concurrent.TimeUnit;
  */
 public final class ManagedProcess implements AutoCloseable {
     private static final long GRACE_MS = 10_000;
+    /** On Ctrl-C the whole lab must be gone within 3 s: a server that is still draining its requests is killed. */
+    private static final long STOPPING_GRACE_MS = 1_500;
+    private static final Pattern JVM_LOG_LINE = Pattern.compile("\\[\\d+\\.\\d+s\\]\\[\\w+\\]");
 
     private final String name;
     private final Process process;
@@ -74,10 +79,15 @@ public final class ManagedProcess implements AutoCloseable {
         return log;
     }
 
-    /** The last lines of the log, for error messages about a process that failed. */
+    /**
+     * The last lines of the log, for error messages about a process that failed. The JVM's own
+     * start-up lines ("[1.061s][info][jfr,startup] ...") are left out: a target killed after it
+     * started would otherwise quote them instead of its application's last words.
+     */
     public String logTail(int lines) {
         try {
-            List<String> all = Files.readAllLines(log, StandardCharsets.UTF_8);
+            List<String> all = Files.readAllLines(log, StandardCharsets.UTF_8).stream()
+                    .filter(line -> !JVM_LOG_LINE.matcher(line).lookingAt()).toList();
             return String.join(System.lineSeparator(), all.subList(Math.max(0, all.size() - lines), all.size()));
         } catch (IOException e) {
             return "(no log: " + e.getMessage() + ")";
@@ -88,6 +98,25 @@ public final class ManagedProcess implements AutoCloseable {
         return process.exitValue();
     }
 
+    /** "code 1", or "code 137: killed by SIGKILL" when a signal ended it (exit code 128 + signal number). */
+    public String exitDescription() {
+        int code = process.exitValue();
+        String signal = switch (code - 128) {
+            case 9 -> "SIGKILL (out of memory killer, or kill -9)";
+            case 15 -> "SIGTERM";
+            case 2 -> "SIGINT";
+            case 6 -> "SIGABRT (the JVM crashed: look for hs_err_pid*.log)";
+            case 11 -> "SIGSEGV";
+            default -> null;
+        };
+        return "code " + code + (signal == null ? "" : ": killed by " + signal);
+    }
+
+    /** Completes when the process has exited, for whatever reason. */
+    public CompletableFuture<Process> onExit() {
+        return process.onExit();
+    }
+
     /** SIGTERM to the process and its descendants, then SIGKILL to whatever is left after the grace time. */
     @Override
     public void close() {
@@ -96,7 +125,7 @@ public final class ManagedProcess implements AutoCloseable {
         process.descendants().forEach(tree::add);
         tree.add(process.toHandle());
         tree.forEach(ProcessHandle::destroy);
-        long deadline = System.currentTimeMillis() + GRACE_MS;
+        long deadline = System.currentTimeMillis() + (Reaper.stopping() ? STOPPING_GRACE_MS : GRACE_MS);
         for (ProcessHandle h : tree) {
             try {
                 h.onExit().get(Math.max(1, deadline - System.currentTimeMillis()), TimeUnit.MILLISECONDS);

@@ -94,18 +94,42 @@ final class ReportContent {
         rows.add(List.of("started / finished", root.path("started_at").asText() + " / " + root.path("finished_at").asText()));
         rows.add(List.of("experiment", exp.path("name").asText()));
         rows.add(List.of("targets", String.join(", ", names(exp.path("targets")))));
-        rows.add(List.of("profile", exp.path("profile").toString()));
+        rows.add(List.of("profile", readable(exp.path("profile"))));
         rows.add(List.of("warmup / cooldown / repeat", Cells.num(exp.path("warmup_s")) + " s / " + Cells.num(exp.path("cooldown_s")) + " s / "
                 + exp.path("repeat").asInt(1)));
         rows.add(List.of("JVM flags (every target)", String.join(" ", texts(exp.path("jvm_flags")))));
         rows.add(List.of("machine", env.path("os").asText() + ", " + env.path("cpus").asText() + " CPUs (" + env.path("cpu_model").asText() + "), "
                 + env.path("memory_mb").asText() + " MB"));
-        rows.add(List.of("pinning", env.path("pinning").toString()));
+        rows.add(List.of("pinning", readable(env.path("pinning"))));
         rows.add(List.of("JDK", "targets " + env.path("jdk").path("targets").asText() + ", lab " + env.path("jdk").path("lab").asText()));
         rows.add(List.of("database", env.path("database").isNull() ? "-" : env.path("database").asText()));
-        rows.add(List.of("versions", env.path("versions").toString()));
+        rows.add(List.of("versions", readable(env.path("versions"))));
         rows.add(List.of("git commit", env.path("git_commit").asText() + (env.path("git_dirty").asBoolean() ? " (uncommitted changes)" : "")));
         return new Table("", List.of("setting", "value"), rows);
+    }
+
+    /** An object as "key value, key value" (nested objects in parentheses), for a table cell a person reads. */
+    static String readable(JsonNode node) {
+        if (node.isObject()) {
+            List<String> parts = new ArrayList<>();
+            node.fields().forEachRemaining(e -> {
+                String key = e.getKey();
+                String unit = key.endsWith("_ms") ? " ms" : key.endsWith("_s") ? " s" : "";
+                key = key.substring(0, key.length() - unit.length()).replace('_', ' ');
+                JsonNode value = e.getValue();
+                parts.add(key + " " + (value.isContainerNode() ? "(" + readable(value) + ")" : readable(value) + unit));
+            });
+            return String.join(", ", parts);
+        }
+        if (node.isArray()) {
+            List<String> parts = new ArrayList<>();
+            node.forEach(n -> parts.add(readable(n)));
+            return String.join(", ", parts);
+        }
+        if (node.isBoolean()) {
+            return node.asBoolean() ? "yes" : "no";
+        }
+        return node.isNumber() ? Cells.num(node) : node.asText();
     }
 
     private static List<String> who(JsonNode r, boolean repeated) {

@@ -8,6 +8,7 @@ import dev.loomflux.lab.capacity.CapacitySearch;
 import dev.loomflux.lab.cli.DatabaseOptions;
 import dev.loomflux.lab.cpu.CpuPlan;
 import dev.loomflux.lab.db.Database;
+import dev.loomflux.lab.driver.DriverLog;
 import dev.loomflux.lab.driver.LoadDriver;
 import dev.loomflux.lab.driver.LoadSpec;
 import dev.loomflux.lab.driver.Measurement;
@@ -50,6 +51,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.Map;
 
@@ -73,6 +75,10 @@ public final class Runner {
     private CpuCanary canary;
     private final CapacityPlan capacity;
     private final List<Map<String, Object>> capacities = new ArrayList<>();
+    /** The run's stub, when its scenarios need one. */
+    private Downstream downstream;
+    /** Null for a capacity search: its number of steps is not known ahead. */
+    private final Progress progress;
     /** The live target's pid for the sampler; 0 between targets. */
     private final AtomicLong targetPid = new AtomicLong();
 
@@ -91,6 +97,7 @@ public final class Runner {
         this.cpus = cpus;
         this.dbOptions = dbOptions;
         this.console = console;
+        this.progress = capacity == null ? Progress.of(experiment, IDLE) : null;
     }
 
     /** @return the results file */
@@ -107,12 +114,15 @@ public final class Runner {
         long self = ProcessHandle.current().pid();
         String before = CpuPlan.affinityOf(self);
         cpus.move(self, cpus.driver());
-        try (RunLog log = new RunLog(console, dir.resolve("run.log")); sampler;
+        try (RunLog log = new RunLog(console, dir.resolve("run.log"), System.console() != null); DriverLog driverLog = new DriverLog(dir.resolve("driver.log")); sampler;
              CpuCanary c = new CpuCanary(tid -> cpus.moveThread(tid, cpus.target()))) {
             canary = c;
             log.line("run " + runId + ": " + experiment.targets().size() + " target(s) x " + experiment.scenarios().size()
                     + " scenario(s), profile " + experiment.profile().kind() + "; " + cpus.note()
                     + ": target CPUs " + CpuPlan.list(cpus.target()) + ", driver " + CpuPlan.list(cpus.driver()) + ", support " + CpuPlan.list(cpus.support()));
+            if (progress != null) {
+                log.line("estimate: " + progress.estimate());
+            }
             return runIn(dir, runId, log);
         } finally {
             cpus.restore(self, before);
@@ -121,7 +131,8 @@ public final class Runner {
 
     private ResultsFile runIn(Path dir, String runId, RunLog log) {
         try (Database db = experiment.needsDatabase() ? dbOptions.open(dir.resolve("postgres")) : null;
-             Downstream stub = experiment.needsDownstream() ? Downstream.start(home, settings, cpus.supportPlacement(), dir) : null) {
+             Downstream stub = experiment.needsDownstream() ? Downstream.start(home, settings, cpus.supportPlacement(), dir, log::line) : null) {
+            downstream = stub;
             if (db != null) {
                 // Started by the driver-pinned lab, PostgreSQL inherited the driver's CPUs; its later backends inherit these.
                 db.pids().forEach(pid -> cpus.move(pid, cpus.support()));
@@ -131,10 +142,19 @@ public final class Runner {
             watchSupport(stub, db);
             Map<String, Object> env = Environment.describe(home, settings.jdk(), cpus, db == null ? null : db.description());
             ResultsFile results = new ResultsFile(dir, runId, env, ExperimentDescription.of(experiment, settings));
-            AutoCloseable onInterrupt = () -> {
+            AtomicBoolean saidInterrupted = new AtomicBoolean();
+            // Whichever comes first, the Ctrl-C hook or the run's own thread seeing the stop, writes and says it once; the
+            // hook waits for the other (the lock), since the JVM halts as soon as the hook returns.
+            Runnable interrupted = () -> {
                 LoadDriver.cancelAll();
-                results.finish("interrupted");
+                synchronized (saidInterrupted) {
+                    if (!saidInterrupted.getAndSet(true)) {
+                        results.finish("interrupted");
+                        log.line("interrupted: " + results.results().size() + " finished result(s) kept in " + results.path());
+                    }
+                }
             };
+            AutoCloseable onInterrupt = interrupted::run;
             Reaper.register(onInterrupt);
             boolean first = true;
             for (int repeat = 1; repeat <= experiment.repeat(); repeat++) {
@@ -153,6 +173,10 @@ public final class Runner {
                     runTarget(target, repeat, stubUri, db, dir, results, log);
                 }
             }
+            if (Reaper.stopping()) {
+                interrupted.run();
+                return results;
+            }
             Reaper.unregister(onInterrupt);
             // Capacity steps are not repeats of one measurement: no summary over them.
             Map<String, Object> summary = capacity != null ? null : RepeatSummary.of(results.results(),
@@ -160,7 +184,7 @@ public final class Runner {
             if (summary != null) {
                 results.put("summary", summary);
             }
-            results.finish(Reaper.stopping() ? "interrupted" : "completed");
+            results.finish("completed");
             Summary.print(results.results(), log::line);
             if (summary != null && experiment.repeat() > 1) {
                 Summary.printRepeats(summary, log::line);
@@ -202,28 +226,54 @@ public final class Runner {
                 Map<String, Object> failed = ScenarioResult.failed(spec.name(), s.name(), e.getMessage());
                 failed.put("repeat", repeat);
                 results.add(failed);
+                unitDone();
             }
             return;
         }
+        AtomicBoolean stopping = new AtomicBoolean();
+        // A target that dies under load: its load ends within a second instead of hammering a closed port until the profile ends.
+        target.process().onExit().thenRun(() -> {
+            if (!stopping.get() && !Reaper.stopping()) {
+                log.line(spec.name() + ": exited (" + target.process().exitDescription() + "); stopping its load");
+                LoadDriver.cancelAll();
+            }
+        });
         try (target) {
-            String affinity = CpuPlan.affinityOf(target.process().pid());
-            log.line(spec.name() + ": ready in " + target.startupMillis() + " ms (pid " + target.process().pid() + ", CPUs " + affinity + ")");
-            Object config = spec.command() == null ? targetConfig(target) : null;
-            long ready = System.currentTimeMillis();
-            sleep(IDLE);
-            List<Phase> before = List.of(new Phase("startup", launchedAt[0], ready), new Phase("idle", ready, System.currentTimeMillis()));
-            for (Scenario scenario : experiment.scenarios()) {
-                if (Reaper.stopping()) {
-                    return;
+            try {
+                String affinity = CpuPlan.affinityOf(target.process().pid());
+                log.line(spec.name() + ": ready in " + target.startupMillis() + " ms (pid " + target.process().pid() + ", CPUs " + affinity + ")");
+                Object config = spec.command() == null ? targetConfig(target) : null;
+                long ready = System.currentTimeMillis();
+                sleep(IDLE);
+                List<Phase> before = List.of(new Phase("startup", launchedAt[0], ready), new Phase("idle", ready, System.currentTimeMillis()));
+                for (Scenario scenario : experiment.scenarios()) {
+                    if (Reaper.stopping()) {
+                        return;
+                    }
+                    if (!target.process().isAlive()) {
+                        Map<String, Object> failed = ScenarioResult.failed(spec.name(), scenario.name(),
+                                "not measured: the target had exited (" + target.process().exitDescription() + ")");
+                        failed.put("repeat", repeat);
+                        results.add(failed);
+                        unitDone();
+                        continue;
+                    }
+                    if (capacity != null) {
+                        searchCapacity(target, scenario, before, dir, results, log, affinity, config);
+                        continue;
+                    }
+                    String suffix = experiment.repeat() > 1 ? ".r" + repeat : "";
+                    unitStarted();
+                    Map<String, Object> r = measure(target, scenario, new Step(experiment.profile(), experiment.warmup(), true, suffix), before, dir, log);
+                    if (Reaper.stopping()) {
+                        return; // cut short by Ctrl-C: not a result
+                    }
+                    r.put("repeat", repeat);
+                    results.add(withTarget(r, target, affinity, config));
+                    unitDone();
                 }
-                if (capacity != null) {
-                    searchCapacity(target, scenario, before, dir, results, log, affinity, config);
-                    continue;
-                }
-                String suffix = experiment.repeat() > 1 ? ".r" + repeat : "";
-                Map<String, Object> r = measure(target, scenario, new Step(experiment.profile(), experiment.warmup(), true, suffix), before, dir, log);
-                r.put("repeat", repeat);
-                results.add(withTarget(r, target, affinity, config));
+            } finally {
+                stopping.set(true);
             }
         } finally {
             targetPid.set(0);
@@ -322,6 +372,7 @@ public final class Runner {
         String name = target.spec().name();
         Profile profile = step.profile();
         LoadSpec spec = new LoadSpec(target.base(), scenario.path(), profile, cpus.driver().size(), REQUEST_TIMEOUT);
+        int stubRestarts = downstream == null ? 0 : downstream.restarts();
         try {
             log.line(name + " " + scenario.name() + ": warmup until steady (up to " + step.warmup().toSeconds() + " s)");
             long warmupFrom = System.currentTimeMillis();
@@ -391,8 +442,12 @@ public final class Runner {
             r.put("steady_state", steadyState(warm, step.warmup(), warmup, measured, r));
             r.put("driver", driver(driverCpu));
             if (!target.process().isAlive()) {
-                return ScenarioResult.failed(name, scenario.name(), "target exited during the run (code "
-                    + target.process().exitValue() + "); last lines:\n" + target.process().logTail(10));
+                return ScenarioResult.failed(name, scenario.name(), "target exited during the run ("
+                    + target.process().exitDescription() + "); last lines:\n" + target.process().logTail(10));
+            }
+            if (scenario.needsDownstream() && downstream.restarts() != stubRestarts) {
+                return ScenarioResult.failed(name, scenario.name(), "the downstream stub died during the warmup or measurement and was "
+                        + "started again: the failures were the stub's, not the target's (run.log has when)");
             }
             if (m.responses() == 0) {
                 // Not a sample of the target's speed: statistics over repeats must not average it in.
@@ -532,10 +587,23 @@ public final class Runner {
         return m;
     }
 
-    private static SecondListener progress(String target, Scenario scenario, String phase, RunLog log) {
-        return (Second s) -> log.line(String.format("  %s %s %s t=%ds users=%d rps=%.0f p99=%s errors=%d",
+    private SecondListener progress(String target, Scenario scenario, String phase, RunLog log) {
+        return (Second s) -> log.status(String.format("  %s %s %s t=%ds users=%d rps=%.0f p99=%s errors=%d%s",
                 target, scenario.name(), phase, s.t(), s.users(), s.rps(),
-                Double.isNaN(s.p99Ms()) ? "-" : String.format("%.1fms", s.p99Ms()), s.errors()));
+                Double.isNaN(s.p99Ms()) ? "-" : String.format("%.1fms", s.p99Ms()), s.errors(),
+                progress == null ? "" : "   " + progress.status()));
+    }
+
+    private void unitStarted() {
+        if (progress != null) {
+            progress.unitStarted();
+        }
+    }
+
+    private void unitDone() {
+        if (progress != null) {
+            progress.unitDone();
+        }
     }
 
     private static Object targetConfig(RunningTarget target) {

@@ -1,24 +1,53 @@
 package dev.loomflux.lab.target;
 
 import dev.loomflux.lab.Home;
+import dev.loomflux.lab.LabException;
 import dev.loomflux.lab.process.ManagedProcess;
+import dev.loomflux.lab.process.Reaper;
 import java.net.URI;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
 
-/** The latency stub as a separate process, so its CPU is never counted as the target's. */
+/**
+ * The latency stub as a separate process, so its CPU is never counted as the target's. If it dies
+ * during a run it is started again on the same port (the targets know that port), and
+ * {@link #restarts()} tells a measurement that it lost its downstream.
+ */
 public final class Downstream implements AutoCloseable {
-    private final ManagedProcess process;
-    private final URI base;
+    private final Home home;
+    private final LaunchSettings settings;
+    private final Placement placement;
+    private final Path logDir;
+    private final int port;
+    private final Consumer<String> onRestart;
+    private final AtomicInteger restarts = new AtomicInteger();
+    private volatile ManagedProcess process;
+    private volatile boolean closed;
 
-    private Downstream(ManagedProcess process, URI base) {
-        this.process = process;
-        this.base = base;
+    private Downstream(Home home, LaunchSettings settings, Placement placement, Path logDir, int port, Consumer<String> onRestart) {
+        this.home = home;
+        this.settings = settings;
+        this.placement = placement;
+        this.logDir = logDir;
+        this.port = port;
+        this.onRestart = onRestart;
     }
 
     public static Downstream start(Home home, LaunchSettings settings, Placement placement, Path logDir) {
-        int port = Ports.free(settings.host());
+        return start(home, settings, placement, logDir, message -> System.err.println("lab: " + message));
+    }
+
+    /** @param onRestart told, in one line, when the stub died and was started again */
+    public static Downstream start(Home home, LaunchSettings settings, Placement placement, Path logDir, Consumer<String> onRestart) {
+        Downstream d = new Downstream(home, settings, placement, logDir, Ports.free(settings.host()), onRestart);
+        d.launch();
+        return d;
+    }
+
+    private void launch() {
         List<String> cmd = new ArrayList<>(placement.prefix());
         cmd.add(settings.jdk().java().toString());
         cmd.add("-Xmx256m");
@@ -30,9 +59,20 @@ public final class Downstream implements AutoCloseable {
         cmd.add("--port");
         cmd.add(Integer.toString(port));
         ManagedProcess p = ManagedProcess.start("downstream", cmd, logDir.resolve("downstream.log"));
-        URI base = URI.create("http://" + settings.host() + ":" + port);
-        Readiness.await(p, base.resolve("/delay?ms=0"));
-        return new Downstream(p, base);
+        Readiness.await(p, base().resolve("/delay?ms=0"));
+        process = p;
+        p.onExit().thenRun(() -> {
+            if (closed || Reaper.stopping()) {
+                return;
+            }
+            restarts.incrementAndGet();
+            try {
+                launch();
+                onRestart.accept("downstream stub exited (" + p.exitDescription() + "); started again on port " + port);
+            } catch (LabException e) {
+                onRestart.accept("downstream stub exited (" + p.exitDescription() + ") and could not be started again: " + e.getMessage());
+            }
+        });
     }
 
     public long pid() {
@@ -40,11 +80,17 @@ public final class Downstream implements AutoCloseable {
     }
 
     public URI base() {
-        return base;
+        return URI.create("http://" + settings.host() + ":" + port);
+    }
+
+    /** How often the stub died and was started again; a measurement during which this changed lost its downstream. */
+    public int restarts() {
+        return restarts.get();
     }
 
     @Override
     public void close() {
+        closed = true;
         process.close();
     }
 }

@@ -38,6 +38,9 @@ public final class RunningTarget implements AutoCloseable {
                                       URI downstream, Database db, Path logDir, Consumer<ManagedProcess> launched) {
         Command own = spec.command();
         int port = own != null && own.port() > 0 ? own.port() : Ports.free(settings.host());
+        if (own != null && own.port() > 0) {
+            Ports.requireFree(settings.host(), port, spec.name());
+        }
         List<String> jvmFlags = new ArrayList<>(settings.jvmFlags());
         jvmFlags.addAll(placement.jvmFlags());
         jvmFlags.addAll(spec.jvmArgs());

@@ -57,6 +57,11 @@ class ReportMarkdownTest {
         }
         assertEquals(6, checked);
         String text = String.join("\n", md);
+        // Configuration reads as words, not as JSON.
+        assertTrue(text.contains("| profile | kind fixed, users 20, duration 5 s |"), text);
+        assertTrue(text.contains("| pinning | applied yes, target 0, driver 1, support 1, note pinned with taskset, driver actual 1 |"), text);
+        assertTrue(text.contains("spring-boot 4.1.0"), text);
+        assertFalse(text.substring(text.indexOf("## Test configuration"), text.indexOf("## Scenario")).contains("{\""), text);
         assertTrue(text.contains("| mvc | steady | 0 to 5.01 | 82.8 - 101 (mean 95.4) | 298 - 454 | 49 | 35 |"), "mvc steady phase row");
         assertTrue(text.contains("Closed model (fixed)"), "closed-model caveat");
         assertTrue(text.contains("| mvc | tomcat | 200 max threads | false | apache-httpclient5 500 | hikaricp 10 |"), "config parity for mvc");

@@ -16,7 +16,7 @@ import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
 /** Issue #4 end to end: the target's own resources and JVM internals land in results.json. */
-class TelemetryTest {
+class TelemetryIT {
     private static final ObjectMapper JSON = new ObjectMapper();
 
     @Test

@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** Bring your own app: the built mvc jar started as a plain command is loaded and measured like a built-in. */
-class ByoTest {
+class ByoIT {
     @TempDir
     Path dir;
 

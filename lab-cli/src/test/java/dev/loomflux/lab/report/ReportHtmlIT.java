@@ -28,7 +28,7 @@ import org.openqa.selenium.logging.LoggingPreferences;
  * report.html in real headless Chromium (Debian chromium + chromium-driver; .ci/run installs them):
  * it loads offline without console errors, every chart has drawn, and user strings stay text.
  */
-class ReportHtmlTest {
+class ReportHtmlIT {
     @TempDir
     Path dir;
 

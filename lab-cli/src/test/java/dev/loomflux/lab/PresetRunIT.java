@@ -17,7 +17,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /** Every shipped experiment really runs, at a tenth of its durations and requests (users unchanged). */
-class PresetRunTest {
+class PresetRunIT {
     private static final Pattern RESULTS = Pattern.compile("results: (\\S+results\\.json)");
 
     static Stream<String> presets() throws IOException {

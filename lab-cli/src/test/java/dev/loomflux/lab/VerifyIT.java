@@ -14,7 +14,7 @@ import org.junit.jupiter.api.Test;
  * The real thing: real target jars on real ports, the real stub, real embedded PostgreSQL.
  * Each passing row in the verify table is one endpoint checked for status, type, body and timing.
  */
-class VerifyTest {
+class VerifyIT {
     private static final Pattern ROW = Pattern.compile("^(\\S+)\\s{2,}(.+?)\\s{2,}(ok|FAIL)\\s{2}(.*)$", Pattern.MULTILINE);
 
     @Test

@@ -25,7 +25,7 @@ import org.junit.jupiter.api.Test;
  * The driver against the real downstream stub. Bands are wide because the machine is small and
  * shared, but each assertion fails if the driver miscounts, mis-schedules or loses requests.
  */
-class LoadDriverTest {
+class LoadDriverIT {
     private static Stub stub;
 
     @BeforeAll

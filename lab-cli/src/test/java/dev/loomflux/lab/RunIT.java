@@ -17,7 +17,7 @@ import org.HdrHistogram.HistogramLogReader;
 import org.junit.jupiter.api.Test;
 
 /** ./lab run end to end: real targets, real Hyperfoil, every profile, short durations. */
-class RunTest {
+class RunIT {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final Pattern RESULTS = Pattern.compile("results: (\\S+results\\.json)");
 

@@ -14,7 +14,7 @@ import org.junit.jupiter.api.Test;
  * ./lab capacity on a target whose capacity follows from its configuration: 10 Tomcat threads each
  * holding a request for a 100 ms downstream call serve at most 10 / 0.1 s = 100 requests/s.
  */
-class CapacityTest {
+class CapacityIT {
     @Test
     void findsTheTheoreticalRateOfATenThreadTomcatWithinTenPercent() throws Exception {
         // Steps must be steady: at 25 rps the cold JIT still used 3.6% of a CPU after 61 s; at 50 rps it took 174 s.

@@ -22,7 +22,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** Pinning is reported when it really happens: blocking in a class initializer on a virtual thread. */
-class PinningTest {
+class PinningIT {
     @TempDir
     Path dir;
 

@@ -1,0 +1,76 @@
+package dev.loomflux.lab.run;
+
+import dev.loomflux.lab.experiment.Experiment;
+import java.time.Duration;
+
+/**
+ * How far a run is and how long it can still take. Warmups end when the target is steady, so the
+ * honest estimate is an upper bound: every warmup using its whole budget.
+ */
+final class Progress {
+    /** A target's start (JVM, Spring, readiness): 5-20 s measured here, the longer ones while the machine is busy. */
+    private static final Duration START = Duration.ofSeconds(30);
+    /** After each load: the JFR dump, telemetry, the hlog and results files. */
+    private static final Duration PER_SCENARIO = Duration.ofSeconds(5);
+    /** Once per run: PostgreSQL and the stub starting, then the report at the end. */
+    private static final Duration SETUP = Duration.ofSeconds(20);
+    private static final Duration END = Duration.ofSeconds(10);
+
+    private final int total;
+    private final Duration perUnit;
+    private final long startedNanos = System.nanoTime();
+    private int done;
+    private long unitStartedNanos = System.nanoTime();
+
+    /** Null for a capacity search, whose number of steps is not known before it runs. */
+    static Progress of(Experiment experiment, Duration idle) {
+        if (experiment.profile().plannedDuration().isZero()) {
+            return null;
+        }
+        int scenarios = experiment.scenarios().size();
+        Duration perTarget = START.plus(idle).plus(experiment.cooldown());
+        Duration perUnit = experiment.warmup().plus(experiment.profile().plannedDuration()).plus(PER_SCENARIO)
+                .plus(perTarget.dividedBy(scenarios));
+        return new Progress(experiment.targets().size() * experiment.repeat() * scenarios, perUnit);
+    }
+
+    private Progress(int total, Duration perUnit) {
+        this.total = total;
+        this.perUnit = perUnit;
+    }
+
+    private Duration bound() {
+        return SETUP.plus(perUnit.multipliedBy(total)).plus(END);
+    }
+
+    /** "at most 12 min", said once at the start. */
+    String estimate() {
+        return "at most " + minutes(bound()) + " (" + total + " target x scenario run(s), each at most "
+                + minutes(perUnit) + "; warmups usually end sooner, when steady)";
+    }
+
+    synchronized void unitStarted() {
+        unitStartedNanos = System.nanoTime();
+    }
+
+    synchronized void unitDone() {
+        done++;
+    }
+
+    /** "[2/6] 3:10 elapsed, at most 6:40 left". */
+    synchronized String status() {
+        long inUnit = Math.min(perUnit.toSeconds(), (System.nanoTime() - unitStartedNanos) / 1_000_000_000L);
+        long elapsed = (System.nanoTime() - startedNanos) / 1_000_000_000L;
+        long left = Math.max(0, (total - done) * perUnit.toSeconds() - inUnit + END.toSeconds());
+        return "[" + Math.min(done + 1, total) + "/" + total + "] " + clock(elapsed)
+                + " elapsed, at most " + clock(left) + " left";
+    }
+
+    private static String minutes(Duration d) {
+        return d.toSeconds() < 120 ? d.toSeconds() + " s" : Math.round(d.toSeconds() / 60.0) + " min";
+    }
+
+    private static String clock(long seconds) {
+        return seconds / 60 + ":" + String.format("%02d", seconds % 60);
+    }
+}

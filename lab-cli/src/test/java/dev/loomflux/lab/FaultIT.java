@@ -1,0 +1,129 @@
+package dev.loomflux.lab;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.LocalTime;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+
+/** Faults the lab must survive (docs/reliability.md), provoked for real on a running lab. */
+class FaultIT {
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final Pattern RESULTS = Pattern.compile("results: (\\S+results\\.json)");
+
+    @Test
+    void targetKilledUnderLoadIsOneFailedResultAndTheNextTargetGoesOn() throws Exception {
+        CompletableFuture<Long> killed = CompletableFuture.supplyAsync(() -> killUnderLoad("loomflux-mvc.jar", "mvc.log"));
+        LabRun run = LabRun.of("run", "--targets", "mvc,webflux", "--scenario", "plaintext", "--profile", "fixed",
+                "--connections", "8", "--duration", "30s", "--warmup", "0s", "--cooldown", "0s");
+        killed.get();
+        assertEquals(0, run.exitCode(), run.toString());
+        Matcher m = RESULTS.matcher(run.out());
+        assertTrue(m.find(), run.out());
+        Path dir = Path.of(m.group(1)).getParent();
+        JsonNode root = JSON.readTree(dir.resolve("results.json").toFile());
+        assertEquals("completed", root.path("status").asText());
+        JsonNode mvc = root.path("results").get(0);
+        JsonNode webflux = root.path("results").get(1);
+        assertEquals("failed", mvc.path("status").asText(), mvc.toString());
+        String error = mvc.path("error").asText();
+        assertTrue(error.startsWith("target exited during the run (code 137: killed by SIGKILL"), error);
+        // The quoted lines are the application's last words, not the JVM's start-up chatter.
+        assertTrue(error.contains("Started MvcApplication"), error);
+        assertFalse(error.contains("jfr,startup"), error);
+        assertEquals("ok", webflux.path("status").asText(), webflux.toString());
+        assertTrue(webflux.path("requests").asLong() > 1000, webflux.toString());
+
+        // The dead target's load stops within seconds, not at the end of its 30 s profile.
+        List<String> log = Files.readAllLines(dir.resolve("run.log"));
+        int exited = indexOf(log, "mvc: exited (code 137: killed by SIGKILL (out of memory killer, or kill -9)); stopping its load");
+        int next = exited + 1;
+        assertTrue(next < log.size(), String.join("\n", log));
+        Duration stopped = Duration.between(time(log.get(exited)), time(log.get(next)));
+        assertTrue(stopped.toSeconds() <= 5, "after the kill the next line came " + stopped + " later:\n" + String.join("\n", log));
+        // Hyperfoil's complaints about the closed port go to driver.log (DriverLogTest), not the console.
+        assertTrue(Files.isRegularFile(dir.resolve("driver.log")));
+        assertTrue(run.out().lines().count() < 120, "console lines: " + run.out().lines().count() + "\n" + run.out());
+        assertEquals(0, ProcessHandle.current().descendants().filter(ProcessHandle::isAlive).count());
+    }
+
+    @Test
+    void aDeadStubIsStartedAgainAndVoidsOnlyTheMeasurementItHit() throws Exception {
+        CompletableFuture<Long> killed = CompletableFuture.supplyAsync(() -> killUnderLoad("loomflux-downstream.jar", "mvc-vt.log"));
+        LabRun run = LabRun.of("run", "--targets", "mvc-vt,webflux", "--scenario", "gateway", "--delay", "5", "--profile", "fixed",
+                "--connections", "8", "--duration", "15s", "--warmup", "0s", "--cooldown", "0s");
+        killed.get();
+        assertEquals(0, run.exitCode(), run.toString());
+        Matcher m = RESULTS.matcher(run.out());
+        assertTrue(m.find(), run.out());
+        Path dir = Path.of(m.group(1)).getParent();
+        JsonNode root = JSON.readTree(dir.resolve("results.json").toFile());
+        JsonNode hit = root.path("results").get(0);
+        JsonNode after = root.path("results").get(1);
+        assertEquals("failed", hit.path("status").asText(), hit.toString());
+        assertTrue(hit.path("error").asText().startsWith("the downstream stub died during the warmup or measurement"), hit.toString());
+        assertEquals("ok", after.path("status").asText(), after.toString());
+        assertEquals(0, after.path("errors").path("total").asLong(), after.toString());
+        indexOf(Files.readAllLines(dir.resolve("run.log")), "downstream stub exited (code 137: killed by SIGKILL (out of memory killer, or kill -9)); started again on port");
+        assertEquals(0, ProcessHandle.current().descendants().filter(ProcessHandle::isAlive).count());
+    }
+
+    /** Waits until the target whose log is named has started and served load for a few seconds, then SIGKILLs the process running the jar. */
+    private static long killUnderLoad(String jar, String targetLog) {
+        long deadline = System.currentTimeMillis() + 120_000;
+        while (System.currentTimeMillis() < deadline) {
+            Optional<ProcessHandle> target = ProcessHandle.current().descendants()
+                    .filter(h -> h.info().commandLine().orElse("").contains(jar)).findFirst();
+            if (target.isPresent() && started(targetLog)) {
+                sleep(3_000 + 5_000); // the lab's idle phase, then 5 s of load
+                target.get().destroyForcibly();
+                return target.get().pid();
+            }
+            sleep(200);
+        }
+        throw new AssertionError("no process running " + jar + " started within 120 s");
+    }
+
+    /** Spring Boot's "Started ..." line in a target's log, in the newest run directory. */
+    private static boolean started(String targetLog) {
+        try (var runs = Files.list(Path.of(System.getProperty("loomflux.home"), "results"))) {
+            Optional<Path> newest = runs.filter(Files::isDirectory).max(Path::compareTo);
+            Path log = newest.map(d -> d.resolve(targetLog)).orElse(null);
+            return log != null && Files.isRegularFile(log) && Files.readString(log).contains("Started MvcApplication") || Files.readString(log).contains("Started WebfluxApplication");
+        } catch (java.io.IOException e) {
+            return false;
+        }
+    }
+
+    private static int indexOf(List<String> lines, String text) {
+        for (int i = 0; i < lines.size(); i++) {
+            if (lines.get(i).contains(text)) {
+                return i;
+            }
+        }
+        throw new AssertionError("no line with '" + text + "' in:\n" + String.join("\n", lines));
+    }
+
+    private static LocalTime time(String logLine) {
+        return LocalTime.parse(logLine.substring(0, 8));
+    }
+
+    private static void sleep(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            throw new AssertionError(e);
+        }
+    }
+}

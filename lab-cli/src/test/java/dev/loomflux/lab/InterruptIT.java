@@ -1,0 +1,70 @@
+package dev.loomflux.lab;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Ctrl-C on a real ./lab process (the built jar, as ./lab runs it): SIGINT cannot be sent to the test's own JVM. */
+class InterruptIT {
+    private static final Pattern KEPT = Pattern.compile("interrupted: (\\d+) finished result\\(s\\) kept in (\\S+results\\.json)");
+
+    @Test
+    void ctrlCStopsWithinSecondsKeepsFinishedResultsAndLeavesNoProcess(@TempDir Path tmp) throws Exception {
+        Path home = Path.of(System.getProperty("loomflux.home")).toAbsolutePath();
+        Path console = tmp.resolve("console.txt");
+        Process lab = new ProcessBuilder(ProcessHandle.current().info().command().orElse("java"),
+                "-Dloomflux.home=" + home, "-jar", home.resolve("lab-cli/target/loomflux-lab.jar").toString(),
+                "run", "--targets", "mvc-vt,webflux", "--scenario", "plaintext", "--profile", "fixed",
+                "--connections", "8", "--duration", "5s", "--warmup", "0s", "--cooldown", "0s", "--name", "interrupt-it")
+                .redirectErrorStream(true).redirectOutput(console.toFile()).start();
+        try {
+            // The first target is measured and written; the second is under load when Ctrl-C comes.
+            awaitLine(console, "webflux: ready in", 120);
+            Thread.sleep(3_000 + 2_000);
+            List<ProcessHandle> children = lab.descendants().toList();
+            assertTrue(children.size() >= 1, "the lab's children: " + children);
+            long sent = System.nanoTime();
+            new ProcessBuilder("kill", "-INT", Long.toString(lab.pid())).start().waitFor();
+            assertTrue(lab.waitFor(10, TimeUnit.SECONDS), "the lab still runs 10 s after Ctrl-C");
+            double seconds = (System.nanoTime() - sent) / 1e9;
+            String out = Files.readString(console);
+            System.out.printf("Ctrl-C: the lab exited %.2f s after SIGINT%n", seconds);
+            assertEquals(130, lab.exitValue(), out);
+            assertTrue(seconds <= 3.0, "Ctrl-C took " + seconds + " s\n" + out);
+            assertEquals(List.of(), children.stream().filter(ProcessHandle::isAlive).map(ProcessHandle::info).toList(), "left behind");
+            Matcher kept = KEPT.matcher(out);
+            assertTrue(kept.find(), "stopped in " + seconds + " s\n" + out);
+            assertEquals("1", kept.group(1), out);
+            JsonNode root = new ObjectMapper().readTree(Path.of(kept.group(2)).toFile());
+            assertEquals("interrupted", root.path("status").asText());
+            JsonNode first = root.path("results").get(0);
+            assertEquals("mvc-vt", first.path("target").asText());
+            assertEquals("ok", first.path("status").asText(), first.toString());
+            assertTrue(first.path("requests").asLong() > 100, first.toString());
+        } finally {
+            lab.descendants().forEach(ProcessHandle::destroyForcibly);
+            lab.destroyForcibly();
+        }
+    }
+
+    private static void awaitLine(Path file, String text, int seconds) throws Exception {
+        long deadline = System.currentTimeMillis() + seconds * 1000L;
+        while (System.currentTimeMillis() < deadline) {
+            if (Files.isRegularFile(file) && Files.readString(file).contains(text)) {
+                return;
+            }
+            Thread.sleep(200);
+        }
+        throw new AssertionError("no '" + text + "' within " + seconds + " s:\n" + Files.readString(file));
+    }
+}
