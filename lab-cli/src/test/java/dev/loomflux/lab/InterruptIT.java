@@ -25,7 +25,8 @@ class InterruptIT {
         Process lab = new ProcessBuilder(ProcessHandle.current().info().command().orElse("java"),
                 "-Dloomflux.home=" + home, "-jar", home.resolve("lab-cli/target/loomflux-lab.jar").toString(),
                 "run", "--targets", "mvc-vt,webflux", "--scenario", "plaintext", "--profile", "fixed",
-                "--connections", "8", "--duration", "5s", "--warmup", "0s", "--cooldown", "0s", "--name", "interrupt-it")
+                "--connections", "8", "--duration", "5s", "--warmup", "0s", "--cooldown", "0s", "--name", "interrupt-it",
+                "--cpus", "1", "--memory", "1g")
                 .redirectErrorStream(true).redirectOutput(console.toFile()).start();
         try {
             // The first target is measured and written; the second is under load when Ctrl-C comes.
@@ -42,6 +43,8 @@ class InterruptIT {
             assertEquals(130, lab.exitValue(), out);
             assertTrue(seconds <= 3.0, "Ctrl-C took " + seconds + " s\n" + out);
             assertEquals(List.of(), children.stream().filter(ProcessHandle::isAlive).map(ProcessHandle::info).toList(), "left behind");
+            // The limits' cgroups (named after the lab's pid) are gone too.
+            assertEquals(List.of(), groupsOf(lab.pid()), "cgroups left behind");
             Matcher kept = KEPT.matcher(out);
             assertTrue(kept.find(), "stopped in " + seconds + " s\n" + out);
             assertEquals("1", kept.group(1), out);
@@ -55,6 +58,18 @@ class InterruptIT {
             lab.descendants().forEach(ProcessHandle::destroyForcibly);
             lab.destroyForcibly();
         }
+    }
+
+    private static List<Path> groupsOf(long pid) throws Exception {
+        List<Path> out = new java.util.ArrayList<>();
+        for (String hierarchy : List.of("cpu", "cpuacct", "memory")) {
+            try (var dirs = Files.walk(Path.of("/sys/fs/cgroup", hierarchy), 3)) {
+                dirs.filter(d -> d.getFileName().toString().matches("loomflux-.*-" + pid)).forEach(out::add);
+            } catch (java.io.IOException e) {
+                // no such hierarchy here
+            }
+        }
+        return out;
     }
 
     private static void awaitLine(Path file, String text, int seconds) throws Exception {

@@ -1,6 +1,8 @@
 package dev.loomflux.lab.cli;
 
+import dev.loomflux.lab.UsageException;
 import dev.loomflux.lab.jdk.JdkLocator;
+import dev.loomflux.lab.limits.ResourceLimits;
 import dev.loomflux.lab.target.LaunchSettings;
 import picocli.CommandLine.Option;
 
@@ -18,10 +20,28 @@ public final class JvmOptions {
             description = "Address the targets and the stub bind to. Default: ${DEFAULT-VALUE}.")
     String host;
 
+    @Option(names = "--cpus", paramLabel = "N",
+            description = "CPU quota for every target, as docker run --cpus: may be fractional (0.5 = 50 ms per 100 ms), on top of its "
+                    + "pinned CPUs; the JVM sees it rounded up. Applied through cgroups v1; where that is not possible the run says so.")
+    Double cpus;
+
+    @Option(names = "--memory", paramLabel = "SIZE",
+            description = "Hard memory limit for every target process (heap, stacks, metaspace, buffers), as docker run --memory: e.g. 1g. "
+                    + "A target that exceeds it is killed and its result says so.")
+    String memory;
+
     public LaunchSettings settings() {
         if (!heap.matches("[1-9][0-9]*[kKmMgG]")) {
-            throw new dev.loomflux.lab.UsageException("--heap " + heap + ": expected a size such as 512m or 2g");
+            throw new UsageException("--heap " + heap + ": expected a size such as 512m or 2g");
         }
-        return new LaunchSettings(JdkLocator.system().locate(java), host, heap);
+        if (cpus != null && !(cpus > 0)) {
+            throw new UsageException("--cpus " + cpus + ": expected a number of CPUs above 0, e.g. 0.5");
+        }
+        long memoryBytes = memory == null ? 0 : ResourceLimits.parseMemory(memory, "--memory");
+        if (memory != null && memoryBytes < ResourceLimits.MIN_MEMORY) {
+            throw new UsageException("--memory " + memory + ": expected at least 16m");
+        }
+        ResourceLimits limits = new ResourceLimits(cpus == null ? 0 : cpus, memoryBytes);
+        return new LaunchSettings(JdkLocator.system().locate(java), host, heap, limits);
     }
 }

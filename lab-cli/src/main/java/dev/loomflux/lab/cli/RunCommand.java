@@ -8,7 +8,6 @@ import dev.loomflux.lab.experiment.Limits;
 import dev.loomflux.lab.experiment.Profile;
 import dev.loomflux.lab.experiment.Scenario;
 import dev.loomflux.lab.process.Reaper;
-import dev.loomflux.lab.result.ResultsFile;
 import dev.loomflux.lab.cpu.CpuPlan;
 import dev.loomflux.lab.run.Runner;
 import java.nio.file.Path;
@@ -108,7 +107,7 @@ public final class RunCommand implements Callable<Integer> {
             experiment = experiment.withRepeat(repeat);
         }
         CpuPlan cpus = cpuOptions.plan();
-        ResultsFile results = new Runner(Home.detect(), experiment, jvm.settings(), cpus, db, spec.commandLine().getOut()).run();
+        new Runner(Home.detect(), experiment, jvm.settings(), cpus, db, spec.commandLine().getOut()).run();
         if (Reaper.stopping()) {
             return 130;
         }

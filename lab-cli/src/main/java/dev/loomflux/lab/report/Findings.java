@@ -64,8 +64,10 @@ final class Findings {
     private static String runHeadline(List<Figure> throughput, String runs) {
         Figure top = throughput.get(0);
         String value = Cells.num(number(top.value())) + " rps" + (top.steady() ? "" : ", not steady");
-        return throughput.size() == 1 ? top.target() + " alone: " + value + " in " + runs + "."
-                : top.target() + " had the highest throughput (" + value + ") in " + runs + "; no verdict from " + runs + ".";
+        List<String> unsteady = throughput.stream().filter(f -> !f.steady()).map(Figure::target).toList();
+        String steadiness = unsteady.isEmpty() ? " Every result was steady." : " Not steady: " + String.join(", ", unsteady) + " (see Caveats).";
+        return (throughput.size() == 1 ? top.target() + " alone: " + value + " in " + runs + "."
+                : top.target() + " had the highest throughput (" + value + ") in " + runs + "; no verdict from " + runs + ".") + steadiness;
     }
 
     /** The significant verdicts, each as "winner ahead of loser by ...". */

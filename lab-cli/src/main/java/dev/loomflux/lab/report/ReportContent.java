@@ -98,6 +98,9 @@ final class ReportContent {
         rows.add(List.of("warmup / cooldown / repeat", Cells.num(exp.path("warmup_s")) + " s / " + Cells.num(exp.path("cooldown_s")) + " s / "
                 + exp.path("repeat").asInt(1)));
         rows.add(List.of("JVM flags (every target)", String.join(" ", texts(exp.path("jvm_flags")))));
+        if (exp.has("limits")) {
+            rows.add(List.of("limits (every target)", readable(exp.path("limits"))));
+        }
         rows.add(List.of("machine", env.path("os").asText() + ", " + env.path("cpus").asText() + " CPUs (" + env.path("cpu_model").asText() + "), "
                 + env.path("memory_mb").asText() + " MB"));
         rows.add(List.of("pinning", readable(env.path("pinning"))));

@@ -3,12 +3,14 @@ package dev.loomflux.lab.result;
 import dev.loomflux.lab.experiment.Experiment;
 import dev.loomflux.lab.experiment.Profile;
 import dev.loomflux.lab.experiment.Scenario;
+import dev.loomflux.lab.limits.Cgroup;
 import dev.loomflux.lab.target.LaunchSettings;
 import dev.loomflux.lab.target.TargetSpec;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /** The resolved experiment as results.json records it: everything needed to run it again. */
 public final class ExperimentDescription {
@@ -43,6 +45,16 @@ public final class ExperimentDescription {
         m.put("repeat", e.repeat());
         m.put("heap", settings.heap());
         m.put("jvm_flags", settings.jvmFlags());
+        if (settings.limits().any()) {
+            Map<String, Object> limits = new LinkedHashMap<>();
+            limits.put("cpus", settings.limits().cpus() > 0 ? settings.limits().cpus() : null);
+            limits.put("memory_mb", settings.limits().memoryBytes() > 0 ? settings.limits().memoryBytes() / (1 << 20) : null);
+            Optional<String> unsupported = Cgroup.unsupported();
+            limits.put("applied", unsupported.isEmpty());
+            limits.put("note", unsupported.orElse("cgroup v1: cpu.cfs_quota_us per " + Cgroup.PERIOD_US / 1000 + " ms period, "
+                    + "memory.limit_in_bytes without swap; the JVM sees the quota rounded up (ActiveProcessorCount)"));
+            m.put("limits", limits);
+        }
         return m;
     }
 

@@ -14,6 +14,8 @@ import dev.loomflux.lab.driver.LoadSpec;
 import dev.loomflux.lab.driver.Measurement;
 import dev.loomflux.lab.driver.Second;
 import dev.loomflux.lab.driver.SecondListener;
+import dev.loomflux.lab.limits.Cgroup;
+import dev.loomflux.lab.limits.LimitsReport;
 import dev.loomflux.lab.experiment.Experiment;
 import dev.loomflux.lab.experiment.Profile;
 import dev.loomflux.lab.experiment.Scenario;
@@ -123,6 +125,10 @@ public final class Runner {
             if (progress != null) {
                 log.line("estimate: " + progress.estimate());
             }
+            if (settings.limits().any()) {
+                log.line(Cgroup.unsupported().map(reason -> "limits NOT applied, the targets run unlimited: " + reason)
+                        .orElse("limits for every target: " + settings.limits().describe()));
+            }
             return runIn(dir, runId, log);
         } finally {
             cpus.restore(self, before);
@@ -130,7 +136,7 @@ public final class Runner {
     }
 
     private ResultsFile runIn(Path dir, String runId, RunLog log) {
-        try (Database db = experiment.needsDatabase() ? dbOptions.open(dir.resolve("postgres")) : null;
+        try (Database db = experiment.needsDatabase() ? dbOptions.open(dir) : null;
              Downstream stub = experiment.needsDownstream() ? Downstream.start(home, settings, cpus.supportPlacement(), dir, log::line) : null) {
             downstream = stub;
             if (db != null) {
@@ -380,9 +386,11 @@ public final class Runner {
             Warmup.Outcome warm;
             Measurement m;
             DriverCpu[] driverCpus = new DriverCpu[1];
+            Cgroup.Usage[] groupAtStart = new Cgroup.Usage[1];
             Runnable measuring = () -> {
                 log.line(name + " " + scenario.name() + ": measuring (" + profile.kind() + ")");
                 driverCpus[0] = new DriverCpu(cpus.driver().size());
+                groupAtStart[0] = target.cgroup() == null ? null : target.cgroup().usage();
             };
             try {
                 // At most half the budget, so that the profile's own load always gets time to show it is steady.
@@ -410,6 +418,7 @@ public final class Runner {
                     driverCpus[0].close();
                 }
             }
+            Cgroup.Usage groupAtEnd = target.cgroup() == null ? null : target.cgroup().usage();
             DriverCpu driverCpu = driverCpus[0];
             if (m == null || driverCpu == null || Reaper.stopping()) {
                 throw new LabException("interrupted");
@@ -441,9 +450,14 @@ public final class Runner {
             r.put("series_csv", csv);
             r.put("steady_state", steadyState(warm, step.warmup(), warmup, measured, r));
             r.put("driver", driver(driverCpu));
+            if (target.cgroup() != null && groupAtStart[0] != null) {
+                r.put("limits", LimitsReport.of(target.cgroup().limits(), groupAtStart[0], groupAtEnd));
+            }
             if (!target.process().isAlive()) {
+                boolean oom = target.cgroup() != null && target.cgroup().usage().oomKills() > 0;
                 return ScenarioResult.failed(name, scenario.name(), "target exited during the run ("
-                    + target.process().exitDescription() + "); last lines:\n" + target.process().logTail(10));
+                    + (oom ? "killed by its memory limit of " + target.cgroup().limits().memoryBytes() / (1 << 20) + " MB: the kernel's OOM killer"
+                        : target.process().exitDescription()) + "); last lines:\n" + target.process().logTail(10));
             }
             if (scenario.needsDownstream() && downstream.restarts() != stubRestarts) {
                 return ScenarioResult.failed(name, scenario.name(), "the downstream stub died during the warmup or measurement and was "

@@ -1,7 +1,10 @@
 package dev.loomflux.lab.target;
 
 import dev.loomflux.lab.Home;
+import dev.loomflux.lab.LabException;
 import dev.loomflux.lab.db.Database;
+import dev.loomflux.lab.limits.Cgroup;
+import dev.loomflux.lab.limits.ResourceLimits;
 import dev.loomflux.lab.process.ManagedProcess;
 import java.net.URI;
 import java.nio.file.Path;
@@ -17,12 +20,14 @@ public final class RunningTarget implements AutoCloseable {
     private final ManagedProcess process;
     private final URI base;
     private final long startupMillis;
+    private final Cgroup cgroup;
 
-    private RunningTarget(TargetSpec spec, ManagedProcess process, URI base, long startupMillis) {
+    private RunningTarget(TargetSpec spec, ManagedProcess process, URI base, long startupMillis, Cgroup cgroup) {
         this.spec = spec;
         this.process = process;
         this.base = base;
         this.startupMillis = startupMillis;
+        this.cgroup = cgroup;
     }
 
     /**
@@ -41,8 +46,13 @@ public final class RunningTarget implements AutoCloseable {
         if (own != null && own.port() > 0) {
             Ports.requireFree(settings.host(), port, spec.name());
         }
+        ResourceLimits limits = settings.limits();
+        // Limits where the machine allows them; elsewhere the run goes on and results.json says so (Runner).
+        Cgroup cgroup = limits.any() && Cgroup.unsupported().isEmpty() ? Cgroup.create(spec.name(), limits) : null;
         List<String> jvmFlags = new ArrayList<>(settings.jvmFlags());
-        jvmFlags.addAll(placement.jvmFlags());
+        // As a container runtime would: the JVM sizes its pools for the quota rounded up, within its CPU set.
+        int pinned = placement.cpus() > 0 ? placement.cpus() : Runtime.getRuntime().availableProcessors();
+        jvmFlags.addAll(new Placement(placement.prefix(), cgroup == null ? placement.cpus() : limits.visibleProcessors(pinned)).jvmFlags());
         jvmFlags.addAll(spec.jvmArgs());
         List<String> cmd = new ArrayList<>(placement.prefix());
         Map<String, String> env = new LinkedHashMap<>();
@@ -63,15 +73,36 @@ public final class RunningTarget implements AutoCloseable {
                 env.put("LOOMFLUX_DB_PASSWORD", db.password());
             }
         }
-        ManagedProcess p = ManagedProcess.start(spec.name(), cmd, env, logDir.resolve(spec.name() + ".log"));
+        if (cgroup != null) {
+            cmd = cgroup.wrap(cmd);
+        }
+        ManagedProcess p;
+        try {
+            p = ManagedProcess.start(spec.name(), cmd, env, logDir.resolve(spec.name() + ".log"));
+        } catch (RuntimeException e) {
+            closeQuietly(cgroup);
+            throw e;
+        }
         launched.accept(p);
         URI base = URI.create("http://" + settings.host() + ":" + port);
         try {
             long startup = Readiness.await(p, base.resolve(own != null ? own.ready() : "/plaintext"));
-            return new RunningTarget(spec, p, base, startup);
+            return new RunningTarget(spec, p, base, startup, cgroup);
         } catch (RuntimeException e) {
             p.close();
+            boolean oom = cgroup != null && cgroup.usage().oomKills() > 0;
+            closeQuietly(cgroup);
+            if (oom) {
+                throw new LabException(spec.name() + " was killed by its memory limit of " + limits.memoryBytes() / (1 << 20)
+                        + " MB while starting (the kernel's OOM killer); " + e.getMessage(), e);
+            }
             throw e;
+        }
+    }
+
+    private static void closeQuietly(Cgroup cgroup) {
+        if (cgroup != null) {
+            cgroup.close();
         }
     }
 
@@ -107,8 +138,14 @@ public final class RunningTarget implements AutoCloseable {
         return process;
     }
 
+    /** The target's cgroup when limits apply, else null. */
+    public Cgroup cgroup() {
+        return cgroup;
+    }
+
     @Override
     public void close() {
         process.close();
+        closeQuietly(cgroup);
     }
 }

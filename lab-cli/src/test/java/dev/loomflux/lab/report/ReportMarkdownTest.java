@@ -74,9 +74,9 @@ class ReportMarkdownTest {
         String summary = md.substring(md.indexOf("## Executive summary"), md.indexOf("## Caveats"));
         // mvc-vt gateway-delay20 drifted, so its lead is flagged; mvc-vt plaintext never became steady.
         assertTrue(summary.startsWith("## Executive summary\n\n**plaintext:** mvc had the highest throughput (5481 rps) in one run; "
-                + "no verdict from one run.\n"), summary);
+                + "no verdict from one run. Not steady: mvc-vt (see Caveats).\n"), summary);
         assertTrue(summary.contains("**gateway-delay20:** mvc-vt had the highest throughput (794 rps, not steady) in one run; "
-                + "no verdict from one run.\n"), summary);
+                + "no verdict from one run. Not steady: mvc-vt (see Caveats).\n"), summary);
         assertTrue(summary.contains("- Throughput: mvc 5481 rps, mvc-vt 4262 rps (-22.3%, not steady), webflux 3684 rps (-32.8%); "
                 + "one run: no verdict (run --repeat 3 for one)\n"), summary);
         assertTrue(summary.contains("- Median latency: webflux 1.07 ms, mvc 2.61 ms (+142.8%), mvc-vt 4.39 ms (+309.2%, not steady); "

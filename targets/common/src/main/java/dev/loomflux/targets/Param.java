@@ -23,10 +23,6 @@ public enum Param {
         this.max = max;
     }
 
-    public String paramName() {
-        return name;
-    }
-
     public int min() {
         return min;
     }

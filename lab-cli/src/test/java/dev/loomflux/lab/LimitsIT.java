@@ -1,0 +1,60 @@
+package dev.loomflux.lab;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.loomflux.lab.limits.Cgroup;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+
+/** --cpus and --memory through real cgroups (docs/limits.md). */
+class LimitsIT {
+    private static final Pattern RESULTS = Pattern.compile("results: (\\S+results\\.json)");
+
+    @Test
+    void halfACpuIsThrottledToHalfACpuAndTheJvmSeesOneProcessor() throws Exception {
+        assumeTrue(Cgroup.unsupported().isEmpty(), () -> "cgroups: " + Cgroup.unsupported().orElse(""));
+        JsonNode half = result(LabRun.of("run", "--targets", "webflux", "--scenario", "cpu", "--profile", "fixed", "--connections", "4",
+                "--duration", "10s", "--warmup", "10s", "--cooldown", "0s", "--cpus", "0.5"));
+        JsonNode limits = half.path("limits");
+        System.out.println("cpu work at 0.5 CPU: " + half.path("throughput_rps") + " rps; limits " + limits);
+        assertEquals(0.5, limits.path("cpus").asDouble());
+        // Busy on CPU work, the target uses its whole quota, by the kernel's accounting, and no more.
+        assertTrue(limits.path("throttled_pct").asDouble() > 50, limits.toString());
+        assertTrue(limits.path("cpu_pct").asDouble() > 35 && limits.path("cpu_pct").asDouble() < 56, limits.toString());
+        assertEquals(1, half.path("target_config").path("jvm").path("available_processors").asInt(), half.path("target_config").toString());
+        assertEquals(List.of(), Cgroup.ofThisLab());
+    }
+
+    @Test
+    void aMemoryLimitBelowWhatTheTargetNeedsKillsItAndTheResultSaysSo() throws Exception {
+        assumeTrue(Cgroup.unsupported().isEmpty(), () -> "cgroups: " + Cgroup.unsupported().orElse(""));
+        LabRun run = LabRun.of("run", "--targets", "mvc", "--scenario", "plaintext", "--profile", "fixed", "--connections", "4",
+                "--duration", "3s", "--warmup", "0s", "--cooldown", "0s", "--memory", "48m");
+        JsonNode r = resultsOf(run).path("results").get(0);
+        assertEquals("failed", r.path("status").asText(), r.toString());
+        assertTrue(r.path("error").asText().startsWith("mvc was killed by its memory limit of 48 MB while starting (the kernel's OOM killer)"),
+                r.path("error").asText());
+        assertEquals(List.of(), Cgroup.ofThisLab());
+    }
+
+    private static JsonNode result(LabRun run) throws Exception {
+        JsonNode r = resultsOf(run).path("results").get(0);
+        assertEquals("ok", r.path("status").asText(), r.toString());
+        return r;
+    }
+
+    private static JsonNode resultsOf(LabRun run) throws Exception {
+        assertEquals(0, run.exitCode(), run.toString());
+        Matcher m = RESULTS.matcher(run.out());
+        assertTrue(m.find(), run.out());
+        return new ObjectMapper().readTree(Path.of(m.group(1)).toFile());
+    }
+}
