@@ -24,14 +24,8 @@ class FaultIT {
 
     @Test
     void targetKilledUnderLoadIsOneFailedResultAndTheNextTargetGoesOn() throws Exception {
-        CompletableFuture<Long> killed = CompletableFuture.supplyAsync(() -> killUnderLoad("loomflux-mvc.jar", "mvc.log"));
-        LabRun run = LabRun.of("run", "--targets", "mvc,webflux", "--scenario", "plaintext", "--profile", "fixed",
-                "--connections", "8", "--duration", "30s", "--warmup", "0s", "--cooldown", "0s");
-        killed.get();
-        assertEquals(0, run.exitCode(), run.toString());
-        Matcher m = RESULTS.matcher(run.out());
-        assertTrue(m.find(), run.out());
-        Path dir = Path.of(m.group(1)).getParent();
+        LabRun run = runWhileKilling("loomflux-mvc.jar", "mvc.log", "--targets", "mvc,webflux", "--scenario", "plaintext", "--duration", "30s");
+        Path dir = resultsDir(run);
         JsonNode root = JSON.readTree(dir.resolve("results.json").toFile());
         assertEquals("completed", root.path("status").asText());
         JsonNode mvc = root.path("results").get(0);
@@ -60,14 +54,9 @@ class FaultIT {
 
     @Test
     void aDeadStubIsStartedAgainAndVoidsOnlyTheMeasurementItHit() throws Exception {
-        CompletableFuture<Long> killed = CompletableFuture.supplyAsync(() -> killUnderLoad("loomflux-downstream.jar", "mvc-vt.log"));
-        LabRun run = LabRun.of("run", "--targets", "mvc-vt,webflux", "--scenario", "gateway", "--delay", "5", "--profile", "fixed",
-                "--connections", "8", "--duration", "15s", "--warmup", "0s", "--cooldown", "0s");
-        killed.get();
-        assertEquals(0, run.exitCode(), run.toString());
-        Matcher m = RESULTS.matcher(run.out());
-        assertTrue(m.find(), run.out());
-        Path dir = Path.of(m.group(1)).getParent();
+        LabRun run = runWhileKilling("loomflux-downstream.jar", "mvc-vt.log", "--targets", "mvc-vt,webflux", "--scenario", "gateway",
+                "--delay", "5", "--duration", "15s");
+        Path dir = resultsDir(run);
         JsonNode root = JSON.readTree(dir.resolve("results.json").toFile());
         JsonNode hit = root.path("results").get(0);
         JsonNode after = root.path("results").get(1);
@@ -77,6 +66,23 @@ class FaultIT {
         assertEquals(0, after.path("errors").path("total").asLong(), after.toString());
         indexOf(Files.readAllLines(dir.resolve("run.log")), "downstream stub exited (code 137: killed by SIGKILL (out of memory killer, or kill -9)); started again on port");
         assertEquals(0, ProcessHandle.current().descendants().filter(ProcessHandle::isAlive).count());
+    }
+
+    /** A fixed profile of 8 users without warmup, during which {@link #killUnderLoad} SIGKILLs the process running {@code jar}. */
+    private static LabRun runWhileKilling(String jar, String targetLog, String... args) throws Exception {
+        CompletableFuture<Long> killed = CompletableFuture.supplyAsync(() -> killUnderLoad(jar, targetLog));
+        List<String> all = new java.util.ArrayList<>(List.of("run", "--profile", "fixed", "--connections", "8", "--warmup", "0s", "--cooldown", "0s"));
+        all.addAll(List.of(args));
+        LabRun run = LabRun.of(all.toArray(String[]::new));
+        killed.get();
+        assertEquals(0, run.exitCode(), run.toString());
+        return run;
+    }
+
+    private static Path resultsDir(LabRun run) {
+        Matcher m = RESULTS.matcher(run.out());
+        assertTrue(m.find(), run.out());
+        return Path.of(m.group(1)).getParent();
     }
 
     /** Waits until the target whose log is named has started and served load for a few seconds, then SIGKILLs the process running the jar. */
