@@ -22,18 +22,37 @@ final class RunLog implements AutoCloseable {
     private final PrintWriter console;
     private final PrintWriter file;
     private final boolean live;
+    /** A live line longer than the terminal would wrap, and clearing it would leave its first part. */
+    private final int width;
     private boolean statusShown;
     private long lastPlainStatus = System.nanoTime() - PLAIN_STATUS_EVERY_NANOS;
 
     RunLog(PrintWriter console, Path file, boolean live) {
         this.console = console;
         this.live = live;
+        this.width = live ? terminalColumns() : Integer.MAX_VALUE;
         try {
             this.file = new PrintWriter(Files.newBufferedWriter(file, StandardCharsets.UTF_8,
                     StandardOpenOption.CREATE, StandardOpenOption.APPEND), true);
         } catch (IOException e) {
             throw new LabException("cannot write " + file + ": " + e.getMessage(), e);
         }
+    }
+
+    /** The terminal's width from stty, 80 when it cannot tell. */
+    private static int terminalColumns() {
+        try {
+            Process p = new ProcessBuilder("sh", "-c", "stty size < /dev/tty").redirectErrorStream(true).start();
+            String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
+            if (p.waitFor() == 0 && out.matches("\\d+ \\d+")) {
+                return Integer.parseInt(out.split(" ")[1]);
+            }
+        } catch (IOException e) {
+            // no stty: the default
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        return 80;
     }
 
     synchronized void line(String text) {
@@ -49,7 +68,7 @@ final class RunLog implements AutoCloseable {
     synchronized void status(String text) {
         file.println(LocalTime.now().format(TIME) + " " + text);
         if (live) {
-            console.print(CLEAR_LINE + text);
+            console.print(CLEAR_LINE + (text.length() < width ? text : text.substring(0, Math.max(0, width - 2)) + "~"));
             console.flush();
             statusShown = true;
         } else if (System.nanoTime() - lastPlainStatus >= PLAIN_STATUS_EVERY_NANOS) {
