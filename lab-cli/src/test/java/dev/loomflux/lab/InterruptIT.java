@@ -22,7 +22,10 @@ class InterruptIT {
     void ctrlCStopsWithinSecondsKeepsFinishedResultsAndLeavesNoProcess(@TempDir Path tmp) throws Exception {
         Path home = Path.of(System.getProperty("loomflux.home")).toAbsolutePath();
         Path console = tmp.resolve("console.txt");
-        Process lab = new ProcessBuilder(ProcessHandle.current().info().command().orElse("java"),
+        // A terminal's Ctrl-C reaches a process whose SIGINT is at its default. A test run from a background job (CI,
+        // nohup ... &) inherits SIGINT ignored, and the JVM keeps it ignored; perl puts it back to default before the exec.
+        Process lab = new ProcessBuilder("perl", "-e", "$SIG{INT} = 'DEFAULT'; exec @ARGV or die \"exec: $!\"",
+                ProcessHandle.current().info().command().orElse("java"),
                 "-Dloomflux.home=" + home, "-jar", home.resolve("lab-cli/target/loomflux-lab.jar").toString(),
                 "run", "--targets", "mvc-vt,webflux", "--scenario", "plaintext", "--profile", "fixed",
                 "--connections", "8", "--duration", "5s", "--warmup", "0s", "--cooldown", "0s", "--name", "interrupt-it",
