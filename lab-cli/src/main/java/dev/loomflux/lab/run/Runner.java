@@ -602,10 +602,10 @@ public final class Runner {
     }
 
     private SecondListener progress(String target, Scenario scenario, String phase, RunLog log) {
-        return (Second s) -> log.status(String.format("  %s %s %s t=%ds users=%d rps=%.0f p99=%s errors=%d%s",
-                target, scenario.name(), phase, s.t(), s.users(), s.rps(),
-                Double.isNaN(s.p99Ms()) ? "-" : String.format("%.1fms", s.p99Ms()), s.errors(),
-                progress == null ? "" : "   " + progress.status()));
+        // The run's progress first: a narrow terminal cuts the live line's end, not its ETA.
+        return (Second s) -> log.status(String.format("  %s%s %s %s t=%ds users=%d rps=%.0f p99=%s errors=%d",
+                progress == null ? "" : progress.status() + " | ", target, scenario.name(), phase, s.t(), s.users(), s.rps(),
+                Double.isNaN(s.p99Ms()) ? "-" : String.format("%.1fms", s.p99Ms()), s.errors()));
     }
 
     private void unitStarted() {
