@@ -116,6 +116,12 @@ public final class Cgroup implements AutoCloseable {
                 oom.getOrDefault("oom_kill", 0L));
     }
 
+    /** Why a process in the group died, when the kernel killed it for the memory limit. */
+    public Optional<String> oomCause() {
+        return usage().oomKills() == 0 ? Optional.empty()
+                : Optional.of("killed by its memory limit of " + limits.memoryBytes() / (1 << 20) + " MB");
+    }
+
     /** Removes the groups; a process still inside is moved to the parent group first (it is ending anyway). */
     @Override
     public void close() {

@@ -26,6 +26,7 @@ public final class ManagedProcess implements AutoCloseable {
     private final Process process;
     private final Path log;
     private final long startedNanos;
+    private volatile boolean stoppedByLab;
 
     private ManagedProcess(String name, Process process, Path log, long startedNanos) {
         this.name = name;
@@ -112,14 +113,20 @@ public final class ManagedProcess implements AutoCloseable {
         return "code " + code + (signal == null ? "" : ": killed by " + signal);
     }
 
-    /** Completes when the process has exited, for whatever reason. */
+    /** Completes when the process has exited, for whatever reason; {@link #stoppedByLab()} tells which. */
     public CompletableFuture<Process> onExit() {
         return process.onExit();
+    }
+
+    /** True once the lab began to stop it (close, Ctrl-C): its exit is then no fault. */
+    public boolean stoppedByLab() {
+        return stoppedByLab;
     }
 
     /** SIGTERM to the process and its descendants, then SIGKILL to whatever is left after the grace time. */
     @Override
     public void close() {
+        stoppedByLab = true;
         Reaper.unregister(this);
         List<ProcessHandle> tree = new ArrayList<>();
         process.descendants().forEach(tree::add);

@@ -229,61 +229,58 @@ public final class Runner {
             }
             log.line(spec.name() + ": did not start: " + e.getMessage());
             for (Scenario s : experiment.scenarios()) {
-                Map<String, Object> failed = ScenarioResult.failed(spec.name(), s.name(), e.getMessage());
-                failed.put("repeat", repeat);
-                results.add(failed);
-                unitDone();
+                addFailed(results, spec.name(), s.name(), repeat, e.getMessage());
             }
             return;
         }
-        AtomicBoolean stopping = new AtomicBoolean();
         // A target that dies under load: its load ends within a second instead of hammering a closed port until the profile ends.
         target.process().onExit().thenRun(() -> {
-            if (!stopping.get() && !Reaper.stopping()) {
+            if (!target.process().stoppedByLab()) {
                 log.line(spec.name() + ": exited (" + target.process().exitDescription() + "); stopping its load");
                 LoadDriver.cancelAll();
             }
         });
         try (target) {
-            try {
-                String affinity = CpuPlan.affinityOf(target.process().pid());
-                log.line(spec.name() + ": ready in " + target.startupMillis() + " ms (pid " + target.process().pid() + ", CPUs " + affinity + ")");
-                Object config = spec.command() == null ? targetConfig(target) : null;
-                long ready = System.currentTimeMillis();
-                sleep(IDLE);
-                List<Phase> before = List.of(new Phase("startup", launchedAt[0], ready), new Phase("idle", ready, System.currentTimeMillis()));
-                for (Scenario scenario : experiment.scenarios()) {
-                    if (Reaper.stopping()) {
-                        return;
-                    }
-                    if (!target.process().isAlive()) {
-                        Map<String, Object> failed = ScenarioResult.failed(spec.name(), scenario.name(),
-                                "not measured: the target had exited (" + target.process().exitDescription() + ")");
-                        failed.put("repeat", repeat);
-                        results.add(failed);
-                        unitDone();
-                        continue;
-                    }
-                    if (capacity != null) {
-                        searchCapacity(target, scenario, before, dir, results, log, affinity, config);
-                        continue;
-                    }
-                    String suffix = experiment.repeat() > 1 ? ".r" + repeat : "";
-                    unitStarted();
-                    Map<String, Object> r = measure(target, scenario, new Step(experiment.profile(), experiment.warmup(), true, suffix), before, dir, log);
-                    if (Reaper.stopping()) {
-                        return; // cut short by Ctrl-C: not a result
-                    }
-                    r.put("repeat", repeat);
-                    results.add(withTarget(r, target, affinity, config));
-                    unitDone();
+            String affinity = CpuPlan.affinityOf(target.process().pid());
+            log.line(spec.name() + ": ready in " + target.startupMillis() + " ms (pid " + target.process().pid() + ", CPUs " + affinity + ")");
+            Object config = spec.command() == null ? targetConfig(target) : null;
+            long ready = System.currentTimeMillis();
+            sleep(IDLE);
+            List<Phase> before = List.of(new Phase("startup", launchedAt[0], ready), new Phase("idle", ready, System.currentTimeMillis()));
+            for (Scenario scenario : experiment.scenarios()) {
+                if (Reaper.stopping()) {
+                    return;
                 }
-            } finally {
-                stopping.set(true);
+                if (!target.process().isAlive()) {
+                    addFailed(results, spec.name(), scenario.name(), repeat,
+                            "not measured: the target had exited (" + target.process().exitDescription() + ")");
+                    continue;
+                }
+                if (capacity != null) {
+                    searchCapacity(target, scenario, before, dir, results, log, affinity, config);
+                    continue;
+                }
+                String suffix = experiment.repeat() > 1 ? ".r" + repeat : "";
+                unitStarted();
+                Map<String, Object> r = measure(target, scenario, new Step(experiment.profile(), experiment.warmup(), true, suffix), before, dir, log);
+                if (Reaper.stopping()) {
+                    return; // cut short by Ctrl-C: not a result
+                }
+                r.put("repeat", repeat);
+                results.add(withTarget(r, target, affinity, config));
+                unitDone();
             }
         } finally {
             targetPid.set(0);
         }
+    }
+
+    /** A target x scenario that has no measurement, with why; it counts as done for the run's progress. */
+    private void addFailed(ResultsFile results, String target, String scenario, int repeat, String why) {
+        Map<String, Object> failed = ScenarioResult.failed(target, scenario, why);
+        failed.put("repeat", repeat);
+        results.add(failed);
+        unitDone();
     }
 
     /**
@@ -454,10 +451,10 @@ public final class Runner {
                 r.put("limits", LimitsReport.of(target.cgroup().limits(), groupAtStart[0], groupAtEnd));
             }
             if (!target.process().isAlive()) {
-                boolean oom = target.cgroup() != null && target.cgroup().usage().oomKills() > 0;
-                return ScenarioResult.failed(name, scenario.name(), "target exited during the run ("
-                    + (oom ? "killed by its memory limit of " + target.cgroup().limits().memoryBytes() / (1 << 20) + " MB: the kernel's OOM killer"
-                        : target.process().exitDescription()) + "); last lines:\n" + target.process().logTail(10));
+                String cause = target.cgroup() == null ? target.process().exitDescription()
+                        : target.cgroup().oomCause().map(c -> c + ": the kernel's OOM killer").orElse(target.process().exitDescription());
+                return ScenarioResult.failed(name, scenario.name(), "target exited during the run (" + cause + "); last lines:\n"
+                        + target.process().logTail(10));
             }
             if (scenario.needsDownstream() && downstream.restarts() != stubRestarts) {
                 return ScenarioResult.failed(name, scenario.name(), "the downstream stub died during the warmup or measurement and was "

@@ -3,7 +3,6 @@ package dev.loomflux.lab.target;
 import dev.loomflux.lab.Home;
 import dev.loomflux.lab.LabException;
 import dev.loomflux.lab.process.ManagedProcess;
-import dev.loomflux.lab.process.Reaper;
 import java.net.URI;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -25,7 +24,6 @@ public final class Downstream implements AutoCloseable {
     private final Consumer<String> onRestart;
     private final AtomicInteger restarts = new AtomicInteger();
     private volatile ManagedProcess process;
-    private volatile boolean closed;
 
     private Downstream(Home home, LaunchSettings settings, Placement placement, Path logDir, int port, Consumer<String> onRestart) {
         this.home = home;
@@ -62,7 +60,7 @@ public final class Downstream implements AutoCloseable {
         Readiness.await(p, base().resolve("/delay?ms=0"));
         process = p;
         p.onExit().thenRun(() -> {
-            if (closed || Reaper.stopping()) {
+            if (p.stoppedByLab()) {
                 return;
             }
             restarts.incrementAndGet();
@@ -90,7 +88,6 @@ public final class Downstream implements AutoCloseable {
 
     @Override
     public void close() {
-        closed = true;
         process.close();
     }
 }

@@ -12,6 +12,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.function.Consumer;
 
 /** One target process, started and ready to serve. */
@@ -90,11 +91,10 @@ public final class RunningTarget implements AutoCloseable {
             return new RunningTarget(spec, p, base, startup, cgroup);
         } catch (RuntimeException e) {
             p.close();
-            boolean oom = cgroup != null && cgroup.usage().oomKills() > 0;
+            Optional<String> oom = cgroup == null ? Optional.empty() : cgroup.oomCause();
             closeQuietly(cgroup);
-            if (oom) {
-                throw new LabException(spec.name() + " was killed by its memory limit of " + limits.memoryBytes() / (1 << 20)
-                        + " MB while starting (the kernel's OOM killer); " + e.getMessage(), e);
+            if (oom.isPresent()) {
+                throw new LabException(spec.name() + " was " + oom.get() + " while starting (the kernel's OOM killer); " + e.getMessage(), e);
             }
             throw e;
         }
