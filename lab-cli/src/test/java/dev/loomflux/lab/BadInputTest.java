@@ -83,8 +83,15 @@ class BadInputTest {
     }
 
     @Test
-    void javaTooOldOrMissing() {
+    void javaTooOldOrMissing() throws IOException {
         assertOneLineError(LabRun.of("verify", "--java", "/nonexistent/jdk"), "--java /nonexistent/jdk: not a JDK");
+        // A JDK 17 as the lab finds one: its release file says so (the lab reads it, not java -version).
+        Path jdk17 = dir.resolve("jdk-17");
+        Files.createDirectories(jdk17.resolve("bin"));
+        Files.writeString(jdk17.resolve("bin/java"), "");
+        Files.writeString(jdk17.resolve("release"), "JAVA_VERSION=\"17.0.15\"\n");
+        assertOneLineError(LabRun.of("run", "--java", jdk17.toString(), "--targets", "mvc", "--duration", "1s"),
+                "--java " + jdk17 + ": JDK 17.0.15 is too old; targets need 21+ (virtual threads)");
     }
 
     @Test

@@ -13,9 +13,11 @@ import java.time.LocalTime;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.Supplier;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** Faults the lab must survive (docs/reliability.md), provoked for real on a running lab. */
 class FaultIT {
@@ -68,9 +70,86 @@ class FaultIT {
         assertEquals(0, ProcessHandle.current().descendants().filter(ProcessHandle::isAlive).count());
     }
 
+    @Test
+    void aDeadDatabaseIsStartedAgainAndVoidsOnlyTheMeasurementItHit() throws Exception {
+        LabRun run = runWhileKilling(FaultIT::postmaster, "mvc.log", "--targets", "mvc,webflux", "--scenario", "items", "--duration", "15s");
+        Path dir = resultsDir(run);
+        JsonNode root = JSON.readTree(dir.resolve("results.json").toFile());
+        assertEquals("completed", root.path("status").asText());
+        JsonNode hit = root.path("results").get(0);
+        JsonNode after = root.path("results").get(1);
+        assertEquals("failed", hit.path("status").asText(), hit.toString());
+        assertTrue(hit.path("error").asText().startsWith("PostgreSQL died during the warmup or measurement and was started again"), hit.toString());
+        // The next target reads the re-seeded table of the new server as if nothing had happened.
+        assertEquals("ok", after.path("status").asText(), after.toString());
+        assertTrue(after.path("requests").asLong() > 1000, after.toString());
+        assertEquals(0, after.path("errors").path("total").asLong(), after.toString());
+        int line = indexOf(Files.readAllLines(dir.resolve("run.log")), "PostgreSQL exited (postmaster pid ");
+        assertTrue(Files.readAllLines(dir.resolve("run.log")).get(line).contains("started again on port"));
+        assertFalse(run.out().contains("Exception"), run.out());
+        assertEquals(0, ProcessHandle.current().descendants().filter(ProcessHandle::isAlive).count());
+        // pg_ctl daemonizes the server, so it is nobody's descendant: look for any process serving this run's data.
+        String data = dir.resolve("postgres").toString();
+        assertEquals(List.of(), ProcessHandle.allProcesses().filter(h -> h.info().commandLine().orElse("").contains(data))
+                .map(h -> h.pid() + " " + h.info().commandLine().orElse("")).toList());
+    }
+
+    @Test
+    void aTargetThatNeverAnswersIsGivenUpAfterItsReadyTimeoutAndTheNextGoesOn(@TempDir Path tmp) throws Exception {
+        Path yaml = tmp.resolve("never.yaml");
+        Files.writeString(yaml, String.join("\n",
+                "targets:",
+                "  - name: never-ready",
+                "    command: [sleep, \"600\"]",
+                "    ready: /",
+                "    ready-timeout: 3s",
+                "  - webflux",
+                "scenarios: [plaintext]",
+                "profile: {fixed: {users: 4, duration: 3s}}",
+                "warmup: 0s",
+                "cooldown: 0s", ""));
+        LabRun run = LabRun.of("run", yaml.toString());
+        assertEquals(0, run.exitCode(), run.toString());
+        JsonNode root = JSON.readTree(resultsDir(run).resolve("results.json").toFile());
+        JsonNode never = root.path("results").get(0);
+        assertEquals("failed", never.path("status").asText(), never.toString());
+        assertTrue(never.path("error").asText().startsWith("never-ready not ready after 3 s at http://127.0.0.1:"), never.toString());
+        assertTrue(run.out().contains("never-ready: did not start: never-ready not ready after 3 s"), run.out());
+        assertEquals("ok", root.path("results").get(1).path("status").asText(), root.path("results").get(1).toString());
+        assertEquals(0, ProcessHandle.current().descendants().filter(ProcessHandle::isAlive).count(), "the sleep is stopped");
+    }
+
+    @Test
+    void aResultsDirectoryThatCannotBeCreatedIsOneLineBeforeAnythingStarts(@TempDir Path home) throws Exception {
+        Path real = Path.of(System.getProperty("loomflux.home"));
+        for (String module : List.of("targets", "downstream")) {
+            Files.createSymbolicLink(home.resolve(module), real.resolve(module));
+        }
+        // Root writes into read-only directories, so the one thing even root cannot do: a directory inside a file.
+        Files.writeString(home.resolve("results"), "a file where the lab keeps its results\n");
+        System.setProperty("loomflux.home", home.toString());
+        LabRun run;
+        try {
+            run = LabRun.of("run", "--targets", "mvc", "--scenario", "plaintext", "--duration", "2s", "--warmup", "0s");
+        } finally {
+            System.setProperty("loomflux.home", real.toString());
+        }
+        assertEquals(1, run.exitCode(), run.toString());
+        assertEquals(1, run.err().strip().lines().count(), run.toString());
+        assertTrue(run.err().contains("cannot create the run's results directory " + home.resolve("results") + "/"), run.toString());
+        assertTrue(run.err().contains(home.resolve("results") + " exists and is not a directory"), run.toString());
+        assertEquals("", run.out(), "nothing started, nothing said");
+        assertEquals(0, ProcessHandle.current().descendants().filter(ProcessHandle::isAlive).count());
+    }
+
     /** A fixed profile of 8 users without warmup, during which {@link #killUnderLoad} SIGKILLs the process running {@code jar}. */
     private static LabRun runWhileKilling(String jar, String targetLog, String... args) throws Exception {
-        CompletableFuture<Long> killed = CompletableFuture.supplyAsync(() -> killUnderLoad(jar, targetLog));
+        return runWhileKilling(() -> ProcessHandle.current().descendants().filter(h -> h.info().commandLine().orElse("").contains(jar)).findFirst(),
+                targetLog, args);
+    }
+
+    private static LabRun runWhileKilling(Supplier<Optional<ProcessHandle>> victim, String targetLog, String... args) throws Exception {
+        CompletableFuture<Long> killed = CompletableFuture.supplyAsync(() -> killUnderLoad(victim, targetLog));
         List<String> all = new java.util.ArrayList<>(List.of("run", "--profile", "fixed", "--connections", "8", "--warmup", "0s", "--cooldown", "0s"));
         all.addAll(List.of(args));
         LabRun run = LabRun.of(all.toArray(String[]::new));
@@ -85,12 +164,11 @@ class FaultIT {
         return Path.of(m.group(1)).getParent();
     }
 
-    /** Waits until the target whose log is named has started and served load for a few seconds, then SIGKILLs the process running the jar. */
-    private static long killUnderLoad(String jar, String targetLog) {
+    /** Waits until the target whose log is named has started and served load for a few seconds, then SIGKILLs the victim. */
+    private static long killUnderLoad(Supplier<Optional<ProcessHandle>> victim, String targetLog) {
         long deadline = System.currentTimeMillis() + 120_000;
         while (System.currentTimeMillis() < deadline) {
-            Optional<ProcessHandle> target = ProcessHandle.current().descendants()
-                    .filter(h -> h.info().commandLine().orElse("").contains(jar)).findFirst();
+            Optional<ProcessHandle> target = victim.get();
             if (target.isPresent() && started(targetLog)) {
                 sleep(3_000 + 5_000); // the lab's idle phase, then 5 s of load
                 target.get().destroyForcibly();
@@ -98,15 +176,31 @@ class FaultIT {
             }
             sleep(200);
         }
-        throw new AssertionError("no process running " + jar + " started within 120 s");
+        throw new AssertionError("the process to kill, or " + targetLog + "'s start, not seen within 120 s");
+    }
+
+    /** The embedded PostgreSQL of the newest run: the first line of its postmaster.pid. */
+    private static Optional<ProcessHandle> postmaster() {
+        try {
+            Path pid = newestRun().resolve("postgres/data/postmaster.pid");
+            return Files.isRegularFile(pid) ? ProcessHandle.of(Long.parseLong(Files.readAllLines(pid).get(0).trim())) : Optional.empty();
+        } catch (java.io.IOException | RuntimeException e) {
+            return Optional.empty();
+        }
+    }
+
+    private static Path newestRun() throws java.io.IOException {
+        try (var runs = Files.list(Path.of(System.getProperty("loomflux.home"), "results"))) {
+            return runs.filter(Files::isDirectory).max(Path::compareTo).orElseThrow(() -> new java.io.IOException("no run yet"));
+        }
     }
 
     /** Spring Boot's "Started ..." line in a target's log, in the newest run directory. */
     private static boolean started(String targetLog) {
-        try (var runs = Files.list(Path.of(System.getProperty("loomflux.home"), "results"))) {
-            Optional<Path> newest = runs.filter(Files::isDirectory).max(Path::compareTo);
-            Path log = newest.map(d -> d.resolve(targetLog)).orElse(null);
-            return log != null && Files.isRegularFile(log) && Files.readString(log).contains("Started MvcApplication") || Files.readString(log).contains("Started WebfluxApplication");
+        try {
+            Path log = newestRun().resolve(targetLog);
+            String text = Files.isRegularFile(log) ? Files.readString(log) : "";
+            return text.contains("Started MvcApplication") || text.contains("Started WebfluxApplication");
         } catch (java.io.IOException e) {
             return false;
         }

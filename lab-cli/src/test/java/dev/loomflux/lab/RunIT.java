@@ -123,7 +123,7 @@ class RunIT {
         assertBad(LabRun.of("run", "--target-cpus", "99"), "--target-cpus 99: CPUs must be within");
         assertBad(LabRun.of("run", "no-such-file.yaml"), "no-such-file.yaml: no such experiment file");
         assertBad(LabRun.of("run", "seed-00"), "seed-00: ambiguous, matches seed-000-k6-stages.yaml");
-        assertBad(LabRun.of("run", "seed-9"), "seed-9: no such experiment file or preset (presets: example, own-app, seed-000-k6-stages");
+        assertBad(LabRun.of("run", "seed-9"), "seed-9: no such experiment file or preset (presets: cpu-quotas, example, own-app, seed-000-k6-stages");
         assertBad(LabRun.of("run", "seed-003", "--scale", "0"), "--scale 0.0: expected a factor above 0");
         assertBad(LabRun.of("run", "../experiments/example.yaml", "--scenario", "json"), "--scenario cannot be combined with an experiment file");
     }

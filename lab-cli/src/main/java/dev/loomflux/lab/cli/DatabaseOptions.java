@@ -4,6 +4,7 @@ import dev.loomflux.lab.db.Database;
 import dev.loomflux.lab.db.EmbeddedDatabase;
 import dev.loomflux.lab.db.ExternalDatabase;
 import java.nio.file.Path;
+import java.util.function.Consumer;
 import picocli.CommandLine.Option;
 
 /** Embedded PostgreSQL by default, or an existing server. */
@@ -19,10 +20,11 @@ public final class DatabaseOptions {
             description = "Password for --db-url. Default: $LOOMFLUX_DB_PASSWORD, else loomflux.")
     String password;
 
-    public Database open(Path runDir) {
+    /** @param onRestart told in one line when the embedded server died and was started again */
+    public Database open(Path runDir, Consumer<String> onRestart) {
         if (url != null) {
             return ExternalDatabase.connect(url, user, password);
         }
-        return EmbeddedDatabase.start(runDir.resolve("postgres"));
+        return EmbeddedDatabase.start(runDir.resolve("postgres"), onRestart);
     }
 }

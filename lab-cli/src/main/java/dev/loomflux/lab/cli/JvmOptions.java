@@ -31,6 +31,11 @@ public final class JvmOptions {
     String memory;
 
     public LaunchSettings settings() {
+        return settings(ResourceLimits.NONE);
+    }
+
+    /** @param fromFile an experiment file's limits; --cpus and --memory replace them one by one */
+    public LaunchSettings settings(ResourceLimits fromFile) {
         if (!heap.matches("[1-9][0-9]*[kKmMgG]")) {
             throw new UsageException("--heap " + heap + ": expected a size such as 512m or 2g");
         }
@@ -41,7 +46,7 @@ public final class JvmOptions {
         if (memory != null && memoryBytes < ResourceLimits.MIN_MEMORY) {
             throw new UsageException("--memory " + memory + ": expected at least 16m");
         }
-        ResourceLimits limits = new ResourceLimits(cpus == null ? 0 : cpus, memoryBytes);
+        ResourceLimits limits = new ResourceLimits(cpus == null ? fromFile.cpus() : cpus, memory == null ? fromFile.memoryBytes() : memoryBytes);
         return new LaunchSettings(JdkLocator.system().locate(java), host, heap, limits);
     }
 }

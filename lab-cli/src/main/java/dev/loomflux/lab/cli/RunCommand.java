@@ -107,7 +107,7 @@ public final class RunCommand implements Callable<Integer> {
             experiment = experiment.withRepeat(repeat);
         }
         CpuPlan cpus = cpuOptions.plan();
-        new Runner(Home.detect(), experiment, jvm.settings(), cpus, db, spec.commandLine().getOut()).run();
+        new Runner(Home.detect(), experiment, jvm.settings(experiment.limits()), cpus, db, spec.commandLine().getOut()).run();
         if (Reaper.stopping()) {
             return 130;
         }
@@ -126,7 +126,7 @@ public final class RunCommand implements Callable<Integer> {
         Experiment e = ExperimentReader.read(Presets.resolve(Home.detect(), file));
         return new Experiment(e.name(), e.targets(), e.scenarios(), e.profile(),
                 warmup == null ? e.warmup() : Flags.duration("--warmup", warmup, true),
-                cooldown == null ? e.cooldown() : Flags.duration("--cooldown", cooldown, true), e.repeat());
+                cooldown == null ? e.cooldown() : Flags.duration("--cooldown", cooldown, true), e.repeat(), e.limits());
     }
 
     private Experiment fromFlags() {

@@ -17,6 +17,11 @@ public interface Database extends AutoCloseable {
         return List.of();
     }
 
+    /** How often the server died and was started again; a measurement during which this changed lost its database. */
+    default int restarts() {
+        return 0;
+    }
+
     /** For the results: "embedded PostgreSQL 18.1" or "external jdbc:postgresql://...". */
     String description();
 

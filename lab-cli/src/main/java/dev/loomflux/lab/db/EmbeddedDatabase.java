@@ -6,80 +6,150 @@ import java.io.IOException;
 import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.List;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
+import java.util.List;
+import java.util.OptionalLong;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
+import java.util.stream.Stream;
 
 /**
  * A real PostgreSQL server started from io.zonky.test binaries, data under the run directory.
  * As root on Linux, zonky runs it through {@code unshare -U} since PostgreSQL refuses root.
  * Zonky's own shutdown hook stops the server and removes its data on Ctrl-C, so it is not
  * registered with the Reaper (two closers racing over the data directory fail).
+ *
+ * <p>If the server dies during a run it is started again on the same port with fresh, re-seeded
+ * data (the targets' pools know that port and reconnect), and {@link #restarts()} tells a
+ * measurement that it lost its database, as the downstream stub does.
  */
 public final class EmbeddedDatabase implements Database {
     private static final String DB = "loomflux";
     private static final String USER = "loomflux";
     private static final String PASSWORD = "loomflux";
+    private static final Duration WATCH = Duration.ofMillis(250);
 
-    private final EmbeddedPostgres postgres;
-    private final String version;
-    private final Path data;
+    private final Path dir;
+    private final int port;
+    private final Consumer<String> onRestart;
+    private final AtomicInteger restarts = new AtomicInteger();
+    private volatile EmbeddedPostgres postgres;
+    private volatile String version;
+    private volatile Path data;
+    private volatile boolean closed;
 
-    private EmbeddedDatabase(EmbeddedPostgres postgres, String version, Path data) {
-        this.postgres = postgres;
-        this.version = version;
-        this.data = data;
+    private EmbeddedDatabase(Path dir, int port, Consumer<String> onRestart) {
+        this.dir = dir;
+        this.port = port;
+        this.onRestart = onRestart;
     }
 
     /**
-     * pg_ctl daemonizes the postmaster (its parent is init, not the lab), so it is found through the
-     * first line of postmaster.pid; its backends and workers are its children.
+     * @param dir the run directory's folder for PostgreSQL: data (removed on close) and server log
+     * @param onRestart told, in one line, when the server died and was started again
      */
-    @Override
-    public List<Long> pids() {
-        try {
-            long postmaster = Long.parseLong(Files.readAllLines(data.resolve("postmaster.pid")).get(0).trim());
-            return ProcessHandle.of(postmaster)
-                    .map(p -> java.util.stream.Stream.concat(java.util.stream.Stream.of(p), p.descendants()).map(ProcessHandle::pid).toList())
-                    .orElse(List.of());
-        } catch (IOException | RuntimeException e) {
-            return List.of();
-        }
-    }
-
-    /** @param dir the run directory's folder for PostgreSQL: data (removed on close) and server log */
-    public static EmbeddedDatabase start(Path dir) {
-        Path data = dir.resolve("data");
+    public static EmbeddedDatabase start(Path dir, Consumer<String> onRestart) {
+        EmbeddedDatabase db;
         try {
             Files.createDirectories(dir);
-            Path log = dir.resolve("postgres.log");
+            db = new EmbeddedDatabase(dir, freePort(), onRestart);
+        } catch (IOException e) {
+            throw new LabException("embedded PostgreSQL did not start (" + e.getMessage() + ")", e);
+        }
+        db.launch();
+        Thread watcher = new Thread(db::watch, "postgres-watcher");
+        watcher.setDaemon(true);
+        watcher.start();
+        return db;
+    }
+
+    private void launch() {
+        Path fresh = dir.resolve(restarts.get() == 0 ? "data" : "data-" + (restarts.get() + 1));
+        Path log = dir.resolve("postgres.log");
+        try {
             EmbeddedPostgres pg = EmbeddedPostgres.builder()
-                    .setDataDirectory(data)
+                    .setDataDirectory(fresh)
                     .setCleanDataDirectory(true)
-                    .setPort(freePort())
+                    .setPort(port)
                     // Targets hold 10 connections each; leave room for the seeder and checks.
                     .setServerConfig("max_connections", "100")
                     .setOutputRedirector(ProcessBuilder.Redirect.appendTo(log.toFile()))
                     .setErrorRedirector(ProcessBuilder.Redirect.appendTo(log.toFile()))
                     .setPGStartupWait(Duration.ofSeconds(60))
                     .start();
-            EmbeddedDatabase db;
             try (Connection c = pg.getPostgresDatabase().getConnection(); Statement s = c.createStatement()) {
                 s.execute("CREATE ROLE " + USER + " LOGIN PASSWORD '" + PASSWORD + "'");
                 s.execute("CREATE DATABASE " + DB + " OWNER " + USER);
                 var rs = s.executeQuery("SHOW server_version");
                 rs.next();
-                db = new EmbeddedDatabase(pg, rs.getString(1), data);
+                version = rs.getString(1);
             }
             try (Connection c = pg.getDatabase(USER, DB).getConnection()) {
                 Seeder.seed(c);
             }
-            return db;
-        } catch (IOException | SQLException e) {
-            throw new LabException("embedded PostgreSQL did not start (" + e.getMessage() + "); see " + dir.resolve("postgres.log"), e);
+            postgres = pg;
+            data = fresh;
+        } catch (IOException | SQLException | RuntimeException e) {
+            throw new LabException("embedded PostgreSQL did not start (" + e.getMessage() + "); see " + log, e);
         }
+    }
+
+    /**
+     * The postmaster is not the lab's child (pg_ctl daemonizes it), so its exit cannot be waited
+     * for; polled instead, which also sees a server that crashed between two measurements.
+     */
+    private void watch() {
+        while (!closed) {
+            sleep(WATCH);
+            OptionalLong pid = postmaster();
+            boolean alive = pid.isPresent() && ProcessHandle.of(pid.getAsLong()).map(ProcessHandle::isAlive).orElse(false);
+            if (alive || closed) {
+                continue;
+            }
+            restarts.incrementAndGet();
+            EmbeddedPostgres dead = postgres;
+            try {
+                dead.close(); // removes the dead server's data; its pg_ctl stop fails and is only logged
+            } catch (IOException ignored) {
+                // The data directory stays behind in the run directory; nothing runs from it.
+            }
+            String what = "PostgreSQL exited" + pid.stream().mapToObj(p -> " (postmaster pid " + p + ")").findFirst().orElse("");
+            try {
+                launch();
+                onRestart.accept(what + "; started again on port " + port + " with fresh, re-seeded data");
+            } catch (LabException e) {
+                onRestart.accept(what + " and could not be started again: " + e.getMessage());
+                return;
+            }
+        }
+    }
+
+    private OptionalLong postmaster() {
+        try {
+            return OptionalLong.of(Long.parseLong(Files.readAllLines(data.resolve("postmaster.pid")).get(0).trim()));
+        } catch (IOException | RuntimeException e) {
+            return OptionalLong.empty();
+        }
+    }
+
+    /** The postmaster and its backends and workers (its children). */
+    @Override
+    public List<Long> pids() {
+        OptionalLong pid = postmaster();
+        if (pid.isEmpty()) {
+            return List.of();
+        }
+        return ProcessHandle.of(pid.getAsLong())
+                .map(p -> Stream.concat(Stream.of(p), p.descendants()).map(ProcessHandle::pid).toList())
+                .orElse(List.of());
+    }
+
+    @Override
+    public int restarts() {
+        return restarts.get();
     }
 
     private static int freePort() throws IOException {
@@ -88,9 +158,17 @@ public final class EmbeddedDatabase implements Database {
         }
     }
 
+    private static void sleep(Duration d) {
+        try {
+            Thread.sleep(d.toMillis());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
     @Override
     public String jdbcUrl() {
-        return "jdbc:postgresql://127.0.0.1:" + postgres.getPort() + "/" + DB;
+        return "jdbc:postgresql://127.0.0.1:" + port + "/" + DB;
     }
 
     @Override
@@ -110,11 +188,12 @@ public final class EmbeddedDatabase implements Database {
 
     @Override
     public String description() {
-        return "embedded PostgreSQL " + version + " on port " + postgres.getPort();
+        return "embedded PostgreSQL " + version + " on port " + port;
     }
 
     @Override
     public void close() {
+        closed = true;
         try {
             postgres.close();
         } catch (IOException e) {

@@ -1,6 +1,7 @@
 package dev.loomflux.lab.experiment;
 
 import dev.loomflux.lab.UsageException;
+import dev.loomflux.lab.limits.ResourceLimits;
 import dev.loomflux.lab.target.TargetSpec;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -13,9 +14,10 @@ import java.util.regex.Pattern;
  *
  * @param repeat how many times every target x scenario runs, interleaved and counterbalanced
  *               (A B C C B A A B C, see {@link #order}), each time in a fresh target JVM
+ * @param limits the container-like limits every target gets, from the file; flags override them
  */
 public record Experiment(String name, List<TargetSpec> targets, List<Scenario> scenarios, Profile profile,
-                         Duration warmup, Duration cooldown, int repeat) {
+                         Duration warmup, Duration cooldown, int repeat, ResourceLimits limits) {
     /**
      * The warmup budget: warmup ends as soon as the target is steady (docs/steady-state.md). Platform-thread
      * MVC on one CPU needed 110 s on plaintext at 50 users, its C2 compiler starved by 50 busy workers.
@@ -24,6 +26,10 @@ public record Experiment(String name, List<TargetSpec> targets, List<Scenario> s
     public static final Duration DEFAULT_COOLDOWN = Duration.ofSeconds(10);
     /** No '/', '\\', NUL or ".." alone: the name becomes a directory under results/ and must stay there. */
     private static final Pattern NAME = Pattern.compile("(?!\\.{1,2}$)[A-Za-z0-9._+-]{1,60}");
+
+    public Experiment(String name, List<TargetSpec> targets, List<Scenario> scenarios, Profile profile, Duration warmup, Duration cooldown, int repeat) {
+        this(name, targets, scenarios, profile, warmup, cooldown, repeat, ResourceLimits.NONE);
+    }
 
     /** Checks a name given by the user; {@code where} names the flag or file field it came from. */
     public static String checkName(String name, String where) {
@@ -65,7 +71,7 @@ public record Experiment(String name, List<TargetSpec> targets, List<Scenario> s
     }
 
     public Experiment withRepeat(int times) {
-        return new Experiment(name, targets, scenarios, profile, warmup, cooldown, times);
+        return new Experiment(name, targets, scenarios, profile, warmup, cooldown, times, limits);
     }
 
     /**
@@ -74,7 +80,7 @@ public record Experiment(String name, List<TargetSpec> targets, List<Scenario> s
      */
     public Experiment scaled(double factor) {
         return new Experiment(name, targets, scenarios, scale(profile, factor), times(warmup, factor, Duration.ZERO),
-                times(cooldown, factor, Duration.ZERO), repeat);
+                times(cooldown, factor, Duration.ZERO), repeat, limits);
     }
 
     private static Profile scale(Profile p, double f) {

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import dev.loomflux.lab.UsageException;
+import dev.loomflux.lab.limits.ResourceLimits;
 import dev.loomflux.lab.target.Command;
 import dev.loomflux.lab.target.TargetSpec;
 import dev.loomflux.lab.target.Targets;
@@ -21,7 +22,7 @@ import java.util.Set;
 /** Reads an experiment YAML file (see experiments/example.yaml), naming file and field on any error. */
 public final class ExperimentReader {
     private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
-    private static final Set<String> TOP = Set.of("name", "targets", "scenarios", "profile", "warmup", "cooldown", "repeat");
+    private static final Set<String> TOP = Set.of("name", "targets", "scenarios", "profile", "warmup", "cooldown", "repeat", "limits");
 
     private ExperimentReader() {
     }
@@ -42,7 +43,25 @@ public final class ExperimentReader {
         String name = nameNode.isMissing() ? Experiment.nameFrom(fileName) : Experiment.checkName(nameNode.text(), nameNode.where());
         return new Experiment(name, targets(root.get("targets")), scenarios(root.get("scenarios")), profile(root.get("profile")),
                 root.get("warmup").duration(Experiment.DEFAULT_WARMUP), root.get("cooldown").duration(Experiment.DEFAULT_COOLDOWN),
-                root.get("repeat").integer(1, Limits.MAX_REPEAT, 1));
+                root.get("repeat").integer(1, Limits.MAX_REPEAT, 1), limits(root.get("limits")));
+    }
+
+    /**
+     * {@code limits: {cpus: 0.5, memory: 1g}}, as docker run's --cpus and --memory: at the top for
+     * every target, or in a target's entry for that target alone (over the top's, field by field).
+     */
+    private static ResourceLimits limits(Node node) {
+        if (node.isMissing()) {
+            return ResourceLimits.NONE;
+        }
+        node.only(Set.of("cpus", "memory"));
+        Node cpus = node.get("cpus");
+        Node memory = node.get("memory");
+        long bytes = memory.isMissing() ? 0 : ResourceLimits.parseMemory(memory.text(), memory.where());
+        if (!memory.isMissing() && bytes < ResourceLimits.MIN_MEMORY) {
+            throw memory.error("expected at least 16m, got '" + memory.text() + "'");
+        }
+        return new ResourceLimits(cpus.isMissing() ? 0 : cpus.positive(1024), bytes);
     }
 
     private static List<TargetSpec> targets(Node node) {
@@ -53,12 +72,12 @@ public final class ExperimentReader {
                 names.add(t.text());
                 continue;
             }
-            t.only(Set.of("name", "base", "properties", "jvm-args", "command", "ready", "port"));
+            t.only(Set.of("name", "base", "properties", "jvm-args", "limits", "command", "ready", "ready-timeout", "port"));
             String name = t.get("name").text();
             if (t.get("command").isMissing()) {
-                known.define(name, t.get("base").text(), t.get("properties").stringMap(), t.get("jvm-args").stringList(), t.where());
+                known.define(name, t.get("base").text(), t.get("properties").stringMap(), t.get("jvm-args").stringList(), limits(t.get("limits")), t.where());
             } else {
-                known.own(name, command(t), t.get("jvm-args").stringList(), t.where());
+                known.own(name, command(t), t.get("jvm-args").stringList(), limits(t.get("limits")), t.where());
             }
             names.add(name);
         }
@@ -79,7 +98,12 @@ public final class ExperimentReader {
         if (!ready.startsWith("/") && !ready.startsWith("http://")) {
             throw t.get("ready").error("expected a path such as /actuator/health or an http:// URL, got '" + ready + "'");
         }
-        return new Command(argv, ready, t.get("port").integer(1, 65535, 0));
+        Node timeout = t.get("ready-timeout");
+        Duration readyTimeout = timeout.duration(Command.READY_TIMEOUT);
+        if (readyTimeout.toMillis() < 1000 || readyTimeout.toMinutes() > 60) {
+            throw timeout.error("expected 1s to 60m, got '" + timeout.text() + "'");
+        }
+        return new Command(argv, ready, t.get("port").integer(1, 65535, 0), readyTimeout);
     }
 
     static List<Scenario> scenarios(Node node) {

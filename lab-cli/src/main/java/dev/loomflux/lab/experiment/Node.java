@@ -153,6 +153,14 @@ final class Node {
         return isMissing() ? fallback : integer(min, max);
     }
 
+    /** A positive number up to {@code max}, e.g. a fractional CPU count. */
+    double positive(double max) {
+        if (json == null || !json.isNumber() || !(json.asDouble() > 0 && json.asDouble() <= max)) {
+            throw error("expected a number above 0 and at most " + (long) max + ", e.g. 0.5, got '" + (json == null ? "" : json.asText()) + "'");
+        }
+        return json.asDouble();
+    }
+
     Duration duration() {
         return parseDuration(isText() || (json != null && json.isNumber()) ? json.asText() : null, this::error);
     }

@@ -46,6 +46,11 @@ public record ResourceLimits(double cpus, long memoryBytes) {
         return c == null ? m : m == null ? c : c + ", " + m;
     }
 
+    /** These limits where set, else {@code base}'s, field by field: a target's own over the experiment's. */
+    public ResourceLimits over(ResourceLimits base) {
+        return new ResourceLimits(cpus > 0 ? cpus : base.cpus, memoryBytes > 0 ? memoryBytes : base.memoryBytes);
+    }
+
     public boolean any() {
         return cpus > 0 || memoryBytes > 0;
     }

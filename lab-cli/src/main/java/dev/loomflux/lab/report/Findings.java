@@ -2,6 +2,7 @@ package dev.loomflux.lab.report;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.DoubleNode;
+import com.fasterxml.jackson.databind.node.MissingNode;
 import dev.loomflux.lab.stats.Stats;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -50,8 +51,7 @@ final class Findings {
         }
         int repeat = root.path("experiment").path("repeat").asInt(1);
         if (repeat >= Stats.MIN_REPEATS) {
-            lines.add(lead + repeatHeadline(root, scenario));
-            METRICS.forEach(m -> lines.add(fromRepeats(root, scenario, m)));
+            lines.add(lead + repeatHeadline(root, scenario, ok, repeat));
         } else {
             String runs = repeat == 1 ? "one run" : repeat + " runs each";
             lines.add(lead + runHeadline(ranked(ok, METRICS.get(0)), runs));
@@ -70,29 +70,87 @@ final class Findings {
                 : top.target() + " had the highest throughput (" + value + ") in " + runs + "; no verdict from " + runs + ".") + steadiness;
     }
 
-    /** The significant verdicts, each as "winner ahead of loser by ...". */
-    private static String repeatHeadline(JsonNode root, String scenario) {
-        List<String> leads = new ArrayList<>();
-        boolean unsteady = false;
-        for (JsonNode v : verdicts(root, scenario, null)) {
-            String text = v.path("text").asText();
-            unsteady |= text.startsWith("not steady");
-            if (v.path("significant").asBoolean()) {
-                String winner = v.path("winner").asText();
-                String loser = winner.equals(v.path("a").asText()) ? v.path("b").asText() : v.path("a").asText();
-                String ahead = winner + " ahead";
-                leads.add(metricName(v.path("metric").asText()) + " " + (text.startsWith(ahead)
-                        ? ahead + " of " + loser + text.substring(ahead.length()) : v.path("a").asText() + " vs " + v.path("b").asText() + ": " + text));
+    /**
+     * One sentence per scenario that answers the question, in the words a reader would use: "mvc
+     * serves 1.20x mvc-vt's and 1.66x webflux's throughput; median latency: mvc lowest (clear against
+     * mvc-vt, webflux); p99: no clear difference". Every claim in it is a significant verdict of
+     * results.json's summary; the ratios are of the medians that verdict compared.
+     */
+    private static String repeatHeadline(JsonNode root, String scenario, List<JsonNode> ok, int repeat) {
+        List<String> clauses = new ArrayList<>();
+        for (Metric m : METRICS) {
+            List<Figure> ranked = ranked(ok, m);
+            Figure top = ranked.get(0);
+            if (ranked.size() < 2) {
+                return top.target() + " alone: " + Cells.num(number(top.value())) + " rps (median of " + repeat + " repeats).";
             }
+            List<String> clear = new ArrayList<>();
+            List<String> unclear = new ArrayList<>();
+            List<String> unsteady = new ArrayList<>();
+            for (Figure other : ranked.subList(1, ranked.size())) {
+                JsonNode v = verdict(root, scenario, m.key(), top.target(), other.target());
+                if (v.path("significant").asBoolean() && v.path("winner").asText().equals(top.target())) {
+                    clear.add(m.higherIsBetter() ? ratio(top.value(), other.value()) + "x " + other.target() + "'s" : other.target());
+                } else if (v.path("text").asText().startsWith("not steady")) {
+                    unsteady.add(other.target());
+                } else {
+                    unclear.add(other.target());
+                }
+            }
+            clauses.add(clause(m, top.target(), clear, unclear, unsteady));
         }
-        if (!leads.isEmpty()) {
-            return String.join("; ", leads) + ".";
-        }
-        return "no clear difference between any targets" + (unsteady ? "; some results were not steady, so their pairs have no verdict." : ".");
+        List<String> notSteady = new ArrayList<>();
+        ok.stream().filter(r -> !steady(r)).forEach(r -> notSteady.add(name(r) + " repeat " + r.path("repeat").asInt(1)));
+        return String.join("; ", clauses) + ". Medians of " + repeat + " repeats per target, 95% confidence; "
+                + (notSteady.isEmpty() ? "every result steady." : "not steady: " + String.join(", ", notSteady)
+                + " (their pairs get no verdict; see Caveats).");
     }
 
-    private static String metricName(String key) {
-        return METRICS.stream().filter(m -> m.key().equals(key)).map(m -> m.label().toLowerCase(Locale.ROOT) + ":").findFirst().orElse(key + ":");
+    private static String clause(Metric m, String top, List<String> clear, List<String> unclear, List<String> unsteady) {
+        String label = m.higherIsBetter() ? "throughput" : m.key().equals("p99_ms") ? "p99" : "median latency";
+        if (clear.isEmpty() && unsteady.isEmpty()) {
+            return label + ": no clear difference";
+        }
+        List<String> parts = new ArrayList<>();
+        if (clear.isEmpty()) {
+            parts.add(label + ": " + top + (m.higherIsBetter() ? " highest" : " lowest"));
+        } else {
+            parts.add(m.higherIsBetter() ? top + " serves " + String.join(" and ", clear) + " throughput"
+                    : label + ": " + top + " lowest (clear against " + String.join(", ", clear) + ")");
+        }
+        if (!unclear.isEmpty()) {
+            parts.add("no clear difference from " + String.join(", ", unclear));
+        }
+        if (!unsteady.isEmpty()) {
+            parts.add("no verdict against " + String.join(", ", unsteady) + " (not steady)");
+        }
+        return String.join(", ", parts);
+    }
+
+    private static String ratio(double a, double b) {
+        return b == 0 ? "-" : String.format(Locale.ROOT, "%.2f", a / b);
+    }
+
+    private static JsonNode verdict(JsonNode root, String scenario, String metric, String x, String y) {
+        for (JsonNode v : verdicts(root, scenario, metric)) {
+            String a = v.path("a").asText();
+            String b = v.path("b").asText();
+            if (a.equals(x) && b.equals(y) || a.equals(y) && b.equals(x)) {
+                return v;
+            }
+        }
+        return MissingNode.getInstance();
+    }
+
+    /** Every verdict of the run: the details behind the headlines. */
+    static Table verdictTable(JsonNode root) {
+        List<List<String>> rows = new ArrayList<>();
+        for (JsonNode v : root.path("summary").path("verdicts")) {
+            String metric = METRICS.stream().filter(m -> m.key().equals(v.path("metric").asText())).map(m -> m.label().toLowerCase(Locale.ROOT))
+                    .findFirst().orElse(v.path("metric").asText());
+            rows.add(List.of(v.path("scenario").asText(), metric, v.path("a").asText() + " vs " + v.path("b").asText(), v.path("text").asText()));
+        }
+        return new Table("Verdicts (medians of repeats)", List.of("scenario", "metric", "pair", "verdict"), rows);
     }
 
     private static List<JsonNode> verdicts(JsonNode root, String scenario, String metric) {
@@ -103,14 +161,6 @@ final class Findings {
             }
         }
         return out;
-    }
-
-    private static String fromRepeats(JsonNode root, String scenario, Metric m) {
-        List<String> parts = new ArrayList<>();
-        for (JsonNode v : verdicts(root, scenario, m.key())) {
-            parts.add(v.path("a").asText() + " vs " + v.path("b").asText() + ": " + v.path("text").asText());
-        }
-        return "- " + m.label() + " (medians of repeats): " + (parts.isEmpty() ? "only one target" : String.join("; ", parts));
     }
 
     private static String fromRuns(List<Figure> ranked, Metric m, String runs) {

@@ -19,16 +19,7 @@ public final class Report {
 
     /** @return the report.html path */
     public static Path write(Path runDir) {
-        Path results = runDir.resolve("results.json");
-        if (!Files.isRegularFile(results)) {
-            throw new UsageException(runDir + ": no results.json (expected a run directory under results/)");
-        }
-        JsonNode root;
-        try {
-            root = JSON.readTree(results.toFile());
-        } catch (IOException e) {
-            throw new UsageException(results + ": not readable as JSON (" + e.getMessage() + ")");
-        }
+        JsonNode root = read(runDir);
         String title = "loomflux report: " + root.path("run_id").asText(runDir.getFileName().toString());
         List<Section> sections = ReportContent.of(root);
         Path html = runDir.resolve("report.html");
@@ -39,5 +30,26 @@ public final class Report {
             throw new LabException("cannot write the report into " + runDir + ": " + e.getMessage(), e);
         }
         return html;
+    }
+
+    /** The executive summary's headline per scenario, as plain text for the console: "items: mvc serves ...". */
+    public static List<String> headlines(Path runDir) {
+        JsonNode root = read(runDir);
+        return ReportContent.of(root).get(0).paragraphs().stream().filter(p -> p.startsWith("**"))
+                .map(p -> p.replaceFirst("^\\*\\*(.*?):\\*\\* ", "$1: ")).toList();
+    }
+
+    private static JsonNode read(Path runDir) {
+        Path results = runDir.resolve("results.json");
+        if (!Files.isRegularFile(results)) {
+            throw new UsageException(runDir + ": no results.json (expected a run directory under results/)");
+        }
+        JsonNode root;
+        try {
+            root = JSON.readTree(results.toFile());
+        } catch (IOException e) {
+            throw new UsageException(results + ": not readable as JSON (" + e.getMessage() + ")");
+        }
+        return root;
     }
 }

@@ -22,7 +22,8 @@ final class ReportContent {
         for (String s : scenarios) {
             summary.addAll(Findings.summary(root, s, ok(root, s)));
         }
-        out.add(new Section("Executive summary", summary, List.of(), List.of()));
+        boolean verdicts = repeated && !root.path("summary").path("verdicts").isEmpty();
+        out.add(new Section("Executive summary", summary, verdicts ? List.of(Findings.verdictTable(root)) : List.of(), List.of()));
         List<String> caveats = Findings.caveats(root);
         out.add(new Section("Caveats", caveats.isEmpty() ? List.of("None detected.") : caveats, List.of(), List.of()));
         out.add(new Section("Test configuration", List.of(), List.of(configuration(root)), List.of()));
@@ -93,7 +94,9 @@ final class ReportContent {
         rows.add(List.of("run", root.path("run_id").asText() + " (" + root.path("status").asText() + ")"));
         rows.add(List.of("started / finished", root.path("started_at").asText() + " / " + root.path("finished_at").asText()));
         rows.add(List.of("experiment", exp.path("name").asText()));
-        rows.add(List.of("targets", String.join(", ", names(exp.path("targets")))));
+        List<String> targets = new ArrayList<>();
+        exp.path("targets").forEach(t -> targets.add(t.path("name").asText() + (t.has("limits") ? " (own limits: " + readable(t.path("limits")) + ")" : "")));
+        rows.add(List.of("targets", String.join(", ", targets)));
         rows.add(List.of("profile", readable(exp.path("profile"))));
         rows.add(List.of("warmup / cooldown / repeat", Cells.num(exp.path("warmup_s")) + " s / " + Cells.num(exp.path("cooldown_s")) + " s / "
                 + exp.path("repeat").asInt(1)));
@@ -116,6 +119,9 @@ final class ReportContent {
         if (node.isObject()) {
             List<String> parts = new ArrayList<>();
             node.fields().forEachRemaining(e -> {
+                if (e.getValue().isNull()) {
+                    return; // not set, e.g. a limit that only some targets have
+                }
                 String key = e.getKey();
                 String unit = key.endsWith("_ms") ? " ms" : key.endsWith("_s") ? " s" : "";
                 key = key.substring(0, key.length() - unit.length()).replace('_', ' ');

@@ -4,6 +4,7 @@ import dev.loomflux.lab.experiment.Experiment;
 import dev.loomflux.lab.experiment.Profile;
 import dev.loomflux.lab.experiment.Scenario;
 import dev.loomflux.lab.limits.Cgroup;
+import dev.loomflux.lab.limits.ResourceLimits;
 import dev.loomflux.lab.target.LaunchSettings;
 import dev.loomflux.lab.target.TargetSpec;
 import java.util.ArrayList;
@@ -28,9 +29,13 @@ public final class ExperimentDescription {
             if (t.command() != null) {
                 tm.put("command", t.command().argv());
                 tm.put("ready", t.command().ready());
+                tm.put("ready_timeout_s", t.command().readyTimeout().toSeconds());
             }
             tm.put("properties", t.properties());
             tm.put("jvm_args", t.jvmArgs());
+            if (t.limits().any()) {
+                tm.put("limits", limits(t.limits()));
+            }
             targets.add(tm);
         }
         m.put("targets", targets);
@@ -45,10 +50,9 @@ public final class ExperimentDescription {
         m.put("repeat", e.repeat());
         m.put("heap", settings.heap());
         m.put("jvm_flags", settings.jvmFlags());
-        if (settings.limits().any()) {
-            Map<String, Object> limits = new LinkedHashMap<>();
-            limits.put("cpus", settings.limits().cpus() > 0 ? settings.limits().cpus() : null);
-            limits.put("memory_mb", settings.limits().memoryBytes() > 0 ? settings.limits().memoryBytes() / (1 << 20) : null);
+        // Present whenever a target runs limited: whether cgroups could apply them is said once, here.
+        if (settings.limits().any() || e.targets().stream().anyMatch(t -> t.limits().any())) {
+            Map<String, Object> limits = limits(settings.limits());
             Optional<String> unsupported = Cgroup.unsupported();
             limits.put("applied", unsupported.isEmpty());
             limits.put("note", unsupported.orElse("cgroup v1: cpu.cfs_quota_us per " + Cgroup.PERIOD_US / 1000 + " ms period, "
@@ -83,6 +87,13 @@ public final class ExperimentDescription {
             m.put("duration_s", r.duration().toMillis() / 1000.0);
             m.put("max_users", r.maxUsers());
         }
+        return m;
+    }
+
+    private static Map<String, Object> limits(ResourceLimits l) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("cpus", l.cpus() > 0 ? l.cpus() : null);
+        m.put("memory_mb", l.memoryBytes() > 0 ? l.memoryBytes() / (1 << 20) : null);
         return m;
     }
 }

@@ -46,6 +46,8 @@ import dev.loomflux.lab.steady.SteadyRule;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.net.URI;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -79,6 +81,7 @@ public final class Runner {
     private final List<Map<String, Object>> capacities = new ArrayList<>();
     /** The run's stub, when its scenarios need one. */
     private Downstream downstream;
+    private volatile Database database;
     /** Null for a capacity search: its number of steps is not known ahead. */
     private final Progress progress;
     /** The live target's pid for the sampler; 0 between targets. */
@@ -110,7 +113,10 @@ public final class Runner {
         try {
             Files.createDirectories(dir);
         } catch (IOException e) {
-            throw new LabException("cannot create " + dir + ": " + e.getMessage(), e);
+            // Java names only the path in these two; say what is wrong with it.
+            String why = e instanceof FileAlreadyExistsException f ? f.getFile() + " exists and is not a directory"
+                    : e instanceof AccessDeniedException a ? "permission denied on " + a.getFile() : e.getMessage();
+            throw new LabException("cannot create the run's results directory " + dir + ": " + why, e);
         }
         // The lab JVM is the driver; pin it before anything else starts so its threads inherit the set.
         long self = ProcessHandle.current().pid();
@@ -125,9 +131,12 @@ public final class Runner {
             if (progress != null) {
                 log.line("estimate: " + progress.estimate());
             }
-            if (settings.limits().any()) {
+            List<String> own = experiment.targets().stream().filter(t -> t.limits().any())
+                    .map(t -> t.name() + ": " + t.limits().over(settings.limits()).describe()).toList();
+            if (settings.limits().any() || !own.isEmpty()) {
                 log.line(Cgroup.unsupported().map(reason -> "limits NOT applied, the targets run unlimited: " + reason)
-                        .orElse("limits for every target: " + settings.limits().describe()));
+                        .orElse((settings.limits().any() ? "limits for every target: " + settings.limits().describe() : "limits")
+                                + (own.isEmpty() ? "" : "; " + String.join("; ", own))));
             }
             return runIn(dir, runId, log);
         } finally {
@@ -136,9 +145,13 @@ public final class Runner {
     }
 
     private ResultsFile runIn(Path dir, String runId, RunLog log) {
-        try (Database db = experiment.needsDatabase() ? dbOptions.open(dir) : null;
+        try (Database db = experiment.needsDatabase() ? dbOptions.open(dir, line -> {
+                 log.line(line);
+                 database.pids().forEach(pid -> cpus.move(pid, cpus.support()));
+             }) : null;
              Downstream stub = experiment.needsDownstream() ? Downstream.start(home, settings, cpus.supportPlacement(), dir, log::line) : null) {
             downstream = stub;
+            database = db;
             if (db != null) {
                 // Started by the driver-pinned lab, PostgreSQL inherited the driver's CPUs; its later backends inherit these.
                 db.pids().forEach(pid -> cpus.move(pid, cpus.support()));
@@ -198,16 +211,19 @@ public final class Runner {
             capacities.forEach(c -> log.line("capacity " + c.get("target") + " " + c.get("scenario") + ": " + c.get("capacity_rps")
                     + " rps meets " + capacity.slo() + (Boolean.TRUE.equals(c.get("reached_max")) ? " (the --max-rps limit; the real capacity may be higher)" : "")));
             log.line(String.format("resource sampler: %.0f us CPU per 1 s tick", sampler.cpuMicrosPerTick()));
-            report(dir, log);
+            report(dir, log, capacity == null);
             log.line("results: " + results.path());
             return results;
         }
     }
 
     /** A report problem must not hide where the results are. */
-    private static void report(Path dir, RunLog log) {
+    private static void report(Path dir, RunLog log, boolean answers) {
         try {
             Path html = Report.write(dir);
+            if (answers) {
+                Report.headlines(dir).forEach(h -> log.line("answer: " + h));
+            }
             log.line("report: " + html.resolveSibling("report.md"));
             log.line("report: " + html + " (open it in a browser; works offline)");
         } catch (RuntimeException e) {
@@ -376,6 +392,7 @@ public final class Runner {
         Profile profile = step.profile();
         LoadSpec spec = new LoadSpec(target.base(), scenario.path(), profile, cpus.driver().size(), REQUEST_TIMEOUT);
         int stubRestarts = downstream == null ? 0 : downstream.restarts();
+        int dbRestarts = database == null ? 0 : database.restarts();
         try {
             log.line(name + " " + scenario.name() + ": warmup until steady (up to " + step.warmup().toSeconds() + " s)");
             long warmupFrom = System.currentTimeMillis();
@@ -459,6 +476,10 @@ public final class Runner {
             if (scenario.needsDownstream() && downstream.restarts() != stubRestarts) {
                 return ScenarioResult.failed(name, scenario.name(), "the downstream stub died during the warmup or measurement and was "
                         + "started again: the failures were the stub's, not the target's (run.log has when)");
+            }
+            if (scenario.needsDatabase() && database.restarts() != dbRestarts) {
+                return ScenarioResult.failed(name, scenario.name(), "PostgreSQL died during the warmup or measurement and was "
+                        + "started again: the failures were the database's, not the target's (run.log has when)");
             }
             if (m.responses() == 0) {
                 // Not a sample of the target's speed: statistics over repeats must not average it in.

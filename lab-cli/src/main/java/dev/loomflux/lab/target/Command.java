@@ -1,5 +1,6 @@
 package dev.loomflux.lab.target;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 
@@ -13,8 +14,12 @@ import java.util.Map;
  * @param argv  the command
  * @param ready path (or absolute URL) that answers 200 once the program serves
  * @param port  fixed port the program listens on, or 0 to pass a free one as {port}
+ * @param readyTimeout how long the program may take to answer {@code ready} with 200
  */
-public record Command(List<String> argv, String ready, int port) {
+public record Command(List<String> argv, String ready, int port, Duration readyTimeout) {
+    /** What a built-in target gets; a large application on one pinned CPU may need longer. */
+    public static final Duration READY_TIMEOUT = Duration.ofSeconds(90);
+
     public Command {
         argv = List.copyOf(argv);
     }

@@ -57,7 +57,7 @@ public final class Downstream implements AutoCloseable {
         cmd.add("--port");
         cmd.add(Integer.toString(port));
         ManagedProcess p = ManagedProcess.start("downstream", cmd, logDir.resolve("downstream.log"));
-        Readiness.await(p, base().resolve("/delay?ms=0"));
+        Readiness.await(p, base().resolve("/delay?ms=0"), Command.READY_TIMEOUT);
         process = p;
         p.onExit().thenRun(() -> {
             if (p.stoppedByLab()) {

@@ -8,14 +8,12 @@ import java.time.Duration;
 
 /** Polls a URL until it answers 200, failing early with the log tail if the process dies. */
 final class Readiness {
-    private static final Duration TIMEOUT = Duration.ofSeconds(90);
-
     private Readiness() {
     }
 
     /** @return milliseconds from process start to the first 200 */
-    static long await(ManagedProcess process, URI probe) {
-        long deadline = System.nanoTime() + TIMEOUT.toNanos();
+    static long await(ManagedProcess process, URI probe, Duration timeout) {
+        long deadline = System.nanoTime() + timeout.toNanos();
         while (System.nanoTime() < deadline) {
             if (!process.isAlive()) {
                 throw new LabException(process.name() + " exited with code " + process.exitValue()
@@ -33,7 +31,7 @@ final class Readiness {
             }
             sleep(25);
         }
-        throw new LabException(process.name() + " not ready after " + TIMEOUT.toSeconds() + " s at " + probe
+        throw new LabException(process.name() + " not ready after " + timeout.toSeconds() + " s at " + probe
                 + "; last lines of " + process.log() + ":\n" + process.logTail(20));
     }
 

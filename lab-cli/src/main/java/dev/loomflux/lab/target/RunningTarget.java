@@ -47,7 +47,7 @@ public final class RunningTarget implements AutoCloseable {
         if (own != null && own.port() > 0) {
             Ports.requireFree(settings.host(), port, spec.name());
         }
-        ResourceLimits limits = settings.limits();
+        ResourceLimits limits = spec.limits().over(settings.limits());
         // Limits where the machine allows them; elsewhere the run goes on and results.json says so (Runner).
         Cgroup cgroup = limits.any() && Cgroup.unsupported().isEmpty() ? Cgroup.create(spec.name(), limits) : null;
         List<String> jvmFlags = new ArrayList<>(settings.jvmFlags());
@@ -87,7 +87,7 @@ public final class RunningTarget implements AutoCloseable {
         launched.accept(p);
         URI base = URI.create("http://" + settings.host() + ":" + port);
         try {
-            long startup = Readiness.await(p, base.resolve(own != null ? own.ready() : "/plaintext"));
+            long startup = Readiness.await(p, base.resolve(own != null ? own.ready() : "/plaintext"), own != null ? own.readyTimeout() : Command.READY_TIMEOUT);
             return new RunningTarget(spec, p, base, startup, cgroup);
         } catch (RuntimeException e) {
             p.close();

@@ -1,6 +1,7 @@
 package dev.loomflux.lab.target;
 
 import dev.loomflux.lab.Home;
+import dev.loomflux.lab.limits.ResourceLimits;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -9,14 +10,16 @@ import java.util.Map;
  * A system under test: one of the apps plus Spring properties and JVM flags. Built-ins and
  * user-declared overrides (e.g. {@code mvc-10} = {@code mvc} with 10 Tomcat threads) are the same thing.
  * A bring-your-own target has a {@link Command} instead of an app (then {@code app} is null).
+ * {@code limits} are this target's own container limits, on top of the experiment's (which every
+ * target gets); NONE for most targets.
  */
-public record TargetSpec(String name, App app, Map<String, String> properties, List<String> jvmArgs, Command command) {
+public record TargetSpec(String name, App app, Map<String, String> properties, List<String> jvmArgs, Command command, ResourceLimits limits) {
     public TargetSpec(String name, App app, Map<String, String> properties, List<String> jvmArgs) {
-        this(name, app, properties, jvmArgs, null);
+        this(name, app, properties, jvmArgs, null, ResourceLimits.NONE);
     }
 
     public static TargetSpec own(String name, Command command, List<String> jvmArgs) {
-        return new TargetSpec(name, null, Map.of(), jvmArgs, command);
+        return new TargetSpec(name, null, Map.of(), jvmArgs, command, ResourceLimits.NONE);
     }
 
     public TargetSpec {
@@ -30,7 +33,11 @@ public record TargetSpec(String name, App app, Map<String, String> properties, L
         props.putAll(moreProperties);
         List<String> flags = new java.util.ArrayList<>(jvmArgs);
         flags.addAll(moreJvmArgs);
-        return new TargetSpec(newName, app, props, flags, command);
+        return new TargetSpec(newName, app, props, flags, command, limits);
+    }
+
+    public TargetSpec withLimits(ResourceLimits own) {
+        return new TargetSpec(name, app, properties, jvmArgs, command, own);
     }
 
     public boolean virtualThreads() {

@@ -1,6 +1,7 @@
 package dev.loomflux.lab.target;
 
 import dev.loomflux.lab.UsageException;
+import dev.loomflux.lab.limits.ResourceLimits;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -29,16 +30,22 @@ public final class Targets {
 
     /** Declares a target on top of a known one. */
     public TargetSpec define(String name, String base, Map<String, String> properties, List<String> jvmArgs, String where) {
+        return define(name, base, properties, jvmArgs, ResourceLimits.NONE, where);
+    }
+
+    /** @param limits this target's own container limits, on top of the base's */
+    public TargetSpec define(String name, String base, Map<String, String> properties, List<String> jvmArgs, ResourceLimits limits, String where) {
         checkNewName(name, where);
-        TargetSpec spec = get(base, where).derive(name, properties, jvmArgs);
+        TargetSpec from = get(base, where);
+        TargetSpec spec = from.derive(name, properties, jvmArgs).withLimits(limits.over(from.limits()));
         add(spec);
         return spec;
     }
 
     /** Declares a bring-your-own target: any command. */
-    public TargetSpec own(String name, Command command, List<String> jvmArgs, String where) {
+    public TargetSpec own(String name, Command command, List<String> jvmArgs, ResourceLimits limits, String where) {
         checkNewName(name, where);
-        TargetSpec spec = TargetSpec.own(name, command, jvmArgs);
+        TargetSpec spec = TargetSpec.own(name, command, jvmArgs).withLimits(limits);
         add(spec);
         return spec;
     }

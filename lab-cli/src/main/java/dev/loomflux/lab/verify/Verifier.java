@@ -38,7 +38,7 @@ public final class Verifier {
         Path dir = home.newRunDir("verify");
         out.println("verify: JDK " + settings.jdk().version() + " at " + settings.jdk().home() + "; logs in " + dir);
         List<CheckResult> results = new ArrayList<>();
-        try (Database db = dbOptions.open(dir);
+        try (Database db = dbOptions.open(dir, line -> out.println("verify: " + line));
              Downstream stub = Downstream.start(home, settings, Placement.ANYWHERE, dir)) {
             out.println("verify: database " + db.description() + "; stub at " + stub.base());
             for (TargetSpec spec : targets) {

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import dev.loomflux.lab.UsageException;
+import dev.loomflux.lab.limits.ResourceLimits;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -42,6 +43,20 @@ class ExperimentReaderTest {
     void scenarioParametersTakeDefaultsAndLimits() throws IOException {
         Experiment e = read("profile: {fixed: {users: 1, duration: 1s}}", "[chain: {depth: 5}, items, cpu: {work: 7}]");
         assertEquals(List.of("/chain?delay=20&depth=5", "/items?page=0&size=20", "/cpu?work=7"), e.scenarios().stream().map(Scenario::path).toList());
+    }
+
+    @Test
+    void limitsAreForEveryTargetAndNamedOnError() throws IOException {
+        assertEquals(new ResourceLimits(0.5, 1L << 30), read("profile: {fixed: {users: 1, duration: 1s}}\nlimits: {cpus: 0.5, memory: 1g}").limits());
+        assertEquals(new ResourceLimits(0, 768L << 20), read("profile: {fixed: {users: 1, duration: 1s}}\nlimits: {memory: 768m}").limits());
+        assertEquals(ResourceLimits.NONE, read("profile: {fixed: {users: 1, duration: 1s}}").limits());
+        assertEquals(new ResourceLimits(0, 1L << 30), ExperimentReader.read(Path.of(System.getProperty("loomflux.home"),
+                "experiments/seed-003-gateway-latency.yaml")).limits(), "seed 003's equal 1 GB containers");
+        assertError("profile: {fixed: {users: 1, duration: 1s}}\nlimits: {cpus: 0}", "x.yaml: limits.cpus: expected a number above 0 and at most 1024, e.g. 0.5, got '0'");
+        assertError("profile: {fixed: {users: 1, duration: 1s}}\nlimits: {cpus: half}", "x.yaml: limits.cpus: expected a number above 0");
+        assertError("profile: {fixed: {users: 1, duration: 1s}}\nlimits: {memory: 8m}", "x.yaml: limits.memory: expected at least 16m, got '8m'");
+        assertError("profile: {fixed: {users: 1, duration: 1s}}\nlimits: {memory: lots}", "x.yaml: limits.memory lots: expected a size such as 512m or 1g");
+        assertError("profile: {fixed: {users: 1, duration: 1s}}\nlimits: {cpu: 1}", "x.yaml: limits.cpu: unknown key (allowed: ");
     }
 
     @Test

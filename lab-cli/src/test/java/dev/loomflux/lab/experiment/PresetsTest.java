@@ -3,6 +3,8 @@ package dev.loomflux.lab.experiment;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.loomflux.lab.limits.ResourceLimits;
+import dev.loomflux.lab.target.TargetSpec;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -41,6 +43,24 @@ class PresetsTest {
         Experiment s003 = ExperimentReader.read(DIR.resolve("seed-003-gateway-latency.yaml"));
         assertEquals(List.of("/gateway?delay=10", "/gateway?delay=20"), s003.scenarios().stream().map(Scenario::path).toList());
         assertEquals(new Profile.Burst(10000, 100), ExperimentReader.read(DIR.resolve("seed-004-gatling-burst.yaml")).profile());
+    }
+
+    @Test
+    void theCpuQuotaPresetGivesEachModelEachQuotaAndTheSameMemory() {
+        Experiment e = ExperimentReader.read(DIR.resolve("cpu-quotas.yaml"));
+        assertEquals(List.of("/gateway?delay=20", "/plaintext"), e.scenarios().stream().map(Scenario::path).toList());
+        assertEquals(new ResourceLimits(0, 1L << 30), e.limits());
+        for (String model : List.of("mvc", "mvc-vt", "webflux")) {
+            for (double cpus : new double[] {0.5, 1, 2}) {
+                String name = model + "-" + (cpus == 0.5 ? "0.5" : Integer.toString((int) cpus)) + "cpu";
+                TargetSpec t = e.targets().stream().filter(x -> x.name().equals(name)).findFirst().orElseThrow(() -> new AssertionError(name));
+                assertEquals(new ResourceLimits(cpus, 0), t.limits(), name);
+                // What the target runs with: its own quota over the experiment's memory limit.
+                assertEquals(new ResourceLimits(cpus, 1L << 30), t.limits().over(e.limits()), name);
+                assertEquals(model.equals("mvc-vt"), t.virtualThreads(), name);
+            }
+        }
+        assertEquals(9, e.targets().size());
     }
 
     @Test
