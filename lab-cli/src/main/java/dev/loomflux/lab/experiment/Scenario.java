@@ -132,11 +132,6 @@ public record Scenario(Kind kind, Map<String, Integer> params, String customPath
         return kind == Kind.ITEMS;
     }
 
-    /** Whether a request's time is spent waiting on the stub or PostgreSQL rather than on the target's CPU; null for a path of the user's app. */
-    public Boolean waits() {
-        return kind == Kind.PATH ? null : needsDownstream() || needsDatabase();
-    }
-
     public Map<String, Object> describe() {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("name", name());

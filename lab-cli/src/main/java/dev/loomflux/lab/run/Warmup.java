@@ -98,7 +98,7 @@ public final class Warmup {
      * {@code budget} in all; nothing when the profile is that light already. It ends after its first
      * second when the target's JVM publishes no JIT counters.
      */
-    public static Outcome compile(LoadSpec measured, Boolean waits, Duration budget, SteadyRule rule, Signals signals, SecondListener listener) {
+    public static Outcome compile(LoadSpec measured, Duration budget, SteadyRule rule, Signals signals, SecondListener listener) {
         if (budget.isZero() || Reaper.stopping() || (measured.profile() instanceof Profile.Fixed fixed && fixed.users() <= COMPILE_USERS)) {
             return Outcome.NONE;
         }
@@ -118,25 +118,20 @@ public final class Warmup {
         // The compiler threads are busiest in a cold JVM: their CPU is not the requests' (mvc's probe: over 50%).
         double jitPct = last.stream().filter(p -> p.jitCpuMs() != null).mapToDouble(p -> p.jitCpuMs() / 10).average().orElse(0);
         Double cpu = signals.cpuPct(end - 3000, end);
-        int users = heatUsers(rps, cpu == null ? null : cpu - jitPct, Math.min(MAX_COMPILE_USERS, measured.profile().peakUsers()), waits);
+        int users = heatUsers(rps, cpu == null ? null : cpu - jitPct, Math.min(MAX_COMPILE_USERS, measured.profile().peakUsers()));
         Outcome stage = follow(with(measured, new Profile.Fixed(users, budget.minusMillis(probe.millis()))), quiet, signals, listener);
         Outcome both = stage.after(probe);
         return new Outcome(both.steady(), both.secondsToSteady(), both.millis(), both.check(), both.series(), 0, users);
     }
 
     /**
-     * Users for the compile stage after a probe at {@link #COMPILE_USERS} made {@code probeRps}: as many
-     * as bring the rate to {@link #HEAT_RPS}, at most {@code cap}, when its requests wait (on the stub or
-     * PostgreSQL) and so leave the compiler its CPU; {@link #COMPILE_USERS} when they are CPU work, or fast
-     * enough already. Built-in scenarios say which they are ({@code waits}), so every fork of a target
-     * warms the same way: deciding by the probe's CPU (used by {@code cpuPct}, outside the JIT's threads)
-     * flipped webflux on items between 2 and 32-45 users from one fresh JVM to the next, and the forks
-     * warmed at 2 settled 10-15% slower (docs/reproducibility.md). The CPU decides only for a path of
-     * the user's own app ({@code waits} null).
+     * Users for the compile stage after a probe at {@link #COMPILE_USERS} made {@code probeRps} and used
+     * {@code cpuPct} of the target's CPU outside its JIT compiler threads: as many as bring the rate to {@link #HEAT_RPS}, unless the probe
+     * kept the target busy already (CPU-bound work, or fast enough), at most {@code cap}. Waiting users
+     * sleep on a downstream and leave the compiler its CPU; busy ones would take it.
      */
-    static int heatUsers(double probeRps, Double cpuPct, int cap, Boolean waits) {
-        boolean busy = waits == null ? cpuPct != null && cpuPct >= BUSY_CPU_PCT : !waits;
-        if (probeRps >= HEAT_RPS || probeRps <= 0 || busy) {
+    static int heatUsers(double probeRps, Double cpuPct, int cap) {
+        if (probeRps >= HEAT_RPS || probeRps <= 0 || (cpuPct != null && cpuPct >= BUSY_CPU_PCT)) {
             return COMPILE_USERS;
         }
         return (int) Math.max(COMPILE_USERS, Math.min(cap, Math.ceil(COMPILE_USERS * HEAT_RPS / probeRps)));
