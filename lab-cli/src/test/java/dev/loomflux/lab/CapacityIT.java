@@ -41,4 +41,34 @@ class CapacityIT {
         assertTrue(sawFailure, "the search must have crossed the knee: " + c.path("steps"));
         assertTrue(run.out().contains("capacity mvc-10 gateway-delay100: " + capacity + " rps meets p99<200ms"), run.out());
     }
+
+    @Test
+    void repeatedSearchesAreFreshJvmsWithTheirOwnFilesAndAMedian() throws Exception {
+        // Wiring, not capacity: two searches of one target, each in its own JVM, each one step (and its retry) at 1-2 rps.
+        // Too short a warmup to be steady, so they find nothing; what is checked is where each search's results go.
+        LabRun run = LabRun.of("capacity", "--targets", "webflux", "--scenario", "json", "--slo", "p99<500ms", "--start", "1",
+                "--max-rps", "2", "--step", "2s", "--step-warmup", "0s", "--warmup", "10s", "--cooldown", "0s", "--repeat", "2");
+        assertEquals(0, run.exitCode(), run.toString());
+        Matcher m = Pattern.compile("results: (\\S+results\\.json)").matcher(run.out());
+        assertTrue(m.find(), run.out());
+        Path json = Path.of(m.group(1));
+        JsonNode root = new ObjectMapper().readTree(json.toFile());
+        JsonNode searches = root.path("capacity");
+        assertEquals(2, searches.size(), searches.toString());
+        assertEquals(1, searches.get(0).path("repeat").asInt());
+        assertEquals(2, searches.get(1).path("repeat").asInt());
+        for (JsonNode r : root.path("results")) {
+            String hlog = r.path("hlog").asText();
+            assertTrue(hlog.contains(".r" + r.path("repeat").asInt() + ".step" + r.path("step").asInt()), hlog);
+            assertTrue(java.nio.file.Files.isRegularFile(json.resolveSibling(hlog)), hlog);
+        }
+        JsonNode summary = root.path("capacity_summary").get(0);
+        assertEquals(2, summary.path("n").asInt(), root.path("capacity_summary").toString());
+        double a = searches.get(0).path("capacity_rps").asDouble();
+        double b = searches.get(1).path("capacity_rps").asDouble();
+        assertEquals((a + b) / 2, summary.path("median_rps").asDouble(), 0.001);
+        assertTrue(run.out().contains("capacity webflux json: median "), run.out());
+        assertTrue(run.out().contains(" rps of 2 searches ("), run.out());
+        assertEquals(2, run.out().lines().filter(l -> l.contains("webflux: ready in")).count(), "one JVM per search: " + run.out());
+    }
 }

@@ -30,6 +30,26 @@ class LimitsIT {
         assertTrue(limits.path("throttled_pct").asDouble() > 50, limits.toString());
         assertTrue(limits.path("cpu_pct").asDouble() > 35 && limits.path("cpu_pct").asDouble() < 56, limits.toString());
         assertEquals(1, half.path("target_config").path("jvm").path("available_processors").asInt(), half.path("target_config").toString());
+        // The same accounting second by second, and per phase.
+        int seconds = 0;
+        double throttled = 0;
+        for (JsonNode row : half.path("series")) {
+            if (row.path("throttled_pct").isNumber()) {
+                seconds++;
+                throttled += row.path("throttled_pct").asDouble();
+                assertTrue(row.path("cgroup_cpu_pct").asDouble() < 70, row.toString());
+                assertTrue(row.path("cgroup_memory_mb").asDouble() > 50, row.toString());
+            }
+        }
+        assertTrue(seconds >= 8, "throttled_pct in " + seconds + " of " + half.path("series").size() + " seconds");
+        assertTrue(throttled / seconds > 50, "mean throttled_pct per second " + throttled / seconds);
+        JsonNode measured = null;
+        for (JsonNode p : half.path("phases")) {
+            if (p.path("name").asText().equals("steady")) { // the fixed profile's measured phase
+                measured = p;
+            }
+        }
+        assertTrue(measured != null && measured.path("limits").path("throttled_pct").asDouble() > 50, half.path("phases").toString());
         assertEquals(List.of(), Cgroup.ofThisLab());
     }
 

@@ -5,6 +5,7 @@ import dev.loomflux.lab.UsageException;
 import dev.loomflux.lab.capacity.CapacityPlan;
 import dev.loomflux.lab.capacity.Slo;
 import dev.loomflux.lab.experiment.Experiment;
+import dev.loomflux.lab.experiment.Limits;
 import dev.loomflux.lab.experiment.Profile;
 import dev.loomflux.lab.experiment.Scenario;
 import dev.loomflux.lab.process.Reaper;
@@ -50,6 +51,11 @@ public final class CapacityCommand implements Callable<Integer> {
     @Option(names = "--cooldown", paramLabel = "TIME", defaultValue = "5s", description = "Pause between targets. Default: ${DEFAULT-VALUE}.")
     String cooldown;
 
+    @Option(names = "--repeat", paramLabel = "N", defaultValue = "1",
+            description = "Searches per target, each in a fresh JVM, interleaved as in ./lab run --repeat; with 2 or more the lab "
+                    + "reports each target's median capacity and how far its searches spread. Default: ${DEFAULT-VALUE}.")
+    int repeat;
+
     @Mixin
     ScenarioOptions scenarioOptions;
 
@@ -77,12 +83,15 @@ public final class CapacityCommand implements Callable<Integer> {
         if (start < 1 || maxRps < start) {
             throw new UsageException("--start " + start + " / --max-rps " + maxRps + ": expected 1 <= start <= max-rps");
         }
+        if (repeat < 1 || repeat > Limits.MAX_REPEAT) {
+            throw new UsageException("--repeat " + repeat + ": expected 1.." + Limits.MAX_REPEAT);
+        }
         Duration stepTime = Flags.duration("--step", step, false);
         CapacityPlan plan = new CapacityPlan(bound, start, maxRps, stepTime, Flags.duration("--step-warmup", stepWarmup, true), RESOLUTION, MAX_STEPS);
         List<Scenario> scenarios = scenarioOptions.select(List.of("gateway"));
         Experiment experiment = new Experiment("capacity-" + String.join("+", scenarios.stream().map(s -> s.kind().id()).toList()),
                 targets.select(), scenarios, new Profile.Rate(start, stepTime, plan.inFlight(start)),
-                Flags.duration("--warmup", warmup, true), Flags.duration("--cooldown", cooldown, true), 1);
+                Flags.duration("--warmup", warmup, true), Flags.duration("--cooldown", cooldown, true), repeat);
         new Runner(Home.detect(), experiment, jvm.settings(), cpuOptions.plan(), db, spec.commandLine().getOut(), plan).run();
         return Reaper.stopping() ? 130 : 0;
     }

@@ -121,7 +121,8 @@ final class ChartData {
         chart(c, "capacity", "Latency vs offered rate (capacity steps)", "capacity", "offered requests/s", "p99 ms");
         ArrayNode series = c.putArray("series");
         for (JsonNode cap : capacity) {
-            ArrayNode data = series.addObject().put("name", cap.path("target").asText() + " " + cap.path("scenario").asText()).putArray("data");
+            String search = repeated(capacity) ? " search " + cap.path("repeat").asInt(1) : "";
+            ArrayNode data = series.addObject().put("name", cap.path("target").asText() + " " + cap.path("scenario").asText() + search).putArray("data");
             cap.path("steps").forEach(s -> {
                 if (s.path("p99").isNumber()) {
                     data.addArray().add(s.path("offered_rps").asDouble()).add(s.path("p99").asDouble());
@@ -134,6 +135,16 @@ final class ChartData {
             data.removeAll();
             points.forEach(data::add);
         }
+    }
+
+    /** Whether some target x scenario was searched more than once: then every curve names its search. */
+    private static boolean repeated(JsonNode capacity) {
+        for (JsonNode cap : capacity) {
+            if (cap.path("repeat").asInt(1) > 1) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static ObjectNode chart(ObjectNode c, String id, String title, String kind, String xName, String yName) {

@@ -46,7 +46,7 @@ final class Findings {
             return lines;
         }
         if (ok.stream().allMatch(r -> r.has("step"))) {
-            lines.add(lead + "capacity search; see \"Capacity at the SLO\".");
+            lines.add(lead + capacityHeadline(root, scenario));
             return lines;
         }
         int repeat = root.path("experiment").path("repeat").asInt(1);
@@ -59,6 +59,33 @@ final class Findings {
         }
         lines.add(errors(ok));
         return lines;
+    }
+
+    /** Highest capacity first: the medians over searches when there were several, else each target's one search. */
+    private static String capacityHeadline(JsonNode root, String scenario) {
+        boolean medians = root.has("capacity_summary");
+        List<JsonNode> cells = new ArrayList<>();
+        (medians ? root.path("capacity_summary") : root.path("capacity")).forEach(c -> {
+            if (c.path("scenario").asText().equals(scenario)) {
+                cells.add(c);
+            }
+        });
+        if (cells.isEmpty()) {
+            return "no capacity found (see \"Capacity at the SLO\").";
+        }
+        String key = medians ? "median_rps" : "capacity_rps";
+        cells.sort(Comparator.comparingDouble((JsonNode c) -> c.path(key).asDouble()).reversed());
+        List<String> parts = new ArrayList<>();
+        for (JsonNode c : cells) {
+            parts.add(c.path("target").asText() + " " + Cells.num(c.path(key)) + " rps"
+                    + (medians ? " (" + Cells.num(c.path("min_rps")) + "-" + Cells.num(c.path("max_rps")) + ")" : ""));
+        }
+        String slo = cells.get(0).path("slo").asText();
+        return medians
+                ? "median capacity at " + slo + ": " + String.join(", ", parts) + ", over " + cells.get(0).path("n").asInt()
+                        + " searches each (min-max in parentheses; see \"Capacity at the SLO\")."
+                : "capacity at " + slo + ": " + String.join(", ", parts) + "; one search each, so no verdict: fresh JVMs of one target "
+                        + "settle apart (./lab capacity --repeat 3 for medians).";
     }
 
     private static String runHeadline(List<Figure> throughput, String runs) {

@@ -195,6 +195,7 @@ final class ReportContent {
     }
 
     private static Table phases(List<JsonNode> results, boolean repeated) {
+        boolean limited = results.stream().anyMatch(r -> r.path("phases").findValue("limits") != null);
         List<List<String>> rows = new ArrayList<>();
         for (JsonNode r : results) {
             for (JsonNode p : r.path("phases")) {
@@ -204,11 +205,19 @@ final class ReportContent {
                         Cells.range(t.path("cpu_pct")) + " (mean " + Cells.num(t.path("cpu_pct").path("mean")) + ")",
                         Cells.range(t.path("rss_mb")), Cells.range(t.path("threads")), Cells.range(t.path("fds")),
                         Cells.num(p.path("stub").path("cpu_pct").path("mean")), Cells.num(p.path("db").path("cpu_pct").path("mean"))));
+                if (limited) {
+                    JsonNode l = p.path("limits");
+                    row.addAll(List.of(Cells.num(l.path("throttled_pct")), Cells.num(l.path("memory_max_mb"))));
+                }
                 rows.add(row);
             }
         }
+        List<String> columns = new ArrayList<>(List.of("phase", "s", "CPU %", "RSS MB", "threads", "open files", "stub CPU %", "DB CPU %"));
+        if (limited) {
+            columns.addAll(List.of("throttled % of periods", "cgroup memory max MB"));
+        }
         return new Table("Target resources per phase (CPU: 100 = one core; s relative to the measured load)",
-                header(repeated, "phase", "s", "CPU %", "RSS MB", "threads", "open files", "stub CPU %", "DB CPU %"), rows);
+                header(repeated, columns.toArray(String[]::new)), rows);
     }
 
     private static Table jvm(List<JsonNode> results, boolean repeated) {
@@ -323,16 +332,37 @@ final class ReportContent {
     }
 
     private static Section capacity(JsonNode root) {
+        boolean repeated = root.path("experiment").path("repeat").asInt(1) > 1;
         List<List<String>> rows = new ArrayList<>();
         for (JsonNode c : root.path("capacity")) {
             List<String> steps = new ArrayList<>();
             c.path("steps").forEach(s -> steps.add(s.path("offered_rps").asText() + (s.path("slo_met").asBoolean() ? " ok" : " miss")));
-            rows.add(List.of(c.path("target").asText(), c.path("scenario").asText(), c.path("capacity_rps").asText()
-                    + (c.path("reached_max").asBoolean() ? " (limit of the search)" : ""), c.path("slo").asText(), String.join(", ", steps)));
+            List<String> row = new ArrayList<>(List.of(c.path("target").asText(), c.path("scenario").asText()));
+            if (repeated) {
+                row.add(c.path("repeat").asText());
+            }
+            row.addAll(List.of(c.path("capacity_rps").asText() + (c.path("reached_max").asBoolean() ? " (limit of the search)" : ""),
+                    c.path("slo").asText(), String.join(", ", steps)));
+            rows.add(row);
         }
+        List<String> header = new ArrayList<>(List.of("target", "scenario"));
+        if (repeated) {
+            header.add("search");
+        }
+        header.addAll(List.of("capacity rps", "SLO", "steps (rps)"));
+        List<Table> tables = new ArrayList<>();
+        List<List<String>> medians = new ArrayList<>();
+        for (JsonNode m : root.path("capacity_summary")) {
+            medians.add(List.of(m.path("target").asText(), m.path("scenario").asText(), m.path("n").asText(), Cells.num(m.path("median_rps")),
+                    Cells.num(m.path("min_rps")) + " - " + Cells.num(m.path("max_rps")), Cells.num(m.path("spread_pct")) + "%", m.path("slo").asText()));
+        }
+        if (!medians.isEmpty()) {
+            tables.add(new Table("Median over searches", List.of("target", "scenario", "searches", "median rps", "min - max", "spread", "SLO"), medians));
+        }
+        tables.add(new Table(repeated ? "Every search" : "", header, rows));
         return new Section("Capacity at the SLO", List.of("The highest offered rate (open model) whose step met the SLO; "
-                + "every step had its own warmup."), List.of(new Table("", List.of("target", "scenario", "capacity rps", "SLO", "steps (rps)"), rows)),
-                List.of("capacity"));
+                + "every step had its own warmup" + (repeated ? ", every search its own fresh JVM; spread = (max - min) / median." : ".")),
+                tables, List.of("capacity"));
     }
 
     private static List<String> texts(JsonNode array) {

@@ -5,6 +5,7 @@ import dev.loomflux.lab.Home;
 import dev.loomflux.lab.LabException;
 import dev.loomflux.lab.capacity.CapacityPlan;
 import dev.loomflux.lab.capacity.CapacitySearch;
+import dev.loomflux.lab.capacity.CapacitySummary;
 import dev.loomflux.lab.cli.DatabaseOptions;
 import dev.loomflux.lab.cpu.CpuPlan;
 import dev.loomflux.lab.db.Database;
@@ -46,8 +47,6 @@ import dev.loomflux.lab.steady.SteadyRule;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.net.URI;
-import java.nio.file.AccessDeniedException;
-import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -57,6 +56,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.Map;
 
 /**
@@ -86,6 +86,7 @@ public final class Runner {
     private final Progress progress;
     /** The live target's pid for the sampler; 0 between targets. */
     private final AtomicLong targetPid = new AtomicLong();
+    private final AtomicReference<Cgroup> targetGroup = new AtomicReference<>();
 
     /** Runs the experiment's own profile on every target x scenario. */
     public Runner(Home home, Experiment experiment, LaunchSettings settings, CpuPlan cpus, DatabaseOptions dbOptions, PrintWriter console) {
@@ -113,10 +114,7 @@ public final class Runner {
         try {
             Files.createDirectories(dir);
         } catch (IOException e) {
-            // Java names only the path in these two; say what is wrong with it.
-            String why = e instanceof FileAlreadyExistsException f ? f.getFile() + " exists and is not a directory"
-                    : e instanceof AccessDeniedException a ? "permission denied on " + a.getFile() : e.getMessage();
-            throw new LabException("cannot create the run's results directory " + dir + ": " + why, e);
+            throw new LabException("cannot create the run's results directory " + dir + ": " + whyNotCreated(dir, e), e);
         }
         // The lab JVM is the driver; pin it before anything else starts so its threads inherit the set.
         long self = ProcessHandle.current().pid();
@@ -203,18 +201,39 @@ public final class Runner {
             if (summary != null) {
                 results.put("summary", summary);
             }
+            List<Map<String, Object>> capacitySummary = capacity != null && experiment.repeat() > 1 ? CapacitySummary.of(capacities) : List.of();
+            if (!capacitySummary.isEmpty()) {
+                results.put("capacity_summary", capacitySummary);
+            }
             results.finish("completed");
             Summary.print(results.results(), log::line);
             if (summary != null && experiment.repeat() > 1) {
                 Summary.printRepeats(summary, log::line);
             }
-            capacities.forEach(c -> log.line("capacity " + c.get("target") + " " + c.get("scenario") + ": " + c.get("capacity_rps")
-                    + " rps meets " + capacity.slo() + (Boolean.TRUE.equals(c.get("reached_max")) ? " (the --max-rps limit; the real capacity may be higher)" : "")));
+            capacities.forEach(c -> log.line("capacity " + c.get("target") + " " + c.get("scenario") + (experiment.repeat() > 1 ? " search " + c.get("repeat") : "")
+                    + ": " + c.get("capacity_rps") + " rps meets " + capacity.slo()
+                    + (Boolean.TRUE.equals(c.get("reached_max")) ? " (the --max-rps limit; the real capacity may be higher)" : "")));
+            capacitySummary.forEach(m -> log.line(CapacitySummary.describe(m)));
             log.line(String.format("resource sampler: %.0f us CPU per 1 s tick", sampler.cpuMicrosPerTick()));
             report(dir, log, capacity == null);
             log.line("results: " + results.path());
             return results;
         }
+    }
+
+    /** Java's messages name the path, not what is wrong with it: the nearest existing parent usually is. */
+    private static String whyNotCreated(Path dir, IOException e) {
+        Path existing = dir.toAbsolutePath();
+        while (existing != null && !Files.exists(existing)) {
+            existing = existing.getParent();
+        }
+        if (existing != null && !Files.isDirectory(existing)) {
+            return existing + " exists and is not a directory";
+        }
+        if (existing != null && !Files.isWritable(existing)) {
+            return "no permission to write in " + existing;
+        }
+        return e.getMessage();
     }
 
     /** A report problem must not hide where the results are. */
@@ -257,6 +276,7 @@ public final class Runner {
             }
         });
         try (target) {
+            targetGroup.set(target.cgroup());
             String affinity = CpuPlan.affinityOf(target.process().pid());
             log.line(spec.name() + ": ready in " + target.startupMillis() + " ms (pid " + target.process().pid() + ", CPUs " + affinity + ")");
             Object config = spec.command() == null ? targetConfig(target) : null;
@@ -273,7 +293,7 @@ public final class Runner {
                     continue;
                 }
                 if (capacity != null) {
-                    searchCapacity(target, scenario, before, dir, results, log, affinity, config);
+                    searchCapacity(target, scenario, repeat, before, dir, results, log, affinity, config);
                     continue;
                 }
                 String suffix = experiment.repeat() > 1 ? ".r" + repeat : "";
@@ -288,6 +308,7 @@ public final class Runner {
             }
         } finally {
             targetPid.set(0);
+            targetGroup.set(null);
         }
     }
 
@@ -308,7 +329,7 @@ public final class Runner {
     }
 
     /** Doubling then bisection over open-model rates; every step is a result, the outcome a "capacity" entry. */
-    private void searchCapacity(RunningTarget target, Scenario scenario, List<Phase> before, Path dir, ResultsFile results, RunLog log,
+    private void searchCapacity(RunningTarget target, Scenario scenario, int repeat, List<Phase> before, Path dir, ResultsFile results, RunLog log,
                                 String affinity, Object config) {
         String name = target.spec().name();
         List<Map<String, Object>> steps = new ArrayList<>();
@@ -316,20 +337,21 @@ public final class Runner {
             if (Reaper.stopping() || !target.process().isAlive()) {
                 return false;
             }
-            Map<String, Object> r = capacityStep(target, scenario, rps, steps, before, dir, results, log, affinity, config);
+            Map<String, Object> r = capacityStep(target, scenario, repeat, rps, steps, before, dir, results, log, affinity, config);
             // A miss is measured once more before it counts, unless the driver fell behind (an overload is no accident):
             // a single miss here ended searches below the knee, by a p99 that jumped by half for one step (CI: mvc-10 at
             // 75 rps, 161 ms against 105-124 ms around it) or by a JIT still compiling steps later at a low rate.
             if (!Boolean.TRUE.equals(r.get("slo_met")) && !Boolean.TRUE.equals(r.get("behind_schedule")) && !Reaper.stopping()
                     && target.process().isAlive()) {
                 log.line(name + " " + scenario.name() + ": measuring " + rps + " rps again before counting the miss");
-                r = capacityStep(target, scenario, rps, steps, before, dir, results, log, affinity, config);
+                r = capacityStep(target, scenario, repeat, rps, steps, before, dir, results, log, affinity, config);
             }
             return Boolean.TRUE.equals(r.get("slo_met"));
         });
         Map<String, Object> c = new LinkedHashMap<>();
         c.put("target", name);
         c.put("scenario", scenario.name());
+        c.put("repeat", repeat);
         c.put("slo", capacity.slo().toString());
         c.put("capacity_rps", outcome.capacity());
         c.put("reached_max", outcome.reachedMax());
@@ -339,17 +361,19 @@ public final class Runner {
     }
 
     /** One measured rate of a capacity search, recorded as a result and as the search's next step. */
-    private Map<String, Object> capacityStep(RunningTarget target, Scenario scenario, int rps, List<Map<String, Object>> steps, List<Phase> before,
-                                             Path dir, ResultsFile results, RunLog log, String affinity, Object config) {
+    private Map<String, Object> capacityStep(RunningTarget target, Scenario scenario, int repeat, int rps, List<Map<String, Object>> steps,
+                                             List<Phase> before, Path dir, ResultsFile results, RunLog log, String affinity, Object config) {
         int k = steps.size() + 1;
         Profile.Rate profile = new Profile.Rate(rps, capacity.stepDuration(), capacity.inFlight(rps));
-        Map<String, Object> r = measure(target, scenario, new Step(profile, k == 1 ? experiment.warmup() : capacity.stepWarmup(), k == 1, ".step" + k),
+        String suffix = (experiment.repeat() > 1 ? ".r" + repeat : "") + ".step" + k;
+        Map<String, Object> r = measure(target, scenario, new Step(profile, k == 1 ? experiment.warmup() : capacity.stepWarmup(), k == 1, suffix),
                 before, dir, log);
         List<String> misses = new ArrayList<>(capacity.slo().misses(r));
         if (!RepeatSummary.steady(r)) {
             // Its percentiles may still be moving: a step that is not steady cannot show that the target meets the SLO.
             misses.add("not steady");
         }
+        r.put("repeat", repeat);
         r.put("step", k);
         r.put("offered_rps", rps);
         r.put("slo_met", misses.isEmpty());
@@ -462,7 +486,7 @@ public final class Runner {
             String csv = base + ".series.csv";
             SeriesCsv.write(dir.resolve(csv), r);
             r.put("series_csv", csv);
-            r.put("steady_state", steadyState(warm, step.warmup(), warmup, measured, r));
+            r.put("steady_state", steadyState(warm, step.warmup(), warmup, measured, r, Warmup.continuous(profile)));
             r.put("driver", driver(driverCpu));
             if (target.cgroup() != null && groupAtStart[0] != null) {
                 r.put("limits", LimitsReport.of(target.cgroup().limits(), groupAtStart[0], groupAtEnd));
@@ -479,7 +503,7 @@ public final class Runner {
             }
             if (scenario.needsDatabase() && database.restarts() != dbRestarts) {
                 return ScenarioResult.failed(name, scenario.name(), "PostgreSQL died during the warmup or measurement and was "
-                        + "started again: the failures were the database's, not the target's (run.log has when)");
+                        + "started again: what the measurement saw of that (errors, a stall) was the database's, not the target's (run.log has when)");
             }
             if (m.responses() == 0) {
                 // Not a sample of the target's speed: statistics over repeats must not average it in.
@@ -518,6 +542,7 @@ public final class Runner {
 
     private void watchSupport(Downstream stub, Database db) {
         sampler.watch(ResourceReport.TARGET, () -> targetPid.get() == 0 ? List.of() : List.of(targetPid.get()), true);
+        sampler.watchTargetGroup(targetGroup::get);
         if (stub != null) {
             sampler.watch(ResourceReport.STUB, () -> List.of(stub.pid()));
         }
@@ -532,9 +557,11 @@ public final class Runner {
      * measured window drifted: a result is {@code steady} only when the rule held and it did not.
      */
     @SuppressWarnings("unchecked")
-    private Map<String, Object> steadyState(Warmup.Outcome w, Duration budget, Phase warmup, Phase measured, Map<String, Object> r) {
+    private Map<String, Object> steadyState(Warmup.Outcome w, Duration budget, Phase warmup, Phase measured, Map<String, Object> r,
+                                            boolean continuous) {
         List<Map<String, Object>> rows = (List<Map<String, Object>>) r.get("series");
-        Drift drift = Drift.of(rows.stream().map(Runner::pointOf).toList());
+        // Only a load that went on from warmup into the measurement can be held to the warmup's level.
+        Drift drift = Drift.of(rows.stream().map(Runner::pointOf).toList(), continuous ? w.series() : List.of());
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("reached", w.steady());
         m.put("seconds", w.steady() ? w.secondsToSteady() : null);
@@ -552,6 +579,7 @@ public final class Runner {
         d.put("rps_change_pct", ScenarioResult.finite(drift.rpsChangePct()));
         d.put("p50_change_pct", ScenarioResult.finite(drift.p50ChangePct()));
         d.put("machine_change_pct", drift.machineChangePct() == null ? null : ScenarioResult.finite(drift.machineChangePct()));
+        d.put("from_warmup_pct", ScenarioResult.finite(drift.fromWarmupPct()));
         d.put("note", drift.note());
         m.put("drift", d);
         m.put("steady", w.steady() && !drift.drifting());

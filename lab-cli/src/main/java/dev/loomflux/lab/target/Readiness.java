@@ -31,8 +31,9 @@ final class Readiness {
             }
             sleep(25);
         }
+        String tail = process.logTail(20);
         throw new LabException(process.name() + " not ready after " + timeout.toSeconds() + " s at " + probe
-                + "; last lines of " + process.log() + ":\n" + process.logTail(20));
+                + (tail.isBlank() ? "; it wrote nothing to " + process.log() : "; last lines of " + process.log() + ":\n" + tail));
     }
 
     private static void sleep(long ms) {

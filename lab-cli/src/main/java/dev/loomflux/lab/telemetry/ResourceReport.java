@@ -1,5 +1,6 @@
 package dev.loomflux.lab.telemetry;
 
+import dev.loomflux.lab.limits.Cgroup;
 import dev.loomflux.lab.result.ScenarioResult;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -42,6 +43,52 @@ public final class ResourceReport {
             row.put("stub_cpu_pct", cpu(sampler, STUB, from));
             row.put("db_cpu_pct", cpu(sampler, DB, from));
         }
+        addGroupToSeries(sampler, series, t0);
+    }
+
+    /**
+     * A target under limits: per second, from its cgroup's accounting, the CPU every thread and child
+     * used (cgroup_cpu_pct), the share of CFS periods in which the quota ran out (throttled_pct) and
+     * the memory charged to it (cgroup_memory_mb). Columns only when the target had a cgroup, so an
+     * unlimited run's CSV keeps its layout.
+     */
+    private static void addGroupToSeries(ResourceSampler sampler, List<Map<String, Object>> series, long t0) {
+        if (series.isEmpty() || sampler.groupReadings(t0 - 2000, t0 + (series.size() + 2) * 1000L).isEmpty()) {
+            return;
+        }
+        for (Map<String, Object> row : series) {
+            long start = t0 + ((Number) row.get("t")).longValue() * 1000;
+            Cgroup.Usage a = lastGroup(sampler, start);
+            Cgroup.Usage b = lastGroup(sampler, start + 1000);
+            boolean known = a != null && b != null && b.atNanos() > a.atNanos();
+            long periods = known ? b.periods() - a.periods() : 0;
+            row.put("cgroup_cpu_pct", known ? ScenarioResult.round((b.cpuNanos() - a.cpuNanos()) * 100.0 / (b.atNanos() - a.atNanos())) : null);
+            row.put("throttled_pct", known ? ScenarioResult.round(periods == 0 ? 0 : 100.0 * (b.throttledPeriods() - a.throttledPeriods()) / periods) : null);
+            row.put("cgroup_memory_mb", b == null ? null : ScenarioResult.round(b.memoryBytes() / 1048576.0));
+        }
+    }
+
+    /** What the limits did in a phase: the same figures as results.json "limits", over the phase; null without a cgroup. */
+    private static Map<String, Object> groupPhase(ResourceSampler sampler, Phase p) {
+        List<ResourceSampler.GroupReading> in = sampler.groupReadings(p.fromMs() - ResourceSampler.PERIOD.toMillis(), p.toMs());
+        if (in.size() < 2) {
+            return null;
+        }
+        Cgroup.Usage a = in.get(0).usage();
+        Cgroup.Usage b = in.get(in.size() - 1).usage();
+        long periods = b.periods() - a.periods();
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("cpu_pct", ScenarioResult.round((b.cpuNanos() - a.cpuNanos()) * 100.0 / Math.max(1, b.atNanos() - a.atNanos())));
+        m.put("throttled_pct", ScenarioResult.round(periods == 0 ? 0 : 100.0 * (b.throttledPeriods() - a.throttledPeriods()) / periods));
+        m.put("throttled_s", ScenarioResult.round((b.throttledNanos() - a.throttledNanos()) / 1e9));
+        m.put("memory_max_mb", ScenarioResult.round(in.stream().mapToLong(r -> r.usage().memoryBytes()).max().orElse(0) / 1048576.0));
+        m.put("oom_kills", b.oomKills() - a.oomKills());
+        return m;
+    }
+
+    private static Cgroup.Usage lastGroup(ResourceSampler sampler, long epochMs) {
+        List<ResourceSampler.GroupReading> r = sampler.groupReadings(epochMs - 2 * ResourceSampler.PERIOD.toMillis(), epochMs);
+        return r.isEmpty() ? null : r.get(r.size() - 1).usage();
     }
 
     /**
@@ -79,6 +126,10 @@ public final class ResourceReport {
             t.put("threads", range(target, Reading::threads, false));
             t.put("fds", range(target.stream().filter(r -> r.fds() >= 0).toList(), Reading::fds, false));
             m.put("target", t);
+            Map<String, Object> limits = groupPhase(sampler, p);
+            if (limits != null) {
+                m.put("limits", limits);
+            }
             for (String role : List.of(STUB, DB)) {
                 Map<String, Object> cpu = new LinkedHashMap<>();
                 cpu.put("cpu_pct", range(sampler.readings(role, p.fromMs(), p.toMs()), Reading::cpuPct, true));

@@ -1,5 +1,6 @@
 package dev.loomflux.lab.telemetry;
 
+import dev.loomflux.lab.limits.Cgroup;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import java.time.Duration;
@@ -23,6 +24,8 @@ public final class ResourceSampler implements AutoCloseable {
     private final Map<String, ProcessGroup> groups = new LinkedHashMap<>();
     private final Map<String, List<Reading>> readings = new LinkedHashMap<>();
     private final Thread thread;
+    private volatile Supplier<Cgroup> targetGroup = () -> null;
+    private final List<GroupReading> groupReadings = new ArrayList<>();
     private volatile boolean running = true;
     private volatile long cpuNanos;
     private volatile long ticks;
@@ -42,6 +45,21 @@ public final class ResourceSampler implements AutoCloseable {
         groups.put(role, new ProcessGroup(os, pids, jvm));
         readings.put(role, new ArrayList<>());
         return this;
+    }
+
+    /** The target's cgroup when it runs limited, asked at every tick: its accounting is read with the processes'. */
+    public ResourceSampler watchTargetGroup(Supplier<Cgroup> group) {
+        targetGroup = group;
+        return this;
+    }
+
+    /** The target cgroup's cumulative counters at one tick. */
+    public record GroupReading(long epochMs, Cgroup.Usage usage) {
+    }
+
+    /** Readings of the target's cgroup taken in (fromMs, toMs]. */
+    public synchronized List<GroupReading> groupReadings(long fromMs, long toMs) {
+        return groupReadings.stream().filter(r -> r.epochMs() > fromMs && r.epochMs() <= toMs).toList();
     }
 
     public ResourceSampler start() {
@@ -97,6 +115,14 @@ public final class ResourceSampler implements AutoCloseable {
                 // A process that exits mid-read, or an OS that denies a field: skip this reading, never fail the run.
             }
         });
+        Cgroup group = targetGroup.get();
+        if (group != null) {
+            try {
+                groupReadings.add(new GroupReading(now, group.usage()));
+            } catch (RuntimeException e) {
+                // The group is being removed with its target.
+            }
+        }
     }
 
     @Override

@@ -173,6 +173,39 @@ class ReportMarkdownTest {
         assertTrue(md.contains("| mvc | plaintext | 1 | yes | 24 (9 of them at 2 users) |"), "the steady-state table has a repeat column");
     }
 
+    @Test
+    void repeatedCapacitySearchesLeadWithTheirMedians() throws IOException {
+        copyFixture(dir);
+        ObjectNode root = (ObjectNode) JSON.readTree(dir.resolve("results.json").toFile());
+        ((ObjectNode) root.path("experiment")).put("repeat", 3);
+        root.remove("summary");
+        root.path("results").forEach(r -> ((ObjectNode) r).put("step", 1));
+        ArrayNode searches = root.putArray("capacity");
+        ArrayNode medians = root.putArray("capacity_summary");
+        int[][] rps = {{1000, 1500, 1400}, {2400, 121, 2200}};
+        String[] targets = {"mvc", "mvc-vt"};
+        for (int t = 0; t < 2; t++) {
+            for (int k = 0; k < 3; k++) {
+                ObjectNode c = searches.addObject().put("target", targets[t]).put("scenario", "plaintext").put("repeat", k + 1)
+                        .put("slo", "p99<50ms").put("capacity_rps", rps[t][k]).put("reached_max", false);
+                c.putArray("steps").addObject().put("step", 1).put("offered_rps", 100).put("slo_met", true).put("p99", 12.5);
+            }
+        }
+        medians.addObject().put("target", "mvc").put("scenario", "plaintext").put("slo", "p99<50ms").put("n", 3).put("median_rps", 1400.0)
+                .put("min_rps", 1000.0).put("max_rps", 1500.0).put("spread_pct", 35.7).put("reached_max", false);
+        medians.addObject().put("target", "mvc-vt").put("scenario", "plaintext").put("slo", "p99<50ms").put("n", 3).put("median_rps", 2200.0)
+                .put("min_rps", 121.0).put("max_rps", 2400.0).put("spread_pct", 103.6).put("reached_max", false);
+        JSON.writeValue(dir.resolve("results.json").toFile(), root);
+        Report.write(dir);
+        String md = Files.readString(dir.resolve("report.md"));
+        assertTrue(md.contains("**plaintext:** median capacity at p99<50ms: mvc-vt 2200 rps (121-2400), mvc 1400 rps (1000-1500), "
+                + "over 3 searches each"), md);
+        assertTrue(md.contains("| mvc-vt | plaintext | 3 | 2200 | 121 - 2400 | 104% | p99<50ms |"), md);
+        assertTrue(md.contains("| mvc-vt | plaintext | 2 | 121 | p99<50ms | 100 ok |"), "every search is a row with its number: " + md);
+        String html = Files.readString(dir.resolve("report.html"));
+        assertTrue(html.contains("mvc-vt plaintext search 2"), "each search is its own curve");
+    }
+
     /** The cells of the row for a target in the first table after the caption. */
     private static List<String> row(List<String> lines, String caption, String target) {
         int start = lines.indexOf(caption);

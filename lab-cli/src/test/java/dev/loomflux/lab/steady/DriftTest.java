@@ -42,6 +42,23 @@ class DriftTest {
     }
 
     @Test
+    void aFlatWindowBelowTheSteadyWarmupIsAStepNotTheSteadyState() {
+        // webflux, 2026-11-23 22:2x: steady at 2,000-2,500 rps, then 15 flat seconds at 1,000-1,200
+        List<Point> warmup = measured(2_300, 2_300, 300, 300);
+        Drift d = Drift.of(measured(1_100, 1_100, 300, 300), warmup);
+        assertTrue(d.drifting(), String.valueOf(d));
+        assertTrue(d.fromWarmupPct() < -45 && d.fromWarmupPct() > -60, String.valueOf(d));
+        assertTrue(d.note().startsWith("changed from the steady warmup to the measurement (the window vs the warmup's last 10 s: throughput -5"), d.note());
+        assertFalse(d.note().contains("drifted while measured"), d.note());
+        // Within the machine's 10 s noise of the warmup's end: the steady state it claimed
+        Drift same = Drift.of(measured(2_100, 2_100, 300, 300), warmup);
+        assertFalse(same.drifting(), String.valueOf(same));
+        assertTrue(same.fromWarmupPct() < -5 && same.fromWarmupPct() > -15, String.valueOf(same));
+        // No warmup before the window: nothing to compare with
+        assertEquals(Double.NaN, Drift.of(measured(1_100, 1_100, 300, 300)).fromWarmupPct());
+    }
+
+    @Test
     void tooShortToTell() {
         Drift d = Drift.of(measured(20_000, 10_000, 300, 300).subList(0, 5));
         assertFalse(d.drifting());
