@@ -133,8 +133,8 @@ public final class Runner {
                     .map(t -> t.name() + ": " + t.limits().over(settings.limits()).describe()).toList();
             if (settings.limits().any() || !own.isEmpty()) {
                 log.line(Cgroup.unsupported().map(reason -> "limits NOT applied, the targets run unlimited: " + reason)
-                        .orElse((settings.limits().any() ? "limits for every target: " + settings.limits().describe() : "limits")
-                                + (own.isEmpty() ? "" : "; " + String.join("; ", own))));
+                        .orElse((settings.limits().any() ? "limits for every target: " + settings.limits().describe() : "")
+                                + (own.isEmpty() ? "" : (settings.limits().any() ? "; " : "") + "limits per target: " + String.join("; ", own))));
             }
             return runIn(dir, runId, log);
         } finally {
