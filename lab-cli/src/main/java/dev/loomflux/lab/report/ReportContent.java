@@ -102,7 +102,8 @@ final class ReportContent {
                 + exp.path("repeat").asInt(1)));
         rows.add(List.of("JVM flags (every target)", String.join(" ", texts(exp.path("jvm_flags")))));
         if (exp.has("limits")) {
-            rows.add(List.of("limits (every target)", readable(exp.path("limits"))));
+            // cpus and memory are every target's (absent when only some targets have their own, shown with the targets).
+            rows.add(List.of("limits", readable(exp.path("limits"))));
         }
         rows.add(List.of("machine", env.path("os").asText() + ", " + env.path("cpus").asText() + " CPUs (" + env.path("cpu_model").asText() + "), "
                 + env.path("memory_mb").asText() + " MB"));
