@@ -433,7 +433,7 @@ public final class Runner {
             try {
                 // At most half the budget, so that the profile's own load always gets time to show it is steady.
                 Warmup.Outcome compiled = step.compileFirst()
-                        ? Warmup.compile(spec, step.warmup().dividedBy(2), SteadyRule.DEFAULT, signals, progress(name, scenario, "warmup (compile)", log))
+                        ? Warmup.compile(spec, target.cpus(), step.warmup().dividedBy(2), SteadyRule.DEFAULT, signals, progress(name, scenario, "warmup (compile)", log))
                         : Warmup.Outcome.NONE;
                 if (!compiled.series().isEmpty()) {
                     log.line(name + " " + scenario.name() + ": compile stage " + (compiled.steady() ? "quiet" : "ended") + " after "

@@ -79,7 +79,7 @@ public final class Warmup {
      * after 90 s of them and 180 s more at 100 requests/s (docs/steady-state.md).
      */
     static final double HEAT_RPS = 1000;
-    /** Target CPU (100 = one core) at which {@link #COMPILE_USERS} users keep it busy already: more would crowd the compiler. */
+    /** Target CPU, in % of the CPUs it can use, at which {@link #COMPILE_USERS} users keep it busy already: more would crowd the compiler. */
     static final double BUSY_CPU_PCT = 50;
     /** Tomcat's worker threads: beyond them more users only queue. */
     static final int MAX_COMPILE_USERS = 200;
@@ -98,7 +98,8 @@ public final class Warmup {
      * {@code budget} in all; nothing when the profile is that light already. It ends after its first
      * second when the target's JVM publishes no JIT counters.
      */
-    public static Outcome compile(LoadSpec measured, Duration budget, SteadyRule rule, Signals signals, SecondListener listener) {
+    /** @param cpus the CPUs the target can use (pinned, or its quota when less): "busy" is half of them */
+    public static Outcome compile(LoadSpec measured, double cpus, Duration budget, SteadyRule rule, Signals signals, SecondListener listener) {
         if (budget.isZero() || Reaper.stopping() || (measured.profile() instanceof Profile.Fixed fixed && fixed.users() <= COMPILE_USERS)) {
             return Outcome.NONE;
         }
@@ -118,7 +119,8 @@ public final class Warmup {
         // The compiler threads are busiest in a cold JVM: their CPU is not the requests' (mvc's probe: over 50%).
         double jitPct = last.stream().filter(p -> p.jitCpuMs() != null).mapToDouble(p -> p.jitCpuMs() / 10).average().orElse(0);
         Double cpu = signals.cpuPct(end - 3000, end);
-        int users = heatUsers(rps, cpu == null ? null : cpu - jitPct, Math.min(MAX_COMPILE_USERS, measured.profile().peakUsers()));
+        // Per CPU the target has: under a 0.5 quota it can never pass 50% of a core, and its probe looked idle (16 users then).
+        int users = heatUsers(rps, cpu == null ? null : (cpu - jitPct) / Math.max(cpus, 0.01), Math.min(MAX_COMPILE_USERS, measured.profile().peakUsers()));
         Outcome stage = follow(with(measured, new Profile.Fixed(users, budget.minusMillis(probe.millis()))), quiet, signals, listener);
         Outcome both = stage.after(probe);
         return new Outcome(both.steady(), both.secondsToSteady(), both.millis(), both.check(), both.series(), 0, users);

@@ -22,8 +22,10 @@ public final class RunningTarget implements AutoCloseable {
     private final URI base;
     private final long startupMillis;
     private final Cgroup cgroup;
+    private final double cpus;
 
-    private RunningTarget(TargetSpec spec, ManagedProcess process, URI base, long startupMillis, Cgroup cgroup) {
+    private RunningTarget(TargetSpec spec, ManagedProcess process, URI base, long startupMillis, Cgroup cgroup, double cpus) {
+        this.cpus = cpus;
         this.spec = spec;
         this.process = process;
         this.base = base;
@@ -88,7 +90,7 @@ public final class RunningTarget implements AutoCloseable {
         URI base = URI.create("http://" + settings.host() + ":" + port);
         try {
             long startup = Readiness.await(p, base.resolve(own != null ? own.ready() : "/plaintext"), own != null ? own.readyTimeout() : Command.READY_TIMEOUT);
-            return new RunningTarget(spec, p, base, startup, cgroup);
+            return new RunningTarget(spec, p, base, startup, cgroup, cgroup != null && limits.cpus() > 0 ? Math.min(pinned, limits.cpus()) : pinned);
         } catch (RuntimeException e) {
             p.close();
             Optional<String> oom = cgroup == null ? Optional.empty() : cgroup.oomCause();
@@ -139,6 +141,11 @@ public final class RunningTarget implements AutoCloseable {
     }
 
     /** The target's cgroup when limits apply, else null. */
+    /** The CPUs the target can use: its pinned ones, or its quota when that is less (100% = one of them busy). */
+    public double cpus() {
+        return cpus;
+    }
+
     public Cgroup cgroup() {
         return cgroup;
     }
