@@ -229,5 +229,17 @@ public final class Cgroup implements AutoCloseable {
     /** Cumulative figures, read at {@code atNanos} (System.nanoTime): CPU time in ns, CFS periods, memory in bytes. */
     public record Usage(long atNanos, long cpuNanos, long periods, long throttledPeriods, long throttledNanos, long memoryBytes, long peakMemoryBytes,
                         long oomKills) {
+        /** What the group did between {@code earlier} and this reading. */
+        public Change since(Usage earlier) {
+            long periods = this.periods - earlier.periods;
+            return new Change((cpuNanos - earlier.cpuNanos) * 100.0 / Math.max(1, atNanos - earlier.atNanos), periods,
+                    throttledPeriods - earlier.throttledPeriods,
+                    periods == 0 ? 0 : 100.0 * (throttledPeriods - earlier.throttledPeriods) / periods,
+                    (throttledNanos - earlier.throttledNanos) / 1e9, oomKills - earlier.oomKills);
+        }
+    }
+
+    /** CPU used (100 = one core, every thread and child), CFS periods and the share throttled, time throttled, OOM kills. */
+    public record Change(double cpuPct, long periods, long throttledPeriods, double throttledPct, double throttledSeconds, long oomKills) {
     }
 }

@@ -10,18 +10,16 @@ public final class LimitsReport {
 
     /** @param start read as the measured load began, {@code end} as it ended */
     public static Map<String, Object> of(ResourceLimits limits, Cgroup.Usage start, Cgroup.Usage end) {
-        double seconds = Math.max(1e-3, (end.atNanos() - start.atNanos()) / 1e9);
-        long periods = end.periods() - start.periods();
-        long throttled = end.throttledPeriods() - start.throttledPeriods();
+        Cgroup.Change c = end.since(start);
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("cpus", limits.cpus() > 0 ? limits.cpus() : null);
         m.put("memory_mb", limits.memoryBytes() > 0 ? limits.memoryBytes() / (1 << 20) : null);
         // Every thread and child of the target, counted by the kernel: a cross-check of the process sampler's cpu_pct.
-        m.put("cpu_pct", round((end.cpuNanos() - start.cpuNanos()) / 1e9 / seconds * 100));
-        m.put("periods", periods);
-        m.put("throttled_periods", throttled);
-        m.put("throttled_pct", periods == 0 ? 0.0 : round(100.0 * throttled / periods));
-        m.put("throttled_s", round((end.throttledNanos() - start.throttledNanos()) / 1e9));
+        m.put("cpu_pct", round(c.cpuPct()));
+        m.put("periods", c.periods());
+        m.put("throttled_periods", c.throttledPeriods());
+        m.put("throttled_pct", round(c.throttledPct()));
+        m.put("throttled_s", round(c.throttledSeconds()));
         m.put("memory_end_mb", round(end.memoryBytes() / 1048576.0));
         m.put("memory_peak_mb", round(end.peakMemoryBytes() / 1048576.0));
         m.put("oom_kills", end.oomKills());

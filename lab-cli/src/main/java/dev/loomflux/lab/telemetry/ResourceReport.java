@@ -60,10 +60,9 @@ public final class ResourceReport {
             long start = t0 + ((Number) row.get("t")).longValue() * 1000;
             Cgroup.Usage a = lastGroup(sampler, start);
             Cgroup.Usage b = lastGroup(sampler, start + 1000);
-            boolean known = a != null && b != null && b.atNanos() > a.atNanos();
-            long periods = known ? b.periods() - a.periods() : 0;
-            row.put("cgroup_cpu_pct", known ? ScenarioResult.round((b.cpuNanos() - a.cpuNanos()) * 100.0 / (b.atNanos() - a.atNanos())) : null);
-            row.put("throttled_pct", known ? ScenarioResult.round(periods == 0 ? 0 : 100.0 * (b.throttledPeriods() - a.throttledPeriods()) / periods) : null);
+            Cgroup.Change c = a != null && b != null && b.atNanos() > a.atNanos() ? b.since(a) : null;
+            row.put("cgroup_cpu_pct", c == null ? null : ScenarioResult.round(c.cpuPct()));
+            row.put("throttled_pct", c == null ? null : ScenarioResult.round(c.throttledPct()));
             row.put("cgroup_memory_mb", b == null ? null : ScenarioResult.round(b.memoryBytes() / 1048576.0));
         }
     }
@@ -74,15 +73,13 @@ public final class ResourceReport {
         if (in.size() < 2) {
             return null;
         }
-        Cgroup.Usage a = in.get(0).usage();
-        Cgroup.Usage b = in.get(in.size() - 1).usage();
-        long periods = b.periods() - a.periods();
+        Cgroup.Change c = in.get(in.size() - 1).usage().since(in.get(0).usage());
         Map<String, Object> m = new LinkedHashMap<>();
-        m.put("cpu_pct", ScenarioResult.round((b.cpuNanos() - a.cpuNanos()) * 100.0 / Math.max(1, b.atNanos() - a.atNanos())));
-        m.put("throttled_pct", ScenarioResult.round(periods == 0 ? 0 : 100.0 * (b.throttledPeriods() - a.throttledPeriods()) / periods));
-        m.put("throttled_s", ScenarioResult.round((b.throttledNanos() - a.throttledNanos()) / 1e9));
+        m.put("cpu_pct", ScenarioResult.round(c.cpuPct()));
+        m.put("throttled_pct", ScenarioResult.round(c.throttledPct()));
+        m.put("throttled_s", ScenarioResult.round(c.throttledSeconds()));
         m.put("memory_max_mb", ScenarioResult.round(in.stream().mapToLong(r -> r.usage().memoryBytes()).max().orElse(0) / 1048576.0));
-        m.put("oom_kills", b.oomKills() - a.oomKills());
+        m.put("oom_kills", c.oomKills());
         return m;
     }
 
