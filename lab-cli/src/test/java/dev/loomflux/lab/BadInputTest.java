@@ -46,6 +46,33 @@ class BadInputTest {
         assertOneLineError(LabRun.of("run", yaml.toString()), "unknown target 'tomcat'");
     }
 
+    @Test
+    void flagsAndExperimentFilesShareOneProfileReadingWithTheSameLimits() throws IOException {
+        String[][] cases = {
+                {"--profile fixed --connections 0", "{fixed: {users: 0}}", "0 is out of range 1..100000", "--connections 0: ", "profile.fixed.users: "},
+                {"--profile loops --connections 100001", "{loops: {users: 100001}}", "100001 is out of range 1..100000", "--connections 100001: ",
+                        "profile.loops.users: "},
+                {"--profile burst --requests 0", "{burst: {requests: 0}}", "0 is out of range 1..10000000", "--requests 0: ", "profile.burst.requests: "},
+                {"--profile rate --duration 5s", "{rate: {duration: 5s}}", "required by the rate profile", "--rps: ", "profile.rate.rps: "},
+                {"--profile rate --rps 10 --max-users 0", "{rate: {rps: 10, max-users: 0}}", "0 is out of range 1..100000", "--max-users 0: ",
+                        "profile.rate.max-users: "},
+                {"--profile fixed --duration 0s", "{fixed: {duration: 0s}}", "must be longer than 0", "--duration 0s: ", "profile.fixed.duration: "},
+                {"--profile stages --stages 10s:0,5s:0", "{stages: [{duration: 10s, users: 0}, {duration: 5s, users: 0}]}", "no stage has users",
+                        "--stages 10s:0,5s:0: ", "profile.stages: "},
+                {"--profile soak", "{soak: {users: 1}}", "unknown profile (allowed: stages, fixed, loops, burst, rate)", "--profile soak: ",
+                        "profile.soak: "}};
+        for (String[] c : cases) {
+            List<String> args = new java.util.ArrayList<>(List.of("run", "--targets", "mvc"));
+            args.addAll(List.of(c[0].split(" ")));
+            LabRun flags = LabRun.of(args.toArray(String[]::new));
+            Path yaml = dir.resolve("p.yaml");
+            Files.writeString(yaml, "targets: [mvc]\nscenarios: [plaintext]\nprofile: " + c[1] + "\n");
+            LabRun file = LabRun.of("run", yaml.toString());
+            assertOneLineError(flags, c[3] + c[2]);
+            assertOneLineError(file, yaml + ": " + c[4] + c[2]);
+        }
+    }
+
     private static List<Path> listing(Path d) throws IOException {
         if (!Files.isDirectory(d)) {
             return List.of();

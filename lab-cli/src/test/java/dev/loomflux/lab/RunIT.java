@@ -115,7 +115,7 @@ class RunIT {
     @Test
     void badRunFlagsAreOneLineErrors() {
         assertBad(LabRun.of("run", "--profile", "fixed", "--rps", "10"), "--rps does not apply to --profile fixed");
-        assertBad(LabRun.of("run", "--profile", "rate"), "--profile rate needs --rps");
+        assertBad(LabRun.of("run", "--profile", "rate"), "--rps: required by the rate profile");
         assertBad(LabRun.of("run", "--profile", "stages", "--stages", "10s"), "--stages 10s: expected TIME:USERS");
         assertBad(LabRun.of("run", "--scenario", "gateway", "--delay", "100000"), "--scenario: delay 100000 is out of range 0..5000");
         assertBad(LabRun.of("run", "--scenario", "soap"), "--scenario: unknown scenario 'soap'");

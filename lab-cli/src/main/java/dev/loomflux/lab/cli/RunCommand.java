@@ -6,12 +6,12 @@ import dev.loomflux.lab.experiment.Experiment;
 import dev.loomflux.lab.experiment.ExperimentReader;
 import dev.loomflux.lab.experiment.Limits;
 import dev.loomflux.lab.experiment.Profile;
+import dev.loomflux.lab.experiment.ProfileReader;
 import dev.loomflux.lab.experiment.Scenario;
 import dev.loomflux.lab.process.Reaper;
 import dev.loomflux.lab.cpu.CpuPlan;
 import dev.loomflux.lab.run.Runner;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -67,7 +67,7 @@ public final class RunCommand implements Callable<Integer> {
     @Option(names = "--warmup", paramLabel = "TIME", description = "Most warmup per target x scenario; warmup ends as soon as the target is steady. Default: 180s.")
     String warmup;
 
-    @Option(names = "--cooldown", paramLabel = "TIME", description = "Pause between targets. Default: 5s (experiment files: 10s).")
+    @Option(names = "--cooldown", paramLabel = "TIME", description = "Pause between targets. Default: 10s.")
     String cooldown;
 
     @Option(names = "--name", description = "Experiment name (part of the run id). Default: the file name or the scenarios.")
@@ -87,9 +87,6 @@ public final class RunCommand implements Callable<Integer> {
 
     @Spec
     CommandSpec spec;
-
-    /** Flag runs are the quick path (the default comparison finishes in ~5 min on 2 cores). */
-    private static final Duration QUICK_COOLDOWN = Duration.ofSeconds(5);
 
     @Override
     public Integer call() {
@@ -139,78 +136,87 @@ public final class RunCommand implements Callable<Integer> {
                 : String.join("+", list.stream().map(s -> s.kind().id()).toList());
         return new Experiment(experimentName, targets.select(), list, profile(),
                 warmup == null ? Experiment.DEFAULT_WARMUP : Flags.duration("--warmup", warmup, true),
-                cooldown == null ? QUICK_COOLDOWN : Flags.duration("--cooldown", cooldown, true), 1);
+                cooldown == null ? Experiment.DEFAULT_COOLDOWN : Flags.duration("--cooldown", cooldown, true), 1);
     }
 
     private Profile profile() {
-        switch (profile) {
-            case "fixed":
-                only("fixed", "--connections", "--duration");
-                return new Profile.Fixed(positive("--connections", users, 50), Flags.duration("--duration", duration == null ? "15s" : duration, false));
-            case "loops":
-                only("loops", "--connections", "--requests");
-                return new Profile.Loops(positive("--connections", users, 50), positive("--requests", requests, 100));
-            case "burst":
-                only("burst", "--connections", "--requests");
-                return new Profile.Burst(positive("--connections", users, 50), positive("--requests", requests, 100));
-            case "rate":
-                only("rate", "--rps", "--duration", "--max-users");
-                if (rps == null) {
-                    throw new UsageException("--profile rate needs --rps");
-                }
-                int r = positive("--rps", rps, 0);
-                return new Profile.Rate(r, Flags.duration("--duration", duration == null ? "15s" : duration, false),
-                        positive("--max-users", maxUsers, Math.max(100, r)));
-            case "stages":
-                only("stages", "--stages");
-                if (stages == null) {
-                    throw new UsageException("--profile stages needs --stages, e.g. 15s:50,30s:100,15s:150,30s:0");
-                }
-                return stagesProfile();
-            default:
-                throw new UsageException("--profile " + profile + ": allowed are stages, fixed, loops, burst, rate");
+        List<String> fields = ProfileReader.FIELDS.get(profile);
+        if (fields != null) {
+            only(fields);
         }
+        return ProfileReader.read(profile, new ProfileReader.Fields() {
+            @Override
+            public String text(String field) {
+                Object v = switch (field) {
+                    case "users" -> users;
+                    case "duration" -> duration;
+                    case "requests" -> requests;
+                    case "rps" -> rps;
+                    case "max-users" -> maxUsers;
+                    default -> stages;
+                };
+                return v == null ? null : v.toString();
+            }
+
+            @Override
+            public List<ProfileReader.Fields> stages() {
+                return stagesFields();
+            }
+
+            @Override
+            public UsageException error(String field, String message) {
+                if (field.isEmpty()) {
+                    return new UsageException("--profile " + profile + ": " + message);
+                }
+                String flag = flag(field);
+                String given = field.equals("stages") ? stages : text(field);
+                return new UsageException(given == null ? flag + ": " + message : flag + " " + given + ": " + message);
+            }
+        });
     }
 
-    private Profile stagesProfile() {
-        List<Profile.Stage> list = new ArrayList<>();
+    private static String flag(String field) {
+        return field.equals("users") ? "--connections" : "--" + field;
+    }
+
+    /** {@code 15s:50,30s:100}: each part a stage whose errors name the whole flag. */
+    private List<ProfileReader.Fields> stagesFields() {
+        if (stages == null) {
+            throw new UsageException("--profile stages needs --stages, e.g. 15s:50,30s:100,15s:150,30s:0");
+        }
+        List<ProfileReader.Fields> out = new ArrayList<>();
         for (String part : stages.split(",")) {
             String[] tu = part.trim().split(":");
             if (tu.length != 2) {
                 throw new UsageException("--stages " + stages + ": expected TIME:USERS,... such as 15s:50,30s:100");
             }
-            int u;
-            try {
-                u = Integer.parseInt(tu[1].trim());
-            } catch (NumberFormatException e) {
-                throw new UsageException("--stages " + stages + ": '" + tu[1] + "' is not a user count");
-            }
-            if (u < 0) {
-                throw new UsageException("--stages " + stages + ": user counts must be >= 0");
-            }
-            list.add(new Profile.Stage(Flags.duration("--stages", tu[0], false), u));
+            out.add(new ProfileReader.Fields() {
+                @Override
+                public String text(String field) {
+                    return field.equals("duration") ? tu[0].trim() : tu[1].trim();
+                }
+
+                @Override
+                public List<ProfileReader.Fields> stages() {
+                    return List.of();
+                }
+
+                @Override
+                public UsageException error(String field, String message) {
+                    return new UsageException("--stages " + stages + ": " + field + " '" + text(field) + "': " + message);
+                }
+            });
         }
-        if (list.stream().allMatch(s -> s.users() == 0)) {
-            throw new UsageException("--stages " + stages + ": no stage has users");
-        }
-        return new Profile.Stages(list);
+        return out;
     }
 
     /** Flags that belong to another profile are an error, not silently ignored. */
-    private void only(String kind, String... allowed) {
-        List<String> ok = List.of(allowed);
+    private void only(List<String> fields) {
+        List<String> allowed = fields.stream().map(RunCommand::flag).toList();
         for (String flag : List.of("--connections", "--duration", "--requests", "--rps", "--max-users", "--stages")) {
-            if (!ok.contains(flag) && spec.commandLine().getParseResult().hasMatchedOption(flag)) {
-                throw new UsageException(flag + " does not apply to --profile " + kind + " (it takes " + String.join(", ", allowed) + ")");
+            if (!allowed.contains(flag) && spec.commandLine().getParseResult().hasMatchedOption(flag)) {
+                throw new UsageException(flag + " does not apply to --profile " + profile + " (it takes " + String.join(", ", allowed) + ")");
             }
         }
-    }
-
-    private static int positive(String flag, Integer value, int fallback) {
-        int v = value == null ? fallback : value;
-        if (v < 1) {
-            throw new UsageException(flag + " " + v + ": must be at least 1");
-        }
-        return v;
     }
 }

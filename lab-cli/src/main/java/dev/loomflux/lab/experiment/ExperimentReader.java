@@ -143,45 +143,40 @@ public final class ExperimentReader {
 
     static Profile profile(Node node) {
         if (node.isMissing()) {
-            throw node.error("missing; one of stages, fixed, loops, burst, rate");
+            throw node.error("missing; one of " + ProfileReader.KINDS);
         }
         Map.Entry<String, Node> e = node.single();
         Node p = e.getValue();
-        switch (e.getKey()) {
-            case "stages":
-                List<Profile.Stage> stages = new ArrayList<>();
-                for (Node s : p.list()) {
-                    s.only(Set.of("duration", "users"));
-                    stages.add(new Profile.Stage(positive(s.get("duration")), s.get("users").integer(0, Limits.MAX_USERS)));
-                }
-                if (stages.isEmpty()) {
-                    throw p.error("name at least one stage");
-                }
-                return new Profile.Stages(stages);
-            case "fixed":
-                p.only(Set.of("users", "duration"));
-                return new Profile.Fixed(p.get("users").integer(1, Limits.MAX_USERS), positive(p.get("duration")));
-            case "loops":
-                p.only(Set.of("users", "requests"));
-                return new Profile.Loops(p.get("users").integer(1, Limits.MAX_USERS), p.get("requests").integer(1, Limits.MAX_REQUESTS_PER_USER));
-            case "burst":
-                p.only(Set.of("users", "requests"));
-                return new Profile.Burst(p.get("users").integer(1, Limits.MAX_USERS), p.get("requests").integer(1, Limits.MAX_REQUESTS_PER_USER));
-            case "rate":
-                p.only(Set.of("rps", "duration", "max-users"));
-                int rps = p.get("rps").integer(1, Limits.MAX_RPS);
-                return new Profile.Rate(rps, positive(p.get("duration")), p.get("max-users").integer(1, Limits.MAX_USERS, Limits.defaultMaxUsers(rps)));
-            default:
-                throw node.get(e.getKey()).error("unknown profile (allowed: stages, fixed, loops, burst, rate)");
+        List<String> fields = ProfileReader.FIELDS.get(e.getKey());
+        if (fields != null && !e.getKey().equals("stages")) {
+            p.only(Set.copyOf(fields));
         }
+        return ProfileReader.read(e.getKey(), fields(p));
     }
 
-    private static Duration positive(Node n) {
-        Duration d = n.duration();
-        if (d.isZero()) {
-            throw n.error("must be longer than 0");
-        }
-        return d;
+    private static ProfileReader.Fields fields(Node p) {
+        return new ProfileReader.Fields() {
+            @Override
+            public String text(String field) {
+                Node n = p.get(field);
+                return n.isMissing() ? null : n.text();
+            }
+
+            @Override
+            public List<ProfileReader.Fields> stages() {
+                List<ProfileReader.Fields> out = new ArrayList<>();
+                for (Node s : p.list()) {
+                    s.only(Set.of("duration", "users"));
+                    out.add(fields(s));
+                }
+                return out;
+            }
+
+            @Override
+            public UsageException error(String field, String message) {
+                return (field.isEmpty() || field.equals("stages") ? p : p.get(field)).error(message);
+            }
+        };
     }
 
     /** The duration syntax of experiment files, for flags too. */

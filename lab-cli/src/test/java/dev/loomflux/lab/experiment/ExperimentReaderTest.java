@@ -37,6 +37,10 @@ class ExperimentReaderTest {
         assertEquals(new Profile.Burst(10000, 100), read("profile: {burst: {users: 10000, requests: 100}}").profile());
         assertEquals(new Profile.Rate(2000, Duration.ofMillis(1500), 500), read("profile: {rate: {rps: 2000, duration: 1500ms, max-users: 500}}").profile());
         assertEquals(new Profile.Rate(50, Duration.ofMinutes(1), 100), read("profile: {rate: {rps: 50, duration: 1m}}").profile());
+        // The defaults of the flags (--connections 50, --duration 15s, --requests 100): one reader for both.
+        assertEquals(new Profile.Fixed(50, Duration.ofSeconds(15)), read("profile: {fixed: {}}").profile());
+        assertEquals(new Profile.Loops(50, 100), read("profile: {loops: {}}").profile());
+        assertEquals(new Profile.Rate(20000, Duration.ofSeconds(15), 20000), read("profile: {rate: {rps: 20000}}").profile());
     }
 
     @Test
@@ -66,7 +70,7 @@ class ExperimentReaderTest {
         assertError("profile: {fixed: {users: 5, duration: soon}}", "x.yaml: profile.fixed.duration: expected a duration such as 500ms, 30s, 2m or 1h, got 'soon'");
         assertError("profile: {fixed: {users: 5, durtion: 1s}}", "x.yaml: profile.fixed.durtion: unknown key (allowed: ");
         assertError("profile: {steady: {users: 5}}", "x.yaml: profile.steady: unknown profile (allowed: stages, fixed, loops, burst, rate)");
-        assertError("profile: {rate: {duration: 1s}}", "x.yaml: profile.rate.rps: expected an integer");
+        assertError("profile: {rate: {duration: 1s}}", "x.yaml: profile.rate.rps: required by the rate profile");
         assertErrorScenarios("[gateway: {delay: 99999}]", "x.yaml: scenarios[0].gateway: delay 99999 is out of range 0..5000");
         assertErrorScenarios("[gateway: {depth: 2}]", "x.yaml: scenarios[0].gateway: 'depth' does not apply to gateway (it takes delay)");
         assertErrorScenarios("[soap]", "x.yaml: scenarios[0]: unknown scenario 'soap' (allowed: plaintext, json, gateway, chain, items, cpu, path:/ANY)");
