@@ -4,7 +4,7 @@ import dev.loomflux.lab.cli.CalibrateCommand;
 import dev.loomflux.lab.cli.CapacityCommand;
 import dev.loomflux.lab.cli.ListCommand;
 import dev.loomflux.lab.cli.ReportCommand;
-import dev.loomflux.lab.compare.CompareCommand;
+import dev.loomflux.lab.cli.CompareCommand;
 import dev.loomflux.lab.cli.RunCommand;
 import dev.loomflux.lab.cli.VerifyCommand;
 import java.io.PrintWriter;

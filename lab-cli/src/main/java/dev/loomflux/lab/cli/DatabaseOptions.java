@@ -1,6 +1,7 @@
 package dev.loomflux.lab.cli;
 
 import dev.loomflux.lab.db.Database;
+import dev.loomflux.lab.db.DatabaseSource;
 import dev.loomflux.lab.db.EmbeddedDatabase;
 import dev.loomflux.lab.db.ExternalDatabase;
 import java.nio.file.Path;
@@ -8,7 +9,7 @@ import java.util.function.Consumer;
 import picocli.CommandLine.Option;
 
 /** Embedded PostgreSQL by default, or an existing server. */
-public final class DatabaseOptions {
+public final class DatabaseOptions implements DatabaseSource {
     @Option(names = "--db-url", paramLabel = "JDBC_URL",
             description = "Use an existing PostgreSQL (jdbc:postgresql://host:port/db) instead of the embedded one; the lab seeds table item if needed.")
     String url;
@@ -20,7 +21,7 @@ public final class DatabaseOptions {
             description = "Password for --db-url. Default: $LOOMFLUX_DB_PASSWORD, else loomflux.")
     String password;
 
-    /** @param onRestart told in one line when the embedded server died and was started again */
+    @Override
     public Database open(Path runDir, Consumer<String> onRestart) {
         if (url != null) {
             return ExternalDatabase.connect(url, user, password);

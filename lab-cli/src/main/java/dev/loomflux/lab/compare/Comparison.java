@@ -6,7 +6,7 @@ import java.util.Locale;
 import java.util.Map;
 
 /** Each metric's change from run A to run B, per target x scenario (x repeat, x step) present in both. */
-final class Comparison {
+public final class Comparison {
     /** @param unsteady "" or which side's result was not steady ("A", "B", "A, B"): its breaches are no regression */
     record Row(String target, String scenario, Metric metric, Double a, Double b, Double changePercent, List<Threshold> breached,
                String unsteady) {
@@ -19,7 +19,7 @@ final class Comparison {
     private final List<String> unmatched = new ArrayList<>();
     private String unsteadyLine;
 
-    static Comparison of(Map<String, Object> runA, Map<String, Object> runB, List<Threshold> thresholds) {
+    public static Comparison of(Map<String, Object> runA, Map<String, Object> runB, List<Threshold> thresholds) {
         Comparison c = new Comparison();
         Pairs pairs = Pairs.of(runA, runB);
         c.unmatched.addAll(pairs.unmatched());
@@ -47,25 +47,25 @@ final class Comparison {
         return rows;
     }
 
-    List<String> unmatched() {
+    public List<String> unmatched() {
         return unmatched;
     }
 
-    boolean regressed() {
+    public boolean regressed() {
         return rows.stream().anyMatch(Row::regression);
     }
 
     /** Thresholds crossed only where a result was not steady: reported, never counted. */
-    long uncountedBreaches() {
+    public long uncountedBreaches() {
         return rows.stream().filter(r -> !r.breached().isEmpty() && !r.unsteady().isEmpty()).count();
     }
 
     /** The line after the table naming the unsteady target x scenario (x repeat), or null when all were steady. */
-    String unsteadyLine() {
+    public String unsteadyLine() {
         return unsteadyLine;
     }
 
-    List<String[]> table() {
+    public List<String[]> table() {
         List<String[]> out = new ArrayList<>();
         out.add(new String[] {"target", "scenario", "metric", "A", "B", "change", "verdict"});
         for (Row r : rows) {

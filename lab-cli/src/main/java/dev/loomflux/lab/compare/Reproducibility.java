@@ -14,7 +14,7 @@ import java.util.Set;
  * Two runs of one experiment side by side: how far apart their figures are and whether they tell the
  * same story (docs/reproducibility.md). A report, not a gate: it never fails.
  */
-final class Reproducibility {
+public final class Reproducibility {
     static final double LOW = 0.90;
     static final double HIGH = 1.10;
     /** The metrics of summary.verdicts; rankings of single runs use the same three. */
@@ -53,7 +53,7 @@ final class Reproducibility {
         this.verdicts = verdicts;
     }
 
-    static Reproducibility of(Map<String, Object> runA, Map<String, Object> runB) {
+    public static Reproducibility of(Map<String, Object> runA, Map<String, Object> runB) {
         // Single runs carry verdicts too, all "too few repeats": comparing those would always agree.
         boolean verdicts = repeated(runA) && repeated(runB) && !verdicts(runA).isEmpty() && !verdicts(runB).isEmpty();
         Reproducibility r = new Reproducibility(Pairs.of(runA, runB), verdicts);
@@ -73,7 +73,7 @@ final class Reproducibility {
 
     private static final String[] HEADER = {"target", "scenario", "throughput A", "throughput B", "ratio B/A", "p50 B/A", "p99 B/A", "both steady", "goal"};
 
-    List<String[]> table() {
+    public List<String[]> table() {
         List<String[]> out = new ArrayList<>();
         out.add(HEADER);
         rows.forEach(r -> out.add(r.cells()));
@@ -81,7 +81,7 @@ final class Reproducibility {
     }
 
     /** Repeated runs: the medians over repeats (summary.estimates), the figures a verdict stands on; else empty. */
-    List<String[]> mediansTable() {
+    public List<String[]> mediansTable() {
         if (medians.isEmpty()) {
             return List.of();
         }
@@ -94,25 +94,25 @@ final class Reproducibility {
     }
 
     /** The title of the agreement table: what was compared. */
-    String agreementTitle() {
+    public String agreementTitle() {
         return verdicts ? "verdicts of the two runs (summary.verdicts):"
                 : "best target per scenario and metric (single runs carry no verdicts, so this is a ranking, not a verdict):";
     }
 
-    List<String[]> agreementTable() {
+    public List<String[]> agreementTable() {
         return agreement;
     }
 
-    List<String> unmatched() {
+    public List<String> unmatched() {
         return pairs.unmatched();
     }
 
-    String unsteadyLine() {
+    public String unsteadyLine() {
         return pairs.unsteadyLine("their ratios describe a moving target");
     }
 
     /** Judged on the medians when the runs are repeated: a single repeat is not what the lab reports. */
-    String summary() {
+    public String summary() {
         List<Row> judged = medians.isEmpty() ? rows : medians;
         double[] t = judged.stream().map(Row::throughput).filter(Objects::nonNull).mapToDouble(Double::doubleValue).toArray();
         String range = t.length == 0 ? "-" : fmt(Arrays.stream(t).min().getAsDouble()) + "-" + fmt(Arrays.stream(t).max().getAsDouble());

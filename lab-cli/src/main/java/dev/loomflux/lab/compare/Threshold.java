@@ -5,10 +5,10 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /** {@code p99:+10%}: fail when p99 rose by more than 10%; {@code throughput:-5%}: when it fell by more than 5%. */
-record Threshold(Metric metric, double percent) {
+public record Threshold(Metric metric, double percent) {
     private static final Pattern SYNTAX = Pattern.compile("([a-z0-9]+):([+-])([0-9]+(?:\\.[0-9]+)?)%");
 
-    static Threshold parse(String text) {
+    public static Threshold parse(String text) {
         Matcher m = SYNTAX.matcher(text.trim());
         if (!m.matches()) {
             throw new UsageException("--fail-on " + text + ": expected METRIC:+N% or METRIC:-N%, e.g. p99:+10% or throughput:-5%");

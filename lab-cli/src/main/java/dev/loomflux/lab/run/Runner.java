@@ -6,9 +6,9 @@ import dev.loomflux.lab.LabException;
 import dev.loomflux.lab.capacity.CapacityPlan;
 import dev.loomflux.lab.capacity.CapacitySearch;
 import dev.loomflux.lab.capacity.CapacitySummary;
-import dev.loomflux.lab.cli.DatabaseOptions;
 import dev.loomflux.lab.cpu.CpuPlan;
 import dev.loomflux.lab.db.Database;
+import dev.loomflux.lab.db.DatabaseSource;
 import dev.loomflux.lab.driver.DriverLog;
 import dev.loomflux.lab.driver.LoadDriver;
 import dev.loomflux.lab.driver.LoadSpec;
@@ -73,7 +73,7 @@ public final class Runner {
     private final Experiment experiment;
     private final LaunchSettings settings;
     private final CpuPlan cpus;
-    private final DatabaseOptions dbOptions;
+    private final DatabaseSource databaseSource;
     private final PrintWriter console;
     private final ResourceSampler sampler = new ResourceSampler();
     private CpuCanary canary;
@@ -89,19 +89,19 @@ public final class Runner {
     private final AtomicReference<Cgroup> targetGroup = new AtomicReference<>();
 
     /** Runs the experiment's own profile on every target x scenario. */
-    public Runner(Home home, Experiment experiment, LaunchSettings settings, CpuPlan cpus, DatabaseOptions dbOptions, PrintWriter console) {
-        this(home, experiment, settings, cpus, dbOptions, console, null);
+    public Runner(Home home, Experiment experiment, LaunchSettings settings, CpuPlan cpus, DatabaseSource databaseSource, PrintWriter console) {
+        this(home, experiment, settings, cpus, databaseSource, console, null);
     }
 
     /** @param capacity when not null, searches each target x scenario's capacity with rate steps instead */
-    public Runner(Home home, Experiment experiment, LaunchSettings settings, CpuPlan cpus, DatabaseOptions dbOptions, PrintWriter console,
+    public Runner(Home home, Experiment experiment, LaunchSettings settings, CpuPlan cpus, DatabaseSource databaseSource, PrintWriter console,
                   CapacityPlan capacity) {
         this.capacity = capacity;
         this.home = home;
         this.experiment = experiment;
         this.settings = settings;
         this.cpus = cpus;
-        this.dbOptions = dbOptions;
+        this.databaseSource = databaseSource;
         this.console = console;
         this.progress = capacity == null ? Progress.of(experiment, IDLE) : null;
     }
@@ -143,7 +143,7 @@ public final class Runner {
     }
 
     private ResultsFile runIn(Path dir, String runId, RunLog log) {
-        try (Database db = experiment.needsDatabase() ? dbOptions.open(dir, line -> {
+        try (Database db = experiment.needsDatabase() ? databaseSource.open(dir, line -> {
                  log.line(line);
                  database.pids().forEach(pid -> cpus.move(pid, cpus.support()));
              }) : null;

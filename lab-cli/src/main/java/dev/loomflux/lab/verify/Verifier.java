@@ -2,8 +2,8 @@ package dev.loomflux.lab.verify;
 
 import dev.loomflux.lab.Home;
 import dev.loomflux.lab.LabException;
-import dev.loomflux.lab.cli.DatabaseOptions;
 import dev.loomflux.lab.db.Database;
+import dev.loomflux.lab.db.DatabaseSource;
 import dev.loomflux.lab.process.Reaper;
 import dev.loomflux.lab.result.Tables;
 import dev.loomflux.lab.target.Downstream;
@@ -21,14 +21,14 @@ public final class Verifier {
     private final Home home;
     private final List<TargetSpec> targets;
     private final LaunchSettings settings;
-    private final DatabaseOptions dbOptions;
+    private final DatabaseSource database;
     private final PrintWriter out;
 
-    public Verifier(Home home, List<TargetSpec> targets, LaunchSettings settings, DatabaseOptions dbOptions, PrintWriter out) {
+    public Verifier(Home home, List<TargetSpec> targets, LaunchSettings settings, DatabaseSource database, PrintWriter out) {
         this.home = home;
         this.targets = targets;
         this.settings = settings;
-        this.dbOptions = dbOptions;
+        this.database = database;
         this.out = out;
     }
 
@@ -38,7 +38,7 @@ public final class Verifier {
         Path dir = home.newRunDir("verify");
         out.println("verify: JDK " + settings.jdk().version() + " at " + settings.jdk().home() + "; logs in " + dir);
         List<CheckResult> results = new ArrayList<>();
-        try (Database db = dbOptions.open(dir, line -> out.println("verify: " + line));
+        try (Database db = database.open(dir, line -> out.println("verify: " + line));
              Downstream stub = Downstream.start(home, settings, Placement.ANYWHERE, dir)) {
             out.println("verify: database " + db.description() + "; stub at " + stub.base());
             for (TargetSpec spec : targets) {

@@ -1,4 +1,4 @@
-package dev.loomflux.lab.cli;
+package dev.loomflux.lab.calibrate;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 

@@ -1,4 +1,4 @@
-package dev.loomflux.lab.cli;
+package dev.loomflux.lab.calibrate;
 
 import dev.loomflux.lab.LabException;
 import dev.loomflux.lab.driver.LoadDriver;

@@ -1,4 +1,4 @@
-package dev.loomflux.lab.cli;
+package dev.loomflux.lab.calibrate;
 
 import java.io.IOException;
 import java.lang.management.ManagementFactory;

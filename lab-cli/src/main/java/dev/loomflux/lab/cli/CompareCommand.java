@@ -1,4 +1,8 @@
-package dev.loomflux.lab.compare;
+package dev.loomflux.lab.cli;
+
+import dev.loomflux.lab.compare.Comparison;
+import dev.loomflux.lab.compare.Reproducibility;
+import dev.loomflux.lab.compare.Threshold;
 
 import dev.loomflux.lab.UsageException;
 import dev.loomflux.lab.result.ResultsFile;
