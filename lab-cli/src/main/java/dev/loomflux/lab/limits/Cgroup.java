@@ -12,71 +12,60 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * Container-like limits for one process tree without Docker: a cgroup v1 group per controller (cpu
- * for the CFS quota, cpuacct for exact CPU accounting, memory for the hard limit), nested under the
- * lab's own group in each hierarchy, so that whatever limits the lab itself also limits its targets.
- * The process joins the groups before it execs, so its first instruction already runs limited.
+ * Container-like limits for one process tree without Docker: a cgroup per target (cgroup v1: one per
+ * controller, cpu for the CFS quota, cpuacct for exact CPU accounting, memory for the hard limit;
+ * cgroup v2: one in the unified hierarchy; {@link Layout} holds the difference), nested under the lab's
+ * own group, so that whatever limits the lab itself also limits its targets. The process joins its
+ * group before it execs, so its first instruction already runs limited.
  */
 public final class Cgroup implements AutoCloseable {
     /** The CFS period a container runtime uses: a quota of 0.5 CPU is 50 ms of CPU time per 100 ms. */
     public static final long PERIOD_US = 100_000;
-    private static final List<String> CONTROLLERS = List.of("cpu", "cpuacct", "memory");
 
+    private final Layout layout;
     private final Map<String, Path> dirs;
     private final ResourceLimits limits;
 
-    private Cgroup(Map<String, Path> dirs, ResourceLimits limits) {
+    private Cgroup(Layout layout, Map<String, Path> dirs, ResourceLimits limits) {
+        this.layout = layout;
         this.dirs = dirs;
         this.limits = limits;
     }
 
     /**
      * Why limits cannot be applied here, or empty when they can: cgroup v1 with the cpu, cpuacct and
-     * memory controllers mounted and writable.
+     * memory controllers mounted and writable, or cgroup v2 with cpu and memory delegated to the lab's
+     * group. On v2 the first call moves the processes of the lab's group into a leaf (see {@link Layout.V2}).
      */
     public static Optional<String> unsupported() {
-        Hierarchies h = Hierarchies.read();
-        for (String c : CONTROLLERS) {
-            Optional<Path> own = h.ownDir(c);
-            if (own.isEmpty()) {
-                return Optional.of("no cgroup v1 " + c + " controller mounted" + (h.v2() ? " (cgroup v2 is not supported yet)" : ""));
-            }
-            if (!Files.isWritable(own.get())) {
-                return Optional.of("cannot create cgroups under " + own.get() + " (run as root, or delegate the cgroup)");
-            }
-        }
-        return Optional.empty();
+        return Layout.read().unsupported();
+    }
+
+    /** How the limits are applied here, e.g. "cgroup v2: cpu.max per 100 ms period, memory.max without swap". */
+    public static String mechanism() {
+        return Layout.read().mechanism();
     }
 
     /** Creates the groups and writes the limits; {@code name} becomes part of the folder names. */
     public static Cgroup create(String name, ResourceLimits limits) {
-        unsupported().ifPresent(reason -> {
+        return create(Layout.read(), name, limits);
+    }
+
+    static Cgroup create(Layout layout, String name, ResourceLimits limits) {
+        layout.unsupported().ifPresent(reason -> {
             throw new LabException("--cpus/--memory: " + reason);
         });
-        Hierarchies h = Hierarchies.read();
         String folder = "loomflux-" + name.replaceAll("[^A-Za-z0-9_-]", "-") + "-" + ProcessHandle.current().pid();
         Map<String, Path> dirs = new LinkedHashMap<>();
-        Cgroup group = new Cgroup(dirs, limits);
+        Cgroup group = new Cgroup(layout, dirs, limits);
         try {
-            for (String c : CONTROLLERS) {
-                sweepStale(h.ownDir(c).orElseThrow());
-                Path dir = h.ownDir(c).orElseThrow().resolve(folder);
-                Files.createDirectories(dir);
-                dirs.put(c, dir);
+            for (Map.Entry<String, Path> parent : layout.parents().entrySet()) {
+                sweepStale(layout, parent.getValue());
+                Path dir = parent.getValue().resolve(folder);
+                layout.fs().mkdir(dir);
+                dirs.put(parent.getKey(), dir);
             }
-            if (limits.cpus() > 0) {
-                write(dirs.get("cpu").resolve("cpu.cfs_period_us"), Long.toString(PERIOD_US));
-                write(dirs.get("cpu").resolve("cpu.cfs_quota_us"), Long.toString(Math.round(limits.cpus() * PERIOD_US)));
-            }
-            if (limits.memoryBytes() > 0) {
-                Path mem = dirs.get("memory");
-                write(mem.resolve("memory.limit_in_bytes"), Long.toString(limits.memoryBytes()));
-                // A container without swap: the limit is the limit, not a point where paging starts.
-                Path memsw = mem.resolve("memory.memsw.limit_in_bytes");
-                if (Files.exists(memsw)) {
-                    write(memsw, Long.toString(limits.memoryBytes()));
-                }
-            }
+            layout.limit(dirs, limits);
             // Ctrl-C closes it too, after the process in it (the Reaper closes newest first).
             Reaper.register(group);
             return group;
@@ -104,16 +93,7 @@ public final class Cgroup implements AutoCloseable {
 
     /** The group's own accounting, cumulative since it was made. */
     public Usage usage() {
-        Map<String, Long> cpuStat = keyValues(dirs.get("cpu").resolve("cpu.stat"));
-        Map<String, Long> oom = keyValues(dirs.get("memory").resolve("memory.oom_control"));
-        return new Usage(System.nanoTime(),
-                number(dirs.get("cpuacct").resolve("cpuacct.usage")),
-                cpuStat.getOrDefault("nr_periods", 0L),
-                cpuStat.getOrDefault("nr_throttled", 0L),
-                cpuStat.getOrDefault("throttled_time", 0L),
-                number(dirs.get("memory").resolve("memory.usage_in_bytes")),
-                number(dirs.get("memory").resolve("memory.max_usage_in_bytes")),
-                oom.getOrDefault("oom_kill", 0L));
+        return layout.usage(dirs);
     }
 
     /** Why a process in the group died, when the kernel killed it for the memory limit. */
@@ -122,14 +102,17 @@ public final class Cgroup implements AutoCloseable {
                 : Optional.of("killed by its memory limit of " + limits.memoryBytes() / (1 << 20) + " MB");
     }
 
-    /** Removes the groups; a process still inside is moved to the parent group first (it is ending anyway). */
+    /**
+     * Removes the groups; a process still inside is moved out first (it is ending anyway). On v2 the
+     * lab's leaf stays: the lab and the processes it moved there are still in it.
+     */
     @Override
     public void close() {
         Reaper.unregister(this);
         for (Path dir : dirs.values()) {
             for (int attempt = 0; attempt < 20 && Files.exists(dir); attempt++) {
                 try {
-                    Files.delete(dir);
+                    layout.fs().rmdir(dir);
                 } catch (IOException e) {
                     evacuate(dir);
                     sleep(50);
@@ -138,17 +121,16 @@ public final class Cgroup implements AutoCloseable {
         }
     }
 
-    /** The groups this lab process has now, in every hierarchy: none once its targets are closed. */
+    /** The groups this lab process has now: none once its targets are closed. */
     public static List<Path> ofThisLab() {
+        return ofThisLab(Layout.read());
+    }
+
+    static List<Path> ofThisLab(Layout layout) {
         String suffix = "-" + ProcessHandle.current().pid();
         List<Path> out = new ArrayList<>();
-        Hierarchies h = Hierarchies.read();
-        for (String c : CONTROLLERS) {
-            Optional<Path> own = h.ownDir(c);
-            if (own.isEmpty()) {
-                continue;
-            }
-            try (var children = Files.list(own.get())) {
+        for (Path own : layout.parents().values()) {
+            try (var children = Files.list(own)) {
                 children.filter(d -> d.getFileName().toString().startsWith("loomflux-") && d.getFileName().toString().endsWith(suffix))
                         .forEach(out::add);
             } catch (IOException e) {
@@ -159,14 +141,14 @@ public final class Cgroup implements AutoCloseable {
     }
 
     /** Groups left by a lab that was SIGKILLed (its pid ends their names) are removed once they are empty. */
-    private static void sweepStale(Path own) {
+    private static void sweepStale(Layout layout, Path own) {
         try (var children = Files.list(own)) {
             children.filter(d -> d.getFileName().toString().matches("loomflux-.*-\\d+")).forEach(d -> {
                 String name = d.getFileName().toString();
                 long pid = Long.parseLong(name.substring(name.lastIndexOf('-') + 1));
                 if (ProcessHandle.of(pid).isEmpty()) {
                     try {
-                        Files.delete(d);
+                        layout.fs().rmdir(d);
                     } catch (IOException e) {
                         // Still has a process in it: not ours to move.
                     }
@@ -177,45 +159,14 @@ public final class Cgroup implements AutoCloseable {
         }
     }
 
-    private static void evacuate(Path dir) {
+    private void evacuate(Path dir) {
         try {
-            for (String pid : Files.readAllLines(dir.resolve("cgroup.procs"))) {
-                write(dir.getParent().resolve("cgroup.procs"), pid.strip());
+            for (String pid : Layout.lines(dir.resolve("cgroup.procs"))) {
+                layout.write(layout.evacuateTo(dir).resolve("cgroup.procs"), pid);
             }
         } catch (IOException | RuntimeException e) {
             // The process may have exited meanwhile; the next attempt tells.
         }
-    }
-
-    private static void write(Path file, String value) {
-        try {
-            Files.writeString(file, value);
-        } catch (IOException e) {
-            throw new LabException("cannot write " + value + " to " + file + ": " + e.getMessage(), e);
-        }
-    }
-
-    private static long number(Path file) {
-        try {
-            return Long.parseLong(Files.readString(file).strip());
-        } catch (IOException | NumberFormatException e) {
-            return 0;
-        }
-    }
-
-    private static Map<String, Long> keyValues(Path file) {
-        Map<String, Long> out = new LinkedHashMap<>();
-        try {
-            for (String line : Files.readAllLines(file)) {
-                String[] kv = line.strip().split("\\s+");
-                if (kv.length == 2 && kv[1].matches("\\d+")) {
-                    out.put(kv[0], Long.parseLong(kv[1]));
-                }
-            }
-        } catch (IOException e) {
-            return out;
-        }
-        return out;
     }
 
     private static void sleep(long millis) {

@@ -9,22 +9,25 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
-/** Where each cgroup v1 controller is mounted and which group the lab itself is in (/proc/self/mounts, /proc/self/cgroup). */
-record Hierarchies(Map<String, Path> mounts, Map<String, String> own, boolean v2) {
+/**
+ * Where each cgroup v1 controller and the cgroup v2 hierarchy are mounted, and which group the lab itself
+ * is in (/proc/self/mounts, /proc/self/cgroup); {@code unifiedMount} and {@code unifiedPath} are null without v2.
+ */
+record Hierarchies(Map<String, Path> mounts, Map<String, String> own, Path unifiedMount, String unifiedPath) {
     static Hierarchies read() {
         return parse(lines(Path.of("/proc/self/mounts")), lines(Path.of("/proc/self/cgroup")));
     }
 
     static Hierarchies parse(List<String> mountLines, List<String> cgroupLines) {
         Map<String, Path> mounts = new HashMap<>();
-        boolean v2 = false;
+        Path unifiedMount = null;
         for (String line : mountLines) {
             String[] f = line.split(" ");
             if (f.length < 4) {
                 continue;
             }
             if (f[2].equals("cgroup2")) {
-                v2 = true;
+                unifiedMount = unifiedMount == null ? Path.of(f[1]) : unifiedMount;
             } else if (f[2].equals("cgroup")) {
                 for (String option : f[3].split(",")) {
                     mounts.putIfAbsent(option, Path.of(f[1]));
@@ -32,19 +35,33 @@ record Hierarchies(Map<String, Path> mounts, Map<String, String> own, boolean v2
             }
         }
         Map<String, String> own = new HashMap<>();
+        String unifiedPath = null;
         for (String line : cgroupLines) {
             String[] f = line.split(":", 3);
             if (f.length == 3 && !f[1].isEmpty()) {
                 Arrays.stream(f[1].split(",")).forEach(c -> own.put(c, f[2]));
+            } else if (f.length == 3 && f[0].equals("0")) {
+                unifiedPath = f[2];
             }
         }
-        return new Hierarchies(mounts, own, v2);
+        return new Hierarchies(mounts, own, unifiedMount, unifiedPath);
+    }
+
+    boolean v2() {
+        return unifiedMount != null;
     }
 
     /** The lab's own group's folder in the controller's hierarchy. */
     Optional<Path> ownDir(String controller) {
-        Path mount = mounts.get(controller);
-        String path = own.get(controller);
+        return under(mounts.get(controller), own.get(controller));
+    }
+
+    /** The lab's own group's folder in the cgroup v2 hierarchy. */
+    Optional<Path> unifiedDir() {
+        return under(unifiedMount, unifiedPath);
+    }
+
+    private static Optional<Path> under(Path mount, String path) {
         if (mount == null || path == null) {
             return Optional.empty();
         }

@@ -55,8 +55,7 @@ public final class ExperimentDescription {
             Map<String, Object> limits = limits(settings.limits());
             Optional<String> unsupported = Cgroup.unsupported();
             limits.put("applied", unsupported.isEmpty());
-            limits.put("note", unsupported.orElse("cgroup v1: cpu.cfs_quota_us per " + Cgroup.PERIOD_US / 1000 + " ms period, "
-                    + "memory.limit_in_bytes without swap; the JVM sees the quota rounded up (ActiveProcessorCount)"));
+            limits.put("note", unsupported.orElse(Cgroup.mechanism() + "; the JVM sees the quota rounded up (ActiveProcessorCount)"));
             m.put("limits", limits);
         }
         return m;
