@@ -23,7 +23,7 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 @Command(name = "compare", mixinStandardHelpOptions = true,
-        description = {"Each metric's change from run A to run B, per target x scenario in both.",
+        description = {"Each metric's change from run A to run B, per target x scenario (x repeat, x capacity step) in both; capacity runs also by the knee found.",
                 "With --fail-on, exits 1 when a threshold is crossed (for CI); a result that was not steady never counts.",
                 "With --reproducibility, two runs of one experiment side by side instead (bench/reproduce.sh)."})
 public final class CompareCommand implements Callable<Integer> {
@@ -34,7 +34,7 @@ public final class CompareCommand implements Callable<Integer> {
     Path b;
 
     @Option(names = "--fail-on", split = ",", paramLabel = "METRIC:+-N%",
-            description = "Regression thresholds, e.g. p99:+10%%,throughput:-5%%. Metrics: throughput, mean, p50, p90, p99, max, errors.")
+            description = "Regression thresholds, e.g. p99:+10%%,throughput:-5%%. Metrics: throughput, mean, p50, p90, p99, max, errors, capacity (./lab capacity runs).")
     List<String> failOn = new ArrayList<>();
 
     @Option(names = "--markdown", paramLabel = "FILE", description = "Also write the comparison as a Markdown table.")

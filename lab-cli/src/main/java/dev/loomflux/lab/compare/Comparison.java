@@ -26,21 +26,58 @@ public final class Comparison {
         c.unsteadyLine = pairs.unsteadyLine("their changes count as no regression");
         for (Pairs.Pair p : pairs.matched()) {
             String unsteady = p.unsteady();
-            for (Metric m : Metric.values()) {
-                Double va = m.read(p.a());
-                Double vb = m.read(p.b());
-                Double change = va == null || vb == null ? null : va == 0 ? (vb == 0 ? 0.0 : null) : 100.0 * (vb - va) / va;
-                List<Threshold> breached = new ArrayList<>();
-                for (Threshold t : thresholds) {
-                    boolean newErrors = va != null && vb != null && va == 0 && vb > 0;
-                    if (t.metric() == m && ((change != null && t.breachedBy(change)) || (change == null && newErrors && t.percent() >= 0))) {
-                        breached.add(t);
-                    }
-                }
-                c.rows.add(new Row(p.target(), p.where(), m, va, vb, change, breached, unsteady));
+            for (Metric m : Metric.OF_RESULT) {
+                c.add(p.target(), p.where(), m, p.a(), p.b(), thresholds, unsteady);
             }
         }
+        c.capacity(runA, runB, "capacity", thresholds);
+        c.capacity(runA, runB, "capacity_summary", thresholds);
         return c;
+    }
+
+    /**
+     * Capacity searches (./lab capacity) by target x scenario x repeat, and their medians over
+     * repeats: the knee each run found. Searches under different SLOs found different things.
+     */
+    @SuppressWarnings("unchecked")
+    private void capacity(Map<String, Object> runA, Map<String, Object> runB, String section, List<Threshold> thresholds) {
+        List<Map<String, Object>> a = runA.get(section) instanceof List ? (List<Map<String, Object>>) runA.get(section) : List.of();
+        List<Map<String, Object>> b = runB.get(section) instanceof List ? (List<Map<String, Object>>) runB.get(section) : List.of();
+        boolean summary = section.equals("capacity_summary");
+        if (summary && a.stream().allMatch(s -> number(s.get("n")) < 2) && b.stream().allMatch(s -> number(s.get("n")) < 2)) {
+            return; // one search per target: its median is that search, already compared
+        }
+        boolean repeated = !summary && (a.stream().anyMatch(s -> number(s.get("repeat")) > 1) || b.stream().anyMatch(s -> number(s.get("repeat")) > 1));
+        for (Map<String, Object> sa : a) {
+            String where = sa.get("scenario") + (summary ? " median" : repeated ? " r" + number(sa.get("repeat")) : "");
+            Map<String, Object> sb = b.stream().filter(s -> s.get("target").equals(sa.get("target")) && s.get("scenario").equals(sa.get("scenario"))
+                    && (summary || number(s.get("repeat")) == number(sa.get("repeat")))).findFirst().orElse(null);
+            if (sb == null) {
+                unmatched.add(sa.get("target") + " " + where + " capacity only in A");
+            } else if (!String.valueOf(sa.get("slo")).equals(String.valueOf(sb.get("slo")))) {
+                unmatched.add(sa.get("target") + " " + where + " capacity: A searched for " + sa.get("slo") + ", B for " + sb.get("slo"));
+            } else {
+                add((String) sa.get("target"), where, Metric.CAPACITY, sa, sb, thresholds, "");
+            }
+        }
+    }
+
+    private static long number(Object o) {
+        return o instanceof Number n ? n.longValue() : 1;
+    }
+
+    private void add(String target, String where, Metric m, Map<String, Object> a, Map<String, Object> b, List<Threshold> thresholds, String unsteady) {
+        Double va = m.read(a);
+        Double vb = m.read(b);
+        Double change = va == null || vb == null ? null : va == 0 ? (vb == 0 ? 0.0 : null) : 100.0 * (vb - va) / va;
+        List<Threshold> breached = new ArrayList<>();
+        for (Threshold t : thresholds) {
+            boolean newErrors = va != null && vb != null && va == 0 && vb > 0;
+            if (t.metric() == m && ((change != null && t.breachedBy(change)) || (change == null && newErrors && t.percent() >= 0))) {
+                breached.add(t);
+            }
+        }
+        rows.add(new Row(target, where, m, va, vb, change, breached, unsteady));
     }
 
     List<Row> rows() {

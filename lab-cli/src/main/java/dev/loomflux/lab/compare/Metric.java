@@ -11,7 +11,12 @@ enum Metric {
     P90("p90", "ms", false, r -> latency(r, "p90")),
     P99("p99", "ms", false, r -> latency(r, "p99")),
     MAX("max", "ms", false, r -> latency(r, "max")),
-    ERRORS("errors", "", false, r -> r.get("errors") instanceof Map ? number(((Map<?, ?>) r.get("errors")).get("total")) : null);
+    ERRORS("errors", "", false, r -> r.get("errors") instanceof Map ? number(((Map<?, ?>) r.get("errors")).get("total")) : null),
+    /** Of a capacity search (results.json capacity[]), or the median of several (capacity_summary[]): the highest rate that met the SLO. */
+    CAPACITY("capacity", "rps", true, r -> number(r.containsKey("median_rps") ? r.get("median_rps") : r.get("capacity_rps")));
+
+    /** The metrics of one measurement (results[]); capacity belongs to a search. */
+    static final java.util.List<Metric> OF_RESULT = java.util.List.of(THROUGHPUT, MEAN, P50, P90, P99, MAX, ERRORS);
 
     private final String id;
     private final String unit;

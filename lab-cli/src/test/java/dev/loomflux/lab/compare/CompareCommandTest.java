@@ -68,4 +68,27 @@ class CompareCommandTest {
         JSON.writeValue(b.toFile(), root);
         return b;
     }
+
+    @Test
+    void capacityRunsAreComparedByTheKneeOfEachSearchAndTheirMedian() throws IOException {
+        Path a = capacityRun("a.json", "p99<200ms", 100, 110);
+        Path b = capacityRun("b.json", "p99<200ms", 100, 80);
+        CompareCli.Outcome o = compare(a, b, "--fail-on", "capacity:-10%");
+        assertEquals(1, o.code(), o.out());
+        assertTrue(o.out().contains("mvc-10  gateway r1      capacity (rps)  100  100  +0.0%"), o.out());
+        assertTrue(o.out().contains("mvc-10  gateway r2      capacity (rps)  110  80   -27.3%  REGRESSION (capacity:-10.0%)"), o.out());
+        assertTrue(o.out().contains("mvc-10  gateway median  capacity (rps)  105  90   -14.3%  REGRESSION (capacity:-10.0%)"), o.out());
+        CompareCli.Outcome slo = compare(a, capacityRun("c.json", "p99<50ms", 100, 80));
+        assertEquals(0, slo.code(), slo.out());
+        assertTrue(slo.out().contains("not compared: mvc-10 gateway r1 capacity: A searched for p99<200ms, B for p99<50ms"), slo.out());
+        assertTrue(!slo.out().contains("capacity (rps)"), "searches for different SLOs give no row: " + slo.out());
+    }
+
+    private Path capacityRun(String name, String slo, int first, int second) throws IOException {
+        String search = "{\"target\": \"mvc-10\", \"scenario\": \"gateway\", \"repeat\": %d, \"slo\": \"%s\", \"capacity_rps\": %d, \"steps\": []}";
+        Files.writeString(dir.resolve(name), "{\"schema\": 1, \"results\": [], \"capacity\": [" + String.format(search, 1, slo, first) + ", "
+                + String.format(search, 2, slo, second) + "], \"capacity_summary\": [{\"target\": \"mvc-10\", \"scenario\": \"gateway\", \"slo\": \""
+                + slo + "\", \"n\": 2, \"median_rps\": " + (first + second) / 2.0 + "}]}");
+        return dir.resolve(name);
+    }
 }
