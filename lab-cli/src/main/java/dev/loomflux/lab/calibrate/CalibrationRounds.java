@@ -6,7 +6,7 @@ import dev.loomflux.lab.driver.LoadSpec;
 import dev.loomflux.lab.driver.Measurement;
 import dev.loomflux.lab.experiment.Profile;
 import dev.loomflux.lab.cpu.CpuPlan;
-import dev.loomflux.lab.run.DriverCpu;
+import dev.loomflux.lab.measure.DriverCpu;
 import dev.loomflux.lab.stats.Estimate;
 import dev.loomflux.lab.stats.Stats;
 import dev.loomflux.lab.wrk.Wrk;

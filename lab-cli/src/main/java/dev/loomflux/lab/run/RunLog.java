@@ -1,6 +1,7 @@
 package dev.loomflux.lab.run;
 
 import dev.loomflux.lab.LabException;
+import dev.loomflux.lab.measure.Log;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
@@ -15,7 +16,7 @@ import java.time.format.DateTimeFormatter;
  * all go to run.log; on a terminal the console shows the latest one in place, elsewhere (CI, a pipe)
  * one every 10 s.
  */
-final class RunLog implements AutoCloseable {
+final class RunLog implements Log, AutoCloseable {
     private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("HH:mm:ss");
     private static final long PLAIN_STATUS_EVERY_NANOS = 10_000_000_000L;
     private static final String CLEAR_LINE = "\r\033[2K";
@@ -55,7 +56,8 @@ final class RunLog implements AutoCloseable {
         return 80;
     }
 
-    synchronized void line(String text) {
+    @Override
+    public synchronized void line(String text) {
         if (statusShown) {
             console.print(CLEAR_LINE);
             statusShown = false;
@@ -65,7 +67,8 @@ final class RunLog implements AutoCloseable {
         file.println(LocalTime.now().format(TIME) + " " + text);
     }
 
-    synchronized void status(String text) {
+    @Override
+    public synchronized void status(String text) {
         file.println(LocalTime.now().format(TIME) + " " + text);
         if (live) {
             console.print(CLEAR_LINE + (text.length() < width ? text : text.substring(0, Math.max(0, width - 2)) + "~"));

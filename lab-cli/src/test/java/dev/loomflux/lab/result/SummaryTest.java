@@ -1,9 +1,8 @@
-package dev.loomflux.lab.run;
+package dev.loomflux.lab.result;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.loomflux.lab.result.ScenarioResult;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

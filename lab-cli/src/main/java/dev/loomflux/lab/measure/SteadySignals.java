@@ -1,4 +1,4 @@
-package dev.loomflux.lab.run;
+package dev.loomflux.lab.measure;
 
 import dev.loomflux.lab.steady.Point;
 import dev.loomflux.lab.telemetry.CpuCanary;

@@ -1,4 +1,4 @@
-package dev.loomflux.lab.run;
+package dev.loomflux.lab.procedure;
 
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;

@@ -1,4 +1,4 @@
-package dev.loomflux.lab.run;
+package dev.loomflux.lab.measure;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 

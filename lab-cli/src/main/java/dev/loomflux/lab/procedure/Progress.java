@@ -1,4 +1,4 @@
-package dev.loomflux.lab.run;
+package dev.loomflux.lab.procedure;
 
 import dev.loomflux.lab.experiment.Experiment;
 import java.time.Duration;
@@ -7,7 +7,7 @@ import java.time.Duration;
  * How far a run is and how long it can still take. Warmups end when the target is steady, so the
  * honest estimate is an upper bound: every warmup using its whole budget.
  */
-final class Progress {
+public final class Progress {
     /** A target's start (JVM, Spring, readiness): 5-20 s measured here, the longer ones while the machine is busy. */
     private static final Duration START = Duration.ofSeconds(30);
     /** After each load: the JFR dump, telemetry, the hlog and results files. */
@@ -23,7 +23,7 @@ final class Progress {
     private long unitStartedNanos = System.nanoTime();
 
     /** Null for a capacity search, whose number of steps is not known before it runs. */
-    static Progress of(Experiment experiment, Duration idle) {
+    public static Progress of(Experiment experiment, Duration idle) {
         if (experiment.profile().plannedDuration().isZero()) {
             return null;
         }
@@ -44,21 +44,21 @@ final class Progress {
     }
 
     /** "at most 12 min", said once at the start. */
-    String estimate() {
+    public String estimate() {
         return "at most " + minutes(bound()) + " (" + total + " target x scenario run(s), each at most "
                 + minutes(perUnit) + "; warmups usually end sooner, when steady)";
     }
 
-    synchronized void unitStarted() {
+    public synchronized void unitStarted() {
         unitStartedNanos = System.nanoTime();
     }
 
-    synchronized void unitDone() {
+    public synchronized void unitDone() {
         done++;
     }
 
     /** "[2/6] 3:10 elapsed, at most 6:40 left". */
-    synchronized String status() {
+    public synchronized String status() {
         long inUnit = Math.min(perUnit.toSeconds(), (System.nanoTime() - unitStartedNanos) / 1_000_000_000L);
         long elapsed = (System.nanoTime() - startedNanos) / 1_000_000_000L;
         long left = Math.max(0, (total - done) * perUnit.toSeconds() - inUnit + END.toSeconds());

@@ -1,4 +1,4 @@
-package dev.loomflux.lab.run;
+package dev.loomflux.lab.measure;
 
 import dev.loomflux.lab.driver.LoadDriver;
 import dev.loomflux.lab.driver.LoadSpec;

@@ -1,6 +1,5 @@
-package dev.loomflux.lab.run;
+package dev.loomflux.lab.result;
 
-import dev.loomflux.lab.result.Tables;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -8,12 +7,12 @@ import java.util.Set;
 import java.util.function.Consumer;
 
 /** The closing console table: one row per target x scenario. */
-final class Summary {
+public final class Summary {
     private Summary() {
     }
 
     @SuppressWarnings("unchecked")
-    static void print(List<Map<String, Object>> results, Consumer<String> out) {
+    public static void print(List<Map<String, Object>> results, Consumer<String> out) {
         List<String[]> rows = new ArrayList<>();
         rows.add(new String[] {"TARGET", "SCENARIO", "RPS", "P50 MS", "P99 MS", "MAX MS", "ERRORS", "STEADY AFTER", "NOTE"});
         for (Map<String, Object> r : results) {
@@ -51,7 +50,7 @@ final class Summary {
 
     /** Medians with their CIs, then one verdict line per scenario, metric and pair of targets. */
     @SuppressWarnings("unchecked")
-    static void printRepeats(Map<String, Object> summary, Consumer<String> out) {
+    public static void printRepeats(Map<String, Object> summary, Consumer<String> out) {
         List<String[]> rows = new ArrayList<>();
         rows.add(new String[] {"TARGET", "SCENARIO", "METRIC", "N", "MEDIAN", "95% CI", "MIN-MAX"});
         for (Map<String, Object> e : (List<Map<String, Object>>) summary.get("estimates")) {

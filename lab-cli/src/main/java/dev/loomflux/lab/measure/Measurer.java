@@ -1,0 +1,235 @@
+package dev.loomflux.lab.measure;
+
+import dev.loomflux.lab.LabException;
+import dev.loomflux.lab.cpu.CpuPlan;
+import dev.loomflux.lab.db.Database;
+import dev.loomflux.lab.driver.LoadDriver;
+import dev.loomflux.lab.driver.LoadSpec;
+import dev.loomflux.lab.driver.Measurement;
+import dev.loomflux.lab.driver.Second;
+import dev.loomflux.lab.driver.SecondListener;
+import dev.loomflux.lab.experiment.Profile;
+import dev.loomflux.lab.experiment.Scenario;
+import dev.loomflux.lab.limits.Cgroup;
+import dev.loomflux.lab.limits.LimitsReport;
+import dev.loomflux.lab.process.Reaper;
+import dev.loomflux.lab.result.Hlog;
+import dev.loomflux.lab.result.ScenarioResult;
+import dev.loomflux.lab.result.SeriesCsv;
+import dev.loomflux.lab.steady.SteadyRule;
+import dev.loomflux.lab.target.Downstream;
+import dev.loomflux.lab.target.LaunchSettings;
+import dev.loomflux.lab.target.RunningTarget;
+import dev.loomflux.lab.telemetry.CpuCanary;
+import dev.loomflux.lab.telemetry.JfrDump;
+import dev.loomflux.lab.telemetry.JvmSummary;
+import dev.loomflux.lab.telemetry.Phase;
+import dev.loomflux.lab.telemetry.ResourceReport;
+import dev.loomflux.lab.telemetry.ResourceSampler;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Supplier;
+
+/**
+ * One load on a running target, as one results.json entry: warmed up (compile stage, then the load
+ * itself until steady), measured, checked for drift, with the target's telemetry over every phase
+ * and the run's files (.hlog, .series.csv, .jfr, .hyperfoil.yaml). What is measured, and how often,
+ * is a procedure's choice (profile, capacity search).
+ */
+public final class Measurer {
+    private static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(10);
+
+    /**
+     * One measured load: its profile, the warmup budget before it, whether the warmup starts with a
+     * compile stage (not for a capacity step after the first: that JVM has compiled the scenario), and
+     * the suffix of its file names.
+     */
+    public record Step(Profile profile, Duration warmup, boolean compileFirst, String suffix) {
+    }
+
+    private final LaunchSettings settings;
+    private final CpuPlan cpus;
+    private final ResourceSampler sampler;
+    private final CpuCanary canary;
+    private final Downstream downstream;
+    private final Database database;
+    private final Path dir;
+    private final Log log;
+    private final Supplier<String> statusPrefix;
+
+    /**
+     * @param downstream   the run's stub, or null; a restart during a measurement voids it
+     * @param database     the run's database, or null; likewise
+     * @param statusPrefix the run's progress, put before each second's status line ("" for none)
+     */
+    public Measurer(LaunchSettings settings, CpuPlan cpus, ResourceSampler sampler, CpuCanary canary, Downstream downstream, Database database,
+                    Path dir, Log log, Supplier<String> statusPrefix) {
+        this.settings = settings;
+        this.cpus = cpus;
+        this.sampler = sampler;
+        this.canary = canary;
+        this.downstream = downstream;
+        this.database = database;
+        this.dir = dir;
+        this.log = log;
+        this.statusPrefix = statusPrefix;
+    }
+
+    public Map<String, Object> measure(RunningTarget target, Scenario scenario, Step step, List<Phase> before) {
+        String name = target.spec().name();
+        Profile profile = step.profile();
+        LoadSpec spec = new LoadSpec(target.base(), scenario.path(), profile, cpus.driver().size(), REQUEST_TIMEOUT);
+        int stubRestarts = downstream == null ? 0 : downstream.restarts();
+        int dbRestarts = database == null ? 0 : database.restarts();
+        try {
+            log.line(name + " " + scenario.name() + ": warmup until steady (up to " + step.warmup().toSeconds() + " s)");
+            long warmupFrom = System.currentTimeMillis();
+            SteadySignals signals = new SteadySignals(sampler, canary);
+            Warmup.Outcome warm;
+            Measurement m;
+            DriverCpu[] driverCpus = new DriverCpu[1];
+            Cgroup.Usage[] groupAtStart = new Cgroup.Usage[1];
+            Runnable measuring = () -> {
+                log.line(name + " " + scenario.name() + ": measuring (" + profile.kind() + ")");
+                driverCpus[0] = new DriverCpu(cpus.driver().size());
+                groupAtStart[0] = target.cgroup() == null ? null : target.cgroup().usage();
+            };
+            try {
+                // At most half the budget, so that the profile's own load always gets time to show it is steady.
+                Warmup.Outcome compiled = step.compileFirst()
+                        ? Warmup.compile(spec, target.cpus(), step.warmup().dividedBy(2), SteadyRule.DEFAULT, signals, progress(name, scenario, "warmup (compile)"))
+                        : Warmup.Outcome.NONE;
+                if (!compiled.series().isEmpty()) {
+                    log.line(name + " " + scenario.name() + ": compile stage " + (compiled.steady() ? "quiet" : "ended") + " after "
+                            + compiled.series().size() + " s at " + compiled.compileUsers() + " users" + (compiled.check() == null ? "" : " (" + compiled.check().describe() + ")"));
+                }
+                Duration budget = step.warmup().minusMillis(compiled.millis());
+                budget = budget.isNegative() ? Duration.ZERO : budget;
+                if (Warmup.continuous(profile)) {
+                    Warmup.Measured wm = Warmup.runThenMeasure(spec, budget, SteadyRule.DEFAULT, signals,
+                            progress(name, scenario, "warmup"), progress(name, scenario, "measure"), measuring);
+                    warm = wm.warmup().after(compiled);
+                    m = wm.measurement();
+                } else {
+                    warm = Warmup.run(spec, budget, SteadyRule.DEFAULT, signals, progress(name, scenario, "warmup")).after(compiled);
+                    measuring.run();
+                    m = Reaper.stopping() ? null : LoadDriver.run(spec, progress(name, scenario, "measure"));
+                }
+            } finally {
+                if (driverCpus[0] != null) {
+                    driverCpus[0].close();
+                }
+            }
+            Cgroup.Usage groupAtEnd = target.cgroup() == null ? null : target.cgroup().usage();
+            DriverCpu driverCpu = driverCpus[0];
+            if (m == null || driverCpu == null || Reaper.stopping()) {
+                throw new LabException("interrupted");
+            }
+            log.line(name + " " + scenario.name() + ": " + (warm.steady() ? "warmup was steady after " + warm.secondsToSteady() + " s"
+                    : "NOT steady after " + warm.millis() / 1000 + " s" + (warm.check() == null ? "" : " (" + warm.check().describe() + ")")
+                    + "; the measurement takes part in no verdict, consider a longer --warmup"));
+            long measuredFrom = m.intervals().isEmpty() ? System.currentTimeMillis() - m.elapsed().toMillis() : m.intervals().get(0).getStartTimeStamp();
+            Phase warmup = new Phase("warmup", warmupFrom, measuredFrom);
+            String base = name + "." + scenario.name() + step.suffix();
+            Phase measured = new Phase("measured", measuredFrom, measuredFrom + m.elapsed().toMillis());
+            Map<String, Object> r = ScenarioResult.of(name, scenario.name(), m, profile instanceof Profile.Rate);
+            String hlog = base + ".hlog";
+            Hlog.write(dir.resolve(hlog), name + " " + scenario.name() + " " + scenario.path(), m.intervals());
+            r.put("hlog", hlog);
+            // The same benchmark for a Hyperfoil controller with agents on other machines (README: scaling out).
+            String hyperfoil = base + ".hyperfoil.yaml";
+            write(dir.resolve(hyperfoil), LoadDriver.toHyperfoilYaml(spec, "loomflux-" + base.replaceAll("[^A-Za-z0-9-]", "-")));
+            r.put("hyperfoil_yaml", hyperfoil);
+            try {
+                addTelemetry(r, target, measured, base, profile, before, warmup);
+            } catch (RuntimeException e) {
+                // Telemetry must never cost a finished measurement.
+                r.put("telemetry_error", String.valueOf(e));
+                log.line(name + " " + scenario.name() + ": telemetry incomplete: " + e);
+            }
+            String csv = base + ".series.csv";
+            SeriesCsv.write(dir.resolve(csv), r);
+            r.put("series_csv", csv);
+            r.put("steady_state", SteadyStateReport.of(sampler, warm, step.warmup(), warmup, measured, r, Warmup.continuous(profile)));
+            r.put("driver", driverCpu.toJson());
+            if (target.cgroup() != null && groupAtStart[0] != null) {
+                r.put("limits", LimitsReport.of(target.cgroup().limits(), groupAtStart[0], groupAtEnd));
+            }
+            if (!target.process().isAlive()) {
+                String cause = target.cgroup() == null ? target.process().exitDescription()
+                        : target.cgroup().oomCause().map(c -> c + ": the kernel's OOM killer").orElse(target.process().exitDescription());
+                return ScenarioResult.failed(name, scenario.name(), "target exited during the run (" + cause + "); last lines:\n"
+                        + target.process().logTail(10));
+            }
+            if (scenario.needsDownstream() && downstream.restarts() != stubRestarts) {
+                return ScenarioResult.failed(name, scenario.name(), "the downstream stub died during the warmup or measurement and was "
+                        + "started again: the failures were the stub's, not the target's (run.log has when)");
+            }
+            if (scenario.needsDatabase() && database.restarts() != dbRestarts) {
+                return ScenarioResult.failed(name, scenario.name(), "PostgreSQL died during the warmup or measurement and was "
+                        + "started again: what the measurement saw of that (errors, a stall) was the database's, not the target's (run.log has when)");
+            }
+            if (m.responses() == 0) {
+                // Not a sample of the target's speed: statistics over repeats must not average it in.
+                return ScenarioResult.failed(name, scenario.name(), "no responses: all " + m.requests() + " requests failed ("
+                        + m.errors().timeout() + " timeouts, " + m.errors().connect() + " connect errors)");
+            }
+            return r;
+        } catch (LabException e) {
+            log.line(name + " " + scenario.name() + ": failed: " + e.getMessage());
+            return ScenarioResult.failed(name, scenario.name(), e.getMessage());
+        }
+    }
+
+    /**
+     * The target's resources per second and per phase, and its JVM internals over the measured
+     * window from a JFR dump. Waits for the sampler's reading that covers the last second.
+     */
+    @SuppressWarnings("unchecked")
+    private void addTelemetry(Map<String, Object> r, RunningTarget target, Phase measured, String base, Profile profile,
+                              List<Phase> before, Phase warmup) {
+        long t0 = measured.fromMs();
+        long t1 = measured.toMs();
+        String jfr = base + ".jfr";
+        String whyNot = target.process().isAlive()
+                ? JfrDump.dump(settings.jdk(), target.process().pid(), dir.resolve(jfr))
+                : "target exited before its JFR recording could be dumped";
+        r.put("jfr", whyNot == null ? jfr : null);
+        r.put("jvm", JvmSummary.of(dir.resolve(jfr), Instant.ofEpochMilli(t0), Instant.ofEpochMilli(t1), target.spec().virtualThreads(), whyNot));
+        sleep(Duration.ofMillis(Math.max(0, t1 + ResourceSampler.PERIOD.toMillis() + 600 - System.currentTimeMillis())));
+        ResourceReport.addToSeries(sampler, canary, (List<Map<String, Object>>) r.get("series"), t0);
+        List<Phase> phases = new ArrayList<>(before);
+        phases.add(warmup);
+        phases.addAll(Phase.ofProfile(profile, t0, t1));
+        r.put("phases", ResourceReport.phases(sampler, phases, t0));
+    }
+
+    private SecondListener progress(String target, Scenario scenario, String phase) {
+        // The run's progress first: a narrow terminal cuts the live line's end, not its ETA.
+        return (Second s) -> log.status(String.format("  %s%s %s %s t=%ds users=%d rps=%.0f p99=%s errors=%d",
+                statusPrefix.get(), target, scenario.name(), phase, s.t(), s.users(), s.rps(),
+                Double.isNaN(s.p99Ms()) ? "-" : String.format("%.1fms", s.p99Ms()), s.errors()));
+    }
+
+    private static void write(Path file, String text) {
+        try {
+            Files.writeString(file, text);
+        } catch (IOException e) {
+            throw new LabException("cannot write " + file + ": " + e.getMessage(), e);
+        }
+    }
+
+    private static void sleep(Duration d) {
+        try {
+            Thread.sleep(d.toMillis());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}

@@ -1,0 +1,61 @@
+package dev.loomflux.lab.procedure;
+
+import dev.loomflux.lab.experiment.Experiment;
+import dev.loomflux.lab.experiment.Scenario;
+import dev.loomflux.lab.measure.Measurer;
+import dev.loomflux.lab.process.Reaper;
+import dev.loomflux.lab.result.RepeatSummary;
+import dev.loomflux.lab.result.ResultsFile;
+import dev.loomflux.lab.result.Summary;
+import dev.loomflux.lab.target.TargetSpec;
+import java.util.Map;
+import java.util.function.Consumer;
+
+/** The experiment's own profile, once per target x scenario x repeat; over repeats, medians and verdicts. */
+public final class MeasureProfile implements Procedure {
+    private final Experiment experiment;
+    private final Measurer measurer;
+    private final ResultsFile results;
+    private final Progress progress;
+    private Map<String, Object> summary;
+
+    public MeasureProfile(Experiment experiment, Measurer measurer, ResultsFile results, Progress progress) {
+        this.experiment = experiment;
+        this.measurer = measurer;
+        this.results = results;
+        this.progress = progress;
+    }
+
+    @Override
+    public void run(TargetVisit visit, Scenario scenario) {
+        String suffix = experiment.repeat() > 1 ? ".r" + visit.repeat() : "";
+        progress.unitStarted();
+        Map<String, Object> r = measurer.measure(visit.target(), scenario, new Measurer.Step(experiment.profile(), experiment.warmup(), true, suffix),
+                visit.before());
+        if (Reaper.stopping()) {
+            return; // cut short by Ctrl-C: not a result
+        }
+        r.put("repeat", visit.repeat());
+        results.add(visit.stamp(r));
+        progress.unitDone();
+    }
+
+    @Override
+    public void summarize() {
+        summary = RepeatSummary.of(results.results(), experiment.targets().stream().map(TargetSpec::name).toList(),
+                experiment.scenarios().stream().map(Scenario::name).toList());
+        results.put("summary", summary);
+    }
+
+    @Override
+    public void conclude(Consumer<String> log) {
+        if (experiment.repeat() > 1) {
+            Summary.printRepeats(summary, log);
+        }
+    }
+
+    @Override
+    public boolean answers() {
+        return true;
+    }
+}
