@@ -1,5 +1,7 @@
 package dev.loomflux.lab.compare;
 
+import dev.loomflux.lab.result.Metric;
+
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -57,9 +59,16 @@ public final class Comparison {
             } else if (!String.valueOf(sa.get("slo")).equals(String.valueOf(sb.get("slo")))) {
                 unmatched.add(sa.get("target") + " " + where + " capacity: A searched for " + sa.get("slo") + ", B for " + sb.get("slo"));
             } else {
-                add((String) sa.get("target"), where, Metric.CAPACITY, sa, sb, thresholds, "");
+                add((String) sa.get("target"), where, Metric.CAPACITY, summary ? median(sa) : sa, summary ? median(sb) : sb, thresholds, "");
             }
         }
+    }
+
+    /** A capacity_summary entry as the search it summarizes: its median is the capacity compared. */
+    private static Map<String, Object> median(Map<String, Object> summary) {
+        Map<String, Object> m = new java.util.HashMap<>();
+        m.put("capacity_rps", summary.get("median_rps"));
+        return m;
     }
 
     private static long number(Object o) {

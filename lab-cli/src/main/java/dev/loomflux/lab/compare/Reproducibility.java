@@ -1,5 +1,7 @@
 package dev.loomflux.lab.compare;
 
+import dev.loomflux.lab.result.Metric;
+
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -18,7 +20,7 @@ public final class Reproducibility {
     static final double LOW = 0.90;
     static final double HIGH = 1.10;
     /** The metrics of summary.verdicts; rankings of single runs use the same three. */
-    private static final List<Metric> RANKED = List.of(Metric.THROUGHPUT, Metric.P50, Metric.P99);
+    private static final List<Metric> RANKED = Metric.SUMMARIZED;
 
     /**
      * One line of a ratio table: one pair of results, or the medians over repeats of one target x
@@ -183,7 +185,7 @@ public final class Reproducibility {
                 }
                 boolean same = bestA.equals(bestB);
                 rankChanges += same ? 0 : 1;
-                agreement.add(new String[] {scenario, metricName(m), bestA, bestB, same ? "agree" : "rank changed"});
+                agreement.add(new String[] {scenario, m.summaryName(), bestA, bestB, same ? "agree" : "rank changed"});
             }
         }
     }
@@ -206,10 +208,6 @@ public final class Reproducibility {
         return best;
     }
 
-    /** The names summary.verdicts uses, so both agreement tables read alike. */
-    private static String metricName(Metric m) {
-        return m == Metric.THROUGHPUT ? "throughput_rps" : m.id() + "_ms";
-    }
 
     private static Object winner(Map<String, Object> v) {
         return Boolean.TRUE.equals(v.get("significant")) ? v.get("winner") : null;

@@ -1,5 +1,7 @@
 package dev.loomflux.lab.compare;
 
+import dev.loomflux.lab.result.Metric;
+
 import dev.loomflux.lab.UsageException;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;

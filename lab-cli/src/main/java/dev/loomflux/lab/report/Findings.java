@@ -1,5 +1,7 @@
 package dev.loomflux.lab.report;
 
+import dev.loomflux.lab.result.Metric;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.DoubleNode;
 import com.fasterxml.jackson.databind.node.MissingNode;
@@ -10,7 +12,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.function.ToDoubleFunction;
 import org.apache.commons.math3.stat.descriptive.rank.Median;
 
 /**
@@ -22,17 +23,11 @@ import org.apache.commons.math3.stat.descriptive.rank.Median;
  * per-second samples each has. A single run therefore states its figures and says so.
  */
 final class Findings {
-    private record Metric(String label, String unit, boolean higherIsBetter, ToDoubleFunction<JsonNode> total, String key) {
-    }
-
     /** One target's figure: the median of its results (one each unless --repeat 2). */
     private record Figure(String target, double value, boolean steady) {
     }
 
-    private static final List<Metric> METRICS = List.of(
-            new Metric("Throughput", "rps", true, r -> r.path("throughput_rps").asDouble(), "throughput_rps"),
-            new Metric("Median latency", "ms", false, r -> r.path("latency_ms").path("p50").asDouble(), "p50_ms"),
-            new Metric("p99 latency", "ms", false, r -> r.path("latency_ms").path("p99").asDouble(), "p99_ms"));
+    private static final List<Metric> METRICS = Metric.SUMMARIZED;
 
     private Findings() {
     }
@@ -115,7 +110,7 @@ final class Findings {
             List<String> unclear = new ArrayList<>();
             List<String> unsteady = new ArrayList<>();
             for (Figure other : ranked.subList(1, ranked.size())) {
-                JsonNode v = verdict(root, scenario, m.key(), top.target(), other.target());
+                JsonNode v = verdict(root, scenario, m.summaryName(), top.target(), other.target());
                 if (v.path("significant").asBoolean() && v.path("winner").asText().equals(top.target())) {
                     clear.add(m.higherIsBetter() ? ratio(top.value(), other.value()) + "x " + other.target() + "'s" : other.target());
                 } else if (v.path("text").asText().startsWith("not steady")) {
@@ -134,7 +129,7 @@ final class Findings {
     }
 
     private static String clause(Metric m, String top, List<String> clear, List<String> unclear, List<String> unsteady) {
-        String label = m.higherIsBetter() ? "throughput" : m.key().equals("p99_ms") ? "p99" : "median latency";
+        String label = m.words();
         if (clear.isEmpty() && unsteady.isEmpty()) {
             return label + ": no clear difference";
         }
@@ -173,8 +168,8 @@ final class Findings {
     static Table verdictTable(JsonNode root) {
         List<List<String>> rows = new ArrayList<>();
         for (JsonNode v : root.path("summary").path("verdicts")) {
-            String metric = METRICS.stream().filter(m -> m.key().equals(v.path("metric").asText())).map(m -> m.label().toLowerCase(Locale.ROOT))
-                    .findFirst().orElse(v.path("metric").asText());
+            Metric m = Metric.bySummaryName(v.path("metric").asText());
+            String metric = m == null ? v.path("metric").asText() : m.label().toLowerCase(Locale.ROOT);
             rows.add(List.of(v.path("scenario").asText(), metric, v.path("a").asText() + " vs " + v.path("b").asText(), v.path("text").asText()));
         }
         return new Table("Verdicts (medians of repeats)", List.of("scenario", "metric", "pair", "verdict"), rows);
@@ -210,7 +205,7 @@ final class Findings {
         Map<String, List<JsonNode>> byTarget = new LinkedHashMap<>();
         ok.forEach(r -> byTarget.computeIfAbsent(name(r), k -> new ArrayList<>()).add(r));
         List<Figure> out = new ArrayList<>();
-        byTarget.forEach((target, rs) -> out.add(new Figure(target, new Median().evaluate(rs.stream().mapToDouble(m.total()).toArray()),
+        byTarget.forEach((target, rs) -> out.add(new Figure(target, new Median().evaluate(rs.stream().mapToDouble(m::read).toArray()),
                 rs.stream().allMatch(Findings::steady))));
         Comparator<Figure> byValue = Comparator.comparingDouble(Figure::value);
         out.sort(m.higherIsBetter() ? byValue.reversed() : byValue);

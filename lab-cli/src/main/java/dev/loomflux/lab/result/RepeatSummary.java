@@ -7,22 +7,12 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.function.ToDoubleFunction;
 
 /**
  * The "summary" of results.json: per target x scenario x metric the median over repeats with its
  * 95% CI, and per scenario a verdict for every pair of targets (docs/statistics.md).
  */
 public final class RepeatSummary {
-    /** Metric name, whether higher is better, how to read it from a result. */
-    private record Metric(String name, boolean higherIsBetter, ToDoubleFunction<Map<String, Object>> value) {
-    }
-
-    private static final List<Metric> METRICS = List.of(
-            new Metric("throughput_rps", true, r -> number(r.get("throughput_rps"))),
-            new Metric("p50_ms", false, r -> number(latency(r).get("p50"))),
-            new Metric("p99_ms", false, r -> number(latency(r).get("p99"))));
-
     private RepeatSummary() {
     }
 
@@ -30,17 +20,17 @@ public final class RepeatSummary {
         List<Map<String, Object>> estimates = new ArrayList<>();
         List<Map<String, Object>> verdicts = new ArrayList<>();
         for (String scenario : scenarios) {
-            for (Metric metric : METRICS) {
+            for (Metric metric : Metric.SUMMARIZED) {
                 Map<String, double[]> samples = new LinkedHashMap<>();
                 Map<String, List<String>> unsteady = new LinkedHashMap<>();
                 for (String target : targets) {
                     List<Map<String, Object>> ok = results.stream()
                             .filter(r -> target.equals(r.get("target")) && scenario.equals(r.get("scenario")) && "ok".equals(r.get("status")))
                             .toList();
-                    double[] v = ok.stream().mapToDouble(metric.value()).filter(Double::isFinite).toArray();
+                    double[] v = ok.stream().map(metric::read).filter(x -> x != null && Double.isFinite(x)).mapToDouble(Double::doubleValue).toArray();
                     if (v.length > 0) {
                         samples.put(target, v);
-                        estimates.add(estimate(target, scenario, metric.name(), Stats.summarize(v)));
+                        estimates.add(estimate(target, scenario, metric.summaryName(), Stats.summarize(v)));
                         unsteady.put(target, ok.stream().filter(r -> !steady(r)).map(r -> target + " repeat " + r.get("repeat")).toList());
                     }
                 }
@@ -49,7 +39,7 @@ public final class RepeatSummary {
                     for (int j = i + 1; j < present.size(); j++) {
                         String a = present.get(i);
                         String b = present.get(j);
-                        Verdict v = Stats.compare(metric.name(), a, samples.get(a), b, samples.get(b), metric.higherIsBetter());
+                        Verdict v = Stats.compare(metric.summaryName(), a, samples.get(a), b, samples.get(b), metric.higherIsBetter());
                         List<String> why = new ArrayList<>(unsteady.get(a));
                         why.addAll(unsteady.get(b));
                         if (!why.isEmpty()) {
@@ -103,13 +93,4 @@ public final class RepeatSummary {
         return !(r.get("steady_state") instanceof Map<?, ?> s) || !Boolean.FALSE.equals(s.get("steady"));
     }
 
-    @SuppressWarnings("unchecked")
-    private static Map<String, Object> latency(Map<String, Object> r) {
-        Object l = r.get("latency_ms");
-        return l instanceof Map ? (Map<String, Object>) l : Map.of();
-    }
-
-    private static double number(Object o) {
-        return o instanceof Number ? ((Number) o).doubleValue() : Double.NaN;
-    }
 }
