@@ -11,15 +11,18 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.api.io.TempDir;
 
-/** Ctrl-C on a real ./lab process (the built jar, as ./lab runs it): SIGINT cannot be sent to the test's own JVM. */
+/** Ctrl-C (and SIGTERM) on a real ./lab process (the built jar, as ./lab runs it): SIGINT cannot be sent to the test's own JVM. */
 class InterruptIT {
     private static final Pattern KEPT = Pattern.compile("interrupted: (\\d+) finished result\\(s\\) kept in (\\S+results\\.json)");
 
-    @Test
-    void ctrlCStopsWithinSecondsKeepsFinishedResultsAndLeavesNoProcess(@TempDir Path tmp) throws Exception {
+    /** SIGINT is Ctrl-C; SIGTERM is how a CI runner or a container stop ends the lab: the same cleanup, exit 128 + signal. */
+    @ParameterizedTest
+    @CsvSource({"INT, 130", "TERM, 143"})
+    void aStopSignalEndsTheRunWithinSecondsKeepsFinishedResultsAndLeavesNoProcess(String signal, int exitCode, @TempDir Path tmp) throws Exception {
         Path home = Path.of(System.getProperty("loomflux.home")).toAbsolutePath();
         Path console = tmp.resolve("console.txt");
         // A terminal's Ctrl-C reaches a process whose SIGINT is at its default. A test run from a background job (CI,
@@ -38,13 +41,13 @@ class InterruptIT {
             List<ProcessHandle> children = lab.descendants().toList();
             assertTrue(children.size() >= 1, "the lab's children: " + children);
             long sent = System.nanoTime();
-            new ProcessBuilder("kill", "-INT", Long.toString(lab.pid())).start().waitFor();
-            assertTrue(lab.waitFor(10, TimeUnit.SECONDS), "the lab still runs 10 s after Ctrl-C");
+            new ProcessBuilder("kill", "-" + signal, Long.toString(lab.pid())).start().waitFor();
+            assertTrue(lab.waitFor(10, TimeUnit.SECONDS), "the lab still runs 10 s after SIG" + signal);
             double seconds = (System.nanoTime() - sent) / 1e9;
             String out = Files.readString(console);
-            System.out.printf("Ctrl-C: the lab exited %.2f s after SIGINT%n", seconds);
-            assertEquals(130, lab.exitValue(), out);
-            assertTrue(seconds <= 3.0, "Ctrl-C took " + seconds + " s\n" + out);
+            System.out.printf("the lab exited %.2f s after SIG%s%n", seconds, signal);
+            assertEquals(exitCode, lab.exitValue(), out);
+            assertTrue(seconds <= 3.0, "SIG" + signal + " took " + seconds + " s\n" + out);
             assertEquals(List.of(), children.stream().filter(ProcessHandle::isAlive).map(ProcessHandle::info).toList(), "left behind");
             // The limits' cgroups (named after the lab's pid) are gone too.
             assertEquals(List.of(), groupsOf(lab.pid()), "cgroups left behind");
