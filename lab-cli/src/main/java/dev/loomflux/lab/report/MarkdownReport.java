@@ -1,5 +1,7 @@
 package dev.loomflux.lab.report;
 
+import dev.loomflux.lab.result.Tables;
+import java.util.ArrayList;
 import java.util.List;
 
 /** report.md: the sections as GitHub-flavoured Markdown. */
@@ -27,16 +29,13 @@ final class MarkdownReport {
                 if (!t.caption().isEmpty()) {
                     sb.append("\n**").append(t.caption()).append("**\n");
                 }
-                sb.append("\n").append(row(t.header())).append("|").append("---|".repeat(t.header().size())).append("\n");
-                t.rows().forEach(r -> sb.append(row(r)));
+                List<String[]> rows = new ArrayList<>();
+                rows.add(t.header().toArray(String[]::new));
+                t.rows().forEach(r -> rows.add(r.toArray(String[]::new)));
+                sb.append("\n");
+                Tables.markdown(rows).forEach(line -> sb.append(line).append("\n"));
             }
         }
         return sb.toString();
-    }
-
-    private static String row(List<String> cells) {
-        StringBuilder sb = new StringBuilder("|");
-        cells.forEach(c -> sb.append(' ').append(c.replace("|", "\\|").replace("\n", " ")).append(" |"));
-        return sb.append("\n").toString();
     }
 }

@@ -41,7 +41,7 @@ public final class Tables {
     private static String[] escape(String[] row) {
         String[] out = new String[row.length];
         for (int i = 0; i < row.length; i++) {
-            out[i] = row[i].replace("|", "\\|");
+            out[i] = row[i].replace("|", "\\|").replace("\n", " ");
         }
         return out;
     }
