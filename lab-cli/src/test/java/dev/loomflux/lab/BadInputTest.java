@@ -32,8 +32,8 @@ class BadInputTest {
         Path yaml = dir.resolve("evil.yaml");
         // JSON string syntax is YAML too, and escapes the NUL and the backslash.
         Files.writeString(yaml, "name: \"" + name.replace("\\", "\\\\").replace("\0", "\\0") + "\"\ntargets: [mvc]\nscenarios: [plaintext]\n");
-        assertOneLineError(LabRun.of("run", yaml.toString()), yaml + ": name '");
-        assertOneLineError(LabRun.of("run", "--name", name, "--targets", "mvc"), "--name '");
+        assertOneLineError(LabCli.of("run", yaml.toString()), yaml + ": name '");
+        assertOneLineError(LabCli.of("run", "--name", name, "--targets", "mvc"), "--name '");
         assertEquals(before, listing(results), "nothing created under results/");
         assertFalse(Files.exists(Home.detect().root().resolveSibling("etc")), "nothing created next to the project");
     }
@@ -43,7 +43,7 @@ class BadInputTest {
         Path yaml = dir.resolve("my first (test).yaml");
         Files.writeString(yaml, "targets: [tomcat]\nscenarios: [plaintext]\n");
         // The name is fine (spaces and brackets became '-'); the run stops at the next field.
-        assertOneLineError(LabRun.of("run", yaml.toString()), "unknown target 'tomcat'");
+        assertOneLineError(LabCli.of("run", yaml.toString()), "unknown target 'tomcat'");
     }
 
     @Test
@@ -64,10 +64,10 @@ class BadInputTest {
         for (String[] c : cases) {
             List<String> args = new java.util.ArrayList<>(List.of("run", "--targets", "mvc"));
             args.addAll(List.of(c[0].split(" ")));
-            LabRun flags = LabRun.of(args.toArray(String[]::new));
+            LabCli flags = LabCli.of(args.toArray(String[]::new));
             Path yaml = dir.resolve("p.yaml");
             Files.writeString(yaml, "targets: [mvc]\nscenarios: [plaintext]\nprofile: " + c[1] + "\n");
-            LabRun file = LabRun.of("run", yaml.toString());
+            LabCli file = LabCli.of("run", yaml.toString());
             assertOneLineError(flags, c[3] + c[2]);
             assertOneLineError(file, yaml + ": " + c[4] + c[2]);
         }
@@ -82,7 +82,7 @@ class BadInputTest {
         }
     }
 
-    private static void assertOneLineError(LabRun run, String expected) {
+    private static void assertOneLineError(LabCli run, String expected) {
         assertEquals(2, run.exitCode(), run.toString());
         assertTrue(run.err().contains(expected), run.toString());
         assertEquals(1, run.err().strip().lines().count(), run.toString());
@@ -91,51 +91,51 @@ class BadInputTest {
 
     @Test
     void unknownTarget() {
-        assertOneLineError(LabRun.of("verify", "--targets", "mvc,tomcat"), "--targets: unknown target 'tomcat'");
+        assertOneLineError(LabCli.of("verify", "--targets", "mvc,tomcat"), "--targets: unknown target 'tomcat'");
     }
 
     @Test
     void malformedDefinition() {
-        assertOneLineError(LabRun.of("verify", "--define", "mvc-10"), "--define mvc-10: expected NAME=BASE");
+        assertOneLineError(LabCli.of("verify", "--define", "mvc-10"), "--define mvc-10: expected NAME=BASE");
     }
 
     @Test
     void unknownOption() {
-        assertOneLineError(LabRun.of("verify", "--tragets", "mvc"), "Unknown options: '--tragets'");
+        assertOneLineError(LabCli.of("verify", "--tragets", "mvc"), "Unknown options: '--tragets'");
     }
 
     @Test
     void badHeap() {
-        assertOneLineError(LabRun.of("verify", "--heap", "lots"), "--heap lots");
+        assertOneLineError(LabCli.of("verify", "--heap", "lots"), "--heap lots");
     }
 
     @Test
     void javaTooOldOrMissing() throws IOException {
-        assertOneLineError(LabRun.of("verify", "--java", "/nonexistent/jdk"), "--java /nonexistent/jdk: not a JDK");
+        assertOneLineError(LabCli.of("verify", "--java", "/nonexistent/jdk"), "--java /nonexistent/jdk: not a JDK");
         // A JDK 17 as the lab finds one: its release file says so (the lab reads it, not java -version).
         Path jdk17 = dir.resolve("jdk-17");
         Files.createDirectories(jdk17.resolve("bin"));
         Files.writeString(jdk17.resolve("bin/java"), "");
         Files.writeString(jdk17.resolve("release"), "JAVA_VERSION=\"17.0.15\"\n");
-        assertOneLineError(LabRun.of("run", "--java", jdk17.toString(), "--targets", "mvc", "--duration", "1s"),
+        assertOneLineError(LabCli.of("run", "--java", jdk17.toString(), "--targets", "mvc", "--duration", "1s"),
                 "--java " + jdk17 + ": JDK 17.0.15 is too old; targets need 21+ (virtual threads)");
     }
 
     @Test
     void unreachableDatabaseIsNamed() {
-        assertOneLineError(LabRun.of("verify", "--targets", "mvc", "--db-url", "jdbc:postgresql://127.0.0.1:1/nope"),
+        assertOneLineError(LabCli.of("verify", "--targets", "mvc", "--db-url", "jdbc:postgresql://127.0.0.1:1/nope"),
                 "cannot use database jdbc:postgresql://127.0.0.1:1/nope");
     }
 
     @Test
     void unsupportedDatabase() {
-        assertOneLineError(LabRun.of("verify", "--db-url", "jdbc:oracle:thin:@x:1521:db"),
+        assertOneLineError(LabCli.of("verify", "--db-url", "jdbc:oracle:thin:@x:1521:db"),
                 "only jdbc:postgresql://");
     }
 
     @Test
     void helpListsCommands() {
-        LabRun run = LabRun.of("--help");
+        LabCli run = LabCli.of("--help");
         assertEquals(0, run.exitCode());
         assertTrue(run.out().contains("verify"), run.out());
     }

@@ -30,7 +30,7 @@ class ByoIT {
                 "profile: {fixed: {users: 4, duration: 3s}}",
                 "warmup: 0s",
                 "cooldown: 0s", ""));
-        LabRun run = LabRun.of("run", yaml.toString());
+        LabCli run = LabCli.of("run", yaml.toString());
         assertEquals(0, run.exitCode(), run.toString());
         Matcher m = Pattern.compile("results: (\\S+results\\.json)").matcher(run.out());
         assertTrue(m.find(), run.out());
@@ -52,7 +52,7 @@ class ByoIT {
     void aShellStringIsRefusedNamingTheField() throws Exception {
         Path yaml = dir.resolve("bad.yaml");
         Files.writeString(yaml, "targets: [{name: own, command: \"java -jar app.jar\", ready: /}]\nscenarios: [{path: /}]\nprofile: {fixed: {users: 1, duration: 1s}}\n");
-        LabRun run = LabRun.of("run", yaml.toString());
+        LabCli run = LabCli.of("run", yaml.toString());
         assertEquals(2, run.exitCode(), run.toString());
         assertTrue(run.err().contains("targets[0].command"), run.toString());
         assertEquals(1, run.err().strip().lines().count(), run.toString());

@@ -26,7 +26,7 @@ class FaultIT {
 
     @Test
     void targetKilledUnderLoadIsOneFailedResultAndTheNextTargetGoesOn() throws Exception {
-        LabRun run = runWhileKilling("loomflux-mvc.jar", "mvc.log", "--targets", "mvc,webflux", "--scenario", "plaintext", "--duration", "30s");
+        LabCli run = runWhileKilling("loomflux-mvc.jar", "mvc.log", "--targets", "mvc,webflux", "--scenario", "plaintext", "--duration", "30s");
         Path dir = resultsDir(run);
         JsonNode root = JSON.readTree(dir.resolve("results.json").toFile());
         assertEquals("completed", root.path("status").asText());
@@ -56,7 +56,7 @@ class FaultIT {
 
     @Test
     void aDeadStubIsStartedAgainAndVoidsOnlyTheMeasurementItHit() throws Exception {
-        LabRun run = runWhileKilling("loomflux-downstream.jar", "mvc-vt.log", "--targets", "mvc-vt,webflux", "--scenario", "gateway",
+        LabCli run = runWhileKilling("loomflux-downstream.jar", "mvc-vt.log", "--targets", "mvc-vt,webflux", "--scenario", "gateway",
                 "--delay", "5", "--duration", "15s");
         Path dir = resultsDir(run);
         JsonNode root = JSON.readTree(dir.resolve("results.json").toFile());
@@ -72,7 +72,7 @@ class FaultIT {
 
     @Test
     void aDeadDatabaseIsStartedAgainAndVoidsOnlyTheMeasurementItHit() throws Exception {
-        LabRun run = runWhileKilling(FaultIT::postmaster, "mvc.log", "--targets", "mvc,webflux", "--scenario", "items", "--duration", "15s");
+        LabCli run = runWhileKilling(FaultIT::postmaster, "mvc.log", "--targets", "mvc,webflux", "--scenario", "items", "--duration", "15s");
         Path dir = resultsDir(run);
         JsonNode root = JSON.readTree(dir.resolve("results.json").toFile());
         assertEquals("completed", root.path("status").asText());
@@ -108,7 +108,7 @@ class FaultIT {
                 "profile: {fixed: {users: 4, duration: 3s}}",
                 "warmup: 0s",
                 "cooldown: 0s", ""));
-        LabRun run = LabRun.of("run", yaml.toString());
+        LabCli run = LabCli.of("run", yaml.toString());
         assertEquals(0, run.exitCode(), run.toString());
         JsonNode root = JSON.readTree(resultsDir(run).resolve("results.json").toFile());
         JsonNode never = root.path("results").get(0);
@@ -128,9 +128,9 @@ class FaultIT {
         // Root writes into read-only directories, so the one thing even root cannot do: a directory inside a file.
         Files.writeString(home.resolve("results"), "a file where the lab keeps its results\n");
         System.setProperty("loomflux.home", home.toString());
-        LabRun run;
+        LabCli run;
         try {
-            run = LabRun.of("run", "--targets", "mvc", "--scenario", "plaintext", "--duration", "2s", "--warmup", "0s");
+            run = LabCli.of("run", "--targets", "mvc", "--scenario", "plaintext", "--duration", "2s", "--warmup", "0s");
         } finally {
             System.setProperty("loomflux.home", real.toString());
         }
@@ -143,22 +143,22 @@ class FaultIT {
     }
 
     /** A fixed profile of 8 users without warmup, during which {@link #killUnderLoad} SIGKILLs the process running {@code jar}. */
-    private static LabRun runWhileKilling(String jar, String targetLog, String... args) throws Exception {
+    private static LabCli runWhileKilling(String jar, String targetLog, String... args) throws Exception {
         return runWhileKilling(() -> ProcessHandle.current().descendants().filter(h -> h.info().commandLine().orElse("").contains(jar)).findFirst(),
                 targetLog, args);
     }
 
-    private static LabRun runWhileKilling(Supplier<Optional<ProcessHandle>> victim, String targetLog, String... args) throws Exception {
+    private static LabCli runWhileKilling(Supplier<Optional<ProcessHandle>> victim, String targetLog, String... args) throws Exception {
         CompletableFuture<Long> killed = CompletableFuture.supplyAsync(() -> killUnderLoad(victim, targetLog));
         List<String> all = new java.util.ArrayList<>(List.of("run", "--profile", "fixed", "--connections", "8", "--warmup", "0s", "--cooldown", "0s"));
         all.addAll(List.of(args));
-        LabRun run = LabRun.of(all.toArray(String[]::new));
+        LabCli run = LabCli.of(all.toArray(String[]::new));
         killed.get();
         assertEquals(0, run.exitCode(), run.toString());
         return run;
     }
 
-    private static Path resultsDir(LabRun run) {
+    private static Path resultsDir(LabCli run) {
         Matcher m = RESULTS.matcher(run.out());
         assertTrue(m.find(), run.out());
         return Path.of(m.group(1)).getParent();

@@ -16,10 +16,10 @@ class HelpTest {
     void helpHasNoWarnings(String command) {
         PrintStream original = System.err;
         ByteArrayOutputStream stderr = new ByteArrayOutputStream();
-        LabRun run;
+        LabCli run;
         try {
             System.setErr(new PrintStream(stderr, true, StandardCharsets.UTF_8));
-            run = LabRun.of(command, "--help");
+            run = LabCli.of(command, "--help");
         } finally {
             System.setErr(original);
         }

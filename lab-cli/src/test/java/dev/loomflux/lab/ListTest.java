@@ -8,7 +8,7 @@ import org.junit.jupiter.api.Test;
 class ListTest {
     @Test
     void listsEveryTargetScenarioProfileAndPresetOnOneLineEach() {
-        LabRun run = LabRun.of("list");
+        LabCli run = LabCli.of("list");
         assertEquals(0, run.exitCode(), run.toString());
         for (String line : new String[] {"target    mvc: mvc", "target    mvc-vt: mvc {spring.threads.virtual.enabled=true}",
                 "target    webflux: webflux", "scenario  chain: GET /chain (delay=20, depth=3)", "scenario  path:/ANY: GET any path", "profile   rate: ", "preset    experiments/example.yaml", "preset    experiments/seed-003-gateway-latency.yaml"}) {

@@ -34,7 +34,7 @@ class PresetRunIT {
     void runsAtATenthOfItsScale(String preset) throws IOException {
         Experiment e = ExperimentReader.read(Home.detect().root().resolve("experiments").resolve(preset + ".yaml"));
         // A smoke test of every preset: steady state is tested elsewhere, so warmup stays short.
-        LabRun run = LabRun.of("run", preset, "--scale", "0.1", "--warmup", "5s");
+        LabCli run = LabCli.of("run", preset, "--scale", "0.1", "--warmup", "5s");
         assertEquals(0, run.exitCode(), run.toString());
         Matcher m = RESULTS.matcher(run.out());
         assertTrue(m.find(), run.out());

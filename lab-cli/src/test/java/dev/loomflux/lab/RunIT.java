@@ -23,7 +23,7 @@ class RunIT {
 
     @Test
     void fixedProfileOnTwoTargetsWritesTheDocumentedResults() throws Exception {
-        LabRun run = LabRun.of("run", "--targets", "mvc-vt,webflux", "--scenario", "plaintext", "--profile", "fixed",
+        LabCli run = LabCli.of("run", "--targets", "mvc-vt,webflux", "--scenario", "plaintext", "--profile", "fixed",
                 "--connections", "8", "--duration", "3s", "--warmup", "2s", "--cooldown", "1s");
         assertEquals(0, run.exitCode(), run.toString());
         JsonNode root = results(run);
@@ -90,7 +90,7 @@ class RunIT {
         long[] expectedResponses = {-1, 200, 100, -1};
         for (int i = 0; i < profiles.length; i++) {
             String[] args = concat(new String[] {"run", "--targets", "webflux", "--scenario", "json", "--warmup", "0s", "--cooldown", "0s"}, profiles[i]);
-            LabRun run = LabRun.of(args);
+            LabCli run = LabCli.of(args);
             assertEquals(0, run.exitCode(), run.toString());
             JsonNode r = results(run).path("results").get(0);
             assertEquals("ok", r.path("status").asText(), run.toString());
@@ -114,21 +114,21 @@ class RunIT {
 
     @Test
     void badRunFlagsAreOneLineErrors() {
-        assertBad(LabRun.of("run", "--profile", "fixed", "--rps", "10"), "--rps does not apply to --profile fixed");
-        assertBad(LabRun.of("run", "--profile", "rate"), "--rps: required by the rate profile");
-        assertBad(LabRun.of("run", "--profile", "stages", "--stages", "10s"), "--stages 10s: expected TIME:USERS");
-        assertBad(LabRun.of("run", "--scenario", "gateway", "--delay", "100000"), "--scenario: delay 100000 is out of range 0..5000");
-        assertBad(LabRun.of("run", "--scenario", "soap"), "--scenario: unknown scenario 'soap'");
-        assertBad(LabRun.of("run", "--duration", "forever"), "--duration forever: expected a duration");
-        assertBad(LabRun.of("run", "--target-cpus", "99"), "--target-cpus 99: CPUs must be within");
-        assertBad(LabRun.of("run", "no-such-file.yaml"), "no-such-file.yaml: no such experiment file");
-        assertBad(LabRun.of("run", "seed-00"), "seed-00: ambiguous, matches seed-000-k6-stages.yaml");
-        assertBad(LabRun.of("run", "seed-9"), "seed-9: no such experiment file or preset (presets: cpu-quotas, example, own-app, seed-000-k6-stages");
-        assertBad(LabRun.of("run", "seed-003", "--scale", "0"), "--scale 0.0: expected a factor above 0");
-        assertBad(LabRun.of("run", "../experiments/example.yaml", "--scenario", "json"), "--scenario cannot be combined with an experiment file");
+        assertBad(LabCli.of("run", "--profile", "fixed", "--rps", "10"), "--rps does not apply to --profile fixed");
+        assertBad(LabCli.of("run", "--profile", "rate"), "--rps: required by the rate profile");
+        assertBad(LabCli.of("run", "--profile", "stages", "--stages", "10s"), "--stages 10s: expected TIME:USERS");
+        assertBad(LabCli.of("run", "--scenario", "gateway", "--delay", "100000"), "--scenario: delay 100000 is out of range 0..5000");
+        assertBad(LabCli.of("run", "--scenario", "soap"), "--scenario: unknown scenario 'soap'");
+        assertBad(LabCli.of("run", "--duration", "forever"), "--duration forever: expected a duration");
+        assertBad(LabCli.of("run", "--target-cpus", "99"), "--target-cpus 99: CPUs must be within");
+        assertBad(LabCli.of("run", "no-such-file.yaml"), "no-such-file.yaml: no such experiment file");
+        assertBad(LabCli.of("run", "seed-00"), "seed-00: ambiguous, matches seed-000-k6-stages.yaml");
+        assertBad(LabCli.of("run", "seed-9"), "seed-9: no such experiment file or preset (presets: cpu-quotas, example, own-app, seed-000-k6-stages");
+        assertBad(LabCli.of("run", "seed-003", "--scale", "0"), "--scale 0.0: expected a factor above 0");
+        assertBad(LabCli.of("run", "../experiments/example.yaml", "--scenario", "json"), "--scenario cannot be combined with an experiment file");
     }
 
-    private static void assertBad(LabRun run, String expected) {
+    private static void assertBad(LabCli run, String expected) {
         assertEquals(2, run.exitCode(), run.toString());
         assertTrue(run.err().contains(expected), run.toString());
         assertEquals(1, run.err().strip().lines().count(), run.toString());
@@ -136,7 +136,7 @@ class RunIT {
 
     @Test
     void repeatMirrorsFreshTargetsAndSummarizesWithCisAndVerdicts() throws IOException {
-        LabRun run = LabRun.of("run", "--targets", "mvc-vt,webflux", "--scenario", "plaintext", "--profile", "fixed",
+        LabCli run = LabCli.of("run", "--targets", "mvc-vt,webflux", "--scenario", "plaintext", "--profile", "fixed",
                 "--connections", "4", "--duration", "2s", "--warmup", "0s", "--cooldown", "0s", "--repeat", "3");
         assertEquals(0, run.exitCode(), run.toString());
         JsonNode root = results(run);
@@ -166,13 +166,13 @@ class RunIT {
         assertTrue(run.out().contains("verdict plaintext throughput_rps, mvc-vt vs webflux: "), run.out());
     }
 
-    private static Path resultsDir(LabRun run) {
+    private static Path resultsDir(LabCli run) {
         Matcher m = RESULTS.matcher(run.out());
         assertTrue(m.find(), run.out());
         return Path.of(m.group(1)).getParent();
     }
 
-    private static JsonNode results(LabRun run) throws IOException {
+    private static JsonNode results(LabCli run) throws IOException {
         Path file = resultsDir(run).resolve("results.json");
         assertTrue(Files.isRegularFile(file), file.toString());
         JsonNode root = JSON.readTree(file.toFile());

@@ -19,7 +19,7 @@ class VerifyIT {
 
     @Test
     void allBuiltInsAndATenThreadTomcatPassEveryCheck() {
-        LabRun run = LabRun.of("verify", "--targets", "mvc,mvc-vt,webflux,mvc-10",
+        LabCli run = LabCli.of("verify", "--targets", "mvc,mvc-vt,webflux,mvc-10",
                 "--define", "mvc-10=mvc,server.tomcat.threads.max=10");
         assertEquals(0, run.exitCode(), run.toString());
         List<String[]> rows = rows(run.out());
@@ -37,7 +37,7 @@ class VerifyIT {
 
     @Test
     void aTargetThatCannotStartFailsWithItsLogTail() {
-        LabRun run = LabRun.of("verify", "--targets", "broken", "--define", "broken=mvc,-XX:+NoSuchOptionAnywhere");
+        LabCli run = LabCli.of("verify", "--targets", "broken", "--define", "broken=mvc,-XX:+NoSuchOptionAnywhere");
         assertEquals(1, run.exitCode(), run.toString());
         String startRow = rows(run.out()).stream().filter(r -> r[1].equals("start")).map(r -> r[2] + " " + r[3]).findFirst().orElse("");
         assertTrue(startRow.startsWith("FAIL broken exited with code 1 before it was ready"), run.out());

@@ -69,9 +69,9 @@ public record Calibration(int connections, Duration measured, int rounds, Durati
             out.flush();
             LoadDriver.run(new LoadSpec(stub.base(), STUB_PATH, new Profile.Fixed(connections, STUB_WARMUP), cpus.driver().size(), Duration.ofSeconds(10)), s -> { });
             CalibrationRounds.Result r = new CalibrationRounds(wrk, cpus, connections, measured, rounds, logs, out).run(stub.base(), STUB_PATH, stub.pid(), "stub");
-            double labRps = r.labMedian(CalibrationRounds.LabRun::rps);
-            double labCpu = r.labMedian(CalibrationRounds.LabRun::cpuPct);
-            boolean saturated = r.lab().stream().filter(CalibrationRounds.LabRun::saturated).count() * 2 > r.lab().size();
+            double labRps = r.labMedian(CalibrationRounds.LabSample::rps);
+            double labCpu = r.labMedian(CalibrationRounds.LabSample::cpuPct);
+            boolean saturated = r.lab().stream().filter(CalibrationRounds.LabSample::saturated).count() * 2 > r.lab().size();
             double usPerRequest = labCpu / 100.0 * 1_000_000 / Math.max(1, labRps);
             double ceiling = cpus.driver().size() * 1_000_000 / Math.max(0.001, usPerRequest);
             out.printf("calibrate: driver CPU %.0f%% of one core (%d CPU(s)), %.1f us CPU per request (medians)%n", labCpu, cpus.driver().size(), usPerRequest);
@@ -80,7 +80,7 @@ public record Calibration(int connections, Duration measured, int rounds, Durati
                 out.println("calibrate: the driver was not saturated (the stub was the limit); the ceiling is estimated from its CPU cost per request");
             }
             CalibrationStep step = CalibrationStep.onStub("stub " + STUB_PATH, labRps, labCpu, r.labErrors(),
-                    r.wrkMedian(w -> w.result().requestsPerSecond()), r.wrkMedian(Wrk.Run::cpuPct), r.wrkErrors(), r.ratio());
+                    r.wrkMedian(w -> w.result().requestsPerSecond()), r.wrkMedian(Wrk.Sample::cpuPct), r.wrkErrors(), r.ratio());
             verdict(r, out);
             out.println("calibrate: " + step.line());
             out.flush();
@@ -102,8 +102,8 @@ public record Calibration(int connections, Duration measured, int rounds, Durati
             out.printf("calibrate: %s%n", w0.steady() ? "steady after " + w0.secondsToSteady() + " s of warmup"
                     : "not steady after " + w0.millis() / 1000 + " s (" + (w0.check() == null ? "no warmup" : w0.check().describe()) + "): consider a longer --warmup");
             CalibrationRounds.Result r = new CalibrationRounds(wrk, cpus, connections, measured, rounds, logs, out).run(t.base(), TARGET_PATH, t.process().pid(), targetSpec.name());
-            CalibrationStep step = CalibrationStep.onTarget(targetSpec.name() + " " + TARGET_PATH, r.labMedian(CalibrationRounds.LabRun::rps),
-                    r.labMedian(CalibrationRounds.LabRun::cpuPct), r.labErrors(), r.wrkMedian(w -> w.result().requestsPerSecond()), r.wrkMedian(Wrk.Run::cpuPct), r.wrkErrors(), r.ratio());
+            CalibrationStep step = CalibrationStep.onTarget(targetSpec.name() + " " + TARGET_PATH, r.labMedian(CalibrationRounds.LabSample::rps),
+                    r.labMedian(CalibrationRounds.LabSample::cpuPct), r.labErrors(), r.wrkMedian(w -> w.result().requestsPerSecond()), r.wrkMedian(Wrk.Sample::cpuPct), r.wrkErrors(), r.ratio());
             verdict(r, out);
             out.println("calibrate: " + step.line());
             out.flush();

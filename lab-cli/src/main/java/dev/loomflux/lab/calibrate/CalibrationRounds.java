@@ -43,33 +43,33 @@ final class CalibrationRounds {
     }
 
     /** What the lab's driver measured in one measurement. */
-    record LabRun(double rps, double cpuPct, boolean saturated, long errors, double p99Ms) {
+    record LabSample(double rps, double cpuPct, boolean saturated, long errors, double p99Ms) {
     }
 
     /** Every round of one step, both generators. */
-    record Result(List<LabRun> lab, List<Wrk.Run> wrk, List<Boolean> quiet) {
+    record Result(List<LabSample> lab, List<Wrk.Sample> wrk, List<Boolean> quiet) {
         double[] quietOnly(double[] perRound) {
             return IntStream.range(0, perRound.length).filter(quiet::get).mapToDouble(i -> perRound[i]).toArray();
         }
 
         double[] labRps() {
-            return lab.stream().mapToDouble(LabRun::rps).toArray();
+            return lab.stream().mapToDouble(LabSample::rps).toArray();
         }
 
         double[] wrkRps() {
             return wrk.stream().mapToDouble(w -> w.result().requestsPerSecond()).toArray();
         }
 
-        double labMedian(ToDoubleFunction<LabRun> f) {
+        double labMedian(ToDoubleFunction<LabSample> f) {
             return Stats.summarize(lab.stream().mapToDouble(f).toArray()).median();
         }
 
-        double wrkMedian(ToDoubleFunction<Wrk.Run> f) {
+        double wrkMedian(ToDoubleFunction<Wrk.Sample> f) {
             return Stats.summarize(wrk.stream().mapToDouble(f).toArray()).median();
         }
 
         long labErrors() {
-            return lab.stream().mapToLong(LabRun::errors).sum();
+            return lab.stream().mapToLong(LabSample::errors).sum();
         }
 
         long wrkErrors() {
@@ -87,8 +87,8 @@ final class CalibrationRounds {
      * always went second would otherwise get all of the drift.
      */
     Result run(URI base, String path, long serverPid, String name) {
-        List<LabRun> lab = new ArrayList<>();
-        List<Wrk.Run> ref = new ArrayList<>();
+        List<LabSample> lab = new ArrayList<>();
+        List<Wrk.Sample> ref = new ArrayList<>();
         List<Boolean> quiet = new ArrayList<>();
         for (int i = 1; i <= rounds; i++) {
             Path log = logs.resolve("wrk-" + name + "-" + i + ".log");
@@ -114,8 +114,8 @@ final class CalibrationRounds {
                 }
             }
             quiet.add(labOthers.quiet(QUIET_PCT) && wrkOthers.quiet(QUIET_PCT));
-            LabRun l = lab.get(i - 1);
-            Wrk.Run w = ref.get(i - 1);
+            LabSample l = lab.get(i - 1);
+            Wrk.Sample w = ref.get(i - 1);
             if (w.result().requestsPerSecond() <= 0) {
                 throw new LabException("wrk completed no requests in round " + i + " against " + base.resolve(path) + " (" + log + ")");
             }
@@ -144,7 +144,7 @@ final class CalibrationRounds {
         return r;
     }
 
-    private LabRun measure(URI base, String path) {
+    private LabSample measure(URI base, String path) {
         LoadSpec load = new LoadSpec(base, path, new Profile.Fixed(connections, measured), cpus.driver().size(), Duration.ofSeconds(10));
         Measurement m;
         DriverCpu cpu = new DriverCpu(cpus.driver().size());
@@ -152,6 +152,6 @@ final class CalibrationRounds {
             m = LoadDriver.run(load, s -> { });
         }
         double rps = m.responses() / (m.elapsed().toMillis() / 1000.0);
-        return new LabRun(rps, cpu.mean(), cpu.saturated(), m.errors().total(), m.latency().getValueAtPercentile(99) / 1e6);
+        return new LabSample(rps, cpu.mean(), cpu.saturated(), m.errors().total(), m.latency().getValueAtPercentile(99) / 1e6);
     }
 }

@@ -30,7 +30,7 @@ import java.util.function.BooleanSupplier;
  */
 public final class LoadDriver {
     private static final String RUN_NAME = "loomflux";
-    private static final Set<EmbeddedRun> RUNNING = ConcurrentHashMap.newKeySet();
+    private static final Set<EmbeddedBenchmark> RUNNING = ConcurrentHashMap.newKeySet();
 
     private LoadDriver() {
     }
@@ -68,7 +68,7 @@ public final class LoadDriver {
         }
         BooleanSupplier done = window == null ? enough
                 : () -> enough.getAsBoolean() || window.over(tally.elapsed(System.currentTimeMillis()));
-        EmbeddedRun run = new EmbeddedRun(benchmark, spec.authority(), tally, done);
+        EmbeddedBenchmark run = new EmbeddedBenchmark(benchmark, spec.authority(), tally, done);
         RUNNING.add(run);
         try {
             return tally.finish(run.execute());
@@ -83,7 +83,7 @@ public final class LoadDriver {
      * not affected.
      */
     public static void cancelAll() {
-        RUNNING.forEach(EmbeddedRun::cancel);
+        RUNNING.forEach(EmbeddedBenchmark::cancel);
     }
 
     /**

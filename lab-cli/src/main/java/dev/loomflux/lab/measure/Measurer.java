@@ -50,7 +50,7 @@ public final class Measurer {
      * compile stage (not for a capacity step after the first: that JVM has compiled the scenario), and
      * the suffix of its file names.
      */
-    public record Step(Profile profile, Duration warmup, boolean compileFirst, String suffix) {
+    public record Load(Profile profile, Duration warmup, boolean compileFirst, String suffix) {
     }
 
     private final LaunchSettings settings;
@@ -81,14 +81,14 @@ public final class Measurer {
         this.statusPrefix = statusPrefix;
     }
 
-    public Map<String, Object> measure(RunningTarget target, Scenario scenario, Step step, List<Phase> before) {
+    public Map<String, Object> measure(RunningTarget target, Scenario scenario, Load load, List<Phase> before) {
         String name = target.spec().name();
-        Profile profile = step.profile();
+        Profile profile = load.profile();
         LoadSpec spec = new LoadSpec(target.base(), scenario.path(), profile, cpus.driver().size(), REQUEST_TIMEOUT);
         int stubRestarts = downstream == null ? 0 : downstream.restarts();
         int dbRestarts = database == null ? 0 : database.restarts();
         try {
-            log.line(name + " " + scenario.name() + ": warmup until steady (up to " + step.warmup().toSeconds() + " s)");
+            log.line(name + " " + scenario.name() + ": warmup until steady (up to " + load.warmup().toSeconds() + " s)");
             long warmupFrom = System.currentTimeMillis();
             SteadySignals signals = new SteadySignals(sampler, canary);
             Warmup.Outcome warm;
@@ -102,14 +102,14 @@ public final class Measurer {
             };
             try {
                 // At most half the budget, so that the profile's own load always gets time to show it is steady.
-                Warmup.Outcome compiled = step.compileFirst()
-                        ? Warmup.compile(spec, target.cpus(), step.warmup().dividedBy(2), SteadyRule.DEFAULT, signals, progress(name, scenario, "warmup (compile)"))
+                Warmup.Outcome compiled = load.compileFirst()
+                        ? Warmup.compile(spec, target.cpus(), load.warmup().dividedBy(2), SteadyRule.DEFAULT, signals, progress(name, scenario, "warmup (compile)"))
                         : Warmup.Outcome.NONE;
                 if (!compiled.series().isEmpty()) {
                     log.line(name + " " + scenario.name() + ": compile stage " + (compiled.steady() ? "quiet" : "ended") + " after "
                             + compiled.series().size() + " s at " + compiled.compileUsers() + " users" + (compiled.check() == null ? "" : " (" + compiled.check().describe() + ")"));
                 }
-                Duration budget = step.warmup().minusMillis(compiled.millis());
+                Duration budget = load.warmup().minusMillis(compiled.millis());
                 budget = budget.isNegative() ? Duration.ZERO : budget;
                 if (Warmup.continuous(profile)) {
                     Warmup.Measured wm = Warmup.runThenMeasure(spec, budget, SteadyRule.DEFAULT, signals,
@@ -136,7 +136,7 @@ public final class Measurer {
                     + "; the measurement takes part in no verdict, consider a longer --warmup"));
             long measuredFrom = m.intervals().isEmpty() ? System.currentTimeMillis() - m.elapsed().toMillis() : m.intervals().get(0).getStartTimeStamp();
             Phase warmup = new Phase("warmup", warmupFrom, measuredFrom);
-            String base = name + "." + scenario.name() + step.suffix();
+            String base = name + "." + scenario.name() + load.suffix();
             Phase measured = new Phase("measured", measuredFrom, measuredFrom + m.elapsed().toMillis());
             Map<String, Object> r = ScenarioResult.of(name, scenario.name(), m, profile instanceof Profile.Rate);
             String hlog = base + ".hlog";
@@ -156,7 +156,7 @@ public final class Measurer {
             String csv = base + ".series.csv";
             SeriesCsv.write(dir.resolve(csv), r);
             r.put("series_csv", csv);
-            r.put("steady_state", SteadyStateReport.of(sampler, warm, step.warmup(), warmup, measured, r, Warmup.continuous(profile)));
+            r.put("steady_state", SteadyStateReport.of(sampler, warm, load.warmup(), warmup, measured, r, Warmup.continuous(profile)));
             r.put("driver", driverCpu.toJson());
             if (target.cgroup() != null && groupAtStart[0] != null) {
                 r.put("limits", LimitsReport.of(target.cgroup().limits(), groupAtStart[0], groupAtEnd));

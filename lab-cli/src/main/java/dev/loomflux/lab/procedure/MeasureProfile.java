@@ -30,7 +30,7 @@ public final class MeasureProfile implements Procedure {
     public void run(TargetVisit visit, Scenario scenario) {
         String suffix = experiment.repeat() > 1 ? ".r" + visit.repeat() : "";
         progress.unitStarted();
-        Map<String, Object> r = measurer.measure(visit.target(), scenario, new Measurer.Step(experiment.profile(), experiment.warmup(), true, suffix),
+        Map<String, Object> r = measurer.measure(visit.target(), scenario, new Measurer.Load(experiment.profile(), experiment.warmup(), true, suffix),
                 visit.before());
         if (Reaper.stopping()) {
             return; // cut short by Ctrl-C: not a result

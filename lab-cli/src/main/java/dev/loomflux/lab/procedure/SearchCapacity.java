@@ -80,7 +80,7 @@ public final class SearchCapacity implements Procedure {
         Profile.Rate profile = new Profile.Rate(rps, plan.stepDuration(), plan.inFlight(rps));
         String suffix = (experiment.repeat() > 1 ? ".r" + repeat : "") + ".step" + k;
         Map<String, Object> r = measurer.measure(target, scenario,
-                new Measurer.Step(profile, k == 1 ? experiment.warmup() : plan.stepWarmup(), k == 1, suffix), visit.before());
+                new Measurer.Load(profile, k == 1 ? experiment.warmup() : plan.stepWarmup(), k == 1, suffix), visit.before());
         List<String> misses = new ArrayList<>(plan.slo().misses(r));
         if (!RepeatSummary.steady(r)) {
             // Its percentiles may still be moving: a step that is not steady cannot show that the target meets the SLO.

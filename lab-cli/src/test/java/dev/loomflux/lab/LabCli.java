@@ -4,12 +4,12 @@ import java.io.PrintWriter;
 import java.io.StringWriter;
 
 /** Runs the lab CLI in-process, as ./lab would, capturing what it prints. */
-record LabRun(int exitCode, String out, String err) {
-    static LabRun of(String... args) {
+record LabCli(int exitCode, String out, String err) {
+    static LabCli of(String... args) {
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
         int code = Lab.run(new PrintWriter(out, true), new PrintWriter(err, true), args);
-        return new LabRun(code, out.toString(), err.toString());
+        return new LabCli(code, out.toString(), err.toString());
     }
 
     @Override

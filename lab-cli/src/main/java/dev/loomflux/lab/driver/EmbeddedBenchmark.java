@@ -30,8 +30,8 @@ import org.apache.logging.log4j.Logger;
  * it starts and ends phases on time, reads the statistics every second into a {@link Tally},
  * samples the active sessions ten times a second, and can be cancelled.
  */
-final class EmbeddedRun extends SimulationRunner {
-    private static final Logger LOG = LogManager.getLogger(EmbeddedRun.class);
+final class EmbeddedBenchmark extends SimulationRunner {
+    private static final Logger LOG = LogManager.getLogger(EmbeddedBenchmark.class);
     /** The phase loop re-checks at least this often. */
     private static final long POLL_MS = 100;
     /** After a cancel, how long to wait for sessions to stop before returning without them. */
@@ -46,7 +46,7 @@ final class EmbeddedRun extends SimulationRunner {
     private volatile boolean cancelled;
     private boolean interrupted;
 
-    EmbeddedRun(Benchmark benchmark, String target, Tally tally, BooleanSupplier enough) {
+    EmbeddedBenchmark(Benchmark benchmark, String target, Tally tally, BooleanSupplier enough) {
         super(benchmark, "loomflux", 0, tally::watchdog);
         this.target = target;
         this.tally = tally;
