@@ -19,6 +19,7 @@ public final class MeasureProfile implements Procedure {
     private final Progress progress;
     private Map<String, Object> summary;
 
+    /** @param progress null when the profile ends by a request count (loops, burst): no time to estimate */
     public MeasureProfile(Experiment experiment, Measurer measurer, ResultsFile results, Progress progress) {
         this.experiment = experiment;
         this.measurer = measurer;
@@ -29,7 +30,9 @@ public final class MeasureProfile implements Procedure {
     @Override
     public void run(TargetVisit visit, Scenario scenario) {
         String suffix = experiment.repeat() > 1 ? ".r" + visit.repeat() : "";
-        progress.unitStarted();
+        if (progress != null) {
+            progress.unitStarted();
+        }
         Map<String, Object> r = measurer.measure(visit.target(), scenario, new Measurer.Load(experiment.profile(), experiment.warmup(), true, suffix),
                 visit.before());
         if (Reaper.stopping()) {
@@ -37,7 +40,9 @@ public final class MeasureProfile implements Procedure {
         }
         r.put("repeat", visit.repeat());
         results.add(visit.stamp(r));
-        progress.unitDone();
+        if (progress != null) {
+            progress.unitDone();
+        }
     }
 
     @Override

@@ -22,7 +22,7 @@ public final class Progress {
     private int done;
     private long unitStartedNanos = System.nanoTime();
 
-    /** Null for a capacity search, whose number of steps is not known before it runs. */
+    /** Null when the profile ends by a request count (loops, burst): how long it takes is not known before it runs. */
     public static Progress of(Experiment experiment, Duration idle) {
         if (experiment.profile().plannedDuration().isZero()) {
             return null;

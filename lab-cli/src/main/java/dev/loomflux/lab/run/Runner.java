@@ -67,7 +67,7 @@ public final class Runner {
     private CpuCanary canary;
     private final CapacityPlan capacity;
     private volatile Database database;
-    /** Null for a capacity search: its number of steps is not known ahead. */
+    /** Null for a capacity search or a profile that ends by a request count: their length is not known ahead. */
     private final Progress progress;
     /** The live target's pid for the sampler; 0 between targets. */
     private final AtomicLong targetPid = new AtomicLong();
