@@ -7,10 +7,12 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The results of two runs matched by target, scenario, repeat and capacity step. Matching on
- * target x scenario alone kept only the last repeat or step of each, so a change in any other went
- * unseen. Repeats are paired by number: explicit, and the runner interleaves them the same way in
- * both runs.
+ * The results of two runs matched by target, scenario, repeat and, for capacity steps, offered rate.
+ * Matching on target x scenario alone kept only the last repeat or step of each, so a change in any
+ * other went unseen. Repeats are paired by number: explicit, and the runner interleaves them the same
+ * way in both runs. Capacity steps are paired by the rate they offered, not by number: two searches
+ * that part ways after their first miss try different rates at the same step number, and comparing
+ * those would call a lower offered rate a drop in throughput.
  */
 final class Pairs {
     record Pair(String target, String scenario, String label, Map<String, Object> a, Map<String, Object> b) {
@@ -79,16 +81,22 @@ final class Pairs {
 
     private static Map<String, Map<String, Object>> index(List<Map<String, Object>> results) {
         Map<String, Map<String, Object>> m = new LinkedHashMap<>();
-        results.forEach(r -> m.put(r.get("target") + "\n" + r.get("scenario") + "\n" + repeat(r) + "\n" + r.get("step"), r));
+        // A rate measured twice in one search (a miss measured again) is represented by its last measurement, which counted.
+        results.forEach(r -> m.put(r.get("target") + "\n" + r.get("scenario") + "\n" + repeat(r) + "\n" + rate(r), r));
         return m;
     }
 
     /** Single runs stay unlabelled, so their tables read as before. */
     private static String label(Map<String, Object> r, List<Map<String, Object>> all) {
         boolean repeated = all.stream().anyMatch(o -> o.get("target").equals(r.get("target")) && o.get("scenario").equals(r.get("scenario")) && repeat(o) > 1);
-        String step = r.get("step") == null ? "" : "step" + r.get("step");
+        String step = r.get("step") == null ? "" : "at " + rate(r) + " rps";
         String rep = repeated ? "r" + repeat(r) : "";
         return (step + " " + rep).trim();
+    }
+
+    /** A capacity step's offered rate, or null for a result that is no step. */
+    private static Object rate(Map<String, Object> r) {
+        return r.get("step") == null ? null : r.get("offered_rps") instanceof Number n ? Math.round(n.doubleValue()) : r.get("offered_rps");
     }
 
     /** Results from before --repeat have no "repeat": they were the first and only one. */

@@ -19,7 +19,7 @@ import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** Results are matched by repeat and step, and an unsteady result never makes a regression. */
+/** Results are matched by repeat and capacity steps by offered rate, and an unsteady result never makes a regression. */
 class CompareGatingTest {
     @TempDir
     Path dir;
@@ -87,13 +87,17 @@ class CompareGatingTest {
     }
 
     @Test
-    void capacityStepsArePairedByStep() throws IOException {
-        Path a = edited(SINGLE_A, dir.resolve("a.json"), root -> steps(root, 1000, 2000));
-        Path b = edited(SINGLE_A, dir.resolve("b.json"), root -> steps(root, 1000, 1500));
+    void capacityStepsArePairedByTheRateTheyOffered() throws IOException {
+        // Both searches tried 1000 and 2000 rps; after that A tried 3000 and B 1500: the same step number, other rates.
+        Path a = edited(SINGLE_A, dir.resolve("a.json"), root -> steps(root, new double[] {1000, 2000, 3000}, new double[] {1000, 2000, 2100}));
+        Path b = edited(SINGLE_A, dir.resolve("b.json"), root -> steps(root, new double[] {1000, 2000, 1500}, new double[] {1000, 1500, 1500}));
         Outcome o = compare(a, b, "--fail-on", "throughput:-10%");
         assertEquals(1, o.code(), o.out());
-        assertTrue(o.out().contains("mvc     plaintext step1  throughput (rps)  1000   1000   +0.0%\n"), o.out());
-        assertTrue(o.out().contains("mvc     plaintext step2  throughput (rps)  2000   1500   -25.0%  REGRESSION (throughput:-10.0%)"), o.out());
+        assertTrue(o.out().contains("mvc     plaintext at 1000 rps  throughput (rps)  1000   1000   +0.0%\n"), o.out());
+        assertTrue(o.out().contains("mvc     plaintext at 2000 rps  throughput (rps)  2000   1500   -25.0%  REGRESSION (throughput:-10.0%)"), o.out());
+        assertTrue(o.out().contains("not compared: mvc plaintext at 3000 rps only in A"), o.out());
+        assertTrue(o.out().contains("not compared: mvc plaintext at 1500 rps only in B"), o.out());
+        assertTrue(!o.out().contains("2100"), "step 3 of A (3000 rps offered) is not set against step 3 of B (1500): " + o.out());
     }
 
     private static void keepLastRepeat(ObjectNode root) {
@@ -105,13 +109,13 @@ class CompareGatingTest {
         }
     }
 
-    /** Two capacity steps of mvc plaintext with the given throughputs, as ./lab capacity writes them. */
-    private static void steps(ObjectNode root, double... throughput) {
+    /** Capacity steps of mvc plaintext at the given offered rates and throughputs, as ./lab capacity writes them. */
+    private static void steps(ObjectNode root, double[] offered, double[] throughput) {
         JsonNode first = root.withArray("results").get(0);
         ArrayNode results = root.putArray("results");
-        for (int i = 0; i < throughput.length; i++) {
+        for (int i = 0; i < offered.length; i++) {
             ObjectNode r = first.deepCopy();
-            r.put("step", i + 1).put("offered_rps", throughput[i]).put("throughput_rps", throughput[i]);
+            r.put("step", i + 1).put("offered_rps", offered[i]).put("throughput_rps", throughput[i]);
             results.add(r);
         }
     }
