@@ -55,7 +55,9 @@ class QuotaIT {
         try (RunningTarget t = RunningTarget.start(Home.detect(), new Targets().all().get("webflux"), settings, plan.targetPlacement(),
                 URI.create("http://127.0.0.1:9"), null, dir)) {
             plan.move(self, plan.driver());
-            Path quota = Cgroup.ofThisLab().stream().map(d -> d.resolve("cpu.cfs_quota_us")).filter(Files::exists).findFirst().orElseThrow();
+            // cgroup v1's quota file, or v2's cpu.max ("<quota> <period>"): the test runs on either.
+            Path quota = Cgroup.ofThisLab().stream().flatMap(d -> java.util.stream.Stream.of(d.resolve("cpu.cfs_quota_us"), d.resolve("cpu.max")))
+                    .filter(Files::exists).findFirst().orElseThrow(() -> new AssertionError("no quota file in " + Cgroup.ofThisLab()));
             // Warmed as ./lab run warms, at the full quota: a compile stage at few users (at 16 from the start, C2
             // starved: 1,921 rps after 120 s, 3,142 a minute later), then the load until steady.
             LoadSpec spec = spec(t, WARMUP);
@@ -95,7 +97,8 @@ class QuotaIT {
 
     /** A window at the given quota, after a few seconds to settle. */
     private static Window window(RunningTarget t, Path quota, double cpus) throws Exception {
-        Files.writeString(quota, Long.toString(Math.round(cpus * Cgroup.PERIOD_US)));
+        String us = Long.toString(Math.round(cpus * Cgroup.PERIOD_US));
+        Files.writeString(quota, quota.endsWith("cpu.max") ? us + " " + Cgroup.PERIOD_US : us);
         load(t, Duration.ofSeconds(3));
         Cgroup.Usage from = t.cgroup().usage();
         Measurement m = load(t, WINDOW);
