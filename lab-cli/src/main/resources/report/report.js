@@ -2,9 +2,50 @@
 (function () {
   var data = JSON.parse(document.getElementById('loomflux-data').textContent);
   var nines = function (x) { return (100 * (1 - Math.pow(10, -x))).toPrecision(Math.max(2, Math.ceil(x) + 1)) + '%'; };
+  var palette = ['#5470c6', '#91cc75', '#fac858', '#ee6666', '#73c0de', '#3ba272', '#fc8452', '#9a60b4'];
+  // A sweep's map: one cell per grid point, coloured by its clear winner, grey without one; the text says who and by how much.
+  var heatmap = function (el, c) {
+    var pieces = [{ value: -1, label: 'no clear winner', color: '#d9d9d9' }].concat(c.targets.map(function (t, i) {
+      return { value: i, label: t, color: palette[i % palette.length] };
+    }));
+    echarts.init(el).setOption({
+      animation: false,
+      title: { text: c.title, textStyle: { fontSize: 13 } },
+      tooltip: { formatter: function (p) { return c.x[p.value[0]] + ' / ' + c.y[p.value[1]] + ': ' + p.value[3]; } },
+      grid: { top: 60, left: 70, right: 20, bottom: 70 },
+      xAxis: { type: 'category', data: c.x, name: c.xName, nameLocation: 'middle', nameGap: 25 },
+      yAxis: { type: 'category', data: c.y, name: c.yName },
+      visualMap: { type: 'piecewise', pieces: pieces, dimension: 2, orient: 'horizontal', left: 'center', bottom: 0 },
+      series: [{ type: 'heatmap', data: c.cells, label: { show: true, fontSize: 10, formatter: function (p) { return p.value[3]; } } }]
+    });
+  };
+  // A metric against one axis: a line per target with its 95% confidence band (stacked: lower bound, then the band's height).
+  var sweepLines = function (el, c) {
+    var series = [];
+    c.series.forEach(function (s, i) {
+      var color = palette[i % palette.length];
+      series.push({ name: s.name, type: 'line', data: s.data.map(function (p) { return p[0]; }), itemStyle: { color: color }, connectNulls: false });
+      series.push({ name: s.name, type: 'line', stack: 'ci' + i, data: s.data.map(function (p) { return p[1]; }), lineStyle: { opacity: 0 },
+        symbol: 'none', tooltip: { show: false } });
+      series.push({ name: s.name, type: 'line', stack: 'ci' + i, data: s.data.map(function (p) { return p[1] == null ? null : p[2] - p[1]; }),
+        lineStyle: { opacity: 0 }, areaStyle: { color: color, opacity: 0.15 }, symbol: 'none', tooltip: { show: false } });
+    });
+    echarts.init(el).setOption({
+      animation: false,
+      title: { text: c.title, textStyle: { fontSize: 13 } },
+      tooltip: { trigger: 'axis' },
+      legend: { top: 22, type: 'scroll', data: c.series.map(function (s) { return s.name; }) },
+      grid: { top: 60, left: 60, right: 20, bottom: 40 },
+      xAxis: { type: 'category', data: c.x, name: c.xName, nameLocation: 'middle', nameGap: 25 },
+      yAxis: { type: 'value', name: c.yName, scale: true },
+      series: series
+    });
+  };
   data.charts.forEach(function (c) {
     var el = document.getElementById(c.id);
     if (!el) { return; }
+    if (c.kind === 'heatmap') { heatmap(el, c); return; }
+    if (c.kind === 'sweep') { sweepLines(el, c); return; }
     var percentile = c.kind === 'percentile';
     // A mark may sit a second past a line's last point (the rule held as the warmup ended): keep it on the axis.
     var lastMark = Math.max.apply(null, c.series.map(function (s) { return s.mark == null ? -Infinity : s.mark; }));

@@ -4,7 +4,7 @@ import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.QueryStringDecoder;
 import java.time.Duration;
-import java.util.List;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
 import reactor.core.publisher.Mono;
@@ -15,11 +15,11 @@ import reactor.netty.http.server.HttpServerResponse;
 import reactor.netty.resources.LoopResources;
 
 /**
- * The latency stub the targets call: {@code GET /delay?ms=MS} answers after MS milliseconds without
- * holding a thread, {@code GET /stats} counts the {@code /delay} requests served.
+ * The latency stub the targets call: {@code GET /delay?ms=MS[&dist=D&p99=P]} answers after a wait
+ * drawn from {@link Delay} without holding a thread, {@code GET /stats} counts the {@code /delay}
+ * requests served.
  */
 public final class Downstream implements AutoCloseable {
-    static final int MAX_MS = 60_000;
     private static final String NAME = "loomflux-downstream";
     private static final String TEXT = "text/plain; charset=UTF-8";
     private static final String JSON = "application/json";
@@ -71,12 +71,13 @@ public final class Downstream implements AutoCloseable {
     }
 
     private Mono<Void> delay(HttpServerRequest req, HttpServerResponse res) {
-        int ms;
+        Delay delay;
         try {
-            ms = parseMs(new QueryStringDecoder(req.uri()).parameters().get("ms"));
+            delay = Delay.parse(new QueryStringDecoder(req.uri()).parameters());
         } catch (IllegalArgumentException e) {
             return send(res, HttpResponseStatus.BAD_REQUEST, TEXT, e.getMessage());
         }
+        int ms = delay.sample(ThreadLocalRandom.current());
         Mono<Void> answer = Mono.defer(() -> {
             served.increment();
             return send(res, HttpResponseStatus.OK, TEXT, "waited " + ms + " ms");
@@ -94,21 +95,6 @@ public final class Downstream implements AutoCloseable {
             var timer = c.channel().eventLoop().schedule(() -> sink.success(), ms, TimeUnit.MILLISECONDS);
             sink.onCancel(() -> timer.cancel(false));
         }));
-    }
-
-    static int parseMs(List<String> values) {
-        if (values == null || values.get(0).isEmpty()) {
-            return 0;
-        }
-        try {
-            int ms = Integer.parseInt(values.get(0));
-            if (ms >= 0 && ms <= MAX_MS) {
-                return ms;
-            }
-        } catch (NumberFormatException fallThrough) {
-            // Same message as out of range.
-        }
-        throw new IllegalArgumentException("parameter 'ms' must be an integer in 0.." + MAX_MS);
     }
 
     private static Mono<Void> send(HttpServerResponse res, HttpResponseStatus status, String type, String body) {

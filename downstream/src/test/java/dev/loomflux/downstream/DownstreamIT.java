@@ -10,6 +10,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.net.http.HttpResponse.BodyHandlers;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.stream.IntStream;
@@ -77,6 +78,33 @@ class DownstreamIT {
             assertEquals("parameter 'ms' must be an integer in 0..60000", r.body());
             assertTrue(r.headers().firstValue("Content-Type").orElseThrow().startsWith("text/plain"));
         }
+    }
+
+    @Test
+    void lognormalWaitsASampleAroundTheMedian() throws Exception {
+        int[] waited = new int[21];
+        for (int i = 0; i < waited.length; i++) {
+            long start = System.nanoTime();
+            HttpResponse<String> r = get("/delay?ms=50&dist=lognormal&p99=100");
+            long tookMs = (System.nanoTime() - start) / 1_000_000;
+            assertEquals(200, r.statusCode(), r.body());
+            waited[i] = Integer.parseInt(r.body().split(" ")[1]);
+            // sigma = ln 2 / 2.3263 = 0.30: 10..250 ms is beyond 5 sigma either side of the 50 ms median.
+            assertTrue(waited[i] >= 10 && waited[i] <= 250, r.body());
+            assertTrue(tookMs >= waited[i], "said " + r.body() + ", took " + tookMs + " ms");
+        }
+        Arrays.sort(waited);
+        assertTrue(waited[10] >= 35 && waited[10] <= 75, "median of 21 samples " + waited[10] + " ms");
+    }
+
+    @Test
+    void badDistIsA400WithAOneLineMessage() throws Exception {
+        HttpResponse<String> r = get("/delay?ms=20&dist=gaussian");
+        assertEquals(400, r.statusCode());
+        assertEquals("parameter 'dist' must be one of fixed, uniform, exponential, lognormal", r.body());
+        r = get("/delay?ms=20&dist=lognormal");
+        assertEquals(400, r.statusCode());
+        assertEquals("parameter 'p99' is required for dist=lognormal", r.body());
     }
 
     @Test

@@ -6,6 +6,7 @@ import dev.loomflux.lab.cli.ListCommand;
 import dev.loomflux.lab.cli.ReportCommand;
 import dev.loomflux.lab.cli.CompareCommand;
 import dev.loomflux.lab.cli.RunCommand;
+import dev.loomflux.lab.cli.SweepCommand;
 import dev.loomflux.lab.cli.VerifyCommand;
 import java.io.PrintWriter;
 import picocli.CommandLine;
@@ -13,7 +14,7 @@ import picocli.CommandLine.Command;
 
 @Command(name = "lab", mixinStandardHelpOptions = true, versionProvider = Lab.Version.class,
         description = "loomflux: measure Spring MVC (platform threads), MVC on virtual threads and WebFlux, honestly.",
-        subcommands = {ListCommand.class, VerifyCommand.class, RunCommand.class, CapacityCommand.class, CompareCommand.class, ReportCommand.class, CalibrateCommand.class, CommandLine.HelpCommand.class})
+        subcommands = {ListCommand.class, VerifyCommand.class, RunCommand.class, SweepCommand.class, CapacityCommand.class, CompareCommand.class, ReportCommand.class, CalibrateCommand.class, CommandLine.HelpCommand.class})
 public final class Lab implements Runnable {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;

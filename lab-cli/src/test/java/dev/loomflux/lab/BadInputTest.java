@@ -90,6 +90,17 @@ class BadInputTest {
     }
 
     @Test
+    void aSweepNeedsAGridAndNamesTheBadAxis() {
+        assertOneLineError(LabCli.of("sweep", "--targets", "mvc"), "sweep: give --vary NAME=V1,V2,...");
+        assertOneLineError(LabCli.of("sweep", "--targets", "mvc", "--vary", "users=0,10"), "--vary users: 0 is out of range 1..100000");
+        assertOneLineError(LabCli.of("sweep", "--targets", "mvc", "--vary", "users"), "--vary users: expected NAME=V1,V2,...");
+        assertOneLineError(LabCli.of("sweep", "--targets", "mvc", "--scenario", "json", "--vary", "delay=0,20"), "sweep: delay does not apply to scenario json");
+        assertOneLineError(LabCli.of("sweep", "--targets", "mvc", "--vary", "users=1", "--vary", "work=1", "--vary", "size=1"), "--vary: at most 2");
+        assertOneLineError(LabCli.of("run", "--targets", "mvc", "--scenario", "gateway", "--dist", "lognormal"),
+                "--dist: parameter 'p99' is required for dist=lognormal");
+    }
+
+    @Test
     void unknownTarget() {
         assertOneLineError(LabCli.of("verify", "--targets", "mvc,tomcat"), "--targets: unknown target 'tomcat'");
     }
@@ -119,18 +130,6 @@ class BadInputTest {
         Files.writeString(jdk17.resolve("release"), "JAVA_VERSION=\"17.0.15\"\n");
         assertOneLineError(LabCli.of("run", "--java", jdk17.toString(), "--targets", "mvc", "--duration", "1s"),
                 "--java " + jdk17 + ": JDK 17.0.15 is too old; targets need 21+ (virtual threads)");
-    }
-
-    @Test
-    void unreachableDatabaseIsNamed() {
-        assertOneLineError(LabCli.of("verify", "--targets", "mvc", "--db-url", "jdbc:postgresql://127.0.0.1:1/nope"),
-                "cannot use database jdbc:postgresql://127.0.0.1:1/nope");
-    }
-
-    @Test
-    void unsupportedDatabase() {
-        assertOneLineError(LabCli.of("verify", "--db-url", "jdbc:oracle:thin:@x:1521:db"),
-                "only jdbc:postgresql://");
     }
 
     @Test

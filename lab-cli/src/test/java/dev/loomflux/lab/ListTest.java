@@ -14,6 +14,6 @@ class ListTest {
                 "target    webflux: webflux", "scenario  chain: GET /chain (delay=20, depth=3)", "scenario  path:/ANY: GET any path", "profile   rate: ", "preset    experiments/example.yaml", "preset    experiments/seed-003-gateway-latency.yaml"}) {
             assertTrue(run.out().contains(line), line + " missing in\n" + run.out());
         }
-        assertEquals(3 + 7 + 5, run.out().lines().filter(l -> !l.startsWith("preset")).count(), run.out());
+        assertEquals(3 + 8 + 5, run.out().lines().filter(l -> !l.startsWith("preset")).count(), run.out());
     }
 }

@@ -25,12 +25,13 @@ class VerifyIT {
         List<String[]> rows = rows(run.out());
         for (String target : List.of("mvc", "mvc-vt", "webflux", "mvc-10")) {
             List<String> checks = rows.stream().filter(r -> r[0].equals(target)).map(r -> r[1]).collect(Collectors.toList());
-            // plaintext, json, gateway, chain, 5 items, 2 cpu, config, 9 bad inputs, unknown path
-            assertEquals(22, checks.size(), target + ": " + checks);
+            // plaintext, json, gateway, chain, 5 items, mixed, lognormal gateway, 2 cpu, config, 12 bad inputs, unknown path
+            assertEquals(27, checks.size(), target + ": " + checks);
+            assertTrue(checks.contains("mixed work=1 page=2 size=3 delay=20 >= 20 ms"), target + ": " + checks);
             assertTrue(checks.contains("config"), target + ": " + checks);
         }
         assertTrue(rows.stream().allMatch(r -> r[2].equals("ok")), run.out());
-        assertTrue(run.out().contains("verify: all 88 checks passed"), run.out());
+        assertTrue(run.out().contains("verify: all 108 checks passed"), run.out());
         assertEquals(0, ProcessHandle.current().descendants().filter(ProcessHandle::isAlive).count(),
                 "verify left child processes behind");
     }
@@ -43,6 +44,20 @@ class VerifyIT {
         assertTrue(startRow.startsWith("FAIL broken exited with code 1 before it was ready"), run.out());
         assertTrue(run.out().contains("Unrecognized VM option 'NoSuchOptionAnywhere'"), run.out());
         assertEquals(0, ProcessHandle.current().descendants().filter(ProcessHandle::isAlive).count());
+    }
+
+    /** Verify checks that the targets are built before it opens the database, so these need the jars: an IT, not a unit test. */
+    @Test
+    void aDatabaseThatCannotBeUsedIsOneLineExitTwo() {
+        LabCli unreachable = LabCli.of("verify", "--targets", "mvc", "--db-url", "jdbc:postgresql://127.0.0.1:1/nope");
+        LabCli oracle = LabCli.of("verify", "--db-url", "jdbc:oracle:thin:@x:1521:db");
+        for (LabCli run : List.of(unreachable, oracle)) {
+            assertEquals(2, run.exitCode(), run.toString());
+            assertEquals(1, run.err().strip().lines().count(), run.toString());
+            assertFalse(run.err().contains("\tat "), run.toString());
+        }
+        assertTrue(unreachable.err().contains("cannot use database jdbc:postgresql://127.0.0.1:1/nope"), unreachable.toString());
+        assertTrue(oracle.err().contains("only jdbc:postgresql://"), oracle.toString());
     }
 
     private static List<String[]> rows(String out) {

@@ -1,8 +1,6 @@
 package dev.loomflux.lab.capacity;
 
 import java.time.Duration;
-import java.util.LinkedHashMap;
-import java.util.Map;
 
 /**
  * How {@code ./lab capacity} searches: open-model rate steps, the first with the experiment's full
@@ -26,16 +24,4 @@ public record CapacityPlan(Slo slo, int startRps, int maxRps, Duration stepDurat
     }
 
     private static final double MIN_SLOT_SECONDS = 0.25;
-
-    public Map<String, Object> describe() {
-        Map<String, Object> m = new LinkedHashMap<>();
-        m.put("slo", slo.toString());
-        m.put("start_rps", startRps);
-        m.put("max_rps", maxRps);
-        m.put("step_s", stepDuration.toMillis() / 1000.0);
-        m.put("step_warmup_s", stepWarmup.toMillis() / 1000.0);
-        m.put("resolution", resolution);
-        m.put("max_steps", maxSteps);
-        return m;
-    }
 }

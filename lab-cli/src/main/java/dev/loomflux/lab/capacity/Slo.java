@@ -1,10 +1,10 @@
 package dev.loomflux.lab.capacity;
 
 import dev.loomflux.lab.UsageException;
+import dev.loomflux.lab.result.Result;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -30,24 +30,21 @@ public record Slo(String percentile, double maxMs, double maxErrorPct) {
     }
 
     /** Why a measured step misses the SLO; empty when it meets it. */
-    @SuppressWarnings("unchecked")
-    public List<String> misses(Map<String, Object> result) {
+    public List<String> misses(Result result) {
         List<String> why = new ArrayList<>();
-        if (!"ok".equals(result.get("status"))) {
-            why.add("failed: " + result.get("error"));
+        if (!result.ok()) {
+            why.add("failed: " + result.error());
             return why;
         }
-        Object v = ((Map<String, Object>) result.get("latency_ms")).get(percentile);
-        if (!(v instanceof Number) || ((Number) v).doubleValue() >= maxMs) {
+        Double v = result.latencyMs().at(percentile);
+        if (v == null || v >= maxMs) {
             why.add(String.format(Locale.ROOT, "%s %s ms >= %s ms", percentile, v, fmt(maxMs)));
         }
-        double requests = ((Number) result.get("requests")).doubleValue();
-        double errors = ((Number) ((Map<String, Object>) result.get("errors")).get("total")).doubleValue();
-        double pct = requests == 0 ? 100 : 100 * errors / requests;
+        double pct = result.requests() == 0 ? 100 : 100.0 * result.errors().total() / result.requests();
         if (pct > maxErrorPct) {
             why.add(String.format(Locale.ROOT, "errors %.3f%% > %s%%", pct, fmt(maxErrorPct)));
         }
-        if (Boolean.TRUE.equals(result.get("behind_schedule"))) {
+        if (Boolean.TRUE.equals(result.behindSchedule())) {
             why.add("driver behind schedule (every in-flight slot busy, or fewer arrivals sent than scheduled)");
         }
         return why;

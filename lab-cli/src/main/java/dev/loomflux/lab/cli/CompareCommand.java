@@ -5,7 +5,7 @@ import dev.loomflux.lab.compare.Reproducibility;
 import dev.loomflux.lab.compare.Threshold;
 
 import dev.loomflux.lab.UsageException;
-import dev.loomflux.lab.result.ResultsFile;
+import dev.loomflux.lab.result.RunRecord;
 import dev.loomflux.lab.result.Tables;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -13,7 +13,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.function.Function;
 import picocli.CommandLine.Command;
@@ -128,19 +127,15 @@ public final class CompareCommand implements Callable<Integer> {
         return lines;
     }
 
-    private static Map<String, Object> load(Path p, String which) {
+    private static RunRecord load(Path p, String which) {
         Path file = Files.isDirectory(p) ? p.resolve("results.json") : p;
         if (!Files.isRegularFile(file)) {
             throw new UsageException(which + ": " + file + " not found (give a run directory or its results.json)");
         }
         try {
-            Map<String, Object> m = ResultsFile.read(file);
-            if (!(m.get("results") instanceof List)) {
-                throw new UsageException(which + ": " + file + " has no results list; is it a loomflux results.json?");
-            }
-            return m;
+            return RunRecord.read(file);
         } catch (IOException e) {
-            throw new UsageException(which + ": " + file + " is not valid JSON (" + e.getMessage().lines().findFirst().orElse("") + ")");
+            throw new UsageException(which + ": " + file + ": " + String.valueOf(e.getMessage()).lines().findFirst().orElse(""));
         }
     }
 }

@@ -26,7 +26,7 @@ import picocli.CommandLine.Spec;
         description = {"Run an experiment: targets x scenarios under one load profile, driven by Hyperfoil,",
                 "with CPU pinning and warmup; writes results/<run-id>/results.json, .hlog files and run.log.",
                 "Give an experiment YAML file (see experiments/example.yaml) or describe it with flags."})
-public final class RunCommand implements Callable<Integer> {
+public class RunCommand implements Callable<Integer> {
     @Parameters(arity = "0..1", paramLabel = "EXPERIMENT",
             description = "Experiment YAML file, or a preset by name or prefix (e.g. seed-003; see ./lab list).")
     Path file;
@@ -90,7 +90,7 @@ public final class RunCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        Experiment experiment = file != null ? fromFile() : fromFlags();
+        Experiment experiment = adjust(file != null ? fromFile() : fromFlags());
         if (scale != null) {
             if (!(scale > 0 && scale <= 100)) {
                 throw new UsageException("--scale " + scale + ": expected a factor above 0, e.g. 0.1");
@@ -111,6 +111,11 @@ public final class RunCommand implements Callable<Integer> {
         return 0;
     }
 
+    /** What a subcommand adds to the experiment before --scale and --repeat: a sweep's grid. */
+    Experiment adjust(Experiment e) {
+        return e;
+    }
+
     private Experiment fromFile() {
         List<String> flags = new ArrayList<>(ScenarioOptions.FLAGS);
         flags.addAll(List.of("--profile", "--connections", "--duration", "--requests", "--rps", "--max-users", "--stages",
@@ -123,7 +128,7 @@ public final class RunCommand implements Callable<Integer> {
         Experiment e = ExperimentReader.read(Presets.resolve(Home.detect(), file));
         return new Experiment(e.name(), e.targets(), e.scenarios(), e.profile(),
                 warmup == null ? e.warmup() : Flags.duration("--warmup", warmup, true),
-                cooldown == null ? e.cooldown() : Flags.duration("--cooldown", cooldown, true), e.repeat(), e.limits());
+                cooldown == null ? e.cooldown() : Flags.duration("--cooldown", cooldown, true), e.repeat(), e.limits(), e.sweep());
     }
 
     private Experiment fromFlags() {

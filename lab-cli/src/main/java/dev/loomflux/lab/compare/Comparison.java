@@ -1,11 +1,12 @@
 package dev.loomflux.lab.compare;
 
+import dev.loomflux.lab.result.CapacityMedian;
+import dev.loomflux.lab.result.CapacitySearchResult;
 import dev.loomflux.lab.result.Metric;
-
+import dev.loomflux.lab.result.RunRecord;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 
 /** Each metric's change from run A to run B, per target x scenario (x repeat, x step) present in both. */
 public final class Comparison {
@@ -21,7 +22,7 @@ public final class Comparison {
     private final List<String> unmatched = new ArrayList<>();
     private String unsteadyLine;
 
-    public static Comparison of(Map<String, Object> runA, Map<String, Object> runB, List<Threshold> thresholds) {
+    public static Comparison of(RunRecord runA, RunRecord runB, List<Threshold> thresholds) {
         Comparison c = new Comparison();
         Pairs pairs = Pairs.of(runA, runB);
         c.unmatched.addAll(pairs.unmatched());
@@ -29,55 +30,57 @@ public final class Comparison {
         for (Pairs.Pair p : pairs.matched()) {
             String unsteady = p.unsteady();
             for (Metric m : Metric.OF_RESULT) {
-                c.add(p.target(), p.where(), m, p.a(), p.b(), thresholds, unsteady);
+                c.add(p.target(), p.where(), m, m.read(p.a()), m.read(p.b()), thresholds, unsteady);
             }
         }
-        c.capacity(runA, runB, "capacity", thresholds);
-        c.capacity(runA, runB, "capacity_summary", thresholds);
+        c.searches(list(runA.capacity()), list(runB.capacity()), thresholds);
+        c.medians(list(runA.capacitySummary()), list(runB.capacitySummary()), thresholds);
         return c;
     }
 
     /**
-     * Capacity searches (./lab capacity) by target x scenario x repeat, and their medians over
-     * repeats: the knee each run found. Searches under different SLOs found different things.
+     * Capacity searches (./lab capacity) by target x scenario x repeat: the knee each run found.
+     * Searches under different SLOs found different things.
      */
-    @SuppressWarnings("unchecked")
-    private void capacity(Map<String, Object> runA, Map<String, Object> runB, String section, List<Threshold> thresholds) {
-        List<Map<String, Object>> a = runA.get(section) instanceof List ? (List<Map<String, Object>>) runA.get(section) : List.of();
-        List<Map<String, Object>> b = runB.get(section) instanceof List ? (List<Map<String, Object>>) runB.get(section) : List.of();
-        boolean summary = section.equals("capacity_summary");
-        if (summary && a.stream().allMatch(s -> number(s.get("n")) < 2) && b.stream().allMatch(s -> number(s.get("n")) < 2)) {
-            return; // one search per target: its median is that search, already compared
-        }
-        boolean repeated = !summary && (a.stream().anyMatch(s -> number(s.get("repeat")) > 1) || b.stream().anyMatch(s -> number(s.get("repeat")) > 1));
-        for (Map<String, Object> sa : a) {
-            String where = sa.get("scenario") + (summary ? " median" : repeated ? " r" + number(sa.get("repeat")) : "");
-            Map<String, Object> sb = b.stream().filter(s -> s.get("target").equals(sa.get("target")) && s.get("scenario").equals(sa.get("scenario"))
-                    && (summary || number(s.get("repeat")) == number(sa.get("repeat")))).findFirst().orElse(null);
+    private void searches(List<CapacitySearchResult> a, List<CapacitySearchResult> b, List<Threshold> thresholds) {
+        boolean repeated = a.stream().anyMatch(s -> s.repeat() > 1) || b.stream().anyMatch(s -> s.repeat() > 1);
+        for (CapacitySearchResult sa : a) {
+            String where = sa.scenario() + (repeated ? " r" + sa.repeat() : "");
+            CapacitySearchResult sb = b.stream().filter(s -> s.target().equals(sa.target()) && s.scenario().equals(sa.scenario())
+                    && s.repeat() == sa.repeat()).findFirst().orElse(null);
             if (sb == null) {
-                unmatched.add(sa.get("target") + " " + where + " capacity only in A");
-            } else if (!String.valueOf(sa.get("slo")).equals(String.valueOf(sb.get("slo")))) {
-                unmatched.add(sa.get("target") + " " + where + " capacity: A searched for " + sa.get("slo") + ", B for " + sb.get("slo"));
+                unmatched.add(sa.target() + " " + where + " capacity only in A");
+            } else if (!sa.slo().equals(sb.slo())) {
+                unmatched.add(sa.target() + " " + where + " capacity: A searched for " + sa.slo() + ", B for " + sb.slo());
             } else {
-                add((String) sa.get("target"), where, Metric.CAPACITY, summary ? median(sa) : sa, summary ? median(sb) : sb, thresholds, "");
+                add(sa.target(), where, Metric.CAPACITY, (double) sa.capacityRps(), (double) sb.capacityRps(), thresholds, "");
             }
         }
     }
 
-    /** A capacity_summary entry as the search it summarizes: its median is the capacity compared. */
-    private static Map<String, Object> median(Map<String, Object> summary) {
-        Map<String, Object> m = new java.util.HashMap<>();
-        m.put("capacity_rps", summary.get("median_rps"));
-        return m;
+    /** The medians over repeated searches (capacity_summary); one search per target is its own median, compared above. */
+    private void medians(List<CapacityMedian> a, List<CapacityMedian> b, List<Threshold> thresholds) {
+        if (a.stream().allMatch(s -> s.n() < 2) && b.stream().allMatch(s -> s.n() < 2)) {
+            return;
+        }
+        for (CapacityMedian sa : a) {
+            String where = sa.scenario() + " median";
+            CapacityMedian sb = b.stream().filter(s -> s.target().equals(sa.target()) && s.scenario().equals(sa.scenario())).findFirst().orElse(null);
+            if (sb == null) {
+                unmatched.add(sa.target() + " " + where + " capacity only in A");
+            } else if (!sa.slo().equals(sb.slo())) {
+                unmatched.add(sa.target() + " " + where + " capacity: A searched for " + sa.slo() + ", B for " + sb.slo());
+            } else {
+                add(sa.target(), where, Metric.CAPACITY, sa.medianRps(), sb.medianRps(), thresholds, "");
+            }
+        }
     }
 
-    private static long number(Object o) {
-        return o instanceof Number n ? n.longValue() : 1;
+    private static <T> List<T> list(List<T> section) {
+        return section == null ? List.of() : section;
     }
 
-    private void add(String target, String where, Metric m, Map<String, Object> a, Map<String, Object> b, List<Threshold> thresholds, String unsteady) {
-        Double va = m.read(a);
-        Double vb = m.read(b);
+    private void add(String target, String where, Metric m, Double va, Double vb, List<Threshold> thresholds, String unsteady) {
         Double change = va == null || vb == null ? null : va == 0 ? (vb == 0 ? 0.0 : null) : 100.0 * (vb - va) / va;
         List<Threshold> breached = new ArrayList<>();
         for (Threshold t : thresholds) {

@@ -1,7 +1,9 @@
 package dev.loomflux.lab.compare;
 
 import dev.loomflux.lab.result.Metric;
-
+import dev.loomflux.lab.result.RepeatSummary;
+import dev.loomflux.lab.result.Result;
+import dev.loomflux.lab.result.RunRecord;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -55,7 +57,7 @@ public final class Reproducibility {
         this.verdicts = verdicts;
     }
 
-    public static Reproducibility of(Map<String, Object> runA, Map<String, Object> runB) {
+    public static Reproducibility of(RunRecord runA, RunRecord runB) {
         // Single runs carry verdicts too, all "too few repeats": comparing those would always agree.
         boolean verdicts = repeated(runA) && repeated(runB) && !verdicts(runA).isEmpty() && !verdicts(runB).isEmpty();
         Reproducibility r = new Reproducibility(Pairs.of(runA, runB), verdicts);
@@ -126,54 +128,55 @@ public final class Reproducibility {
     }
 
     /** Per target x scenario in both runs' summary.estimates: the medians of throughput, p50 and p99, and their ratios. */
-    private void compareMedians(Map<String, Map<String, Object>> a, Map<String, Map<String, Object>> b) {
-        for (Map.Entry<String, Map<String, Object>> e : a.entrySet()) {
+    private void compareMedians(Map<String, RepeatSummary.Estimate> a, Map<String, RepeatSummary.Estimate> b) {
+        String throughput = Metric.THROUGHPUT.summaryName();
+        for (Map.Entry<String, RepeatSummary.Estimate> e : a.entrySet()) {
             String key = e.getKey();
-            if (!key.endsWith("\nthroughput_rps") || !b.containsKey(key)) {
+            if (!key.endsWith("\n" + throughput) || !b.containsKey(key)) {
                 continue;
             }
             String[] id = key.split("\n");
             String prefix = id[0] + "\n" + id[1] + "\n";
-            Map<String, Object> ta = e.getValue();
-            Map<String, Object> tb = b.get(key);
-            medians.add(new Row(id[0], id[1], median(ta), median(tb), ratio(median(ta), median(tb)),
-                    ratio(median(a.get(prefix + "p50_ms")), median(b.get(prefix + "p50_ms"))),
-                    ratio(median(a.get(prefix + "p99_ms")), median(b.get(prefix + "p99_ms"))), ta.get("n") + " / " + tb.get("n")));
+            RepeatSummary.Estimate ta = e.getValue();
+            RepeatSummary.Estimate tb = b.get(key);
+            String p50 = prefix + Metric.P50.summaryName();
+            String p99 = prefix + Metric.P99.summaryName();
+            medians.add(new Row(id[0], id[1], ta.median(), tb.median(), ratio(ta.median(), tb.median()),
+                    ratio(median(a.get(p50)), median(b.get(p50))), ratio(median(a.get(p99)), median(b.get(p99))), ta.n() + " / " + tb.n()));
         }
     }
 
     /** Same winner, or no winner in both: agree; a winner in one only: weaker; two different winners: FLIP. */
-    private void compareVerdicts(List<Map<String, Object>> a, List<Map<String, Object>> b) {
+    private void compareVerdicts(List<RepeatSummary.PairVerdict> a, List<RepeatSummary.PairVerdict> b) {
         agreement.add(new String[] {"scenario", "metric", "targets", "run A", "run B", "agreement"});
-        Map<String, Map<String, Object>> byKey = new LinkedHashMap<>();
+        Map<String, RepeatSummary.PairVerdict> byKey = new LinkedHashMap<>();
         b.forEach(v -> byKey.put(verdictKey(v), v));
-        for (Map<String, Object> va : a) {
-            Map<String, Object> vb = byKey.get(verdictKey(va));
+        for (RepeatSummary.PairVerdict va : a) {
+            RepeatSummary.PairVerdict vb = byKey.get(verdictKey(va));
             if (vb == null) {
                 continue;
             }
-            Object wa = winner(va);
-            Object wb = winner(vb);
+            String wa = va.clearWinner();
+            String wb = vb.clearWinner();
             String verdict = Objects.equals(wa, wb) ? "agree" : wa == null || wb == null ? "weaker" : "FLIP";
             flips += verdict.equals("FLIP") ? 1 : 0;
             weaker += verdict.equals("weaker") ? 1 : 0;
-            agreement.add(new String[] {(String) va.get("scenario"), (String) va.get("metric"), va.get("a") + " vs " + va.get("b"),
+            agreement.add(new String[] {va.scenario(), va.metric(), va.a() + " vs " + va.b(),
                     wa == null ? "no verdict" : wa + " ahead", wb == null ? "no verdict" : wb + " ahead", verdict});
         }
     }
 
     /** Per scenario and metric, the target with the best median over its repeats in A and in B, among targets in both. */
-    @SuppressWarnings("unchecked")
-    private void compareRankings(Map<String, Object> runA, Map<String, Object> runB) {
+    private void compareRankings(RunRecord runA, RunRecord runB) {
         agreement.add(new String[] {"scenario", "metric", "best in A", "best in B", "agreement"});
-        List<Map<String, Object>> a = Pairs.ok((List<Map<String, Object>>) runA.get("results"));
-        List<Map<String, Object>> b = Pairs.ok((List<Map<String, Object>>) runB.get("results"));
+        List<Result> a = Pairs.ok(runA);
+        List<Result> b = Pairs.ok(runB);
         Set<String> scenarios = new LinkedHashSet<>();
-        a.forEach(r -> scenarios.add((String) r.get("scenario")));
+        a.forEach(r -> scenarios.add(r.scenario()));
         for (String scenario : scenarios) {
             Set<String> targets = new LinkedHashSet<>();
-            a.stream().filter(r -> scenario.equals(r.get("scenario"))).forEach(r -> targets.add((String) r.get("target")));
-            targets.retainAll(b.stream().filter(r -> scenario.equals(r.get("scenario"))).map(r -> r.get("target")).toList());
+            a.stream().filter(r -> scenario.equals(r.scenario())).forEach(r -> targets.add(r.target()));
+            targets.retainAll(b.stream().filter(r -> scenario.equals(r.scenario())).map(Result::target).toList());
             if (targets.size() < 2) {
                 continue;
             }
@@ -190,11 +193,11 @@ public final class Reproducibility {
         }
     }
 
-    private static String best(List<Map<String, Object>> results, String scenario, Set<String> targets, Metric m) {
+    private static String best(List<Result> results, String scenario, Set<String> targets, Metric m) {
         String best = null;
         double bestValue = Double.NaN;
         for (String target : targets) {
-            double[] v = results.stream().filter(r -> target.equals(r.get("target")) && scenario.equals(r.get("scenario")))
+            double[] v = results.stream().filter(r -> target.equals(r.target()) && scenario.equals(r.scenario()))
                     .map(m::read).filter(Objects::nonNull).mapToDouble(Double::doubleValue).sorted().toArray();
             if (v.length == 0) {
                 continue;
@@ -209,22 +212,16 @@ public final class Reproducibility {
     }
 
 
-    private static Object winner(Map<String, Object> v) {
-        return Boolean.TRUE.equals(v.get("significant")) ? v.get("winner") : null;
+    private static String verdictKey(RepeatSummary.PairVerdict v) {
+        return v.scenario() + "\n" + v.metric() + "\n" + v.a() + "\n" + v.b();
     }
 
-    private static String verdictKey(Map<String, Object> v) {
-        return v.get("scenario") + "\n" + v.get("metric") + "\n" + v.get("a") + "\n" + v.get("b");
+    private static List<RepeatSummary.PairVerdict> verdicts(RunRecord run) {
+        return run.summary() == null || run.summary().verdicts() == null ? List.of() : run.summary().verdicts();
     }
 
-    @SuppressWarnings("unchecked")
-    private static List<Map<String, Object>> verdicts(Map<String, Object> run) {
-        return run.get("summary") instanceof Map<?, ?> s && s.get("verdicts") instanceof List<?> l ? (List<Map<String, Object>>) l : List.of();
-    }
-
-    @SuppressWarnings("unchecked")
-    private static boolean repeated(Map<String, Object> run) {
-        return ((List<Map<String, Object>>) run.get("results")).stream().anyMatch(r -> r.get("repeat") instanceof Number n && n.intValue() > 1);
+    private static boolean repeated(RunRecord run) {
+        return run.results().stream().anyMatch(r -> r.repeatOrFirst() > 1);
     }
 
     private static Double ratio(Metric m, Pairs.Pair p) {
@@ -235,16 +232,15 @@ public final class Reproducibility {
         return a == null || b == null || a == 0 ? null : Math.round(b / a * 1000) / 1000.0;
     }
 
-    private static Double median(Map<String, Object> estimate) {
-        return estimate != null && estimate.get("median") instanceof Number n ? n.doubleValue() : null;
+    private static Double median(RepeatSummary.Estimate estimate) {
+        return estimate == null ? null : estimate.median();
     }
 
     /** summary.estimates keyed by target, scenario and metric. */
-    @SuppressWarnings("unchecked")
-    private static Map<String, Map<String, Object>> estimates(Map<String, Object> run) {
-        Map<String, Map<String, Object>> m = new LinkedHashMap<>();
-        if (run.get("summary") instanceof Map<?, ?> s && s.get("estimates") instanceof List<?> l) {
-            ((List<Map<String, Object>>) l).forEach(e -> m.put(e.get("target") + "\n" + e.get("scenario") + "\n" + e.get("metric"), e));
+    private static Map<String, RepeatSummary.Estimate> estimates(RunRecord run) {
+        Map<String, RepeatSummary.Estimate> m = new LinkedHashMap<>();
+        if (run.summary() != null && run.summary().estimates() != null) {
+            run.summary().estimates().forEach(e -> m.put(e.target() + "\n" + e.scenario() + "\n" + e.metric(), e));
         }
         return m;
     }

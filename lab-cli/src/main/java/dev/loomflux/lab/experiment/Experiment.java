@@ -15,9 +15,10 @@ import java.util.regex.Pattern;
  * @param repeat how many times every target x scenario runs, interleaved and counterbalanced
  *               (A B C C B A A B C, see {@link #order}), each time in a fresh target JVM
  * @param limits the container-like limits every target gets, from the file; flags override them
+ * @param sweep  when not null, every target x scenario is measured in every cell of this grid instead of once
  */
 public record Experiment(String name, List<TargetSpec> targets, List<Scenario> scenarios, Profile profile,
-                         Duration warmup, Duration cooldown, int repeat, ResourceLimits limits) {
+                         Duration warmup, Duration cooldown, int repeat, ResourceLimits limits, Sweep sweep) {
     /**
      * The warmup budget: warmup ends as soon as the target is steady (docs/steady-state.md). Platform-thread
      * MVC on one CPU needed 110 s on plaintext at 50 users, its C2 compiler starved by 50 busy workers.
@@ -28,7 +29,12 @@ public record Experiment(String name, List<TargetSpec> targets, List<Scenario> s
     private static final Pattern NAME = Pattern.compile("(?!\\.{1,2}$)[A-Za-z0-9._+-]{1,60}");
 
     public Experiment(String name, List<TargetSpec> targets, List<Scenario> scenarios, Profile profile, Duration warmup, Duration cooldown, int repeat) {
-        this(name, targets, scenarios, profile, warmup, cooldown, repeat, ResourceLimits.NONE);
+        this(name, targets, scenarios, profile, warmup, cooldown, repeat, ResourceLimits.NONE, null);
+    }
+
+    public Experiment(String name, List<TargetSpec> targets, List<Scenario> scenarios, Profile profile, Duration warmup, Duration cooldown, int repeat,
+                      ResourceLimits limits) {
+        this(name, targets, scenarios, profile, warmup, cooldown, repeat, limits, null);
     }
 
     /** Checks a name given by the user; {@code where} names the flag or file field it came from. */
@@ -71,7 +77,17 @@ public record Experiment(String name, List<TargetSpec> targets, List<Scenario> s
     }
 
     public Experiment withRepeat(int times) {
-        return new Experiment(name, targets, scenarios, profile, warmup, cooldown, times, limits);
+        return new Experiment(name, targets, scenarios, profile, warmup, cooldown, times, limits, sweep);
+    }
+
+    /** The same experiment on other targets, e.g. a sweep's variants of them. */
+    public Experiment withTargets(List<TargetSpec> others) {
+        return new Experiment(name, others, scenarios, profile, warmup, cooldown, repeat, limits, sweep);
+    }
+
+    public Experiment withSweep(Sweep grid) {
+        grid.check(this);
+        return new Experiment(name, targets, scenarios, profile, warmup, cooldown, repeat, limits, grid);
     }
 
     /**
@@ -80,7 +96,8 @@ public record Experiment(String name, List<TargetSpec> targets, List<Scenario> s
      */
     public Experiment scaled(double factor) {
         return new Experiment(name, targets, scenarios, scale(profile, factor), times(warmup, factor, Duration.ZERO),
-                times(cooldown, factor, Duration.ZERO), repeat, limits);
+                times(cooldown, factor, Duration.ZERO), repeat, limits,
+                sweep == null ? null : new Sweep(sweep.axes(), times(sweep.cellWarmup(), factor, Duration.ZERO)));
     }
 
     private static Profile scale(Profile p, double f) {

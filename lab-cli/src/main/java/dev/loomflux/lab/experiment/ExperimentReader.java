@@ -22,7 +22,7 @@ import java.util.Set;
 /** Reads an experiment YAML file (see experiments/example.yaml), naming file and field on any error. */
 public final class ExperimentReader {
     private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
-    private static final Set<String> TOP = Set.of("name", "targets", "scenarios", "profile", "warmup", "cooldown", "repeat", "limits");
+    private static final Set<String> TOP = Set.of("name", "targets", "scenarios", "profile", "warmup", "cooldown", "repeat", "limits", "sweep");
 
     private ExperimentReader() {
     }
@@ -41,9 +41,42 @@ public final class ExperimentReader {
         String fileName = file.getFileName().toString().replaceFirst("\\.ya?ml$", "");
         Node nameNode = root.get("name");
         String name = nameNode.isMissing() ? Experiment.nameFrom(fileName) : Experiment.checkName(nameNode.text(), nameNode.where());
-        return new Experiment(name, targets(root.get("targets")), scenarios(root.get("scenarios")), profile(root.get("profile")),
+        Experiment e = new Experiment(name, targets(root.get("targets")), scenarios(root.get("scenarios")), profile(root.get("profile")),
                 root.get("warmup").duration(Experiment.DEFAULT_WARMUP), root.get("cooldown").duration(Experiment.DEFAULT_COOLDOWN),
                 root.get("repeat").integer(1, Limits.MAX_REPEAT, 1), limits(root.get("limits")));
+        Node sweep = root.get("sweep");
+        if (sweep.isMissing()) {
+            return e;
+        }
+        Sweep grid = sweep(sweep);
+        try {
+            return e.withSweep(grid);
+        } catch (UsageException x) {
+            throw sweep.error(x.getMessage().replaceFirst("^sweep: ", ""));
+        }
+    }
+
+    /** {@code sweep: {users: [10, 100], delay: [0, 20], cell-warmup: 60s}}: one or two axes, each a parameter and its values. */
+    private static Sweep sweep(Node node) {
+        if (!node.isObject()) {
+            throw node.error("expected a mapping of parameters to lists of values, e.g. {users: [10, 100], delay: [0, 20]}");
+        }
+        List<Sweep.Axis> axes = new ArrayList<>();
+        for (String key : node.keys()) {
+            if (key.equals("cell-warmup")) {
+                continue;
+            }
+            Node values = node.get(key);
+            axes.add(Sweep.axis(key, values.list().stream().map(v -> v.integer(Integer.MIN_VALUE, Integer.MAX_VALUE)).toList(), values.where()));
+        }
+        if (axes.isEmpty() || axes.size() > Sweep.MAX_AXES) {
+            throw node.error("vary 1 or " + Sweep.MAX_AXES + " parameters, not " + axes.size());
+        }
+        try {
+            return new Sweep(axes, node.get("cell-warmup").duration(Sweep.DEFAULT_CELL_WARMUP));
+        } catch (UsageException x) {
+            throw node.error(x.getMessage().replaceFirst("^sweep: ", ""));
+        }
     }
 
     /**
@@ -130,15 +163,20 @@ public final class ExperimentReader {
             return Scenario.custom(params.text(), where.where());
         }
         Map<String, Integer> given = new LinkedHashMap<>();
+        String dist = null;
         if (params != null && !params.isMissing()) {
             if (!params.isObject()) {
                 throw params.error("expected parameters as a mapping, e.g. {delay: 20}");
             }
             for (String p : params.keys()) {
-                given.put(p, params.get(p).integer(Integer.MIN_VALUE, Integer.MAX_VALUE));
+                if (p.equals("dist")) {
+                    dist = params.get(p).text();
+                } else {
+                    given.put(p, params.get(p).integer(Integer.MIN_VALUE, Integer.MAX_VALUE));
+                }
             }
         }
-        return Scenario.of(id, given, true, where.where());
+        return Scenario.of(id, given, dist, true, where.where());
     }
 
     static Profile profile(Node node) {

@@ -1,6 +1,8 @@
 package dev.loomflux.lab.experiment;
 
 import dev.loomflux.lab.UsageException;
+import dev.loomflux.targets.BadParameterException;
+import dev.loomflux.targets.Delay;
 import dev.loomflux.targets.Param;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -11,7 +13,7 @@ import java.util.stream.Collectors;
  * What one request does: an endpoint of the target API with its parameters, or (kind PATH) any
  * GET path, for bring-your-own targets.
  */
-public record Scenario(Kind kind, Map<String, Integer> params, String customPath) {
+public record Scenario(Kind kind, Map<String, Integer> params, String customPath, String dist) {
     public enum Kind {
         PLAINTEXT("plaintext"),
         JSON("json"),
@@ -19,6 +21,8 @@ public record Scenario(Kind kind, Map<String, Integer> params, String customPath
         CHAIN("chain", "delay", "depth"),
         ITEMS("items", "page", "size"),
         CPU("cpu", "work"),
+        /** CPU work, a page of rows and a downstream call in one request: neither pure sleep nor pure CPU. */
+        MIXED("mixed", "work", "page", "size", "delay"),
         PATH("path");
 
         private final String id;
@@ -46,7 +50,7 @@ public record Scenario(Kind kind, Map<String, Integer> params, String customPath
     }
 
     public Scenario(Kind kind, Map<String, Integer> params) {
-        this(kind, params, null);
+        this(kind, params, null, null);
     }
 
     /** A GET of any path on the target, e.g. {@code /hello?name=x}. */
@@ -60,7 +64,7 @@ public record Scenario(Kind kind, Map<String, Integer> params, String customPath
         if (!valid) {
             throw new UsageException(where + ": path '" + path + "' must start with '/', be a valid URL path (no spaces) and at most 200 characters");
         }
-        return new Scenario(Kind.PATH, Map.of(), path);
+        return new Scenario(Kind.PATH, Map.of(), path, null);
     }
 
     public static final String KNOWN = Arrays.stream(Kind.values()).map(k -> k == Kind.PATH ? "path:/ANY" : k.id()).collect(Collectors.joining(", "));
@@ -71,15 +75,27 @@ public record Scenario(Kind kind, Map<String, Integer> params, String customPath
      * {@code strict} is false (flags like --delay apply to the scenarios that use them).
      */
     public static Scenario of(String id, Map<String, Integer> given, boolean strict, String where) {
+        return of(id, given, null, strict, where);
+    }
+
+    /**
+     * @param dist how the downstream's delay is spread (fixed, uniform, exponential, lognormal with
+     *             {@code p99} in {@code given}); null for fixed. Only for scenarios that call the downstream.
+     */
+    public static Scenario of(String id, Map<String, Integer> given, String dist, boolean strict, String where) {
         if (id.startsWith("path:")) {
             return custom(id.substring("path:".length()), where);
         }
         Kind kind = Arrays.stream(Kind.values()).filter(k -> k.id().equals(id)).findFirst()
                 .filter(k -> k != Kind.PATH)
                 .orElseThrow(() -> new UsageException(where + ": unknown scenario '" + id + "' (allowed: " + KNOWN + ")"));
+        boolean delayed = Arrays.asList(kind.params).contains("delay");
         if (strict) {
+            if (dist != null && !delayed) {
+                throw new UsageException(where + ": 'dist' does not apply to " + id + " (only to scenarios that call the downstream: gateway, chain, mixed)");
+            }
             for (String p : given.keySet()) {
-                if (!Arrays.asList(kind.params).contains(p)) {
+                if (!Arrays.asList(kind.params).contains(p) && !(p.equals("p99") && delayed)) {
                     throw new UsageException(where + ": '" + p + "' does not apply to " + id
                             + (kind.params.length == 0 ? " (it takes no parameters)" : " (it takes " + String.join(", ", kind.params) + ")"));
                 }
@@ -94,7 +110,21 @@ public record Scenario(Kind kind, Map<String, Integer> params, String customPath
             }
             values.put(p, v);
         }
-        return new Scenario(kind, values);
+        if (!delayed || (dist == null && !given.containsKey("p99"))) {
+            return new Scenario(kind, values, null, null);
+        }
+        Integer p99 = given.get("p99");
+        Delay delay;
+        try {
+            // The targets' own check, so the lab refuses what a target would answer with a 400.
+            delay = Delay.parse(values.get("delay").toString(), dist, p99 == null ? null : p99.toString());
+        } catch (BadParameterException e) {
+            throw new UsageException(where + ": " + e.getMessage());
+        }
+        if (delay.dist() == Delay.Dist.LOGNORMAL) {
+            values.put("p99", delay.p99());
+        }
+        return new Scenario(kind, values, null, delay.dist() == Delay.Dist.FIXED ? null : delay.dist().name().toLowerCase(java.util.Locale.ROOT));
     }
 
     /** The scenario's name in results: {@code gateway} or {@code gateway-delay20} style when params differ from defaults. */
@@ -106,6 +136,9 @@ public record Scenario(Kind kind, Map<String, Integer> params, String customPath
         StringBuilder sb = new StringBuilder(kind.id());
         for (String p : kind.params) {
             sb.append('-').append(p).append(params.get(p));
+        }
+        if (dist != null) {
+            sb.append('-').append(dist).append(params.containsKey("p99") ? "-p99" + params.get("p99") : "");
         }
         return sb.toString();
     }
@@ -121,23 +154,29 @@ public record Scenario(Kind kind, Map<String, Integer> params, String customPath
             sb.append(sep).append(p).append('=').append(params.get(p));
             sep = '&';
         }
+        if (dist != null) {
+            sb.append("&dist=").append(dist).append(params.containsKey("p99") ? "&p99=" + params.get("p99") : "");
+        }
         return sb.toString();
     }
 
     public boolean needsDownstream() {
-        return kind == Kind.GATEWAY || kind == Kind.CHAIN;
+        return kind == Kind.GATEWAY || kind == Kind.CHAIN || kind == Kind.MIXED;
     }
 
     public boolean needsDatabase() {
-        return kind == Kind.ITEMS;
+        return kind == Kind.ITEMS || kind == Kind.MIXED;
     }
 
-    public Map<String, Object> describe() {
-        Map<String, Object> m = new LinkedHashMap<>();
-        m.put("name", name());
-        m.put("endpoint", kind.id());
-        m.put("params", params);
-        m.put("path", path());
+    /** The parameters in the endpoint's order, as the name and path give them. */
+    public Map<String, Integer> orderedParams() {
+        Map<String, Integer> m = new LinkedHashMap<>();
+        for (String p : kind.params) {
+            m.put(p, params.get(p));
+        }
+        if (params.containsKey("p99")) {
+            m.put("p99", params.get("p99"));
+        }
         return m;
     }
 }

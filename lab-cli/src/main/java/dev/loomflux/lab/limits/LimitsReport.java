@@ -1,29 +1,18 @@
 package dev.loomflux.lab.limits;
 
-import java.util.LinkedHashMap;
-import java.util.Map;
-
-/** What the limits did to one measured window, from the cgroup's own accounting (results.json "limits"). */
-public final class LimitsReport {
-    private LimitsReport() {
-    }
+/**
+ * A result's "limits": what the limits did to one measured window, from the cgroup's own accounting.
+ * cpu_pct counts every thread and child of the target: a cross-check of the process sampler's.
+ */
+public record LimitsReport(Double cpus, Long memoryMb, double cpuPct, long periods, long throttledPeriods, double throttledPct, double throttledS,
+                           double memoryEndMb, double memoryPeakMb, long oomKills) {
 
     /** @param start read as the measured load began, {@code end} as it ended */
-    public static Map<String, Object> of(ResourceLimits limits, Cgroup.Usage start, Cgroup.Usage end) {
+    public static LimitsReport of(ResourceLimits limits, Cgroup.Usage start, Cgroup.Usage end) {
         Cgroup.Change c = end.since(start);
-        Map<String, Object> m = new LinkedHashMap<>();
-        m.put("cpus", limits.cpus() > 0 ? limits.cpus() : null);
-        m.put("memory_mb", limits.memoryBytes() > 0 ? limits.memoryBytes() / (1 << 20) : null);
-        // Every thread and child of the target, counted by the kernel: a cross-check of the process sampler's cpu_pct.
-        m.put("cpu_pct", round(c.cpuPct()));
-        m.put("periods", c.periods());
-        m.put("throttled_periods", c.throttledPeriods());
-        m.put("throttled_pct", round(c.throttledPct()));
-        m.put("throttled_s", round(c.throttledSeconds()));
-        m.put("memory_end_mb", round(end.memoryBytes() / 1048576.0));
-        m.put("memory_peak_mb", round(end.peakMemoryBytes() / 1048576.0));
-        m.put("oom_kills", end.oomKills());
-        return m;
+        return new LimitsReport(limits.cpus() > 0 ? limits.cpus() : null, limits.memoryBytes() > 0 ? limits.memoryBytes() / (1 << 20) : null,
+                round(c.cpuPct()), c.periods(), c.throttledPeriods(), round(c.throttledPct()), round(c.throttledSeconds()),
+                round(end.memoryBytes() / 1048576.0), round(end.peakMemoryBytes() / 1048576.0), end.oomKills());
     }
 
     private static double round(double v) {

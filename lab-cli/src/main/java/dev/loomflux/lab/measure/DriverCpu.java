@@ -1,11 +1,10 @@
 package dev.loomflux.lab.measure;
 
-import dev.loomflux.lab.result.ScenarioResult;
+import dev.loomflux.lab.result.DriverCheck;
+import dev.loomflux.lab.result.Result;
 import java.lang.management.ManagementFactory;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 
 /**
  * The driver's self-check: the lab JVM is the load driver, so its own CPU use per second tells
@@ -78,14 +77,7 @@ public final class DriverCpu implements AutoCloseable {
     }
 
     /** results.json's driver section. */
-    Map<String, Object> toJson() {
-        Map<String, Object> m = new LinkedHashMap<>();
-        m.put("cpus", cpus());
-        m.put("cpu_pct_mean", ScenarioResult.round(mean()));
-        m.put("cpu_pct_max", ScenarioResult.round(max()));
-        m.put("saturated", saturated());
-        m.put("trustworthy", !saturated());
-        return m;
+    DriverCheck check() {
+        return new DriverCheck(cpus(), Result.round(mean()), Result.round(max()), saturated(), !saturated());
     }
-
 }

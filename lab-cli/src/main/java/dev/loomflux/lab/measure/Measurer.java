@@ -14,7 +14,8 @@ import dev.loomflux.lab.limits.Cgroup;
 import dev.loomflux.lab.limits.LimitsReport;
 import dev.loomflux.lab.process.Reaper;
 import dev.loomflux.lab.result.Hlog;
-import dev.loomflux.lab.result.ScenarioResult;
+import dev.loomflux.lab.result.JvmFacts;
+import dev.loomflux.lab.result.Result;
 import dev.loomflux.lab.result.SeriesCsv;
 import dev.loomflux.lab.steady.SteadyRule;
 import dev.loomflux.lab.target.Downstream;
@@ -33,7 +34,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.function.Supplier;
 
 /**
@@ -81,7 +81,7 @@ public final class Measurer {
         this.statusPrefix = statusPrefix;
     }
 
-    public Map<String, Object> measure(RunningTarget target, Scenario scenario, Load load, List<Phase> before) {
+    public Result measure(RunningTarget target, Scenario scenario, Load load, List<Phase> before) {
         String name = target.spec().name();
         Profile profile = load.profile();
         LoadSpec spec = new LoadSpec(target.base(), scenario.path(), profile, cpus.driver().size(), REQUEST_TIMEOUT);
@@ -138,52 +138,51 @@ public final class Measurer {
             Phase warmup = new Phase("warmup", warmupFrom, measuredFrom);
             String base = name + "." + scenario.name() + load.suffix();
             Phase measured = new Phase("measured", measuredFrom, measuredFrom + m.elapsed().toMillis());
-            Map<String, Object> r = ScenarioResult.of(name, scenario.name(), m, profile instanceof Profile.Rate);
+            boolean open = profile instanceof Profile.Rate;
             String hlog = base + ".hlog";
             Hlog.write(dir.resolve(hlog), name + " " + scenario.name() + " " + scenario.path(), m.intervals());
-            r.put("hlog", hlog);
             // The same benchmark for a Hyperfoil controller with agents on other machines (README: scaling out).
             String hyperfoil = base + ".hyperfoil.yaml";
             write(dir.resolve(hyperfoil), LoadDriver.toHyperfoilYaml(spec, "loomflux-" + base.replaceAll("[^A-Za-z0-9-]", "-")));
-            r.put("hyperfoil_yaml", hyperfoil);
+            String jfr = base + ".jfr";
+            Result.Telemetry telemetry;
             try {
-                addTelemetry(r, target, measured, base, profile, before, warmup);
+                telemetry = telemetry(Result.series(m, open), target, measured, jfr, profile, before, warmup);
             } catch (RuntimeException e) {
                 // Telemetry must never cost a finished measurement.
-                r.put("telemetry_error", String.valueOf(e));
                 log.line(name + " " + scenario.name() + ": telemetry incomplete: " + e);
+                telemetry = new Result.Telemetry(Result.series(m, open), null, null, String.valueOf(e));
             }
             String csv = base + ".series.csv";
-            SeriesCsv.write(dir.resolve(csv), r);
-            r.put("series_csv", csv);
-            r.put("steady_state", SteadyStateReport.of(sampler, warm, load.warmup(), warmup, measured, r, Warmup.continuous(profile)));
-            r.put("driver", driverCpu.toJson());
-            if (target.cgroup() != null && groupAtStart[0] != null) {
-                r.put("limits", LimitsReport.of(target.cgroup().limits(), groupAtStart[0], groupAtEnd));
-            }
+            SeriesCsv.write(dir.resolve(csv), telemetry.series());
+            Result r = Result.of(name, scenario.name(), m, open,
+                    new Result.Files(hlog, hyperfoil, csv, Files.isRegularFile(dir.resolve(jfr)) ? jfr : null), telemetry,
+                    SteadyStateReport.of(sampler, warm, load.warmup(), warmup, measured, telemetry.series(), Warmup.continuous(profile)),
+                    driverCpu.check(),
+                    target.cgroup() != null && groupAtStart[0] != null ? LimitsReport.of(target.cgroup().limits(), groupAtStart[0], groupAtEnd) : null);
             if (!target.process().isAlive()) {
                 String cause = target.cgroup() == null ? target.process().exitDescription()
                         : target.cgroup().oomCause().map(c -> c + ": the kernel's OOM killer").orElse(target.process().exitDescription());
-                return ScenarioResult.failed(name, scenario.name(), "target exited during the run (" + cause + "); last lines:\n"
+                return Result.failed(name, scenario.name(), "target exited during the run (" + cause + "); last lines:\n"
                         + target.process().logTail(10));
             }
             if (scenario.needsDownstream() && downstream.restarts() != stubRestarts) {
-                return ScenarioResult.failed(name, scenario.name(), "the downstream stub died during the warmup or measurement and was "
+                return Result.failed(name, scenario.name(), "the downstream stub died during the warmup or measurement and was "
                         + "started again: the failures were the stub's, not the target's (run.log has when)");
             }
             if (scenario.needsDatabase() && database.restarts() != dbRestarts) {
-                return ScenarioResult.failed(name, scenario.name(), "PostgreSQL died during the warmup or measurement and was "
+                return Result.failed(name, scenario.name(), "PostgreSQL died during the warmup or measurement and was "
                         + "started again: what the measurement saw of that (errors, a stall) was the database's, not the target's (run.log has when)");
             }
             if (m.responses() == 0) {
                 // Not a sample of the target's speed: statistics over repeats must not average it in.
-                return ScenarioResult.failed(name, scenario.name(), "no responses: all " + m.requests() + " requests failed ("
+                return Result.failed(name, scenario.name(), "no responses: all " + m.requests() + " requests failed ("
                         + m.errors().timeout() + " timeouts, " + m.errors().connect() + " connect errors)");
             }
             return r;
         } catch (LabException e) {
             log.line(name + " " + scenario.name() + ": failed: " + e.getMessage());
-            return ScenarioResult.failed(name, scenario.name(), e.getMessage());
+            return Result.failed(name, scenario.name(), e.getMessage());
         }
     }
 
@@ -191,23 +190,19 @@ public final class Measurer {
      * The target's resources per second and per phase, and its JVM internals over the measured
      * window from a JFR dump. Waits for the sampler's reading that covers the last second.
      */
-    @SuppressWarnings("unchecked")
-    private void addTelemetry(Map<String, Object> r, RunningTarget target, Phase measured, String base, Profile profile,
-                              List<Phase> before, Phase warmup) {
+    private Result.Telemetry telemetry(List<Result.PerSecond> series, RunningTarget target, Phase measured, String jfr, Profile profile,
+                                       List<Phase> before, Phase warmup) {
         long t0 = measured.fromMs();
         long t1 = measured.toMs();
-        String jfr = base + ".jfr";
         String whyNot = target.process().isAlive()
                 ? JfrDump.dump(settings.jdk(), target.process().pid(), dir.resolve(jfr))
                 : "target exited before its JFR recording could be dumped";
-        r.put("jfr", whyNot == null ? jfr : null);
-        r.put("jvm", JvmSummary.of(dir.resolve(jfr), Instant.ofEpochMilli(t0), Instant.ofEpochMilli(t1), target.spec().virtualThreads(), whyNot));
+        JvmFacts jvm = JvmSummary.of(dir.resolve(jfr), Instant.ofEpochMilli(t0), Instant.ofEpochMilli(t1), target.spec().virtualThreads(), whyNot);
         sleep(Duration.ofMillis(Math.max(0, t1 + ResourceSampler.PERIOD.toMillis() + 600 - System.currentTimeMillis())));
-        ResourceReport.addToSeries(sampler, canary, (List<Map<String, Object>>) r.get("series"), t0);
         List<Phase> phases = new ArrayList<>(before);
         phases.add(warmup);
         phases.addAll(Phase.ofProfile(profile, t0, t1));
-        r.put("phases", ResourceReport.phases(sampler, phases, t0));
+        return new Result.Telemetry(ResourceReport.addToSeries(sampler, canary, series, t0), jvm, ResourceReport.phases(sampler, phases, t0), null);
     }
 
     private SecondListener progress(String target, Scenario scenario, String phase) {

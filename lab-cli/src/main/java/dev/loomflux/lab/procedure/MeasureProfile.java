@@ -5,10 +5,10 @@ import dev.loomflux.lab.experiment.Scenario;
 import dev.loomflux.lab.measure.Measurer;
 import dev.loomflux.lab.process.Reaper;
 import dev.loomflux.lab.result.RepeatSummary;
+import dev.loomflux.lab.result.Result;
 import dev.loomflux.lab.result.ResultsFile;
 import dev.loomflux.lab.result.Summary;
 import dev.loomflux.lab.target.TargetSpec;
-import java.util.Map;
 import java.util.function.Consumer;
 
 /** The experiment's own profile, once per target x scenario x repeat; over repeats, medians and verdicts. */
@@ -17,7 +17,7 @@ public final class MeasureProfile implements Procedure {
     private final Measurer measurer;
     private final ResultsFile results;
     private final Progress progress;
-    private Map<String, Object> summary;
+    private RepeatSummary summary;
 
     /** @param progress null when the profile ends by a request count (loops, burst): no time to estimate */
     public MeasureProfile(Experiment experiment, Measurer measurer, ResultsFile results, Progress progress) {
@@ -33,12 +33,11 @@ public final class MeasureProfile implements Procedure {
         if (progress != null) {
             progress.unitStarted();
         }
-        Map<String, Object> r = measurer.measure(visit.target(), scenario, new Measurer.Load(experiment.profile(), experiment.warmup(), true, suffix),
+        Result r = measurer.measure(visit.target(), scenario, new Measurer.Load(experiment.profile(), experiment.warmup(), true, suffix),
                 visit.before());
         if (Reaper.stopping()) {
             return; // cut short by Ctrl-C: not a result
         }
-        r.put("repeat", visit.repeat());
         results.add(visit.stamp(r));
         if (progress != null) {
             progress.unitDone();
@@ -49,7 +48,7 @@ public final class MeasureProfile implements Procedure {
     public void summarize() {
         summary = RepeatSummary.of(results.results(), experiment.targets().stream().map(TargetSpec::name).toList(),
                 experiment.scenarios().stream().map(Scenario::name).toList());
-        results.put("summary", summary);
+        results.summary(summary);
     }
 
     @Override

@@ -29,6 +29,13 @@ public final class Progress {
         }
         int scenarios = experiment.scenarios().size();
         Duration perTarget = START.plus(idle).plus(experiment.cooldown());
+        if (experiment.sweep() != null) {
+            // A sweep's unit is a cell: the first of each target x scenario warms from cold, the others only until their load is steady.
+            int cells = experiment.sweep().cells().size();
+            Duration perUnit = experiment.sweep().cellWarmup().plus(experiment.profile().plannedDuration()).plus(PER_SCENARIO)
+                    .plus(perTarget.plus(experiment.warmup().minus(experiment.sweep().cellWarmup()).multipliedBy(scenarios)).dividedBy(scenarios * cells));
+            return new Progress(experiment.targets().size() * experiment.repeat() * scenarios * cells, perUnit);
+        }
         Duration perUnit = experiment.warmup().plus(experiment.profile().plannedDuration()).plus(PER_SCENARIO)
                 .plus(perTarget.dividedBy(scenarios));
         return new Progress(experiment.targets().size() * experiment.repeat() * scenarios, perUnit);

@@ -1,6 +1,7 @@
 package dev.loomflux.lab.report;
 
-import com.fasterxml.jackson.databind.JsonNode;
+import dev.loomflux.lab.result.PhaseStats;
+import dev.loomflux.lab.result.SweepMap;
 import java.util.Locale;
 
 /** How numbers and ranges read in report tables: "-" for absent, no noise digits. */
@@ -8,14 +9,14 @@ final class Cells {
     private Cells() {
     }
 
-    static String num(JsonNode n) {
-        if (n == null || n.isMissingNode() || n.isNull()) {
+    static String num(Number n) {
+        if (n == null) {
             return "-";
         }
-        if (!n.isNumber()) {
-            return n.asText();
+        double v = n.doubleValue();
+        if (!Double.isFinite(v)) {
+            return "-";
         }
-        double v = n.asDouble();
         if (v == Math.rint(v) && Math.abs(v) < 1e15) {
             return String.format(Locale.ROOT, "%d", (long) v);
         }
@@ -23,13 +24,25 @@ final class Cells {
     }
 
     /** "min - max", or one value when they agree. */
-    static String range(JsonNode r) {
-        if (r == null || r.isMissingNode() || r.isNull()) {
+    static String range(PhaseStats.Range r) {
+        if (r == null) {
             return "-";
         }
-        String min = num(r.path("min"));
-        String max = num(r.path("max"));
+        String min = num(r.min());
+        String max = num(r.max());
         return min.equals(max) ? min : min + " - " + max;
+    }
+
+    /** A sweep cell's verdict on one metric: "mvc-vt by 850%", "no clear difference", "not steady", "mvc? (too few repeats)". */
+    static String label(SweepMap.Winner w) {
+        if (w == null) {
+            return "-";
+        }
+        return switch (w.verdict()) {
+            case SweepMap.CLEAR -> w.leader() + (w.marginPct() == null ? "" : " by " + num(w.marginPct()) + "%");
+            case SweepMap.TOO_FEW -> w.leader() + "? (too few repeats)";
+            default -> w.verdict();
+        };
     }
 
     static String pct(double v) {

@@ -1,16 +1,20 @@
 package dev.loomflux.lab.report;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.loomflux.lab.result.CapacitySearchResult;
+import dev.loomflux.lab.result.PhaseStats;
+import dev.loomflux.lab.result.Result;
+import dev.loomflux.lab.result.RunRecord;
+import dev.loomflux.lab.result.SteadyState;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.function.Function;
 import org.HdrHistogram.EncodableHistogram;
 import org.HdrHistogram.Histogram;
 import org.HdrHistogram.HistogramLogReader;
@@ -28,81 +32,96 @@ final class ChartData {
     private ChartData() {
     }
 
-    static String of(JsonNode root, Path dir) throws IOException {
+    static String of(RunRecord root, Path dir) throws IOException {
         ObjectNode out = JSON.createObjectNode();
         ArrayNode charts = out.putArray("charts");
-        List<String> scenarios = ReportContent.names(root.path("experiment").path("scenarios"));
+        if (root.sweep() != null) {
+            // A sweep's report shows its map, not a chart over time per cell.
+            SweepCharts.add(charts, root.sweep());
+            return JSON.writeValueAsString(out);
+        }
+        List<String> scenarios = ReportContent.scenarios(root);
         for (int i = 0; i < scenarios.size(); i++) {
-            List<JsonNode> ok = ReportContent.ok(root, scenarios.get(i)).stream().filter(r -> !r.has("step")).toList();
+            List<Result> ok = ReportContent.ok(root, scenarios.get(i)).stream().filter(r -> r.step() == null).toList();
             String id = "s" + i;
             String s = scenarios.get(i);
-            overTime(charts, id + "-throughput", s + ": throughput", "responses/s", ok, "rps", null);
-            overTime(charts, id + "-latency", s + ": latency p50 and p99 per second", "ms", ok, "p99", "p50");
+            overTime(charts, id + "-throughput", s + ": throughput", "responses/s", ok, Column.of("rps", Result.PerSecond::rps));
+            overTime(charts, id + "-latency", s + ": latency p50 and p99 per second", "ms", ok, Column.of("p99", Result.PerSecond::p99),
+                    Column.of("p50", Result.PerSecond::p50));
             percentiles(charts.addObject(), id + "-percentiles", s + ": latency percentile distribution", ok, dir);
-            overTime(charts, id + "-cpu", s + ": target CPU (100 = one core)", "%", ok, "cpu_pct", null);
-            overTime(charts, id + "-rss", s + ": target resident memory", "MB", ok, "rss_mb", null);
-            overTime(charts, id + "-threads", s + ": target OS threads", "threads", ok, "threads", null);
-            overTime(charts, id + "-fds", s + ": target open files", "open files", ok, "fds", null);
-            List<JsonNode> warm = ReportContent.warmedUp(root, s);
+            overTime(charts, id + "-cpu", s + ": target CPU (100 = one core)", "%", ok, Column.of("cpu_pct", Result.PerSecond::cpuPct));
+            overTime(charts, id + "-rss", s + ": target resident memory", "MB", ok, Column.of("rss_mb", Result.PerSecond::rssMb));
+            overTime(charts, id + "-threads", s + ": target OS threads", "threads", ok, Column.of("threads", Result.PerSecond::threads));
+            overTime(charts, id + "-fds", s + ": target open files", "open files", ok, Column.of("fds", Result.PerSecond::fds));
+            List<Result> warm = ReportContent.warmedUp(root, s);
             if (!warm.isEmpty()) {
-                warmup(charts, id + "-warmup", s + ": warmup, throughput from the first request to steady state", "responses/s", warm, "rps");
-                warmup(charts, id + "-warmup-jit", s + ": warmup, JIT compile time per second", "ms compiling", warm, "jit_ms");
+                warmup(charts, id + "-warmup", s + ": warmup, throughput from the first request to steady state", "responses/s", warm,
+                        SteadyState.WarmupSecond::rps);
+                warmup(charts, id + "-warmup-jit", s + ": warmup, JIT compile time per second", "ms compiling", warm, SteadyState.WarmupSecond::jitMs);
             }
         }
-        if (root.has("capacity")) {
-            capacity(charts.addObject(), root.path("capacity"));
+        if (root.capacity() != null) {
+            capacity(charts.addObject(), root.capacity());
         }
         return JSON.writeValueAsString(out);
     }
 
-    private static void overTime(ArrayNode charts, String id, String title, String yName, List<JsonNode> results, String field, String second) {
+    /** A column of the per-second series, named as a line's suffix when a chart has two. */
+    private record Column(String name, Function<Result.PerSecond, Number> value) {
+        static Column of(String name, Function<Result.PerSecond, Number> value) {
+            return new Column(name, value);
+        }
+    }
+
+    private static void overTime(ArrayNode charts, String id, String title, String yName, List<Result> results, Column... columns) {
         ObjectNode c = chart(charts.addObject(), id, title, "time", "s", yName);
         ArrayNode series = c.putArray("series");
-        for (JsonNode r : results) {
+        for (Result r : results) {
             String name = label(r, results);
-            line(series, second == null ? name : name + " " + field, r.path("series"), field);
-            if (second != null) {
-                line(series, name + " " + second, r.path("series"), second);
+            for (Column column : columns) {
+                line(series, columns.length == 1 ? name : name + " " + column.name(), r.series(), row -> row.t(), column.value());
             }
         }
         ArrayNode bands = c.putArray("bands");
-        if (!results.isEmpty()) {
-            for (JsonNode p : results.get(0).path("phases")) {
-                if (p.path("from_s").asDouble() >= 0) {
-                    bands.addObject().put("name", p.path("name").asText()).put("from", p.path("from_s").asDouble()).put("to", p.path("to_s").asDouble());
+        if (!results.isEmpty() && results.get(0).phases() != null) {
+            for (PhaseStats p : results.get(0).phases()) {
+                if (p.fromS() >= 0) {
+                    bands.addObject().put("name", p.name()).put("from", p.fromS()).put("to", p.toS());
                 }
             }
         }
     }
 
     /** One line per result over its steady_state.series, marked at the second the rule held. */
-    private static void warmup(ArrayNode charts, String id, String title, String yName, List<JsonNode> results, String field) {
+    private static void warmup(ArrayNode charts, String id, String title, String yName, List<Result> results,
+                               Function<SteadyState.WarmupSecond, Number> field) {
         ArrayNode series = chart(charts.addObject(), id, title, "time", "s since the first warmup request", yName).putArray("series");
-        for (JsonNode r : results) {
-            JsonNode ss = r.path("steady_state");
-            ObjectNode line = line(series, label(r, results), ss.path("series"), field);
-            if (ss.path("seconds").isNumber()) {
-                line.put("mark", ss.path("seconds").asDouble());
+        for (Result r : results) {
+            SteadyState ss = r.steadyState();
+            ObjectNode line = line(series, label(r, results), ss.series(), SteadyState.WarmupSecond::t, field);
+            if (ss.seconds() != null) {
+                line.put("mark", ss.seconds().doubleValue());
             }
         }
     }
 
-    private static ObjectNode line(ArrayNode series, String name, JsonNode rows, String field) {
+    private static <T> ObjectNode line(ArrayNode series, String name, List<T> rows, Function<T, Integer> t, Function<T, Number> field) {
         ObjectNode s = series.addObject().put("name", name);
         ArrayNode data = s.putArray("data");
-        for (JsonNode row : rows) {
-            if (row.path(field).isNumber()) {
-                data.addArray().add(row.path("t").asDouble()).add(row.path(field).asDouble());
+        for (T row : rows == null ? List.<T>of() : rows) {
+            Number v = field.apply(row);
+            if (v != null) {
+                data.addArray().add(t.apply(row).doubleValue()).add(v.doubleValue());
             }
         }
         return s;
     }
 
-    private static void percentiles(ObjectNode c, String id, String title, List<JsonNode> results, Path dir) throws IOException {
+    private static void percentiles(ObjectNode c, String id, String title, List<Result> results, Path dir) throws IOException {
         chart(c, id, title, "percentile", "percentile", "ms (log)");
         ArrayNode series = c.putArray("series");
-        for (JsonNode r : results) {
-            Histogram h = readHlog(dir.resolve(r.path("hlog").asText()));
+        for (Result r : results) {
+            Histogram h = r.hlog() == null ? null : readHlog(dir.resolve(r.hlog()));
             if (h == null || h.getTotalCount() == 0) {
                 continue;
             }
@@ -117,44 +136,28 @@ final class ChartData {
         }
     }
 
-    private static void capacity(ObjectNode c, JsonNode capacity) {
+    private static void capacity(ObjectNode c, List<CapacitySearchResult> capacity) {
         chart(c, "capacity", "Latency vs offered rate (capacity steps)", "capacity", "offered requests/s", "p99 ms");
         ArrayNode series = c.putArray("series");
-        for (JsonNode cap : capacity) {
-            String search = repeated(capacity) ? " search " + cap.path("repeat").asInt(1) : "";
-            ArrayNode data = series.addObject().put("name", cap.path("target").asText() + " " + cap.path("scenario").asText() + search).putArray("data");
-            cap.path("steps").forEach(s -> {
-                if (s.path("p99").isNumber()) {
-                    data.addArray().add(s.path("offered_rps").asDouble()).add(s.path("p99").asDouble());
-                }
-            });
+        // Whether some target x scenario was searched more than once: then every curve names its search.
+        boolean repeated = capacity.stream().anyMatch(cap -> cap.repeat() > 1);
+        for (CapacitySearchResult cap : capacity) {
+            String search = repeated ? " search " + cap.repeat() : "";
+            ArrayNode data = series.addObject().put("name", cap.target() + " " + cap.scenario() + search).putArray("data");
             // Sorted by rate, so the curve reads left to right although the search jumped around.
-            List<JsonNode> points = new ArrayList<>();
-            data.forEach(points::add);
-            points.sort(Comparator.comparingDouble(p -> p.get(0).asDouble()));
-            data.removeAll();
-            points.forEach(data::add);
+            cap.steps().stream().filter(s -> s.p99() != null).sorted(Comparator.comparingInt(CapacitySearchResult.Step::offeredRps))
+                    .forEach(s -> data.addArray().add((double) s.offeredRps()).add(s.p99()));
         }
     }
 
-    /** Whether some target x scenario was searched more than once: then every curve names its search. */
-    private static boolean repeated(JsonNode capacity) {
-        for (JsonNode cap : capacity) {
-            if (cap.path("repeat").asInt(1) > 1) {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    private static ObjectNode chart(ObjectNode c, String id, String title, String kind, String xName, String yName) {
+    static ObjectNode chart(ObjectNode c, String id, String title, String kind, String xName, String yName) {
         return c.put("id", id).put("title", title).put("kind", kind).put("xName", xName).put("yName", yName);
     }
 
     /** Repeats of one target are told apart by number. */
-    private static String label(JsonNode r, List<JsonNode> all) {
-        boolean repeated = all.stream().anyMatch(x -> x.path("repeat").asInt(1) > 1);
-        return r.path("target").asText() + (repeated ? " #" + r.path("repeat").asInt(1) : "");
+    private static String label(Result r, List<Result> all) {
+        boolean repeated = all.stream().anyMatch(x -> x.repeatOrFirst() > 1);
+        return r.target() + (repeated ? " #" + r.repeatOrFirst() : "");
     }
 
     private static Histogram readHlog(Path file) throws IOException {

@@ -1,10 +1,14 @@
 package dev.loomflux.lab.report;
 
+import dev.loomflux.lab.result.CapacityMedian;
+import dev.loomflux.lab.result.CapacitySearchResult;
+import dev.loomflux.lab.result.Environment;
 import dev.loomflux.lab.result.Metric;
-
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.DoubleNode;
-import com.fasterxml.jackson.databind.node.MissingNode;
+import dev.loomflux.lab.result.RepeatSummary;
+import dev.loomflux.lab.result.Result;
+import dev.loomflux.lab.result.RunRecord;
+import dev.loomflux.lab.result.SteadyState;
+import dev.loomflux.lab.result.SweepMap;
 import dev.loomflux.lab.stats.Stats;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -28,23 +32,24 @@ final class Findings {
     }
 
     private static final List<Metric> METRICS = Metric.SUMMARIZED;
+    private static final String NO_CAPACITY = "no capacity found (see \"Capacity at the SLO\").";
 
     private Findings() {
     }
 
     /** The scenario's headline (bold lead) and its bullet lines. */
-    static List<String> summary(JsonNode root, String scenario, List<JsonNode> ok) {
+    static List<String> summary(RunRecord root, String scenario, List<Result> ok) {
         List<String> lines = new ArrayList<>();
         String lead = "**" + scenario + ":** ";
         if (ok.isEmpty()) {
             lines.add(lead + "no successful measurement.");
             return lines;
         }
-        if (ok.stream().allMatch(r -> r.has("step"))) {
+        if (ok.stream().allMatch(r -> r.step() != null)) {
             lines.add(lead + capacityHeadline(root, scenario));
             return lines;
         }
-        int repeat = root.path("experiment").path("repeat").asInt(1);
+        int repeat = root.repeats();
         if (repeat >= Stats.MIN_REPEATS) {
             lines.add(lead + repeatHeadline(root, scenario, ok, repeat));
         } else {
@@ -57,35 +62,32 @@ final class Findings {
     }
 
     /** Highest capacity first: the medians over searches when there were several, else each target's one search. */
-    private static String capacityHeadline(JsonNode root, String scenario) {
-        boolean medians = root.has("capacity_summary");
-        List<JsonNode> cells = new ArrayList<>();
-        (medians ? root.path("capacity_summary") : root.path("capacity")).forEach(c -> {
-            if (c.path("scenario").asText().equals(scenario)) {
-                cells.add(c);
+    private static String capacityHeadline(RunRecord root, String scenario) {
+        if (root.capacitySummary() != null) {
+            List<CapacityMedian> cells = new ArrayList<>(root.capacitySummary().stream().filter(c -> c.scenario().equals(scenario)).toList());
+            if (cells.isEmpty()) {
+                return NO_CAPACITY;
             }
-        });
+            cells.sort(Comparator.comparingDouble(CapacityMedian::medianRps).reversed());
+            return "median capacity at " + cells.get(0).slo() + ": " + String.join(", ", cells.stream().map(c -> c.target() + " "
+                    + Cells.num(c.medianRps()) + " rps (" + Cells.num(c.minRps()) + "-" + Cells.num(c.maxRps()) + ")").toList())
+                    + ", over " + cells.get(0).n() + " searches each (min-max in parentheses; see \"Capacity at the SLO\").";
+        }
+        List<CapacitySearchResult> cells = new ArrayList<>((root.capacity() == null ? List.<CapacitySearchResult>of() : root.capacity()).stream()
+                .filter(c -> c.scenario().equals(scenario)).toList());
         if (cells.isEmpty()) {
-            return "no capacity found (see \"Capacity at the SLO\").";
+            return NO_CAPACITY;
         }
-        String key = medians ? "median_rps" : "capacity_rps";
-        cells.sort(Comparator.comparingDouble((JsonNode c) -> c.path(key).asDouble()).reversed());
-        List<String> parts = new ArrayList<>();
-        for (JsonNode c : cells) {
-            parts.add(c.path("target").asText() + " " + Cells.num(c.path(key)) + " rps"
-                    + (medians ? " (" + Cells.num(c.path("min_rps")) + "-" + Cells.num(c.path("max_rps")) + ")" : ""));
-        }
-        String slo = cells.get(0).path("slo").asText();
-        return medians
-                ? "median capacity at " + slo + ": " + String.join(", ", parts) + ", over " + cells.get(0).path("n").asInt()
-                        + " searches each (min-max in parentheses; see \"Capacity at the SLO\")."
-                : "capacity at " + slo + ": " + String.join(", ", parts) + "; one search each, so no verdict: fresh JVMs of one target "
+        cells.sort(Comparator.comparingInt(CapacitySearchResult::capacityRps).reversed());
+        List<String> parts = cells.stream().map(c -> c.target() + " " + c.capacityRps() + " rps").toList();
+        String slo = cells.get(0).slo();
+        return "capacity at " + slo + ": " + String.join(", ", parts) + "; one search each, so no verdict: fresh JVMs of one target "
                         + "settle apart (./lab capacity --repeat 3 for medians).";
     }
 
     private static String runHeadline(List<Figure> throughput, String runs) {
         Figure top = throughput.get(0);
-        String value = Cells.num(number(top.value())) + " rps" + (top.steady() ? "" : ", not steady");
+        String value = Cells.num((top.value())) + " rps" + (top.steady() ? "" : ", not steady");
         List<String> unsteady = throughput.stream().filter(f -> !f.steady()).map(Figure::target).toList();
         String steadiness = unsteady.isEmpty() ? " Every result was steady." : " Not steady: " + String.join(", ", unsteady) + " (see Caveats).";
         return (throughput.size() == 1 ? top.target() + " alone: " + value + " in " + runs + "."
@@ -98,22 +100,22 @@ final class Findings {
      * mvc-vt, webflux); p99: no clear difference". Every claim in it is a significant verdict of
      * results.json's summary; the ratios are of the medians that verdict compared.
      */
-    private static String repeatHeadline(JsonNode root, String scenario, List<JsonNode> ok, int repeat) {
+    private static String repeatHeadline(RunRecord root, String scenario, List<Result> ok, int repeat) {
         List<String> clauses = new ArrayList<>();
         for (Metric m : METRICS) {
             List<Figure> ranked = ranked(ok, m);
             Figure top = ranked.get(0);
             if (ranked.size() < 2) {
-                return top.target() + " alone: " + Cells.num(number(top.value())) + " rps (median of " + repeat + " repeats).";
+                return top.target() + " alone: " + Cells.num((top.value())) + " rps (median of " + repeat + " repeats).";
             }
             List<String> clear = new ArrayList<>();
             List<String> unclear = new ArrayList<>();
             List<String> unsteady = new ArrayList<>();
             for (Figure other : ranked.subList(1, ranked.size())) {
-                JsonNode v = verdict(root, scenario, m.summaryName(), top.target(), other.target());
-                if (v.path("significant").asBoolean() && v.path("winner").asText().equals(top.target())) {
+                RepeatSummary.PairVerdict v = verdict(root, scenario, m.summaryName(), top.target(), other.target());
+                if (v != null && top.target().equals(v.clearWinner())) {
                     clear.add(m.higherIsBetter() ? ratio(top.value(), other.value()) + "x " + other.target() + "'s" : other.target());
-                } else if (v.path("text").asText().startsWith("not steady")) {
+                } else if (v != null && v.text().startsWith("not steady")) {
                     unsteady.add(other.target());
                 } else {
                     unclear.add(other.target());
@@ -122,7 +124,7 @@ final class Findings {
             clauses.add(clause(m, top.target(), clear, unclear, unsteady));
         }
         List<String> notSteady = new ArrayList<>();
-        ok.stream().filter(r -> !steady(r)).forEach(r -> notSteady.add(name(r) + " repeat " + r.path("repeat").asInt(1)));
+        ok.stream().filter(r -> !r.steady()).forEach(r -> notSteady.add(r.target() + " repeat " + r.repeatOrFirst()));
         return String.join("; ", clauses) + ". Medians of " + repeat + " repeats per target, 95% confidence; "
                 + (notSteady.isEmpty() ? "every result steady." : "not steady: " + String.join(", ", notSteady)
                 + " (their pairs get no verdict; see Caveats).");
@@ -153,36 +155,30 @@ final class Findings {
         return b == 0 ? "-" : String.format(Locale.ROOT, "%.2f", a / b);
     }
 
-    private static JsonNode verdict(JsonNode root, String scenario, String metric, String x, String y) {
-        for (JsonNode v : verdicts(root, scenario, metric)) {
-            String a = v.path("a").asText();
-            String b = v.path("b").asText();
-            if (a.equals(x) && b.equals(y) || a.equals(y) && b.equals(x)) {
+    /** The verdict on x and y in either order, or null. */
+    private static RepeatSummary.PairVerdict verdict(RunRecord root, String scenario, String metric, String x, String y) {
+        for (RepeatSummary.PairVerdict v : verdicts(root)) {
+            if (v.scenario().equals(scenario) && v.metric().equals(metric)
+                    && (v.a().equals(x) && v.b().equals(y) || v.a().equals(y) && v.b().equals(x))) {
                 return v;
             }
         }
-        return MissingNode.getInstance();
+        return null;
     }
 
     /** Every verdict of the run: the details behind the headlines. */
-    static Table verdictTable(JsonNode root) {
+    static Table verdictTable(RunRecord root) {
         List<List<String>> rows = new ArrayList<>();
-        for (JsonNode v : root.path("summary").path("verdicts")) {
-            Metric m = Metric.bySummaryName(v.path("metric").asText());
-            String metric = m == null ? v.path("metric").asText() : m.label().toLowerCase(Locale.ROOT);
-            rows.add(List.of(v.path("scenario").asText(), metric, v.path("a").asText() + " vs " + v.path("b").asText(), v.path("text").asText()));
+        for (RepeatSummary.PairVerdict v : verdicts(root)) {
+            Metric m = Metric.bySummaryName(v.metric());
+            String metric = m == null ? v.metric() : m.label().toLowerCase(Locale.ROOT);
+            rows.add(List.of(v.scenario(), metric, v.a() + " vs " + v.b(), v.text()));
         }
         return new Table("Verdicts (medians of repeats)", List.of("scenario", "metric", "pair", "verdict"), rows);
     }
 
-    private static List<JsonNode> verdicts(JsonNode root, String scenario, String metric) {
-        List<JsonNode> out = new ArrayList<>();
-        for (JsonNode v : root.path("summary").path("verdicts")) {
-            if (v.path("scenario").asText().equals(scenario) && (metric == null || v.path("metric").asText().equals(metric))) {
-                out.add(v);
-            }
-        }
-        return out;
+    private static List<RepeatSummary.PairVerdict> verdicts(RunRecord root) {
+        return root.summary() == null ? List.of() : root.summary().verdicts();
     }
 
     private static String fromRuns(List<Figure> ranked, Metric m, String runs) {
@@ -196,97 +192,99 @@ final class Findings {
             if (!f.steady()) {
                 notes.add("not steady");
             }
-            parts.add(f.target() + " " + Cells.num(number(f.value())) + " " + m.unit() + (notes.isEmpty() ? "" : " (" + String.join(", ", notes) + ")"));
+            parts.add(f.target() + " " + Cells.num((f.value())) + " " + m.unit() + (notes.isEmpty() ? "" : " (" + String.join(", ", notes) + ")"));
         }
         return "- " + m.label() + ": " + String.join(", ", parts) + "; " + runs + ": no verdict (run --repeat 3 for one)";
     }
 
-    private static List<Figure> ranked(List<JsonNode> ok, Metric m) {
-        Map<String, List<JsonNode>> byTarget = new LinkedHashMap<>();
-        ok.forEach(r -> byTarget.computeIfAbsent(name(r), k -> new ArrayList<>()).add(r));
+    private static List<Figure> ranked(List<Result> ok, Metric m) {
+        Map<String, List<Result>> byTarget = new LinkedHashMap<>();
+        ok.forEach(r -> byTarget.computeIfAbsent(r.target(), k -> new ArrayList<>()).add(r));
         List<Figure> out = new ArrayList<>();
-        byTarget.forEach((target, rs) -> out.add(new Figure(target, new Median().evaluate(rs.stream().mapToDouble(m::read).toArray()),
-                rs.stream().allMatch(Findings::steady))));
+        byTarget.forEach((target, rs) -> out.add(new Figure(target,
+                new Median().evaluate(rs.stream().mapToDouble(r -> m.read(r) == null ? Double.NaN : m.read(r)).toArray()),
+                rs.stream().allMatch(Result::steady))));
         Comparator<Figure> byValue = Comparator.comparingDouble(Figure::value);
         out.sort(m.higherIsBetter() ? byValue.reversed() : byValue);
         return out;
     }
 
-    /** Results from before the steady-state check have no steady_state and count as steady, as they did. */
-    private static boolean steady(JsonNode r) {
-        return r.path("steady_state").path("steady").asBoolean(true);
-    }
-
-    private static String errors(List<JsonNode> ok) {
+    private static String errors(List<Result> ok) {
         List<String> parts = new ArrayList<>();
-        for (JsonNode r : ok) {
-            long errors = r.path("errors").path("total").asLong();
+        for (Result r : ok) {
+            long errors = r.errors().total();
             if (errors > 0) {
-                parts.add(String.format(Locale.ROOT, "%s %d (%.2f%% of requests)", name(r), errors, 100.0 * errors / Math.max(1, r.path("requests").asLong())));
+                parts.add(String.format(Locale.ROOT, "%s %d (%.2f%% of requests)", r.target(), errors, 100.0 * errors / Math.max(1, r.requests())));
             }
         }
         return "- Errors: " + (parts.isEmpty() ? "none" : String.join(", ", parts));
     }
 
-    /** What limits these numbers. */
-    static List<String> caveats(JsonNode root) {
-        List<String> out = new ArrayList<>();
-        JsonNode exp = root.path("experiment");
-        String kind = exp.path("profile").path("kind").asText();
-        if (!root.path("status").asText().equals("completed")) {
-            out.add("- The run did not complete (status " + root.path("status").asText() + "): results are partial.");
+    /** A sweep's headline: what was varied, how many cells have a clear winner, and where the winner changes. */
+    static List<String> sweepSummary(RunRecord root) {
+        SweepMap map = root.sweep();
+        List<String> lines = new ArrayList<>();
+        int[] clear = map.clearOfAll();
+        String axes = String.join(" x ", map.axes().stream().map(a -> a.label() + " " + a.values()).toList());
+        lines.add("**Sweep:** " + String.join(", ", map.targets()) + " over " + axes + ": " + map.cells().size() + " cells; a clear winner in "
+                + clear[0] + " of " + clear[1] + " cell x metric pairs" + (root.repeats() < Stats.MIN_REPEATS
+                ? " (one run per cell gives no verdicts: --repeat 3)." : ", medians of " + root.repeats() + " repeats, 95% confidence."));
+        if (map.crossovers().isEmpty()) {
+            lines.add("- Crossovers: none where both sides are clear.");
         }
-        if (!kind.equals("rate") && !root.has("capacity")) {
+        map.crossovers().forEach(c -> lines.add("- Crossover: " + c));
+        return lines;
+    }
+
+    /** What limits these numbers. */
+    static List<String> caveats(RunRecord root) {
+        List<String> out = new ArrayList<>();
+        String kind = root.experiment().profile().kind();
+        if (!root.completed()) {
+            out.add("- The run did not complete (status " + root.status() + "): results are partial.");
+        }
+        if (!kind.equals("rate") && root.capacity() == null) {
             out.add("- Closed model (" + kind + "): each user waits for its response before sending again, so when a server "
                     + "saturates it is offered less load and its percentiles are optimistic (coordinated omission). "
                     + "For latency at a given load use --profile rate or ./lab capacity.");
         }
-        if (exp.path("repeat").asInt(1) < Stats.MIN_REPEATS) {
+        if (root.repeats() < Stats.MIN_REPEATS) {
             out.add("- Fewer than " + Stats.MIN_REPEATS + " runs per target x scenario: no verdicts. The machine's CPU speed can change "
                     + "by tens of percent within a minute, so a difference between single runs may be the machine's, not the targets'. "
                     + "Use --repeat 3 (or more) for confidence intervals and verdicts.");
         }
-        if (!root.path("environment").path("pinning").path("applied").asBoolean(true)) {
-            out.add("- CPU pinning was not applied (" + root.path("environment").path("pinning").path("note").asText()
-                    + "): the driver and the target shared CPUs.");
+        Environment.Pinning pinning = root.environment() == null ? null : root.environment().pinning();
+        if (pinning != null && !pinning.applied()) {
+            out.add("- CPU pinning was not applied (" + pinning.note() + "): the driver and the target shared CPUs.");
         }
-        for (JsonNode r : root.path("results")) {
-            String who = name(r) + " " + r.path("scenario").asText() + (r.has("step") ? " step " + r.path("step").asInt()
-                    : r.path("repeat").asInt(1) > 1 ? " repeat " + r.path("repeat").asInt() : "");
-            if (!r.path("status").asText().equals("ok")) {
-                out.add("- " + who + " failed: " + firstLine(r.path("error").asText()));
+        for (Result r : root.results()) {
+            String who = r.target() + " " + r.scenario() + (r.step() != null ? " step " + r.step()
+                    : r.repeatOrFirst() > 1 ? " repeat " + r.repeatOrFirst() : "");
+            if (!r.ok()) {
+                out.add("- " + who + " failed: " + firstLine(String.valueOf(r.error())));
                 continue;
             }
-            if (r.path("driver").path("saturated").asBoolean()) {
-                out.add("- " + who + ": the driver saturated its CPU (" + Cells.num(r.path("driver").path("cpu_pct_max"))
+            if (r.driver() != null && r.driver().saturated()) {
+                out.add("- " + who + ": the driver saturated its CPU (" + Cells.num(r.driver().cpuPctMax())
                         + "%); the numbers describe the driver, not the target.");
             }
-            if (r.path("behind_schedule").asBoolean()) {
+            if (Boolean.TRUE.equals(r.behindSchedule())) {
                 out.add("- " + who + ": the driver fell behind the arrival schedule; requests it could not send are missing from the latencies.");
             }
-            if (r.path("duration_s").asDouble() < 10) {
-                out.add("- " + who + ": measured for only " + Cells.num(r.path("duration_s")) + " s; short runs are noisy.");
+            if (r.durationS() != null && r.durationS() < 10) {
+                out.add("- " + who + ": measured for only " + Cells.num(r.durationS()) + " s; short runs are noisy.");
             }
-            JsonNode ss = r.path("steady_state");
-            if (ss.has("reached") && !ss.path("reached").asBoolean()) {
-                List<String> reasons = new ArrayList<>();
-                ss.path("rule").path("reasons").forEach(x -> reasons.add(x.asText()));
-                out.add("- " + who + ": not steady after " + Cells.num(ss.path("warmup_s")) + " s of warmup"
+            SteadyState ss = r.steadyState();
+            if (ss != null && !ss.reached()) {
+                List<String> reasons = ss.rule() == null ? List.of() : ss.rule().reasons();
+                out.add("- " + who + ": not steady after " + Cells.num(ss.warmupS()) + " s of warmup"
                         + (reasons.isEmpty() ? "" : " (" + String.join("; ", reasons) + ")") + "; its figures may include JIT warmup. Use a longer --warmup.");
             }
-            if (ss.path("drift").path("drifting").asBoolean()) {
-                out.add("- " + who + ": " + ss.path("drift").path("note").asText());
+            if (ss != null && ss.drift() != null && ss.drift().drifting()) {
+                out.add("- " + who + ": " + ss.drift().note());
             }
         }
         return out;
-    }
-
-    static String name(JsonNode r) {
-        return r.path("target").asText();
-    }
-
-    private static JsonNode number(double v) {
-        return DoubleNode.valueOf(v);
     }
 
     private static String firstLine(String s) {

@@ -14,7 +14,7 @@ import java.util.List;
  */
 final class HtmlReport {
     /** Where org.mvnpm:echarts keeps the browser bundle; its version comes from the root pom. */
-    static final String ECHARTS = "/META-INF/resources/_static/echarts/" + Environment.versions().get("echarts") + "/dist/echarts.min.js";
+    static final String ECHARTS = "/META-INF/resources/_static/echarts/" + Environment.buildVersions().get("echarts") + "/dist/echarts.min.js";
 
     private HtmlReport() {
     }

@@ -1,9 +1,8 @@
 package dev.loomflux.lab.report;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.loomflux.lab.LabException;
 import dev.loomflux.lab.UsageException;
+import dev.loomflux.lab.result.RunRecord;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -12,15 +11,13 @@ import java.util.List;
 
 /** Renders report.md and report.html of a run directory from its results.json (and .hlog files). */
 public final class Report {
-    private static final ObjectMapper JSON = new ObjectMapper();
-
     private Report() {
     }
 
     /** @return the report.html path */
     public static Path write(Path runDir) {
-        JsonNode root = read(runDir);
-        String title = "loomflux report: " + root.path("run_id").asText(runDir.getFileName().toString());
+        RunRecord root = read(runDir);
+        String title = "loomflux report: " + (root.runId() == null ? runDir.getFileName().toString() : root.runId());
         List<Section> sections = ReportContent.of(root);
         Path html = runDir.resolve("report.html");
         try {
@@ -34,22 +31,20 @@ public final class Report {
 
     /** The executive summary's headline per scenario, as plain text for the console: "items: mvc serves ...". */
     public static List<String> headlines(Path runDir) {
-        JsonNode root = read(runDir);
+        RunRecord root = read(runDir);
         return ReportContent.of(root).get(0).paragraphs().stream().filter(p -> p.startsWith("**"))
                 .map(p -> p.replaceFirst("^\\*\\*(.*?):\\*\\* ", "$1: ")).toList();
     }
 
-    private static JsonNode read(Path runDir) {
+    private static RunRecord read(Path runDir) {
         Path results = runDir.resolve("results.json");
         if (!Files.isRegularFile(results)) {
             throw new UsageException(runDir + ": no results.json (expected a run directory under results/)");
         }
-        JsonNode root;
         try {
-            root = JSON.readTree(results.toFile());
+            return RunRecord.read(results);
         } catch (IOException e) {
-            throw new UsageException(results + ": not readable as JSON (" + e.getMessage() + ")");
+            throw new UsageException(results + ": " + String.valueOf(e.getMessage()).lines().findFirst().orElse(""));
         }
-        return root;
     }
 }

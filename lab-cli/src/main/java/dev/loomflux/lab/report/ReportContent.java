@@ -1,8 +1,22 @@
 package dev.loomflux.lab.report;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.DoubleNode;
+import dev.loomflux.lab.result.CapacityMedian;
+import dev.loomflux.lab.result.CapacitySearchResult;
+import dev.loomflux.lab.result.Environment;
+import dev.loomflux.lab.result.ExperimentDescription;
+import dev.loomflux.lab.result.Json;
+import dev.loomflux.lab.result.JvmFacts;
+import dev.loomflux.lab.result.PhaseStats;
+import dev.loomflux.lab.result.RepeatSummary;
+import dev.loomflux.lab.result.Result;
+import dev.loomflux.lab.result.RunRecord;
+import dev.loomflux.lab.result.SteadyState;
+import dev.loomflux.lab.result.SweepMap;
+import dev.loomflux.lab.result.Metric;
+import dev.loomflux.targets.TargetConfig;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -14,22 +28,25 @@ final class ReportContent {
     private ReportContent() {
     }
 
-    static List<Section> of(JsonNode root) {
+    static List<Section> of(RunRecord root) {
+        if (root.sweep() != null) {
+            return sweep(root);
+        }
         List<Section> out = new ArrayList<>();
-        List<String> scenarios = names(root.path("experiment").path("scenarios"));
-        boolean repeated = root.path("experiment").path("repeat").asInt(1) > 1;
+        List<String> scenarios = scenarios(root);
+        boolean repeated = root.repeats() > 1;
         List<String> summary = new ArrayList<>();
         for (String s : scenarios) {
             summary.addAll(Findings.summary(root, s, ok(root, s)));
         }
-        boolean verdicts = repeated && !root.path("summary").path("verdicts").isEmpty();
+        boolean verdicts = repeated && root.summary() != null && !root.summary().verdicts().isEmpty();
         out.add(new Section("Executive summary", summary, verdicts ? List.of(Findings.verdictTable(root)) : List.of(), List.of()));
         List<String> caveats = Findings.caveats(root);
         out.add(new Section("Caveats", caveats.isEmpty() ? List.of("None detected.") : caveats, List.of(), List.of()));
         out.add(new Section("Test configuration", List.of(), List.of(configuration(root)), List.of()));
         for (int i = 0; i < scenarios.size(); i++) {
             String s = scenarios.get(i);
-            List<JsonNode> all = all(root, s);
+            List<Result> all = all(root, s);
             String id = "s" + i;
             List<String> charts = new ArrayList<>(List.of(id + "-throughput", id + "-latency", id + "-percentiles", id + "-cpu", id + "-rss",
                     id + "-threads", id + "-fds"));
@@ -41,10 +58,7 @@ final class ReportContent {
         }
         Table steady = steadyState(root, repeated);
         if (!steady.rows().isEmpty()) {
-            boolean staged = false;
-            for (JsonNode r : root.path("results")) {
-                staged |= r.path("steady_state").path("compile_stage_s").asInt() > 0;
-            }
+            boolean staged = root.results().stream().anyMatch(r -> r.steadyState() != null && r.steadyState().compileStage() > 0);
             out.add(new Section("Steady state", List.of((staged ? "Each warmup started with a compile stage, 2 users until the target's "
                     + "JIT had been quiet for 5 s (on one CPU, many busy request threads starve the compiler threads); then e" : "E")
                     + "ach target x scenario ran under the profile's load until throughput, median latency, the JIT and the machine's "
@@ -56,62 +70,126 @@ final class ReportContent {
         if (repeated) {
             out.add(repeats(root));
         }
-        if (root.has("capacity")) {
+        if (root.capacity() != null) {
             out.add(capacity(root));
         }
         return out;
     }
 
-    static List<String> names(JsonNode list) {
-        List<String> out = new ArrayList<>();
-        list.forEach(n -> out.add(n.path("name").asText()));
-        return out;
-    }
-
-    static List<JsonNode> all(JsonNode root, String scenario) {
-        List<JsonNode> out = new ArrayList<>();
-        root.path("results").forEach(r -> {
-            if (r.path("scenario").asText().equals(scenario)) {
-                out.add(r);
+    /**
+     * A sweep: the map first (per scenario and metric who wins where, the crossovers in words), then
+     * every cell's medians, the configuration, steady state and parity; no section per cell.
+     */
+    private static List<Section> sweep(RunRecord root) {
+        SweepMap map = root.sweep();
+        List<Section> out = new ArrayList<>();
+        out.add(new Section("Executive summary", Findings.sweepSummary(root), List.of(), List.of()));
+        List<String> caveats = Findings.caveats(root);
+        out.add(new Section("Caveats", caveats.isEmpty() ? List.of("None detected.") : caveats, List.of(), List.of()));
+        out.add(new Section("Test configuration", List.of(), List.of(configuration(root)), List.of()));
+        List<String> scenarios = map.cells().stream().map(SweepMap.Cell::scenario).distinct().toList();
+        for (int i = 0; i < scenarios.size(); i++) {
+            String s = scenarios.get(i);
+            List<SweepMap.Cell> cells = map.cells().stream().filter(c -> c.scenario().equals(s)).toList();
+            List<Table> tables = new ArrayList<>();
+            for (Metric m : Metric.SWEPT) {
+                tables.add(winners(map, cells, m));
             }
-        });
+            tables.add(figures(map, cells));
+            out.add(new Section("Where each model wins: " + s, List.of("Each cell names the target with the best median and how far it is "
+                    + "ahead of the next one when that is clear: ahead of every other target with 95% confidence, every result of the cell steady "
+                    + "(" + map.method() + ")."), tables, SweepCharts.ids(map, i)));
+        }
+        Table steady = steadyState(root, root.repeats() > 1);
+        if (!steady.rows().isEmpty()) {
+            out.add(new Section("Steady state", List.of("Every cell was measured after its load was steady; the first cell of each target JVM "
+                    + "warmed it from cold."), List.of(steady), List.of()));
+        }
+        out.add(new Section("Config parity", List.of("Read back from each running target's GET /config."), List.of(parity(root)), List.of()));
         return out;
     }
 
-    static List<JsonNode> ok(JsonNode root, String scenario) {
-        return all(root, scenario).stream().filter(r -> r.path("status").asText().equals("ok")).toList();
+    /** One metric over the grid: the first axis across, the second down. */
+    private static Table winners(SweepMap map, List<SweepMap.Cell> cells, Metric m) {
+        SweepMap.Axis x = map.axes().get(0);
+        SweepMap.Axis y = map.axes().size() > 1 ? map.axes().get(1) : null;
+        List<String> header = new ArrayList<>(List.of(y == null ? "" : y.label() + " \\ " + x.label()));
+        x.values().forEach(v -> header.add(v.toString()));
+        List<List<String>> rows = new ArrayList<>();
+        for (Integer yv : y == null ? java.util.Collections.<Integer>singletonList(null) : y.values()) {
+            List<String> row = new ArrayList<>(List.of(yv == null ? m.words() : yv.toString()));
+            for (int xv : x.values()) {
+                SweepMap.Cell cell = cells.stream().filter(c -> Integer.valueOf(xv).equals(c.at().get(x.name()))
+                        && (y == null || yv.equals(c.at().get(y.name())))).findFirst().orElse(null);
+                row.add(cell == null ? "-" : Cells.label(cell.winner(m.summaryName())));
+            }
+            rows.add(row);
+        }
+        return new Table(m.label() + (m.unit().isEmpty() ? "" : " (" + m.unit() + ")") + ": who wins where", header, rows);
+    }
+
+    /** Every cell's medians per target. */
+    private static Table figures(SweepMap map, List<SweepMap.Cell> cells) {
+        List<String> header = new ArrayList<>();
+        map.axes().forEach(a -> header.add(a.label()));
+        header.addAll(List.of("target", "n", "steady"));
+        Metric.SWEPT.forEach(m -> header.add(m.label() + (m.unit().isEmpty() ? "" : " " + m.unit())));
+        List<List<String>> rows = new ArrayList<>();
+        for (SweepMap.Cell c : cells) {
+            for (SweepMap.TargetFigures t : c.targets()) {
+                List<String> row = new ArrayList<>();
+                map.axes().forEach(a -> row.add(String.valueOf(c.at().get(a.name()))));
+                row.addAll(List.of(t.target(), String.valueOf(t.n()), t.steady() ? "yes" : "no"));
+                for (Metric m : Metric.SWEPT) {
+                    SweepMap.Figure f = t.metrics().get(m.summaryName());
+                    row.add(f == null ? "-" : Cells.num(f.median()) + (t.n() > 1 ? " (" + Cells.num(f.ciLow()) + "-" + Cells.num(f.ciHigh()) + ")" : ""));
+                }
+                rows.add(row);
+            }
+        }
+        return new Table("Medians per cell" + (cells.stream().anyMatch(c -> c.targets().stream().anyMatch(t -> t.n() > 1)) ? " (95% CI)" : ""),
+                header, rows);
+    }
+
+    static List<String> scenarios(RunRecord root) {
+        return root.experiment().scenarios().stream().map(ExperimentDescription.ScenarioDescription::name).toList();
+    }
+
+    static List<Result> all(RunRecord root, String scenario) {
+        return root.results().stream().filter(r -> r.scenario().equals(scenario)).toList();
+    }
+
+    static List<Result> ok(RunRecord root, String scenario) {
+        return all(root, scenario).stream().filter(Result::ok).toList();
     }
 
     /** Results with a warmup series to chart; capacity steps are left out as in every chart over time. */
-    static List<JsonNode> warmedUp(JsonNode root, String scenario) {
-        return ok(root, scenario).stream().filter(r -> !r.has("step") && !r.path("steady_state").path("series").isEmpty()).toList();
+    static List<Result> warmedUp(RunRecord root, String scenario) {
+        return ok(root, scenario).stream().filter(r -> r.step() == null && r.steadyState() != null && !r.steadyState().series().isEmpty()).toList();
     }
 
-    private static Table configuration(JsonNode root) {
-        JsonNode env = root.path("environment");
-        JsonNode exp = root.path("experiment");
+    private static Table configuration(RunRecord root) {
+        Environment env = root.environment();
+        ExperimentDescription exp = root.experiment();
         List<List<String>> rows = new ArrayList<>();
-        rows.add(List.of("run", root.path("run_id").asText() + " (" + root.path("status").asText() + ")"));
-        rows.add(List.of("started / finished", root.path("started_at").asText() + " / " + root.path("finished_at").asText()));
-        rows.add(List.of("experiment", exp.path("name").asText()));
-        List<String> targets = new ArrayList<>();
-        exp.path("targets").forEach(t -> targets.add(t.path("name").asText() + (t.has("limits") ? " (own limits: " + readable(t.path("limits")) + ")" : "")));
-        rows.add(List.of("targets", String.join(", ", targets)));
-        rows.add(List.of("profile", readable(exp.path("profile"))));
-        rows.add(List.of("warmup / cooldown / repeat", Cells.num(exp.path("warmup_s")) + " s / " + Cells.num(exp.path("cooldown_s")) + " s / "
-                + exp.path("repeat").asInt(1)));
-        rows.add(List.of("JVM flags (every target)", String.join(" ", texts(exp.path("jvm_flags")))));
-        if (exp.has("limits")) {
+        rows.add(List.of("run", root.runId() + " (" + root.status() + ")"));
+        rows.add(List.of("started / finished", root.startedAt() + " / " + root.finishedAt()));
+        rows.add(List.of("experiment", exp.name()));
+        rows.add(List.of("targets", String.join(", ", exp.targets().stream()
+                .map(t -> t.name() + (t.limits() != null ? " (own limits: " + readable(Json.tree(t.limits())) + ")" : "")).toList())));
+        rows.add(List.of("profile", readable(Json.tree(exp.profile()))));
+        rows.add(List.of("warmup / cooldown / repeat", Cells.num(exp.warmupS()) + " s / " + Cells.num(exp.cooldownS()) + " s / " + root.repeats()));
+        rows.add(List.of("JVM flags (every target)", String.join(" ", exp.jvmFlags())));
+        if (exp.limits() != null) {
             // cpus and memory are every target's (absent when only some targets have their own, shown with the targets).
-            rows.add(List.of("limits", readable(exp.path("limits"))));
+            rows.add(List.of("limits", readable(Json.tree(exp.limits()))));
         }
-        rows.add(List.of("machine", env.path("os").asText() + ", " + env.path("cpus").asText() + " CPUs (" + env.path("cpu_model").asText() + "), "
-                + env.path("memory_mb").asText() + " MB"));
-        rows.add(List.of("pinning", readable(env.path("pinning"))));
-        rows.add(List.of("JDK", "targets " + env.path("jdk").path("targets").asText() + ", lab " + env.path("jdk").path("lab").asText()));
-        rows.add(List.of("database", env.path("database").isNull() ? "-" : env.path("database").asText()));
-        rows.add(List.of("versions", readable(env.path("versions"))));
-        rows.add(List.of("git commit", env.path("git_commit").asText() + (env.path("git_dirty").asBoolean() ? " (uncommitted changes)" : "")));
+        rows.add(List.of("machine", env.os() + ", " + env.cpus() + " CPUs (" + env.cpuModel() + "), " + env.memoryMb() + " MB"));
+        rows.add(List.of("pinning", readable(Json.tree(env.pinning()))));
+        rows.add(List.of("JDK", "targets " + env.jdk().targets() + ", lab " + env.jdk().lab()));
+        rows.add(List.of("database", env.database() == null ? "-" : env.database()));
+        rows.add(List.of("versions", readable(Json.tree(env.versions()))));
+        rows.add(List.of("git commit", env.gitCommit() + (Boolean.TRUE.equals(env.gitDirty()) ? " (uncommitted changes)" : "")));
         return new Table("", List.of("setting", "value"), rows);
     }
 
@@ -139,14 +217,14 @@ final class ReportContent {
         if (node.isBoolean()) {
             return node.asBoolean() ? "yes" : "no";
         }
-        return node.isNumber() ? Cells.num(node) : node.asText();
+        return node.isNumber() ? Cells.num(node.numberValue()) : node.asText();
     }
 
-    private static List<String> who(JsonNode r, boolean repeated) {
+    private static List<String> who(Result r, boolean repeated) {
         List<String> cells = new ArrayList<>();
-        cells.add(r.path("target").asText());
+        cells.add(r.target());
         if (repeated) {
-            cells.add(r.path("repeat").asText("1"));
+            cells.add(String.valueOf(r.repeatOrFirst()));
         }
         return cells;
     }
@@ -160,16 +238,16 @@ final class ReportContent {
         return h;
     }
 
-    private static Table latency(List<JsonNode> results, boolean repeated) {
+    private static Table latency(List<Result> results, boolean repeated) {
         List<List<String>> rows = new ArrayList<>();
-        for (JsonNode r : results) {
+        for (Result r : results) {
             List<String> row = who(r, repeated);
-            if (!r.path("status").asText().equals("ok")) {
+            if (!r.ok()) {
                 row.addAll(List.of("failed", "", "", "", "", "", ""));
             } else {
-                JsonNode l = r.path("latency_ms");
-                for (String k : List.of("mean", "p50", "p90", "p95", "p99", "p999", "max")) {
-                    row.add(Cells.num(l.path(k)));
+                Result.Latency l = r.latencyMs();
+                for (Double v : Arrays.asList(l.mean(), l.p50(), l.p90(), l.p95(), l.p99(), l.p999(), l.max())) {
+                    row.add(Cells.num(v));
                 }
             }
             rows.add(row);
@@ -177,17 +255,17 @@ final class ReportContent {
         return new Table("Response time (ms)", header(repeated, "avg", "p50", "p90", "p95", "p99", "p99.9", "max"), rows);
     }
 
-    private static Table throughput(List<JsonNode> results, boolean repeated) {
+    private static Table throughput(List<Result> results, boolean repeated) {
         List<List<String>> rows = new ArrayList<>();
-        for (JsonNode r : results) {
+        for (Result r : results) {
             List<String> row = who(r, repeated);
-            if (!r.path("status").asText().equals("ok")) {
+            if (!r.ok()) {
                 row.addAll(List.of("failed", "", "", "", "", "", "", "", ""));
             } else {
-                JsonNode e = r.path("errors");
-                row.addAll(List.of(Cells.num(r.path("throughput_rps")), Cells.num(r.path("requests")), Cells.num(e.path("total")),
-                        Cells.num(e.path("connect")), Cells.num(e.path("timeout")), Cells.num(e.path("4xx")), Cells.num(e.path("5xx")),
-                        Cells.num(e.path("other")), Cells.num(r.path("driver").path("cpu_pct_mean"))));
+                Result.ErrorCounts e = r.errors();
+                row.addAll(List.of(Cells.num(r.throughputRps()), Cells.num(r.requests()), Cells.num(e.total()), Cells.num(e.connect()),
+                        Cells.num(e.timeout()), Cells.num(e.status4xx()), Cells.num(e.status5xx()), Cells.num(e.other()),
+                        Cells.num(r.driver() == null ? null : r.driver().cpuPctMean())));
             }
             rows.add(row);
         }
@@ -195,20 +273,19 @@ final class ReportContent {
                 "other", "driver CPU %"), rows);
     }
 
-    private static Table phases(List<JsonNode> results, boolean repeated) {
-        boolean limited = results.stream().anyMatch(r -> r.path("phases").findValue("limits") != null);
+    private static Table phases(List<Result> results, boolean repeated) {
+        boolean limited = results.stream().anyMatch(r -> phases(r).stream().anyMatch(p -> p.limits() != null));
         List<List<String>> rows = new ArrayList<>();
-        for (JsonNode r : results) {
-            for (JsonNode p : r.path("phases")) {
+        for (Result r : results) {
+            for (PhaseStats p : phases(r)) {
                 List<String> row = who(r, repeated);
-                JsonNode t = p.path("target");
-                row.addAll(List.of(p.path("name").asText(), Cells.num(p.path("from_s")) + " to " + Cells.num(p.path("to_s")),
-                        Cells.range(t.path("cpu_pct")) + " (mean " + Cells.num(t.path("cpu_pct").path("mean")) + ")",
-                        Cells.range(t.path("rss_mb")), Cells.range(t.path("threads")), Cells.range(t.path("fds")),
-                        Cells.num(p.path("stub").path("cpu_pct").path("mean")), Cells.num(p.path("db").path("cpu_pct").path("mean"))));
+                PhaseStats.TargetRanges t = p.target();
+                row.addAll(List.of(p.name(), Cells.num(p.fromS()) + " to " + Cells.num(p.toS()),
+                        Cells.range(t.cpuPct()) + " (mean " + Cells.num(t.cpuPct() == null ? null : t.cpuPct().mean()) + ")",
+                        Cells.range(t.rssMb()), Cells.range(t.threads()), Cells.range(t.fds()), meanCpu(p.stub()), meanCpu(p.db())));
                 if (limited) {
-                    JsonNode l = p.path("limits");
-                    row.addAll(List.of(Cells.num(l.path("throttled_pct")), Cells.num(l.path("memory_max_mb"))));
+                    PhaseStats.Limits l = p.limits();
+                    row.addAll(List.of(Cells.num(l == null ? null : l.throttledPct()), Cells.num(l == null ? null : l.memoryMaxMb())));
                 }
                 rows.add(row);
             }
@@ -221,23 +298,23 @@ final class ReportContent {
                 header(repeated, columns.toArray(String[]::new)), rows);
     }
 
-    private static Table jvm(List<JsonNode> results, boolean repeated) {
+    private static Table jvm(List<Result> results, boolean repeated) {
         List<List<String>> rows = new ArrayList<>();
-        for (JsonNode r : results) {
-            JsonNode j = r.path("jvm");
-            if (j.isMissingNode()) {
+        for (Result r : results) {
+            JvmFacts j = r.jvm();
+            if (j == null) {
                 continue;
             }
             List<String> row = who(r, repeated);
-            if (!j.path("available").asBoolean()) {
-                row.addAll(List.of("-", "-", "-", "-", "-", "-", "-", "unavailable: " + j.path("note").asText()));
+            if (!j.available()) {
+                row.addAll(List.of("-", "-", "-", "-", "-", "-", "-", "unavailable: " + j.note()));
             } else {
-                JsonNode top = j.path("pinned_top_frames").path(0);
-                String pinning = j.path("pinning_note").isTextual() ? j.path("pinning_note").asText()
-                        : j.path("pinned_events").asLong() + (top.isMissingNode() ? "" : ", top: " + top.path("frame").asText() + " x" + top.path("count").asText());
-                row.addAll(List.of(Cells.num(j.path("gc_pauses")), Cells.num(j.path("gc_pause_total_ms")), Cells.num(j.path("gc_pause_max_ms")),
-                        Cells.num(j.path("heap_after_gc_peak_mb")), Cells.num(j.path("alloc_rate_mb_s")), Cells.num(j.path("peak_platform_threads")),
-                        j.path("virtual_threads").asBoolean() ? "yes" : "no", pinning));
+                List<JvmFacts.PinnedFrame> top = j.pinnedTopFrames() == null ? List.of() : j.pinnedTopFrames();
+                String pinning = j.pinningNote() != null ? j.pinningNote()
+                        : j.pinnedEvents() + (top.isEmpty() ? "" : ", top: " + top.get(0).frame() + " x" + top.get(0).count());
+                row.addAll(List.of(Cells.num(j.gcPauses()), Cells.num(j.gcPauseTotalMs()), Cells.num(j.gcPauseMaxMs()),
+                        Cells.num(j.heapAfterGcPeakMb()), Cells.num(j.allocRateMbS()), Cells.num(j.peakPlatformThreads()),
+                        j.virtualThreads() ? "yes" : "no", pinning));
             }
             rows.add(row);
         }
@@ -245,32 +322,31 @@ final class ReportContent {
                 "heap after GC MB", "alloc MB/s", "platform threads", "virtual threads", "pinning"), rows);
     }
 
-    private static Table steadyState(JsonNode root, boolean repeated) {
-        boolean steps = false;
-        for (JsonNode r : root.path("results")) {
-            steps |= r.has("step");
-        }
+    private static Table steadyState(RunRecord root, boolean repeated) {
+        boolean steps = root.results().stream().anyMatch(r -> r.step() != null);
+        boolean cells = root.results().stream().anyMatch(r -> r.cell() != null);
         List<List<String>> rows = new ArrayList<>();
-        for (JsonNode r : root.path("results")) {
-            JsonNode ss = r.path("steady_state");
-            if (ss.isMissingNode()) {
+        for (Result r : root.results()) {
+            SteadyState ss = r.steadyState();
+            if (ss == null) {
                 continue;
             }
-            List<String> row = new ArrayList<>(List.of(r.path("target").asText(), r.path("scenario").asText()));
+            List<String> row = new ArrayList<>(List.of(r.target(), r.scenario()));
             if (repeated) {
-                row.add(r.path("repeat").asText("1"));
+                row.add(String.valueOf(r.repeatOrFirst()));
             }
             if (steps) {
-                row.add(r.path("step").asText("-"));
+                row.add(r.step() == null ? "-" : r.step().toString());
             }
-            boolean reached = ss.path("reached").asBoolean();
-            JsonNode drift = ss.path("drift");
-            int compiled = ss.path("compile_stage_s").asInt();
-            String stage = compiled > 0 ? " (" + compiled + " of them at " + ss.path("compile_stage_users").asInt() + " users)" : "";
-            row.addAll(List.of(reached ? "yes" : "no", (reached ? Cells.num(ss.path("seconds")) : "not within " + Cells.num(ss.path("budget_s")) + " s") + stage,
-                    jit(ss.path("jit").path("warmup"), 1000), jit(ss.path("jit").path("measured"), 1),
-                    !drift.path("rps_change_pct").isNumber() ? "-" : Cells.pct(drift.path("rps_change_pct").asDouble())
-                            + (drift.path("drifting").asBoolean() ? ", drifting" : "")));
+            if (cells) {
+                row.add(r.cell() == null ? "-" : r.cellLabel());
+            }
+            SteadyState.Drift drift = ss.drift();
+            int compiled = ss.compileStage();
+            String stage = compiled > 0 ? " (" + compiled + " of them at " + ss.compileStageUsers() + " users)" : "";
+            row.addAll(List.of(ss.reached() ? "yes" : "no", (ss.reached() ? Cells.num(ss.seconds()) : "not within " + Cells.num(ss.budgetS()) + " s") + stage,
+                    jit(ss.jit() == null ? null : ss.jit().warmup(), 1000), jit(ss.jit() == null ? null : ss.jit().measured(), 1),
+                    drift == null || drift.rpsChangePct() == null ? "-" : Cells.pct(drift.rpsChangePct()) + (drift.drifting() ? ", drifting" : "")));
             rows.add(row);
         }
         List<String> header = new ArrayList<>(List.of("target", "scenario"));
@@ -280,70 +356,83 @@ final class ReportContent {
         if (steps) {
             header.add("step");
         }
+        if (cells) {
+            header.add("cell");
+        }
         header.addAll(List.of("reached", "s to steady", "JIT during warmup s", "JIT while measured ms", "throughput drift (last vs first third)"));
         return new Table("", header, rows);
     }
 
     /** Compile time in {@code perUnit} ms and the number of compilations; "-" when the JVM published no counters. */
-    private static String jit(JsonNode j, double perUnit) {
-        if (!j.path("compile_ms").isNumber()) {
+    private static String jit(SteadyState.Jit j, double perUnit) {
+        if (j == null) {
             return "-";
         }
-        return Cells.num(DoubleNode.valueOf(j.path("compile_ms").asDouble() / perUnit)) + " (" + j.path("compiles").asText() + " compiles)";
+        return Cells.num(j.compileMs() / perUnit) + " (" + j.compiles() + " compiles)";
     }
 
-    private static Table parity(JsonNode root) {
+    private static String meanCpu(PhaseStats.Role role) {
+        return Cells.num(role == null || role.cpuPct() == null ? null : role.cpuPct().mean());
+    }
+
+    private static List<PhaseStats> phases(Result r) {
+        return r.phases() == null ? List.of() : r.phases();
+    }
+
+    private static Table parity(RunRecord root) {
         List<List<String>> rows = new ArrayList<>();
         List<String> seen = new ArrayList<>();
-        for (JsonNode r : root.path("results")) {
-            String target = r.path("target").asText();
-            if (seen.contains(target) || !r.path("status").asText().equals("ok")) {
+        for (Result r : root.results()) {
+            String target = r.target();
+            if (seen.contains(target) || !r.ok()) {
                 continue;
             }
             seen.add(target);
-            JsonNode c = r.path("target_config");
-            JsonNode server = c.path("server");
-            String threads = server.has("event_loops") ? server.path("event_loops").asText() + " event loops"
-                    : server.has("threads_max") ? server.path("threads_max").asText() + " max threads" : "-";
-            rows.add(List.of(target, server.path("engine").asText("-"), threads, server.path("virtual_threads").asText("-"),
-                    c.path("http_client").path("library").asText("-") + " " + c.path("http_client").path("max_connections").asText(""),
-                    c.path("db_pool").path("library").asText("-") + " " + c.path("db_pool").path("max_size").asText(""),
-                    c.path("jvm").path("heap_max_mb").asText("-"), r.path("target_cpus").asText("-") + " (JVM sees "
-                            + c.path("jvm").path("available_processors").asText("?") + ")", c.path("jvm").path("jdk").asText("-")));
+            TargetConfig c = r.targetConfig();
+            TargetConfig.Server server = c == null ? null : c.server();
+            String threads = server == null ? "-" : server.eventLoops() != null ? server.eventLoops() + " event loops"
+                    : server.threadsMax() != null ? server.threadsMax() + " max threads" : "-";
+            TargetConfig.HttpClientPool http = c == null ? null : c.httpClient();
+            TargetConfig.DbPool db = c == null ? null : c.dbPool();
+            TargetConfig.Jvm jvm = c == null ? null : c.jvm();
+            rows.add(List.of(target, server == null ? "-" : server.engine(), threads, server == null ? "-" : String.valueOf(server.virtualThreads()),
+                    http == null ? "-" : http.library() + " " + http.maxConnections(), db == null ? "-" : db.library() + " " + db.maxSize(),
+                    jvm == null ? "-" : String.valueOf(jvm.heapMaxMb()),
+                    (r.targetCpus() == null ? "-" : r.targetCpus()) + " (JVM sees " + (jvm == null ? "?" : jvm.availableProcessors()) + ")",
+                    jvm == null ? "-" : jvm.jdk()));
         }
         return new Table("", List.of("target", "server", "threads / loops", "virtual threads", "HTTP client pool", "DB pool", "heap MB", "CPUs",
                 "JDK"), rows);
     }
 
-    private static Section repeats(JsonNode root) {
+    private static Section repeats(RunRecord root) {
         List<List<String>> rows = new ArrayList<>();
-        for (JsonNode e : root.path("summary").path("estimates")) {
-            rows.add(List.of(e.path("target").asText(), e.path("scenario").asText(), e.path("metric").asText(), e.path("n").asText(),
-                    Cells.num(e.path("median")), Cells.num(e.path("ci_low")) + " - " + Cells.num(e.path("ci_high")),
-                    Cells.num(e.path("min")) + " - " + Cells.num(e.path("max"))));
-        }
         List<String> verdicts = new ArrayList<>();
-        verdicts.add("Method: " + root.path("summary").path("method").asText());
-        for (JsonNode v : root.path("summary").path("verdicts")) {
-            verdicts.add("- " + v.path("scenario").asText() + " " + v.path("metric").asText() + ", " + v.path("a").asText() + " vs "
-                    + v.path("b").asText() + ": " + v.path("text").asText());
+        RepeatSummary summary = root.summary();
+        if (summary != null) {
+            for (RepeatSummary.Estimate e : summary.estimates()) {
+                rows.add(List.of(e.target(), e.scenario(), e.metric(), String.valueOf(e.n()), Cells.num(e.median()),
+                        Cells.num(e.ciLow()) + " - " + Cells.num(e.ciHigh()), Cells.num(e.min()) + " - " + Cells.num(e.max())));
+            }
+            verdicts.add("Method: " + summary.method());
+            for (RepeatSummary.PairVerdict v : summary.verdicts()) {
+                verdicts.add("- " + v.scenario() + " " + v.metric() + ", " + v.a() + " vs " + v.b() + ": " + v.text());
+            }
         }
         return new Section("Repeats: medians, 95% confidence intervals and verdicts", verdicts,
                 List.of(new Table("", List.of("target", "scenario", "metric", "n", "median", "95% CI", "min - max"), rows)), List.of());
     }
 
-    private static Section capacity(JsonNode root) {
-        boolean repeated = root.path("experiment").path("repeat").asInt(1) > 1;
+    private static Section capacity(RunRecord root) {
+        boolean repeated = root.repeats() > 1;
         List<List<String>> rows = new ArrayList<>();
-        for (JsonNode c : root.path("capacity")) {
-            List<String> steps = new ArrayList<>();
-            c.path("steps").forEach(s -> steps.add(s.path("offered_rps").asText() + (s.path("slo_met").asBoolean() ? " ok" : " miss")));
-            List<String> row = new ArrayList<>(List.of(c.path("target").asText(), c.path("scenario").asText()));
+        for (CapacitySearchResult c : root.capacity()) {
+            List<String> steps = c.steps().stream().map(s -> s.offeredRps() + (s.sloMet() ? " ok" : " miss")).toList();
+            List<String> row = new ArrayList<>(List.of(c.target(), c.scenario()));
             if (repeated) {
-                row.add(c.path("repeat").asText());
+                row.add(String.valueOf(c.repeat()));
             }
-            row.addAll(List.of(c.path("capacity_rps").asText() + (c.path("reached_max").asBoolean() ? " (limit of the search)" : ""),
-                    c.path("slo").asText(), String.join(", ", steps)));
+            row.addAll(List.of(c.capacityRps() + (c.reachedMax() ? " (limit of the search)" : ""), c.slo(), String.join(", ", steps)));
             rows.add(row);
         }
         List<String> header = new ArrayList<>(List.of("target", "scenario"));
@@ -353,9 +442,9 @@ final class ReportContent {
         header.addAll(List.of("capacity rps", "SLO", "steps (rps)"));
         List<Table> tables = new ArrayList<>();
         List<List<String>> medians = new ArrayList<>();
-        for (JsonNode m : root.path("capacity_summary")) {
-            medians.add(List.of(m.path("target").asText(), m.path("scenario").asText(), m.path("n").asText(), Cells.num(m.path("median_rps")),
-                    Cells.num(m.path("min_rps")) + " - " + Cells.num(m.path("max_rps")), Cells.num(m.path("spread_pct")) + "%", m.path("slo").asText()));
+        for (CapacityMedian m : root.capacitySummary() == null ? List.<CapacityMedian>of() : root.capacitySummary()) {
+            medians.add(List.of(m.target(), m.scenario(), String.valueOf(m.n()), Cells.num(m.medianRps()), Cells.num(m.minRps()) + " - " + Cells.num(m.maxRps()),
+                    Cells.num(m.spreadPct()) + "%", m.slo()));
         }
         if (!medians.isEmpty()) {
             tables.add(new Table("Median over searches", List.of("target", "scenario", "searches", "median rps", "min - max", "spread", "SLO"), medians));
@@ -364,11 +453,5 @@ final class ReportContent {
         return new Section("Capacity at the SLO", List.of("The highest offered rate (open model) whose step met the SLO; "
                 + "every step had its own warmup" + (repeated ? ", every search its own fresh JVM; spread = (max - min) / median." : ".")),
                 tables, List.of("capacity"));
-    }
-
-    private static List<String> texts(JsonNode array) {
-        List<String> out = new ArrayList<>();
-        array.forEach(n -> out.add(n.asText()));
-        return out;
     }
 }

@@ -13,41 +13,29 @@ import java.util.Properties;
 import java.util.concurrent.TimeUnit;
 
 /** Where and with what a run was made, so two results can be compared knowingly (as JMH does). */
-public final class Environment {
-    private Environment() {
+public record Environment(String os, int cpus, String cpuModel, long memoryMb, JdkFacts jdk, Pinning pinning, String database,
+                          Map<String, String> versions, String gitCommit, Boolean gitDirty) {
+    public record JdkFacts(String targets, String targetsHome, String lab) {
     }
 
-    public static Map<String, Object> describe(Home home, Jdk targetJdk, CpuPlan cpus, String database) {
-        Map<String, Object> m = new LinkedHashMap<>();
-        m.put("os", System.getProperty("os.name") + " " + System.getProperty("os.version") + " " + System.getProperty("os.arch"));
-        // The machine's CPUs: the lab itself is pinned by now, so availableProcessors() would say 1.
-        m.put("cpus", new oshi.SystemInfo().getHardware().getProcessor().getLogicalProcessorCount());
-        m.put("cpu_model", cpuModel());
-        m.put("memory_mb", memoryMb());
-        Map<String, Object> jdk = new LinkedHashMap<>();
-        jdk.put("targets", targetJdk.version());
-        jdk.put("targets_home", targetJdk.home().toString());
-        jdk.put("lab", System.getProperty("java.version"));
-        m.put("jdk", jdk);
-        Map<String, Object> pin = new LinkedHashMap<>();
-        pin.put("applied", cpus.applied());
-        pin.put("target", CpuPlan.list(cpus.target()));
-        pin.put("driver", CpuPlan.list(cpus.driver()));
-        pin.put("support", CpuPlan.list(cpus.support()));
-        pin.put("note", cpus.note());
-        // Read back, not assumed: where the lab (the driver) may actually run right now.
-        pin.put("driver_actual", CpuPlan.affinityOf(ProcessHandle.current().pid()));
-        m.put("pinning", pin);
-        m.put("database", database);
-        m.put("versions", versions());
-        m.put("git_commit", git(home, "rev-parse", "HEAD"));
+    /** Where the target, the driver and the support processes were pinned, and where the driver really may run. */
+    public record Pinning(boolean applied, String target, String driver, String support, String note, String driverActual) {
+    }
+
+    public static Environment describe(Home home, Jdk targetJdk, CpuPlan cpus, String database) {
         String status = git(home, "status", "--porcelain", "--untracked-files=no");
-        m.put("git_dirty", status == null ? null : !status.isBlank());
-        return m;
+        return new Environment(System.getProperty("os.name") + " " + System.getProperty("os.version") + " " + System.getProperty("os.arch"),
+                // The machine's CPUs: the lab itself is pinned by now, so availableProcessors() would say 1.
+                new oshi.SystemInfo().getHardware().getProcessor().getLogicalProcessorCount(), readCpuModel(), readMemoryMb(),
+                new JdkFacts(targetJdk.version(), targetJdk.home().toString(), System.getProperty("java.version")),
+                new Pinning(cpus.applied(), CpuPlan.list(cpus.target()), CpuPlan.list(cpus.driver()), CpuPlan.list(cpus.support()), cpus.note(),
+                        // Read back, not assumed: where the lab (the driver) may actually run right now.
+                        CpuPlan.affinityOf(ProcessHandle.current().pid())),
+                database, buildVersions(), git(home, "rev-parse", "HEAD"), status == null ? null : !status.isBlank());
     }
 
     /** The pinned versions of the build (root pom properties), from the filtered loomflux-versions.properties. */
-    public static Map<String, String> versions() {
+    public static Map<String, String> buildVersions() {
         Properties p = new Properties();
         try (InputStream in = Environment.class.getResourceAsStream("/loomflux-versions.properties")) {
             if (in != null) {
@@ -61,7 +49,7 @@ public final class Environment {
         return m;
     }
 
-    private static String cpuModel() {
+    private static String readCpuModel() {
         try {
             for (String line : java.nio.file.Files.readAllLines(java.nio.file.Path.of("/proc/cpuinfo"))) {
                 if (line.startsWith("model name")) {
@@ -74,7 +62,7 @@ public final class Environment {
         return System.getProperty("os.arch");
     }
 
-    private static long memoryMb() {
+    private static long readMemoryMb() {
         var os = ManagementFactory.getOperatingSystemMXBean();
         if (os instanceof com.sun.management.OperatingSystemMXBean) {
             return ((com.sun.management.OperatingSystemMXBean) os).getTotalMemorySize() / (1024 * 1024);

@@ -2,97 +2,87 @@ package dev.loomflux.lab.result;
 
 import dev.loomflux.lab.experiment.Experiment;
 import dev.loomflux.lab.experiment.Profile;
-import dev.loomflux.lab.experiment.Scenario;
 import dev.loomflux.lab.limits.Cgroup;
 import dev.loomflux.lab.limits.ResourceLimits;
 import dev.loomflux.lab.target.LaunchSettings;
 import dev.loomflux.lab.target.TargetSpec;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
 /** The resolved experiment as results.json records it: everything needed to run it again. */
-public final class ExperimentDescription {
-    private ExperimentDescription() {
+public record ExperimentDescription(String name, List<TargetDescription> targets, List<ScenarioDescription> scenarios, ProfileDescription profile,
+                                    double warmupS, double cooldownS, Integer repeat, String heap, List<String> jvmFlags, Limits limits,
+                                    SweepPlan sweep) {
+    /** The grid of a sweep, and the most warmup of each cell after a target's first. */
+    public record SweepPlan(List<SweepMap.Axis> axes, double cellWarmupS) {
     }
 
-    public static Map<String, Object> of(Experiment e, LaunchSettings settings) {
-        Map<String, Object> m = new LinkedHashMap<>();
-        m.put("name", e.name());
-        List<Map<String, Object>> targets = new ArrayList<>();
-        for (TargetSpec t : e.targets()) {
-            Map<String, Object> tm = new LinkedHashMap<>();
-            tm.put("name", t.name());
-            tm.put("app", t.app() == null ? null : t.app().name().toLowerCase());
-            if (t.command() != null) {
-                tm.put("command", t.command().argv());
-                tm.put("ready", t.command().ready());
-                tm.put("ready_timeout_s", t.command().readyTimeout().toSeconds());
-            }
-            tm.put("properties", t.properties());
-            tm.put("jvm_args", t.jvmArgs());
-            if (t.limits().any()) {
-                tm.put("limits", limits(t.limits()));
-            }
-            targets.add(tm);
+    /** A bring-your-own target has a command instead of an app. */
+    public record TargetDescription(String name, String app, List<String> command, String ready, Long readyTimeoutS, Map<String, String> properties,
+                                    List<String> jvmArgs, Limits limits) {
+    }
+
+    /** @param dist how the downstream's delay is spread; absent for a fixed delay */
+    public record ScenarioDescription(String name, String endpoint, Map<String, Integer> params, String dist, String path) {
+    }
+
+    /** The fields of the profile's kind; the others are absent. */
+    public record ProfileDescription(String kind, List<StageDescription> stages, Integer users, Double durationS, Integer requestsPerUser,
+                                     Integer rps, Integer maxUsers) {
+    }
+
+    public record StageDescription(double durationS, int users) {
+    }
+
+    /** At the top: every target's, and whether cgroups could apply them (said once, here); per target: its own. */
+    public record Limits(Double cpus, Long memoryMb, Boolean applied, String note) {
+        static Limits of(ResourceLimits l) {
+            return new Limits(l.cpus() > 0 ? l.cpus() : null, l.memoryBytes() > 0 ? l.memoryBytes() / (1 << 20) : null, null, null);
         }
-        m.put("targets", targets);
-        List<Map<String, Object>> scenarios = new ArrayList<>();
-        for (Scenario s : e.scenarios()) {
-            scenarios.add(s.describe());
-        }
-        m.put("scenarios", scenarios);
-        m.put("profile", profile(e.profile()));
-        m.put("warmup_s", e.warmup().toMillis() / 1000.0);
-        m.put("cooldown_s", e.cooldown().toMillis() / 1000.0);
-        m.put("repeat", e.repeat());
-        m.put("heap", settings.heap());
-        m.put("jvm_flags", settings.jvmFlags());
-        // Present whenever a target runs limited: whether cgroups could apply them is said once, here.
+    }
+
+    public static ExperimentDescription of(Experiment e, LaunchSettings settings) {
+        List<TargetDescription> targets = e.targets().stream().map(ExperimentDescription::target).toList();
+        List<ScenarioDescription> scenarios = e.scenarios().stream()
+                .map(s -> new ScenarioDescription(s.name(), s.kind().id(), s.orderedParams(), s.dist(), s.path())).toList();
+        Limits limits = null;
+        // Present whenever a target runs limited.
         if (settings.limits().any() || e.targets().stream().anyMatch(t -> t.limits().any())) {
-            Map<String, Object> limits = limits(settings.limits());
+            Limits own = Limits.of(settings.limits());
             Optional<String> unsupported = Cgroup.unsupported();
-            limits.put("applied", unsupported.isEmpty());
-            limits.put("note", unsupported.orElse(Cgroup.mechanism() + "; the JVM sees the quota rounded up (ActiveProcessorCount)"));
-            m.put("limits", limits);
+            limits = new Limits(own.cpus(), own.memoryMb(), unsupported.isEmpty(),
+                    unsupported.orElse(Cgroup.mechanism() + "; the JVM sees the quota rounded up (ActiveProcessorCount)"));
         }
-        return m;
+        return new ExperimentDescription(e.name(), targets, scenarios, profile(e.profile()), seconds(e.warmup()), seconds(e.cooldown()), e.repeat(),
+                settings.heap(), settings.jvmFlags(), limits, e.sweep() == null ? null
+                        : new SweepPlan(e.sweep().axes().stream().map(a -> new SweepMap.Axis(a.name(), a.label(), a.values())).toList(),
+                        seconds(e.sweep().cellWarmup())));
     }
 
-    static Map<String, Object> profile(Profile p) {
-        Map<String, Object> m = new LinkedHashMap<>();
-        m.put("kind", p.kind());
-        if (p instanceof Profile.Stages) {
-            List<Map<String, Object>> stages = new ArrayList<>();
-            for (Profile.Stage s : ((Profile.Stages) p).stages()) {
-                stages.add(Map.of("duration_s", s.duration().toMillis() / 1000.0, "users", s.users()));
-            }
-            m.put("stages", stages);
-        } else if (p instanceof Profile.Fixed) {
-            Profile.Fixed f = (Profile.Fixed) p;
-            m.put("users", f.users());
-            m.put("duration_s", f.duration().toMillis() / 1000.0);
-        } else if (p instanceof Profile.Loops) {
-            m.put("users", ((Profile.Loops) p).users());
-            m.put("requests_per_user", ((Profile.Loops) p).requests());
-        } else if (p instanceof Profile.Burst) {
-            m.put("users", ((Profile.Burst) p).users());
-            m.put("requests_per_user", ((Profile.Burst) p).requests());
-        } else if (p instanceof Profile.Rate) {
-            Profile.Rate r = (Profile.Rate) p;
-            m.put("rps", r.rps());
-            m.put("duration_s", r.duration().toMillis() / 1000.0);
-            m.put("max_users", r.maxUsers());
-        }
-        return m;
+    private static TargetDescription target(TargetSpec t) {
+        var c = t.command();
+        return new TargetDescription(t.name(), t.app() == null ? null : t.app().name().toLowerCase(), c == null ? null : c.argv(),
+                c == null ? null : c.ready(), c == null ? null : c.readyTimeout().toSeconds(), t.properties(), t.jvmArgs(),
+                t.limits().any() ? Limits.of(t.limits()) : null);
     }
 
-    private static Map<String, Object> limits(ResourceLimits l) {
-        Map<String, Object> m = new LinkedHashMap<>();
-        m.put("cpus", l.cpus() > 0 ? l.cpus() : null);
-        m.put("memory_mb", l.memoryBytes() > 0 ? l.memoryBytes() / (1 << 20) : null);
-        return m;
+    static ProfileDescription profile(Profile p) {
+        if (p instanceof Profile.Stages s) {
+            return new ProfileDescription(p.kind(), s.stages().stream().map(x -> new StageDescription(seconds(x.duration()), x.users())).toList(),
+                    null, null, null, null, null);
+        } else if (p instanceof Profile.Fixed f) {
+            return new ProfileDescription(p.kind(), null, f.users(), seconds(f.duration()), null, null, null);
+        } else if (p instanceof Profile.Loops l) {
+            return new ProfileDescription(p.kind(), null, l.users(), null, l.requests(), null, null);
+        } else if (p instanceof Profile.Burst b) {
+            return new ProfileDescription(p.kind(), null, b.users(), null, b.requests(), null, null);
+        }
+        Profile.Rate r = (Profile.Rate) p;
+        return new ProfileDescription(p.kind(), null, null, seconds(r.duration()), null, r.rps(), r.maxUsers());
+    }
+
+    private static double seconds(java.time.Duration d) {
+        return d.toMillis() / 1000.0;
     }
 }

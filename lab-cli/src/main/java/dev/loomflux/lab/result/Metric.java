@@ -1,8 +1,7 @@
 package dev.loomflux.lab.result;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import java.util.List;
-import java.util.Map;
+import java.util.function.Function;
 
 /**
  * A number of a results.json entry that runs are compared by: where it is in the entry, its unit,
@@ -10,18 +9,29 @@ import java.util.Map;
  * for the summary over repeats, the report's findings and ./lab compare.
  */
 public enum Metric {
-    THROUGHPUT("throughput", "Throughput", "throughput", "rps", true, "throughput_rps", "throughput_rps"),
-    MEAN("mean", "Mean latency", "mean latency", "ms", false, null, "latency_ms", "mean"),
-    P50("p50", "Median latency", "median latency", "ms", false, "p50_ms", "latency_ms", "p50"),
-    P90("p90", "p90 latency", "p90", "ms", false, null, "latency_ms", "p90"),
-    P99("p99", "p99 latency", "p99", "ms", false, "p99_ms", "latency_ms", "p99"),
-    MAX("max", "Max latency", "max latency", "ms", false, null, "latency_ms", "max"),
-    ERRORS("errors", "Errors", "errors", "", false, null, "errors", "total"),
-    /** Of a capacity search (results.json capacity[]): the highest rate that met the SLO. */
-    CAPACITY("capacity", "Capacity", "capacity", "rps", true, null, "capacity_rps");
+    THROUGHPUT("throughput", "Throughput", "throughput", "rps", true, "throughput_rps", Result::throughputRps),
+    MEAN("mean", "Mean latency", "mean latency", "ms", false, null, latency(Result.Latency::mean)),
+    P50("p50", "Median latency", "median latency", "ms", false, "p50_ms", latency(Result.Latency::p50)),
+    P90("p90", "p90 latency", "p90", "ms", false, null, latency(Result.Latency::p90)),
+    P99("p99", "p99 latency", "p99", "ms", false, "p99_ms", latency(Result.Latency::p99)),
+    MAX("max", "Max latency", "max latency", "ms", false, null, latency(Result.Latency::max)),
+    ERRORS("errors", "Errors", "errors", "", false, null, r -> r.errors() == null ? null : (double) r.errors().total()),
+    ERROR_PCT("error-pct", "Error rate", "error rate", "%", false, "error_pct",
+            r -> r.errors() == null || r.requests() == null || r.requests() == 0 ? null : 100.0 * r.errors().total() / r.requests()),
+    /** The target's CPU per response over the measured seconds: its efficiency, whatever its throughput. */
+    CPU_PER_REQUEST("cpu-per-request", "CPU per request", "CPU per request", "ms", false, "cpu_ms_per_request", Metric::cpuMsPerRequest),
+    RSS("rss", "Resident memory (peak)", "memory", "MB", false, "rss_mb", r -> peak(r, Result.PerSecond::rssMb)),
+    THREADS("threads", "OS threads (peak)", "threads", "", false, "threads", r -> peak(r, s -> s.threads() == null ? null : s.threads().doubleValue())),
+    /** Peak RSS over the users the load held open, per 1,000: what each open connection costs in memory. */
+    RSS_PER_CONNECTIONS("rss-per-1000-connections", "RSS per 1,000 connections", "memory per connection", "MB", false,
+            "rss_mb_per_1000_connections", Metric::rssPerThousandConnections),
+    /** Of a capacity search (results.json capacity[]), not of a result: the highest rate that met the SLO. */
+    CAPACITY("capacity", "Capacity", "capacity", "rps", true, null, r -> null);
 
     /** The metrics with a median and verdicts over repeats (results.json summary), in the report's order. */
     public static final List<Metric> SUMMARIZED = List.of(THROUGHPUT, P50, P99);
+    /** The metrics of every sweep cell (docs/sweep.md): speed, then efficiency. */
+    public static final List<Metric> SWEPT = List.of(THROUGHPUT, P50, P99, ERROR_PCT, CPU_PER_REQUEST, RSS, THREADS, RSS_PER_CONNECTIONS);
     /** The metrics of one measurement (results[]); capacity belongs to a search. */
     public static final List<Metric> OF_RESULT = List.of(THROUGHPUT, MEAN, P50, P90, P99, MAX, ERRORS);
 
@@ -31,16 +41,16 @@ public enum Metric {
     private final String unit;
     private final boolean higherIsBetter;
     private final String summaryName;
-    private final String[] path;
+    private final Function<Result, Double> read;
 
-    Metric(String id, String label, String words, String unit, boolean higherIsBetter, String summaryName, String... path) {
+    Metric(String id, String label, String words, String unit, boolean higherIsBetter, String summaryName, Function<Result, Double> read) {
         this.id = id;
         this.label = label;
         this.words = words;
         this.unit = unit;
         this.higherIsBetter = higherIsBetter;
         this.summaryName = summaryName;
-        this.path = path;
+        this.read = read;
     }
 
     /** As ./lab compare --fail-on names it. */
@@ -71,22 +81,35 @@ public enum Metric {
         return summaryName;
     }
 
-    /** The figure in a results.json entry read as maps, or null when absent. */
-    public Double read(Map<String, Object> entry) {
-        Object o = entry;
-        for (String key : path) {
-            o = o instanceof Map<?, ?> m ? m.get(key) : null;
-        }
-        return o instanceof Number n ? n.doubleValue() : null;
+    /** The figure in a result, or null when it has none (a failed result, a latency without responses). */
+    public Double read(Result r) {
+        return read.apply(r);
     }
 
-    /** The figure in a results.json entry read as a tree, or NaN when absent. */
-    public double read(JsonNode entry) {
-        JsonNode n = entry;
-        for (String key : path) {
-            n = n.path(key);
+    private static Double cpuMsPerRequest(Result r) {
+        double cpu = 0;
+        double responses = 0;
+        for (Result.PerSecond s : r.series() == null ? List.<Result.PerSecond>of() : r.series()) {
+            if (s.cpuPct() != null) {
+                cpu += s.cpuPct() * 10; // % of one core over 1 s = 10 ms of CPU per percent
+                responses += s.rps();
+            }
         }
-        return n.isNumber() ? n.asDouble() : Double.NaN;
+        return responses == 0 ? null : cpu / responses;
+    }
+
+    private static Double peak(Result r, Function<Result.PerSecond, Double> column) {
+        return r.series() == null ? null : r.series().stream().map(column).filter(java.util.Objects::nonNull).max(Double::compare).orElse(null);
+    }
+
+    private static Double rssPerThousandConnections(Result r) {
+        Double rss = peak(r, Result.PerSecond::rssMb);
+        int users = r.series() == null ? 0 : r.series().stream().mapToInt(Result.PerSecond::users).max().orElse(0);
+        return rss == null || users == 0 ? null : rss / users * 1000;
+    }
+
+    private static Function<Result, Double> latency(Function<Result.Latency, Double> figure) {
+        return r -> r.latencyMs() == null ? null : figure.apply(r.latencyMs());
     }
 
     public static Metric byId(String id) {
@@ -100,8 +123,8 @@ public enum Metric {
 
     /** The metric a summary entry names, or null for a name this version does not know. */
     public static Metric bySummaryName(String name) {
-        for (Metric m : SUMMARIZED) {
-            if (m.summaryName.equals(name)) {
+        for (Metric m : values()) {
+            if (name.equals(m.summaryName)) {
                 return m;
             }
         }

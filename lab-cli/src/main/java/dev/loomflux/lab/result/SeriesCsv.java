@@ -1,14 +1,13 @@
 package dev.loomflux.lab.result;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.loomflux.lab.LabException;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 
 /** The per-second series of one results.json entry as CSV, for spreadsheets and plotting tools. */
@@ -21,27 +20,22 @@ public final class SeriesCsv {
             "fds", "jit_compiles", "jit_ms", "jit_cpu_ms", "canary_us", "stub_cpu_pct", "db_cpu_pct", "cgroup_cpu_pct", "throttled_pct",
             "cgroup_memory_mb");
 
+    /** Written whatever the rows hold: the load's and the target's; the others only when some row has them (open model, cgroup). */
+    private static final Set<String> ALWAYS = Set.of("t", "rps", "p50", "p99", "errors", "users", "cpu_pct", "rss_mb", "threads", "fds",
+            "jit_compiles", "jit_ms", "jit_cpu_ms", "canary_us", "stub_cpu_pct", "db_cpu_pct");
+
     private SeriesCsv() {
     }
 
-    /** The known columns any row has, in their order, then any other in the order first seen; missing values stay empty. */
-    @SuppressWarnings("unchecked")
-    public static void write(Path file, Map<String, Object> result) {
-        List<Map<String, Object>> series = (List<Map<String, Object>>) result.getOrDefault("series", List.of());
+    /** One line per second; a figure a second does not have stays empty. */
+    public static void write(Path file, List<Result.PerSecond> series) {
+        List<JsonNode> rows = series.stream().map(Json::tree).toList();
+        List<String> columns = COLUMNS.stream().filter(c -> ALWAYS.contains(c) || rows.stream().anyMatch(r -> r.has(c))).toList();
         List<String> lines = new ArrayList<>();
-        if (!series.isEmpty()) {
-            Set<String> present = new LinkedHashSet<>();
-            series.forEach(row -> present.addAll(row.keySet()));
-            List<String> columns = new ArrayList<>(COLUMNS.stream().filter(present::contains).toList());
-            present.stream().filter(c -> !COLUMNS.contains(c)).forEach(columns::add);
+        if (!rows.isEmpty()) {
             lines.add(String.join(",", columns));
-            for (Map<String, Object> row : series) {
-                List<String> cells = new ArrayList<>();
-                for (String c : columns) {
-                    Object v = row.get(c);
-                    cells.add(v == null ? "" : v.toString());
-                }
-                lines.add(String.join(",", cells));
+            for (JsonNode row : rows) {
+                lines.add(String.join(",", columns.stream().map(c -> row.has(c) ? row.get(c).asText() : "").toList()));
             }
         }
         try {

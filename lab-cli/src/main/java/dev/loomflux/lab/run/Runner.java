@@ -1,6 +1,5 @@
 package dev.loomflux.lab.run;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.loomflux.lab.Home;
 import dev.loomflux.lab.LabException;
 import dev.loomflux.lab.capacity.CapacityPlan;
@@ -15,6 +14,7 @@ import dev.loomflux.lab.procedure.MeasureProfile;
 import dev.loomflux.lab.procedure.Procedure;
 import dev.loomflux.lab.procedure.Progress;
 import dev.loomflux.lab.procedure.SearchCapacity;
+import dev.loomflux.lab.procedure.SweepCells;
 import dev.loomflux.lab.procedure.TargetVisit;
 import dev.loomflux.lab.result.Summary;
 import dev.loomflux.lab.experiment.Experiment;
@@ -24,7 +24,8 @@ import dev.loomflux.lab.report.Report;
 import dev.loomflux.lab.result.Environment;
 import dev.loomflux.lab.result.ExperimentDescription;
 import dev.loomflux.lab.result.ResultsFile;
-import dev.loomflux.lab.result.ScenarioResult;
+import dev.loomflux.lab.result.Json;
+import dev.loomflux.lab.result.Result;
 import dev.loomflux.lab.target.Downstream;
 import dev.loomflux.lab.target.Http;
 import dev.loomflux.lab.target.LaunchSettings;
@@ -34,6 +35,7 @@ import dev.loomflux.lab.telemetry.Phase;
 import dev.loomflux.lab.telemetry.ResourceReport;
 import dev.loomflux.lab.telemetry.ResourceSampler;
 import dev.loomflux.lab.telemetry.CpuCanary;
+import dev.loomflux.targets.TargetConfig;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.net.URI;
@@ -44,7 +46,6 @@ import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.Map;
 
 /**
  * One run of an experiment: the session around its targets (results directory, pinning, run.log,
@@ -53,12 +54,12 @@ import java.util.Map;
  * profile, or search capacity), then the closing summary and the reports. One target is alive at a time.
  */
 public final class Runner {
-    private static final ObjectMapper JSON = new ObjectMapper();
     /** Seed 000's "idle" phase: the ready target before any load. */
     private static final Duration IDLE = Duration.ofSeconds(3);
 
     private final Home home;
     private final Experiment experiment;
+    private final Experiment declared;
     private final LaunchSettings settings;
     private final CpuPlan cpus;
     private final DatabaseSource databaseSource;
@@ -83,12 +84,14 @@ public final class Runner {
                   CapacityPlan capacity) {
         this.capacity = capacity;
         this.home = home;
-        this.experiment = experiment;
+        this.declared = experiment;
+        // A sweep's target axes make a target JVM per value: the run starts those variants in turn.
+        this.experiment = experiment.sweep() == null ? experiment : experiment.withTargets(SweepCells.targets(experiment));
         this.settings = settings;
         this.cpus = cpus;
         this.databaseSource = databaseSource;
         this.console = console;
-        this.progress = capacity == null ? Progress.of(experiment, IDLE) : null;
+        this.progress = capacity == null ? Progress.of(this.experiment, IDLE) : null;
     }
 
     /** @return the results file */
@@ -141,11 +144,12 @@ public final class Runner {
             }
             URI stubUri = stub == null ? URI.create("http://127.0.0.1:9") : stub.base();
             watchSupport(stub, db);
-            Map<String, Object> env = Environment.describe(home, settings.jdk(), cpus, db == null ? null : db.description());
+            Environment env = Environment.describe(home, settings.jdk(), cpus, db == null ? null : db.description());
             ResultsFile results = new ResultsFile(dir, runId, env, ExperimentDescription.of(experiment, settings));
             Measurer measurer = new Measurer(settings, cpus, sampler, canary, stub, db, dir, log, () -> progress == null ? "" : progress.status() + " | ");
-            Procedure procedure = capacity == null ? new MeasureProfile(experiment, measurer, results, progress)
-                    : new SearchCapacity(experiment, capacity, measurer, results, log);
+            Procedure procedure = capacity != null ? new SearchCapacity(experiment, capacity, measurer, results, log)
+                    : declared.sweep() != null ? new SweepCells(declared, measurer, results, log, progress)
+                    : new MeasureProfile(experiment, measurer, results, progress);
             AtomicBoolean saidInterrupted = new AtomicBoolean();
             // Whichever comes first, the Ctrl-C hook or the run's own thread seeing the stop, writes and says it once; the
             // hook waits for the other (the lock), since the JVM halts as soon as the hook returns.
@@ -251,7 +255,7 @@ public final class Runner {
             targetGroup.set(target.cgroup());
             String affinity = CpuPlan.affinityOf(target.process().pid());
             log.line(spec.name() + ": ready in " + target.startupMillis() + " ms (pid " + target.process().pid() + ", CPUs " + affinity + ")");
-            Object config = spec.command() == null ? targetConfig(target) : null;
+            TargetConfig config = spec.command() == null ? targetConfig(target) : null;
             long ready = System.currentTimeMillis();
             sleep(IDLE);
             TargetVisit visit = new TargetVisit(target, repeat,
@@ -275,9 +279,7 @@ public final class Runner {
 
     /** A target x scenario that has no measurement, with why; it counts as done for the run's progress. */
     private void addFailed(ResultsFile results, String target, String scenario, int repeat, String why) {
-        Map<String, Object> failed = ScenarioResult.failed(target, scenario, why);
-        failed.put("repeat", repeat);
-        results.add(failed);
+        results.add(Result.failed(target, scenario, why).withVisit(repeat, null, null, null));
         if (progress != null) {
             progress.unitDone();
         }
@@ -295,9 +297,9 @@ public final class Runner {
         sampler.start();
     }
 
-    private static Object targetConfig(RunningTarget target) {
+    private static TargetConfig targetConfig(RunningTarget target) {
         try {
-            return JSON.readValue(Http.get(target.base().resolve("/config"), Duration.ofSeconds(10)).body(), Map.class);
+            return Json.read(Http.get(target.base().resolve("/config"), Duration.ofSeconds(10)).body(), TargetConfig.class);
         } catch (IOException e) {
             return null;
         } catch (InterruptedException e) {

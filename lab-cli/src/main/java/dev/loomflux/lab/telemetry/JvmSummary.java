@@ -1,13 +1,12 @@
 package dev.loomflux.lab.telemetry;
 
-import dev.loomflux.lab.result.ScenarioResult;
+import dev.loomflux.lab.result.JvmFacts;
+import dev.loomflux.lab.result.Result;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import jdk.jfr.consumer.RecordedEvent;
@@ -41,19 +40,15 @@ public final class JvmSummary {
      * @param virtualThreads whether the target serves requests on virtual threads
      * @param whyNot         when not null, no recording could be read: the summary says why
      */
-    public static Map<String, Object> of(Path jfr, Instant from, Instant to, boolean virtualThreads, String whyNot) {
+    public static JvmFacts of(Path jfr, Instant from, Instant to, boolean virtualThreads, String whyNot) {
         if (whyNot == null) {
             try {
-                return read(jfr, from, to).toMap(virtualThreads, to.toEpochMilli() - from.toEpochMilli());
+                return read(jfr, from, to).facts(virtualThreads, to.toEpochMilli() - from.toEpochMilli());
             } catch (IOException | RuntimeException e) {
                 whyNot = "cannot read " + jfr.getFileName() + ": " + e.getMessage();
             }
         }
-        Map<String, Object> m = new LinkedHashMap<>();
-        m.put("available", false);
-        m.put("note", whyNot);
-        m.put("virtual_threads", virtualThreads);
-        return m;
+        return JvmFacts.unavailable(whyNot, virtualThreads);
     }
 
     private static JvmSummary read(Path jfr, Instant from, Instant to) throws IOException {
@@ -120,27 +115,18 @@ public final class JvmSummary {
         return className.startsWith("java.") || className.startsWith("jdk.") || className.startsWith("sun.");
     }
 
-    private Map<String, Object> toMap(boolean virtualThreads, long windowMs) {
-        Map<String, Object> m = new LinkedHashMap<>();
-        m.put("available", true);
-        m.put("note", null);
-        m.put("gc_pauses", gcPauses);
-        m.put("gc_pause_total_ms", ScenarioResult.round(pauseTotalMs));
-        m.put("gc_pause_max_ms", ScenarioResult.round(pauseMaxMs));
-        m.put("heap_after_gc_peak_mb", heapAfterGcPeak < 0 ? null : ScenarioResult.round(heapAfterGcPeak / MB));
-        m.put("heap_used_at_end_mb", heapUsedAtEnd < 0 ? null : ScenarioResult.round(heapUsedAtEnd / MB));
-        m.put("heap_max_mb", heapMax < 0 ? null : ScenarioResult.round(heapMax / MB));
-        m.put("alloc_rate_mb_s", windowMs <= 0 ? null : ScenarioResult.round(allocatedBytes / MB / (windowMs / 1000.0)));
-        m.put("peak_platform_threads", peakThreads < 0 ? null : peakThreads);
-        m.put("virtual_threads", virtualThreads);
-        m.put("pinned_events", pinned);
-        List<Map<String, Object>> frames = new ArrayList<>();
-        pinnedFrames.entrySet().stream()
+    private JvmFacts facts(boolean virtualThreads, long windowMs) {
+        List<JvmFacts.PinnedFrame> frames = pinnedFrames.entrySet().stream()
                 .sorted(Map.Entry.<String, Integer>comparingByValue(Comparator.reverseOrder()))
                 .limit(TOP_FRAMES)
-                .forEach(en -> frames.add(Map.of("frame", en.getKey(), "count", en.getValue())));
-        m.put("pinned_top_frames", frames);
-        m.put("pinning_note", virtualThreads ? null : "no virtual threads in this target: pinning cannot happen");
-        return m;
+                .map(en -> new JvmFacts.PinnedFrame(en.getKey(), en.getValue()))
+                .toList();
+        return new JvmFacts(true, null, gcPauses, Result.round(pauseTotalMs), Result.round(pauseMaxMs), mb(heapAfterGcPeak), mb(heapUsedAtEnd), mb(heapMax),
+                windowMs <= 0 ? null : Result.round(allocatedBytes / MB / (windowMs / 1000.0)), peakThreads < 0 ? null : peakThreads, virtualThreads,
+                pinned, frames, virtualThreads ? null : "no virtual threads in this target: pinning cannot happen");
+    }
+
+    private static Double mb(long bytes) {
+        return bytes < 0 ? null : Result.round(bytes / MB);
     }
 }

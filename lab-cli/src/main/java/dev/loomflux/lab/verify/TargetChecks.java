@@ -2,9 +2,11 @@ package dev.loomflux.lab.verify;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.loomflux.lab.result.Json;
 import dev.loomflux.lab.target.Http;
 import dev.loomflux.lab.target.RunningTarget;
 import dev.loomflux.lab.target.TargetSpec;
+import dev.loomflux.targets.TargetConfig;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
@@ -13,7 +15,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
-import java.util.Map;
+import java.util.function.Function;
 
 /**
  * Proves a target correct before anything loads it, as the TechEmpower toolset does:
@@ -71,7 +73,20 @@ public final class TargetChecks {
             check("items past the end is empty", "/items?page=1000&size=100", r -> {
                 expect(JSON.readTree(r.body()).path("items").size() == 0, "body " + abbreviate(r.body()));
             });
+            check("mixed work=1 page=2 size=3 delay=20 >= 20 ms", "/mixed?work=1&page=2&size=3&delay=20", r -> {
+                expectType(r, "application/json");
+                JsonNode n = JSON.readTree(r.body());
+                expect(n.path("digest").asText().equals(sha256Rounds(1)), "digest " + n.path("digest"));
+                JsonNode items = n.path("items").path("items");
+                expect(items.size() == 3 && items.get(0).path("id").asLong() == 7, "items " + abbreviate(n.path("items").toString()));
+                expect(n.path("downstream").asText().equals("waited 20 ms"), "downstream " + n.path("downstream"));
+                expect(r.elapsedMillis() >= 20, "took " + r.elapsedMillis() + " ms");
+            });
         }
+        check("gateway delay=20 dist=lognormal p99=40", "/gateway?delay=20&dist=lognormal&p99=40", r -> {
+            expectType(r, "text/plain");
+            expect(r.body().matches("waited [0-9]+ ms"), "body " + quote(r.body()));
+        });
         check("cpu work=1", "/cpu?work=1", r -> {
             expectType(r, "text/plain");
             expect(r.body().equals(sha256Rounds(1)), "body " + quote(r.body()));
@@ -79,7 +94,8 @@ public final class TargetChecks {
         check("cpu work=1000", "/cpu?work=1000", r -> expect(r.body().equals(sha256Rounds(1000)), "body " + quote(r.body())));
         check("config", "/config", this::config);
         for (String bad : List.of("/items?size=abc", "/items?size=1000", "/items?page=-1", "/cpu?work=-1",
-                "/cpu?work=99999999999", "/gateway?delay=x", "/gateway?delay=999999", "/chain?depth=0", "/chain?depth=99")) {
+                "/cpu?work=99999999999", "/gateway?delay=x", "/gateway?delay=999999", "/chain?depth=0", "/chain?depth=99",
+                "/gateway?delay=20&dist=normal", "/gateway?delay=20&dist=lognormal", "/gateway?delay=20&p99=40")) {
             status("bad input " + bad, bad, 400);
         }
         status("unknown path", "/no-such-path", 404);
@@ -105,26 +121,33 @@ public final class TargetChecks {
 
     private void config(Http.Reply r) throws Exception {
         expectType(r, "application/json");
-        JsonNode n = JSON.readTree(r.body());
+        TargetConfig c = Json.read(r.body(), TargetConfig.class);
         TargetSpec spec = target.spec();
-        expect(spec.name().equals(n.path("target").asText()), "target " + n.path("target"));
-        boolean virtual = n.path("request_thread").path("virtual").asBoolean();
-        expect(virtual == spec.virtualThreads(), "request thread " + n.path("request_thread") + ", virtual threads wanted: " + spec.virtualThreads());
-        expect(n.path("db_pool").path("max_size").isInt(), "db_pool.max_size missing");
-        expect(n.path("http_client").path("max_connections").isInt(), "http_client.max_connections missing");
-        expect(n.path("jvm").path("available_processors").asInt() > 0, "jvm.available_processors missing");
+        expect(spec.name().equals(c.target()), "target " + c.target());
+        boolean virtual = c.requestThread() != null && c.requestThread().virtual();
+        expect(virtual == spec.virtualThreads(), "request thread " + c.requestThread() + ", virtual threads wanted: " + spec.virtualThreads());
+        expect(c.dbPool() != null && c.dbPool().maxSize() > 0, "db_pool.max_size missing");
+        expect(c.httpClient() != null && c.httpClient().maxConnections() > 0, "http_client.max_connections missing");
+        expect(c.jvm() != null && c.jvm().availableProcessors() > 0, "jvm.available_processors missing");
         // A declared override must show up in the running target, or the comparison is void.
-        for (Map.Entry<String, String> e : Map.of(
-                "server.tomcat.threads.max", "/server/threads_max",
-                "loomflux.db.pool-size", "/db_pool/max_size",
-                "loomflux.http-client.max-connections", "/http_client/max_connections").entrySet()) {
-            String wanted = spec.properties().get(e.getKey());
+        for (Override o : OVERRIDES) {
+            String wanted = spec.properties().get(o.property());
             if (wanted != null) {
-                String actual = n.at(e.getValue()).asText();
-                expect(wanted.equals(actual), e.getKey() + "=" + wanted + " declared but /config" + e.getValue() + " is " + actual);
+                String actual = String.valueOf(o.actual().apply(c));
+                expect(wanted.equals(actual), o.property() + "=" + wanted + " declared but /config " + o.field() + " is " + actual);
             }
         }
     }
+
+    /** A Spring property a target may override, and where /config shows what the running target made of it. */
+    private record Override(String property, String field, Function<TargetConfig, Object> actual) {
+    }
+
+    private static final List<Override> OVERRIDES = List.of(
+            new Override("server.tomcat.threads.max", "server.threads_max", c -> c.server() == null ? null : c.server().threadsMax()),
+            new Override("loomflux.db.pool-size", "db_pool.max_size", c -> c.dbPool() == null ? null : c.dbPool().maxSize()),
+            new Override("loomflux.http-client.max-connections", "http_client.max_connections",
+                    c -> c.httpClient() == null ? null : c.httpClient().maxConnections()));
 
     private void status(String name, String path, int wanted) {
         check(name, path, wanted, r -> {

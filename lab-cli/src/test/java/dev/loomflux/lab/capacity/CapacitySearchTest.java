@@ -6,8 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.loomflux.lab.UsageException;
+import dev.loomflux.lab.result.Result;
+import dev.loomflux.lab.result.Results;
 import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class CapacitySearchTest {
@@ -63,11 +64,9 @@ class CapacitySearchTest {
     @Test
     void sloParsesAndJudgesAResult() {
         Slo slo = Slo.parse("p99<50ms", "0.1%");
-        Map<String, Object> ok = Map.of("status", "ok", "latency_ms", Map.of("p99", 49.0), "requests", 10_000,
-                "errors", Map.of("total", 10), "behind_schedule", false);
+        Result ok = Results.result("{'status': 'ok', 'latency_ms': {'p99': 49.0}, 'requests': 10000, 'errors': {'total': 10}, 'behind_schedule': false}");
         assertEquals(List.of(), slo.misses(ok));
-        Map<String, Object> slow = Map.of("status", "ok", "latency_ms", Map.of("p99", 50.0), "requests", 10_000,
-                "errors", Map.of("total", 11), "behind_schedule", true);
+        Result slow = Results.result("{'status': 'ok', 'latency_ms': {'p99': 50.0}, 'requests': 10000, 'errors': {'total': 11}, 'behind_schedule': true}");
         assertEquals(3, slo.misses(slow).size(), slo.misses(slow).toString());
         UsageException e = assertThrows(UsageException.class, () -> Slo.parse("p99>50ms", "0.1%"));
         assertTrue(e.getMessage().startsWith("--slo p99>50ms: expected"), e.getMessage());

@@ -73,10 +73,42 @@ class ExperimentReaderTest {
         assertError("profile: {rate: {duration: 1s}}", "x.yaml: profile.rate.rps: required by the rate profile");
         assertErrorScenarios("[gateway: {delay: 99999}]", "x.yaml: scenarios[0].gateway: delay 99999 is out of range 0..5000");
         assertErrorScenarios("[gateway: {depth: 2}]", "x.yaml: scenarios[0].gateway: 'depth' does not apply to gateway (it takes delay)");
-        assertErrorScenarios("[soap]", "x.yaml: scenarios[0]: unknown scenario 'soap' (allowed: plaintext, json, gateway, chain, items, cpu, path:/ANY)");
+        assertErrorScenarios("[soap]", "x.yaml: scenarios[0]: unknown scenario 'soap' (allowed: plaintext, json, gateway, chain, items, cpu, mixed, path:/ANY)");
+        assertErrorScenarios("[gateway: {delay: 20, dist: lognormal}]", "x.yaml: scenarios[0].gateway: parameter 'p99' is required for dist=lognormal");
+        assertErrorScenarios("[gateway: {delay: 20, dist: gauss}]", "x.yaml: scenarios[0].gateway: parameter 'dist' must be one of fixed, uniform, exponential, lognormal");
+        assertErrorScenarios("[json: {dist: uniform}]", "x.yaml: scenarios[0].json: 'dist' does not apply to json (only to scenarios that call the downstream: gateway, chain, mixed)");
         Files.writeString(dir.resolve("x.yaml"), "targets: [mvc\nscenarios: [json]\n");
         assertEquals(0, assertThrows(UsageException.class, () -> ExperimentReader.read(dir.resolve("x.yaml"))).getMessage()
                 .indexOf(dir.resolve("x.yaml") + ": not valid YAML at line"));
+    }
+
+    @Test
+    void aSweepSectionGivesTheGridAndItsCellsAndTargetVariants() throws IOException {
+        Experiment e = read("profile: {fixed: {users: 1, duration: 1s}}\nsweep: {delay: [1, 20], users: [10, 100], cell-warmup: 30s}",
+                "[gateway: {delay: 5, dist: lognormal, p99: 50}]");
+        Sweep sweep = e.sweep();
+        assertEquals(Duration.ofSeconds(30), sweep.cellWarmup());
+        // users from the most down, for the JIT; delay as given
+        assertEquals(List.of(Map.of("delay", 1, "users", 100), Map.of("delay", 1, "users", 10), Map.of("delay", 20, "users", 100),
+                Map.of("delay", 20, "users", 10)), sweep.cells());
+        Scenario cell = sweep.scenario(e.scenarios().get(0), sweep.cells().get(2));
+        assertEquals("/gateway?delay=20&dist=lognormal&p99=50", cell.path());
+        assertEquals(new Profile.Fixed(100, Duration.ofSeconds(1)), sweep.profile(e.profile(), sweep.cells().get(2)));
+        Sweep pools = read("profile: {fixed: {users: 1, duration: 1s}}\nsweep: {property:loomflux.db.pool-size: [5, 40]}").sweep();
+        List<Sweep.Variant> variants = pools.variants(e.targets());
+        assertEquals(List.of("mvc+db.pool-size-5", "mvc+db.pool-size-40"), variants.stream().map(v -> v.spec().name()).toList());
+        assertEquals("40", variants.get(1).spec().properties().get("loomflux.db.pool-size"));
+        assertEquals(Map.of("property:loomflux.db.pool-size", 40), variants.get(1).at());
+        Sweep heap = read("profile: {fixed: {users: 1, duration: 1s}}\nsweep: {'jvm:-Xms{}m -Xmx{}m': [256]}").sweep();
+        assertEquals(List.of("-Xms256m", "-Xmx256m"), heap.variants(e.targets()).get(0).spec().jvmArgs());
+        assertError("profile: {fixed: {users: 1, duration: 1s}}\nsweep: {users: [0, 10]}", "x.yaml: sweep.users: 0 is out of range 1..100000");
+        assertError("profile: {fixed: {users: 1, duration: 1s}}\nsweep: {heap: [256]}", "x.yaml: sweep.heap: unknown parameter (users, rate, delay");
+        assertError("profile: {fixed: {users: 1, duration: 1s}}\nsweep: {rate: [10]}", "x.yaml: sweep: rate varies a rate profile, not fixed");
+        assertError("profile: {fixed: {users: 1, duration: 1s}}\nsweep: {users: [1], delay: [1], work: [1]}", "x.yaml: sweep: vary 1 or 2 parameters, not 3");
+        UsageException zero = assertThrows(UsageException.class, () -> read("profile: {fixed: {users: 1, duration: 1s}}\nsweep: {delay: [0, 20]}",
+                "[gateway: {delay: 5, dist: lognormal, p99: 50}]"));
+        assertEquals(dir.resolve("x.yaml") + ": sweep: parameter 'delay' must be an integer in 1..5000 for dist=lognormal", zero.getMessage(),
+                "a cell the targets would refuse is refused before anything starts");
     }
 
     private void assertError(String profileYaml, String expected) throws IOException {

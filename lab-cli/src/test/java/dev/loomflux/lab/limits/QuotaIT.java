@@ -23,6 +23,7 @@ import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -39,6 +40,7 @@ class QuotaIT {
     private static final int USERS = 32;
     private static final Duration WINDOW = Duration.ofSeconds(15);
     private static final Duration WARMUP = Duration.ofSeconds(180);
+    private static final int ATTEMPTS = 3;
 
     @TempDir
     Path dir;
@@ -67,14 +69,27 @@ class QuotaIT {
                 Warmup.Outcome warm = Warmup.run(spec, WARMUP, SteadyRule.DEFAULT, signals, s -> { }).after(compiled);
                 assertTrue(warm.steady(), "not steady after " + warm.millis() / 1000 + " s: " + warm.check());
             }
-            Window fullBefore = window(t, quota, 1.0);
-            Window half = window(t, quota, 0.5);
-            Window fullAfter = window(t, quota, 1.0);
+            // The two 1-CPU windows around the 0.5 one must agree within 15%, or the machine (or the JIT) moved meanwhile
+            // and the ratio means nothing: clean-clone CI saw 4,301 then 2,699 rps at 1 CPU, 93-99% CPU both times. Such a
+            // sequence is measured again, at most three times; the checks below hold for the one that held still.
+            List<String> attempts = new ArrayList<>();
+            Window fullBefore = null;
+            Window half = null;
+            Window fullAfter = null;
+            for (int attempt = 1; attempt <= ATTEMPTS; attempt++) {
+                fullBefore = window(t, quota, 1.0);
+                half = window(t, quota, 0.5);
+                fullAfter = window(t, quota, 1.0);
+                attempts.add(fullBefore + "; " + half + "; " + fullAfter);
+                if (Math.abs(fullAfter.rps() / fullBefore.rps() - 1) < 0.15) {
+                    break;
+                }
+            }
             double ratio = half.rps() / ((fullBefore.rps() + fullAfter.rps()) / 2);
-            String figures = String.format(Locale.ROOT, "webflux /cpu, %d users, %d s each: %s; %s; %s; ratio %.3f", USERS, WINDOW.toSeconds(),
-                    fullBefore, half, fullAfter, ratio);
+            String figures = String.format(Locale.ROOT, "webflux /cpu, %d users, %d s each: %s; ratio %.3f", USERS, WINDOW.toSeconds(),
+                    String.join(" | again: ", attempts), ratio);
             System.out.println(figures);
-            assertTrue(Math.abs(fullAfter.rps() / fullBefore.rps() - 1) < 0.15, "the JVM was not warm: " + figures);
+            assertTrue(Math.abs(fullAfter.rps() / fullBefore.rps() - 1) < 0.15, "1 CPU moved by more than 15% in each of " + ATTEMPTS + " tries: " + figures);
             // Half the CPU can only mean half the throughput where the CPU is what limits it.
             assertTrue(fullBefore.cpu().cpuPct() > 85 && fullAfter.cpu().cpuPct() > 85, "not CPU-bound at 1 CPU: " + figures);
             assertTrue(half.cpu().cpuPct() > 45 && half.cpu().cpuPct() < 55, "CPU used under a 0.5 quota: " + figures);

@@ -8,26 +8,12 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.List;
 import java.util.Map;
-import java.util.logging.Level;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.openqa.selenium.JavascriptExecutor;
-import org.openqa.selenium.OutputType;
-import org.openqa.selenium.TakesScreenshot;
-import org.openqa.selenium.chrome.ChromeDriver;
-import org.openqa.selenium.chrome.ChromeDriverService;
-import org.openqa.selenium.chrome.ChromeOptions;
-import org.openqa.selenium.logging.LogEntry;
-import org.openqa.selenium.logging.LogType;
-import org.openqa.selenium.logging.LoggingPreferences;
 
-/**
- * report.html in real headless Chromium (Debian chromium + chromium-driver; .ci/run installs them):
- * it loads offline without console errors, every chart has drawn, and user strings stay text.
- */
+/** report.html in real headless Chromium: it loads offline without console errors, every chart has drawn, and user strings stay text. */
 class ReportHtmlIT {
     @TempDir
     Path dir;
@@ -50,22 +36,9 @@ class ReportHtmlIT {
         assertFalse(page.contains("src=\"http") || page.contains("href=\"http"), "nothing fetched from the network");
         assertTrue(page.contains("<p><strong>plaintext:</strong> &lt;img src=x onerror=alert(1)&gt; had the highest throughput (5481 rps)"), "headline");
 
-        ChromeOptions options = new ChromeOptions();
-        options.setBinary(System.getenv().getOrDefault("CHROMIUM", "/usr/bin/chromium"));
-        options.addArguments("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=1400,4000");
-        LoggingPreferences logs = new LoggingPreferences();
-        logs.enable(LogType.BROWSER, Level.ALL);
-        options.setCapability("goog:loggingPrefs", logs);
-        ChromeDriverService service = new ChromeDriverService.Builder()
-                .usingDriverExecutable(Path.of(System.getenv().getOrDefault("CHROMEDRIVER", "/usr/bin/chromedriver")).toFile()).build();
-        ChromeDriver browser = new ChromeDriver(service, options);
-        try {
-            browser.get(html.toUri().toString());
-            List<LogEntry> severe = browser.manage().logs().get(LogType.BROWSER).getAll().stream()
-                    .filter(e -> e.getLevel().intValue() >= Level.SEVERE.intValue()).toList();
-            assertEquals(List.of(), severe.stream().map(LogEntry::getMessage).toList(), "console errors");
+        try (Browser browser = Browser.open(html)) {
             @SuppressWarnings("unchecked")
-            List<Object> charts = (List<Object>) ((JavascriptExecutor) browser).executeScript(
+            List<Object> charts = (List<Object>) browser.script(
                     "return Array.from(document.querySelectorAll('.chart')).map(function (el) {"
                             + " var c = echarts.getInstanceByDom(el); var canvas = el.querySelector('canvas');"
                             + " var series = c ? c.getOption().series : [];"
@@ -92,12 +65,52 @@ class ReportHtmlIT {
                 }
             }
             assertEquals(4, charts.stream().filter(c -> warmup.containsKey(c.toString().split(" ")[0])).count(), "warmup charts: " + charts);
-            Object alerted = ((JavascriptExecutor) browser).executeScript("return document.querySelectorAll('img[src=x]').length");
-            assertEquals(0L, alerted, "the hostile name became an element");
-            Path shot = ((TakesScreenshot) browser).getScreenshotAs(OutputType.FILE).toPath();
-            Files.copy(shot, Path.of("target/report-screenshot.png"), StandardCopyOption.REPLACE_EXISTING);
-        } finally {
-            browser.quit();
+            assertEquals(0L, browser.script("return document.querySelectorAll('img[src=x]').length"), "the hostile name became an element");
+            browser.screenshot(Path.of("target/report-screenshot.png"));
+        }
+    }
+
+    /**
+     * A sweep's map (SweepIT's command with 120 s of first warmup: mvc-10 and mvc-vt behind a 50 ms
+     * downstream at 5, 50 and 100 users, three repeats): a heatmap per metric with one labelled cell per grid point, and a line
+     * chart per metric with a band per target; a hostile target name stays text there too.
+     */
+    @Test
+    void aSweepDrawsItsHeatmapsAndLinesWithEveryCellLabelled() throws Exception {
+        Files.copy(Path.of("src/test/resources/fixtures/sweep-mvc10-mvcvt/results.json"), dir.resolve("results.json"));
+        String evil = "<img src=x onerror=alert(1)>";
+        String text = Files.readString(dir.resolve("results.json")).replace("\"mvc-10", "\"" + evil.replace("\"", "\\\""));
+        Files.writeString(dir.resolve("results.json"), text);
+        Path html = Report.write(dir);
+        String page = Files.readString(html);
+        assertFalse(page.contains(evil), "raw target name in the HTML");
+        assertTrue(page.contains("&lt;img src=x onerror=alert(1)&gt;"), "escaped target name");
+        try (Browser b = Browser.open(html)) {
+            @SuppressWarnings("unchecked")
+            List<Object> maps = (List<Object>) b.script(
+                    "return Array.from(document.querySelectorAll('.chart')).filter(function (el) { return el.id.endsWith('-map'); }).map(function (el) {"
+                            + " var c = echarts.getInstanceByDom(el); var canvas = el.querySelector('canvas');"
+                            + " var cells = c.getOption().series[0].data;"
+                            + " return el.id + '|' + (canvas ? canvas.width * canvas.height : 0) + '|' + cells.length + '|'"
+                            + " + cells.map(function (d) { return c.getOption().xAxis[0].data[d[0]] + '=' + d[3]; }).join(';'); });");
+            assertEquals(8, maps.size(), "a heatmap per metric: " + maps);
+            for (Object m : maps) {
+                String[] f = m.toString().split("\\|");
+                assertTrue(Long.parseLong(f[1]) > 10_000, "canvas drawn: " + m);
+                assertEquals("3", f[2], "one cell per users value: " + m);
+            }
+            String throughput = maps.stream().map(Object::toString).filter(m -> m.startsWith("sweep-s0-throughput-map")).findFirst().orElseThrow();
+            // In that run each of mvc-10's three JVMs was still compiling after 120 s at 100 users: that column is grey.
+            assertTrue(throughput.contains("5=no clear difference") && throughput.contains("50=mvc-vt by 395%") && throughput.contains("100=not steady"),
+                    throughput);
+            @SuppressWarnings("unchecked")
+            List<Object> lines = (List<Object>) b.script(
+                    "return Array.from(document.querySelectorAll('.chart')).filter(function (el) { return el.id.endsWith('-axis0'); }).map(function (el) {"
+                            + " var s = echarts.getInstanceByDom(el).getOption().series;"
+                            + " return el.id + '|' + s.length + '|' + s.filter(function (x) { return x.areaStyle; }).length + '|' + s[0].data.length; });");
+            assertEquals(8, lines.size(), "a line chart per metric: " + lines);
+            lines.forEach(l -> assertTrue(l.toString().endsWith("|6|2|3"), "two targets, each a line and a band, at 3 points: " + l));
+            assertEquals(0L, b.script("return document.querySelectorAll('img[src=x]').length"), "the hostile name became an element");
         }
     }
 }

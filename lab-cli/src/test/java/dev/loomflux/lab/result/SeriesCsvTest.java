@@ -5,9 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -16,20 +14,16 @@ class SeriesCsvTest {
     Path dir;
 
     @Test
-    void columnsFollowTheSchemaNotTheOrderFiguresWereAddedOrTheFirstRow() throws IOException {
-        // The first row lacks the cgroup's figures (no reading covered that second); the second has them, added before the load's.
-        Map<String, Object> first = row("cpu_pct", 50.0, "t", 0, "rps", 100.0);
-        Map<String, Object> second = row("throttled_pct", 80.0, "t", 1, "rps", 110.0, "cpu_pct", 49.5, "extra", "x");
-        Map<String, Object> result = Map.of("series", List.of(first, second));
-        SeriesCsv.write(dir.resolve("s.csv"), result);
-        assertEquals(List.of("t,rps,cpu_pct,throttled_pct,extra", "0,100.0,50.0,,", "1,110.0,49.5,80.0,x"), Files.readAllLines(dir.resolve("s.csv")));
-    }
-
-    private static Map<String, Object> row(Object... kv) {
-        Map<String, Object> m = new LinkedHashMap<>();
-        for (int i = 0; i < kv.length; i += 2) {
-            m.put((String) kv[i], kv[i + 1]);
-        }
-        return m;
+    void columnsFollowTheSchemaAndTheCgroupsOnlyWhenSomeSecondHasThem() throws IOException {
+        // The first second lacks the cgroup's figures (no reading covered it); the second has them.
+        Result.PerSecond first = Results.read("{'t': 0, 'rps': 100.0, 'errors': 0, 'users': 2, 'cpu_pct': 50.0}", Result.PerSecond.class);
+        Result.PerSecond second = Results.read("{'t': 1, 'rps': 110.0, 'errors': 1, 'users': 2, 'cpu_pct': 49.5, 'throttled_pct': 80.0}",
+                Result.PerSecond.class);
+        SeriesCsv.write(dir.resolve("s.csv"), List.of(first, second));
+        assertEquals(List.of("t,rps,p50,p99,errors,users,cpu_pct,rss_mb,threads,fds,jit_compiles,jit_ms,jit_cpu_ms,canary_us,stub_cpu_pct,db_cpu_pct,throttled_pct",
+                "0,100.0,,,0,2,50.0,,,,,,,,,,", "1,110.0,,,1,2,49.5,,,,,,,,,,80.0"), Files.readAllLines(dir.resolve("s.csv")));
+        SeriesCsv.write(dir.resolve("closed.csv"), List.of(first));
+        assertEquals("t,rps,p50,p99,errors,users,cpu_pct,rss_mb,threads,fds,jit_compiles,jit_ms,jit_cpu_ms,canary_us,stub_cpu_pct,db_cpu_pct",
+                Files.readAllLines(dir.resolve("closed.csv")).get(0), "no cgroup and no open model: their columns are left out");
     }
 }

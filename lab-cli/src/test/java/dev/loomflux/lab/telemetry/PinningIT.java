@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.loomflux.lab.Home;
+import dev.loomflux.lab.result.JvmFacts;
 import dev.loomflux.lab.jdk.JdkLocator;
 import dev.loomflux.lab.target.Http;
 import dev.loomflux.lab.target.LaunchSettings;
@@ -16,8 +17,6 @@ import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -36,19 +35,17 @@ class PinningIT {
             Instant to = Instant.now();
             Path jfr = dir.resolve("pin.jfr");
             assertNull(JfrDump.dump(settings.jdk(), t.process().pid(), jfr));
-            Map<String, Object> jvm = JvmSummary.of(jfr, from, to, true, null);
-            assertEquals(true, jvm.get("available"), jvm.toString());
-            assertEquals(1L, jvm.get("pinned_events"), jvm.toString());
-            @SuppressWarnings("unchecked")
-            List<Map<String, Object>> frames = (List<Map<String, Object>>) jvm.get("pinned_top_frames");
-            assertTrue(String.valueOf(frames.get(0).get("frame")).contains("SlowClassInit.<clinit>"), frames.toString());
+            JvmFacts jvm = JvmSummary.of(jfr, from, to, true, null);
+            assertTrue(jvm.available(), jvm.toString());
+            assertEquals(1L, jvm.pinnedEvents(), jvm.toString());
+            assertTrue(jvm.pinnedTopFrames().get(0).frame().contains("SlowClassInit.<clinit>"), jvm.toString());
         }
     }
 
     @Test
     void aMissingRecordingDegradesToANoteInsteadOfFailing() {
-        Map<String, Object> jvm = JvmSummary.of(dir.resolve("absent.jfr"), Instant.now(), Instant.now(), false, null);
-        assertFalse((Boolean) jvm.get("available"));
-        assertTrue(String.valueOf(jvm.get("note")).startsWith("cannot read absent.jfr"), jvm.toString());
+        JvmFacts jvm = JvmSummary.of(dir.resolve("absent.jfr"), Instant.now(), Instant.now(), false, null);
+        assertFalse(jvm.available());
+        assertTrue(jvm.note().startsWith("cannot read absent.jfr"), jvm.toString());
     }
 }

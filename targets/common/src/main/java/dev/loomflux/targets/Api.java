@@ -22,6 +22,10 @@ public final class Api {
     public record Chain(int depth, int delay, List<String> responses) {
     }
 
+    /** /mixed: what /cpu, /items and /gateway answer, done in that order in one request. */
+    public record Mixed(String digest, ItemsPage items, String downstream) {
+    }
+
     /** Rows come back in id order; offset is computed in long to rule out overflow at the caps. */
     public static final String ITEMS_SQL = "SELECT id, name, price_cents FROM item ORDER BY id LIMIT $1 OFFSET $2";
     public static final String ITEMS_SQL_JDBC = "SELECT id, name, price_cents FROM item ORDER BY id LIMIT ? OFFSET ?";

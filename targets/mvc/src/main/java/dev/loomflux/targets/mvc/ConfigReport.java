@@ -1,9 +1,7 @@
 package dev.loomflux.targets.mvc;
 
 import com.zaxxer.hikari.HikariDataSource;
-import dev.loomflux.targets.RuntimeFacts;
-import java.util.LinkedHashMap;
-import java.util.Map;
+import dev.loomflux.targets.TargetConfig;
 import org.apache.hc.client5.http.config.Configurable;
 import org.apache.hc.client5.http.config.RequestConfig;
 import org.apache.hc.client5.http.impl.classic.CloseableHttpClient;
@@ -39,24 +37,18 @@ class ConfigReport {
         this.httpClient = httpClient;
     }
 
-    Map<String, Object> report() {
-        Map<String, Object> m = new LinkedHashMap<>();
-        m.put("target", props.targetName());
-        m.put("server", server());
-        m.put("request_thread", RuntimeFacts.requestThread());
-        m.put("http_client", httpClient());
-        m.put("db_pool", dbPool());
-        m.put("downstream_url", props.downstream().url());
-        m.put("jvm", RuntimeFacts.jvm());
-        return m;
-    }
-
-    private Map<String, Object> server() {
-        Map<String, Object> m = new LinkedHashMap<>();
-        m.put("engine", "tomcat");
-        m.put("threads_max", tomcatThreadsMax());
-        m.put("virtual_threads", Threading.VIRTUAL.isActive(environment));
-        return m;
+    TargetConfig report() {
+        // The client HttpClients.custom() builds is Configurable; the connect timeout lives in a
+        // ConnectionConfig the pool does not expose, so that one value is the configured one.
+        RequestConfig requestConfig = ((Configurable) httpClient).getConfig();
+        return new TargetConfig(props.targetName(),
+                new TargetConfig.Server("tomcat", tomcatThreadsMax(), null, Threading.VIRTUAL.isActive(environment)),
+                TargetConfig.RequestThread.current(),
+                new TargetConfig.HttpClientPool("apache-httpclient5", connectionPool.getMaxTotal(), connectionPool.getDefaultMaxPerRoute(),
+                        props.httpClient().connectTimeout().toMillis(), requestConfig.getResponseTimeout().toMilliseconds(),
+                        requestConfig.getConnectionRequestTimeout().toMilliseconds()),
+                new TargetConfig.DbPool("hikaricp", dataSource.getMaximumPoolSize(), dataSource.getMinimumIdle(), dataSource.getConnectionTimeout()),
+                props.downstream().url(), TargetConfig.Jvm.current());
     }
 
     /** Null when requests run on virtual threads: Tomcat then has no worker pool to cap. */
@@ -66,28 +58,5 @@ class ConfigReport {
             return pool.getMaximumPoolSize();
         }
         return null;
-    }
-
-    private Map<String, Object> httpClient() {
-        // The client HttpClients.custom() builds is Configurable; the connect timeout lives in a
-        // ConnectionConfig the pool does not expose, so that one value is the configured one.
-        RequestConfig requestConfig = ((Configurable) httpClient).getConfig();
-        Map<String, Object> m = new LinkedHashMap<>();
-        m.put("library", "apache-httpclient5");
-        m.put("max_connections", connectionPool.getMaxTotal());
-        m.put("max_per_route", connectionPool.getDefaultMaxPerRoute());
-        m.put("connect_timeout_ms", props.httpClient().connectTimeout().toMillis());
-        m.put("response_timeout_ms", requestConfig.getResponseTimeout().toMilliseconds());
-        m.put("acquire_timeout_ms", requestConfig.getConnectionRequestTimeout().toMilliseconds());
-        return m;
-    }
-
-    private Map<String, Object> dbPool() {
-        Map<String, Object> m = new LinkedHashMap<>();
-        m.put("library", "hikaricp");
-        m.put("max_size", dataSource.getMaximumPoolSize());
-        m.put("min_idle", dataSource.getMinimumIdle());
-        m.put("acquire_timeout_ms", dataSource.getConnectionTimeout());
-        return m;
     }
 }

@@ -5,10 +5,11 @@ import static org.springframework.http.MediaType.TEXT_PLAIN_VALUE;
 
 import dev.loomflux.targets.Api;
 import dev.loomflux.targets.CpuWork;
+import dev.loomflux.targets.Delay;
 import dev.loomflux.targets.Param;
+import dev.loomflux.targets.TargetConfig;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.RequestParam;
@@ -18,7 +19,7 @@ import org.springframework.web.client.RestClient;
 /**
  * The API of docs/api.md in plain blocking style: each request holds its thread (platform or
  * virtual) through every downstream call and query. Parameters arrive as raw strings so
- * {@link Param} alone decides what is valid and words the 400.
+ * {@link Param} and {@link Delay} alone decide what is valid and word the 400.
  */
 @RestController
 class TargetController {
@@ -43,30 +44,26 @@ class TargetController {
     }
 
     @GetMapping(path = "/gateway", produces = TEXT_PLAIN_VALUE)
-    String gateway(@RequestParam(required = false) String delay) {
-        return callDelay(Param.DELAY.parse(delay));
+    String gateway(@RequestParam(required = false) String delay, @RequestParam(required = false) String dist,
+                   @RequestParam(required = false) String p99) {
+        return callDownstream(Delay.parse(delay, dist, p99));
     }
 
     @GetMapping(path = "/chain", produces = APPLICATION_JSON_VALUE)
-    Api.Chain chain(@RequestParam(required = false) String delay, @RequestParam(required = false) String depth) {
-        int ms = Param.DELAY.parse(delay);
+    Api.Chain chain(@RequestParam(required = false) String delay, @RequestParam(required = false) String depth,
+                    @RequestParam(required = false) String dist, @RequestParam(required = false) String p99) {
+        Delay d = Delay.parse(delay, dist, p99);
         int n = Param.DEPTH.parse(depth);
         List<String> responses = new ArrayList<>(n);
         for (int i = 0; i < n; i++) {
-            responses.add(callDelay(ms));
+            responses.add(callDownstream(d));
         }
-        return new Api.Chain(n, ms, responses);
+        return new Api.Chain(n, d.ms(), responses);
     }
 
     @GetMapping(path = "/items", produces = APPLICATION_JSON_VALUE)
     Api.ItemsPage items(@RequestParam(required = false) String page, @RequestParam(required = false) String size) {
-        int p = Param.PAGE.parse(page);
-        int s = Param.SIZE.parse(size);
-        List<Api.Item> items = jdbc.sql(Api.ITEMS_SQL_JDBC)
-                .params(s, Api.offset(p, s))
-                .query((rs, row) -> new Api.Item(rs.getLong(1), rs.getString(2), rs.getLong(3)))
-                .list();
-        return new Api.ItemsPage(p, s, items);
+        return queryItems(Param.PAGE.parse(page), Param.SIZE.parse(size));
     }
 
     @GetMapping(path = "/cpu", produces = TEXT_PLAIN_VALUE)
@@ -74,8 +71,21 @@ class TargetController {
         return CpuWork.digest(Param.WORK.parse(work));
     }
 
+    @GetMapping(path = "/mixed", produces = APPLICATION_JSON_VALUE)
+    Api.Mixed mixed(@RequestParam(required = false) String work, @RequestParam(required = false) String page,
+                    @RequestParam(required = false) String size, @RequestParam(required = false) String delay,
+                    @RequestParam(required = false) String dist, @RequestParam(required = false) String p99) {
+        int w = Param.WORK.parse(work);
+        int p = Param.PAGE.parse(page);
+        int s = Param.SIZE.parse(size);
+        Delay d = Delay.parse(delay, dist, p99);
+        String digest = CpuWork.digest(w);
+        Api.ItemsPage items = queryItems(p, s);
+        return new Api.Mixed(digest, items, callDownstream(d));
+    }
+
     @GetMapping(path = "/config", produces = APPLICATION_JSON_VALUE)
-    Map<String, Object> config() {
+    TargetConfig config() {
         return config.report();
     }
 
@@ -85,7 +95,15 @@ class TargetController {
         return SlowClassInit.STATE;
     }
 
-    private String callDelay(int ms) {
-        return downstream.get().uri("/delay?ms={ms}", ms).retrieve().body(String.class);
+    private Api.ItemsPage queryItems(int page, int size) {
+        List<Api.Item> items = jdbc.sql(Api.ITEMS_SQL_JDBC)
+                .params(size, Api.offset(page, size))
+                .query((rs, row) -> new Api.Item(rs.getLong(1), rs.getString(2), rs.getLong(3)))
+                .list();
+        return new Api.ItemsPage(page, size, items);
+    }
+
+    private String callDownstream(Delay delay) {
+        return downstream.get().uri(delay.path()).retrieve().body(String.class);
     }
 }

@@ -1,11 +1,9 @@
 package dev.loomflux.targets.webflux;
 
-import dev.loomflux.targets.RuntimeFacts;
+import dev.loomflux.targets.TargetConfig;
 import io.netty.channel.ChannelOption;
 import io.r2dbc.pool.ConnectionPool;
 import io.r2dbc.pool.PoolMetrics;
-import java.util.LinkedHashMap;
-import java.util.Map;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.r2dbc.autoconfigure.R2dbcProperties;
 import org.springframework.stereotype.Component;
@@ -38,48 +36,19 @@ class ConfigReport {
     }
 
     /** Called on the request thread, so request_thread names the event loop that served it. */
-    Map<String, Object> report() {
-        Map<String, Object> m = new LinkedHashMap<>();
-        m.put("target", target);
-        m.put("server", server());
-        m.put("request_thread", RuntimeFacts.requestThread());
-        m.put("http_client", httpClient());
-        m.put("db_pool", dbPool());
-        m.put("downstream_url", downstreamUrl);
-        m.put("jvm", RuntimeFacts.jvm());
-        return m;
-    }
-
-    private static Map<String, Object> server() {
-        Map<String, Object> m = new LinkedHashMap<>();
-        m.put("engine", "reactor-netty");
-        // The server runs on Reactor Netty's global loop resources, sized by this constant
-        // (-Dreactor.netty.ioWorkerCount, else max(available processors, 4)).
-        m.put("event_loops", LoopResources.DEFAULT_IO_WORKER_COUNT);
-        m.put("virtual_threads", false);
-        return m;
-    }
-
-    private Map<String, Object> httpClient() {
+    TargetConfig report() {
         HttpClientConfig live = httpClient.configuration();
         int maxConnections = live.connectionProvider().maxConnections();
-        Map<String, Object> m = new LinkedHashMap<>();
-        m.put("library", "reactor-netty");
-        m.put("max_connections", maxConnections);
-        // Reactor Netty pools per remote address with the same limit, so one route gets all of them.
-        m.put("max_per_route", maxConnections);
-        m.put("connect_timeout_ms", live.options().get(ChannelOption.CONNECT_TIMEOUT_MILLIS));
-        m.put("response_timeout_ms", live.responseTimeout().toMillis());
-        m.put("acquire_timeout_ms", httpProps.acquireTimeout().toMillis());
-        return m;
-    }
-
-    private Map<String, Object> dbPool() {
-        Map<String, Object> m = new LinkedHashMap<>();
-        m.put("library", "r2dbc-pool");
-        m.put("max_size", pool.getMetrics().map(PoolMetrics::getMaxAllocatedSize).orElse(poolProps.getMaxSize()));
-        m.put("min_idle", poolProps.getMinIdle());
-        m.put("acquire_timeout_ms", poolProps.getMaxAcquireTime().toMillis());
-        return m;
+        return new TargetConfig(target,
+                // The server runs on Reactor Netty's global loop resources, sized by this constant
+                // (-Dreactor.netty.ioWorkerCount, else max(available processors, 4)).
+                new TargetConfig.Server("reactor-netty", null, LoopResources.DEFAULT_IO_WORKER_COUNT, false),
+                TargetConfig.RequestThread.current(),
+                // Reactor Netty pools per remote address with the same limit, so one route gets all of them.
+                new TargetConfig.HttpClientPool("reactor-netty", maxConnections, maxConnections, (Integer) live.options().get(ChannelOption.CONNECT_TIMEOUT_MILLIS),
+                        live.responseTimeout().toMillis(), httpProps.acquireTimeout().toMillis()),
+                new TargetConfig.DbPool("r2dbc-pool", pool.getMetrics().map(PoolMetrics::getMaxAllocatedSize).orElse(poolProps.getMaxSize()),
+                        poolProps.getMinIdle(), poolProps.getMaxAcquireTime().toMillis()),
+                downstreamUrl, TargetConfig.Jvm.current());
     }
 }

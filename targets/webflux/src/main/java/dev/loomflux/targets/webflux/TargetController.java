@@ -2,8 +2,9 @@ package dev.loomflux.targets.webflux;
 
 import dev.loomflux.targets.Api;
 import dev.loomflux.targets.CpuWork;
+import dev.loomflux.targets.Delay;
 import dev.loomflux.targets.Param;
-import java.util.Map;
+import dev.loomflux.targets.TargetConfig;
 import org.springframework.http.MediaType;
 import org.springframework.r2dbc.core.DatabaseClient;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -15,7 +16,8 @@ import reactor.core.publisher.Mono;
 
 /**
  * The API of docs/api.md. Handlers run on a Reactor Netty event loop and never block it; I/O is
- * returned as a Mono. Parameters arrive as raw strings so that Param produces the 400 message.
+ * returned as a Mono. Parameters arrive as raw strings so that Param and Delay produce the 400
+ * message.
  */
 @RestController
 class TargetController {
@@ -40,32 +42,25 @@ class TargetController {
     }
 
     @GetMapping(path = "/gateway", produces = MediaType.TEXT_PLAIN_VALUE)
-    Mono<String> gateway(@RequestParam(required = false) String delay) {
-        return callDownstream(Param.DELAY.parse(delay));
+    Mono<String> gateway(@RequestParam(required = false) String delay, @RequestParam(required = false) String dist,
+                         @RequestParam(required = false) String p99) {
+        return callDownstream(Delay.parse(delay, dist, p99));
     }
 
     @GetMapping(path = "/chain", produces = MediaType.APPLICATION_JSON_VALUE)
-    Mono<Api.Chain> chain(@RequestParam(required = false) String delay, @RequestParam(required = false) String depth) {
-        int ms = Param.DELAY.parse(delay);
+    Mono<Api.Chain> chain(@RequestParam(required = false) String delay, @RequestParam(required = false) String depth,
+                          @RequestParam(required = false) String dist, @RequestParam(required = false) String p99) {
+        Delay d = Delay.parse(delay, dist, p99);
         int n = Param.DEPTH.parse(depth);
         return Flux.range(0, n)
-                .concatMap(i -> callDownstream(ms))
+                .concatMap(i -> callDownstream(d))
                 .collectList()
-                .map(responses -> new Api.Chain(n, ms, responses));
+                .map(responses -> new Api.Chain(n, d.ms(), responses));
     }
 
     @GetMapping(path = "/items", produces = MediaType.APPLICATION_JSON_VALUE)
     Mono<Api.ItemsPage> items(@RequestParam(required = false) String page, @RequestParam(required = false) String size) {
-        int p = Param.PAGE.parse(page);
-        int s = Param.SIZE.parse(size);
-        return db.sql(Api.ITEMS_SQL)
-                .bind(0, (long) s)
-                .bind(1, Api.offset(p, s))
-                .map(row -> new Api.Item(row.get("id", Long.class), row.get("name", String.class),
-                        row.get("price_cents", Long.class)))
-                .all()
-                .collectList()
-                .map(items -> new Api.ItemsPage(p, s, items));
+        return queryItems(Param.PAGE.parse(page), Param.SIZE.parse(size));
     }
 
     /** Deliberately computed on the event loop, as a naive WebFlux app does: this is what /cpu measures. */
@@ -74,15 +69,39 @@ class TargetController {
         return CpuWork.digest(Param.WORK.parse(work));
     }
 
+    /**
+     * The three steps in the MVC target's order, one after another (not zipped, which would overlap
+     * the query and the call and so measure less work); the digest on the event loop, as /cpu does.
+     */
+    @GetMapping(path = "/mixed", produces = MediaType.APPLICATION_JSON_VALUE)
+    Mono<Api.Mixed> mixed(@RequestParam(required = false) String work, @RequestParam(required = false) String page,
+                          @RequestParam(required = false) String size, @RequestParam(required = false) String delay,
+                          @RequestParam(required = false) String dist, @RequestParam(required = false) String p99) {
+        int w = Param.WORK.parse(work);
+        int p = Param.PAGE.parse(page);
+        int s = Param.SIZE.parse(size);
+        Delay d = Delay.parse(delay, dist, p99);
+        String digest = CpuWork.digest(w);
+        return queryItems(p, s).flatMap(items -> callDownstream(d).map(body -> new Api.Mixed(digest, items, body)));
+    }
+
     @GetMapping(path = "/config", produces = MediaType.APPLICATION_JSON_VALUE)
-    Map<String, Object> config() {
+    TargetConfig config() {
         return config.report();
     }
 
-    private Mono<String> callDownstream(int ms) {
-        return downstream.get()
-                .uri(uri -> uri.path("/delay").queryParam("ms", ms).build())
-                .retrieve()
-                .bodyToMono(String.class);
+    private Mono<Api.ItemsPage> queryItems(int page, int size) {
+        return db.sql(Api.ITEMS_SQL)
+                .bind(0, (long) size)
+                .bind(1, Api.offset(page, size))
+                .map(row -> new Api.Item(row.get("id", Long.class), row.get("name", String.class),
+                        row.get("price_cents", Long.class)))
+                .all()
+                .collectList()
+                .map(items -> new Api.ItemsPage(page, size, items));
+    }
+
+    private Mono<String> callDownstream(Delay delay) {
+        return downstream.get().uri(delay.path()).retrieve().bodyToMono(String.class);
     }
 }

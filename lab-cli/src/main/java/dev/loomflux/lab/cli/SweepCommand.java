@@ -1,0 +1,42 @@
+package dev.loomflux.lab.cli;
+
+import dev.loomflux.lab.UsageException;
+import dev.loomflux.lab.experiment.Experiment;
+import dev.loomflux.lab.experiment.Sweep;
+import java.util.List;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/** ./lab run with a grid: where each model wins (docs/sweep.md). */
+@Command(name = "sweep", mixinStandardHelpOptions = true, sortOptions = false,
+        description = {"Measure every target at steady state in every cell of a grid of one or two parameters, and draw the map: per cell "
+                + "and metric the winner where it is clear, and where the winner changes. Takes everything ./lab run takes; an experiment "
+                + "file gives the grid in its sweep section, flags with --vary (docs/sweep.md)."})
+public final class SweepCommand extends RunCommand {
+    @Option(names = "--vary", paramLabel = "NAME=V1,V2,...",
+            description = {"A parameter and its values, once or twice: users, rate, delay, depth, page, size, work (same JVM, new load),",
+                    "property:NAME or jvm:FLAG{} (a JVM per value), e.g. --vary users=10,100,1000 --vary delay=0,20,100."})
+    List<String> vary;
+
+    @Option(names = "--cell-warmup", paramLabel = "TIME",
+            description = "Most warmup of each cell after a target's first, until steady. Default: 60s.")
+    String cellWarmup;
+
+    @Override
+    Experiment adjust(Experiment e) {
+        if (vary == null) {
+            if (e.sweep() == null) {
+                throw new UsageException("sweep: give --vary NAME=V1,V2,... (once or twice) or an experiment file with a sweep section");
+            }
+            return cellWarmup == null ? e : e.withSweep(new Sweep(e.sweep().axes(), Flags.duration("--cell-warmup", cellWarmup, true)));
+        }
+        if (e.sweep() != null) {
+            throw new UsageException("--vary cannot be combined with an experiment file's sweep section; edit the file instead");
+        }
+        if (vary.size() > Sweep.MAX_AXES) {
+            throw new UsageException("--vary: at most " + Sweep.MAX_AXES + " parameters, got " + vary.size());
+        }
+        return e.withSweep(new Sweep(vary.stream().map(v -> Sweep.axis(v, "--vary")).toList(),
+                cellWarmup == null ? Sweep.DEFAULT_CELL_WARMUP : Flags.duration("--cell-warmup", cellWarmup, true)));
+    }
+}

@@ -1,0 +1,130 @@
+package dev.loomflux.lab.procedure;
+
+import dev.loomflux.lab.experiment.Experiment;
+import dev.loomflux.lab.experiment.Profile;
+import dev.loomflux.lab.experiment.Scenario;
+import dev.loomflux.lab.experiment.Sweep;
+import dev.loomflux.lab.measure.Log;
+import dev.loomflux.lab.measure.Measurer;
+import dev.loomflux.lab.process.Reaper;
+import dev.loomflux.lab.result.Metric;
+import dev.loomflux.lab.result.Result;
+import dev.loomflux.lab.result.ResultsFile;
+import dev.loomflux.lab.result.SweepMap;
+import dev.loomflux.lab.stats.Stats;
+import dev.loomflux.lab.target.RunningTarget;
+import dev.loomflux.lab.target.TargetSpec;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Consumer;
+
+/**
+ * ./lab sweep: every cell of the grid on each target JVM, in order, the JVM kept while only the load
+ * and the request change; the first cell warms it up from cold (compile stage, then until steady),
+ * every later one until its own load is steady. Then the map: per cell the winner where it is clear,
+ * and where the winner changes.
+ */
+public final class SweepCells implements Procedure {
+    private final Experiment experiment;
+    private final Sweep sweep;
+    private final Map<String, Sweep.Variant> variants = new LinkedHashMap<>();
+    private final Measurer measurer;
+    private final ResultsFile results;
+    private final Log log;
+    private final Progress progress;
+    private final List<SweepMap.Entry> entries = new ArrayList<>();
+    private SweepMap map;
+
+    /**
+     * @param experiment the experiment as declared (its targets, not their variants)
+     * @param progress   null when not estimated
+     */
+    public SweepCells(Experiment experiment, Measurer measurer, ResultsFile results, Log log, Progress progress) {
+        this.experiment = experiment;
+        this.sweep = experiment.sweep();
+        sweep.variants(experiment.targets()).forEach(v -> variants.put(v.spec().name(), v));
+        this.measurer = measurer;
+        this.results = results;
+        this.log = log;
+        this.progress = progress;
+    }
+
+    /** The target JVMs the run starts: a declared target once, or once per value of a target axis. */
+    public static List<TargetSpec> targets(Experiment experiment) {
+        return experiment.sweep().variants(experiment.targets()).stream().map(Sweep.Variant::spec).toList();
+    }
+
+    @Override
+    public void run(TargetVisit visit, Scenario base) {
+        RunningTarget target = visit.target();
+        Sweep.Variant variant = variants.get(target.spec().name());
+        boolean first = true;
+        for (Map<String, Integer> cell : sweep.cells()) {
+            if (Reaper.stopping()) {
+                return;
+            }
+            Scenario scenario = sweep.scenario(base, cell);
+            Map<String, Integer> at = new LinkedHashMap<>(variant.at());
+            at.putAll(cell);
+            if (progress != null) {
+                progress.unitStarted();
+            }
+            Result r;
+            if (!target.process().isAlive()) {
+                r = Result.failed(target.spec().name(), scenario.name(), "not measured: the target had exited (" + target.process().exitDescription() + ")");
+            } else {
+                Profile profile = sweep.profile(experiment.profile(), cell);
+                String suffix = (experiment.repeat() > 1 ? ".r" + visit.repeat() : "") + cellSuffix(cell, scenario);
+                log.line(target.spec().name() + " " + scenario.name() + ": cell " + at);
+                r = measurer.measure(target, scenario, new Measurer.Load(profile, first ? experiment.warmup() : sweep.cellWarmup(), first, suffix),
+                        visit.before());
+                first = false;
+            }
+            if (Reaper.stopping()) {
+                return; // cut short by Ctrl-C: not a result
+            }
+            r = visit.stamp(r).withCell(at);
+            results.add(r);
+            entries.add(new SweepMap.Entry(variant.base(), base.name(), at, r));
+            if (progress != null) {
+                progress.unitDone();
+            }
+        }
+    }
+
+    /** The file names tell cells apart: the scenario's name already carries its request parameters, the profile's do not. */
+    private static String cellSuffix(Map<String, Integer> cell, Scenario scenario) {
+        StringBuilder sb = new StringBuilder();
+        cell.forEach((k, v) -> {
+            if (!scenario.orderedParams().containsKey(k)) {
+                sb.append('.').append(k).append(v);
+            }
+        });
+        return sb.toString();
+    }
+
+    @Override
+    public void summarize() {
+        map = SweepMap.of(sweep.axes(), experiment.targets().stream().map(TargetSpec::name).toList(),
+                experiment.scenarios().stream().map(Scenario::name).toList(), entries);
+        results.sweep(map);
+    }
+
+    @Override
+    public void conclude(Consumer<String> out) {
+        int[] clear = map.clearOfAll();
+        out.accept("sweep: " + map.cells().size() + " cells x " + Metric.SWEPT.size() + " metrics; a clear winner in " + clear[0] + " of " + clear[1]
+                + (experiment.repeat() < Stats.MIN_REPEATS ? " (verdicts need --repeat 3)" : ""));
+        if (map.crossovers().isEmpty()) {
+            out.accept("crossovers: none where both sides are clear");
+        }
+        map.crossovers().forEach(c -> out.accept("crossover " + c));
+    }
+
+    @Override
+    public boolean answers() {
+        return false;
+    }
+}

@@ -1,0 +1,19 @@
+package dev.loomflux.lab.result;
+
+import java.util.List;
+
+/**
+ * A result's "jvm": the target JVM's internals over the measured window, read from its JFR
+ * recording. When no recording could be read, only available (false), note and virtual_threads.
+ */
+public record JvmFacts(boolean available, String note, Long gcPauses, Double gcPauseTotalMs, Double gcPauseMaxMs, Double heapAfterGcPeakMb,
+                       Double heapUsedAtEndMb, Double heapMaxMb, Double allocRateMbS, Long peakPlatformThreads, boolean virtualThreads,
+                       Long pinnedEvents, List<PinnedFrame> pinnedTopFrames, String pinningNote) {
+    /** Where the application blocked while its virtual thread was pinned, and how often. */
+    public record PinnedFrame(String frame, int count) {
+    }
+
+    public static JvmFacts unavailable(String why, boolean virtualThreads) {
+        return new JvmFacts(false, why, null, null, null, null, null, null, null, null, virtualThreads, null, null, null);
+    }
+}

@@ -1,0 +1,92 @@
+package dev.loomflux.lab.result;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.loomflux.lab.experiment.Sweep;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The map's verdicts on the crossover that theory fixes (#12): mvc with 10 Tomcat threads against
+ * mvc-vt behind a 50 ms downstream, closed users. Both serve users / 0.05 s until mvc-10's 10
+ * threads cap it at 200 rps; mvc-vt keeps rising. Figures as three repeats would give them, with a
+ * few percent of noise.
+ */
+class SweepMapTest {
+    private static final Sweep.Axis USERS = Sweep.axis("users=5,50,100", "--vary");
+
+    @Test
+    void equalAtFiveUsersAndMvcVtClearlyAheadAtFiftyAndAHundred() {
+        List<SweepMap.Entry> entries = new ArrayList<>();
+        double[] noise = {0.99, 1.0, 1.01};
+        for (int users : USERS.values()) {
+            double vt = users / 0.0505;
+            double ten = Math.min(vt, 10 / 0.0505);
+            for (int r = 0; r < 3; r++) {
+                entries.add(entry("mvc-10", users, ten * noise[r], 50.5 * users / Math.min(users, 10) * noise[2 - r], true));
+                entries.add(entry("mvc-vt", users, vt * noise[2 - r], 50.5 * noise[r], true));
+            }
+        }
+        SweepMap map = SweepMap.of(List.of(USERS), List.of("mvc-10", "mvc-vt"), List.of("gateway-delay50"), entries);
+        assertEquals(3, map.cells().size());
+        assertEquals(SweepMap.UNCLEAR, winner(map, 5, Metric.THROUGHPUT).verdict(), "5 users: both at 99 rps");
+        for (int users : List.of(50, 100)) {
+            SweepMap.Winner w = winner(map, users, Metric.THROUGHPUT);
+            assertTrue(w.clear(), users + " users " + w);
+            assertEquals("mvc-vt", w.leader());
+            assertEquals(users == 50 ? 400.0 : 900.0, w.marginPct(), 1.0, "mvc-vt / mvc-10 - 1, in %");
+            assertTrue(winner(map, users, Metric.P99).clear() && winner(map, users, Metric.P99).leader().equals("mvc-vt"));
+        }
+        assertEquals(List.of(), map.crossovers(), "no crossover: at 5 users neither side is clear");
+        SweepMap.TargetFigures ten = map.cells().get(2).targets().get(0);
+        assertEquals("mvc-10", ten.target());
+        assertEquals(3, ten.n());
+        assertEquals(198.0, ten.metrics().get("throughput_rps").median(), 0.1);
+    }
+
+    @Test
+    void aCrossoverIsNamedOnlyBetweenTwoClearCellsAndAnUnsteadyCellHasNoWinner() {
+        List<SweepMap.Entry> entries = new ArrayList<>();
+        double[] noise = {0.99, 1.0, 1.01};
+        for (int users : USERS.values()) {
+            for (int r = 0; r < 3; r++) {
+                // mvc-10 ahead at 5 users, mvc-vt from 50 on; mvc-vt not steady once at 100
+                entries.add(entry("mvc-10", users, (users == 5 ? 120 : 100) * noise[r], 50, true));
+                entries.add(entry("mvc-vt", users, (users == 5 ? 100 : 300) * noise[r], 50, !(users == 100 && r == 1)));
+            }
+        }
+        SweepMap map = SweepMap.of(List.of(USERS), List.of("mvc-10", "mvc-vt"), List.of("gateway-delay50"), entries);
+        assertEquals("mvc-10", winner(map, 5, Metric.THROUGHPUT).leader());
+        assertTrue(winner(map, 5, Metric.THROUGHPUT).clear());
+        assertEquals(SweepMap.UNSTEADY, winner(map, 100, Metric.THROUGHPUT).verdict());
+        assertTrue(map.crossovers().contains("gateway-delay50: mvc-vt overtakes mvc-10 on throughput between 5 users and 50 users"),
+                map.crossovers().toString());
+        // Equal p99 everywhere: no cell has a clear p99 winner, so no sentence about it.
+        assertTrue(map.crossovers().stream().noneMatch(c -> c.contains("p99")), map.crossovers().toString());
+    }
+
+    @Test
+    void singleRunsNameTheLeaderButGiveNoVerdict() {
+        List<SweepMap.Entry> entries = List.of(entry("a", 5, 100, 10, true), entry("b", 5, 300, 10, true));
+        SweepMap map = SweepMap.of(List.of(Sweep.axis("users=5", "--vary")), List.of("a", "b"), List.of("gateway-delay50"), entries);
+        SweepMap.Winner w = winner(map, 5, Metric.THROUGHPUT);
+        assertEquals(SweepMap.TOO_FEW, w.verdict());
+        assertEquals("b", w.leader());
+        assertEquals(200.0, w.marginPct());
+    }
+
+    private static SweepMap.Winner winner(SweepMap map, int users, Metric m) {
+        return map.cells().stream().filter(c -> c.at().get("users") == users).findFirst().orElseThrow().winner(m.summaryName());
+    }
+
+    private static SweepMap.Entry entry(String target, int users, double rps, double p99, boolean steady) {
+        Result r = Results.result(String.format(java.util.Locale.ROOT, "{'target': '%s', 'scenario': 'gateway-delay50', 'status': 'ok', 'requests': 1000, "
+                + "'throughput_rps': %.3f, 'latency_ms': {'p50': %.3f, 'p99': %.3f}, 'errors': {'total': 0}, "
+                + "'series': [{'t': 0, 'rps': %.3f, 'errors': 0, 'users': %d, 'cpu_pct': 50.0, 'rss_mb': 200.0, 'threads': 30}], "
+                + "'steady_state': {'reached': %s, 'steady': %s}}", target, rps, p99 * 0.9, p99, rps, users, steady, steady));
+        return new SweepMap.Entry(target, "gateway-delay50", Map.of("users", users), r);
+    }
+}
