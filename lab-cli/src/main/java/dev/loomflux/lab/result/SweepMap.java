@@ -15,7 +15,8 @@ import java.util.Objects;
  * results.json "sweep" (docs/sweep.md): per scenario and cell, every target's medians over repeats,
  * and per metric the winner when it is clear; then where the winner changes, in words. A cell's
  * winner is clear only when it beats every other target significantly (docs/statistics.md) and every
- * result of the cell is steady; otherwise the cell says why there is none.
+ * result of the cell is steady; otherwise the cell says why there is none. Crossovers are found pair
+ * by pair of targets.
  */
 public record SweepMap(List<Axis> axes, List<String> targets, List<Cell> cells, List<String> crossovers, String method) {
     /** @param label short, for headings: "users", "delay", "threads.max" */
@@ -75,26 +76,40 @@ public record SweepMap(List<Axis> axes, List<String> targets, List<Cell> cells, 
     public static SweepMap of(List<Sweep.Axis> grid, List<String> targets, List<String> scenarios, List<Entry> entries) {
         List<Axis> axes = grid.stream().map(a -> new Axis(a.name(), a.label(), a.values())).toList();
         List<Cell> cells = new ArrayList<>();
+        List<PairLead> leads = new ArrayList<>();
         for (String scenario : scenarios) {
             Map<Map<String, Integer>, List<Entry>> byCell = new LinkedHashMap<>();
             entries.stream().filter(e -> e.scenario().equals(scenario)).forEach(e -> byCell.computeIfAbsent(e.at(), k -> new ArrayList<>()).add(e));
-            byCell.forEach((at, in) -> cells.add(cell(scenario, at, targets, in)));
+            byCell.forEach((at, in) -> {
+                Map<String, List<Result>> byTarget = byTarget(targets, in);
+                List<PairLead> cellLeads = pairLeads(scenario, at, byTarget);
+                cells.add(cell(scenario, at, byTarget, cellLeads));
+                leads.addAll(cellLeads);
+            });
         }
         List<String> crossovers = new ArrayList<>();
         for (String scenario : scenarios) {
             for (Metric m : Metric.SWEPT) {
                 for (Sweep.Axis axis : grid) {
-                    crossovers.addAll(crossovers(scenario, m, axis, grid, cells));
+                    for (int i = 0; i < targets.size(); i++) {
+                        for (int j = i + 1; j < targets.size(); j++) {
+                            crossovers.addAll(crossovers(scenario, m, targets.get(i), targets.get(j), axis, grid, leads));
+                        }
+                    }
                 }
             }
         }
         return new SweepMap(axes, targets, cells, crossovers, "per cell and metric, the median over repeats; a winner when it beats every other target "
-                + "with a 95% bootstrap CI of the difference excluding 0 and Mann-Whitney U p < " + Stats.ALPHA + ", with >= " + Stats.MIN_REPEATS
-                + " repeats each, all of them steady; a crossover only between two cells with clear, different winners (docs/sweep.md)");
+                + "with a 95% bootstrap CI of the difference excluding 0, Mann-Whitney U p < " + Stats.ALPHA + " and a lead of at least "
+                + Stats.MIN_EFFECT_PCT + "%, with >= " + Stats.MIN_REPEATS + " repeats each, all of them steady; a crossover where one target "
+                + "clearly beats another in one cell and loses clearly to it in the next such cell along an axis (docs/sweep.md)");
     }
 
-    private static Cell cell(String scenario, Map<String, Integer> at, List<String> targets, List<Entry> in) {
-        List<TargetFigures> figures = new ArrayList<>();
+    /** One target's clear win over another on one metric in one cell, by the same rules as a cell's winner. */
+    private record PairLead(String scenario, Map<String, Integer> at, String metric, String a, String b, String winner) {
+    }
+
+    private static Map<String, List<Result>> byTarget(List<String> targets, List<Entry> in) {
         Map<String, List<Result>> byTarget = new LinkedHashMap<>();
         for (String t : targets) {
             List<Result> ok = in.stream().filter(e -> e.target().equals(t) && e.result().ok()).map(Entry::result).toList();
@@ -102,6 +117,34 @@ public record SweepMap(List<Axis> axes, List<String> targets, List<Cell> cells, 
                 byTarget.put(t, ok);
             }
         }
+        return byTarget;
+    }
+
+    private static List<PairLead> pairLeads(String scenario, Map<String, Integer> at, Map<String, List<Result>> byTarget) {
+        List<PairLead> out = new ArrayList<>();
+        List<String> present = new ArrayList<>(byTarget.keySet());
+        for (Metric m : Metric.SWEPT) {
+            for (int i = 0; i < present.size(); i++) {
+                for (int j = i + 1; j < present.size(); j++) {
+                    List<Result> a = byTarget.get(present.get(i));
+                    List<Result> b = byTarget.get(present.get(j));
+                    double[] sa = samples(a, m);
+                    double[] sb = samples(b, m);
+                    if (sa.length == 0 || sb.length == 0 || !a.stream().allMatch(Result::steady) || !b.stream().allMatch(Result::steady)) {
+                        continue;
+                    }
+                    Verdict v = Stats.compare(m.summaryName(), present.get(i), sa, present.get(j), sb, m.higherIsBetter());
+                    if (v.significant()) {
+                        out.add(new PairLead(scenario, at, m.summaryName(), present.get(i), present.get(j), v.winner()));
+                    }
+                }
+            }
+        }
+        return out;
+    }
+
+    private static Cell cell(String scenario, Map<String, Integer> at, Map<String, List<Result>> byTarget, List<PairLead> leads) {
+        List<TargetFigures> figures = new ArrayList<>();
         byTarget.forEach((t, rs) -> {
             Map<String, Figure> metrics = new LinkedHashMap<>();
             for (Metric m : Metric.SWEPT) {
@@ -115,7 +158,7 @@ public record SweepMap(List<Axis> axes, List<String> targets, List<Cell> cells, 
         });
         List<Winner> winners = new ArrayList<>();
         for (Metric m : Metric.SWEPT) {
-            Winner w = winner(m, figures, byTarget);
+            Winner w = winner(m, figures, leads);
             if (w != null) {
                 winners.add(w);
             }
@@ -128,7 +171,7 @@ public record SweepMap(List<Axis> axes, List<String> targets, List<Cell> cells, 
     }
 
     /** Null when fewer than two targets have the metric. */
-    private static Winner winner(Metric m, List<TargetFigures> figures, Map<String, List<Result>> byTarget) {
+    private static Winner winner(Metric m, List<TargetFigures> figures, List<PairLead> leads) {
         List<TargetFigures> have = figures.stream().filter(f -> f.metrics().containsKey(m.summaryName())).sorted((a, b) -> {
             int c = Double.compare(a.metrics().get(m.summaryName()).median(), b.metrics().get(m.summaryName()).median());
             return m.higherIsBetter() ? -c : c;
@@ -143,15 +186,15 @@ public record SweepMap(List<Axis> axes, List<String> targets, List<Cell> cells, 
         Double margin = s == 0 ? null : Result.round(100 * (m.higherIsBetter() ? b - s : s - b) / Math.abs(s));
         String verdict = CLEAR;
         for (TargetFigures other : have.subList(1, have.size())) {
-            Verdict v = Stats.compare(m.summaryName(), best.target(), samples(byTarget.get(best.target()), m), other.target(),
-                    samples(byTarget.get(other.target()), m), m.higherIsBetter());
             if (!best.steady() || !other.steady()) {
                 verdict = UNSTEADY;
                 break;
             }
+            boolean beats = leads.stream().anyMatch(l -> l.metric().equals(m.summaryName()) && best.target().equals(l.winner())
+                    && (l.a().equals(other.target()) || l.b().equals(other.target())));
             if (best.n() < Stats.MIN_REPEATS || other.n() < Stats.MIN_REPEATS) {
                 verdict = TOO_FEW;
-            } else if (!v.significant() || !best.target().equals(v.winner())) {
+            } else if (!beats) {
                 verdict = verdict.equals(TOO_FEW) ? TOO_FEW : UNCLEAR;
             }
         }
@@ -159,32 +202,33 @@ public record SweepMap(List<Axis> axes, List<String> targets, List<Cell> cells, 
     }
 
     /**
-     * Along one axis, the other axes held: each place where two cells with clear winners, the nearest
-     * such pair, have different winners. "mvc-vt overtakes mvc-10 on throughput between 5 and 50 users
-     * (50 ms delay)".
+     * Along one axis, the other axes held, for one pair of targets: each place where the nearest two
+     * cells in which one of them clearly beats the other have different winners. With more than two
+     * targets a cell's winner must beat all of them, which hides "webflux overtakes mvc" wherever
+     * mvc-vt ties webflux; the pair does not. "mvc-vt overtakes mvc-10 on throughput between 5 users
+     * and 50 users (50 ms delay)".
      */
-    private static List<String> crossovers(String scenario, Metric m, Sweep.Axis axis, List<Sweep.Axis> axes, List<Cell> cells) {
-        Map<Map<String, Integer>, List<Cell>> lines = new LinkedHashMap<>();
-        for (Cell c : cells) {
-            if (c.scenario().equals(scenario) && c.at().containsKey(axis.name())) {
-                Map<String, Integer> rest = new LinkedHashMap<>(c.at());
+    private static List<String> crossovers(String scenario, Metric m, String a, String b, Sweep.Axis axis, List<Sweep.Axis> axes, List<PairLead> leads) {
+        Map<Map<String, Integer>, List<PairLead>> lines = new LinkedHashMap<>();
+        for (PairLead l : leads) {
+            if (l.scenario().equals(scenario) && l.metric().equals(m.summaryName()) && l.a().equals(a) && l.b().equals(b) && l.at().containsKey(axis.name())) {
+                Map<String, Integer> rest = new LinkedHashMap<>(l.at());
                 rest.remove(axis.name());
-                lines.computeIfAbsent(rest, k -> new ArrayList<>()).add(c);
+                lines.computeIfAbsent(rest, k -> new ArrayList<>()).add(l);
             }
         }
         List<String> out = new ArrayList<>();
         lines.forEach((rest, line) -> {
-            List<Cell> clear = line.stream().filter(c -> c.winner(m.summaryName()) != null && c.winner(m.summaryName()).clear())
-                    .sorted((a, b) -> Integer.compare(a.at().get(axis.name()), b.at().get(axis.name()))).toList();
-            for (int i = 1; i < clear.size(); i++) {
-                String before = clear.get(i - 1).winner(m.summaryName()).leader();
-                String after = clear.get(i).winner(m.summaryName()).leader();
+            List<PairLead> sorted = line.stream().sorted((x, y) -> Integer.compare(x.at().get(axis.name()), y.at().get(axis.name()))).toList();
+            for (int i = 1; i < sorted.size(); i++) {
+                String before = sorted.get(i - 1).winner();
+                String after = sorted.get(i).winner();
                 if (!Objects.equals(before, after)) {
                     List<String> held = new ArrayList<>();
                     rest.forEach((k, v) -> held.add(describe(axes, k, v)));
                     out.add(String.format(Locale.ROOT, "%s: %s overtakes %s on %s between %s and %s%s", scenario, after, before, m.words(),
-                            describe(axes, axis.name(), clear.get(i - 1).at().get(axis.name())),
-                            describe(axes, axis.name(), clear.get(i).at().get(axis.name())),
+                            describe(axes, axis.name(), sorted.get(i - 1).at().get(axis.name())),
+                            describe(axes, axis.name(), sorted.get(i).at().get(axis.name())),
                             held.isEmpty() ? "" : " (" + String.join(", ", held) + ")"));
                 }
             }

@@ -13,6 +13,13 @@ public final class Stats {
     /** Fewer samples per side than this and no verdict is given: a rank test cannot reach p < 0.05. */
     public static final int MIN_REPEATS = 3;
     public static final double ALPHA = 0.05;
+    /**
+     * The smallest lead the lab calls a win, in percent. Repeats in one session can separate a 1%
+     * difference perfectly (mvc-10 97.0 vs mvc-vt 96.0 rps, both bound by a 50 ms downstream: SweepIT
+     * in CI), but medians of the same --repeat 3 run in two sessions moved 1-21% apart (README), so a
+     * smaller lead would not survive a rerun and is no answer to "which model".
+     */
+    public static final double MIN_EFFECT_PCT = 5;
     private static final double LOW_PCT = 100 * ALPHA / 2;
     private static final double HIGH_PCT = 100 * (1 - ALPHA / 2);
 
@@ -87,8 +94,12 @@ public final class Stats {
         }
         double lead = bWins ? lead(medianA, medianB, higherIsBetter) : lead(medianB, medianA, higherIsBetter);
         String winner = bWins ? nameB : nameA;
-        String text = String.format(Locale.ROOT, "%s ahead by %s (%s)", winner, pct(lead),
-                interval(Bootstrap.percentile(leads, LOW_PCT), Bootstrap.percentile(leads, HIGH_PCT)));
+        String leadInterval = interval(Bootstrap.percentile(leads, LOW_PCT), Bootstrap.percentile(leads, HIGH_PCT));
+        if (lead < MIN_EFFECT_PCT) {
+            return noVerdict(metric, diff, low, high, String.format(Locale.ROOT,
+                    "no clear difference (%s ahead by only %s, under the %s the lab calls a difference; %s)", winner, pct(lead), pct(MIN_EFFECT_PCT), leadInterval));
+        }
+        String text = String.format(Locale.ROOT, "%s ahead by %s (%s)", winner, pct(lead), leadInterval);
         return new Verdict(metric, winner, diff, low, high, true, text);
     }
 

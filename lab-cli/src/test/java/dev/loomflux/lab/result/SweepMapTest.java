@@ -69,6 +69,28 @@ class SweepMapTest {
     }
 
     @Test
+    void withThreeTargetsACrossoverIsFoundPairByPairWhereNoCellHasAWinner() {
+        // delay 0: mvc and mvc-vt tie ahead of webflux; delay 100: mvc's 200 threads cap it, webflux and mvc-vt tie ahead.
+        Sweep.Axis delay = Sweep.axis("delay=0,100", "--vary");
+        Map<String, double[]> rps = Map.of("mvc", new double[] {3000, 2000}, "mvc-vt", new double[] {3000, 3450}, "webflux", new double[] {2500, 3500});
+        double[] noise = {0.99, 1.0, 1.01};
+        List<SweepMap.Entry> entries = new ArrayList<>();
+        for (int d = 0; d < 2; d++) {
+            for (String t : List.of("mvc", "mvc-vt", "webflux")) {
+                for (int r = 0; r < 3; r++) {
+                    entries.add(entry(t, Map.of("delay", delay.values().get(d)), rps.get(t)[d] * noise[r], 50, true));
+                }
+            }
+        }
+        SweepMap map = SweepMap.of(List.of(delay), List.of("mvc", "mvc-vt", "webflux"), List.of("gateway"), entries);
+        for (SweepMap.Cell c : map.cells()) {
+            assertEquals(SweepMap.UNCLEAR, c.winner("throughput_rps").verdict(), "two targets tie at the top of " + c.at());
+        }
+        List<String> throughput = map.crossovers().stream().filter(c -> c.contains("throughput")).toList();
+        assertEquals(List.of("gateway: webflux overtakes mvc on throughput between " + delay.describe(0) + " and " + delay.describe(100)), throughput);
+    }
+
+    @Test
     void singleRunsNameTheLeaderButGiveNoVerdict() {
         List<SweepMap.Entry> entries = List.of(entry("a", 5, 100, 10, true), entry("b", 5, 300, 10, true));
         SweepMap map = SweepMap.of(List.of(Sweep.axis("users=5", "--vary")), List.of("a", "b"), List.of("gateway-delay50"), entries);
@@ -83,10 +105,15 @@ class SweepMapTest {
     }
 
     private static SweepMap.Entry entry(String target, int users, double rps, double p99, boolean steady) {
+        return entry(target, Map.of("users", users), rps, p99, steady);
+    }
+
+    private static SweepMap.Entry entry(String target, Map<String, Integer> at, double rps, double p99, boolean steady) {
+        int users = at.getOrDefault("users", 100);
         Result r = Results.result(String.format(java.util.Locale.ROOT, "{'target': '%s', 'scenario': 'gateway-delay50', 'status': 'ok', 'requests': 1000, "
                 + "'throughput_rps': %.3f, 'latency_ms': {'p50': %.3f, 'p99': %.3f}, 'errors': {'total': 0}, "
                 + "'series': [{'t': 0, 'rps': %.3f, 'errors': 0, 'users': %d, 'cpu_pct': 50.0, 'rss_mb': 200.0, 'threads': 30}], "
                 + "'steady_state': {'reached': %s, 'steady': %s}}", target, rps, p99 * 0.9, p99, rps, users, steady, steady));
-        return new SweepMap.Entry(target, "gateway-delay50", Map.of("users", users), r);
+        return new SweepMap.Entry(target, at.containsKey("users") ? "gateway-delay50" : "gateway", at, r);
     }
 }

@@ -64,6 +64,26 @@ class VerdictTest {
     }
 
     @Test
+    void aSeparatedLeadUnderFivePercentIsNoVerdictButSixIs() {
+        // SweepIT's 5-user cell from CI: every run of mvc-10 above every run of mvc-vt, by 1%.
+        double[] mvc10 = {97.0, 96.2, 97.0};
+        double[] mvcVt = {96.0, 96.0, 96.0};
+        Verdict small = Stats.compare("throughput", "mvc-vt", mvcVt, "mvc-10", mvc10, true);
+        assertFalse(small.significant(), small.toString());
+        assertNull(small.winner());
+        assertTrue(small.ciLowPct() > 0, "the interval alone would have named a winner: " + small);
+        assertTrue(small.text().startsWith("no clear difference (mvc-10 ahead by only 1.0%, under the 5.0%"), small.text());
+
+        Verdict six = Stats.compare("throughput", "mvc-vt", mvcVt, "mvc-10", new double[] {101.8, 102.0, 102.1}, true);
+        assertTrue(six.significant(), six.toString());
+        assertEquals("mvc-10", six.winner());
+        assertTrue(six.text().startsWith("mvc-10 ahead by 6.3%"), six.text());
+        // Lower is better: a 4% lower latency is too small, 10% is a win.
+        assertFalse(Stats.compare("p50", "a", new double[] {100, 100.5, 101}, "b", new double[] {96, 96.4, 96.8}, false).significant());
+        assertEquals("b", Stats.compare("p50", "a", new double[] {100, 100.5, 101}, "b", new double[] {90, 90.4, 90.8}, false).winner());
+    }
+
+    @Test
     void lowerIsBetterFlipsTheWinnerButNotTheDifference() {
         double[] a = Samples.normal(1, 100, 3, 10);
         double[] b = Samples.normal(2, 120, 3, 10);
