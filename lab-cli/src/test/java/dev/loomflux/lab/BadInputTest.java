@@ -96,6 +96,8 @@ class BadInputTest {
         assertOneLineError(LabCli.of("sweep", "--targets", "mvc", "--vary", "users"), "--vary users: expected NAME=V1,V2,...");
         assertOneLineError(LabCli.of("sweep", "--targets", "mvc", "--scenario", "json", "--vary", "delay=0,20"), "sweep: delay does not apply to scenario json");
         assertOneLineError(LabCli.of("sweep", "--targets", "mvc", "--vary", "users=1", "--vary", "work=1", "--vary", "size=1"), "--vary: at most 2");
+        // --vary replaces a preset's grid (delay x users) rather than adding to it: page is checked against its gateway
+        assertOneLineError(LabCli.of("sweep", "map-gateway", "--vary", "page=0,1"), "sweep: page does not apply to scenario gateway");
         assertOneLineError(LabCli.of("run", "--targets", "mvc", "--scenario", "gateway", "--dist", "lognormal"),
                 "--dist: parameter 'p99' is required for dist=lognormal");
     }

@@ -3,6 +3,7 @@ package dev.loomflux.lab.cli;
 import dev.loomflux.lab.UsageException;
 import dev.loomflux.lab.experiment.Experiment;
 import dev.loomflux.lab.experiment.Sweep;
+import java.time.Duration;
 import java.util.List;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -15,7 +16,8 @@ import picocli.CommandLine.Option;
 public final class SweepCommand extends RunCommand {
     @Option(names = "--vary", paramLabel = "NAME=V1,V2,...",
             description = {"A parameter and its values, once or twice: users, rate, delay, depth, page, size, work (same JVM, new load),",
-                    "property:NAME or jvm:FLAG{} (a JVM per value), e.g. --vary users=10,100,1000 --vary delay=0,20,100."})
+                    "property:NAME or jvm:FLAG{} (a JVM per value), e.g. --vary users=10,100,1000 --vary delay=0,20,100.",
+                    "Replaces an experiment file's grid."})
     List<String> vary;
 
     @Option(names = "--cell-warmup", paramLabel = "TIME",
@@ -30,13 +32,14 @@ public final class SweepCommand extends RunCommand {
             }
             return cellWarmup == null ? e : e.withSweep(new Sweep(e.sweep().axes(), Flags.duration("--cell-warmup", cellWarmup, true)));
         }
-        if (e.sweep() != null) {
-            throw new UsageException("--vary cannot be combined with an experiment file's sweep section; edit the file instead");
-        }
         if (vary.size() > Sweep.MAX_AXES) {
             throw new UsageException("--vary: at most " + Sweep.MAX_AXES + " parameters, got " + vary.size());
         }
-        return e.withSweep(new Sweep(vary.stream().map(v -> Sweep.axis(v, "--vary")).toList(),
-                cellWarmup == null ? Sweep.DEFAULT_CELL_WARMUP : Flags.duration("--cell-warmup", cellWarmup, true)));
+        // --vary replaces a file's grid, as other flags replace its fields: a preset's corner, e.g.
+        // ./lab sweep map-gateway --vary delay=0,100 --vary users=1000
+        Sweep.Axis[] axes = vary.stream().map(v -> Sweep.axis(v, "--vary")).toArray(Sweep.Axis[]::new);
+        Duration warm = cellWarmup != null ? Flags.duration("--cell-warmup", cellWarmup, true)
+                : e.sweep() != null ? e.sweep().cellWarmup() : Sweep.DEFAULT_CELL_WARMUP;
+        return e.withSweep(new Sweep(List.of(axes), warm));
     }
 }
