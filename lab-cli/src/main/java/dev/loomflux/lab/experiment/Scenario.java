@@ -7,6 +7,7 @@ import dev.loomflux.targets.Param;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Set;
 import java.util.stream.Collectors;
 
 /**
@@ -127,15 +128,22 @@ public record Scenario(Kind kind, Map<String, Integer> params, String customPath
         return new Scenario(kind, values, null, delay.dist() == Delay.Dist.FIXED ? null : delay.dist().name().toLowerCase(java.util.Locale.ROOT));
     }
 
-    /** The scenario's name in results: {@code gateway} or {@code gateway-delay20} style when params differ from defaults. */
+    /** The scenario's name in results: {@code gateway-delay20}, {@code items-page0-size20}. */
     public String name() {
+        return nameWithout(Set.of());
+    }
+
+    /** The name without some parameters, e.g. a sweep's map of {@code gateway} over the delays it swept. */
+    public String nameWithout(Set<String> omitted) {
         if (kind == Kind.PATH) {
             String slug = customPath.replaceAll("[^A-Za-z0-9._]+", "-").replaceAll("^-+|-+$", "");
             return "path" + (slug.isEmpty() ? "" : "-" + (slug.length() > 50 ? slug.substring(0, 50) : slug));
         }
         StringBuilder sb = new StringBuilder(kind.id());
         for (String p : kind.params) {
-            sb.append('-').append(p).append(params.get(p));
+            if (!omitted.contains(p)) {
+                sb.append('-').append(p).append(params.get(p));
+            }
         }
         if (dist != null) {
             sb.append('-').append(dist).append(params.containsKey("p99") ? "-p99" + params.get("p99") : "");

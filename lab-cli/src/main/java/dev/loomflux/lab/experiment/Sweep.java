@@ -9,6 +9,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 
 /**
  * The grid of a sweep (docs/sweep.md): one or two axes, each a parameter and its values, every
@@ -219,6 +220,11 @@ public record Sweep(List<Axis> axes, Duration cellWarmup) {
     }
 
     /** The scenario of a cell: the request axes' values on top of the base scenario's parameters. */
+    /** The scenario as the map names it: without the parameters the grid varies ("gateway" when the delay is swept). */
+    public String mapName(Scenario base) {
+        return base.nameWithout(axes.stream().filter(a -> a.kind() == Kind.SCENARIO).map(Axis::name).collect(Collectors.toSet()));
+    }
+
     public Scenario scenario(Scenario base, Map<String, Integer> cell) {
         Map<String, Integer> params = new LinkedHashMap<>(base.params());
         for (Axis a : axes) {

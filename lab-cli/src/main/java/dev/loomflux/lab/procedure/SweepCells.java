@@ -87,7 +87,7 @@ public final class SweepCells implements Procedure {
             }
             r = visit.stamp(r).withCell(at);
             results.add(r);
-            entries.add(new SweepMap.Entry(variant.base(), base.name(), at, r));
+            entries.add(new SweepMap.Entry(variant.base(), sweep.mapName(base), at, r));
             if (progress != null) {
                 progress.unitDone();
             }
@@ -108,7 +108,7 @@ public final class SweepCells implements Procedure {
     @Override
     public void summarize() {
         map = SweepMap.of(sweep.axes(), experiment.targets().stream().map(TargetSpec::name).toList(),
-                experiment.scenarios().stream().map(Scenario::name).toList(), entries);
+                experiment.scenarios().stream().map(sweep::mapName).toList(), entries);
         results.sweep(map);
     }
 

@@ -33,16 +33,18 @@ final class Cells {
         return min.equals(max) ? min : min + " - " + max;
     }
 
-    /** A sweep cell's verdict on one metric: "mvc-vt by 850%", "no clear difference", "not steady", "mvc? (too few repeats)". */
-    static String label(SweepMap.Winner w) {
-        if (w == null) {
-            return "-";
-        }
-        return switch (w.verdict()) {
+    /**
+     * A sweep cell's verdict on one metric: "mvc-vt by 850%", "no clear difference", "not steady",
+     * "mvc? (too few repeats)", with "; webflux not measured" when a target has no result there.
+     */
+    static String label(SweepMap.Cell cell, String metric) {
+        SweepMap.Winner w = cell.winner(metric);
+        String verdict = w == null ? "-" : switch (w.verdict()) {
             case SweepMap.CLEAR -> w.leader() + (w.marginPct() == null ? "" : " by " + num(w.marginPct()) + "%");
             case SweepMap.TOO_FEW -> w.leader() + "? (too few repeats)";
             default -> w.verdict();
         };
+        return cell.unmeasured() == null ? verdict : verdict + "; " + String.join(", ", cell.unmeasured()) + " not measured";
     }
 
     static String pct(double v) {

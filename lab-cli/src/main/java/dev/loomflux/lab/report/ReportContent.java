@@ -15,6 +15,7 @@ import dev.loomflux.lab.result.SteadyState;
 import dev.loomflux.lab.result.SweepMap;
 import dev.loomflux.lab.result.Metric;
 import dev.loomflux.targets.TargetConfig;
+import dev.loomflux.lab.stats.Stats;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -97,7 +98,8 @@ final class ReportContent {
             }
             tables.add(figures(map, cells));
             out.add(new Section("Where each model wins: " + s, List.of("Each cell names the target with the best median and how far it is "
-                    + "ahead of the next one when that is clear: ahead of every other target with 95% confidence, every result of the cell steady "
+                    + "ahead of the next one when that is clear: ahead of every other target by at least " + Stats.MIN_EFFECT_PCT + "% with 95% confidence, "
+                    + "every result of the cell steady "
                     + "(" + map.method() + ")."), tables, SweepCharts.ids(map, i)));
         }
         Table steady = steadyState(root, root.repeats() > 1);
@@ -121,7 +123,7 @@ final class ReportContent {
             for (int xv : x.values()) {
                 SweepMap.Cell cell = cells.stream().filter(c -> Integer.valueOf(xv).equals(c.at().get(x.name()))
                         && (y == null || yv.equals(c.at().get(y.name())))).findFirst().orElse(null);
-                row.add(cell == null ? "-" : Cells.label(cell.winner(m.summaryName())));
+                row.add(cell == null ? "-" : Cells.label(cell, m.summaryName()));
             }
             rows.add(row);
         }

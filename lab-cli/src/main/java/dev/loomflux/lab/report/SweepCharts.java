@@ -70,7 +70,7 @@ final class SweepCharts {
                 continue;
             }
             // The value is the winner's index among the targets, or -1: grey, no clear winner.
-            data.addArray().add(xi).add(yi).add(w != null && w.clear() ? map.targets().indexOf(w.leader()) : -1).add(Cells.label(w));
+            data.addArray().add(xi).add(yi).add(w != null && w.clear() ? map.targets().indexOf(w.leader()) : -1).add(Cells.label(cell, m.summaryName()));
         }
     }
 

@@ -27,7 +27,12 @@ public record SweepMap(List<Axis> axes, List<String> targets, List<Cell> cells, 
     public record Entry(String target, String scenario, Map<String, Integer> at, Result result) {
     }
 
-    public record Cell(String scenario, Map<String, Integer> at, List<TargetFigures> targets, List<Winner> winners) {
+    /**
+     * @param unmeasured declared targets without a successful result in this cell (failed to start,
+     *                   exited, or the measurement failed); null when there are none. The winners are
+     *                   among the others, so a reader must see these.
+     */
+    public record Cell(String scenario, Map<String, Integer> at, List<TargetFigures> targets, List<Winner> winners, List<String> unmeasured) {
         public Winner winner(String metric) {
             return winners.stream().filter(w -> w.metric().equals(metric)).findFirst().orElse(null);
         }
@@ -83,7 +88,8 @@ public record SweepMap(List<Axis> axes, List<String> targets, List<Cell> cells, 
             byCell.forEach((at, in) -> {
                 Map<String, List<Result>> byTarget = byTarget(targets, in);
                 List<PairLead> cellLeads = pairLeads(scenario, at, byTarget);
-                cells.add(cell(scenario, at, byTarget, cellLeads));
+                List<String> unmeasured = targets.stream().filter(t -> !byTarget.containsKey(t)).toList();
+                cells.add(cell(scenario, at, byTarget, cellLeads, unmeasured.isEmpty() ? null : unmeasured));
                 leads.addAll(cellLeads);
             });
         }
@@ -143,7 +149,7 @@ public record SweepMap(List<Axis> axes, List<String> targets, List<Cell> cells, 
         return out;
     }
 
-    private static Cell cell(String scenario, Map<String, Integer> at, Map<String, List<Result>> byTarget, List<PairLead> leads) {
+    private static Cell cell(String scenario, Map<String, Integer> at, Map<String, List<Result>> byTarget, List<PairLead> leads, List<String> unmeasured) {
         List<TargetFigures> figures = new ArrayList<>();
         byTarget.forEach((t, rs) -> {
             Map<String, Figure> metrics = new LinkedHashMap<>();
@@ -163,7 +169,7 @@ public record SweepMap(List<Axis> axes, List<String> targets, List<Cell> cells, 
                 winners.add(w);
             }
         }
-        return new Cell(scenario, at, figures, winners);
+        return new Cell(scenario, at, figures, winners, unmeasured);
     }
 
     private static double[] samples(List<Result> rs, Metric m) {

@@ -93,6 +93,8 @@ class ExperimentReaderTest {
                 Map.of("delay", 20, "users", 10)), sweep.cells());
         Scenario cell = sweep.scenario(e.scenarios().get(0), sweep.cells().get(2));
         assertEquals("/gateway?delay=20&dist=lognormal&p99=50", cell.path());
+        // the map is of the scenario over the delays swept, not of the file's delay 5
+        assertEquals("gateway-lognormal-p9950", sweep.mapName(e.scenarios().get(0)));
         assertEquals(new Profile.Fixed(100, Duration.ofSeconds(1)), sweep.profile(e.profile(), sweep.cells().get(2)));
         Sweep pools = read("profile: {fixed: {users: 1, duration: 1s}}\nsweep: {property:loomflux.db.pool-size: [5, 40]}").sweep();
         List<Sweep.Variant> variants = pools.variants(e.targets());

@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.loomflux.lab.result.SweepMap;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -171,6 +172,16 @@ class ReportMarkdownTest {
         assertTrue(md.contains("- gateway-delay20 throughput_rps, mvc vs mvc-vt: not steady: mvc-vt repeat 2 drifted while measured\n"), md);
         assertFalse(md.contains("one run"), "no single-run wording with repeats");
         assertTrue(md.contains("| mvc | plaintext | 1 | yes | 24 (9 of them at 2 users) |"), "the steady-state table has a repeat column");
+    }
+
+    @Test
+    void aSweepCellNamesTheTargetsItCouldNotMeasure() {
+        SweepMap.Winner w = new SweepMap.Winner("throughput_rps", SweepMap.CLEAR, "mvc-vt", "mvc", 42.0);
+        SweepMap.Cell measured = new SweepMap.Cell("gateway", java.util.Map.of("users", 50), List.of(), List.of(w), null);
+        SweepMap.Cell partial = new SweepMap.Cell("gateway", java.util.Map.of("users", 50), List.of(), List.of(w), List.of("webflux"));
+        assertEquals("mvc-vt by 42%", Cells.label(measured, "throughput_rps"));
+        assertEquals("mvc-vt by 42%; webflux not measured", Cells.label(partial, "throughput_rps"));
+        assertEquals("-", Cells.label(measured, "p99_ms"));
     }
 
     @Test

@@ -91,6 +91,32 @@ class SweepMapTest {
     }
 
     @Test
+    void aTargetWithoutAResultInACellIsNamedThere() {
+        List<SweepMap.Entry> entries = new ArrayList<>();
+        for (int users : USERS.values()) {
+            for (int r = 0; r < 3; r++) {
+                entries.add(entry("mvc-10", users, 100 + r, 50, true));
+                entries.add(entry("mvc-vt", users, 300 + r, 50, true));
+                if (users == 100) {
+                    // one repeat failed, the others measured: the target is in the cell
+                    entries.add(new SweepMap.Entry("webflux", "gateway-delay50", Map.of("users", users), r == 0
+                            ? Result.failed("webflux", "gateway-delay50", "not measured: the target had exited (exit code 137)") : entry("webflux", users, 200, 50, true).result()));
+                } else if (users == 50) {
+                    entries.add(new SweepMap.Entry("webflux", "gateway-delay50", Map.of("users", users), Result.failed("webflux", "gateway-delay50", "failed")));
+                }
+            }
+        }
+        // at 5 users webflux has no entry at all (it never started)
+        SweepMap map = SweepMap.of(List.of(USERS), List.of("mvc-10", "mvc-vt", "webflux"), List.of("gateway-delay50"), entries);
+        Map<Integer, List<String>> unmeasured = new java.util.TreeMap<>();
+        map.cells().forEach(c -> unmeasured.put(c.at().get("users"), c.unmeasured()));
+        assertEquals(List.of("webflux"), unmeasured.get(5));
+        assertEquals(List.of("webflux"), unmeasured.get(50));
+        assertEquals(null, unmeasured.get(100));
+        assertEquals("mvc-vt", winner(map, 50, Metric.THROUGHPUT).leader(), "the winner among those measured");
+    }
+
+    @Test
     void singleRunsNameTheLeaderButGiveNoVerdict() {
         List<SweepMap.Entry> entries = List.of(entry("a", 5, 100, 10, true), entry("b", 5, 300, 10, true));
         SweepMap map = SweepMap.of(List.of(Sweep.axis("users=5", "--vary")), List.of("a", "b"), List.of("gateway-delay50"), entries);
