@@ -22,8 +22,11 @@ public enum Metric {
     CPU_PER_REQUEST("cpu-per-request", "CPU per request", "CPU per request", "ms", false, "cpu_ms_per_request", Metric::cpuMsPerRequest),
     RSS("rss", "Resident memory (peak)", "memory", "MB", false, "rss_mb", r -> peak(r, Result.PerSecond::rssMb)),
     THREADS("threads", "OS threads (peak)", "threads", "", false, "threads", r -> peak(r, s -> s.threads() == null ? null : s.threads().doubleValue())),
-    /** Peak RSS over the users the load held open, per 1,000: what each open connection costs in memory. */
-    RSS_PER_CONNECTIONS("rss-per-1000-connections", "RSS per 1,000 connections", "memory per connection", "MB", false,
+    /**
+     * What the load added to the JVM's idle RSS, per 1,000 users it held open: an upper bound of what
+     * a connection costs (heap pages the load's allocations touched count too; docs/sweep.md).
+     */
+    RSS_PER_CONNECTIONS("rss-per-1000-connections", "RSS growth per 1,000 connections", "memory per connection", "MB", false,
             "rss_mb_per_1000_connections", Metric::rssPerThousandConnections),
     /** Of a capacity search (results.json capacity[]), not of a result: the highest rate that met the SLO. */
     CAPACITY("capacity", "Capacity", "capacity", "rps", true, null, r -> null);
@@ -102,10 +105,17 @@ public enum Metric {
         return r.series() == null ? null : r.series().stream().map(column).filter(java.util.Objects::nonNull).max(Double::compare).orElse(null);
     }
 
+    /**
+     * Peak RSS over the users was, at 508 MB / 100 users, "5,084 MB per 1,000 connections": the JVM's
+     * baseline divided by the users, which falls as users rise whatever the model. Growth over the
+     * ready, idle JVM is what the connections (and the load's garbage) cost.
+     */
     private static Double rssPerThousandConnections(Result r) {
         Double rss = peak(r, Result.PerSecond::rssMb);
+        Double idle = r.phases() == null ? null : r.phases().stream().filter(p -> p.name().equals("idle") && p.target() != null && p.target().rssMb() != null)
+                .map(p -> p.target().rssMb().max().doubleValue()).findFirst().orElse(null);
         int users = r.series() == null ? 0 : r.series().stream().mapToInt(Result.PerSecond::users).max().orElse(0);
-        return rss == null || users == 0 ? null : rss / users * 1000;
+        return rss == null || idle == null || users == 0 ? null : Math.max(0, rss - idle) / users * 1000;
     }
 
     private static Function<Result, Double> latency(Function<Result.Latency, Double> figure) {
