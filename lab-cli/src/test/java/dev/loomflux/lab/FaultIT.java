@@ -55,6 +55,17 @@ class FaultIT {
     }
 
     @Test
+    void targetKilledDuringItsWarmupIsATargetThatExitedNotAnInterruption() throws Exception {
+        // Killed 5 s into a warmup of up to 60 s, before any measurement: a sweep's mvc-vt that ran out of heap at 5,000 users read "interrupted".
+        LabCli run = runWhileKilling("loomflux-mvc.jar", "mvc.log", "--targets", "mvc", "--scenario", "plaintext", "--warmup", "60s", "--duration", "5s");
+        JsonNode mvc = JSON.readTree(resultsDir(run).resolve("results.json").toFile()).path("results").get(0);
+        assertEquals("failed", mvc.path("status").asText(), mvc.toString());
+        assertTrue(mvc.path("error").asText().startsWith("target exited during the run (code 137: killed by SIGKILL"), mvc.toString());
+        assertTrue(mvc.path("error").asText().contains("Started MvcApplication"), mvc.toString());
+        assertTrue(run.out().contains("mvc: exited (code 137"), run.out());
+    }
+
+    @Test
     void aDeadStubIsStartedAgainAndVoidsOnlyTheMeasurementItHit() throws Exception {
         LabCli run = runWhileKilling("loomflux-downstream.jar", "mvc-vt.log", "--targets", "mvc-vt,webflux", "--scenario", "gateway",
                 "--delay", "5", "--duration", "15s");
@@ -150,7 +161,10 @@ class FaultIT {
 
     private static LabCli runWhileKilling(Supplier<Optional<ProcessHandle>> victim, String targetLog, String... args) throws Exception {
         CompletableFuture<Long> killed = CompletableFuture.supplyAsync(() -> killUnderLoad(victim, targetLog));
-        List<String> all = new java.util.ArrayList<>(List.of("run", "--profile", "fixed", "--connections", "8", "--warmup", "0s", "--cooldown", "0s"));
+        List<String> all = new java.util.ArrayList<>(List.of("run", "--profile", "fixed", "--connections", "8", "--cooldown", "0s"));
+        if (!List.of(args).contains("--warmup")) {
+            all.addAll(List.of("--warmup", "0s"));
+        }
         all.addAll(List.of(args));
         LabCli run = LabCli.of(all.toArray(String[]::new));
         killed.get();

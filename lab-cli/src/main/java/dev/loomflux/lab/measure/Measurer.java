@@ -3,6 +3,7 @@ package dev.loomflux.lab.measure;
 import dev.loomflux.lab.LabException;
 import dev.loomflux.lab.cpu.CpuPlan;
 import dev.loomflux.lab.db.Database;
+import dev.loomflux.lab.driver.Errors;
 import dev.loomflux.lab.driver.LoadDriver;
 import dev.loomflux.lab.driver.LoadSpec;
 import dev.loomflux.lab.driver.Measurement;
@@ -128,6 +129,11 @@ public final class Measurer {
             }
             Cgroup.Usage groupAtEnd = target.cgroup() == null ? null : target.cgroup().usage();
             DriverCpu driverCpu = driverCpus[0];
+            if (!Reaper.stopping() && !target.process().isAlive()) {
+                // Died before the measurement had a result (its load was cancelled): a sweep's 5,000-user cell
+                // that ran the target out of heap read "interrupted".
+                return exited(target, name, scenario);
+            }
             if (m == null || driverCpu == null || Reaper.stopping()) {
                 throw new LabException("interrupted");
             }
@@ -161,10 +167,7 @@ public final class Measurer {
                     driverCpu.check(),
                     target.cgroup() != null && groupAtStart[0] != null ? LimitsReport.of(target.cgroup().limits(), groupAtStart[0], groupAtEnd) : null);
             if (!target.process().isAlive()) {
-                String cause = target.cgroup() == null ? target.process().exitDescription()
-                        : target.cgroup().oomCause().map(c -> c + ": the kernel's OOM killer").orElse(target.process().exitDescription());
-                return Result.failed(name, scenario.name(), "target exited during the run (" + cause + "); last lines:\n"
-                        + target.process().logTail(10));
+                return exited(target, name, scenario);
             }
             if (scenario.needsDownstream() && downstream.restarts() != stubRestarts) {
                 return Result.failed(name, scenario.name(), "the downstream stub died during the warmup or measurement and was "
@@ -176,11 +179,21 @@ public final class Measurer {
             }
             if (m.responses() == 0) {
                 // Not a sample of the target's speed: statistics over repeats must not average it in.
-                return Result.failed(name, scenario.name(), "no responses: all " + m.requests() + " requests failed ("
-                        + m.errors().timeout() + " timeouts, " + m.errors().connect() + " connect errors)");
+                Errors e = m.errors();
+                if (e.total() == 0) {
+                    // webflux at 5,000 users over a 500 ms downstream, measured 1.5 s (--scale 0.1): queued, not failed
+                    return Result.failed(name, scenario.name(), "no responses within the measured " + m.elapsed().toMillis() / 1000.0 + " s: "
+                            + m.requests() + " requests sent, none answered and none failed (each took longer than the window; a longer --duration)");
+                }
+                return Result.failed(name, scenario.name(), "no responses: all " + m.requests() + " requests failed (" + e.timeout() + " timeouts, "
+                        + e.connect() + " connect errors, " + e.status4xx() + " 4xx, " + e.status5xx() + " 5xx, " + e.other() + " other)");
             }
             return r;
         } catch (LabException e) {
+            if (!Reaper.stopping() && !target.process().isAlive()) {
+                // "cannot connect ...: Connection refused" from a probe is the symptom; the exit is the cause
+                return exited(target, name, scenario);
+            }
             log.line(name + " " + scenario.name() + ": failed: " + e.getMessage());
             return Result.failed(name, scenario.name(), e.getMessage());
         }
@@ -190,6 +203,13 @@ public final class Measurer {
      * The target's resources per second and per phase, and its JVM internals over the measured
      * window from a JFR dump. Waits for the sampler's reading that covers the last second.
      */
+    /** The target's last words name what ended it, e.g. "Terminating due to java.lang.OutOfMemoryError: Java heap space". */
+    private static Result exited(RunningTarget target, String name, Scenario scenario) {
+        String cause = target.cgroup() == null ? target.process().exitDescription()
+                : target.cgroup().oomCause().map(c -> c + ": the kernel's OOM killer").orElse(target.process().exitDescription());
+        return Result.failed(name, scenario.name(), "target exited during the run (" + cause + "); last lines:\n" + target.process().logTail(10));
+    }
+
     private Result.Telemetry telemetry(List<Result.PerSecond> series, RunningTarget target, Phase measured, String jfr, Profile profile,
                                        List<Phase> before, Phase warmup) {
         long t0 = measured.fromMs();
