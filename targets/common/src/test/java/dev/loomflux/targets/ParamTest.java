@@ -28,6 +28,14 @@ class ParamTest {
     }
 
     @Test
+    void mixedTakesEachDefaultAndNamesTheBadParameter() {
+        assertEquals(new MixedRequest(1_000, 0, 20, new Delay(0, Delay.Dist.FIXED, 0)), MixedRequest.parse(null, null, null, null, null, null));
+        assertEquals(new MixedRequest(5, 2, 10, new Delay(30, Delay.Dist.UNIFORM, 0)), MixedRequest.parse("5", "2", "10", "30", "uniform", null));
+        assertEquals("parameter 'page' must be an integer in 0..100000",
+                assertThrows(BadParameterException.class, () -> MixedRequest.parse("5", "-1", "10", "30", null, null)).getMessage());
+    }
+
+    @Test
     void cpuWorkIsDeterministicAndDependsOnRounds() {
         assertEquals(CpuWork.digest(10), CpuWork.digest(10));
         assertEquals(64, CpuWork.digest(1).length());

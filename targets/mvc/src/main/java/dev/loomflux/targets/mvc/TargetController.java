@@ -6,6 +6,7 @@ import static org.springframework.http.MediaType.TEXT_PLAIN_VALUE;
 import dev.loomflux.targets.Api;
 import dev.loomflux.targets.CpuWork;
 import dev.loomflux.targets.Delay;
+import dev.loomflux.targets.MixedRequest;
 import dev.loomflux.targets.Param;
 import dev.loomflux.targets.TargetConfig;
 import java.util.ArrayList;
@@ -75,13 +76,10 @@ class TargetController {
     Api.Mixed mixed(@RequestParam(required = false) String work, @RequestParam(required = false) String page,
                     @RequestParam(required = false) String size, @RequestParam(required = false) String delay,
                     @RequestParam(required = false) String dist, @RequestParam(required = false) String p99) {
-        int w = Param.WORK.parse(work);
-        int p = Param.PAGE.parse(page);
-        int s = Param.SIZE.parse(size);
-        Delay d = Delay.parse(delay, dist, p99);
-        String digest = CpuWork.digest(w);
-        Api.ItemsPage items = queryItems(p, s);
-        return new Api.Mixed(digest, items, callDownstream(d));
+        MixedRequest m = MixedRequest.parse(work, page, size, delay, dist, p99);
+        String digest = CpuWork.digest(m.work());
+        Api.ItemsPage items = queryItems(m.page(), m.size());
+        return new Api.Mixed(digest, items, callDownstream(m.delay()));
     }
 
     @GetMapping(path = "/config", produces = APPLICATION_JSON_VALUE)

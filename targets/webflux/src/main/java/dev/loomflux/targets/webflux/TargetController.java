@@ -3,6 +3,7 @@ package dev.loomflux.targets.webflux;
 import dev.loomflux.targets.Api;
 import dev.loomflux.targets.CpuWork;
 import dev.loomflux.targets.Delay;
+import dev.loomflux.targets.MixedRequest;
 import dev.loomflux.targets.Param;
 import dev.loomflux.targets.TargetConfig;
 import org.springframework.http.MediaType;
@@ -77,12 +78,9 @@ class TargetController {
     Mono<Api.Mixed> mixed(@RequestParam(required = false) String work, @RequestParam(required = false) String page,
                           @RequestParam(required = false) String size, @RequestParam(required = false) String delay,
                           @RequestParam(required = false) String dist, @RequestParam(required = false) String p99) {
-        int w = Param.WORK.parse(work);
-        int p = Param.PAGE.parse(page);
-        int s = Param.SIZE.parse(size);
-        Delay d = Delay.parse(delay, dist, p99);
-        String digest = CpuWork.digest(w);
-        return queryItems(p, s).flatMap(items -> callDownstream(d).map(body -> new Api.Mixed(digest, items, body)));
+        MixedRequest m = MixedRequest.parse(work, page, size, delay, dist, p99);
+        String digest = CpuWork.digest(m.work());
+        return queryItems(m.page(), m.size()).flatMap(items -> callDownstream(m.delay()).map(body -> new Api.Mixed(digest, items, body)));
     }
 
     @GetMapping(path = "/config", produces = MediaType.APPLICATION_JSON_VALUE)
