@@ -128,7 +128,7 @@ public class RunCommand implements Callable<Integer> {
         Experiment e = ExperimentReader.read(Presets.resolve(Home.detect(), file));
         return new Experiment(e.name(), e.targets(), e.scenarios(), e.profile(),
                 warmup == null ? e.warmup() : Flags.duration("--warmup", warmup, true),
-                cooldown == null ? e.cooldown() : Flags.duration("--cooldown", cooldown, true), e.repeat(), e.limits(), e.sweep());
+                cooldown == null ? e.cooldown() : Flags.duration("--cooldown", cooldown, true), e.repeat(), e.limits(), e.sweep(), e.idle());
     }
 
     private Experiment fromFlags() {

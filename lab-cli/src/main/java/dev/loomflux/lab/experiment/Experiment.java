@@ -16,25 +16,30 @@ import java.util.regex.Pattern;
  *               (A B C C B A A B C, see {@link #order}), each time in a fresh target JVM
  * @param limits the container-like limits every target gets, from the file; flags override them
  * @param sweep  when not null, every target x scenario is measured in every cell of this grid instead of once
+ * @param idle   how long each ready target JVM sits without load before its first scenario (seed 000's
+ *               "idle" phase: its idle RSS and threads)
  */
 public record Experiment(String name, List<TargetSpec> targets, List<Scenario> scenarios, Profile profile,
-                         Duration warmup, Duration cooldown, int repeat, ResourceLimits limits, Sweep sweep) {
+                         Duration warmup, Duration cooldown, int repeat, ResourceLimits limits, Sweep sweep, Duration idle) {
     /**
      * The warmup budget: warmup ends as soon as the target is steady (docs/steady-state.md). Platform-thread
      * MVC on one CPU needed 110 s on plaintext at 50 users, its C2 compiler starved by 50 busy workers.
      */
     public static final Duration DEFAULT_WARMUP = Duration.ofSeconds(180);
     public static final Duration DEFAULT_COOLDOWN = Duration.ofSeconds(10);
+    public static final Duration DEFAULT_IDLE = Duration.ofSeconds(3);
+    /** The resource sampler ticks every second: a shorter idle phase could hold no sample at all. */
+    private static final Duration MIN_IDLE = Duration.ofSeconds(2);
     /** No '/', '\\', NUL or ".." alone: the name becomes a directory under results/ and must stay there. */
     private static final Pattern NAME = Pattern.compile("(?!\\.{1,2}$)[A-Za-z0-9._+-]{1,60}");
 
     public Experiment(String name, List<TargetSpec> targets, List<Scenario> scenarios, Profile profile, Duration warmup, Duration cooldown, int repeat) {
-        this(name, targets, scenarios, profile, warmup, cooldown, repeat, ResourceLimits.NONE, null);
+        this(name, targets, scenarios, profile, warmup, cooldown, repeat, ResourceLimits.NONE, null, DEFAULT_IDLE);
     }
 
     public Experiment(String name, List<TargetSpec> targets, List<Scenario> scenarios, Profile profile, Duration warmup, Duration cooldown, int repeat,
                       ResourceLimits limits) {
-        this(name, targets, scenarios, profile, warmup, cooldown, repeat, limits, null);
+        this(name, targets, scenarios, profile, warmup, cooldown, repeat, limits, null, DEFAULT_IDLE);
     }
 
     /** Checks a name given by the user; {@code where} names the flag or file field it came from. */
@@ -77,27 +82,28 @@ public record Experiment(String name, List<TargetSpec> targets, List<Scenario> s
     }
 
     public Experiment withRepeat(int times) {
-        return new Experiment(name, targets, scenarios, profile, warmup, cooldown, times, limits, sweep);
+        return new Experiment(name, targets, scenarios, profile, warmup, cooldown, times, limits, sweep, idle);
     }
 
     /** The same experiment on other targets, e.g. a sweep's variants of them. */
     public Experiment withTargets(List<TargetSpec> others) {
-        return new Experiment(name, others, scenarios, profile, warmup, cooldown, repeat, limits, sweep);
+        return new Experiment(name, others, scenarios, profile, warmup, cooldown, repeat, limits, sweep, idle);
     }
 
     public Experiment withSweep(Sweep grid) {
         grid.check(this);
-        return new Experiment(name, targets, scenarios, profile, warmup, cooldown, repeat, limits, grid);
+        return new Experiment(name, targets, scenarios, profile, warmup, cooldown, repeat, limits, grid, idle);
     }
 
     /**
      * The same experiment, shorter: durations and requests per user times {@code factor} (at least
-     * 1 s and 1 request); user counts stay, since concurrency is what is being compared.
+     * 1 s and 1 request; the idle phase at least 2 s); user counts stay, since concurrency is what is
+     * being compared.
      */
     public Experiment scaled(double factor) {
         return new Experiment(name, targets, scenarios, scale(profile, factor), times(warmup, factor, Duration.ZERO),
                 times(cooldown, factor, Duration.ZERO), repeat, limits,
-                sweep == null ? null : new Sweep(sweep.axes(), times(sweep.cellWarmup(), factor, Duration.ZERO)));
+                sweep == null ? null : new Sweep(sweep.axes(), times(sweep.cellWarmup(), factor, Duration.ZERO)), times(idle, factor, MIN_IDLE));
     }
 
     private static Profile scale(Profile p, double f) {

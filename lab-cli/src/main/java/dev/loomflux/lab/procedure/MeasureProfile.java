@@ -28,7 +28,7 @@ public final class MeasureProfile implements Procedure {
     }
 
     @Override
-    public void run(TargetVisit visit, Scenario scenario) {
+    public boolean run(TargetVisit visit, Scenario scenario) {
         String suffix = experiment.repeat() > 1 ? ".r" + visit.repeat() : "";
         if (progress != null) {
             progress.unitStarted();
@@ -36,12 +36,13 @@ public final class MeasureProfile implements Procedure {
         Result r = measurer.measure(visit.target(), scenario, new Measurer.Load(experiment.profile(), experiment.warmup(), true, suffix),
                 visit.before());
         if (Reaper.stopping()) {
-            return; // cut short by Ctrl-C: not a result
+            return true; // cut short by Ctrl-C: not a result
         }
         results.add(visit.stamp(r));
         if (progress != null) {
             progress.unitDone();
         }
+        return true;
     }
 
     @Override

@@ -9,8 +9,13 @@ import java.util.function.Consumer;
  * The run itself (database, stub, pinning, Ctrl-C, the targets in turn) is the Runner's.
  */
 public interface Procedure {
-    /** Measures one scenario on a started target and adds what it measured to the results. */
-    void run(TargetVisit visit, Scenario scenario);
+    /**
+     * Measures one scenario on a started target and adds what it measured to the results.
+     *
+     * @return false when the target exited before the scenario was done: the run then starts a fresh
+     *         JVM and calls again with the same scenario, and the procedure goes on where it stopped
+     */
+    boolean run(TargetVisit visit, Scenario scenario);
 
     /** After the last target, before results.json is marked completed: the sections over all results. */
     void summarize();

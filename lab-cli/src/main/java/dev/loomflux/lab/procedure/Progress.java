@@ -23,12 +23,12 @@ public final class Progress {
     private long unitStartedNanos = System.nanoTime();
 
     /** Null when the profile ends by a request count (loops, burst): how long it takes is not known before it runs. */
-    public static Progress of(Experiment experiment, Duration idle) {
+    public static Progress of(Experiment experiment) {
         if (experiment.profile().plannedDuration().isZero()) {
             return null;
         }
         int scenarios = experiment.scenarios().size();
-        Duration perTarget = START.plus(idle).plus(experiment.cooldown());
+        Duration perTarget = START.plus(experiment.idle()).plus(experiment.cooldown());
         if (experiment.sweep() != null) {
             // A sweep's unit is a cell: the first of each target x scenario warms from cold, the others only until their load is steady.
             int cells = experiment.sweep().cells().size();

@@ -40,7 +40,7 @@ public final class SearchCapacity implements Procedure {
     }
 
     @Override
-    public void run(TargetVisit visit, Scenario scenario) {
+    public boolean run(TargetVisit visit, Scenario scenario) {
         RunningTarget target = visit.target();
         String name = target.spec().name();
         List<Result> steps = new ArrayList<>();
@@ -62,6 +62,7 @@ public final class SearchCapacity implements Procedure {
         capacities.add(new CapacitySearchResult(name, scenario.name(), visit.repeat(), plan.slo().toString(), outcome.capacity(), outcome.reachedMax(),
                 steps.stream().map(CapacitySearchResult.Step::of).toList()));
         results.capacity(capacities);
+        return true;
     }
 
     /** One measured rate of a capacity search, recorded as a result and as the search's next step. */

@@ -15,6 +15,7 @@ import dev.loomflux.lab.stats.Stats;
 import dev.loomflux.lab.target.RunningTarget;
 import dev.loomflux.lab.target.TargetSpec;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -23,7 +24,8 @@ import java.util.function.Consumer;
 /**
  * ./lab sweep: every cell of the grid on each target JVM, in order, the JVM kept while only the load
  * and the request change; the first cell warms it up from cold (compile stage, then until steady),
- * every later one until its own load is steady. Then the map: per cell the winner where it is clear,
+ * every later one until its own load is steady. A JVM that dies in a cell leaves the rest to a fresh
+ * one, whose first cell warms from cold again. Then the map: per cell the winner where it is clear,
  * and where the winner changes.
  */
 public final class SweepCells implements Procedure {
@@ -35,6 +37,8 @@ public final class SweepCells implements Procedure {
     private final Log log;
     private final Progress progress;
     private final List<SweepMap.Entry> entries = new ArrayList<>();
+    /** Per target JVM name, repeat and scenario: the cell its next JVM starts at. */
+    private final Map<String, Integer> nextCell = new HashMap<>();
     private SweepMap map;
 
     /**
@@ -57,33 +61,36 @@ public final class SweepCells implements Procedure {
     }
 
     @Override
-    public void run(TargetVisit visit, Scenario base) {
+    public boolean run(TargetVisit visit, Scenario base) {
         RunningTarget target = visit.target();
         Sweep.Variant variant = variants.get(target.spec().name());
+        List<Map<String, Integer>> cells = sweep.cells();
+        // A fresh JVM after one that died goes on with the cell after the one it died in.
+        String key = target.spec().name() + " " + visit.repeat() + " " + base.name();
         boolean first = true;
-        for (Map<String, Integer> cell : sweep.cells()) {
+        for (int i = nextCell.getOrDefault(key, 0); i < cells.size(); i++) {
             if (Reaper.stopping()) {
-                return;
+                return true;
             }
+            if (!target.process().isAlive()) {
+                nextCell.put(key, i);
+                return false;
+            }
+            Map<String, Integer> cell = cells.get(i);
             Scenario scenario = sweep.scenario(base, cell);
             Map<String, Integer> at = new LinkedHashMap<>(variant.at());
             at.putAll(cell);
             if (progress != null) {
                 progress.unitStarted();
             }
-            Result r;
-            if (!target.process().isAlive()) {
-                r = Result.failed(target.spec().name(), scenario.name(), "not measured: the target had exited (" + target.process().exitDescription() + ")");
-            } else {
-                Profile profile = sweep.profile(experiment.profile(), cell);
-                String suffix = (experiment.repeat() > 1 ? ".r" + visit.repeat() : "") + cellSuffix(cell, scenario);
-                log.line(target.spec().name() + " " + scenario.name() + ": cell " + at);
-                r = measurer.measure(target, scenario, new Measurer.Load(profile, first ? experiment.warmup() : sweep.cellWarmup(), first, suffix),
-                        visit.before());
-                first = false;
-            }
+            Profile profile = sweep.profile(experiment.profile(), cell);
+            String suffix = (experiment.repeat() > 1 ? ".r" + visit.repeat() : "") + cellSuffix(cell, scenario);
+            log.line(target.spec().name() + " " + scenario.name() + ": cell " + at);
+            Result r = measurer.measure(target, scenario, new Measurer.Load(profile, first ? experiment.warmup() : sweep.cellWarmup(), first, suffix),
+                    visit.before());
+            first = false;
             if (Reaper.stopping()) {
-                return; // cut short by Ctrl-C: not a result
+                return true; // cut short by Ctrl-C: not a result
             }
             r = visit.stamp(r).withCell(at);
             results.add(r);
@@ -92,6 +99,8 @@ public final class SweepCells implements Procedure {
                 progress.unitDone();
             }
         }
+        nextCell.put(key, cells.size());
+        return true;
     }
 
     /** The file names tell cells apart: the scenario's name already carries its request parameters, the profile's do not. */

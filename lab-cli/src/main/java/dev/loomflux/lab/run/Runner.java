@@ -42,6 +42,7 @@ import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
@@ -50,13 +51,10 @@ import java.util.concurrent.atomic.AtomicReference;
 /**
  * One run of an experiment: the session around its targets (results directory, pinning, run.log,
  * PostgreSQL and the stub, the resource sampler and CPU canary, Ctrl-C), each target started in turn
- * (a fresh JVM per repeat, idle 3 s), the {@link Procedure} for each of its scenarios (measure the
+ * (a fresh JVM per repeat, idle a few seconds), the {@link Procedure} for each of its scenarios (measure the
  * profile, or search capacity), then the closing summary and the reports. One target is alive at a time.
  */
 public final class Runner {
-    /** Seed 000's "idle" phase: the ready target before any load. */
-    private static final Duration IDLE = Duration.ofSeconds(3);
-
     private final Home home;
     private final Experiment experiment;
     private final Experiment declared;
@@ -91,7 +89,7 @@ public final class Runner {
         this.cpus = cpus;
         this.databaseSource = databaseSource;
         this.console = console;
-        this.progress = capacity == null ? Progress.of(this.experiment, IDLE) : null;
+        this.progress = capacity == null ? Progress.of(this.experiment) : null;
     }
 
     /** @return the results file */
@@ -226,7 +224,34 @@ public final class Runner {
         }
     }
 
+    /**
+     * One repeat of a target: a fresh JVM that runs the scenarios in turn. When that JVM dies with work
+     * left (a sweep's mvc-vt out of heap at 5,000 users), another one takes the rest, warmed from cold;
+     * a JVM that dies before anything was measured is not started again.
+     */
     private void runTarget(TargetSpec spec, int repeat, URI stub, Database db, Path dir, ResultsFile results, RunLog log, Procedure procedure) {
+        List<Scenario> left = new ArrayList<>(experiment.scenarios());
+        while (!left.isEmpty() && !Reaper.stopping()) {
+            int measured = results.results().size();
+            String exited = visit(spec, repeat, stub, db, dir, results, log, procedure, left);
+            if (exited == null || left.isEmpty() || Reaper.stopping()) {
+                return;
+            }
+            if (results.results().size() == measured) {
+                left.forEach(s -> addFailed(results, spec.name(), s.name(), repeat, "not measured: the target had exited (" + exited + ")"));
+                return;
+            }
+            log.line(spec.name() + ": starting a fresh JVM for what is left (" + String.join(", ", left.stream().map(Scenario::name).toList()) + ")");
+        }
+    }
+
+    /**
+     * Starts the target and runs the procedure on the scenarios left, removing each one done.
+     *
+     * @return how the JVM exited when it died with scenarios left; null when none is left, on Ctrl-C, or when it did not start
+     */
+    private String visit(TargetSpec spec, int repeat, URI stub, Database db, Path dir, ResultsFile results, RunLog log, Procedure procedure,
+                         List<Scenario> left) {
         RunningTarget target;
         long[] launchedAt = new long[1];
         try {
@@ -235,14 +260,12 @@ public final class Runner {
                 targetPid.set(p.pid());
             });
         } catch (LabException e) {
-            if (Reaper.stopping()) {
-                return;
+            if (!Reaper.stopping()) {
+                log.line(spec.name() + ": did not start: " + e.getMessage());
+                left.forEach(s -> addFailed(results, spec.name(), s.name(), repeat, e.getMessage()));
+                left.clear();
             }
-            log.line(spec.name() + ": did not start: " + e.getMessage());
-            for (Scenario s : experiment.scenarios()) {
-                addFailed(results, spec.name(), s.name(), repeat, e.getMessage());
-            }
-            return;
+            return null;
         }
         // A target that dies under load: its load ends within a second instead of hammering a closed port until the profile ends.
         target.process().onExit().thenRun(() -> {
@@ -257,20 +280,16 @@ public final class Runner {
             log.line(spec.name() + ": ready in " + target.startupMillis() + " ms (pid " + target.process().pid() + ", CPUs " + affinity + ")");
             TargetConfig config = spec.command() == null ? targetConfig(target) : null;
             long ready = System.currentTimeMillis();
-            sleep(IDLE);
+            sleep(experiment.idle());
             TargetVisit visit = new TargetVisit(target, repeat,
                     List.of(new Phase("startup", launchedAt[0], ready), new Phase("idle", ready, System.currentTimeMillis())), affinity, config);
-            for (Scenario scenario : experiment.scenarios()) {
-                if (Reaper.stopping()) {
-                    return;
+            while (!left.isEmpty() && !Reaper.stopping()) {
+                if (!target.process().isAlive() || !procedure.run(visit, left.get(0))) {
+                    return target.process().exitDescription();
                 }
-                if (!target.process().isAlive()) {
-                    addFailed(results, spec.name(), scenario.name(), repeat,
-                            "not measured: the target had exited (" + target.process().exitDescription() + ")");
-                    continue;
-                }
-                procedure.run(visit, scenario);
+                left.remove(0);
             }
+            return null;
         } finally {
             targetPid.set(0);
             targetGroup.set(null);

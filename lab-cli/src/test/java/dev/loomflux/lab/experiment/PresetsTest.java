@@ -70,6 +70,9 @@ class PresetsTest {
                 ((Profile.Stages) s000.profile()).stages().stream().map(Profile.Stage::duration).toList());
         assertEquals(150, s000.profile().peakUsers());
         assertEquals(Duration.ofSeconds(18), s000.warmup());
+        // The idle phase shrinks too, but keeps two of the resource sampler's 1 s ticks.
+        assertEquals(Duration.ofSeconds(2), s000.idle());
+        assertEquals(Duration.ofSeconds(30), ExperimentReader.read(DIR.resolve("seed-000-k6-stages.yaml")).scaled(10).idle());
         assertEquals(new Profile.Loops(200, 30), ExperimentReader.read(DIR.resolve("seed-001-jmeter-users.yaml")).scaled(0.1).profile());
         assertEquals(new Profile.Fixed(100, Duration.ofSeconds(1)), ExperimentReader.read(DIR.resolve("seed-002-ab-tomcat-threads.yaml")).scaled(0.01).profile());
     }

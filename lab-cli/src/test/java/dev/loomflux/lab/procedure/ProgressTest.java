@@ -7,7 +7,6 @@ import dev.loomflux.lab.experiment.Experiment;
 import dev.loomflux.lab.experiment.ExperimentReader;
 import dev.loomflux.lab.experiment.Profile;
 import java.nio.file.Path;
-import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
 class ProgressTest {
@@ -17,7 +16,7 @@ class ProgressTest {
     void theEstimateIsAnUpperBoundFromEveryWarmupBudget() {
         // 4 targets x 2 scenarios; each at most 180 s warmup + 10 s load + 5 s after it, plus half of a target's 30 s start,
         // 3 s idle and 10 s cooldown: 216 s; 8 of them, 20 s setup and 10 s for the report.
-        Progress p = Progress.of(example, Duration.ofSeconds(3));
+        Progress p = Progress.of(example);
         assertTrue(p.estimate().startsWith("at most 29 min (8 target x scenario run(s), each at most 4 min;"), p.estimate());
         p.unitStarted();
         assertTrue(p.status().matches("\\[1/8\\] 0:0[0-2] elapsed, at most 28:5[6-8] left"), p.status());
@@ -32,6 +31,6 @@ class ProgressTest {
     void noEstimateWhenTheLoadEndsByCountNotByClock() {
         Experiment loops = new Experiment("x", example.targets(), example.scenarios(), new Profile.Loops(10, 100),
                 example.warmup(), example.cooldown(), 1);
-        assertNull(Progress.of(loops, Duration.ofSeconds(3)));
+        assertNull(Progress.of(loops));
     }
 }
