@@ -22,7 +22,7 @@ class LimitsIT {
     void halfACpuIsThrottledToHalfACpuAndTheJvmSeesOneProcessor() throws Exception {
         assumeTrue(Cgroup.unsupported().isEmpty(), () -> "cgroups: " + Cgroup.unsupported().orElse(""));
         JsonNode half = result(LabCli.of("run", "--targets", "webflux", "--scenario", "cpu", "--profile", "fixed", "--connections", "4",
-                "--duration", "10s", "--warmup", "10s", "--cooldown", "0s", "--cpus", "0.5"));
+                "--duration", "8s", "--warmup", "4s", "--cooldown", "0s", "--cpus", "0.5"));
         JsonNode limits = half.path("limits");
         System.out.println("cpu work at 0.5 CPU: " + half.path("throughput_rps") + " rps; limits " + limits);
         assertEquals(0.5, limits.path("cpus").asDouble());
@@ -41,7 +41,7 @@ class LimitsIT {
                 assertTrue(row.path("cgroup_memory_mb").asDouble() > 50, row.toString());
             }
         }
-        assertTrue(seconds >= 8, "throttled_pct in " + seconds + " of " + half.path("series").size() + " seconds");
+        assertTrue(seconds >= 6, "throttled_pct in " + seconds + " of " + half.path("series").size() + " seconds");
         assertTrue(throttled / seconds > 50, "mean throttled_pct per second " + throttled / seconds);
         JsonNode measured = null;
         for (JsonNode p : half.path("phases")) {

@@ -30,6 +30,9 @@ class TelemetryIT {
         JsonNode root = JSON.readTree(file.toFile());
         Map<String, JsonNode> byName = new HashMap<>();
         root.path("results").forEach(r -> byName.put(r.path("target").asText() + " " + r.path("scenario").asText(), r));
+        // Pinned (RunIT's runs are not): every target JVM ran on the plan's target CPUs.
+        JsonNode pinning = root.path("environment").path("pinning");
+        assertTrue(pinning.path("applied").asBoolean(), pinning.toString());
 
         // 100 users waiting 20 ms on the stub: Tomcat needs a platform thread per waiting request, virtual threads do not.
         JsonNode mvc = byName.get("mvc gateway-delay20");
@@ -45,6 +48,7 @@ class TelemetryIT {
         for (JsonNode r : root.path("results")) {
             String where = r.path("target").asText() + " " + r.path("scenario").asText();
             assertEquals("ok", r.path("status").asText(), where);
+            assertEquals(pinning.path("target").asText(), r.path("target_cpus").asText(), where);
             List<String> phases = r.path("phases").findValuesAsText("name");
             assertEquals(List.of("startup", "idle", "warmup", "steady"), phases, where);
             JsonNode startup = r.path("phases").get(0);

@@ -27,6 +27,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -35,6 +36,7 @@ import org.junit.jupiter.api.io.TempDir;
  * then 1 again. Changing the quota of the same process isolates what the quota does; two JVMs (one
  * per quota, as a run compares them) also differ by their JIT, up to 2x here (docs/reproducibility.md).
  */
+@Tag("long") // 2 min: ./check long, not CI
 class QuotaIT {
     /** Enough that one CPU is what limits the target, not the closed loop's round trips (at 16 a JVM served 1,745 rps, 0.5 CPU 1,237). */
     private static final int USERS = 32;
