@@ -3,7 +3,8 @@
   var data = JSON.parse(document.getElementById('loomflux-data').textContent);
   var nines = function (x) { return (100 * (1 - Math.pow(10, -x))).toPrecision(Math.max(2, Math.ceil(x) + 1)) + '%'; };
   var palette = ['#5470c6', '#91cc75', '#fac858', '#ee6666', '#73c0de', '#3ba272', '#fc8452', '#9a60b4'];
-  // A sweep's map: one cell per grid point, coloured by its clear winner, grey without one; the text says who and by how much.
+  // A sweep's map: one cell per grid point, coloured by its clear winner (paler the narrower the margin), grey without one;
+  // the text says who and by how much.
   var heatmap = function (el, c) {
     var pieces = [{ value: -1, label: 'no clear winner', color: '#d9d9d9' }].concat(c.targets.map(function (t, i) {
       return { value: i, label: t, color: palette[i % palette.length] };
@@ -15,7 +16,8 @@
       grid: { top: 60, left: 70, right: 20, bottom: 70 },
       xAxis: { type: 'category', data: c.x, name: c.xName, nameLocation: 'middle', nameGap: 25 },
       yAxis: { type: 'category', data: c.y, name: c.yName },
-      visualMap: { type: 'piecewise', pieces: pieces, dimension: 2, orient: 'horizontal', left: 'center', bottom: 0 },
+      visualMap: [{ type: 'piecewise', pieces: pieces, dimension: 2, orient: 'horizontal', left: 'center', bottom: 0 },
+        { type: 'continuous', dimension: 4, min: 0, max: 1, inRange: { colorAlpha: [0, 1] }, show: false }],
       series: [{ type: 'heatmap', data: c.cells, label: { show: true, fontSize: 10, formatter: function (p) { return p.value[3]; } } }]
     });
   };

@@ -20,7 +20,7 @@ class VerifyIT {
     @Test
     void allBuiltInsAndATenThreadTomcatPassEveryCheck() {
         LabCli run = LabCli.of("verify", "--targets", "mvc,mvc-vt,webflux,mvc-10",
-                "--define", "mvc-10=mvc,server.tomcat.threads.max=10");
+                "--define", "mvc-10=mvc,server.tomcat.threads.max=10,server.tomcat.processor-cache=10");
         assertEquals(0, run.exitCode(), run.toString());
         List<String[]> rows = rows(run.out());
         for (String target : List.of("mvc", "mvc-vt", "webflux", "mvc-10")) {

@@ -4,13 +4,14 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.loomflux.lab.result.Metric;
 import dev.loomflux.lab.result.SweepMap;
+import dev.loomflux.lab.stats.Stats;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
 /**
  * A sweep's charts: per scenario and metric a heatmap of the grid (each cell names its winner and
- * margin, grey where there is no clear one), and per axis a line chart of the metric against the
+ * margin, paler the narrower the margin, grey where there is no clear one), and per axis a line chart of the metric against the
  * axis, one line per target (and value of the other axis) with its 95% confidence band.
  */
 final class SweepCharts {
@@ -69,9 +70,22 @@ final class SweepCharts {
             if (xi < 0 || yi < 0) {
                 continue;
             }
-            // The value is the winner's index among the targets, or -1: grey, no clear winner.
-            data.addArray().add(xi).add(yi).add(w != null && w.clear() ? map.targets().indexOf(w.leader()) : -1).add(Cells.label(cell, m.summaryName()));
+            // The value is the winner's index among the targets, or -1: grey, no clear winner; then the label and the shade.
+            data.addArray().add(xi).add(yi).add(w != null && w.clear() ? map.targets().indexOf(w.leader()) : -1).add(Cells.label(cell, m.summaryName()))
+                    .add(shade(w));
         }
+    }
+
+    /**
+     * How opaque a cell's colour is: a clear winner's margin on a log scale, from 0.3 at the lab's
+     * 5% floor to 1 at a 2x lead, so a narrow win reads paler than a rout; other cells are opaque.
+     */
+    static double shade(SweepMap.Winner w) {
+        if (w == null || !w.clear() || w.marginPct() == null) {
+            return 1;
+        }
+        double t = Math.log(w.marginPct() / Stats.MIN_EFFECT_PCT) / Math.log(100 / Stats.MIN_EFFECT_PCT);
+        return Math.round(100 * (0.3 + 0.7 * Math.max(0, Math.min(1, t)))) / 100.0;
     }
 
     private static void lines(ObjectNode c, String id, String scenario, Metric m, SweepMap map, int axis, List<SweepMap.Cell> cells) {

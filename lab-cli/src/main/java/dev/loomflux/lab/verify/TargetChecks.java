@@ -145,6 +145,7 @@ public final class TargetChecks {
 
     private static final List<Override> OVERRIDES = List.of(
             new Override("server.tomcat.threads.max", "server.threads_max", c -> c.server() == null ? null : c.server().threadsMax()),
+            new Override("server.tomcat.processor-cache", "server.processor_cache", c -> c.server() == null ? null : c.server().processorCache()),
             new Override("loomflux.db.pool-size", "db_pool.max_size", c -> c.dbPool() == null ? null : c.dbPool().maxSize()),
             new Override("loomflux.http-client.max-connections", "http_client.max_connections",
                     c -> c.httpClient() == null ? null : c.httpClient().maxConnections()));

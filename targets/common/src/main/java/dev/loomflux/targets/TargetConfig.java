@@ -12,10 +12,13 @@ import com.fasterxml.jackson.annotation.JsonProperty;
 public record TargetConfig(String target, Server server, @JsonProperty("request_thread") RequestThread requestThread,
                            @JsonProperty("http_client") HttpClientPool httpClient, @JsonProperty("db_pool") DbPool dbPool,
                            @JsonProperty("downstream_url") String downstreamUrl, Jvm jvm) {
-    /** Tomcat has a worker pool (threads_max; none on virtual threads), Reactor Netty event loops. */
+    /**
+     * Tomcat has a worker pool (threads_max; none on virtual threads) and caches up to processor_cache
+     * request processors (-1: no limit); Reactor Netty has event loops.
+     */
     @JsonInclude(JsonInclude.Include.NON_NULL)
-    public record Server(String engine, @JsonProperty("threads_max") Integer threadsMax, @JsonProperty("event_loops") Integer eventLoops,
-                         @JsonProperty("virtual_threads") boolean virtualThreads) {
+    public record Server(String engine, @JsonProperty("threads_max") Integer threadsMax, @JsonProperty("processor_cache") Integer processorCache,
+                         @JsonProperty("event_loops") Integer eventLoops, @JsonProperty("virtual_threads") boolean virtualThreads) {
     }
 
     /** The thread that served /config itself. */

@@ -6,6 +6,8 @@ import org.apache.hc.client5.http.config.Configurable;
 import org.apache.hc.client5.http.config.RequestConfig;
 import org.apache.hc.client5.http.impl.classic.CloseableHttpClient;
 import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManager;
+import org.apache.coyote.AbstractProtocol;
+import org.apache.coyote.ProtocolHandler;
 import org.apache.tomcat.util.threads.ThreadPoolExecutor;
 import org.springframework.boot.thread.Threading;
 import org.springframework.boot.tomcat.TomcatWebServer;
@@ -42,7 +44,7 @@ class ConfigReport {
         // ConnectionConfig the pool does not expose, so that one value is the configured one.
         RequestConfig requestConfig = ((Configurable) httpClient).getConfig();
         return new TargetConfig(props.targetName(),
-                new TargetConfig.Server("tomcat", tomcatThreadsMax(), null, Threading.VIRTUAL.isActive(environment)),
+                new TargetConfig.Server("tomcat", tomcatThreadsMax(), processorCache(), null, Threading.VIRTUAL.isActive(environment)),
                 TargetConfig.RequestThread.current(),
                 new TargetConfig.HttpClientPool("apache-httpclient5", connectionPool.getMaxTotal(), connectionPool.getDefaultMaxPerRoute(),
                         props.httpClient().connectTimeout().toMillis(), requestConfig.getResponseTimeout().toMilliseconds(),
@@ -53,10 +55,21 @@ class ConfigReport {
 
     /** Null when requests run on virtual threads: Tomcat then has no worker pool to cap. */
     private Integer tomcatThreadsMax() {
-        TomcatWebServer server = (TomcatWebServer) context.getWebServer();
-        if (server.getTomcat().getConnector().getProtocolHandler().getExecutor() instanceof ThreadPoolExecutor pool) {
+        if (protocol().getExecutor() instanceof ThreadPoolExecutor pool) {
             return pool.getMaximumPoolSize();
         }
         return null;
+    }
+
+    /**
+     * On virtual threads this decides more than its name says: each request in flight beyond it gets a
+     * newly built processor (README, "Fairness").
+     */
+    private int processorCache() {
+        return ((AbstractProtocol<?>) protocol()).getProcessorCache();
+    }
+
+    private ProtocolHandler protocol() {
+        return ((TomcatWebServer) context.getWebServer()).getTomcat().getConnector().getProtocolHandler();
     }
 }

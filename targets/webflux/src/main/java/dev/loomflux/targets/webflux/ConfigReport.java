@@ -42,7 +42,7 @@ class ConfigReport {
         return new TargetConfig(target,
                 // The server runs on Reactor Netty's global loop resources, sized by this constant
                 // (-Dreactor.netty.ioWorkerCount, else max(available processors, 4)).
-                new TargetConfig.Server("reactor-netty", null, LoopResources.DEFAULT_IO_WORKER_COUNT, false),
+                new TargetConfig.Server("reactor-netty", null, null, LoopResources.DEFAULT_IO_WORKER_COUNT, false),
                 TargetConfig.RequestThread.current(),
                 // Reactor Netty pools per remote address with the same limit, so one route gets all of them.
                 new TargetConfig.HttpClientPool("reactor-netty", maxConnections, maxConnections, (Integer) live.options().get(ChannelOption.CONNECT_TIMEOUT_MILLIS),
