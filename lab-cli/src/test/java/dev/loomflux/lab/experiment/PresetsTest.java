@@ -10,6 +10,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
@@ -61,6 +62,23 @@ class PresetsTest {
             }
         }
         assertEquals(9, e.targets().size());
+    }
+
+    /** docs/sweep.md's finding, one command: only mvc-vt-cache lifts Tomcat's processor cache, at users on both sides of 200. */
+    @Test
+    void theProcessorCachePresetDiffersFromMvcVtInOnePropertyOnly() {
+        Experiment e = ExperimentReader.read(DIR.resolve("vt-processor-cache.yaml"));
+        assertEquals(List.of("mvc", "mvc-vt", "mvc-vt-cache"), e.targets().stream().map(TargetSpec::name).toList());
+        TargetSpec vt = e.targets().get(1);
+        TargetSpec cached = e.targets().get(2);
+        assertTrue(vt.virtualThreads() && cached.virtualThreads());
+        Map<String, String> added = new java.util.HashMap<>(cached.properties());
+        added.entrySet().removeAll(vt.properties().entrySet());
+        assertEquals(Map.of("server.tomcat.processor-cache", "-1"), added);
+        assertEquals(vt.jvmArgs(), cached.jvmArgs());
+        assertEquals(List.of("/gateway?delay=0"), e.scenarios().stream().map(Scenario::path).toList());
+        assertEquals(List.of(Map.of("users", 1000), Map.of("users", 400)), e.sweep().cells());
+        assertEquals(3, e.repeat());
     }
 
     @Test
