@@ -11,8 +11,9 @@ import java.util.Map;
 
 /**
  * A sweep's charts: per scenario and metric a heatmap of the grid (each cell names its winner and
- * margin, paler the narrower the margin, grey where there is no clear one), and per axis a line chart of the metric against the
- * axis, one line per target (and value of the other axis) with its 95% confidence band.
+ * margin, paler the narrower the margin, grey where there is no clear one), and per axis a line
+ * chart of the metric against the axis, one line per target (and value of the other axis) with its
+ * 95% confidence band.
  */
 final class SweepCharts {
     private SweepCharts() {

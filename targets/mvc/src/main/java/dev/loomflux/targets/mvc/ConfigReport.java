@@ -2,12 +2,12 @@ package dev.loomflux.targets.mvc;
 
 import com.zaxxer.hikari.HikariDataSource;
 import dev.loomflux.targets.TargetConfig;
+import org.apache.coyote.AbstractProtocol;
+import org.apache.coyote.ProtocolHandler;
 import org.apache.hc.client5.http.config.Configurable;
 import org.apache.hc.client5.http.config.RequestConfig;
 import org.apache.hc.client5.http.impl.classic.CloseableHttpClient;
 import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManager;
-import org.apache.coyote.AbstractProtocol;
-import org.apache.coyote.ProtocolHandler;
 import org.apache.tomcat.util.threads.ThreadPoolExecutor;
 import org.springframework.boot.thread.Threading;
 import org.springframework.boot.tomcat.TomcatWebServer;
