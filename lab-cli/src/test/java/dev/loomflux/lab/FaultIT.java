@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.loomflux.lab.experiment.Experiment;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -212,7 +213,7 @@ class FaultIT {
         while (System.currentTimeMillis() < deadline) {
             Optional<ProcessHandle> target = victim.get();
             if (target.isPresent() && started(targetLog)) {
-                sleep(3_000 + 3_000); // the lab's idle phase, then 3 s of load
+                sleep(Experiment.DEFAULT_IDLE.toMillis() + 3_000); // the lab's idle phase, then 3 s of load
                 target.get().destroyForcibly();
                 return target.get().pid();
             }
