@@ -1,15 +1,15 @@
 #!/usr/bin/env bash
-# Runs one experiment twice, back to back, and reports how far the two runs agree
-# (docs/reproducibility.md). Usage: bench/reproduce.sh [EXPERIMENT] [./lab run flags...]
+# Runs one experiment RUNS times (default 3), back to back, and reports how far the runs agree
+# (docs/reproducibility.md). Usage: [RUNS=N] bench/reproduce.sh [EXPERIMENT] [./lab run flags...]
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
 
 case "${1:-}" in
   -h|--help)
-    echo "usage: bench/reproduce.sh [EXPERIMENT] [./lab run flags...]"
-    echo "Runs ./lab run with these arguments twice (--name repro-1, repro-2), then"
-    echo "./lab compare RUN1 RUN2 --reproducibility. No arguments: the default ./lab run."
+    echo "usage: [RUNS=N] bench/reproduce.sh [EXPERIMENT] [./lab run flags...]"
+    echo "Runs ./lab run with these arguments RUNS times (default 3; --name repro-1, repro-2, ...), then"
+    echo "./lab compare RUN1 RUN2 ... --reproducibility. No arguments: the default ./lab run."
     exit 0
     ;;
 esac
@@ -36,13 +36,16 @@ measure() {
   RUN_DIR="$(dirname "$file")"
 }
 
-measure repro-1 "$@"
-RUN1="$RUN_DIR"
-measure repro-2 "$@"
-RUN2="$RUN_DIR"
+RUNS="${RUNS:-3}"
+DIRS=()
+for i in $(seq 1 "$RUNS"); do
+  measure "repro-$i" "$@"
+  DIRS+=("$RUN_DIR")
+done
 
 echo
-echo "run 1: $RUN1"
-echo "run 2: $RUN2"
+for i in "${!DIRS[@]}"; do
+  echo "run $((i + 1)): ${DIRS[$i]}"
+done
 echo
-exec ./lab compare "$RUN1" "$RUN2" --reproducibility --markdown "$RUN2/reproducibility.md"
+exec ./lab compare "${DIRS[@]}" --reproducibility --markdown "${DIRS[-1]}/reproducibility.md"

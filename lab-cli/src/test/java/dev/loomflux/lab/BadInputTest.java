@@ -62,7 +62,7 @@ class BadInputTest {
                 {"--profile soak", "{soak: {users: 1}}", "unknown profile (allowed: stages, fixed, loops, burst, rate)", "--profile soak: ",
                         "profile.soak: "}};
         for (String[] c : cases) {
-            List<String> args = new java.util.ArrayList<>(List.of("run", "--targets", "mvc"));
+            List<String> args = new java.util.ArrayList<>(List.of("run", "--design", "sequential", "--targets", "mvc"));
             args.addAll(List.of(c[0].split(" ")));
             LabCli flags = LabCli.of(args.toArray(String[]::new));
             Path yaml = dir.resolve("p.yaml");
@@ -98,7 +98,7 @@ class BadInputTest {
         assertOneLineError(LabCli.of("sweep", "--targets", "mvc", "--vary", "users=1", "--vary", "work=1", "--vary", "size=1"), "--vary: at most 2");
         // --vary replaces a preset's grid (delay x users) rather than adding to it: page is checked against its gateway
         assertOneLineError(LabCli.of("sweep", "map-gateway", "--vary", "page=0,1"), "sweep: page does not apply to scenario gateway");
-        assertOneLineError(LabCli.of("run", "--targets", "mvc", "--scenario", "gateway", "--dist", "lognormal"),
+        assertOneLineError(LabCli.of("run", "--design", "sequential", "--targets", "mvc", "--scenario", "gateway", "--dist", "lognormal"),
                 "--dist: parameter 'p99' is required for dist=lognormal");
     }
 
@@ -130,7 +130,7 @@ class BadInputTest {
         Files.createDirectories(jdk17.resolve("bin"));
         Files.writeString(jdk17.resolve("bin/java"), "");
         Files.writeString(jdk17.resolve("release"), "JAVA_VERSION=\"17.0.15\"\n");
-        assertOneLineError(LabCli.of("run", "--java", jdk17.toString(), "--targets", "mvc", "--duration", "1s"),
+        assertOneLineError(LabCli.of("run", "--design", "sequential", "--java", jdk17.toString(), "--targets", "mvc", "--duration", "1s"),
                 "--java " + jdk17 + ": JDK 17.0.15 is too old; targets need 21+ (virtual threads)");
     }
 

@@ -169,7 +169,7 @@ class FaultIT {
         System.setProperty("loomflux.home", home.toString());
         LabCli run;
         try {
-            run = LabCli.of("run", "--targets", "mvc", "--scenario", "plaintext", "--duration", "2s", "--warmup", "0s");
+            run = LabCli.of("run", "--design", "sequential", "--targets", "mvc", "--scenario", "plaintext", "--duration", "2s", "--warmup", "0s");
         } finally {
             System.setProperty("loomflux.home", real.toString());
         }
@@ -193,6 +193,9 @@ class FaultIT {
         List<String> all = new java.util.ArrayList<>(List.of(command, "--profile", "fixed", "--connections", "8", "--cooldown", "0s", "--no-pin"));
         if (!List.of(args).contains("--warmup")) {
             all.addAll(List.of("--warmup", "0s"));
+        }
+        if (command.equals("run")) {
+            all.addAll(List.of("--design", "sequential")); // these faults strike one target at a time
         }
         all.addAll(List.of(args));
         LabCli run = LabCli.of(all.toArray(String[]::new));

@@ -30,7 +30,7 @@ class InterruptIT {
         Process lab = new ProcessBuilder("perl", "-e", "$SIG{INT} = 'DEFAULT'; exec @ARGV or die \"exec: $!\"",
                 ProcessHandle.current().info().command().orElse("java"),
                 "-Dloomflux.home=" + home, "-jar", home.resolve("lab-cli/target/loomflux-lab.jar").toString(),
-                "run", "--targets", "mvc-vt", "--scenario", "plaintext,json", "--profile", "fixed",
+                "run", "--design", "sequential", "--targets", "mvc-vt", "--scenario", "plaintext,json", "--profile", "fixed",
                 "--connections", "8", "--duration", "3s", "--warmup", "0s", "--cooldown", "0s", "--name", "interrupt-it",
                 "--memory", "1g", "--no-pin")
                 .redirectErrorStream(true).redirectOutput(console.toFile()).start();

@@ -28,7 +28,7 @@ class RunIT {
      */
     @Test
     void fixedProfileRepeatedOnTwoTargetsWritesTheDocumentedResultsAndSummary() throws Exception {
-        LabCli run = LabCli.of("run", "--targets", "mvc-vt,webflux", "--scenario", "plaintext", "--profile", "fixed",
+        LabCli run = LabCli.of("run", "--design", "sequential", "--targets", "mvc-vt,webflux", "--scenario", "plaintext", "--profile", "fixed",
                 "--connections", "8", "--duration", "3s", "--warmup", "2s", "--cooldown", "0s", "--repeat", "3", "--no-pin");
         assertEquals(0, run.exitCode(), run.toString());
         JsonNode root = results(run);
@@ -101,7 +101,7 @@ class RunIT {
     }
 
     private static JsonNode profileRun(String... profile) throws IOException {
-        LabCli run = LabCli.of(concat(new String[] {"run", "--targets", "webflux", "--scenario", "json", "--warmup", "0s", "--cooldown", "0s", "--no-pin"}, profile));
+        LabCli run = LabCli.of(concat(new String[] {"run", "--design", "sequential", "--targets", "webflux", "--scenario", "json", "--warmup", "0s", "--cooldown", "0s", "--no-pin"}, profile));
         assertEquals(0, run.exitCode(), run.toString());
         JsonNode r = results(run).path("results").get(0);
         assertEquals("ok", r.path("status").asText(), run.toString());

@@ -1,6 +1,7 @@
 package dev.loomflux.lab.cli;
 
 import dev.loomflux.lab.compare.Comparison;
+import dev.loomflux.lab.compare.PairedAgreement;
 import dev.loomflux.lab.compare.Reproducibility;
 import dev.loomflux.lab.compare.Threshold;
 
@@ -32,6 +33,9 @@ public final class CompareCommand implements Callable<Integer> {
     @Parameters(index = "1", paramLabel = "B", description = "Candidate: a run directory or its results.json.")
     Path b;
 
+    @Parameters(index = "2..*", paramLabel = "MORE", description = "With --reproducibility: more runs of the same experiment (paired runs are compared all together).")
+    List<Path> more = new ArrayList<>();
+
     @Option(names = "--fail-on", split = ",", paramLabel = "METRIC:+-N%",
             description = "Regression thresholds, e.g. p99:+10%%,throughput:-5%%. Metrics: throughput, mean, p50, p90, p99, max, errors, capacity (./lab capacity runs).")
     List<String> failOn = new ArrayList<>();
@@ -50,6 +54,9 @@ public final class CompareCommand implements Callable<Integer> {
     public Integer call() throws IOException {
         if (reproducibility) {
             return reproducibility();
+        }
+        if (!more.isEmpty()) {
+            throw new UsageException("compare takes two runs, A and B; more only with --reproducibility");
         }
         List<Threshold> thresholds = new ArrayList<>();
         failOn.forEach(t -> thresholds.add(Threshold.parse(t)));
@@ -90,19 +97,37 @@ public final class CompareCommand implements Callable<Integer> {
         if (!failOn.isEmpty()) {
             throw new UsageException("--reproducibility is a report and never fails: drop --fail-on");
         }
-        Reproducibility r = Reproducibility.of(load(a, "A"), load(b, "B"));
+        List<RunRecord> all = new ArrayList<>(List.of(load(a, "A"), load(b, "B")));
+        for (int i = 0; i < more.size(); i++) {
+            all.add(load(more.get(i), "run " + (i + 3)));
+        }
+        Reproducibility r = Reproducibility.of(all.get(0), all.get(1));
+        PairedAgreement paired = PairedAgreement.of(all);
         PrintWriter out = spec.commandLine().getOut();
-        render(r, Tables::plain).forEach(out::println);
+        List<String> plain = render(r, paired, Tables::plain);
+        plain.forEach(out::println);
         out.flush();
         if (markdown != null) {
-            Files.writeString(markdown, String.join("\n", render(r, Tables::markdown)) + "\n");
+            Files.writeString(markdown, String.join("\n", render(r, paired, Tables::markdown)) + "\n");
         }
         return 0;
     }
 
     /** Blank lines end each table: in Markdown a text line right under a table would become one of its rows. */
-    private static List<String> render(Reproducibility r, Function<List<String[]>, List<String>> table) {
-        List<String> lines = new ArrayList<>(table.apply(r.table()));
+    private static List<String> render(Reproducibility r, PairedAgreement paired, Function<List<String[]>, List<String>> table) {
+        List<String> lines = new ArrayList<>();
+        if (paired != null) {
+            // The paired design's answer is its per-pair ratios: how far they agree is what reproduces.
+            lines.add("per-pair ratios of the paired comparisons (results.json comparisons), run by run:");
+            lines.add("");
+            lines.addAll(table.apply(paired.table()));
+            lines.add("");
+            lines.add("paired: " + paired.summary());
+            lines.add("");
+            lines.add("absolute figures of the first two runs (the machine moves these; the ratios above are what the lab judges):");
+            lines.add("");
+        }
+        lines.addAll(table.apply(r.table()));
         lines.add("");
         if (!r.mediansTable().isEmpty()) {
             lines.add("medians over repeats (summary.estimates), what the verdicts stand on:");

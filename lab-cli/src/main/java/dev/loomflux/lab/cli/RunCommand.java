@@ -2,6 +2,7 @@ package dev.loomflux.lab.cli;
 
 import dev.loomflux.lab.Home;
 import dev.loomflux.lab.UsageException;
+import dev.loomflux.lab.experiment.Design;
 import dev.loomflux.lab.experiment.Experiment;
 import dev.loomflux.lab.experiment.ExperimentReader;
 import dev.loomflux.lab.experiment.Limits;
@@ -11,7 +12,9 @@ import dev.loomflux.lab.experiment.Scenario;
 import dev.loomflux.lab.process.Reaper;
 import dev.loomflux.lab.cpu.CpuPlan;
 import dev.loomflux.lab.run.Runner;
+import dev.loomflux.lab.stats.Paired;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -35,6 +38,17 @@ public class RunCommand implements Callable<Integer> {
             description = "Run every target x scenario N times, interleaved and mirrored (A B C C B A ...), each in a fresh JVM; reports give medians, 95%% CIs and verdicts (N >= 3).")
     Integer repeat;
 
+    @Option(names = "--design", paramLabel = "KIND",
+            description = "paired: start every target, warm each, then measure all in interleaved rounds and judge per-round ratios"
+                    + " (the default without a file); sequential: one target after another, one window each (a file's default).")
+    String design;
+
+    @Option(names = "--rounds", paramLabel = "N", description = "Measured rounds of the paired design. Default: " + Design.DEFAULT_ROUNDS + ".")
+    Integer rounds;
+
+    @Option(names = "--block", paramLabel = "TIME", description = "One target's block in a round (paired). Default: 4s.")
+    String block;
+
     @Option(names = "--scale", paramLabel = "FACTOR",
             description = "Multiply durations and requests per user (not users), e.g. 0.1 for a quick pass.")
     Double scale;
@@ -49,7 +63,7 @@ public class RunCommand implements Callable<Integer> {
     @Option(names = {"--connections", "--users"}, paramLabel = "N", description = "Concurrent users (fixed, loops, burst). Default: 50.")
     Integer users;
 
-    @Option(names = "--duration", paramLabel = "TIME", description = "Measured time (fixed, rate). Default: 15s.")
+    @Option(names = "--duration", paramLabel = "TIME", description = "Measured time (fixed, rate) of the sequential design. Default: 15s.")
     String duration;
 
     @Option(names = "--requests", paramLabel = "L", description = "Requests per user (loops, burst). Default: 100.")
@@ -64,7 +78,7 @@ public class RunCommand implements Callable<Integer> {
     @Option(names = "--stages", paramLabel = "TIME:USERS,...", description = "Ramps (stages), e.g. 15s:50,30s:100,15s:150,30s:0.")
     String stages;
 
-    @Option(names = "--warmup", paramLabel = "TIME", description = "Most warmup per target x scenario; warmup ends as soon as the target is steady. Default: 180s.")
+    @Option(names = "--warmup", paramLabel = "TIME", description = "Most warmup per target x scenario; warmup ends as soon as the target is steady. Default: 75s paired, 180s sequential.")
     String warmup;
 
     @Option(names = "--cooldown", paramLabel = "TIME", description = "Pause between targets. Default: 10s.")
@@ -91,6 +105,10 @@ public class RunCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         Experiment experiment = adjust(file != null ? fromFile() : fromFlags());
+        experiment = experiment.withDesign(design(experiment.design(), file == null && pairedByDefault()));
+        if (file == null && warmup == null && experiment.inRounds()) {
+            experiment = experiment.withWarmup(Design.DEFAULT_WARMUP);
+        }
         if (scale != null) {
             if (!(scale > 0 && scale <= 100)) {
                 throw new UsageException("--scale " + scale + ": expected a factor above 0, e.g. 0.1");
@@ -111,6 +129,38 @@ public class RunCommand implements Callable<Integer> {
         return 0;
     }
 
+    /** The file's design (or, without a file, the paired one) with what the flags change in it. */
+    private Design design(Design fromFile, boolean flagsOnly) {
+        String kind = design != null ? design : flagsOnly ? "paired" : fromFile.paired() ? "paired" : "sequential";
+        if (!kind.equals("paired") && !kind.equals("sequential")) {
+            throw new UsageException("--design " + design + ": expected paired or sequential");
+        }
+        if (kind.equals("sequential")) {
+            if (rounds != null || block != null) {
+                throw new UsageException((rounds != null ? "--rounds" : "--block") + " applies to --design paired only");
+            }
+            return Design.SEQUENTIAL;
+        }
+        if (flagsOnly && duration != null) {
+            throw new UsageException("--duration applies to --design sequential; the paired design measures --rounds N blocks of --block TIME");
+        }
+        int n = rounds != null ? rounds : fromFile.paired() ? fromFile.rounds() : Design.DEFAULT_ROUNDS;
+        if (n < Paired.MIN_ROUNDS || n > Design.MAX_ROUNDS) {
+            throw new UsageException("--rounds " + n + ": expected " + Paired.MIN_ROUNDS + ".." + Design.MAX_ROUNDS
+                    + " (fewer than " + Paired.MIN_ROUNDS + " rounds cannot give a 95% interval)");
+        }
+        Duration b = block != null ? Flags.duration("--block", block, false) : fromFile.paired() ? fromFile.block() : Design.DEFAULT_BLOCK;
+        if (b.toMillis() < 1000) {
+            throw new UsageException("--block " + block + ": a block must last at least 1s");
+        }
+        return new Design(Design.Kind.PAIRED, n, b);
+    }
+
+    /** A sweep's cells are measured one target after another (docs/sweep.md); rounds per cell are not built yet. */
+    boolean pairedByDefault() {
+        return true;
+    }
+
     /** What a subcommand adds to the experiment before --scale and --repeat: a sweep's grid. */
     Experiment adjust(Experiment e) {
         return e;
@@ -128,7 +178,7 @@ public class RunCommand implements Callable<Integer> {
         Experiment e = ExperimentReader.read(Presets.resolve(Home.detect(), file));
         return new Experiment(e.name(), e.targets(), e.scenarios(), e.profile(),
                 warmup == null ? e.warmup() : Flags.duration("--warmup", warmup, true),
-                cooldown == null ? e.cooldown() : Flags.duration("--cooldown", cooldown, true), e.repeat(), e.limits(), e.sweep(), e.idle());
+                cooldown == null ? e.cooldown() : Flags.duration("--cooldown", cooldown, true), e.repeat(), e.limits(), e.sweep(), e.idle(), e.design());
     }
 
     private Experiment fromFlags() {

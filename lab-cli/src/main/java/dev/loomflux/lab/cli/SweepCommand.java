@@ -25,6 +25,11 @@ public final class SweepCommand extends RunCommand {
     String cellWarmup;
 
     @Override
+    boolean pairedByDefault() {
+        return false;
+    }
+
+    @Override
     Experiment adjust(Experiment e) {
         if (vary == null) {
             if (e.sweep() == null) {

@@ -1,6 +1,8 @@
 package dev.loomflux.lab.driver;
 
+import java.net.URI;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Set;
 
 /**
@@ -23,32 +25,12 @@ final class BenchmarkYaml {
         y.append("name: ").append(quote(name)).append('\n');
         y.append("threads: ").append(spec.threads()).append('\n');
         y.append("http:\n");
-        y.append("  host: ").append(quote(spec.authority())).append('\n');
-        y.append("  allowHttp2: false\n");
-        // One pool for all users, opened before the load starts; keep-alive, one request at a time.
-        y.append("  connectionStrategy: SHARED_POOL\n");
-        y.append("  sharedConnections: ").append(plan.connections()).append('\n');
-        y.append("  pipeliningLimit: 1\n");
-        y.append("  requestTimeout: ").append(spec.requestTimeout().toMillis()).append("ms\n");
-        y.append("ergonomics:\n");
-        // No headers the lab did not ask for.
-        y.append("  repeatCookies: false\n");
-        y.append("  userAgentFromSession: false\n");
-        // A 4xx/5xx is counted by status and the user carries on, instead of the user being stopped.
-        y.append("  autoRangeCheck: false\n");
-        y.append("  stopOnInvalid: false\n");
+        endpoint(y, "  ", spec.authority(), plan.connections(), spec.requestTimeout().toMillis());
+        ergonomics(y);
         y.append("phases:\n");
         Set<Integer> scenarios = new HashSet<>();
         for (PhasePlan.Phase p : plan.phases()) {
-            y.append("- ").append(p.name()).append(":\n");
-            switch (p.model()) {
-                case ALWAYS -> y.append("    always:\n      users: ").append(p.users()).append('\n');
-                case AT_ONCE -> y.append("    atOnce:\n      users: ").append(p.users()).append('\n');
-                case CONSTANT_RATE -> y.append("    constantRate:\n")
-                        .append("      usersPerSec: ").append(p.rps()).append('\n')
-                        .append("      variance: false\n")
-                        .append("      maxSessions: ").append(p.users()).append('\n');
-            }
+            model(y, p);
             if (p.startMs() > 0) {
                 y.append("      startTime: ").append(p.startMs()).append("ms\n");
             }
@@ -59,7 +41,7 @@ final class BenchmarkYaml {
             String anchor = "requests-" + p.requests();
             if (scenarios.add(p.requests())) {
                 y.append("      scenario: &").append(anchor).append('\n');
-                scenario(y, spec.requestPath(), p.requests());
+                scenario(y, spec.requestPath(), null, p.requests());
             } else {
                 y.append("      scenario: *").append(anchor).append('\n');
             }
@@ -67,7 +49,75 @@ final class BenchmarkYaml {
         return y.toString();
     }
 
-    private static void scenario(StringBuilder y, String path, int requests) {
+    /**
+     * Interleaved rounds: one phase per target, each block one iteration of it ({@code t0/000},
+     * {@code t0/001}, ...), so that a target's blocks share its users and statistics, and every
+     * target has a connection pool of its own that stays open from the first block to the last.
+     * The phases carry no start times: the runner starts each block when the one before it is over.
+     *
+     * @param targets the targets' authorities, {@code http://host:port}, in phase order
+     */
+    static String renderRounds(List<String> targets, String path, PhasePlan block, int blocks, long requestTimeoutMs, int threads, String name) {
+        StringBuilder y = new StringBuilder();
+        y.append("# loomflux interleaved rounds: ").append(blocks).append(" blocks per target\n");
+        y.append("name: ").append(quote(name)).append('\n');
+        y.append("threads: ").append(threads).append('\n');
+        y.append("http:\n");
+        for (String t : targets) {
+            endpoint(y, "- ", t, block.connections(), requestTimeoutMs);
+        }
+        ergonomics(y);
+        y.append("phases:\n");
+        PhasePlan.Phase p = block.phases().get(0);
+        for (int i = 0; i < targets.size(); i++) {
+            model(y, new PhasePlan.Phase(phaseName(i), p.model(), p.users(), p.rps(), 0, p.durationMs(), p.requests()));
+            y.append("      duration: ").append(p.durationMs()).append("ms\n");
+            y.append("      maxIterations: ").append(blocks).append('\n');
+            y.append("      scenario:\n");
+            scenario(y, path, URI.create(targets.get(i)).getAuthority(), p.requests());
+        }
+        return y.toString();
+    }
+
+    /** The phase of the target at {@code index} in {@link #renderRounds}. */
+    static String phaseName(int index) {
+        return "t" + index;
+    }
+
+    /** One connection pool per target, opened before the load starts; keep-alive, one request at a time. */
+    private static void endpoint(StringBuilder y, String first, String authority, int connections, long requestTimeoutMs) {
+        y.append(first).append("host: ").append(quote(authority)).append('\n');
+        y.append("  allowHttp2: false\n");
+        y.append("  connectionStrategy: SHARED_POOL\n");
+        y.append("  sharedConnections: ").append(connections).append('\n');
+        y.append("  pipeliningLimit: 1\n");
+        y.append("  requestTimeout: ").append(requestTimeoutMs).append("ms\n");
+    }
+
+    private static void ergonomics(StringBuilder y) {
+        y.append("ergonomics:\n");
+        // No headers the lab did not ask for.
+        y.append("  repeatCookies: false\n");
+        y.append("  userAgentFromSession: false\n");
+        // A 4xx/5xx is counted by status and the user carries on, instead of the user being stopped.
+        y.append("  autoRangeCheck: false\n");
+        y.append("  stopOnInvalid: false\n");
+    }
+
+    private static void model(StringBuilder y, PhasePlan.Phase p) {
+        y.append("- ").append(p.name()).append(":\n");
+        switch (p.model()) {
+            case ALWAYS -> y.append("    always:\n      users: ").append(p.users()).append('\n');
+            case AT_ONCE -> y.append("    atOnce:\n      users: ").append(p.users()).append('\n');
+            case CONSTANT_RATE -> y.append("    constantRate:\n")
+                    .append("      usersPerSec: ").append(p.rps()).append('\n')
+                    .append("      variance: false\n")
+                    .append("      maxSessions: ").append(p.users()).append('\n');
+        }
+    }
+
+    /** @param authority host:port of the request's target when the benchmark has several, else null */
+    private static void scenario(StringBuilder y, String path, String authority, int requests) {
         y.append("      - ").append(METRIC).append(":\n");
         String indent = "        ";
         if (requests > 1) {
@@ -79,6 +129,9 @@ final class BenchmarkYaml {
         }
         y.append(indent).append("- httpRequest:\n");
         y.append(indent).append("    GET: ").append(quote(path)).append('\n');
+        if (authority != null) {
+            y.append(indent).append("    authority: ").append(quote(authority)).append('\n');
+        }
         y.append(indent).append("    metric: ").append(METRIC).append('\n');
         // Hyperfoil 0.25.2 caches GET responses per session, so a user's repeated GET would be
         // answered locally. no-store keeps every request on the wire; no-cache would make it

@@ -11,6 +11,7 @@ import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.net.URI;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executors;
@@ -38,19 +39,27 @@ final class EmbeddedBenchmark extends SimulationRunner {
     private static final long CANCEL_GRACE_MS = 1000;
 
     private final String target;
-    private final Tally tally;
+    private final Collector tally;
     private final BooleanSupplier enough;
+    /** Phase names in the order they run, each once the one before has terminated; null: by each phase's start time. */
+    private final List<String> sequence;
     /** Hyperfoil's statistics publish-and-reset: one reader at a time keeps each sample whole. */
     private final Object statisticsLock = new Object();
     private final Semaphore wake = new Semaphore(0);
     private volatile boolean cancelled;
     private boolean interrupted;
 
-    EmbeddedBenchmark(Benchmark benchmark, String target, Tally tally, BooleanSupplier enough) {
+    EmbeddedBenchmark(Benchmark benchmark, String target, Collector tally, BooleanSupplier enough) {
+        this(benchmark, target, tally, enough, null);
+    }
+
+    /** @param sequence phases to run one after another, each started once the previous one terminated (its stragglers answered) */
+    EmbeddedBenchmark(Benchmark benchmark, String target, Collector tally, BooleanSupplier enough, List<String> sequence) {
         super(benchmark, "loomflux", 0, tally::watchdog);
         this.target = target;
         this.tally = tally;
         this.enough = enough;
+        this.sequence = sequence == null ? null : List.copyOf(sequence);
     }
 
     /** Thread-safe. Running sessions stop at their next step; requests in flight are abandoned. */
@@ -153,11 +162,17 @@ final class EmbeddedBenchmark extends SimulationRunner {
                 switch (phase.status()) {
                     case NOT_STARTED -> {
                         if (!cancelled) {
-                            long startAt = start + Math.max(0, def.startTime());
-                            if (startAt <= now) {
-                                startPhase(def.name());
+                            if (sequence != null) {
+                                if (nextInSequence(def.name())) {
+                                    startPhase(def.name());
+                                }
                             } else {
-                                wakeAt = Math.min(wakeAt, startAt);
+                                long startAt = start + Math.max(0, def.startTime());
+                                if (startAt <= now) {
+                                    startPhase(def.name());
+                                } else {
+                                    wakeAt = Math.min(wakeAt, startAt);
+                                }
                             }
                             pending = true;
                         }
@@ -195,11 +210,22 @@ final class EmbeddedBenchmark extends SimulationRunner {
         }
     }
 
+    /** The phase's turn has come: it is first, or the one before it has terminated and its statistics are in. */
+    private boolean nextInSequence(String phase) {
+        int i = sequence.indexOf(phase);
+        // Hyperfoil adds a no-op phase after a phase's iterations (t0 after t0/000...): it goes last.
+        String before = i < 0 ? sequence.get(sequence.size() - 1) : i == 0 ? null : sequence.get(i - 1);
+        return before == null || instances.get(before).status() == PhaseInstance.Status.STATS_COMPLETE;
+    }
+
     @Override
     protected CompletableFuture<Void> phaseChanged(Phase phase, PhaseInstance.Status status, boolean sessionLimitExceeded,
                                                    Throwable error) {
         if (sessionLimitExceeded) {
             tally.sessionLimitHit();
+        }
+        if (status != PhaseInstance.Status.TERMINATED) {
+            tally.phase(phase.name(), status, System.currentTimeMillis());
         }
         return super.phaseChanged(phase, status, sessionLimitExceeded, error).thenRun(() -> {
             if (status == PhaseInstance.Status.TERMINATED) {
@@ -207,6 +233,7 @@ final class EmbeddedBenchmark extends SimulationRunner {
                 synchronized (statisticsLock) {
                     visitStatistics(phase, this::drain);
                 }
+                tally.phase(phase.name(), status, System.currentTimeMillis());
                 instances.get(phase.name()).setStatsComplete();
             }
             wake.release();

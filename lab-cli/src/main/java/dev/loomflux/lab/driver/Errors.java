@@ -13,6 +13,10 @@ import io.hyperfoil.http.statistics.HttpStats;
  * @param other     responses with a status outside 100..599 and driver-internal failures
  */
 public record Errors(long connect, long timeout, long status4xx, long status5xx, long other) {
+    public Errors plus(Errors o) {
+        return new Errors(connect + o.connect, timeout + o.timeout, status4xx + o.status4xx, status5xx + o.status5xx, other + o.other);
+    }
+
     public long total() {
         return connect + timeout + status4xx + status5xx + other;
     }

@@ -5,6 +5,8 @@ import io.hyperfoil.api.config.Benchmark;
 import io.hyperfoil.api.config.BenchmarkData;
 import io.hyperfoil.core.parser.BenchmarkParser;
 import io.hyperfoil.core.parser.ParserException;
+import dev.loomflux.lab.experiment.Profile;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -66,8 +68,15 @@ public final class LoadDriver {
         if (window != null) {
             window.clock(() -> tally.elapsed(System.currentTimeMillis()));
         }
+        // The window's throughput counts every response to a request sent in it, so the load goes on until the
+        // window's stragglers are answered (or timed out): cancelled a second after the window, as it once was,
+        // mvc-10 over a 200 ms x 2 chain at 100 users (4 s latency) lost 80 of 740 responses, 12% of its throughput.
+        long graceMs = spec.requestTimeout().toMillis() + 2000;
         BooleanSupplier done = window == null ? enough
-                : () -> enough.getAsBoolean() || window.over(tally.elapsed(System.currentTimeMillis()));
+                : () -> {
+                    long elapsed = tally.elapsed(System.currentTimeMillis());
+                    return enough.getAsBoolean() || (window.over(elapsed) && (tally.settled(window) || window.over(elapsed - graceMs)));
+                };
         EmbeddedBenchmark run = new EmbeddedBenchmark(benchmark, spec.authority(), tally, done);
         RUNNING.add(run);
         try {
@@ -75,6 +84,31 @@ public final class LoadDriver {
         } finally {
             RUNNING.remove(run);
         }
+    }
+
+    /**
+     * Runs interleaved rounds, one block at a time, and blocks until the last block ended or the
+     * load was {@link #cancelAll() cancelled}; a cancel keeps the blocks that ended.
+     *
+     * @return the blocks that ended, in the order they ran
+     * @throws LabException with a one-line reason when a target cannot be reached or the driver fails
+     */
+    public static List<Block> run(Rounds rounds, Rounds.Listener listener) {
+        Benchmark benchmark = parse(rounds.yaml(RUN_NAME));
+        BlockTally tally = new BlockTally(rounds, listener, rounds.block() instanceof Profile.Rate r ? r.rps() : 0);
+        EmbeddedBenchmark run = new EmbeddedBenchmark(benchmark, rounds.targets().get(0).base().toString(), tally, () -> false, rounds.sequence());
+        RUNNING.add(run);
+        try {
+            run.execute();
+            return tally.blocks();
+        } finally {
+            RUNNING.remove(run);
+        }
+    }
+
+    /** The rounds as Hyperfoil YAML, as {@link #run(Rounds, Rounds.Listener)} executes them. */
+    public static String toHyperfoilYaml(Rounds rounds, String name) {
+        return rounds.yaml(name);
     }
 
     /**

@@ -16,7 +16,7 @@ import org.apache.logging.log4j.Logger;
  * Collects Hyperfoil's statistics by second of the run and turns them into {@link Second} rows and
  * the {@link Measurement}. Fed from the driver's statistics thread and from event loops.
  */
-final class Tally {
+final class Tally implements Collector {
     private static final Logger LOG = LogManager.getLogger(Tally.class);
     /**
      * A second is handed to the listener this many seconds after it ended: Hyperfoil publishes a
@@ -50,7 +50,8 @@ final class Tally {
         return nowMillis - startMillis;
     }
 
-    synchronized void start(long nowMillis) {
+    @Override
+    public synchronized void start(long nowMillis) {
         startMillis = nowMillis;
     }
 
@@ -60,14 +61,16 @@ final class Tally {
      * Phases start a few ms into a whole second of the run, except in the loops ramp-up, where a
      * request may be filed up to 1 s early.
      */
-    synchronized void add(String phase, StatisticsSnapshot sample) {
+    @Override
+    public synchronized void add(String phase, StatisticsSnapshot sample) {
         long t = Math.floorDiv(sample.histogram.getStartTimeStamp() - startMillis, 1000L);
         int second = (int) Math.max(0, Math.min(t, plan.lastSecond(phase)));
         seconds.computeIfAbsent(second, k -> new StatisticsSnapshot()).add(sample);
     }
 
     /** Active users at {@code nowMillis}. */
-    synchronized void users(long nowMillis, int active) {
+    @Override
+    public synchronized void users(long nowMillis, int active) {
         int t = (int) Math.floorDiv(nowMillis - startMillis, 1000L);
         if (t >= 0) {
             double[] sumAndCount = users.computeIfAbsent(t, k -> new double[2]);
@@ -77,12 +80,14 @@ final class Tally {
     }
 
     /** Hyperfoil ran out of sessions for the arrivals and queued them. */
-    synchronized void sessionLimitHit() {
+    @Override
+    public synchronized void sessionLimitHit() {
         sessionLimitHit = true;
     }
 
     /** Hyperfoil's watchdogs complain through one callback; only a stalled driver matters here. */
-    void watchdog(Throwable complaint) {
+    @Override
+    public void watchdog(Throwable complaint) {
         String message = String.valueOf(complaint.getMessage());
         if (message.contains("Jitter watchdog")) {
             synchronized (this) {
@@ -95,7 +100,8 @@ final class Tally {
     }
 
     /** Hands the seconds that are complete by {@code nowMillis} to the listener. */
-    void publishLive(long nowMillis) {
+    @Override
+    public void publishLive(long nowMillis) {
         List<Second> ready = new ArrayList<>();
         synchronized (this) {
             int lastComplete = (int) Math.floorDiv(nowMillis - startMillis, 1000L) - 1 - LIVE_LAG_SECONDS;
@@ -158,6 +164,17 @@ final class Tally {
         Histogram latency = total.histogram.copy();
         return new Measurement(latency, series, intervals, total.requestCount, total.responseCount, Errors.of(total),
                 bytes.sent, bytes.received, Duration.ofMillis(elapsedMillis), behind, http.cacheHits);
+    }
+
+    /** Every request sent in the window's seconds has its response, error or timeout, as far as Hyperfoil has published. */
+    synchronized boolean settled(MeasuredWindow w) {
+        for (int t = Math.max(0, w.from()); t < w.from() + w.seconds(); t++) {
+            StatisticsSnapshot s = seconds.get(t);
+            if (s != null && s.requestCount > s.responseCount + s.requestTimeouts + Math.max(0, s.connectionErrors - s.requestTimeouts) + s.internalErrors) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** The last second in which a request started, or -1. */

@@ -18,9 +18,10 @@ import java.util.regex.Pattern;
  * @param sweep  when not null, every target x scenario is measured in every cell of this grid instead of once
  * @param idle   how long each ready target JVM sits without load before its first scenario (seed 000's
  *               "idle" phase: its idle RSS and threads)
+ * @param design paired rounds or one target after another ({@link Design})
  */
 public record Experiment(String name, List<TargetSpec> targets, List<Scenario> scenarios, Profile profile,
-                         Duration warmup, Duration cooldown, int repeat, ResourceLimits limits, Sweep sweep, Duration idle) {
+                         Duration warmup, Duration cooldown, int repeat, ResourceLimits limits, Sweep sweep, Duration idle, Design design) {
     /**
      * The warmup budget: warmup ends as soon as the target is steady (docs/steady-state.md). Platform-thread
      * MVC on one CPU needed 110 s on plaintext at 50 users, its C2 compiler starved by 50 busy workers.
@@ -34,12 +35,12 @@ public record Experiment(String name, List<TargetSpec> targets, List<Scenario> s
     private static final Pattern NAME = Pattern.compile("(?!\\.{1,2}$)[A-Za-z0-9._+-]{1,60}");
 
     public Experiment(String name, List<TargetSpec> targets, List<Scenario> scenarios, Profile profile, Duration warmup, Duration cooldown, int repeat) {
-        this(name, targets, scenarios, profile, warmup, cooldown, repeat, ResourceLimits.NONE, null, DEFAULT_IDLE);
+        this(name, targets, scenarios, profile, warmup, cooldown, repeat, ResourceLimits.NONE, null, DEFAULT_IDLE, Design.SEQUENTIAL);
     }
 
     public Experiment(String name, List<TargetSpec> targets, List<Scenario> scenarios, Profile profile, Duration warmup, Duration cooldown, int repeat,
                       ResourceLimits limits) {
-        this(name, targets, scenarios, profile, warmup, cooldown, repeat, limits, null, DEFAULT_IDLE);
+        this(name, targets, scenarios, profile, warmup, cooldown, repeat, limits, null, DEFAULT_IDLE, Design.SEQUENTIAL);
     }
 
     /** Checks a name given by the user; {@code where} names the flag or file field it came from. */
@@ -64,6 +65,7 @@ public record Experiment(String name, List<TargetSpec> targets, List<Scenario> s
         if (repeat < 1) {
             throw new IllegalArgumentException("repeat " + repeat);
         }
+        design = design == null ? Design.SEQUENTIAL : design;
     }
 
     /**
@@ -82,17 +84,30 @@ public record Experiment(String name, List<TargetSpec> targets, List<Scenario> s
     }
 
     public Experiment withRepeat(int times) {
-        return new Experiment(name, targets, scenarios, profile, warmup, cooldown, times, limits, sweep, idle);
+        return new Experiment(name, targets, scenarios, profile, warmup, cooldown, times, limits, sweep, idle, design);
     }
 
     /** The same experiment on other targets, e.g. a sweep's variants of them. */
     public Experiment withTargets(List<TargetSpec> others) {
-        return new Experiment(name, others, scenarios, profile, warmup, cooldown, repeat, limits, sweep, idle);
+        return new Experiment(name, others, scenarios, profile, warmup, cooldown, repeat, limits, sweep, idle, design);
+    }
+
+    public Experiment withWarmup(Duration w) {
+        return new Experiment(name, targets, scenarios, profile, w, cooldown, repeat, limits, sweep, idle, design);
+    }
+
+    public Experiment withDesign(Design d) {
+        return new Experiment(name, targets, scenarios, profile, warmup, cooldown, repeat, limits, sweep, idle, d);
+    }
+
+    /** Measured in interleaved rounds: a paired design, and a steady load (fixed users or a rate) to measure in blocks. */
+    public boolean inRounds() {
+        return design.paired() && sweep == null && (profile instanceof Profile.Fixed || profile instanceof Profile.Rate);
     }
 
     public Experiment withSweep(Sweep grid) {
         grid.check(this);
-        return new Experiment(name, targets, scenarios, profile, warmup, cooldown, repeat, limits, grid, idle);
+        return new Experiment(name, targets, scenarios, profile, warmup, cooldown, repeat, limits, grid, idle, design);
     }
 
     /**
@@ -103,7 +118,8 @@ public record Experiment(String name, List<TargetSpec> targets, List<Scenario> s
     public Experiment scaled(double factor) {
         return new Experiment(name, targets, scenarios, scale(profile, factor), times(warmup, factor, Duration.ZERO),
                 times(cooldown, factor, Duration.ZERO), repeat, limits,
-                sweep == null ? null : new Sweep(sweep.axes(), times(sweep.cellWarmup(), factor, Duration.ZERO)), times(idle, factor, MIN_IDLE));
+                sweep == null ? null : new Sweep(sweep.axes(), times(sweep.cellWarmup(), factor, Duration.ZERO)), times(idle, factor, MIN_IDLE),
+                design.paired() ? new Design(design.kind(), design.rounds(), times(design.block(), factor, Duration.ofSeconds(1))) : design);
     }
 
     private static Profile scale(Profile p, double f) {

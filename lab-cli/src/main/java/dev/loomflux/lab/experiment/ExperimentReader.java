@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import dev.loomflux.lab.UsageException;
 import dev.loomflux.lab.limits.ResourceLimits;
+import dev.loomflux.lab.stats.Paired;
 import dev.loomflux.lab.target.Command;
 import dev.loomflux.lab.target.TargetSpec;
 import dev.loomflux.lab.target.Targets;
@@ -22,7 +23,8 @@ import java.util.Set;
 /** Reads an experiment YAML file (see experiments/example.yaml), naming file and field on any error. */
 public final class ExperimentReader {
     private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
-    private static final Set<String> TOP = Set.of("name", "targets", "scenarios", "profile", "warmup", "cooldown", "repeat", "limits", "sweep");
+    private static final Set<String> TOP = Set.of("name", "targets", "scenarios", "profile", "warmup", "cooldown", "repeat", "limits", "sweep", "design", "rounds",
+            "block");
 
     private ExperimentReader() {
     }
@@ -43,7 +45,8 @@ public final class ExperimentReader {
         String name = nameNode.isMissing() ? Experiment.nameFrom(fileName) : Experiment.checkName(nameNode.text(), nameNode.where());
         Experiment e = new Experiment(name, targets(root.get("targets")), scenarios(root.get("scenarios")), profile(root.get("profile")),
                 root.get("warmup").duration(Experiment.DEFAULT_WARMUP), root.get("cooldown").duration(Experiment.DEFAULT_COOLDOWN),
-                root.get("repeat").integer(1, Limits.MAX_REPEAT, 1), limits(root.get("limits")));
+                root.get("repeat").integer(1, Limits.MAX_REPEAT, 1), limits(root.get("limits")))
+                .withDesign(design(root));
         Node sweep = root.get("sweep");
         if (sweep.isMissing()) {
             return e;
@@ -54,6 +57,31 @@ public final class ExperimentReader {
         } catch (UsageException x) {
             throw sweep.error(x.getMessage().replaceFirst("^sweep: ", ""));
         }
+    }
+
+    /**
+     * {@code design: paired} with {@code rounds} and {@code block}, or {@code design: sequential}. A file that
+     * names none keeps the sequential design its profile's duration was written for (the seeds' replays).
+     */
+    static Design design(Node root) {
+        Node kind = root.get("design");
+        String k = kind.text("sequential");
+        if (!k.equals("paired") && !k.equals("sequential")) {
+            throw kind.error("expected paired or sequential, not '" + k + "'");
+        }
+        if (k.equals("sequential")) {
+            for (String key : List.of("rounds", "block")) {
+                if (!root.get(key).isMissing()) {
+                    throw root.get(key).error("applies to design: paired only");
+                }
+            }
+            return Design.SEQUENTIAL;
+        }
+        Duration block = root.get("block").duration(Design.DEFAULT_BLOCK);
+        if (block.toMillis() < 1000) {
+            throw root.get("block").error("a block must last at least 1s");
+        }
+        return new Design(Design.Kind.PAIRED, root.get("rounds").integer(Paired.MIN_ROUNDS, Design.MAX_ROUNDS, Design.DEFAULT_ROUNDS), block);
     }
 
     /** {@code sweep: {users: [10, 100], delay: [0, 20], cell-warmup: 60s}}: one or two axes, each a parameter and its values. */

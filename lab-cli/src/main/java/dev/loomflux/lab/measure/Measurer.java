@@ -44,7 +44,7 @@ import java.util.function.Supplier;
  * is a procedure's choice (profile, capacity search).
  */
 public final class Measurer {
-    private static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(10);
+    public static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(10);
 
     /**
      * One measured load: its profile, the warmup budget before it, whether the warmup starts with a
@@ -102,16 +102,8 @@ public final class Measurer {
                 groupAtStart[0] = target.cgroup() == null ? null : target.cgroup().usage();
             };
             try {
-                // At most half the budget, so that the profile's own load always gets time to show it is steady.
-                Warmup.Outcome compiled = load.compileFirst()
-                        ? Warmup.compile(spec, target.cpus(), load.warmup().dividedBy(2), SteadyRule.DEFAULT, signals, progress(name, scenario, "warmup (compile)"))
-                        : Warmup.Outcome.NONE;
-                if (!compiled.series().isEmpty()) {
-                    log.line(name + " " + scenario.name() + ": compile stage " + (compiled.steady() ? "quiet" : "ended") + " after "
-                            + compiled.series().size() + " s at " + compiled.compileUsers() + " users" + (compiled.check() == null ? "" : " (" + compiled.check().describe() + ")"));
-                }
-                Duration budget = load.warmup().minusMillis(compiled.millis());
-                budget = budget.isNegative() ? Duration.ZERO : budget;
+                Warmup.Outcome compiled = compileStage(target, scenario, load, spec, signals);
+                Duration budget = rest(load, compiled);
                 if (Warmup.continuous(profile)) {
                     Warmup.Measured wm = Warmup.runThenMeasure(spec, budget, SteadyRule.DEFAULT, signals,
                             progress(name, scenario, "warmup"), progress(name, scenario, "measure"), measuring);
@@ -197,6 +189,43 @@ public final class Measurer {
             log.line(name + " " + scenario.name() + ": failed: " + e.getMessage());
             return Result.failed(name, scenario.name(), e.getMessage());
         }
+    }
+
+    /**
+     * Warms the target for a measurement of its own (the paired design's rounds): the compile stage,
+     * then the profile's load until the steady-state rule holds or the budget is spent.
+     */
+    public Warmup.Outcome warm(RunningTarget target, Scenario scenario, Load load) {
+        LoadSpec spec = new LoadSpec(target.base(), scenario.path(), load.profile(), cpus.driver().size(), REQUEST_TIMEOUT);
+        String name = target.spec().name();
+        log.line(name + " " + scenario.name() + ": warmup until steady (up to " + load.warmup().toSeconds() + " s)");
+        SteadySignals signals = new SteadySignals(sampler, canary);
+        Warmup.Outcome compiled = compileStage(target, scenario, load, spec, signals);
+        Warmup.Outcome warm = Warmup.run(spec, rest(load, compiled), SteadyRule.DEFAULT, signals, progress(name, scenario, "warmup")).after(compiled);
+        if (!Reaper.stopping()) {
+            log.line(name + " " + scenario.name() + ": " + (warm.steady() ? "warmup was steady after " + warm.secondsToSteady() + " s"
+                    : "NOT steady after " + warm.millis() / 1000 + " s" + (warm.check() == null ? "" : " (" + warm.check().describe() + ")")
+                    + "; the rounds will tell whether it still moves"));
+        }
+        return warm;
+    }
+
+    /** At most half the budget, so that the profile's own load always gets time to show it is steady. */
+    private Warmup.Outcome compileStage(RunningTarget target, Scenario scenario, Load load, LoadSpec spec, SteadySignals signals) {
+        String name = target.spec().name();
+        Warmup.Outcome compiled = load.compileFirst()
+                ? Warmup.compile(spec, target.cpus(), load.warmup().dividedBy(2), SteadyRule.DEFAULT, signals, progress(name, scenario, "warmup (compile)"))
+                : Warmup.Outcome.NONE;
+        if (!compiled.series().isEmpty()) {
+            log.line(name + " " + scenario.name() + ": compile stage " + (compiled.steady() ? "quiet" : "ended") + " after "
+                    + compiled.series().size() + " s at " + compiled.compileUsers() + " users" + (compiled.check() == null ? "" : " (" + compiled.check().describe() + ")"));
+        }
+        return compiled;
+    }
+
+    private static Duration rest(Load load, Warmup.Outcome compiled) {
+        Duration budget = load.warmup().minusMillis(compiled.millis());
+        return budget.isNegative() ? Duration.ZERO : budget;
     }
 
     /**

@@ -1,5 +1,6 @@
 package dev.loomflux.lab.procedure;
 
+import dev.loomflux.lab.experiment.Design;
 import dev.loomflux.lab.experiment.Experiment;
 import java.time.Duration;
 
@@ -15,6 +16,8 @@ public final class Progress {
     /** Once per run: PostgreSQL and the stub starting, then the report at the end. */
     private static final Duration SETUP = Duration.ofSeconds(20);
     private static final Duration END = Duration.ofSeconds(10);
+    /** A block's drain (the last responses) and the telemetry read at its edges. */
+    private static final Duration BLOCK_OVERHEAD = Duration.ofMillis(300);
 
     private final int total;
     private final Duration perUnit;
@@ -36,7 +39,13 @@ public final class Progress {
                     .plus(perTarget.plus(experiment.warmup().minus(experiment.sweep().cellWarmup()).multipliedBy(scenarios)).dividedBy(scenarios * cells));
             return new Progress(experiment.targets().size() * experiment.repeat() * scenarios * cells, perUnit);
         }
-        Duration perUnit = experiment.warmup().plus(experiment.profile().plannedDuration()).plus(PER_SCENARIO)
+        Duration measured = experiment.profile().plannedDuration();
+        if (experiment.inRounds()) {
+            // A unit is a target's warmup and its share of the rounds; each block also waits for its stragglers.
+            Design d = experiment.design();
+            measured = d.block().plus(BLOCK_OVERHEAD).multipliedBy(d.rounds() + Design.LEAD_IN);
+        }
+        Duration perUnit = experiment.warmup().plus(measured).plus(PER_SCENARIO)
                 .plus(perTarget.dividedBy(scenarios));
         return new Progress(experiment.targets().size() * experiment.repeat() * scenarios, perUnit);
     }

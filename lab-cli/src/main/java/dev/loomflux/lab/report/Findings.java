@@ -3,7 +3,10 @@ package dev.loomflux.lab.report;
 import dev.loomflux.lab.result.CapacityMedian;
 import dev.loomflux.lab.result.CapacitySearchResult;
 import dev.loomflux.lab.result.Environment;
+import dev.loomflux.lab.result.Comparisons;
+import dev.loomflux.lab.result.ExperimentDescription;
 import dev.loomflux.lab.result.Metric;
+import dev.loomflux.lab.result.PairComparison;
 import dev.loomflux.lab.result.RepeatSummary;
 import dev.loomflux.lab.result.Result;
 import dev.loomflux.lab.result.RunRecord;
@@ -47,6 +50,18 @@ final class Findings {
         }
         if (ok.stream().allMatch(r -> r.step() != null)) {
             lines.add(lead + capacityHeadline(root, scenario));
+            return lines;
+        }
+        List<PairComparison> pairs = root.comparisons() == null ? List.of()
+                : root.comparisons().stream().filter(c -> c.scenario().equals(scenario)).toList();
+        if (!pairs.isEmpty()) {
+            lines.add(lead + paired(pairs, Metric.THROUGHPUT) + ".");
+            for (Metric m : Comparisons.METRICS) {
+                if (pairs.stream().anyMatch(c -> c.metricKind() == m)) {
+                    lines.add("- " + m.label() + ": " + paired(pairs, m) + ".");
+                }
+            }
+            lines.add(errors(ok));
             return lines;
         }
         int repeat = root.repeats();
@@ -236,6 +251,11 @@ final class Findings {
         return lines;
     }
 
+    /** Every pair's outcome on one metric, from the per-round ratios. */
+    private static String paired(List<PairComparison> pairs, Metric m) {
+        return String.join("; ", pairs.stream().filter(c -> c.metricKind() == m).map(PairComparison::sentence).toList());
+    }
+
     /** What limits these numbers. */
     static List<String> caveats(RunRecord root) {
         List<String> out = new ArrayList<>();
@@ -248,7 +268,30 @@ final class Findings {
                     + "saturates it is offered less load and its percentiles are optimistic (coordinated omission). "
                     + "For latency at a given load use --profile rate or ./lab capacity.");
         }
-        if (root.repeats() < Stats.MIN_REPEATS) {
+        boolean paired = root.comparisons() != null && !root.comparisons().isEmpty();
+        if (paired) {
+            ExperimentDescription.DesignDescription d = root.experiment().design();
+            out.add("- Paired design: every target's JVM was started and warmed first, then all were measured in " + d.rounds() + " rounds of "
+                    + Cells.num(d.blockS()) + " s blocks, one block per target per round in a new random order; verdicts come from per-round "
+                    + "ratios (95% Wilcoxon intervals) and need the whole interval beyond " + Cells.num(Stats.MIN_EFFECT_PCT) + "%. "
+                    + (root.repeats() > 1 ? root.repeats() + " sets of JVMs were pooled; where they disagree there is no winner."
+                    : "One set of JVMs: the ratios hold for these JVMs; JVM-to-JVM variation (each JIT compiles its own way) is not covered, "
+                    + "--repeat 2 or more covers it."));
+            long slow = root.blocks() == null ? 0 : root.blocks().stream()
+                    .filter(b -> b.meanMs() != null && b.meanMs() > 0.04 * b.seconds() * 1000).count();
+            Integer users = root.experiment().profile().users();
+            long paced = root.blocks() == null || !"fixed".equals(root.experiment().profile().kind()) ? 0
+                    : root.blocks().stream().filter(b -> Comparisons.paced(b, users)).count();
+            if (paced > 0) {
+                out.add("- " + paced + " of " + root.blocks().size() + " block(s) had fewer than " + Math.round(Comparisons.MIN_BUSY * 100)
+                        + "% of the users in a request (throughput x mean latency, Little's law): the load side (the driver's CPU, or the "
+                        + "database's where it shares that CPU) set their pace, not the target. Their rounds are left out of the comparisons.");
+            }
+            if (slow > 0) {
+                out.add("- " + slow + " block(s) had a mean latency above 4% of the block: users start a block together, so its throughput "
+                        + "over-counts by up to half the latency over the block. Use a longer --block.");
+            }
+        } else if (root.repeats() < Stats.MIN_REPEATS) {
             out.add("- Fewer than " + Stats.MIN_REPEATS + " runs per target x scenario: no verdicts. The machine's CPU speed can change "
                     + "by tens of percent within a minute, so a difference between single runs may be the machine's, not the targets'. "
                     + "Use --repeat 3 (or more) for confidence intervals and verdicts.");
@@ -275,12 +318,16 @@ final class Findings {
                 out.add("- " + who + ": measured for only " + Cells.num(r.durationS()) + " s; short runs are noisy.");
             }
             SteadyState ss = r.steadyState();
-            if (ss != null && !ss.reached()) {
+            if (ss != null && !ss.reached() && paired) {
+                out.add("- " + who + ": not steady after " + Cells.num(ss.warmupS()) + " s of warmup; "
+                        + (ss.steady() ? "its rounds showed no trend against the other targets, so it takes part in the verdicts."
+                        : "its rounds drifted too: no verdict."));
+            } else if (ss != null && !ss.reached()) {
                 List<String> reasons = ss.rule() == null ? List.of() : ss.rule().reasons();
                 out.add("- " + who + ": not steady after " + Cells.num(ss.warmupS()) + " s of warmup"
                         + (reasons.isEmpty() ? "" : " (" + String.join("; ", reasons) + ")") + "; its figures may include JIT warmup. Use a longer --warmup.");
             }
-            if (ss != null && ss.drift() != null && ss.drift().drifting()) {
+            if (ss != null && ss.drift() != null && ss.drift().drifting() && !(paired && !ss.reached())) {
                 out.add("- " + who + ": " + ss.drift().note());
             }
         }

@@ -1,5 +1,6 @@
 package dev.loomflux.lab.result;
 
+import dev.loomflux.lab.experiment.Design;
 import dev.loomflux.lab.experiment.Experiment;
 import dev.loomflux.lab.experiment.Profile;
 import dev.loomflux.lab.limits.Cgroup;
@@ -13,7 +14,11 @@ import java.util.Optional;
 /** The resolved experiment as results.json records it: everything needed to run it again. */
 public record ExperimentDescription(String name, List<TargetDescription> targets, List<ScenarioDescription> scenarios, ProfileDescription profile,
                                     double warmupS, double cooldownS, Integer repeat, String heap, List<String> jvmFlags, Limits limits,
-                                    SweepPlan sweep) {
+                                    SweepPlan sweep, DesignDescription design) {
+    /** How the targets were measured against each other; rounds and block only for the paired design. */
+    public record DesignDescription(String kind, Integer rounds, Double blockS, Integer leadInRounds) {
+    }
+
     /** The grid of a sweep, and the most warmup of each cell after a target's first. */
     public record SweepPlan(List<SweepMap.Axis> axes, double cellWarmupS) {
     }
@@ -57,7 +62,9 @@ public record ExperimentDescription(String name, List<TargetDescription> targets
         return new ExperimentDescription(e.name(), targets, scenarios, profile(e.profile()), seconds(e.warmup()), seconds(e.cooldown()), e.repeat(),
                 settings.heap(), settings.jvmFlags(), limits, e.sweep() == null ? null
                         : new SweepPlan(e.sweep().axes().stream().map(a -> new SweepMap.Axis(a.name(), a.label(), a.values())).toList(),
-                        seconds(e.sweep().cellWarmup())));
+                        seconds(e.sweep().cellWarmup())),
+                e.inRounds() ? new DesignDescription("paired", e.design().rounds(), seconds(e.design().block()), Design.LEAD_IN)
+                        : new DesignDescription("sequential", null, null, null));
     }
 
     private static TargetDescription target(TargetSpec t) {

@@ -112,6 +112,18 @@ public record Result(
                 null, null, null, null, null, null, null, null, null);
     }
 
+    /**
+     * A target's measured blocks of interleaved rounds as one result: its requests, responses, errors and
+     * latencies over every block, its throughput over their send windows, one row per block in {@code series}
+     * (t = the block's round, from 1; rps its throughput, cpu_pct its CPU over the block).
+     */
+    public static Result ofRounds(String target, String scenario, double seconds, long requests, long responses, Histogram latency, Errors errors,
+                                  List<PerSecond> series, String hlog, String hyperfoilYaml, SteadyState steadyState) {
+        return new Result(target, scenario, OK, null, round(seconds), requests, responses, round(seconds > 0 ? responses / seconds : 0),
+                Latency.of(latency), ErrorCounts.of(errors), null, null, null, series, hlog, hyperfoilYaml, null, null, null, null, steadyState,
+                null, null, null, null, null, null, null, null, null, null, null, null);
+    }
+
     /** The per-second rows of a measurement before any telemetry is added. */
     public static List<PerSecond> series(Measurement m, boolean openModel) {
         return m.series().stream().map(s -> PerSecond.of(s, openModel)).toList();

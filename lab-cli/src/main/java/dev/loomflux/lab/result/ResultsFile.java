@@ -26,6 +26,8 @@ public final class ResultsFile {
     private List<CapacitySearchResult> capacity;
     private List<CapacityMedian> capacitySummary;
     private SweepMap sweep;
+    private final List<BlockRecord> blocks = new ArrayList<>();
+    private List<PairComparison> comparisons;
 
     public ResultsFile(Path dir, String runId, Environment environment, ExperimentDescription experiment) {
         this.file = dir.resolve("results.json");
@@ -62,6 +64,22 @@ public final class ResultsFile {
         this.capacitySummary = List.copyOf(medians);
     }
 
+    /** One scenario's rounds, written at once with the results they make. */
+    public synchronized void addRounds(List<Result> perTarget, List<BlockRecord> measured) {
+        results.addAll(perTarget);
+        blocks.addAll(measured);
+        write();
+    }
+
+    public synchronized List<BlockRecord> blocks() {
+        return List.copyOf(blocks);
+    }
+
+    /** Written with the next update. */
+    public synchronized void comparisons(List<PairComparison> pairs) {
+        this.comparisons = List.copyOf(pairs);
+    }
+
     public synchronized void sweep(SweepMap map) {
         this.sweep = map;
     }
@@ -75,7 +93,8 @@ public final class ResultsFile {
 
     public synchronized RunRecord snapshot() {
         return new RunRecord(RunRecord.SCHEMA, runId, status, startedAt, finishedAt, environment, experiment, results, summary, capacity,
-                capacitySummary, sweep);
+                capacitySummary, sweep,
+                blocks.isEmpty() ? null : List.copyOf(blocks), comparisons);
     }
 
     private void write() {

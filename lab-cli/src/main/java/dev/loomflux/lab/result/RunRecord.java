@@ -7,13 +7,17 @@ import java.util.List;
 
 /**
  * A whole results.json (docs/results-schema.md): the run, where and what it ran, every result in the
- * order it finished, and the sections over them (summary over repeats, capacity searches).
+ * order it finished, and the sections over them (summary over repeats, capacity searches, the rounds of
+ * the paired design and the comparisons drawn from them).
  */
 public record RunRecord(int schema, String runId, String status, String startedAt, String finishedAt, Environment environment,
                         ExperimentDescription experiment, List<Result> results, RepeatSummary summary, List<CapacitySearchResult> capacity,
-                        List<CapacityMedian> capacitySummary, SweepMap sweep) {
-    /** Schema 2 leaves out fields that do not apply, where schema 1 wrote null; otherwise the same. */
-    public static final int SCHEMA = 2;
+                        List<CapacityMedian> capacitySummary, SweepMap sweep, List<BlockRecord> blocks, List<PairComparison> comparisons) {
+    /**
+     * Schema 3 adds the paired design's blocks and comparisons, and the experiment's design; schema 2 left out
+     * fields that do not apply, where schema 1 wrote null.
+     */
+    public static final int SCHEMA = 3;
 
     public RunRecord {
         results = results == null ? List.of() : List.copyOf(results);

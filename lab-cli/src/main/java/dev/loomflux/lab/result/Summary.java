@@ -34,7 +34,9 @@ public final class Summary {
                 notes.add("drifting: no verdict");
             }
             String after = steady == null ? "-" : steady.reached() ? steady.seconds() + " s" : "NOT in " + (steady.warmupS() == null ? "-" : Math.round(steady.warmupS())) + " s";
-            if (steady != null && !steady.reached()) {
+            if (steady != null && !steady.reached() && steady.steady()) {
+                notes.add("warmup not steady; rounds flat");
+            } else if (steady != null && !steady.reached()) {
                 notes.add("not steady: no verdict");
             }
             rows.add(new String[] {r.target(), scenario, str(r.throughputRps()), str(r.latencyMs().p50()), str(r.latencyMs().p99()),

@@ -2,6 +2,7 @@ package dev.loomflux.lab.run;
 
 import dev.loomflux.lab.Home;
 import dev.loomflux.lab.LabException;
+import dev.loomflux.lab.UsageException;
 import dev.loomflux.lab.capacity.CapacityPlan;
 import dev.loomflux.lab.cpu.CpuPlan;
 import dev.loomflux.lab.db.Database;
@@ -9,15 +10,19 @@ import dev.loomflux.lab.db.DatabaseSource;
 import dev.loomflux.lab.driver.DriverLog;
 import dev.loomflux.lab.driver.LoadDriver;
 import dev.loomflux.lab.limits.Cgroup;
+import dev.loomflux.lab.limits.ResourceLimits;
 import dev.loomflux.lab.measure.Measurer;
+import dev.loomflux.lab.procedure.InRounds;
 import dev.loomflux.lab.procedure.MeasureProfile;
 import dev.loomflux.lab.procedure.Procedure;
 import dev.loomflux.lab.procedure.Progress;
 import dev.loomflux.lab.procedure.SearchCapacity;
 import dev.loomflux.lab.procedure.SweepCells;
 import dev.loomflux.lab.procedure.TargetVisit;
+import dev.loomflux.lab.result.Comparisons;
 import dev.loomflux.lab.result.Summary;
 import dev.loomflux.lab.experiment.Experiment;
+import dev.loomflux.lab.experiment.Profile;
 import dev.loomflux.lab.experiment.Scenario;
 import dev.loomflux.lab.process.Reaper;
 import dev.loomflux.lab.report.Report;
@@ -55,6 +60,8 @@ import java.util.concurrent.atomic.AtomicReference;
  * profile, or search capacity), then the closing summary and the reports. One target is alive at a time.
  */
 public final class Runner {
+    /** What a target JVM holds beside its heap, rounded up from the 150-250 MB measured here. */
+    private static final long NON_HEAP_BYTES = 256L << 20;
     private final Home home;
     private final Experiment experiment;
     private final Experiment declared;
@@ -95,6 +102,9 @@ public final class Runner {
     /** @return the results file */
     public ResultsFile run() {
         experiment.targets().forEach(t -> t.requireBuilt(home));
+        if (experiment.inRounds()) {
+            requireMemoryForAll();
+        }
         Path dir = home.newRunDir(experiment.name());
         String runId = dir.getFileName().toString();
         try {
@@ -163,7 +173,19 @@ public final class Runner {
             AutoCloseable onInterrupt = interrupted::run;
             Reaper.register(onInterrupt);
             boolean first = true;
-            for (int repeat = 1; repeat <= experiment.repeat(); repeat++) {
+            if (experiment.inRounds()) {
+                InRounds rounds = new InRounds(experiment, measurer, results, log, dir, cpus.driver().size(), progress);
+                for (int set = 1; set <= experiment.repeat() && !Reaper.stopping(); set++) {
+                    if (set > 1 && !experiment.cooldown().isZero()) {
+                        sleep(experiment.cooldown());
+                    }
+                    runSet(set, stubUri, db, dir, results, log, rounds, runId);
+                }
+                first = false;
+            } else if (experiment.design().paired()) {
+                log.line("measured one target after another: interleaved rounds need a steady load (a fixed or rate profile, no sweep)");
+            }
+            for (int repeat = 1; repeat <= experiment.repeat() && !experiment.inRounds(); repeat++) {
                 for (TargetSpec target : experiment.order(repeat)) {
                     if (Reaper.stopping()) {
                         break;
@@ -184,14 +206,86 @@ public final class Runner {
                 return results;
             }
             Reaper.unregister(onInterrupt);
+            if (experiment.inRounds()) {
+                results.comparisons(Comparisons.of(results.blocks(), experiment.targets().stream().map(TargetSpec::name).toList(),
+                        experiment.profile() instanceof Profile.Fixed f ? f.users() : null));
+            }
             procedure.summarize();
             results.finish("completed");
             Summary.print(results.results(), log::line);
             procedure.conclude(log::line);
+            if (experiment.inRounds()) {
+                results.snapshot().comparisons().forEach(c -> log.line("paired " + c.scenario() + ": " + c.sentence()));
+            }
             log.line(String.format("resource sampler: %.0f us CPU per 1 s tick", sampler.cpuMicrosPerTick()));
             report(dir, log, procedure.answers());
             log.line("results: " + results.path());
             return results;
+        }
+    }
+
+    /**
+     * One set of JVMs for the paired design: every target started up front (one after another, so that
+     * start-up does not crowd the target CPUs), idle together, then per scenario warmed in turn and
+     * measured in rounds.
+     */
+    private void runSet(int set, URI stub, Database db, Path dir, ResultsFile results, RunLog log, InRounds rounds, String runId) {
+        List<TargetVisit> visits = new ArrayList<>();
+        try {
+            for (TargetSpec spec : experiment.targets()) {
+                if (Reaper.stopping()) {
+                    return;
+                }
+                long[] launchedAt = new long[1];
+                try {
+                    RunningTarget target = RunningTarget.start(home, spec, settings, cpus.targetPlacement(), stub, db, dir, p -> launchedAt[0] = System.currentTimeMillis());
+                    String affinity = CpuPlan.affinityOf(target.process().pid());
+                    log.line(spec.name() + ": ready in " + target.startupMillis() + " ms (pid " + target.process().pid() + ", CPUs " + affinity + ")"
+                            + (experiment.repeat() > 1 ? ", set " + set + " of " + experiment.repeat() : ""));
+                    target.process().onExit().thenRun(() -> {
+                        if (!target.process().stoppedByLab()) {
+                            log.line(spec.name() + ": exited (" + target.process().exitDescription() + "); stopping the load");
+                            LoadDriver.cancelAll();
+                        }
+                    });
+                    long ready = System.currentTimeMillis();
+                    visits.add(new TargetVisit(target, set, List.of(new Phase("startup", launchedAt[0], ready)), affinity,
+                            spec.command() == null ? targetConfig(target) : null));
+                } catch (LabException e) {
+                    if (!Reaper.stopping()) {
+                        log.line(spec.name() + ": did not start: " + e.getMessage());
+                        experiment.scenarios().forEach(s -> results.add(Result.failed(spec.name(), s.name(), e.getMessage()).withVisit(set, null, null, null)));
+                    }
+                }
+            }
+            sleep(experiment.idle());
+            for (Scenario scenario : experiment.scenarios()) {
+                if (Reaper.stopping()) {
+                    return;
+                }
+                rounds.run(visits, scenario, set, runId.hashCode() * 31L + set * 1009L + scenario.name().hashCode(),
+                        pid -> targetPid.set(pid));
+            }
+        } finally {
+            targetPid.set(0);
+            for (TargetVisit v : visits) {
+                v.target().close();
+            }
+        }
+    }
+
+    /**
+     * The paired design keeps every target resident at once: each needs its heap and, measured here,
+     * 150-250 MB beside it (metaspace, code cache, thread stacks, Netty's direct buffers).
+     */
+    private void requireMemoryForAll() {
+        long perTarget = ResourceLimits.parseMemory(settings.heap(), "--heap") + NON_HEAP_BYTES;
+        long needed = perTarget * experiment.targets().size();
+        long available = new oshi.SystemInfo().getHardware().getMemory().getAvailable();
+        if (needed > available) {
+            throw new UsageException(String.format("--design paired keeps all %d targets resident: about %d MB (heap %s + %d MB each) where %d MB are "
+                            + "available; use a smaller --heap, fewer --targets or --design sequential", experiment.targets().size(), needed >> 20,
+                    settings.heap(), NON_HEAP_BYTES >> 20, available >> 20));
         }
     }
 

@@ -1,0 +1,33 @@
+package dev.loomflux.lab.driver;
+
+import java.util.List;
+import org.HdrHistogram.Histogram;
+
+/**
+ * One target's turn in one round of interleaved measurement. Its requests are those sent between
+ * {@code startMs} and {@code endMs}; every one of them is answered, failed or timed out before the
+ * next block starts, so nothing sent in the block is lost and throughput x mean latency = users
+ * (Little's law) holds for a closed model.
+ *
+ * @param round      from 0 (a lead-in round, if the plan has one, is round 0)
+ * @param position   where in its round the block ran, from 0
+ * @param latency    every response to a request sent in the block, in nanoseconds
+ * @param secondsRps responses per second by the second their request was sent; the last second may be shorter
+ * @param intended   open model: the arrivals the schedule asked for over the send window; -1 for closed models
+ */
+public record Block(String target, int round, int position, long startMs, long endMs, long requests, long responses, Errors errors,
+                    Histogram latency, List<Double> secondsRps, long intended) {
+    public Block {
+        secondsRps = List.copyOf(secondsRps);
+    }
+
+    /** The send window in seconds. */
+    public double seconds() {
+        return Math.max(1, endMs - startMs) / 1000.0;
+    }
+
+    /** Responses (any status) per second of the send window. */
+    public double rps() {
+        return responses / seconds();
+    }
+}

@@ -1,0 +1,137 @@
+package dev.loomflux.lab.driver;
+
+import io.hyperfoil.api.session.PhaseInstance;
+import io.hyperfoil.api.statistics.StatisticsSnapshot;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.apache.logging.log4j.LogManager;
+import org.apache.logging.log4j.Logger;
+
+/**
+ * Collects interleaved rounds by block: each block is one Hyperfoil phase iteration, its samples
+ * keyed by the second its requests were sent. A block is handed on once its phase terminated,
+ * that is after its last straggler was answered (or timed out).
+ */
+final class BlockTally implements Collector {
+    private static final Logger LOG = LogManager.getLogger(BlockTally.class);
+
+    private static final class State {
+        final String target;
+        final int round;
+        final int position;
+        final TreeMap<Long, StatisticsSnapshot> seconds = new TreeMap<>();
+        long started = -1;
+        long finished = -1;
+
+        State(String target, int round, int position) {
+            this.target = target;
+            this.round = round;
+            this.position = position;
+        }
+    }
+
+    private final Map<String, State> states = new HashMap<>();
+    private final List<Block> done = new ArrayList<>();
+    private final Rounds.Listener listener;
+    private final int rps;
+    private boolean sessionLimitHit;
+
+    /** @param rps the open model's arrivals per second, 0 for a closed model */
+    BlockTally(Rounds plan, Rounds.Listener listener, int rps) {
+        this.listener = listener;
+        this.rps = rps;
+        for (int r = 0; r < plan.order().size(); r++) {
+            List<Integer> round = plan.order().get(r);
+            for (int p = 0; p < round.size(); p++) {
+                states.put(Rounds.phase(round.get(p), r), new State(plan.targets().get(round.get(p)).name(), r, p));
+            }
+        }
+    }
+
+    @Override
+    public void start(long nowMillis) {
+    }
+
+    @Override
+    public synchronized void add(String phase, StatisticsSnapshot sample) {
+        State s = states.get(phase);
+        if (s != null) {
+            s.seconds.computeIfAbsent(sample.histogram.getStartTimeStamp(), k -> new StatisticsSnapshot()).add(sample);
+        }
+    }
+
+    @Override
+    public void users(long nowMillis, int active) {
+    }
+
+    @Override
+    public synchronized void sessionLimitHit() {
+        sessionLimitHit = true;
+    }
+
+    @Override
+    public void watchdog(Throwable complaint) {
+        LOG.debug(complaint.getMessage());
+    }
+
+    @Override
+    public void publishLive(long nowMillis) {
+    }
+
+    @Override
+    public void phase(String phase, PhaseInstance.Status status, long nowMillis) {
+        Block ended = null;
+        State s;
+        synchronized (this) {
+            s = states.get(phase);
+            if (s == null) {
+                return;
+            }
+            if (status == PhaseInstance.Status.RUNNING && s.started < 0) {
+                s.started = nowMillis;
+            } else if (status.isFinished() && s.finished < 0 && status != PhaseInstance.Status.TERMINATED) {
+                s.finished = nowMillis;
+            } else if (status == PhaseInstance.Status.TERMINATED && s.started >= 0) {
+                ended = block(s, s.finished < 0 ? nowMillis : s.finished);
+                done.add(ended);
+            }
+        }
+        try {
+            if (status == PhaseInstance.Status.RUNNING) {
+                listener.started(s.target, s.round);
+            } else if (ended != null) {
+                listener.ended(ended);
+            }
+        } catch (RuntimeException e) {
+            // Telemetry and progress must not end the measurement.
+            LOG.warn("rounds listener failed for {}", phase, e);
+        }
+    }
+
+    private Block block(State s, long end) {
+        StatisticsSnapshot total = new StatisticsSnapshot();
+        List<Double> perSecond = new ArrayList<>();
+        for (Map.Entry<Long, StatisticsSnapshot> e : s.seconds.entrySet()) {
+            total.add(e.getValue());
+            double length = Math.min(1000, end - e.getKey()) / 1000.0;
+            if (length >= 0.2) { // the block's last few ms would read as a rate of their own
+                perSecond.add(e.getValue().responseCount / length);
+            }
+        }
+        long intended = rps == 0 ? -1 : Math.round(rps * (end - s.started) / 1000.0);
+        return new Block(s.target, s.round, s.position, s.started, end, total.requestCount, total.responseCount, Errors.of(total),
+                total.histogram.copy(), perSecond, intended);
+    }
+
+    /** The blocks that ended, in the order they ran. */
+    synchronized List<Block> blocks() {
+        return List.copyOf(done);
+    }
+
+    synchronized boolean behindSchedule() {
+        return rps > 0 && sessionLimitHit;
+    }
+}

@@ -1,0 +1,92 @@
+package dev.loomflux.lab.driver;
+
+import dev.loomflux.lab.experiment.Profile;
+import java.net.URI;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Random;
+import java.util.stream.IntStream;
+
+/**
+ * Interleaved measurement of several targets (Abedi and Brecht, ICPE 2017): in every round each
+ * target gets one block of the same load, in that round's order, while the others idle. A change
+ * of the machine's speed that lasts longer than a round then moves every target of the round alike,
+ * and the per-round ratios of two targets keep what differs between them.
+ *
+ * @param targets the targets, each with its own connection pool, open from the first block to the last
+ * @param block   one block's load: fixed users or a rate, for the block's duration
+ * @param order   per round, the targets' indexes in the order they run; each a permutation of all of them
+ */
+public record Rounds(List<Target> targets, String path, Profile block, List<List<Integer>> order, int threads, Duration requestTimeout) {
+    /** One target of the rounds, as named in results. */
+    public record Target(String name, URI base) {
+    }
+
+    /** Called from driver threads as blocks start and end; keep it short. */
+    public interface Listener {
+        void started(String target, int round);
+
+        void ended(Block block);
+    }
+
+    public Rounds {
+        targets = List.copyOf(targets);
+        order = order.stream().map(List::copyOf).toList();
+        if (targets.isEmpty()) {
+            throw new IllegalArgumentException("no targets");
+        }
+        if (!(block instanceof Profile.Fixed || block instanceof Profile.Rate)) {
+            throw new IllegalArgumentException("rounds need a fixed or rate block, not " + block.kind());
+        }
+        for (List<Integer> round : order) {
+            if (round.size() != targets.size() || !new HashSet<>(round).equals(new HashSet<>(IntStream.range(0, targets.size()).boxed().toList()))) {
+                throw new IllegalArgumentException("a round must run every target once: " + round);
+            }
+        }
+        new LoadSpec(targets.get(0).base(), path, block, threads, requestTimeout); // the same checks as one load
+    }
+
+    /**
+     * Every target once per round, each round in a new random order: a fixed position would hand one
+     * target whatever the block before it leaves behind (a collecting GC, a drained cache) every time.
+     */
+    public static List<List<Integer>> shuffled(int targets, int rounds, long seed) {
+        Random random = new Random(seed);
+        List<List<Integer>> out = new ArrayList<>();
+        for (int r = 0; r < rounds; r++) {
+            List<Integer> round = new ArrayList<>(IntStream.range(0, targets).boxed().toList());
+            Collections.shuffle(round, random);
+            out.add(List.copyOf(round));
+        }
+        return out;
+    }
+
+    /** Hyperfoil's name of target {@code index}'s block in {@code round}: an iteration of the target's phase. */
+    static String phase(int index, int round) {
+        return String.format("%s/%03d", BenchmarkYaml.phaseName(index), round);
+    }
+
+    /** The phases in the order they run. */
+    List<String> sequence() {
+        List<String> out = new ArrayList<>();
+        for (int r = 0; r < order.size(); r++) {
+            for (int t : order.get(r)) {
+                out.add(phase(t, r));
+            }
+        }
+        return out;
+    }
+
+    PhasePlan blockPlan() {
+        return PhasePlan.of(block, threads);
+    }
+
+    String yaml(String name) {
+        return BenchmarkYaml.renderRounds(targets.stream().map(t -> new LoadSpec(t.base(), path, block, threads, requestTimeout).authority()).toList(),
+                new LoadSpec(targets.get(0).base(), path, block, threads, requestTimeout).requestPath(), blockPlan(), order.size(),
+                requestTimeout.toMillis(), threads, name);
+    }
+}

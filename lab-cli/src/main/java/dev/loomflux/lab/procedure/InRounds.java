@@ -1,0 +1,239 @@
+package dev.loomflux.lab.procedure;
+
+import dev.loomflux.lab.LabException;
+import dev.loomflux.lab.driver.Block;
+import dev.loomflux.lab.driver.Errors;
+import dev.loomflux.lab.driver.LoadDriver;
+import dev.loomflux.lab.driver.Rounds;
+import dev.loomflux.lab.experiment.Design;
+import dev.loomflux.lab.experiment.Experiment;
+import dev.loomflux.lab.experiment.Profile;
+import dev.loomflux.lab.experiment.Scenario;
+import dev.loomflux.lab.measure.Log;
+import dev.loomflux.lab.measure.Measurer;
+import dev.loomflux.lab.measure.Warmup;
+import dev.loomflux.lab.process.Reaper;
+import dev.loomflux.lab.result.BlockRecord;
+import dev.loomflux.lab.result.Comparisons;
+import dev.loomflux.lab.result.Hlog;
+import dev.loomflux.lab.result.Result;
+import dev.loomflux.lab.result.ResultsFile;
+import dev.loomflux.lab.result.SteadyState;
+import dev.loomflux.lab.telemetry.ProcessProbe;
+import dev.loomflux.lab.telemetry.ResourceSampler;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.LongConsumer;
+import org.HdrHistogram.Histogram;
+
+/**
+ * The paired design for one set of JVMs and one scenario: every target warmed in turn (the others
+ * idle), then all measured in interleaved rounds over connections that stay open from the first block
+ * to the last. Each target gets one result over its blocks; the blocks themselves go to results.json,
+ * where the comparisons are drawn from them.
+ */
+public final class InRounds {
+    private static final Duration SAMPLER_TICKS = ResourceSampler.PERIOD.multipliedBy(2).plusMillis(500);
+    private final Experiment experiment;
+    private final Measurer measurer;
+    private final ResultsFile results;
+    private final Log log;
+    private final Path dir;
+    private final int threads;
+    private final Progress progress;
+
+    /** @param progress the run's progress, or null */
+    public InRounds(Experiment experiment, Measurer measurer, ResultsFile results, Log log, Path dir, int threads, Progress progress) {
+        this.progress = progress;
+        this.experiment = experiment;
+        this.measurer = measurer;
+        this.results = results;
+        this.log = log;
+        this.dir = dir;
+        this.threads = threads;
+    }
+
+    /** Warms every target and measures them in rounds; the targets that exited meanwhile are left out. */
+    /** @param watch tells the run's resource sampler which target to watch (its JIT decides the warmup); 0 for none */
+    public void run(List<TargetVisit> visits, Scenario scenario, int set, long seed, LongConsumer watch) {
+        Map<String, Warmup.Outcome> warmups = new HashMap<>();
+        Map<String, Long> warmupS = new HashMap<>();
+        for (TargetVisit v : visits) {
+            if (Reaper.stopping()) {
+                return;
+            }
+            if (!v.target().process().isAlive()) {
+                continue;
+            }
+            if (progress != null) {
+                progress.unitStarted();
+            }
+            watch.accept(v.target().process().pid());
+            // The steady-state rule reads the target's JIT from the 1 s sampler, which needs two ticks of a newly
+            // watched JVM: warmed at once, mvc's compile stage found no JIT counters and ended after 4 s.
+            sleep(SAMPLER_TICKS);
+            long from = System.currentTimeMillis();
+            warmups.put(v.target().spec().name(), measurer.warm(v.target(), scenario, new Measurer.Load(experiment.profile(), experiment.warmup(), true, "")));
+            warmupS.put(v.target().spec().name(), (System.currentTimeMillis() - from) / 1000);
+        }
+        watch.accept(0);
+        List<TargetVisit> alive = visits.stream().filter(v -> v.target().process().isAlive()).toList();
+        for (TargetVisit v : visits) {
+            if (!alive.contains(v)) {
+                results.add(Result.failed(v.target().spec().name(), scenario.name(), "target exited before its rounds ("
+                        + v.target().process().exitDescription() + "); last lines:\n" + v.target().process().logTail(10)).withVisit(set, null, null, null));
+            }
+        }
+        if (alive.isEmpty() || Reaper.stopping()) {
+            return;
+        }
+        Design design = experiment.design();
+        int total = design.rounds() + Design.LEAD_IN;
+        Rounds rounds = new Rounds(alive.stream().map(v -> new Rounds.Target(v.target().spec().name(), v.target().base())).toList(), scenario.path(),
+                block(experiment.profile(), design), Rounds.shuffled(alive.size(), total, seed), threads, Measurer.REQUEST_TIMEOUT);
+        String base = "rounds." + scenario.name() + (experiment.repeat() > 1 ? ".s" + set : "");
+        String yaml = base + ".hyperfoil.yaml";
+        write(dir.resolve(yaml), LoadDriver.toHyperfoilYaml(rounds, "loomflux-" + base.replaceAll("[^A-Za-z0-9-]", "-")));
+        log.line(scenario.name() + ": " + design.rounds() + " rounds of " + design.block().toMillis() / 1000.0 + " s blocks after " + Design.LEAD_IN
+                + " lead-in round, every target once per round in a new random order (seed " + seed + ")");
+
+        Map<String, ProcessProbe> probes = new HashMap<>();
+        alive.forEach(v -> probes.put(v.target().spec().name(), new ProcessProbe(v.target().process().pid())));
+        Map<String, ProcessProbe.Snapshot> atStart = new ConcurrentHashMap<>();
+        Map<String, ProcessProbe.Snapshot> atEnd = new ConcurrentHashMap<>();
+        List<Block> blocks = LoadDriver.run(rounds, new Rounds.Listener() {
+            @Override
+            public void started(String target, int round) {
+                ProcessProbe.Snapshot s = probes.get(target).read();
+                if (s != null) {
+                    atStart.put(target + "/" + round, s);
+                }
+            }
+
+            @Override
+            public void ended(Block b) {
+                ProcessProbe.Snapshot s = probes.get(b.target()).read();
+                if (s != null) {
+                    atEnd.put(b.target() + "/" + b.round(), s);
+                }
+                if (b.position() == alive.size() - 1) {
+                    log.status(String.format(Locale.ROOT, "  %s round %d of %d%s", scenario.name(), b.round() + 1 - Design.LEAD_IN, design.rounds(),
+                            b.round() < Design.LEAD_IN ? " (lead-in)" : ""));
+                }
+            }
+        });
+        if (Reaper.stopping()) {
+            return;
+        }
+        List<BlockRecord> records = new ArrayList<>();
+        for (Block b : blocks) {
+            if (b.round() >= Design.LEAD_IN) {
+                records.add(record(scenario, set, b, atStart.get(b.target() + "/" + b.round()), atEnd.get(b.target() + "/" + b.round())));
+            }
+        }
+        Set<String> drifting = Comparisons.drifting(records, alive.stream().map(v -> v.target().spec().name()).toList());
+        List<Result> perTarget = new ArrayList<>();
+        for (TargetVisit v : alive) {
+            String name = v.target().spec().name();
+            List<Block> own = blocks.stream().filter(b -> b.target().equals(name) && b.round() >= Design.LEAD_IN).toList();
+            List<BlockRecord> ownRecords = records.stream().filter(r -> r.target().equals(name)).toList();
+            if (own.isEmpty()) {
+                perTarget.add(Result.failed(name, scenario.name(), v.target().process().isAlive() ? "no block was measured"
+                        : "target exited during the rounds (" + v.target().process().exitDescription() + "); last lines:\n"
+                        + v.target().process().logTail(10)).withVisit(set, null, null, null));
+                continue;
+            }
+            String hlog = name + "." + scenario.name() + (experiment.repeat() > 1 ? ".s" + set : "") + ".hlog";
+            List<Histogram> intervals = own.stream().map(b -> {
+                Histogram h = b.latency().copy();
+                h.setStartTimeStamp(b.startMs());
+                h.setEndTimeStamp(b.endMs());
+                return h;
+            }).toList();
+            Hlog.write(dir.resolve(hlog), name + " " + scenario.name() + " " + scenario.path() + " (blocks of interleaved rounds)", intervals);
+            perTarget.add(v.stamp(result(name, scenario, own, ownRecords, hlog, yaml, warmups.get(name), warmupS.getOrDefault(name, 0L),
+                    drifting.contains(name))));
+        }
+        results.addRounds(perTarget, records);
+        if (progress != null) {
+            visits.forEach(v -> progress.unitDone());
+        }
+        if (!drifting.isEmpty()) {
+            log.line(scenario.name() + ": " + String.join(", ", drifting) + " drifted across the rounds against every other target: no verdict for "
+                    + (drifting.size() == 1 ? "it" : "them"));
+        }
+    }
+
+    /** One block's load: the profile's users or rate, for one block. */
+    static Profile block(Profile p, Design d) {
+        if (p instanceof Profile.Rate r) {
+            return new Profile.Rate(r.rps(), d.block(), r.maxUsers());
+        }
+        return new Profile.Fixed(p.peakUsers(), d.block());
+    }
+
+    private static BlockRecord record(Scenario scenario, int set, Block b, ProcessProbe.Snapshot from, ProcessProbe.Snapshot to) {
+        boolean any = b.latency().getTotalCount() > 0;
+        Double mean = any ? Result.round(b.latency().getMean() / 1e6) : null;
+        Double cpu = from != null && to != null && b.responses() > 0 ? Result.round((double) (to.cpuMs() - from.cpuMs()) / b.responses()) : null;
+        Double gc = from != null && to != null && from.gcMs() >= 0 && to.gcMs() >= 0 ? Result.round(to.gcMs() - from.gcMs()) : null;
+        return new BlockRecord(scenario.name(), set, b.round() + 1 - Design.LEAD_IN, b.position(), b.target(), Result.round(b.seconds()), b.requests(),
+                b.responses(), b.errors().total(), Result.round(b.rps()), any ? Result.round(b.latency().getValueAtPercentile(50) / 1e6) : null,
+                any ? Result.round(b.latency().getValueAtPercentile(99) / 1e6) : null, mean,
+                mean == null ? null : Result.round(b.rps() * mean / 1000), cpu, to == null ? null : Result.round(to.rssMb()), gc,
+                b.secondsRps().stream().map(Result::round).toList());
+    }
+
+    private static Result result(String name, Scenario scenario, List<Block> own, List<BlockRecord> records, String hlog, String yaml, Warmup.Outcome warm,
+                                 long warmupS, boolean drifting) {
+        Histogram latency = own.get(0).latency().copy();
+        long requests = 0;
+        long responses = 0;
+        double seconds = 0;
+        Errors errors = new Errors(0, 0, 0, 0, 0);
+        for (int i = 0; i < own.size(); i++) {
+            Block b = own.get(i);
+            if (i > 0) {
+                latency.add(b.latency());
+            }
+            requests += b.requests();
+            responses += b.responses();
+            seconds += b.seconds();
+            errors = errors.plus(b.errors());
+        }
+        List<Result.PerSecond> series = records.stream().map(r -> new Result.PerSecond(r.round(), r.rps(), r.p50(), r.p99(), r.errors(), 0, null, null,
+                r.cpuMsPerRequest() == null ? null : Result.round(r.cpuMsPerRequest() * r.rps() / 10), r.rssMb(), null, null, null, null, null,
+                null, null, null, null, null, null)).toList();
+        String note = drifting ? "its throughput against every other target moved across the rounds (last third vs first)" : null;
+        SteadyState steady = new SteadyState(warm.steady(), warm.steady() ? warm.secondsToSteady() : null, Result.round(warmupS), null,
+                warm.compileSeconds(), warm.compileSeconds() > 0 ? warm.compileUsers() : null, null, null,
+                new SteadyState.Drift(drifting, null, null, null, null, note), !drifting, List.of());
+        return Result.ofRounds(name, scenario.name(), seconds, requests, responses, latency,
+                errors, series, hlog, yaml, steady);
+    }
+
+    private static void sleep(Duration d) {
+        try {
+            Thread.sleep(d.toMillis());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private static void write(Path file, String text) {
+        try {
+            Files.writeString(file, text);
+        } catch (IOException e) {
+            throw new LabException("cannot write " + file + ": " + e.getMessage(), e);
+        }
+    }
+}

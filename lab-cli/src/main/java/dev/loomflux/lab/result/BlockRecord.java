@@ -1,0 +1,37 @@
+package dev.loomflux.lab.result;
+
+import java.util.List;
+
+/**
+ * One block of interleaved rounds in results.json's {@code blocks}: one target's turn in one round
+ * (docs/results-schema.md). Latency figures in ms; the target's CPU, memory and GC over the block.
+ *
+ * @param set             the set of JVMs (1.. --repeat) the block belongs to
+ * @param round           from 1; lead-in rounds are not recorded
+ * @param position        where in its round the block ran, from 0
+ * @param seconds         the send window; every request sent in it was answered, failed or timed out
+ * @param rps             responses per second of the send window
+ * @param littleUsers     throughput x mean latency: the users a closed model had in flight (Little's law)
+ * @param cpuMsPerRequest the target's CPU time (user + system) from the block's start to its last response, per response
+ * @param rssMb           the target's resident memory at the block's end
+ * @param gcMs            the target's collector time over the block (hsperfdata), null where it publishes none
+ * @param secondsRps      responses per second by the second their request was sent
+ */
+public record BlockRecord(String scenario, int set, int round, int position, String target, double seconds, long requests, long responses, long errors,
+                          double rps, Double p50, Double p99, Double meanMs, Double littleUsers, Double cpuMsPerRequest, Double rssMb, Double gcMs,
+                          List<Double> secondsRps) {
+    public BlockRecord {
+        secondsRps = secondsRps == null ? List.of() : List.copyOf(secondsRps);
+    }
+
+    /** The block's figure of a metric the rounds compare, or null when it has none. */
+    public Double figure(Metric m) {
+        return switch (m) {
+            case THROUGHPUT -> rps;
+            case P50 -> p50;
+            case P99 -> p99;
+            case CPU_PER_REQUEST -> cpuMsPerRequest;
+            default -> throw new IllegalArgumentException("rounds do not compare " + m.id());
+        };
+    }
+}

@@ -1,0 +1,222 @@
+package dev.loomflux.lab.result;
+
+import dev.loomflux.lab.stats.Paired;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collection;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.stream.Collectors;
+import org.apache.commons.math3.stat.inference.MannWhitneyUTest;
+
+/**
+ * results.json's {@code comparisons} from its {@code blocks}: per scenario, metric and pair of targets,
+ * the per-round ratios judged by {@link Paired}. Rounds of every set of JVMs are pooled; where the
+ * sets point to different winners there is none. A target whose throughput trends across the
+ * rounds against every other target takes part in no verdict: its blocks are not one state.
+ */
+public final class Comparisons {
+    /** The metrics rounds compare: speed, then efficiency. */
+    public static final List<Metric> METRICS = List.of(Metric.THROUGHPUT, Metric.P50, Metric.P99, Metric.CPU_PER_REQUEST);
+    /** A ratio that moved this much from the first third of the rounds to the last (and significantly) is a trend. */
+    static final double TREND_PCT = 10;
+    /**
+     * A closed-model block whose users were in a request less than this share of the time (throughput x
+     * mean latency / users, Little's law) was paced by the load side, not by the target: on `items` here,
+     * PostgreSQL and the driver share a core, and when it ran full every target measured the same
+     * ~5,200 requests/s with 31-46 of 50 users busy. A target-bound block measured 47.4 of 50.
+     */
+    public static final double MIN_BUSY = 0.9;
+
+    private Comparisons() {
+    }
+
+    /**
+     * @param users the closed model's users, whose rounds are checked by Little's law; null for an open model
+     */
+    public static List<PairComparison> of(List<BlockRecord> all, List<String> targets, Integer users) {
+        List<PairComparison> out = new ArrayList<>();
+        // A round in which the load side paced either block compares the driver with itself: left out.
+        Set<String> paced = all.stream().filter(b -> paced(b, users)).map(b -> b.set() + "/" + b.round()).collect(Collectors.toSet());
+        List<BlockRecord> blocks = all.stream().filter(b -> !paced.contains(b.set() + "/" + b.round())).toList();
+        Map<String, List<BlockRecord>> byScenario = blocks.stream()
+                .collect(Collectors.groupingBy(BlockRecord::scenario, LinkedHashMap::new, Collectors.toList()));
+        byScenario.forEach((scenario, list) -> {
+            Set<String> drifting = drifting(list, targets);
+            for (Metric m : METRICS) {
+                for (int i = 0; i < targets.size(); i++) {
+                    for (int j = i + 1; j < targets.size(); j++) {
+                        PairComparison c = compare(scenario, m, targets.get(i), targets.get(j), list, drifting,
+                                pacedRounds(all, scenario, targets.get(i), targets.get(j), users));
+                        if (c != null) {
+                            out.add(c);
+                        }
+                    }
+                }
+            }
+        });
+        return out;
+    }
+
+    /** Whether a closed model's block had too few users busy: the load side, not the target, set its pace. */
+    public static boolean paced(BlockRecord b, Integer users) {
+        return users != null && b.littleUsers() != null && b.littleUsers() < MIN_BUSY * users;
+    }
+
+    /** Rounds of a scenario in which the load side paced a or b. */
+    private static long pacedRounds(List<BlockRecord> all, String scenario, String a, String b, Integer users) {
+        return all.stream().filter(x -> x.scenario().equals(scenario) && (x.target().equals(a) || x.target().equals(b)) && paced(x, users))
+                .map(x -> x.set() + "/" + x.round()).distinct().count();
+    }
+
+    /** Targets whose throughput ratio to every other target trends across rounds. */
+    public static Set<String> drifting(List<BlockRecord> blocks, List<String> targets) {
+        Set<String> out = new TreeSet<>();
+        for (String t : targets) {
+            boolean all = targets.size() > 1;
+            for (String other : targets) {
+                if (!other.equals(t) && !trends(logRatios(blocks, Metric.THROUGHPUT, t, other, null))) {
+                    all = false;
+                }
+            }
+            if (all) {
+                out.add(t);
+            }
+        }
+        return out;
+    }
+
+    /** The last third of the rounds against the first, per set, by more than {@link #TREND_PCT} and a rank test. */
+    static boolean trends(Map<Integer, double[]> logRatiosBySet) {
+        for (double[] r : logRatiosBySet.values()) {
+            int third = r.length / 3;
+            if (third < 3) {
+                continue;
+            }
+            double[] first = Arrays.copyOfRange(r, 0, third);
+            double[] last = Arrays.copyOfRange(r, r.length - third, r.length);
+            double change = Math.exp(mean(last) - mean(first)) - 1;
+            if (Math.abs(change) * 100 > TREND_PCT && new MannWhitneyUTest().mannWhitneyUTest(first, last) < 0.05) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static PairComparison compare(String scenario, Metric m, String a, String b, List<BlockRecord> blocks, Set<String> drifting,
+                                          long pacedRounds) {
+        List<double[]> pairs = pairs(blocks, m, a, b, null);
+        if (pairs.isEmpty()) {
+            return pacedRounds == 0 ? null : new PairComparison(scenario, m.id(), a, b, null, List.of(), 0, PairComparison.UNDECIDED, null,
+                    pacedNote(pacedRounds));
+        }
+        Paired pooled = paired(pairs, m);
+        String outcome = outcome(pooled);
+        String note = null;
+        if (pooled.rounds() < Paired.MIN_ROUNDS && pacedRounds > 0) {
+            note = pacedNote(pacedRounds);
+        } else if (drifting.contains(a) || drifting.contains(b)) {
+            note = String.join(" and ", drifting.stream().filter(t -> t.equals(a) || t.equals(b)).toList())
+                    + " drifted across the rounds (throughput against every other target, last third vs first): no verdict";
+        } else if (outcome.equals(PairComparison.A) || outcome.equals(PairComparison.B)) {
+            note = disagreement(blocks, m, a, b, outcome);
+        }
+        if (note != null) {
+            outcome = PairComparison.UNDECIDED;
+        }
+        int settle = pooled.roundsToSettle();
+        return new PairComparison(scenario, m.id(), a, b, round(pooled.ratio()), List.of(round(pooled.low()), round(pooled.high())), pooled.rounds(),
+                outcome, outcome.equals(PairComparison.UNDECIDED) && note == null && settle > 0 ? settle : null, note);
+    }
+
+    private static String pacedNote(long rounds) {
+        return "the load side, not the targets, set the pace in " + rounds + " round(s) (Little's law: fewer than "
+                + Math.round(MIN_BUSY * 100) + "% of the users busy; the driver's or the database's CPU ran full), too few rounds left";
+    }
+
+    /** Sets of JVMs that point to different winners, or one whose own interval lies on the other side of 1. */
+    private static String disagreement(List<BlockRecord> blocks, Metric m, String a, String b, String pooledOutcome) {
+        Set<Integer> sets = blocks.stream().map(BlockRecord::set).collect(Collectors.toCollection(TreeSet::new));
+        if (sets.size() < 2) {
+            return null;
+        }
+        List<String> against = new ArrayList<>();
+        for (int set : sets) {
+            List<double[]> pairs = pairs(blocks, m, a, b, set);
+            if (pairs.isEmpty()) {
+                continue;
+            }
+            Paired p = paired(pairs, m);
+            boolean aAhead = (p.low() > 1) == m.higherIsBetter();
+            boolean clear = p.low() > 1 || p.high() < 1;
+            if (clear && aAhead != pooledOutcome.equals(PairComparison.A)) {
+                against.add(String.format(Locale.ROOT, "set %d gives %s/%s %.3f (95%% CI %.3f-%.3f)", set, a, b, p.ratio(), p.low(), p.high()));
+            }
+        }
+        return against.isEmpty() ? null : "the sets of JVMs disagree (" + String.join("; ", against) + "): no verdict";
+    }
+
+    private static Paired paired(List<double[]> pairs, Metric m) {
+        return Paired.of(pairs.stream().mapToDouble(p -> p[0]).toArray(), pairs.stream().mapToDouble(p -> p[1]).toArray(), m.higherIsBetter());
+    }
+
+    private static String outcome(Paired p) {
+        return switch (p.outcome()) {
+            case A -> PairComparison.A;
+            case B -> PairComparison.B;
+            case EQUIVALENT -> PairComparison.EQUIVALENT;
+            case UNDECIDED -> PairComparison.UNDECIDED;
+        };
+    }
+
+    /** a's and b's figure per (set, round) where both have one; set null for all sets. */
+    private static List<double[]> pairs(List<BlockRecord> blocks, Metric m, String a, String b, Integer set) {
+        Map<String, Double> bs = new TreeMap<>();
+        for (BlockRecord r : blocks) {
+            if (r.target().equals(b) && (set == null || r.set() == set) && r.figure(m) != null) {
+                bs.put(r.set() + "/" + r.round(), r.figure(m));
+            }
+        }
+        List<double[]> out = new ArrayList<>();
+        for (BlockRecord r : blocks) {
+            if (r.target().equals(a) && (set == null || r.set() == set) && r.figure(m) != null) {
+                Double other = bs.get(r.set() + "/" + r.round());
+                if (other != null) {
+                    out.add(new double[] {r.figure(m), other});
+                }
+            }
+        }
+        return out;
+    }
+
+    /** Per set, the log ratios a/b in round order. */
+    private static Map<Integer, double[]> logRatios(List<BlockRecord> blocks, Metric m, String a, String b, Integer only) {
+        Map<Integer, double[]> out = new TreeMap<>();
+        Collection<Integer> sets = blocks.stream().map(BlockRecord::set).filter(s -> only == null || Objects.equals(s, only))
+                .collect(Collectors.toCollection(TreeSet::new));
+        for (int set : sets) {
+            out.put(set, pairs(blocks.stream().sorted(Comparator.comparingInt(BlockRecord::round)).toList(), m, a, b, set).stream()
+                    .filter(p -> p[0] > 0 && p[1] > 0).mapToDouble(p -> Math.log(p[0] / p[1])).toArray());
+        }
+        return out;
+    }
+
+    private static double mean(double[] v) {
+        double s = 0;
+        for (double x : v) {
+            s += x;
+        }
+        return s / v.length;
+    }
+
+    private static double round(double v) {
+        return Double.isFinite(v) ? Result.round(v) : v;
+    }
+}

@@ -1,0 +1,70 @@
+package dev.loomflux.lab.result;
+
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * One entry of results.json's {@code comparisons}: two targets on one metric of one scenario, from
+ * their per-round ratios (docs/statistics.md, docs/results-schema.md).
+ *
+ * @param ratio          a / b, the Hodges-Lehmann estimate over rounds; absent when no round could be compared
+ * @param ci             [low, high], the 95% interval of a / b; empty when no round could be compared
+ * @param rounds         rounds with both figures, over every set of JVMs
+ * @param outcome        "a" or "b" (that one is better by more than the minimum effect), "equivalent" (within it either
+ *                       way) or "undecided"
+ * @param roundsToSettle for an undecided one, the rounds likely to settle it at the same spread; absent otherwise
+ * @param note           why there is no winner although the interval would give one (drift, sets that disagree); absent otherwise
+ */
+public record PairComparison(String scenario, String metric, String a, String b, Double ratio, List<Double> ci, int rounds, String outcome,
+                             Integer roundsToSettle, String note) {
+    public static final String A = "a";
+    public static final String B = "b";
+    public static final String EQUIVALENT = "equivalent";
+    public static final String UNDECIDED = "undecided";
+
+    public PairComparison {
+        ci = List.copyOf(ci);
+    }
+
+    public Metric metricKind() {
+        return Metric.byId(metric);
+    }
+
+    /**
+     * In words, better side first: "mvc ahead of webflux on throughput by 23.4% (95% CI 18.0-29.1%)",
+     * "mvc and mvc-vt equivalent on p99 within 5%", "median latency undecided between mvc and webflux (...)".
+     */
+    public String sentence() {
+        Metric m = metricKind();
+        String words = m == null ? metric : m.words();
+        boolean aBetter = A.equals(outcome);
+        return switch (outcome) {
+            case A, B -> {
+                String winner = aBetter ? a : b;
+                String loser = aBetter ? b : a;
+                // The winner's lead in the metric's better direction: a/b for throughput when a wins, b/a for a latency when a wins.
+                boolean higher = m == null || m.higherIsBetter();
+                double r = aBetter == higher ? ratio : 1 / ratio;
+                double lo = aBetter == higher ? ci.get(0) : 1 / ci.get(1);
+                double hi = aBetter == higher ? ci.get(1) : 1 / ci.get(0);
+                yield higher ? winner + " ahead of " + loser + " on " + words + " by " + pct(r - 1) + " (95% CI " + pct(lo - 1) + " to " + pct(hi - 1) + ")"
+                        : winner + " ahead of " + loser + " on " + words + ": " + pct(1 - 1 / r) + " lower (95% CI " + pct(1 - 1 / lo) + " to "
+                        + pct(1 - 1 / hi) + ")";
+            }
+            case EQUIVALENT -> a + " and " + b + " equivalent on " + words + " within 5% (" + a + "/" + b + " " + ratioText() + ")";
+            default -> words + " undecided between " + a + " and " + b + " (" + a + "/" + b + " " + ratioText() + ")"
+                    + (note != null ? ": " + note : roundsToSettle != null ? "; about " + roundsToSettle + " rounds would likely settle it" : "");
+        };
+    }
+
+    private String ratioText() {
+        if (ratio == null) {
+            return "no round compared";
+        }
+        return String.format(Locale.ROOT, "%.3f, 95%% CI %.3f-%.3f, %d rounds", ratio, ci.get(0), ci.get(1), rounds);
+    }
+
+    private static String pct(double fraction) {
+        return String.format(Locale.ROOT, "%.1f%%", fraction * 100);
+    }
+}

@@ -1,0 +1,164 @@
+package dev.loomflux.lab.stats;
+
+import java.util.Arrays;
+import java.util.Locale;
+
+/**
+ * One metric of two targets measured in the same rounds: the ratio a / b from the per-round ratios,
+ * with a 95% confidence interval, and what it supports. Each round measured both targets within
+ * seconds of each other, so a change of the machine's speed that lasts a round cancels in the
+ * round's ratio; what is left varies from round to round and is what the interval describes.
+ *
+ * <p>The estimate is the Hodges-Lehmann estimate of the log ratios (the median of all pairwise
+ * means) and the interval the distribution-free one that goes with it, from the exact Wilcoxon
+ * signed-rank distribution (Hollander and Wolfe, Nonparametric Statistical Methods, 3.2-3.3): it
+ * assumes only that a round's log ratio is symmetric about the true one, not that it is normal, and
+ * one round in which a block fell by half moves it by one rank, not by half.
+ *
+ * @param ratio  a / b, the estimate
+ * @param low    lower end of the 95% interval of a / b
+ * @param high   upper end
+ * @param rounds rounds with a figure for both
+ */
+public record Paired(double ratio, double low, double high, int rounds, Outcome outcome) {
+    /** What the interval supports, given which way the metric is better. */
+    public enum Outcome {
+        /** The whole interval lies beyond the minimum effect in a's favour. */
+        A,
+        /** In b's favour. */
+        B,
+        /** The whole interval lies within the minimum effect either way: the two are the same, within it. */
+        EQUIVALENT,
+        /** Neither: more rounds might tell. */
+        UNDECIDED
+    }
+
+    /** Fewer rounds than this have no 95% interval at all: with 5, even all five in one direction has p = 0.0625. */
+    public static final int MIN_ROUNDS = 6;
+    /** Beyond this many rounds the estimate of rounds needed is not worth stating. */
+    static final int MAX_ROUNDS_ESTIMATE = 500;
+    private static final double MARGIN = Math.log1p(Stats.MIN_EFFECT_PCT / 100);
+
+    /**
+     * @param a              a's figure per round
+     * @param b              b's figure in the same rounds
+     * @param higherIsBetter true for throughput, false for latency and CPU per request
+     */
+    public static Paired of(double[] a, double[] b, boolean higherIsBetter) {
+        if (a.length != b.length) {
+            throw new IllegalArgumentException("rounds differ: " + a.length + " and " + b.length);
+        }
+        double[] logs = new double[a.length];
+        int n = 0;
+        for (int i = 0; i < a.length; i++) {
+            if (a[i] > 0 && b[i] > 0 && Double.isFinite(a[i]) && Double.isFinite(b[i])) {
+                logs[n++] = Math.log(a[i] / b[i]);
+            }
+        }
+        logs = Arrays.copyOf(logs, n);
+        if (n == 0) {
+            return new Paired(Double.NaN, Double.NaN, Double.NaN, 0, Outcome.UNDECIDED);
+        }
+        double[] walsh = walshAverages(logs);
+        double estimate = median(walsh);
+        int k = lowerRank(n, Stats.ALPHA);
+        if (k == 0) {
+            // Too few rounds for any 95% interval: say so with the widest honest one, the range.
+            return new Paired(Math.exp(estimate), Math.exp(walsh[0]), Math.exp(walsh[walsh.length - 1]), n, Outcome.UNDECIDED);
+        }
+        double lo = walsh[k - 1];
+        double hi = walsh[walsh.length - k];
+        return new Paired(Math.exp(estimate), Math.exp(lo), Math.exp(hi), n, outcome(lo, hi, higherIsBetter));
+    }
+
+    private static Outcome outcome(double lo, double hi, boolean higherIsBetter) {
+        if (lo > MARGIN) {
+            return higherIsBetter ? Outcome.A : Outcome.B;
+        }
+        if (hi < -MARGIN) {
+            return higherIsBetter ? Outcome.B : Outcome.A;
+        }
+        if (lo > -MARGIN && hi < MARGIN) {
+            return Outcome.EQUIVALENT;
+        }
+        return Outcome.UNDECIDED;
+    }
+
+    /**
+     * Rounds that would likely settle an undecided comparison, were the spread of the ratios the
+     * same: the interval narrows as one over the square root of the rounds. -1 when it is decided,
+     * or when the estimate sits so near the minimum effect that no number of rounds is worth stating.
+     */
+    public int roundsToSettle() {
+        if (outcome != Outcome.UNDECIDED || rounds < MIN_ROUNDS) {
+            return outcome != Outcome.UNDECIDED ? -1 : MIN_ROUNDS * 2;
+        }
+        // The interval is not symmetric: scale the side that has to clear the line.
+        double c = Math.log(ratio);
+        double lo = Math.log(low);
+        double hi = Math.log(high);
+        double scale;
+        if (c > MARGIN) {
+            scale = (c - lo) / (c - MARGIN);
+        } else if (c < -MARGIN) {
+            scale = (hi - c) / (-MARGIN - c);
+        } else {
+            scale = Math.max((hi - c) / (MARGIN - c), (c - lo) / (c + MARGIN));
+        }
+        if (!Double.isFinite(scale)) {
+            return -1;
+        }
+        double needed = Math.ceil(rounds * scale * scale);
+        return needed > MAX_ROUNDS_ESTIMATE ? -1 : (int) Math.max(rounds + 1, needed);
+    }
+
+    /** "1.23 (95% CI 1.18-1.29)". */
+    public String describe() {
+        return String.format(Locale.ROOT, "%.3f (95%% CI %.3f-%.3f, %d rounds)", ratio, low, high, rounds);
+    }
+
+    /** All (x_i + x_j) / 2 for i <= j, sorted. */
+    static double[] walshAverages(double[] x) {
+        double[] w = new double[x.length * (x.length + 1) / 2];
+        int k = 0;
+        for (int i = 0; i < x.length; i++) {
+            for (int j = i; j < x.length; j++) {
+                w[k++] = (x[i] + x[j]) / 2;
+            }
+        }
+        Arrays.sort(w);
+        return w;
+    }
+
+    private static double median(double[] sorted) {
+        int n = sorted.length;
+        return n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
+    }
+
+    /**
+     * The largest k such that P(T+ <= k - 1) <= alpha / 2 under the null, T+ being the Wilcoxon
+     * signed-rank statistic of n values: the interval from the k-th smallest to the k-th largest
+     * Walsh average then covers the centre with probability at least 1 - alpha. 0 when none does.
+     */
+    static int lowerRank(int n, double alpha) {
+        int max = n * (n + 1) / 2;
+        // P(T+ = t): each rank is in the positive set or not, with probability 1/2 each.
+        double[] p = new double[max + 1];
+        p[0] = 1;
+        for (int r = 1; r <= n; r++) {
+            for (int t = Math.min(max, r * (r + 1) / 2); t >= 0; t--) {
+                p[t] = (p[t] + (t >= r ? p[t - r] : 0)) / 2;
+            }
+        }
+        double cdf = 0;
+        int k = 0;
+        for (int t = 0; t <= max; t++) {
+            cdf += p[t];
+            if (cdf > alpha / 2 + 1e-12) {
+                break;
+            }
+            k = t + 1;
+        }
+        return k;
+    }
+}

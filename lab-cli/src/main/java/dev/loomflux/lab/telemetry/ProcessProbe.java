@@ -1,0 +1,70 @@
+package dev.loomflux.lab.telemetry;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.Optional;
+import oshi.SystemInfo;
+import oshi.software.os.OSProcess;
+import oshi.software.os.OperatingSystem;
+
+/**
+ * One process's CPU time, resident memory and collector time at a moment: read at a block's start
+ * and end, the difference is what the block cost. The 1 s resource sampler cannot cut a 5 s block
+ * at its edges; two readings can (CPU time to the kernel's 10 ms tick).
+ */
+public final class ProcessProbe {
+    /**
+     * @param cpuMs user + system CPU time so far
+     * @param gcMs  the JVM's stop-the-world collection time so far; -1 where it publishes none
+     */
+    public record Snapshot(long cpuMs, double rssMb, double gcMs) {
+    }
+
+    private final OperatingSystem os = new SystemInfo().getOperatingSystem();
+    private final long pid;
+    private Optional<Path> perf;
+
+    public ProcessProbe(long pid) {
+        this.pid = pid;
+    }
+
+    /** Null when the process is gone. */
+    public Snapshot read() {
+        OSProcess p = os.getProcess((int) pid);
+        if (p == null) {
+            return null;
+        }
+        return new Snapshot(p.getKernelTime() + p.getUserTime(), p.getResidentSetSize() / 1048576.0, gcMs());
+    }
+
+    private double gcMs() {
+        if (perf == null || perf.isEmpty()) {
+            perf = HsPerfData.fileOf(pid);
+        }
+        if (perf.isEmpty()) {
+            return -1;
+        }
+        try {
+            Map<String, Long> c = HsPerfData.read(perf.get());
+            Long hz = c.get("sun.os.hrt.frequency");
+            if (hz == null || hz <= 0) {
+                return -1;
+            }
+            long ticks = 0;
+            boolean any = false;
+            // 0 and 1 are the stop-the-world collectors (G1 young and full; Serial, Parallel); G1's 2 is its concurrent cycle.
+            for (int i = 0; i < 2; i++) {
+                Long t = c.get("sun.gc.collector." + i + ".time");
+                if (t != null) {
+                    ticks += t;
+                    any = true;
+                }
+            }
+            return any ? ticks * 1000.0 / hz : -1;
+        } catch (IOException e) {
+            perf = null;
+            return -1;
+        }
+    }
+}

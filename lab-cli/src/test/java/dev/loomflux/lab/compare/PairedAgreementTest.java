@@ -1,0 +1,52 @@
+package dev.loomflux.lab.compare;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.loomflux.lab.result.PairComparison;
+import dev.loomflux.lab.result.RunRecord;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** Several paired runs side by side: spreads, flips and decided pairs, judged against the goals. */
+class PairedAgreementTest {
+    private static PairComparison c(String metric, double ratio, String outcome) {
+        return new PairComparison("items", metric, "mvc", "webflux", ratio, List.of(ratio * 0.95, ratio * 1.05), 20, outcome, null, null);
+    }
+
+    private static RunRecord run(PairComparison... cs) {
+        return new RunRecord(3, "r", "completed", null, null, null, null, List.of(), null, null, null, null, null, List.of(cs));
+    }
+
+    @Test
+    void agreeingRunsMeetEveryGoal() {
+        PairedAgreement p = PairedAgreement.of(List.of(
+                run(c("throughput", 1.50, "a"), c("p50", 0.60, "a")),
+                run(c("throughput", 1.53, "a"), c("p50", 0.63, "a")),
+                run(c("throughput", 1.47, "a"), c("p50", 0.58, "a"))));
+        List<String[]> t = p.table();
+        assertEquals(3, t.size());
+        assertEquals("ok", t.get(1)[t.get(1).length - 1]);
+        assertEquals("+-2.0%", t.get(1)[6]);
+        assertTrue(p.summary().startsWith("3 runs: throughput ratios within +-5%: 1 of 1 (widest +-2.0%); p50 within +-10%: 1 of 1; flips: 0;"), p.summary());
+        assertTrue(p.summary().contains("pairs 15%+ apart decided in every run: 2 of 2"), p.summary());
+    }
+
+    @Test
+    void aFlipASpreadAndAnUndecidedBigDifferenceAreNamed() {
+        PairedAgreement p = PairedAgreement.of(List.of(
+                run(c("throughput", 1.08, "a"), c("p99", 0.80, "a")),
+                run(c("throughput", 0.92, "b"), c("p99", 0.79, "undecided"))));
+        List<String[]> t = p.table();
+        String throughputGoal = t.get(1)[t.get(1).length - 1];
+        assertTrue(throughputGoal.contains("spread over 5%") && throughputGoal.contains("FLIP"), throughputGoal);
+        assertEquals("15%+ apart but undecided in a run", t.get(2)[t.get(2).length - 1]);
+        assertTrue(p.summary().contains("flips: 1"), p.summary());
+    }
+
+    @Test
+    void sequentialRunsHaveNoPairedTable() {
+        assertNull(PairedAgreement.of(List.of(run(c("throughput", 1.0, "equivalent")), run())));
+    }
+}

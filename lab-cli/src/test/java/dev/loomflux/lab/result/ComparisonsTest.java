@@ -1,0 +1,108 @@
+package dev.loomflux.lab.result;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+/** Comparisons from blocks: who wins, who is the same, and who takes part in no verdict. */
+class ComparisonsTest {
+    /** Rounds where the machine's speed swings by a third but a is {@code ratio} times b, plus 3% block noise. */
+    private static List<BlockRecord> blocks(int set, int rounds, double ratio, double drift, long seed) {
+        Random rnd = new Random(seed);
+        List<BlockRecord> out = new ArrayList<>();
+        for (int r = 1; r <= rounds; r++) {
+            double machine = 0.7 + 0.6 * rnd.nextDouble();
+            double rpsA = 10_000 * machine * ratio * (1 + drift * r / rounds) * (1 + 0.03 * rnd.nextGaussian());
+            double rpsB = 10_000 * machine * (1 + 0.03 * rnd.nextGaussian());
+            out.add(block(set, r, "a", rpsA));
+            out.add(block(set, r, "b", rpsB));
+        }
+        return out;
+    }
+
+    private static BlockRecord block(int set, int round, String target, double rps) {
+        return block(set, round, target, rps, 50.0);
+    }
+
+    private static BlockRecord block(int set, int round, String target, double rps, double busyUsers) {
+        double p50 = 50 / rps * 1000; // Little's law with 50 users
+        return new BlockRecord("items", set, round, 0, target, 5, (long) (rps * 5), (long) (rps * 5), 0, rps, p50, p50 * 3, p50, busyUsers,
+                10_000 / rps * 0.1, 300.0, 1.0, List.of());
+    }
+
+    private static PairComparison find(List<PairComparison> all, Metric m) {
+        return all.stream().filter(c -> c.metricKind() == m).findFirst().orElseThrow();
+    }
+
+    @Test
+    void aThirtyPercentLeadIsAWinDespiteTheMachine() {
+        List<PairComparison> all = Comparisons.of(blocks(1, 20, 1.3, 0, 1), List.of("a", "b"), 50);
+        PairComparison t = find(all, Metric.THROUGHPUT);
+        assertEquals(PairComparison.A, t.outcome(), t.toString());
+        assertEquals(1.3, t.ratio(), 0.03);
+        assertTrue(t.ci().get(0) > 1.05 && t.ci().get(1) < 1.4, t.toString());
+        assertEquals(PairComparison.A, find(all, Metric.P50).outcome(), "a's latency is lower");
+        assertTrue(t.sentence().matches("a ahead of b on throughput by (29|30)\\.\\d% \\(95% CI .*\\)"), t.sentence());
+        assertTrue(find(all, Metric.P50).sentence().contains("lower"), find(all, Metric.P50).sentence());
+    }
+
+    @Test
+    void theSameTargetTwiceIsEquivalent() {
+        List<PairComparison> all = Comparisons.of(blocks(1, 20, 1.0, 0, 2), List.of("a", "b"), 50);
+        for (PairComparison c : all) {
+            assertTrue(c.outcome().equals(PairComparison.EQUIVALENT) || c.outcome().equals(PairComparison.UNDECIDED), c.toString());
+        }
+        assertEquals(PairComparison.EQUIVALENT, find(all, Metric.THROUGHPUT).outcome());
+    }
+
+    @Test
+    void aTargetThatDriftsAgainstEveryOtherTakesPartInNoVerdict() {
+        List<BlockRecord> b = blocks(1, 20, 1.3, 0.6, 3);
+        assertEquals(Set.of("a", "b"), Comparisons.drifting(b, List.of("a", "b")), "two targets: the pair drifts, either may be the one");
+        PairComparison t = find(Comparisons.of(b, List.of("a", "b"), 50), Metric.THROUGHPUT);
+        assertEquals(PairComparison.UNDECIDED, t.outcome());
+        assertNotNull(t.note());
+        // With a third, steady target, only the drifting one is named.
+        List<BlockRecord> three = new ArrayList<>(b);
+        b.stream().filter(x -> x.target().equals("b")).forEach(x -> three.add(block(1, x.round(), "c", x.rps() * 1.01)));
+        assertEquals(Set.of("a"), Comparisons.drifting(three, List.of("a", "b", "c")));
+        assertEquals(PairComparison.EQUIVALENT, Comparisons.of(three, List.of("a", "b", "c"), 50).stream()
+                .filter(c -> c.metricKind() == Metric.THROUGHPUT && c.a().equals("b") && c.b().equals("c")).findFirst().orElseThrow().outcome());
+    }
+
+    @Test
+    void roundsPacedByTheLoadSideAreLeftOut() {
+        // a is truly 30% ahead, but in 16 of 20 rounds the driver capped both at the same rate with 35 of 50 users busy.
+        List<BlockRecord> b = new ArrayList<>();
+        for (BlockRecord x : blocks(1, 20, 1.3, 0, 8)) {
+            b.add(x.round() <= 16 ? block(1, x.round(), x.target(), 5200, 35) : x);
+        }
+        PairComparison t = find(Comparisons.of(b, List.of("a", "b"), 50), Metric.THROUGHPUT);
+        assertEquals(PairComparison.UNDECIDED, t.outcome(), "4 rounds left: " + t);
+        assertTrue(t.note().contains("load side, not the targets, set the pace in 16 round(s)"), t.note());
+        // Counted as rounds, they would have put a 30% lead at a few percent.
+        PairComparison counted = find(Comparisons.of(b, List.of("a", "b"), null), Metric.THROUGHPUT);
+        assertTrue(counted.ratio() < 1.05 && !counted.outcome().equals(PairComparison.A), counted.toString());
+    }
+
+    @Test
+    void setsOfJvmsThatDisagreeGiveNoWinner() {
+        List<BlockRecord> both = new ArrayList<>(blocks(1, 20, 1.4, 0, 4));
+        both.addAll(blocks(2, 20, 0.93, 0, 5));
+        PairComparison t = find(Comparisons.of(both, List.of("a", "b"), 50), Metric.THROUGHPUT);
+        assertEquals(PairComparison.UNDECIDED, t.outcome(), t.toString());
+        assertTrue(t.note().contains("sets of JVMs disagree"), t.note());
+        // Sets that agree pool into one verdict over all their rounds.
+        List<BlockRecord> agree = new ArrayList<>(blocks(1, 20, 1.3, 0, 6));
+        agree.addAll(blocks(2, 20, 1.25, 0, 7));
+        PairComparison pooled = find(Comparisons.of(agree, List.of("a", "b"), 50), Metric.THROUGHPUT);
+        assertEquals(PairComparison.A, pooled.outcome());
+        assertEquals(40, pooled.rounds());
+    }
+}

@@ -1,0 +1,125 @@
+package dev.loomflux.lab.stats;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The paired verdict on synthetic rounds with known answers, under a noise model shaped like the
+ * block series measured here (docs/statistics.md): whole rounds that slow down together, by up to
+ * half, and independent noise per block, with now and then one block alone falling.
+ */
+class PairedTest {
+    /** Per round, the machine: a slow drift plus, one round in ten, everything at half speed. */
+    private static final double ROUND_SD = 0.15;
+    private static final double ROUND_DROP_P = 0.10;
+    /** Per block: 6% noise (blocks of one target within a round), and one block in twenty alone at 60%. */
+    private static final double BLOCK_SD = 0.06;
+    private static final double BLOCK_DROP_P = 0.05;
+
+    /** One simulated experiment: per-round throughput of a and b, a truly {@code trueRatio} times b. */
+    private static double[][] experiment(Random rnd, int rounds, double trueRatio) {
+        double[] a = new double[rounds];
+        double[] b = new double[rounds];
+        for (int r = 0; r < rounds; r++) {
+            double machine = Math.exp(rnd.nextGaussian() * ROUND_SD) * (rnd.nextDouble() < ROUND_DROP_P ? 0.5 : 1);
+            a[r] = 10_000 * trueRatio * machine * block(rnd);
+            b[r] = 10_000 * machine * block(rnd);
+        }
+        return new double[][] {a, b};
+    }
+
+    private static double block(Random rnd) {
+        return Math.exp(rnd.nextGaussian() * BLOCK_SD) * (rnd.nextDouble() < BLOCK_DROP_P ? 0.6 : 1);
+    }
+
+    @Test
+    void wilcoxonCriticalValuesMatchTheTables() {
+        // Two-sided 5%: reject for T <= 0 at n = 6, T <= 8 at n = 12, T <= 52 at n = 20 (Hollander and Wolfe, table A.4).
+        assertEquals(0, Paired.lowerRank(5, 0.05));
+        assertEquals(1, Paired.lowerRank(6, 0.05));
+        assertEquals(14, Paired.lowerRank(12, 0.05));
+        assertEquals(53, Paired.lowerRank(20, 0.05));
+    }
+
+    @Test
+    void identicalTargetsGetAWinnerInAtMostFivePercentOfExperiments() {
+        Random rnd = new Random(1);
+        int winners = 0;
+        for (int i = 0; i < 200; i++) {
+            double[][] ab = experiment(rnd, 20, 1.0);
+            Paired p = Paired.of(ab[0], ab[1], true);
+            assertTrue(p.low() <= p.ratio() && p.ratio() <= p.high(), p.describe());
+            if (p.outcome() == Paired.Outcome.A || p.outcome() == Paired.Outcome.B) {
+                winners++;
+            }
+        }
+        assertTrue(winners <= 10, winners + " winners of 200 A/A experiments");
+    }
+
+    @Test
+    void aTrueTwentyPercentDifferenceIsFound() {
+        Random rnd = new Random(2);
+        int found = 0;
+        int wrong = 0;
+        for (int i = 0; i < 200; i++) {
+            double[][] ab = experiment(rnd, 20, 1.2);
+            Paired p = Paired.of(ab[0], ab[1], true);
+            found += p.outcome() == Paired.Outcome.A ? 1 : 0;
+            wrong += p.outcome() == Paired.Outcome.B ? 1 : 0;
+            // The interval holds the truth in nearly all experiments; 95% nominal.
+        }
+        assertTrue(found >= 190, "a 20% lead found in " + found + " of 200");
+        assertEquals(0, wrong);
+    }
+
+    @Test
+    void theIntervalCoversTheTrueRatioNinetyFivePercentOfTheTime() {
+        Random rnd = new Random(3);
+        int covered = 0;
+        for (int i = 0; i < 400; i++) {
+            double[][] ab = experiment(rnd, 20, 1.1);
+            Paired p = Paired.of(ab[0], ab[1], true);
+            covered += p.low() <= 1.1 && 1.1 <= p.high() ? 1 : 0;
+        }
+        assertTrue(covered >= 360 && covered <= 400, "covered in " + covered + " of 400");
+    }
+
+    @Test
+    void lowerIsBetterTurnsTheWinnerAround() {
+        double[] a = {10, 11, 10.5, 10.2, 9.9, 10.1, 10.4, 10.3};
+        double[] b = {20, 21, 20.5, 20.2, 19.9, 20.1, 20.4, 20.3};
+        assertEquals(Paired.Outcome.A, Paired.of(a, b, false).outcome(), "a's latency is half of b's");
+        assertEquals(Paired.Outcome.B, Paired.of(a, b, true).outcome(), "b's throughput is twice a's");
+        assertEquals(0.5, Paired.of(a, b, false).ratio(), 0.01);
+    }
+
+    @Test
+    void tooFewRoundsAreUndecidedWithTheirRange() {
+        double[] a = {2, 2, 2, 2, 2};
+        double[] b = {1, 1, 1, 1, 1};
+        Paired p = Paired.of(a, b, true);
+        assertEquals(Paired.Outcome.UNDECIDED, p.outcome(), "5 rounds cannot reach 95%");
+        assertEquals(2.0, p.ratio(), 1e-9);
+    }
+
+    @Test
+    void undecidedSaysHowManyRoundsWouldLikelySettleIt() {
+        Random rnd = new Random(4);
+        // A 12% lead under heavy block noise: undecided at 8 rounds, with an estimate above 8.
+        double[] a = new double[8];
+        double[] b = new double[8];
+        for (int r = 0; r < 8; r++) {
+            a[r] = 1.12 * Math.exp(rnd.nextGaussian() * 0.15);
+            b[r] = Math.exp(rnd.nextGaussian() * 0.15);
+        }
+        Paired p = Paired.of(a, b, true);
+        if (p.outcome() == Paired.Outcome.UNDECIDED) {
+            assertTrue(p.roundsToSettle() == -1 || p.roundsToSettle() > 8, p.describe() + " -> " + p.roundsToSettle());
+        } else {
+            assertEquals(-1, p.roundsToSettle());
+        }
+    }
+}
