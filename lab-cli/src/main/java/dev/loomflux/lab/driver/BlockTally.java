@@ -37,12 +37,14 @@ final class BlockTally implements Collector {
     private final List<Block> done = new ArrayList<>();
     private final Rounds.Listener listener;
     private final int rps;
-    private boolean sessionLimitHit;
+
+    private final long leadInMs;
 
     /** @param rps the open model's arrivals per second, 0 for a closed model */
     BlockTally(Rounds plan, Rounds.Listener listener, int rps) {
         this.listener = listener;
         this.rps = rps;
+        this.leadInMs = plan.leadIn().toMillis();
         for (int r = 0; r < plan.order().size(); r++) {
             List<Integer> round = plan.order().get(r);
             for (int p = 0; p < round.size(); p++) {
@@ -68,8 +70,8 @@ final class BlockTally implements Collector {
     }
 
     @Override
-    public synchronized void sessionLimitHit() {
-        sessionLimitHit = true;
+    public void sessionLimitHit() {
+        // An open model's block behind schedule shows in its requests against its intended arrivals.
     }
 
     @Override
@@ -111,27 +113,28 @@ final class BlockTally implements Collector {
         }
     }
 
+    /**
+     * The block's measured part: Hyperfoil's seconds count from the phase's start, so a lead-in of whole
+     * seconds is its first samples, and the measured window starts where they end.
+     */
     private Block block(State s, long end) {
         StatisticsSnapshot total = new StatisticsSnapshot();
         List<Double> perSecond = new ArrayList<>();
-        for (Map.Entry<Long, StatisticsSnapshot> e : s.seconds.entrySet()) {
+        long from = s.seconds.isEmpty() ? s.started : s.seconds.firstKey() + leadInMs;
+        for (Map.Entry<Long, StatisticsSnapshot> e : s.seconds.tailMap(from).entrySet()) {
             total.add(e.getValue());
             double length = Math.min(1000, end - e.getKey()) / 1000.0;
             if (length >= 0.2) { // the block's last few ms would read as a rate of their own
                 perSecond.add(e.getValue().responseCount / length);
             }
         }
-        long intended = rps == 0 ? -1 : Math.round(rps * (end - s.started) / 1000.0);
-        return new Block(s.target, s.round, s.position, s.started, end, total.requestCount, total.responseCount, Errors.of(total),
+        long intended = rps == 0 ? -1 : Math.round(rps * (end - from) / 1000.0);
+        return new Block(s.target, s.round, s.position, from, end, total.requestCount, total.responseCount, Errors.of(total),
                 total.histogram.copy(), perSecond, intended);
     }
 
     /** The blocks that ended, in the order they ran. */
     synchronized List<Block> blocks() {
         return List.copyOf(done);
-    }
-
-    synchronized boolean behindSchedule() {
-        return rps > 0 && sessionLimitHit;
     }
 }

@@ -17,10 +17,12 @@ import java.util.stream.IntStream;
  * and the per-round ratios of two targets keep what differs between them.
  *
  * @param targets the targets, each with its own connection pool, open from the first block to the last
- * @param block   one block's load: fixed users or a rate, for the block's duration
+ * @param block   one block's load: fixed users or a rate, for the block's duration, its lead-in included
  * @param order   per round, the targets' indexes in the order they run; each a permutation of all of them
+ * @param leadIn  the first part of every block, loaded but not measured: whole seconds, shorter than the block
  */
-public record Rounds(List<Target> targets, String path, Profile block, List<List<Integer>> order, int threads, Duration requestTimeout) {
+public record Rounds(List<Target> targets, String path, Profile block, List<List<Integer>> order, int threads, Duration requestTimeout,
+                     Duration leadIn) {
     /** One target of the rounds, as named in results. */
     public record Target(String name, URI base) {
     }
@@ -47,6 +49,9 @@ public record Rounds(List<Target> targets, String path, Profile block, List<List
             }
         }
         new LoadSpec(targets.get(0).base(), path, block, threads, requestTimeout); // the same checks as one load
+        if (leadIn.toMillis() % 1000 != 0 || leadIn.compareTo(block.plannedDuration()) >= 0) {
+            throw new IllegalArgumentException("a lead-in of whole seconds, shorter than the block: " + leadIn);
+        }
     }
 
     /**

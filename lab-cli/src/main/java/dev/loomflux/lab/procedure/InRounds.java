@@ -99,11 +99,13 @@ public final class InRounds {
         Design design = experiment.design();
         int total = design.rounds() + Design.LEAD_IN;
         Rounds rounds = new Rounds(alive.stream().map(v -> new Rounds.Target(v.target().spec().name(), v.target().base())).toList(), scenario.path(),
-                block(experiment.profile(), design), Rounds.shuffled(alive.size(), total, seed), threads, Measurer.REQUEST_TIMEOUT);
+                block(experiment.profile(), design), Rounds.shuffled(alive.size(), total, seed), threads, Measurer.REQUEST_TIMEOUT,
+                Design.BLOCK_LEAD_IN);
         String base = "rounds." + scenario.name() + (experiment.repeat() > 1 ? ".s" + set : "");
         String yaml = base + ".hyperfoil.yaml";
         write(dir.resolve(yaml), LoadDriver.toHyperfoilYaml(rounds, "loomflux-" + base.replaceAll("[^A-Za-z0-9-]", "-")));
-        log.line(scenario.name() + ": " + design.rounds() + " rounds of " + design.block().toMillis() / 1000.0 + " s blocks after " + Design.LEAD_IN
+        log.line(scenario.name() + ": " + design.rounds() + " rounds of " + design.block().toMillis() / 1000.0 + " s blocks (each after "
+                + Design.BLOCK_LEAD_IN.toSeconds() + " s of unmeasured load) after " + Design.LEAD_IN
                 + " lead-in round, every target once per round in a new random order (seed " + seed + ")");
 
         Map<String, ProcessProbe> probes = new HashMap<>();
@@ -173,12 +175,13 @@ public final class InRounds {
         }
     }
 
-    /** One block's load: the profile's users or rate, for one block. */
+    /** One block's load: the profile's users or rate, for the block and its lead-in. */
     static Profile block(Profile p, Design d) {
+        Duration length = d.block().plus(Design.BLOCK_LEAD_IN);
         if (p instanceof Profile.Rate r) {
-            return new Profile.Rate(r.rps(), d.block(), r.maxUsers());
+            return new Profile.Rate(r.rps(), length, r.maxUsers());
         }
-        return new Profile.Fixed(p.peakUsers(), d.block());
+        return new Profile.Fixed(p.peakUsers(), length);
     }
 
     private static BlockRecord record(Scenario scenario, int set, Block b, ProcessProbe.Snapshot from, ProcessProbe.Snapshot to) {
@@ -190,7 +193,7 @@ public final class InRounds {
                 b.responses(), b.errors().total(), Result.round(b.rps()), any ? Result.round(b.latency().getValueAtPercentile(50) / 1e6) : null,
                 any ? Result.round(b.latency().getValueAtPercentile(99) / 1e6) : null, mean,
                 mean == null ? null : Result.round(b.rps() * mean / 1000), cpu, to == null ? null : Result.round(to.rssMb()), gc,
-                b.secondsRps().stream().map(Result::round).toList());
+                b.secondsRps().stream().map(Result::round).toList(), b.intended() < 0 ? null : b.intended());
     }
 
     private static Result result(String name, Scenario scenario, List<Block> own, List<BlockRecord> records, String hlog, String yaml, Warmup.Outcome warm,
@@ -217,8 +220,9 @@ public final class InRounds {
         SteadyState steady = new SteadyState(warm.steady(), warm.steady() ? warm.secondsToSteady() : null, Result.round(warmupS), null,
                 warm.compileSeconds(), warm.compileSeconds() > 0 ? warm.compileUsers() : null, null, null,
                 new SteadyState.Drift(drifting, null, null, null, null, note), !drifting, List.of());
+        boolean open = own.get(0).intended() >= 0;
         return Result.ofRounds(name, scenario.name(), seconds, requests, responses, latency,
-                errors, series, hlog, yaml, steady);
+                errors, series, hlog, yaml, steady, open ? records.stream().anyMatch(BlockRecord::behindSchedule) : null);
     }
 
     private static void sleep(Duration d) {

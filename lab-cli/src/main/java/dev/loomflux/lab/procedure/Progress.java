@@ -31,7 +31,8 @@ public final class Progress {
             return null;
         }
         int scenarios = experiment.scenarios().size();
-        Duration perTarget = START.plus(experiment.idle()).plus(experiment.cooldown());
+        // The paired design starts every target at once and cools down only between sets of them.
+        Duration perTarget = START.plus(experiment.idle()).plus(experiment.inRounds() ? Duration.ZERO : experiment.cooldown());
         if (experiment.sweep() != null) {
             // A sweep's unit is a cell: the first of each target x scenario warms from cold, the others only until their load is steady.
             int cells = experiment.sweep().cells().size();

@@ -16,12 +16,18 @@ import java.util.List;
  * @param rssMb           the target's resident memory at the block's end
  * @param gcMs            the target's collector time over the block (hsperfdata), null where it publishes none
  * @param secondsRps      responses per second by the second their request was sent
+ * @param intended        open model: the arrivals the schedule asked for in the send window; absent for a closed model
  */
 public record BlockRecord(String scenario, int set, int round, int position, String target, double seconds, long requests, long responses, long errors,
                           double rps, Double p50, Double p99, Double meanMs, Double littleUsers, Double cpuMsPerRequest, Double rssMb, Double gcMs,
-                          List<Double> secondsRps) {
+                          List<Double> secondsRps, Long intended) {
     public BlockRecord {
         secondsRps = secondsRps == null ? List.of() : List.copyOf(secondsRps);
+    }
+
+    /** An open model's block that sent fewer than 95% of its scheduled arrivals: its latencies miss the ones it could not send. */
+    public boolean behindSchedule() {
+        return intended != null && intended > 0 && requests < 0.95 * intended;
     }
 
     /** The block's figure of a metric the rounds compare, or null when it has none. */

@@ -118,9 +118,9 @@ public record Result(
      * (t = the block's round, from 1; rps its throughput, cpu_pct its CPU over the block).
      */
     public static Result ofRounds(String target, String scenario, double seconds, long requests, long responses, Histogram latency, Errors errors,
-                                  List<PerSecond> series, String hlog, String hyperfoilYaml, SteadyState steadyState) {
+                                  List<PerSecond> series, String hlog, String hyperfoilYaml, SteadyState steadyState, Boolean behindSchedule) {
         return new Result(target, scenario, OK, null, round(seconds), requests, responses, round(seconds > 0 ? responses / seconds : 0),
-                Latency.of(latency), ErrorCounts.of(errors), null, null, null, series, hlog, hyperfoilYaml, null, null, null, null, steadyState,
+                Latency.of(latency), ErrorCounts.of(errors), null, behindSchedule, null, series, hlog, hyperfoilYaml, null, null, null, null, steadyState,
                 null, null, null, null, null, null, null, null, null, null, null, null);
     }
 

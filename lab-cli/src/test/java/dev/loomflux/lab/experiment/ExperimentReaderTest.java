@@ -1,6 +1,8 @@
 package dev.loomflux.lab.experiment;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import dev.loomflux.lab.UsageException;
@@ -61,6 +63,20 @@ class ExperimentReaderTest {
         assertError("profile: {fixed: {users: 1, duration: 1s}}\nlimits: {memory: 8m}", "x.yaml: limits.memory: expected at least 16m, got '8m'");
         assertError("profile: {fixed: {users: 1, duration: 1s}}\nlimits: {memory: lots}", "x.yaml: limits.memory lots: expected a size such as 512m or 1g");
         assertError("profile: {fixed: {users: 1, duration: 1s}}\nlimits: {cpu: 1}", "x.yaml: limits.cpu: unknown key (allowed: ");
+    }
+
+    @Test
+    void theDesignIsSequentialUnlessTheFileSaysPaired() throws IOException {
+        String fixed = "profile: {fixed: {users: 1, duration: 1s}}";
+        assertEquals(Design.SEQUENTIAL, read(fixed).design());
+        assertEquals(new Design(Design.Kind.PAIRED, 20, Duration.ofSeconds(4)), read(fixed + "\ndesign: paired").design());
+        assertEquals(new Design(Design.Kind.PAIRED, 8, Duration.ofSeconds(2)), read(fixed + "\ndesign: paired\nrounds: 8\nblock: 2s").design());
+        assertTrue(read(fixed + "\ndesign: paired").inRounds());
+        assertFalse(read("profile: {loops: {users: 2, requests: 3}}\ndesign: paired").inRounds(), "loops end by a count: no blocks");
+        assertError(fixed + "\ndesign: duet", "x.yaml: design: expected paired or sequential, not 'duet'");
+        assertError(fixed + "\ndesign: paired\nrounds: 5", "x.yaml: rounds: 5 is out of range 6..1000");
+        assertError(fixed + "\nrounds: 8", "x.yaml: rounds: applies to design: paired only");
+        assertError(fixed + "\ndesign: paired\nblock: 500ms", "x.yaml: block: a block must last at least 1s");
     }
 
     @Test
