@@ -37,9 +37,9 @@ public record Design(Kind kind, int rounds, Duration block) {
     public static final int LEAD_IN = 1;
     /**
      * Every block starts with this much load that is not measured. Its users start together, and a
-     * target that idled through the other targets' blocks serves its first second slower: webflux's first
-     * second made a median 0.94 of its block's later seconds over the 20 rounds of the default run
-     * (mvc 1.02, mvc-vt 0.99), which would have cost it 1.5% of every block.
+     * target that idled through the other targets' blocks serves its first second slower: in two paired
+     * runs of items without a lead-in, webflux's first second made a median 0.94 of its block's later
+     * seconds in both (mvc 1.02 and 0.97, mvc-vt 0.99 and 1.01), 1.5% of every 4 s block.
      */
     public static final Duration BLOCK_LEAD_IN = Duration.ofSeconds(1);
     public static final int MAX_ROUNDS = 1000;

@@ -279,6 +279,15 @@ final class Findings {
                     + "--repeat 2 or more covers it."));
             long slow = root.blocks() == null ? 0 : root.blocks().stream()
                     .filter(b -> b.meanMs() != null && b.meanMs() > 0.04 * b.seconds() * 1000).count();
+            if (root.blocks() != null) {
+                Map<String, Double> rss = new LinkedHashMap<>();
+                root.blocks().stream().filter(b -> b.rssMb() != null).forEach(b -> rss.merge(b.target(), b.rssMb(), Math::max));
+                if (!rss.isEmpty()) {
+                    out.add("- All targets were resident at once; their peak resident memory over the blocks: " + String.join(", ",
+                            rss.entrySet().stream().map(e -> e.getKey() + " " + Cells.num(e.getValue()) + " MB").toList())
+                            + ". A target idles, with its heap and threads, while the others are measured.");
+                }
+            }
             Integer users = root.experiment().profile().users();
             long paced = root.blocks() == null || !"fixed".equals(root.experiment().profile().kind()) ? 0
                     : root.blocks().stream().filter(b -> Comparisons.paced(b, users)).count();

@@ -181,6 +181,12 @@ final class ReportContent {
                 .map(t -> t.name() + (t.limits() != null ? " (own limits: " + readable(Json.tree(t.limits())) + ")" : "")).toList())));
         rows.add(List.of("profile", readable(Json.tree(exp.profile()))));
         rows.add(List.of("warmup / cooldown / repeat", Cells.num(exp.warmupS()) + " s / " + Cells.num(exp.cooldownS()) + " s / " + root.repeats()));
+        if (exp.design() != null) {
+            rows.add(List.of("design", "paired".equals(exp.design().kind())
+                    ? "paired: " + exp.design().rounds() + " rounds of " + Cells.num(exp.design().blockS()) + " s blocks per target after "
+                    + exp.design().leadInRounds() + " lead-in round (the profile's duration is not used)"
+                    : "sequential"));
+        }
         rows.add(List.of("JVM flags (every target)", String.join(" ", exp.jvmFlags())));
         if (exp.limits() != null) {
             // cpus and memory are every target's (absent when only some targets have their own, shown with the targets).

@@ -35,6 +35,31 @@ class ReportMarkdownTest {
         return to;
     }
 
+    /** A paired run's answer is its comparisons, in words, and its caveats say how it was measured. */
+    @Test
+    void aPairedRunAnswersWithItsComparisons() throws IOException {
+        Path paired = Path.of("src/test/resources/fixtures/paired-json");
+        try (var files = Files.list(paired)) {
+            for (Path f : files.toList()) {
+                Files.copy(f, dir.resolve(f.getFileName()));
+            }
+        }
+        Report.write(dir);
+        String md = Files.readString(dir.resolve("report.md"));
+        String summary = md.substring(md.indexOf("## Executive summary"), md.indexOf("## Caveats"));
+        assertTrue(summary.startsWith("## Executive summary\n\n**json:** mvc ahead of mvc-vt on throughput by 41.9% (95% CI 39.7% to 44.7%); "
+                + "mvc ahead of webflux on throughput by 10.4% (95% CI 7.9% to 13.3%); webflux ahead of mvc-vt on throughput by 29.4% "
+                + "(95% CI 24.7% to 33.7%).\n"), summary);
+        assertTrue(summary.contains("- p99 latency: p99 undecided between mvc and mvc-vt (mvc/mvc-vt 0.890, 95% CI 0.784-0.998, 20 rounds); "
+                + "about 57 rounds would likely settle it;"), summary);
+        String caveats = md.substring(md.indexOf("## Caveats"), md.indexOf("## Test configuration"));
+        assertTrue(caveats.contains("- Paired design: every target's JVM was started and warmed first, then all were measured in 20 rounds of 4 s blocks"), caveats);
+        assertTrue(caveats.contains("- All targets were resident at once; their peak resident memory over the blocks: mvc "), caveats);
+        assertTrue(!caveats.contains("Fewer than 3 runs") && !caveats.contains("Little's law"), "one run is an answer here, and no block was paced: " + caveats);
+        assertEquals(List.of("json: mvc ahead of mvc-vt on throughput by 41.9% (95% CI 39.7% to 44.7%); mvc ahead of webflux on throughput by 10.4% "
+                + "(95% CI 7.9% to 13.3%); webflux ahead of mvc-vt on throughput by 29.4% (95% CI 24.7% to 33.7%)."), Report.headlines(dir));
+    }
+
     @Test
     void tablesMatchTheFixtureCellByCell() throws IOException {
         Report.write(copyFixture(dir));
