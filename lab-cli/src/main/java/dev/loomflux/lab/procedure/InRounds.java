@@ -62,8 +62,11 @@ public final class InRounds {
         this.threads = threads;
     }
 
-    /** Warms every target and measures them in rounds; the targets that exited meanwhile are left out. */
-    /** @param watch tells the run's resource sampler which target to watch (its JIT decides the warmup); 0 for none */
+    /**
+     * Warms every target and measures them in rounds; a target that exited or failed meanwhile is left out with a failed result.
+     *
+     * @param watch tells the run's resource sampler which target to watch (its JIT decides the warmup); 0 for none
+     */
     public void run(List<TargetVisit> visits, Scenario scenario, int set, long seed, LongConsumer watch) {
         Map<String, Warmup.Outcome> warmups = new HashMap<>();
         Map<String, Long> warmupS = new HashMap<>();
@@ -82,13 +85,21 @@ public final class InRounds {
             // watched JVM: warmed at once, mvc's compile stage found no JIT counters and ended after 4 s.
             sleep(SAMPLER_TICKS);
             long from = System.currentTimeMillis();
-            warmups.put(v.target().spec().name(), measurer.warm(v.target(), scenario, new Measurer.Load(experiment.profile(), experiment.warmup(), true, "")));
-            warmupS.put(v.target().spec().name(), (System.currentTimeMillis() - from) / 1000);
+            String name = v.target().spec().name();
+            try {
+                warmups.put(name, measurer.warm(v.target(), scenario, new Measurer.Load(experiment.profile(), experiment.warmup(), true, "")));
+                warmupS.put(name, (System.currentTimeMillis() - from) / 1000);
+            } catch (LabException e) {
+                if (v.target().process().isAlive()) {
+                    log.line(name + " " + scenario.name() + ": failed: " + e.getMessage());
+                    results.add(Result.failed(name, scenario.name(), e.getMessage()).withVisit(set, null, null, null));
+                }
+            }
         }
         watch.accept(0);
-        List<TargetVisit> alive = visits.stream().filter(v -> v.target().process().isAlive()).toList();
+        List<TargetVisit> alive = visits.stream().filter(v -> v.target().process().isAlive() && warmups.containsKey(v.target().spec().name())).toList();
         for (TargetVisit v : visits) {
-            if (!alive.contains(v)) {
+            if (!v.target().process().isAlive()) {
                 results.add(Result.failed(v.target().spec().name(), scenario.name(), "target exited before its rounds ("
                         + v.target().process().exitDescription() + "); last lines:\n" + v.target().process().logTail(10)).withVisit(set, null, null, null));
             }
@@ -112,7 +123,25 @@ public final class InRounds {
         alive.forEach(v -> probes.put(v.target().spec().name(), new ProcessProbe(v.target().process().pid())));
         Map<String, ProcessProbe.Snapshot> atStart = new ConcurrentHashMap<>();
         Map<String, ProcessProbe.Snapshot> atEnd = new ConcurrentHashMap<>();
-        List<Block> blocks = LoadDriver.run(rounds, new Rounds.Listener() {
+        List<Block> blocks;
+        try {
+            blocks = rounds(rounds, alive.size(), scenario, design, probes, atStart, atEnd);
+        } catch (LabException e) {
+            // "cannot connect" to one target fails the rounds of all: each gets the reason, the run goes on with the next scenario.
+            log.line(scenario.name() + ": rounds failed: " + e.getMessage());
+            alive.forEach(v -> results.add(Result.failed(v.target().spec().name(), scenario.name(), "rounds failed: " + e.getMessage())
+                    .withVisit(set, null, null, null)));
+            return;
+        }
+        if (Reaper.stopping()) {
+            return;
+        }
+        finish(alive, scenario, set, blocks, atStart, atEnd, yaml, warmups, warmupS);
+    }
+
+    private List<Block> rounds(Rounds rounds, int targets, Scenario scenario, Design design, Map<String, ProcessProbe> probes,
+                               Map<String, ProcessProbe.Snapshot> atStart, Map<String, ProcessProbe.Snapshot> atEnd) {
+        return LoadDriver.run(rounds, new Rounds.Listener() {
             @Override
             public void started(String target, int round) {
                 ProcessProbe.Snapshot s = probes.get(target).read();
@@ -127,15 +156,17 @@ public final class InRounds {
                 if (s != null) {
                     atEnd.put(b.target() + "/" + b.round(), s);
                 }
-                if (b.position() == alive.size() - 1) {
+                if (b.position() == targets - 1) {
                     log.status(String.format(Locale.ROOT, "  %s round %d of %d%s", scenario.name(), b.round() + 1 - Design.LEAD_IN, design.rounds(),
                             b.round() < Design.LEAD_IN ? " (lead-in)" : ""));
                 }
             }
         });
-        if (Reaper.stopping()) {
-            return;
-        }
+    }
+
+    /** Each target's result over its blocks, and the blocks, into results.json. */
+    private void finish(List<TargetVisit> alive, Scenario scenario, int set, List<Block> blocks, Map<String, ProcessProbe.Snapshot> atStart,
+                        Map<String, ProcessProbe.Snapshot> atEnd, String yaml, Map<String, Warmup.Outcome> warmups, Map<String, Long> warmupS) {
         List<BlockRecord> records = new ArrayList<>();
         for (Block b : blocks) {
             if (b.round() >= Design.LEAD_IN) {

@@ -27,7 +27,11 @@ class ReportMarkdownTest {
     Path dir;
 
     static Path copyFixture(Path to) throws IOException {
-        try (var files = Files.list(FIXTURE)) {
+        return copyFixture(FIXTURE, to);
+    }
+
+    static Path copyFixture(Path fixture, Path to) throws IOException {
+        try (var files = Files.list(fixture)) {
             for (Path f : files.toList()) {
                 Files.copy(f, to.resolve(f.getFileName()));
             }
@@ -38,13 +42,7 @@ class ReportMarkdownTest {
     /** A paired run's answer is its comparisons, in words, and its caveats say how it was measured. */
     @Test
     void aPairedRunAnswersWithItsComparisons() throws IOException {
-        Path paired = Path.of("src/test/resources/fixtures/paired-json");
-        try (var files = Files.list(paired)) {
-            for (Path f : files.toList()) {
-                Files.copy(f, dir.resolve(f.getFileName()));
-            }
-        }
-        Report.write(dir);
+        Report.write(copyFixture(Path.of("src/test/resources/fixtures/paired-json"), dir));
         String md = Files.readString(dir.resolve("report.md"));
         String summary = md.substring(md.indexOf("## Executive summary"), md.indexOf("## Caveats"));
         assertTrue(summary.startsWith("## Executive summary\n\n**json:** mvc ahead of mvc-vt on throughput by 41.9% (95% CI 39.7% to 44.7%); "
