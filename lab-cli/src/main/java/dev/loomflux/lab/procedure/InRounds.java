@@ -198,7 +198,7 @@ public final class InRounds {
         }
         results.addRounds(perTarget, records);
         if (progress != null) {
-            visits.forEach(v -> progress.unitDone());
+            alive.forEach(v -> progress.unitDone());
         }
         if (!drifting.isEmpty()) {
             log.line(scenario.name() + ": " + String.join(", ", drifting) + " drifted across the rounds against every other target: no verdict for "
