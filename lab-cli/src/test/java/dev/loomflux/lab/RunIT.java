@@ -32,7 +32,7 @@ class RunIT {
                 "--connections", "8", "--duration", "3s", "--warmup", "2s", "--cooldown", "0s", "--repeat", "3", "--no-pin");
         assertEquals(0, run.exitCode(), run.toString());
         JsonNode root = results(run);
-        assertEquals(3, root.path("schema").asInt());
+        assertEquals(4, root.path("schema").asInt());
         assertEquals("sequential", root.path("experiment").path("design").path("kind").asText());
         assertTrue(root.path("blocks").isMissingNode() && root.path("comparisons").isMissingNode(), "a sequential run has no rounds");
         assertEquals("completed", root.path("status").asText());

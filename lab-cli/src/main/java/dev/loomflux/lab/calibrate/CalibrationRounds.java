@@ -151,7 +151,7 @@ final class CalibrationRounds {
         try (cpu) {
             m = LoadDriver.run(load, s -> { });
         }
-        double rps = m.responses() / (m.elapsed().toMillis() / 1000.0);
+        double rps = m.throughput();
         return new LabSample(rps, cpu.mean(), cpu.saturated(), m.errors().total(), m.latency().getValueAtPercentile(99) / 1e6);
     }
 }

@@ -60,7 +60,10 @@ public final class CompareCommand implements Callable<Integer> {
         }
         List<Threshold> thresholds = new ArrayList<>();
         failOn.forEach(t -> thresholds.add(Threshold.parse(t)));
-        Comparison c = Comparison.of(load(a, "A"), load(b, "B"), thresholds);
+        RunRecord runA = load(a, "A");
+        RunRecord runB = load(b, "B");
+        Comparison c = Comparison.of(runA, runB, thresholds);
+        PairedAgreement verdicts = PairedAgreement.of(List.of(runA, runB));
         PrintWriter out = spec.commandLine().getOut();
         List<String[]> table = c.table();
         Tables.plain(table).forEach(out::println);
@@ -68,11 +71,22 @@ public final class CompareCommand implements Callable<Integer> {
         if (c.unsteadyLine() != null) {
             out.println(c.unsteadyLine());
         }
+        if (verdicts != null) {
+            out.println();
+            out.println(VERDICTS_TITLE);
+            Tables.plain(verdicts.changesTable()).forEach(out::println);
+            out.println(verdictsLine(verdicts));
+        }
         if (markdown != null) {
             List<String> md = new ArrayList<>(Tables.markdown(table));
             if (c.unsteadyLine() != null) {
                 md.add("");
                 md.add(c.unsteadyLine());
+            }
+            if (verdicts != null) {
+                md.addAll(List.of("", VERDICTS_TITLE, ""));
+                md.addAll(Tables.markdown(verdicts.changesTable()));
+                md.addAll(List.of("", verdictsLine(verdicts)));
             }
             Files.writeString(markdown, String.join("\n", md) + "\n");
         }
@@ -91,6 +105,12 @@ public final class CompareCommand implements Callable<Integer> {
         }
         out.flush();
         return 0;
+    }
+
+    private static final String VERDICTS_TITLE = "paired verdicts (results.json comparisons): each pair's ratio a/b (95% CI) and outcome in A and in B";
+
+    private static String verdictsLine(PairedAgreement v) {
+        return "verdicts: " + (v.changed() == 0 ? "none changed" : v.changed() + " changed") + " from A to B";
     }
 
     private Integer reproducibility() throws IOException {

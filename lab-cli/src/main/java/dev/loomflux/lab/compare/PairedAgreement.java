@@ -21,7 +21,7 @@ public final class PairedAgreement {
     static final double P50_GOAL_PCT = 10;
     static final double DECISIVE = 0.15;
 
-    private record Row(String scenario, String metric, String a, String b, double[] ratios, String[] outcomes) {
+    private record Row(String scenario, String metric, String a, String b, PairComparison[] runs, double[] ratios, String[] outcomes) {
         double spreadPct() {
             double[] s = ratios.clone();
             Arrays.sort(s);
@@ -62,7 +62,7 @@ public final class PairedAgreement {
             }
         }
         byKey.values().stream().filter(cs -> Arrays.stream(cs).allMatch(c -> c != null && c.ratio() != null)).forEach(cs -> out.rows.add(
-                new Row(cs[0].scenario(), cs[0].metric(), cs[0].a(), cs[0].b(), Arrays.stream(cs).mapToDouble(PairComparison::ratio).toArray(),
+                new Row(cs[0].scenario(), cs[0].metric(), cs[0].a(), cs[0].b(), cs, Arrays.stream(cs).mapToDouble(PairComparison::ratio).toArray(),
                         Arrays.stream(cs).map(PairComparison::outcome).toArray(String[]::new))));
         return out;
     }
@@ -84,6 +84,33 @@ public final class PairedAgreement {
             out.add(cells.toArray(String[]::new));
         }
         return out;
+    }
+
+    /**
+     * Two runs (./lab compare A B): each pair's ratio, interval and outcome in A and in B, and whether
+     * the verdict changed. The ratios are what moves with the code or the configuration compared; the
+     * machine's speed, which moves both targets of a round together, mostly cancels in them.
+     */
+    public List<String[]> changesTable() {
+        List<String[]> out = new ArrayList<>();
+        out.add(new String[] {"scenario", "metric", "pair a/b", "A", "B", "B/A", "verdict"});
+        for (Row r : rows) {
+            PairComparison first = r.runs()[0];
+            PairComparison last = r.runs()[r.runs().length - 1];
+            out.add(new String[] {r.scenario(), r.metric(), r.a() + "/" + r.b(), cell(first), cell(last),
+                    String.format(Locale.ROOT, "%+.1f%%", (last.ratio() / first.ratio() - 1) * 100),
+                    first.outcome().equals(last.outcome()) ? "same" : r.flips() ? "FLIPPED" : "changed"});
+        }
+        return out;
+    }
+
+    private static String cell(PairComparison c) {
+        return String.format(Locale.ROOT, "%.3f (%.3f-%.3f) %s", c.ratio(), c.ci().get(0), c.ci().get(1), c.outcome());
+    }
+
+    /** Pairs whose verdict differs between the first run and the last. */
+    public long changed() {
+        return rows.stream().filter(r -> !r.outcomes()[0].equals(r.outcomes()[r.outcomes().length - 1])).count();
     }
 
     private static String goal(Row r) {

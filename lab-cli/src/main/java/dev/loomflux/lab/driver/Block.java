@@ -11,11 +11,13 @@ import org.HdrHistogram.Histogram;
  *
  * @param round      from 0 (a lead-in round, if the plan has one, is round 0)
  * @param position   where in its round the block ran, from 0
+ * @param responses  responses to the requests sent in the block
+ * @param answered   the responses by their share of time in flight inside the send window ({@link WindowShare})
  * @param latency    every response to a request sent in the block, in nanoseconds
  * @param secondsRps responses per second by the second their request was sent; the last second may be shorter
  * @param intended   open model: the arrivals the schedule asked for over the send window; -1 for closed models
  */
-public record Block(String target, int round, int position, long startMs, long endMs, long requests, long responses, Errors errors,
+public record Block(String target, int round, int position, long startMs, long endMs, long requests, long responses, double answered, Errors errors,
                     Histogram latency, List<Double> secondsRps, long intended) {
     public Block {
         secondsRps = List.copyOf(secondsRps);
@@ -26,8 +28,8 @@ public record Block(String target, int round, int position, long startMs, long e
         return Math.max(1, endMs - startMs) / 1000.0;
     }
 
-    /** Responses (any status) per second of the send window. */
+    /** Responses (any status) per second of the send window, each by its share of time in flight inside it. */
     public double rps() {
-        return responses / seconds();
+        return answered / seconds();
     }
 }

@@ -12,7 +12,9 @@ import org.HdrHistogram.Histogram;
  * @param series         one row per second, from 0 to the last second in which a request started
  * @param intervals      the same seconds as histograms with start/end timestamps (epoch ms), for a .hlog
  * @param requests       requests started
- * @param responses      responses received, any status
+ * @param responses      responses received, any status, to requests sent in the window
+ * @param answered       the responses by their share of time in flight inside the window ({@link WindowShare}):
+ *                       throughput is this over {@code elapsed}
  * @param errors         failed requests by cause
  * @param bytesSent      request bytes on the wire, headers included
  * @param bytesReceived  response bytes on the wire, headers included
@@ -24,10 +26,16 @@ import org.HdrHistogram.Histogram;
  *                       reached the target
  */
 public record Measurement(Histogram latency, List<Second> series, List<Histogram> intervals, long requests,
-                          long responses, Errors errors, long bytesSent, long bytesReceived, Duration elapsed,
+                          long responses, double answered, Errors errors, long bytesSent, long bytesReceived, Duration elapsed,
                           boolean behindSchedule, long cacheHits) {
     public Measurement {
         series = List.copyOf(series);
         intervals = List.copyOf(intervals);
+    }
+
+    /** Responses per second of the window, each by its share of time in flight inside it. */
+    public double throughput() {
+        double seconds = elapsed.toMillis() / 1000.0;
+        return seconds > 0 ? answered / seconds : 0;
     }
 }

@@ -170,7 +170,9 @@ public final class InRounds {
         List<BlockRecord> records = new ArrayList<>();
         for (Block b : blocks) {
             if (b.round() >= Design.LEAD_IN) {
-                records.add(record(scenario, set, b, atStart.get(b.target() + "/" + b.round()), atEnd.get(b.target() + "/" + b.round())));
+                String key = b.target() + "/" + b.round();
+                records.add(record(scenario, set, b, measurer.canaryMicros(b.startMs(), b.endMs()), measurer.memoryCanaryNanos(b.startMs(), b.endMs()),
+                        atStart.get(key), atEnd.get(key)));
             }
         }
         Set<String> drifting = Comparisons.drifting(records, alive.stream().map(v -> v.target().spec().name()).toList());
@@ -215,7 +217,7 @@ public final class InRounds {
         return new Profile.Fixed(p.peakUsers(), length);
     }
 
-    private static BlockRecord record(Scenario scenario, int set, Block b, ProcessProbe.Snapshot from, ProcessProbe.Snapshot to) {
+    private static BlockRecord record(Scenario scenario, int set, Block b, Double canaryUs, Double memoryNs, ProcessProbe.Snapshot from, ProcessProbe.Snapshot to) {
         boolean any = b.latency().getTotalCount() > 0;
         Double mean = any ? Result.round(b.latency().getMean() / 1e6) : null;
         Double cpu = from != null && to != null && b.responses() > 0 ? Result.round((double) (to.cpuMs() - from.cpuMs()) / b.responses()) : null;
@@ -224,6 +226,7 @@ public final class InRounds {
                 b.responses(), b.errors().total(), Result.round(b.rps()), any ? Result.round(b.latency().getValueAtPercentile(50) / 1e6) : null,
                 any ? Result.round(b.latency().getValueAtPercentile(99) / 1e6) : null, mean,
                 mean == null ? null : Result.round(b.rps() * mean / 1000), cpu, to == null ? null : Result.round(to.rssMb()), gc,
+                canaryUs == null ? null : Result.round(canaryUs), memoryNs == null ? null : Result.round(memoryNs),
                 b.secondsRps().stream().map(Result::round).toList(), b.intended() < 0 ? null : b.intended());
     }
 
@@ -232,6 +235,7 @@ public final class InRounds {
         Histogram latency = own.get(0).latency().copy();
         long requests = 0;
         long responses = 0;
+        double answered = 0;
         double seconds = 0;
         Errors errors = new Errors(0, 0, 0, 0, 0);
         for (int i = 0; i < own.size(); i++) {
@@ -241,6 +245,7 @@ public final class InRounds {
             }
             requests += b.requests();
             responses += b.responses();
+            answered += b.answered();
             seconds += b.seconds();
             errors = errors.plus(b.errors());
         }
@@ -252,7 +257,7 @@ public final class InRounds {
                 warm.compileSeconds(), warm.compileSeconds() > 0 ? warm.compileUsers() : null, null, null,
                 new SteadyState.Drift(drifting, null, null, null, null, note), !drifting, List.of());
         boolean open = own.get(0).intended() >= 0;
-        return Result.ofRounds(name, scenario.name(), seconds, requests, responses, latency,
+        return Result.ofRounds(name, scenario.name(), seconds, requests, responses, answered, latency,
                 errors, series, hlog, yaml, steady, open ? records.stream().anyMatch(BlockRecord::behindSchedule) : null);
     }
 

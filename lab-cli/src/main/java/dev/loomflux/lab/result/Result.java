@@ -105,7 +105,7 @@ public record Result(
     public static Result of(String target, String scenario, Measurement m, boolean openModel, Files files, Telemetry telemetry,
                             SteadyState steadyState, DriverCheck driver, LimitsReport limits) {
         double seconds = m.elapsed().toMillis() / 1000.0;
-        return new Result(target, scenario, OK, null, round(seconds), m.requests(), m.responses(), round(seconds > 0 ? m.responses() / seconds : 0),
+        return new Result(target, scenario, OK, null, round(seconds), m.requests(), m.responses(), round(m.throughput()),
                 Latency.of(m.latency()), ErrorCounts.of(m.errors()), new Bytes(m.bytesSent(), m.bytesReceived()),
                 openModel ? m.behindSchedule() : null, m.cacheHits(), telemetry.series(), files.hlog(), files.hyperfoilYaml(), files.jfr(),
                 telemetry.jvm(), telemetry.phases(), files.seriesCsv(), steadyState, driver, limits, telemetry.error(),
@@ -117,9 +117,9 @@ public record Result(
      * latencies over every block, its throughput over their send windows, one row per block in {@code series}
      * (t = the block's round, from 1; rps its throughput, cpu_pct its CPU over the block).
      */
-    public static Result ofRounds(String target, String scenario, double seconds, long requests, long responses, Histogram latency, Errors errors,
-                                  List<PerSecond> series, String hlog, String hyperfoilYaml, SteadyState steadyState, Boolean behindSchedule) {
-        return new Result(target, scenario, OK, null, round(seconds), requests, responses, round(seconds > 0 ? responses / seconds : 0),
+    public static Result ofRounds(String target, String scenario, double seconds, long requests, long responses, double answered, Histogram latency,
+                                  Errors errors, List<PerSecond> series, String hlog, String hyperfoilYaml, SteadyState steadyState, Boolean behindSchedule) {
+        return new Result(target, scenario, OK, null, round(seconds), requests, responses, round(seconds > 0 ? answered / seconds : 0),
                 Latency.of(latency), ErrorCounts.of(errors), null, behindSchedule, null, series, hlog, hyperfoilYaml, null, null, null, null, steadyState,
                 null, null, null, null, null, null, null, null, null, null, null, null);
     }

@@ -46,6 +46,18 @@ class PairedAgreementTest {
     }
 
     @Test
+    void twoRunsSayWhichVerdictsChangedAndByHowMuch() {
+        PairedAgreement p = PairedAgreement.of(List.of(
+                run(c("throughput", 1.20, "a"), c("p50", 0.90, "a"), c("p99", 1.0, "equivalent")),
+                run(c("throughput", 0.90, "b"), c("p50", 0.99, "equivalent"), c("p99", 1.02, "equivalent"))));
+        List<String[]> t = p.changesTable();
+        assertEquals(List.of("1.200 (1.140-1.260) a", "0.900 (0.855-0.945) b", "-25.0%", "FLIPPED"), List.of(t.get(1)).subList(3, 7));
+        assertEquals(List.of("+10.0%", "changed"), List.of(t.get(2)).subList(5, 7));
+        assertEquals(List.of("+2.0%", "same"), List.of(t.get(3)).subList(5, 7));
+        assertEquals(2, p.changed());
+    }
+
+    @Test
     void sequentialRunsHaveNoPairedTable() {
         assertNull(PairedAgreement.of(List.of(run(c("throughput", 1.0, "equivalent")), run())));
     }

@@ -1,0 +1,61 @@
+package dev.loomflux.lab.driver;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import io.hyperfoil.api.statistics.StatisticsSnapshot;
+import java.util.TreeMap;
+import org.junit.jupiter.api.Test;
+
+/** Responses counted by their share of the window: Little's law at latencies as long as the window's seconds. */
+class WindowShareTest {
+    private static StatisticsSnapshot sent(int requests, double latencyMs) {
+        StatisticsSnapshot s = new StatisticsSnapshot();
+        s.histogram.recordValueWithCount((long) (latencyMs * 1e6), requests);
+        s.requestCount = requests;
+        s.responseCount = requests;
+        return s;
+    }
+
+    @Test
+    void usersInLockstepOverALongLatencyCountAsTheWavesThatRanThroughTheWindow() {
+        // 100 users over a 4 s stub, all sending in the same second, every 4 s, as the lab measured them on mvc.
+        TreeMap<Long, StatisticsSnapshot> bySecond = new TreeMap<>();
+        for (long t = -2; t <= 30; t += 4) {
+            bySecond.put(t * 1000, sent(100, 4000));
+        }
+        double answered = WindowShare.responses(bySecond, 0, 30_000, Long.MAX_VALUE);
+        // The lab's mean latency is the histogram's (2 significant digits, as Hyperfoil records it).
+        double littleUsers = answered / 30 * bySecond.firstEntry().getValue().histogram.getMean() / 1e9;
+        assertEquals(100, littleUsers, 1.0, "answered " + answered);
+        // Counted whole by send second, the same window holds 7 waves: 93 users.
+        assertEquals(700, bySecond.subMap(0L, 30_000L).values().stream().mapToLong(s -> s.responseCount).sum());
+    }
+
+    @Test
+    void shortLatenciesCountAsWholeResponsesOfTheSecondTheyWereSentIn() {
+        TreeMap<Long, StatisticsSnapshot> bySecond = new TreeMap<>();
+        for (long t = -1; t <= 5; t++) {
+            bySecond.put(t * 1000, sent(20_000, 2.5));
+        }
+        double answered = WindowShare.responses(bySecond, 0, 4_000, Long.MAX_VALUE);
+        assertEquals(80_000, answered, 80_000 * 0.001);
+    }
+
+    @Test
+    void aShortLastSecondSpreadsItsSendsOverWhatItRan() {
+        TreeMap<Long, StatisticsSnapshot> bySecond = new TreeMap<>();
+        bySecond.put(0L, sent(1000, 1));
+        bySecond.put(1000L, sent(250, 1));
+        // Sends stopped at 1,250 ms: the second's 250 requests all fall inside a window that ends there.
+        assertEquals(1250, WindowShare.responses(bySecond, 0, 1_250, 1_250), 2);
+    }
+
+    @Test
+    void responsesWithoutALatencyAreSpreadLikeThoseWithOne() {
+        StatisticsSnapshot s = sent(100, 1);
+        s.responseCount = 120;
+        TreeMap<Long, StatisticsSnapshot> bySecond = new TreeMap<>();
+        bySecond.put(0L, s);
+        assertEquals(120, WindowShare.responses(bySecond, 0, 1_000, Long.MAX_VALUE), 1);
+    }
+}
