@@ -1,6 +1,7 @@
 package dev.loomflux.lab.db;
 
 import dev.loomflux.lab.LabException;
+import dev.loomflux.lab.Pause;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.io.IOException;
 import java.net.ServerSocket;
@@ -103,7 +104,7 @@ public final class EmbeddedDatabase implements Database {
      */
     private void watch() {
         while (!closed) {
-            sleep(WATCH);
+            Pause.sleep(WATCH);
             OptionalLong pid = postmaster();
             boolean alive = pid.isPresent() && ProcessHandle.of(pid.getAsLong()).map(ProcessHandle::isAlive).orElse(false);
             if (alive || closed) {
@@ -155,14 +156,6 @@ public final class EmbeddedDatabase implements Database {
     private static int freePort() throws IOException {
         try (ServerSocket s = new ServerSocket(0)) {
             return s.getLocalPort();
-        }
-    }
-
-    private static void sleep(Duration d) {
-        try {
-            Thread.sleep(d.toMillis());
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
         }
     }
 

@@ -1,10 +1,12 @@
 package dev.loomflux.lab.limits;
 
 import dev.loomflux.lab.LabException;
+import dev.loomflux.lab.Pause;
 import dev.loomflux.lab.process.Reaper;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -115,7 +117,7 @@ public final class Cgroup implements AutoCloseable {
                     layout.fs().rmdir(dir);
                 } catch (IOException e) {
                     evacuate(dir);
-                    sleep(50);
+                    Pause.sleep(Duration.ofMillis(50));
                 }
             }
         }
@@ -166,14 +168,6 @@ public final class Cgroup implements AutoCloseable {
             }
         } catch (IOException | RuntimeException e) {
             // The process may have exited meanwhile; the next attempt tells.
-        }
-    }
-
-    private static void sleep(long millis) {
-        try {
-            Thread.sleep(millis);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
         }
     }
 

@@ -1,6 +1,8 @@
 package dev.loomflux.lab.measure;
 
 import dev.loomflux.lab.LabException;
+import dev.loomflux.lab.Pause;
+import dev.loomflux.lab.TextFile;
 import dev.loomflux.lab.cpu.CpuPlan;
 import dev.loomflux.lab.db.Database;
 import dev.loomflux.lab.driver.Errors;
@@ -28,7 +30,6 @@ import dev.loomflux.lab.telemetry.JvmSummary;
 import dev.loomflux.lab.telemetry.Phase;
 import dev.loomflux.lab.telemetry.ResourceReport;
 import dev.loomflux.lab.telemetry.ResourceSampler;
-import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -141,7 +142,7 @@ public final class Measurer {
             Hlog.write(dir.resolve(hlog), name + " " + scenario.name() + " " + scenario.path(), m.intervals());
             // The same benchmark for a Hyperfoil controller with agents on other machines (README: scaling out).
             String hyperfoil = base + ".hyperfoil.yaml";
-            write(dir.resolve(hyperfoil), LoadDriver.toHyperfoilYaml(spec, "loomflux-" + base.replaceAll("[^A-Za-z0-9-]", "-")));
+            TextFile.write(dir.resolve(hyperfoil), LoadDriver.toHyperfoilYaml(spec, "loomflux-" + base.replaceAll("[^A-Za-z0-9-]", "-")));
             String jfr = base + ".jfr";
             Result.Telemetry telemetry;
             try {
@@ -200,11 +201,6 @@ public final class Measurer {
         return canary == null ? null : canary.microsIn(fromMs, toMs);
     }
 
-    /** The memory canary's median ns per load over [fromMs, toMs), or null without a canary or readings. */
-    public Double memoryCanaryNanos(long fromMs, long toMs) {
-        return canary == null ? null : canary.memoryNanosIn(fromMs, toMs);
-    }
-
     public Warmup.Outcome warm(RunningTarget target, Scenario scenario, Load load) {
         LoadSpec spec = new LoadSpec(target.base(), scenario.path(), load.profile(), cpus.driver().size(), REQUEST_TIMEOUT);
         String name = target.spec().name();
@@ -257,7 +253,7 @@ public final class Measurer {
                 ? JfrDump.dump(settings.jdk(), target.process().pid(), dir.resolve(jfr))
                 : "target exited before its JFR recording could be dumped";
         JvmFacts jvm = JvmSummary.of(dir.resolve(jfr), Instant.ofEpochMilli(t0), Instant.ofEpochMilli(t1), target.spec().virtualThreads(), whyNot);
-        sleep(Duration.ofMillis(Math.max(0, t1 + ResourceSampler.PERIOD.toMillis() + 600 - System.currentTimeMillis())));
+        Pause.sleep(Duration.ofMillis(Math.max(0, t1 + ResourceSampler.PERIOD.toMillis() + 600 - System.currentTimeMillis())));
         List<Phase> phases = new ArrayList<>(before);
         phases.add(warmup);
         phases.addAll(Phase.ofProfile(profile, t0, t1));
@@ -269,21 +265,5 @@ public final class Measurer {
         return (Second s) -> log.status(String.format("  %s%s %s %s t=%ds users=%d rps=%.0f p99=%s errors=%d",
                 statusPrefix.get(), target, scenario.name(), phase, s.t(), s.users(), s.rps(),
                 Double.isNaN(s.p99Ms()) ? "-" : String.format("%.1fms", s.p99Ms()), s.errors()));
-    }
-
-    private static void write(Path file, String text) {
-        try {
-            Files.writeString(file, text);
-        } catch (IOException e) {
-            throw new LabException("cannot write " + file + ": " + e.getMessage(), e);
-        }
-    }
-
-    private static void sleep(Duration d) {
-        try {
-            Thread.sleep(d.toMillis());
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
     }
 }

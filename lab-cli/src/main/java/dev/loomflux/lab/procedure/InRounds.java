@@ -1,6 +1,8 @@
 package dev.loomflux.lab.procedure;
 
 import dev.loomflux.lab.LabException;
+import dev.loomflux.lab.Pause;
+import dev.loomflux.lab.TextFile;
 import dev.loomflux.lab.driver.Block;
 import dev.loomflux.lab.driver.Errors;
 import dev.loomflux.lab.driver.LoadDriver;
@@ -21,8 +23,6 @@ import dev.loomflux.lab.result.ResultsFile;
 import dev.loomflux.lab.result.SteadyState;
 import dev.loomflux.lab.telemetry.ProcessProbe;
 import dev.loomflux.lab.telemetry.ResourceSampler;
-import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -83,7 +83,7 @@ public final class InRounds {
             watch.accept(v.target().process().pid());
             // The steady-state rule reads the target's JIT from the 1 s sampler, which needs two ticks of a newly
             // watched JVM: warmed at once, mvc's compile stage found no JIT counters and ended after 4 s.
-            sleep(SAMPLER_TICKS);
+            Pause.sleep(SAMPLER_TICKS);
             long from = System.currentTimeMillis();
             String name = v.target().spec().name();
             try {
@@ -114,7 +114,7 @@ public final class InRounds {
                 Design.BLOCK_LEAD_IN);
         String base = "rounds." + scenario.name() + (experiment.repeat() > 1 ? ".s" + set : "");
         String yaml = base + ".hyperfoil.yaml";
-        write(dir.resolve(yaml), LoadDriver.toHyperfoilYaml(rounds, "loomflux-" + base.replaceAll("[^A-Za-z0-9-]", "-")));
+        TextFile.write(dir.resolve(yaml), LoadDriver.toHyperfoilYaml(rounds, "loomflux-" + base.replaceAll("[^A-Za-z0-9-]", "-")));
         log.line(scenario.name() + ": " + design.rounds() + " rounds of " + design.block().toMillis() / 1000.0 + " s blocks (each after "
                 + Design.BLOCK_LEAD_IN.toSeconds() + " s of unmeasured load) after " + Design.LEAD_IN
                 + " lead-in round, every target once per round in a new random order (seed " + seed + ")");
@@ -171,8 +171,8 @@ public final class InRounds {
         for (Block b : blocks) {
             if (b.round() >= Design.LEAD_IN) {
                 String key = b.target() + "/" + b.round();
-                records.add(record(scenario, set, b, measurer.canaryMicros(b.startMs(), b.endMs()), measurer.memoryCanaryNanos(b.startMs(), b.endMs()),
-                        atStart.get(key), atEnd.get(key)));
+                records.add(record(scenario, set, b, measurer.canaryMicros(b.startMs(), b.endMs()), atStart.get(key),
+                        atEnd.get(key)));
             }
         }
         Set<String> drifting = Comparisons.drifting(records, alive.stream().map(v -> v.target().spec().name()).toList());
@@ -217,7 +217,7 @@ public final class InRounds {
         return new Profile.Fixed(p.peakUsers(), length);
     }
 
-    private static BlockRecord record(Scenario scenario, int set, Block b, Double canaryUs, Double memoryNs, ProcessProbe.Snapshot from, ProcessProbe.Snapshot to) {
+    private static BlockRecord record(Scenario scenario, int set, Block b, Double canaryUs, ProcessProbe.Snapshot from, ProcessProbe.Snapshot to) {
         boolean any = b.latency().getTotalCount() > 0;
         Double mean = any ? Result.round(b.latency().getMean() / 1e6) : null;
         Double cpu = from != null && to != null && b.responses() > 0 ? Result.round((double) (to.cpuMs() - from.cpuMs()) / b.responses()) : null;
@@ -226,7 +226,7 @@ public final class InRounds {
                 b.responses(), b.errors().total(), Result.round(b.rps()), any ? Result.round(b.latency().getValueAtPercentile(50) / 1e6) : null,
                 any ? Result.round(b.latency().getValueAtPercentile(99) / 1e6) : null, mean,
                 mean == null ? null : Result.round(b.rps() * mean / 1000), cpu, to == null ? null : Result.round(to.rssMb()), gc,
-                canaryUs == null ? null : Result.round(canaryUs), memoryNs == null ? null : Result.round(memoryNs),
+                canaryUs == null ? null : Result.round(canaryUs),
                 b.secondsRps().stream().map(Result::round).toList(), b.intended() < 0 ? null : b.intended());
     }
 
@@ -259,21 +259,5 @@ public final class InRounds {
         boolean open = own.get(0).intended() >= 0;
         return Result.ofRounds(name, scenario.name(), seconds, requests, responses, answered, latency,
                 errors, series, hlog, yaml, steady, open ? records.stream().anyMatch(BlockRecord::behindSchedule) : null);
-    }
-
-    private static void sleep(Duration d) {
-        try {
-            Thread.sleep(d.toMillis());
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-    }
-
-    private static void write(Path file, String text) {
-        try {
-            Files.writeString(file, text);
-        } catch (IOException e) {
-            throw new LabException("cannot write " + file + ": " + e.getMessage(), e);
-        }
     }
 }

@@ -16,13 +16,12 @@ import java.util.List;
  * @param rssMb           the target's resident memory at the block's end
  * @param gcMs            the target's collector time over the block (hsperfdata), null where it publishes none
  * @param canaryUs        the CPU canary's median time over the block on the target's CPUs (µs; higher is a slower machine), null without one
- * @param memoryCanaryNs  the memory canary's median ns per dependent load over the block, on the target's CPUs; null without one
  * @param secondsRps      responses per second by the second their request was sent
  * @param intended        open model: the arrivals the schedule asked for in the send window; absent for a closed model
  */
 public record BlockRecord(String scenario, int set, int round, int position, String target, double seconds, long requests, long responses, long errors,
                           double rps, Double p50, Double p99, Double meanMs, Double littleUsers, Double cpuMsPerRequest, Double rssMb, Double gcMs,
-                          Double canaryUs, Double memoryCanaryNs, List<Double> secondsRps, Long intended) {
+                          Double canaryUs, List<Double> secondsRps, Long intended) {
     public BlockRecord {
         secondsRps = secondsRps == null ? List.of() : List.copyOf(secondsRps);
     }

@@ -1,6 +1,7 @@
 package dev.loomflux.lab.target;
 
 import dev.loomflux.lab.LabException;
+import dev.loomflux.lab.Pause;
 import dev.loomflux.lab.process.ManagedProcess;
 import java.io.IOException;
 import java.net.URI;
@@ -29,18 +30,10 @@ final class Readiness {
                 Thread.currentThread().interrupt();
                 throw new LabException("interrupted while waiting for " + process.name());
             }
-            sleep(25);
+            Pause.sleep(Duration.ofMillis(25));
         }
         String tail = process.logTail(20);
         throw new LabException(process.name() + " not ready after " + timeout.toSeconds() + " s at " + probe
                 + (tail.isBlank() ? "; it wrote nothing to " + process.log() : "; last lines of " + process.log() + ":\n" + tail));
-    }
-
-    private static void sleep(long ms) {
-        try {
-            Thread.sleep(ms);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
     }
 }

@@ -33,7 +33,7 @@ class ComparisonsTest {
     private static BlockRecord block(int set, int round, String target, double rps, double busyUsers) {
         double p50 = 50 / rps * 1000; // Little's law with 50 users
         return new BlockRecord("items", set, round, 0, target, 5, (long) (rps * 5), (long) (rps * 5), 0, rps, p50, p50 * 3, p50, busyUsers,
-                10_000 / rps * 0.1, 300.0, 1.0, 500.0, 90.0, List.of(), null);
+                10_000 / rps * 0.1, 300.0, 1.0, 500.0, List.of(), null);
     }
 
     private static PairComparison find(List<PairComparison> all, Metric m) {
