@@ -77,6 +77,48 @@ class PairedIT {
     }
 
     /**
+     * A sweep in rounds, against theory: 10 Tomcat threads over a 50 ms stub cap mvc-10 at 200 requests/s,
+     * so at 40 users mvc (200 threads) serves four times as much, and at 5 users both serve ~99/s. Each cell
+     * gets its verdict from one pass over the same warm JVMs, without --repeat.
+     */
+    @Test
+    void aSweepInRoundsFindsTheThreadCapAndNoWinnerBelowIt() throws IOException {
+        LabCli run = LabCli.of("sweep", "--design", "paired", "--targets", "mvc,mvc-10", "--define", "mvc-10=mvc,server.tomcat.threads.max=10",
+                "--scenario", "gateway", "--delay", "50", "--vary", "users=40,5", "--rounds", "6", "--block", "2s", "--warmup", "20s",
+                "--cell-warmup", "10s", "--no-pin");
+        assertEquals(0, run.exitCode(), run.toString());
+        JsonNode root = results(run);
+        Set<String> cells = new HashSet<>();
+        for (JsonNode c : root.path("comparisons")) {
+            if (!c.path("metric").asText().equals("throughput")) {
+                continue;
+            }
+            int users = c.path("cell").path("users").asInt();
+            cells.add(c.path("cell").toString());
+            double mvcOverTen = c.path("a").asText().equals("mvc") ? c.path("ratio").asDouble() : 1 / c.path("ratio").asDouble();
+            if (users == 40) {
+                assertEquals(4.0, mvcOverTen, 0.6, "40 users: 800 against 200 requests/s: " + c);
+                assertEquals(c.path("a").asText().equals("mvc") ? "a" : "b", c.path("outcome").asText(), c.toString());
+            } else {
+                assertEquals(1.0, mvcOverTen, 0.05, "5 users: both ~99 requests/s: " + c);
+                assertFalse(c.path("outcome").asText().matches("a|b"), "no winner below the cap: " + c);
+            }
+        }
+        assertEquals(2, cells.size(), "a throughput comparison per cell: " + cells);
+        JsonNode map = root.path("sweep");
+        for (JsonNode cell : map.path("cells")) {
+            for (JsonNode w : cell.path("winners")) {
+                if (w.path("metric").asText().equals("throughput_rps")) {
+                    boolean capped = cell.path("at").path("users").asInt() == 40;
+                    assertEquals(capped, w.path("verdict").asText().equals("clear"), cell.toString());
+                    assertTrue(!capped || w.path("leader").asText().equals("mvc"), cell.toString());
+                }
+            }
+        }
+        assertTrue(run.out().contains("paired gateway-delay50 users=40: mvc ahead of mvc-10 on throughput"), run.out());
+    }
+
+    /**
      * Seed 002's replay: 10 Tomcat threads over a 200 ms x 2 chain at 100 users serve 25 requests/s at 4 s
      * latency. Counted when sent and waited for, the window keeps every straggler (cut a second after the
      * window, it measured 22.0 and 89 users by Little's law); counted by each response's share of time in

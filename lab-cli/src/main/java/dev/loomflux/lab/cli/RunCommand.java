@@ -156,8 +156,8 @@ public class RunCommand implements Callable<Integer> {
         return new Design(Design.Kind.PAIRED, n, b);
     }
 
-    /** A sweep's cells are measured one target after another (docs/sweep.md); rounds per cell are not built yet. */
-    boolean pairedByDefault() {
+    /** A sweep stays sequential unless asked (--design paired measures each cell in rounds, docs/sweep.md); run is paired. */
+        boolean pairedByDefault() {
         return true;
     }
 

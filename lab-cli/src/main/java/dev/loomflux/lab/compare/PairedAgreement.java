@@ -58,11 +58,11 @@ public final class PairedAgreement {
         Map<String, PairComparison[]> byKey = new LinkedHashMap<>();
         for (int i = 0; i < records.size(); i++) {
             for (PairComparison c : records.get(i).comparisons()) {
-                byKey.computeIfAbsent(c.scenario() + "|" + c.metric() + "|" + c.a() + "|" + c.b(), k -> new PairComparison[records.size()])[i] = c;
+                byKey.computeIfAbsent(c.where() + "|" + c.metric() + "|" + c.a() + "|" + c.b(), k -> new PairComparison[records.size()])[i] = c;
             }
         }
         byKey.values().stream().filter(cs -> Arrays.stream(cs).allMatch(c -> c != null && c.ratio() != null)).forEach(cs -> out.rows.add(
-                new Row(cs[0].scenario(), cs[0].metric(), cs[0].a(), cs[0].b(), cs, Arrays.stream(cs).mapToDouble(PairComparison::ratio).toArray(),
+                new Row(cs[0].where(), cs[0].metric(), cs[0].a(), cs[0].b(), cs, Arrays.stream(cs).mapToDouble(PairComparison::ratio).toArray(),
                         Arrays.stream(cs).map(PairComparison::outcome).toArray(String[]::new))));
         return out;
     }

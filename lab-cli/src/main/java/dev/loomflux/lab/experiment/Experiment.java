@@ -100,9 +100,9 @@ public record Experiment(String name, List<TargetSpec> targets, List<Scenario> s
         return new Experiment(name, targets, scenarios, profile, warmup, cooldown, repeat, limits, sweep, idle, d);
     }
 
-    /** Measured in interleaved rounds: a paired design, and a steady load (fixed users or a rate) to measure in blocks. */
+    /** Measured in interleaved rounds: a paired design, and a steady load (fixed users or a rate) to measure in blocks; a sweep per cell. */
     public boolean inRounds() {
-        return design.paired() && sweep == null && (profile instanceof Profile.Fixed || profile instanceof Profile.Rate);
+        return design.paired() && (profile instanceof Profile.Fixed || profile instanceof Profile.Rate);
     }
 
     public Experiment withSweep(Sweep grid) {

@@ -192,15 +192,15 @@ public final class Measurer {
         }
     }
 
-    /**
-     * Warms the target for a measurement of its own (the paired design's rounds): the compile stage,
-     * then the profile's load until the steady-state rule holds or the budget is spent.
-     */
     /** The CPU canary's median time in µs over [fromMs, toMs), or null without a canary or readings. */
     public Double canaryMicros(long fromMs, long toMs) {
         return canary == null ? null : canary.microsIn(fromMs, toMs);
     }
 
+    /**
+     * Warms the target for a measurement of its own (the paired design's rounds): the compile stage,
+     * then the profile's load until the steady-state rule holds or the budget is spent.
+     */
     public Warmup.Outcome warm(RunningTarget target, Scenario scenario, Load load) {
         LoadSpec spec = new LoadSpec(target.base(), scenario.path(), load.profile(), cpus.driver().size(), REQUEST_TIMEOUT);
         String name = target.spec().name();

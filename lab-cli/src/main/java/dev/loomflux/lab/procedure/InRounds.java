@@ -65,9 +65,12 @@ public final class InRounds {
     /**
      * Warms every target and measures them in rounds; a target that exited or failed meanwhile is left out with a failed result.
      *
+     * @param load  the block's profile and the warmup's budget; its suffix tells a sweep cell's files apart, compileFirst
+     *              whether the JVMs are cold (a sweep's later cells only settle at their own load)
+     * @param cell  a sweep's cell, or null
      * @param watch tells the run's resource sampler which target to watch (its JIT decides the warmup); 0 for none
      */
-    public void run(List<TargetVisit> visits, Scenario scenario, int set, long seed, LongConsumer watch) {
+    public void run(List<TargetVisit> visits, Scenario scenario, Measurer.Load load, Map<String, Integer> cell, int set, long seed, LongConsumer watch) {
         Map<String, Warmup.Outcome> warmups = new HashMap<>();
         Map<String, Long> warmupS = new HashMap<>();
         for (TargetVisit v : visits) {
@@ -87,12 +90,12 @@ public final class InRounds {
             long from = System.currentTimeMillis();
             String name = v.target().spec().name();
             try {
-                warmups.put(name, measurer.warm(v.target(), scenario, new Measurer.Load(experiment.profile(), experiment.warmup(), true, "")));
+                warmups.put(name, measurer.warm(v.target(), scenario, load));
                 warmupS.put(name, (System.currentTimeMillis() - from) / 1000);
             } catch (LabException e) {
                 if (v.target().process().isAlive()) {
                     log.line(name + " " + scenario.name() + ": failed: " + e.getMessage());
-                    results.add(Result.failed(name, scenario.name(), e.getMessage()).withVisit(set, null, null, null));
+                    results.add(failed(name, scenario, cell, set, e.getMessage()));
                 }
             }
         }
@@ -100,8 +103,8 @@ public final class InRounds {
         List<TargetVisit> alive = visits.stream().filter(v -> v.target().process().isAlive() && warmups.containsKey(v.target().spec().name())).toList();
         for (TargetVisit v : visits) {
             if (!v.target().process().isAlive()) {
-                results.add(Result.failed(v.target().spec().name(), scenario.name(), "target exited before its rounds ("
-                        + v.target().process().exitDescription() + "); last lines:\n" + v.target().process().logTail(10)).withVisit(set, null, null, null));
+                results.add(failed(v.target().spec().name(), scenario, cell, set, "target exited before its rounds ("
+                        + v.target().process().exitDescription() + "); last lines:\n" + v.target().process().logTail(10)));
             }
         }
         if (alive.isEmpty() || Reaper.stopping()) {
@@ -110,12 +113,12 @@ public final class InRounds {
         Design design = experiment.design();
         int total = design.rounds() + Design.LEAD_IN;
         Rounds rounds = new Rounds(alive.stream().map(v -> new Rounds.Target(v.target().spec().name(), v.target().base())).toList(), scenario.path(),
-                block(experiment.profile(), design), Rounds.shuffled(alive.size(), total, seed), threads, Measurer.REQUEST_TIMEOUT,
+                block(load.profile(), design), Rounds.shuffled(alive.size(), total, seed), threads, Measurer.REQUEST_TIMEOUT,
                 Design.BLOCK_LEAD_IN);
-        String base = "rounds." + scenario.name() + (experiment.repeat() > 1 ? ".s" + set : "");
+        String base = "rounds." + scenario.name() + load.suffix() + (experiment.repeat() > 1 ? ".s" + set : "");
         String yaml = base + ".hyperfoil.yaml";
         TextFile.write(dir.resolve(yaml), LoadDriver.toHyperfoilYaml(rounds, "loomflux-" + base.replaceAll("[^A-Za-z0-9-]", "-")));
-        log.line(scenario.name() + ": " + design.rounds() + " rounds of " + design.block().toMillis() / 1000.0 + " s blocks (each after "
+        log.line(BlockRecord.where(scenario.name(), cell) + ": " + design.rounds() + " rounds of " + design.block().toMillis() / 1000.0 + " s blocks (each after "
                 + Design.BLOCK_LEAD_IN.toSeconds() + " s of unmeasured load) after " + Design.LEAD_IN
                 + " lead-in round, every target once per round in a new random order (seed " + seed + ")");
 
@@ -129,14 +132,13 @@ public final class InRounds {
         } catch (LabException e) {
             // "cannot connect" to one target fails the rounds of all: each gets the reason, the run goes on with the next scenario.
             log.line(scenario.name() + ": rounds failed: " + e.getMessage());
-            alive.forEach(v -> results.add(Result.failed(v.target().spec().name(), scenario.name(), "rounds failed: " + e.getMessage())
-                    .withVisit(set, null, null, null)));
+            alive.forEach(v -> results.add(failed(v.target().spec().name(), scenario, cell, set, "rounds failed: " + e.getMessage())));
             return;
         }
         if (Reaper.stopping()) {
             return;
         }
-        finish(alive, scenario, set, blocks, atStart, atEnd, yaml, warmups, warmupS);
+        finish(alive, scenario, load, cell, set, blocks, atStart, atEnd, yaml, warmups, warmupS);
     }
 
     private List<Block> rounds(Rounds rounds, int targets, Scenario scenario, Design design, Map<String, ProcessProbe> probes,
@@ -165,13 +167,13 @@ public final class InRounds {
     }
 
     /** Each target's result over its blocks, and the blocks, into results.json. */
-    private void finish(List<TargetVisit> alive, Scenario scenario, int set, List<Block> blocks, Map<String, ProcessProbe.Snapshot> atStart,
+    private void finish(List<TargetVisit> alive, Scenario scenario, Measurer.Load load, Map<String, Integer> cell, int set, List<Block> blocks, Map<String, ProcessProbe.Snapshot> atStart,
                         Map<String, ProcessProbe.Snapshot> atEnd, String yaml, Map<String, Warmup.Outcome> warmups, Map<String, Long> warmupS) {
         List<BlockRecord> records = new ArrayList<>();
         for (Block b : blocks) {
             if (b.round() >= Design.LEAD_IN) {
                 String key = b.target() + "/" + b.round();
-                records.add(record(scenario, set, b, measurer.canaryMicros(b.startMs(), b.endMs()), atStart.get(key),
+                records.add(record(scenario, cell, users(load.profile()), set, b, measurer.canaryMicros(b.startMs(), b.endMs()), atStart.get(key),
                         atEnd.get(key)));
             }
         }
@@ -182,12 +184,12 @@ public final class InRounds {
             List<Block> own = blocks.stream().filter(b -> b.target().equals(name) && b.round() >= Design.LEAD_IN).toList();
             List<BlockRecord> ownRecords = records.stream().filter(r -> r.target().equals(name)).toList();
             if (own.isEmpty()) {
-                perTarget.add(Result.failed(name, scenario.name(), v.target().process().isAlive() ? "no block was measured"
+                perTarget.add(failed(name, scenario, cell, set, v.target().process().isAlive() ? "no block was measured"
                         : "target exited during the rounds (" + v.target().process().exitDescription() + "); last lines:\n"
-                        + v.target().process().logTail(10)).withVisit(set, null, null, null));
+                        + v.target().process().logTail(10)));
                 continue;
             }
-            String hlog = name + "." + scenario.name() + (experiment.repeat() > 1 ? ".s" + set : "") + ".hlog";
+            String hlog = name + "." + scenario.name() + load.suffix() + (experiment.repeat() > 1 ? ".s" + set : "") + ".hlog";
             List<Histogram> intervals = own.stream().map(b -> {
                 Histogram h = b.latency().copy();
                 h.setStartTimeStamp(b.startMs());
@@ -195,17 +197,27 @@ public final class InRounds {
                 return h;
             }).toList();
             Hlog.write(dir.resolve(hlog), name + " " + scenario.name() + " " + scenario.path() + " (blocks of interleaved rounds)", intervals);
-            perTarget.add(v.stamp(result(name, scenario, own, ownRecords, hlog, yaml, warmups.get(name), warmupS.getOrDefault(name, 0L),
-                    drifting.contains(name))));
+            Result r = v.stamp(result(name, scenario, own, ownRecords, hlog, yaml, warmups.get(name), warmupS.getOrDefault(name, 0L),
+                    drifting.contains(name)));
+            perTarget.add(cell == null ? r : r.withCell(cell));
         }
         results.addRounds(perTarget, records);
         if (progress != null) {
             alive.forEach(v -> progress.unitDone());
         }
         if (!drifting.isEmpty()) {
-            log.line(scenario.name() + ": " + String.join(", ", drifting) + " drifted across the rounds against every other target: no verdict for "
+            log.line(BlockRecord.where(scenario.name(), cell) + ": " + String.join(", ", drifting) + " drifted across the rounds against every other target: no verdict for "
                     + (drifting.size() == 1 ? "it" : "them"));
         }
+    }
+
+    private static Result failed(String target, Scenario scenario, Map<String, Integer> cell, int set, String why) {
+        Result r = Result.failed(target, scenario.name(), why).withVisit(set, null, null, null);
+        return cell == null ? r : r.withCell(cell);
+    }
+
+    private static Integer users(Profile p) {
+        return p instanceof Profile.Fixed f ? f.users() : null;
     }
 
     /** One block's load: the profile's users or rate, for the block and its lead-in. */
@@ -217,12 +229,12 @@ public final class InRounds {
         return new Profile.Fixed(p.peakUsers(), length);
     }
 
-    private static BlockRecord record(Scenario scenario, int set, Block b, Double canaryUs, ProcessProbe.Snapshot from, ProcessProbe.Snapshot to) {
+    private static BlockRecord record(Scenario scenario, Map<String, Integer> cell, Integer users, int set, Block b, Double canaryUs, ProcessProbe.Snapshot from, ProcessProbe.Snapshot to) {
         boolean any = b.latency().getTotalCount() > 0;
         Double mean = any ? Result.round(b.latency().getMean() / 1e6) : null;
         Double cpu = from != null && to != null && b.responses() > 0 ? Result.round((double) (to.cpuMs() - from.cpuMs()) / b.responses()) : null;
         Double gc = from != null && to != null && from.gcMs() >= 0 && to.gcMs() >= 0 ? Result.round(to.gcMs() - from.gcMs()) : null;
-        return new BlockRecord(scenario.name(), set, b.round() + 1 - Design.LEAD_IN, b.position(), b.target(), Result.round(b.seconds()), b.requests(),
+        return new BlockRecord(scenario.name(), cell, set, b.round() + 1 - Design.LEAD_IN, b.position(), b.target(), users, Result.round(b.seconds()), b.requests(),
                 b.responses(), b.errors().total(), Result.round(b.rps()), any ? Result.round(b.latency().getValueAtPercentile(50) / 1e6) : null,
                 any ? Result.round(b.latency().getValueAtPercentile(99) / 1e6) : null, mean,
                 mean == null ? null : Result.round(b.rps() * mean / 1000), cpu, to == null ? null : Result.round(to.rssMb()), gc,

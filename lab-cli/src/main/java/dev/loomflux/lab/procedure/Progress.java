@@ -36,19 +36,24 @@ public final class Progress {
         if (experiment.sweep() != null) {
             // A sweep's unit is a cell: the first of each target x scenario warms from cold, the others only until their load is steady.
             int cells = experiment.sweep().cells().size();
-            Duration perUnit = experiment.sweep().cellWarmup().plus(experiment.profile().plannedDuration()).plus(PER_SCENARIO)
+            Duration cellMeasured = experiment.inRounds() ? rounds(experiment.design()) : experiment.profile().plannedDuration();
+            Duration perUnit = experiment.sweep().cellWarmup().plus(cellMeasured).plus(PER_SCENARIO)
                     .plus(perTarget.plus(experiment.warmup().minus(experiment.sweep().cellWarmup()).multipliedBy(scenarios)).dividedBy(scenarios * cells));
             return new Progress(experiment.targets().size() * experiment.repeat() * scenarios * cells, perUnit);
         }
         Duration measured = experiment.profile().plannedDuration();
         if (experiment.inRounds()) {
             // A unit is a target's warmup and its share of the rounds; each block also waits for its stragglers.
-            Design d = experiment.design();
-            measured = d.block().plus(BLOCK_OVERHEAD).multipliedBy(d.rounds() + Design.LEAD_IN);
+            measured = rounds(experiment.design());
         }
         Duration perUnit = experiment.warmup().plus(measured).plus(PER_SCENARIO)
                 .plus(perTarget.dividedBy(scenarios));
         return new Progress(experiment.targets().size() * experiment.repeat() * scenarios, perUnit);
+    }
+
+    /** A target's share of the rounds: its blocks, each also waiting for its stragglers. */
+    private static Duration rounds(Design d) {
+        return d.block().plus(BLOCK_OVERHEAD).multipliedBy(d.rounds() + Design.LEAD_IN);
     }
 
     private Progress(int total, Duration perUnit) {

@@ -8,6 +8,7 @@ import dev.loomflux.lab.measure.Log;
 import dev.loomflux.lab.measure.Measurer;
 import dev.loomflux.lab.process.Reaper;
 import dev.loomflux.lab.result.Metric;
+import dev.loomflux.lab.result.PairComparison;
 import dev.loomflux.lab.result.Result;
 import dev.loomflux.lab.result.ResultsFile;
 import dev.loomflux.lab.result.SweepMap;
@@ -37,6 +38,8 @@ public final class SweepCells implements Procedure {
     private final Log log;
     private final Progress progress;
     private final List<SweepMap.Entry> entries = new ArrayList<>();
+    /** The paired comparisons of a sweep measured in rounds; null when measured cell by cell. */
+    private List<SweepMap.PairOutcome> pairs;
     /** Per target JVM name, repeat and scenario: the cell its next JVM starts at. */
     private final Map<String, Integer> nextCell = new HashMap<>();
     private SweepMap map;
@@ -104,7 +107,7 @@ public final class SweepCells implements Procedure {
     }
 
     /** The file names tell cells apart: the scenario's name already carries its request parameters, the profile's do not. */
-    private static String cellSuffix(Map<String, Integer> cell, Scenario scenario) {
+    public static String cellSuffix(Map<String, Integer> cell, Scenario scenario) {
         StringBuilder sb = new StringBuilder();
         cell.forEach((k, v) -> {
             if (!scenario.orderedParams().containsKey(k)) {
@@ -114,10 +117,45 @@ public final class SweepCells implements Procedure {
         return sb.toString();
     }
 
+    /**
+     * The sweep was measured in paired rounds (Runner): its cells' results and comparisons become the
+     * map's entries and leads. A target axis makes a JVM per value; only variants at the same values of
+     * the target axes are compared in the map, as in a cell of a sequential sweep.
+     */
+    public void fromRounds(List<Result> measured, List<PairComparison> comparisons) {
+        pairs = new ArrayList<>();
+        for (Result r : measured) {
+            Sweep.Variant v = variants.get(r.target());
+            String map = r.cell() == null || v == null ? null : mapName(r.scenario(), r.cell());
+            if (map != null) {
+                Map<String, Integer> at = new LinkedHashMap<>(v.at());
+                at.putAll(r.cell());
+                entries.add(new SweepMap.Entry(v.base(), map, at, r));
+            }
+        }
+        for (PairComparison c : comparisons) {
+            Sweep.Variant a = variants.get(c.a());
+            Sweep.Variant b = variants.get(c.b());
+            String map = c.cell() == null || a == null || b == null ? null : mapName(c.scenario(), c.cell());
+            if (map != null && a.at().equals(b.at()) && !a.base().equals(b.base()) && c.metricKind() != null) {
+                Map<String, Integer> at = new LinkedHashMap<>(a.at());
+                at.putAll(c.cell());
+                pairs.add(new SweepMap.PairOutcome(map, at, c.metricKind(), a.base(), b.base(), c.outcome()));
+            }
+        }
+    }
+
+    /** The map's name of the scenario a cell was measured with. */
+    private String mapName(String scenario, Map<String, Integer> cell) {
+        return experiment.scenarios().stream().filter(base -> sweep.scenario(base, cell).name().equals(scenario)).findFirst()
+                .map(sweep::mapName).orElse(null);
+    }
+
     @Override
     public void summarize() {
-        map = SweepMap.of(sweep.axes(), experiment.targets().stream().map(TargetSpec::name).toList(),
-                experiment.scenarios().stream().map(sweep::mapName).toList(), entries);
+        List<String> targets = experiment.targets().stream().map(TargetSpec::name).toList();
+        List<String> scenarios = experiment.scenarios().stream().map(sweep::mapName).toList();
+        map = pairs == null ? SweepMap.of(sweep.axes(), targets, scenarios, entries) : SweepMap.ofRounds(sweep.axes(), targets, scenarios, entries, pairs);
         results.sweep(map);
     }
 
@@ -125,7 +163,7 @@ public final class SweepCells implements Procedure {
     public void conclude(Consumer<String> out) {
         int[] clear = map.clearOfAll();
         out.accept("sweep: " + map.cells().size() + " cells x " + Metric.SWEPT.size() + " metrics; a clear winner in " + clear[0] + " of " + clear[1]
-                + (experiment.repeat() < Stats.MIN_REPEATS ? " (verdicts need --repeat 3)" : ""));
+                + (pairs == null && experiment.repeat() < Stats.MIN_REPEATS ? " (verdicts need --repeat 3, or --design paired)" : ""));
         if (map.crossovers().isEmpty()) {
             out.accept("crossovers: none where both sides are clear");
         }

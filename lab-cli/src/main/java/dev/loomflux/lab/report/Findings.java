@@ -53,7 +53,7 @@ final class Findings {
             return lines;
         }
         List<PairComparison> pairs = root.comparisons() == null ? List.of()
-                : root.comparisons().stream().filter(c -> c.scenario().equals(scenario)).toList();
+                : root.comparisons().stream().filter(c -> c.scenario().equals(scenario) && c.cell() == null).toList();
         if (!pairs.isEmpty()) {
             lines.add(lead + paired(pairs, Metric.THROUGHPUT) + ".");
             for (Metric m : Comparisons.METRICS) {
@@ -288,9 +288,7 @@ final class Findings {
                             + ". A target idles, with its heap and threads, while the others are measured.");
                 }
             }
-            Integer users = root.experiment().profile().users();
-            long paced = root.blocks() == null || !"fixed".equals(root.experiment().profile().kind()) ? 0
-                    : root.blocks().stream().filter(b -> Comparisons.paced(b, users)).count();
+            long paced = root.blocks() == null ? 0 : root.blocks().stream().filter(Comparisons::paced).count();
             if (paced > 0) {
                 out.add("- " + paced + " of " + root.blocks().size() + " block(s) had fewer than " + Math.round(Comparisons.MIN_BUSY * 100)
                         + "% of the users in a request (throughput x mean latency, Little's law): the load side (the driver's CPU, or the "

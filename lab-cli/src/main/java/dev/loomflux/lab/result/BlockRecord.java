@@ -1,14 +1,19 @@
 package dev.loomflux.lab.result;
 
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * One block of interleaved rounds in results.json's {@code blocks}: one target's turn in one round
  * (docs/results-schema.md). Latency figures in ms; the target's CPU, memory and GC over the block.
  *
+ * @param cell            a sweep's cell ({@code {"users": 50}}); null outside a sweep
  * @param set             the set of JVMs (1.. --repeat) the block belongs to
  * @param round           from 1; lead-in rounds are not recorded
  * @param position        where in its round the block ran, from 0
+ * @param users           a closed model's users; null for an open model
  * @param seconds         the send window; every request sent in it was answered, failed or timed out
  * @param rps             responses per second of the send window
  * @param littleUsers     throughput x mean latency: the users a closed model had in flight (Little's law)
@@ -19,11 +24,27 @@ import java.util.List;
  * @param secondsRps      responses per second by the second their request was sent
  * @param intended        open model: the arrivals the schedule asked for in the send window; absent for a closed model
  */
-public record BlockRecord(String scenario, int set, int round, int position, String target, double seconds, long requests, long responses, long errors,
+public record BlockRecord(String scenario, Map<String, Integer> cell, int set, int round, int position, String target, Integer users, double seconds, long requests, long responses, long errors,
                           double rps, Double p50, Double p99, Double meanMs, Double littleUsers, Double cpuMsPerRequest, Double rssMb, Double gcMs,
                           Double canaryUs, List<Double> secondsRps, Long intended) {
     public BlockRecord {
+        cell = cell == null ? null : Collections.unmodifiableMap(new LinkedHashMap<>(cell));
         secondsRps = secondsRps == null ? List.of() : List.copyOf(secondsRps);
+    }
+
+    /** The scenario and, in a sweep, the cell: what the blocks of one comparison share. */
+    public String where() {
+        return where(scenario, cell);
+    }
+
+    /** "json", or in a sweep "json users=50". */
+    public static String where(String scenario, Map<String, Integer> cell) {
+        if (cell == null || cell.isEmpty()) {
+            return scenario;
+        }
+        StringBuilder sb = new StringBuilder(scenario);
+        cell.forEach((k, v) -> sb.append(' ').append(k).append('=').append(v));
+        return sb.toString();
     }
 
     /** An open model's block that sent fewer than 95% of its scheduled arrivals: its latencies miss the ones it could not send. */

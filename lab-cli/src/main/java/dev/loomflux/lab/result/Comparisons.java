@@ -38,23 +38,22 @@ public final class Comparisons {
     private Comparisons() {
     }
 
-    /**
-     * @param users the closed model's users, whose rounds are checked by Little's law; null for an open model
-     */
-    public static List<PairComparison> of(List<BlockRecord> all, List<String> targets, Integer users) {
+    /** Per scenario (and sweep cell), metric and pair of targets; a closed model's blocks carry their users for Little's law. */
+    public static List<PairComparison> of(List<BlockRecord> all, List<String> targets) {
         List<PairComparison> out = new ArrayList<>();
         // A round in which the load side paced either block compares the driver with itself: left out.
-        Set<String> paced = all.stream().filter(b -> paced(b, users)).map(b -> b.set() + "/" + b.round()).collect(Collectors.toSet());
-        List<BlockRecord> blocks = all.stream().filter(b -> !paced.contains(b.set() + "/" + b.round())).toList();
-        Map<String, List<BlockRecord>> byScenario = blocks.stream()
-                .collect(Collectors.groupingBy(BlockRecord::scenario, LinkedHashMap::new, Collectors.toList()));
-        byScenario.forEach((scenario, list) -> {
+        Set<String> paced = all.stream().filter(Comparisons::paced).map(Comparisons::roundKey).collect(Collectors.toSet());
+        List<BlockRecord> blocks = all.stream().filter(b -> !paced.contains(roundKey(b))).toList();
+        Map<String, List<BlockRecord>> byWhere = blocks.stream()
+                .collect(Collectors.groupingBy(BlockRecord::where, LinkedHashMap::new, Collectors.toList()));
+        byWhere.forEach((where, list) -> {
             Set<String> drifting = drifting(list, targets);
+            BlockRecord first = list.get(0);
             for (Metric m : METRICS) {
                 for (int i = 0; i < targets.size(); i++) {
                     for (int j = i + 1; j < targets.size(); j++) {
-                        PairComparison c = compare(scenario, m, targets.get(i), targets.get(j), list, drifting,
-                                pacedRounds(all, scenario, targets.get(i), targets.get(j), users));
+                        PairComparison c = compare(first.scenario(), first.cell(), m, targets.get(i), targets.get(j), list, drifting,
+                                pacedRounds(all, where, targets.get(i), targets.get(j)));
                         if (c != null) {
                             out.add(c);
                         }
@@ -65,15 +64,20 @@ public final class Comparisons {
         return out;
     }
 
-    /** Whether a closed model's block had too few users busy: the load side, not the target, set its pace. */
-    public static boolean paced(BlockRecord b, Integer users) {
-        return users != null && b.littleUsers() != null && b.littleUsers() < MIN_BUSY * users;
+    /** A round of one scenario and cell in one set of JVMs. */
+    private static String roundKey(BlockRecord b) {
+        return b.where() + "|" + b.set() + "/" + b.round();
     }
 
-    /** Rounds of a scenario in which the load side paced a or b. */
-    private static long pacedRounds(List<BlockRecord> all, String scenario, String a, String b, Integer users) {
-        return all.stream().filter(x -> x.scenario().equals(scenario) && (x.target().equals(a) || x.target().equals(b)) && paced(x, users))
-                .map(x -> x.set() + "/" + x.round()).distinct().count();
+    /** Whether a closed model's block had too few users busy: the load side, not the target, set its pace. */
+    public static boolean paced(BlockRecord b) {
+        return b.users() != null && b.littleUsers() != null && b.littleUsers() < MIN_BUSY * b.users();
+    }
+
+    /** Rounds of a scenario (and cell) in which the load side paced a or b. */
+    private static long pacedRounds(List<BlockRecord> all, String where, String a, String b) {
+        return all.stream().filter(x -> x.where().equals(where) && (x.target().equals(a) || x.target().equals(b)) && paced(x))
+                .map(Comparisons::roundKey).distinct().count();
     }
 
     /** Targets whose throughput ratio to every other target trends across rounds. */
@@ -112,11 +116,11 @@ public final class Comparisons {
         return false;
     }
 
-    private static PairComparison compare(String scenario, Metric m, String a, String b, List<BlockRecord> blocks, Set<String> drifting,
-                                          long pacedRounds) {
+    private static PairComparison compare(String scenario, Map<String, Integer> cell, Metric m, String a, String b, List<BlockRecord> blocks,
+                                          Set<String> drifting, long pacedRounds) {
         List<double[]> pairs = pairs(blocks, m, a, b, null);
         if (pairs.isEmpty()) {
-            return pacedRounds == 0 ? null : new PairComparison(scenario, m.id(), a, b, null, List.of(), 0, PairComparison.UNDECIDED, null,
+            return pacedRounds == 0 ? null : new PairComparison(scenario, cell, m.id(), a, b, null, List.of(), 0, PairComparison.UNDECIDED, null,
                     pacedNote(pacedRounds));
         }
         Paired pooled = paired(pairs, m);
@@ -134,7 +138,7 @@ public final class Comparisons {
             outcome = PairComparison.UNDECIDED;
         }
         int settle = pooled.roundsToSettle();
-        return new PairComparison(scenario, m.id(), a, b, round(pooled.ratio()), List.of(round(pooled.low()), round(pooled.high())), pooled.rounds(),
+        return new PairComparison(scenario, cell, m.id(), a, b, round(pooled.ratio()), List.of(round(pooled.low()), round(pooled.high())), pooled.rounds(),
                 outcome, outcome.equals(PairComparison.UNDECIDED) && note == null && settle > 0 ? settle : null, note);
     }
 

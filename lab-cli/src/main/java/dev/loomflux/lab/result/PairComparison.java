@@ -1,12 +1,16 @@
 package dev.loomflux.lab.result;
 
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 
 /**
  * One entry of results.json's {@code comparisons}: two targets on one metric of one scenario, from
  * their per-round ratios (docs/statistics.md, docs/results-schema.md).
  *
+ * @param cell           a sweep's cell; absent outside a sweep
  * @param ratio          a / b, the Hodges-Lehmann estimate over rounds; absent when no round could be compared
  * @param ci             [low, high], the 95% interval of a / b; empty when no round could be compared
  * @param rounds         rounds with both figures, over every set of JVMs
@@ -15,7 +19,7 @@ import java.util.Locale;
  * @param roundsToSettle for an undecided one, the rounds likely to settle it at the same spread; absent otherwise
  * @param note           why there is no winner although the interval would give one (drift, sets that disagree); absent otherwise
  */
-public record PairComparison(String scenario, String metric, String a, String b, Double ratio, List<Double> ci, int rounds, String outcome,
+public record PairComparison(String scenario, Map<String, Integer> cell, String metric, String a, String b, Double ratio, List<Double> ci, int rounds, String outcome,
                              Integer roundsToSettle, String note) {
     public static final String A = "a";
     public static final String B = "b";
@@ -23,7 +27,13 @@ public record PairComparison(String scenario, String metric, String a, String b,
     public static final String UNDECIDED = "undecided";
 
     public PairComparison {
+        cell = cell == null ? null : Collections.unmodifiableMap(new LinkedHashMap<>(cell));
         ci = List.copyOf(ci);
+    }
+
+    /** "json", or in a sweep "json users=50" (the console's "paired json users=50: ..."). */
+    public String where() {
+        return BlockRecord.where(scenario, cell);
     }
 
     public Metric metricKind() {

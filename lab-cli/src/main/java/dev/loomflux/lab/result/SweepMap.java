@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 
 /**
  * results.json "sweep" (docs/sweep.md): per scenario and cell, every target's medians over repeats,
@@ -73,12 +74,43 @@ public record SweepMap(List<Axis> axes, List<String> targets, List<Cell> cells, 
     public static final String UNCLEAR = "no clear difference";
     public static final String UNSTEADY = "not steady";
     public static final String TOO_FEW = "too few repeats";
+    /** Paired rounds only: every other target within 5% of the leader, either way. */
+    public static final String EQUIVALENT = "equivalent within 5%";
+
+    /**
+     * One pair's paired comparison in one cell (results.json comparisons), as a map drawn from rounds reads it.
+     *
+     * @param outcome {@link PairComparison}'s: "a", "b", "equivalent" or "undecided"
+     */
+    public record PairOutcome(String scenario, Map<String, Integer> at, Metric metric, String a, String b, String outcome) {
+    }
 
     /**
      * @param axes    the grid's axes, as the cells' {@code at} name them
      * @param targets the declared targets, in order (variants of a target axis count as their base)
      */
     public static SweepMap of(List<Sweep.Axis> grid, List<String> targets, List<String> scenarios, List<Entry> entries) {
+        return build(grid, targets, scenarios, entries, null, Metric.SWEPT, "per cell and metric, the median over repeats; a winner when it beats "
+                + "every other target with a 95% bootstrap CI of the difference excluding 0, Mann-Whitney U p < " + Stats.ALPHA + " and a lead of at "
+                + "least " + Stats.MIN_EFFECT_PCT + "%, with >= " + Stats.MIN_REPEATS + " repeats each, all of them steady; a crossover where one "
+                + "target clearly beats another in one cell and loses clearly to it in the next such cell along an axis (docs/sweep.md)");
+    }
+
+    /**
+     * The map of a sweep measured in paired rounds: per cell, the targets' figures over their blocks, and
+     * per compared metric a winner where it is ahead of every other target by its paired comparison, or
+     * "equivalent" where every other target is within 5% of it.
+     */
+    public static SweepMap ofRounds(List<Sweep.Axis> grid, List<String> targets, List<String> scenarios, List<Entry> entries, List<PairOutcome> pairs) {
+        return build(grid, targets, scenarios, entries, pairs, Comparisons.METRICS, "per cell and metric, every target measured in the same "
+                + "interleaved rounds; a winner when its paired comparison with every other target puts the whole 95% CI of the per-round ratio "
+                + "beyond 5% (Hodges-Lehmann, Wilcoxon signed-rank), equivalent when every such CI lies within +-5%; a crossover where one target "
+                + "clearly beats another in one cell and loses clearly to it in the next such cell along an axis (docs/sweep.md)");
+    }
+
+    /** @param pairs the paired comparisons the leads come from; null to judge the repeats' results instead */
+    private static SweepMap build(List<Sweep.Axis> grid, List<String> targets, List<String> scenarios, List<Entry> entries, List<PairOutcome> pairs,
+                                  List<Metric> metrics, String method) {
         List<Axis> axes = grid.stream().map(a -> new Axis(a.name(), a.label(), a.values())).toList();
         List<Cell> cells = new ArrayList<>();
         List<PairLead> leads = new ArrayList<>();
@@ -87,15 +119,17 @@ public record SweepMap(List<Axis> axes, List<String> targets, List<Cell> cells, 
             entries.stream().filter(e -> e.scenario().equals(scenario)).forEach(e -> byCell.computeIfAbsent(e.at(), k -> new ArrayList<>()).add(e));
             byCell.forEach((at, in) -> {
                 Map<String, List<Result>> byTarget = byTarget(targets, in);
-                List<PairLead> cellLeads = pairLeads(scenario, at, byTarget);
+                List<PairOutcome> here = pairs == null ? null
+                        : pairs.stream().filter(p -> p.scenario().equals(scenario) && p.at().equals(at)).toList();
+                List<PairLead> cellLeads = here == null ? pairLeads(scenario, at, byTarget) : pairLeads(scenario, at, here);
                 List<String> unmeasured = targets.stream().filter(t -> !byTarget.containsKey(t)).toList();
-                cells.add(cell(scenario, at, byTarget, cellLeads, unmeasured.isEmpty() ? null : unmeasured));
+                cells.add(cell(scenario, at, byTarget, cellLeads, here, metrics, unmeasured.isEmpty() ? null : unmeasured));
                 leads.addAll(cellLeads);
             });
         }
         List<String> crossovers = new ArrayList<>();
         for (String scenario : scenarios) {
-            for (Metric m : Metric.SWEPT) {
+            for (Metric m : metrics) {
                 for (Sweep.Axis axis : grid) {
                     for (int i = 0; i < targets.size(); i++) {
                         for (int j = i + 1; j < targets.size(); j++) {
@@ -105,10 +139,18 @@ public record SweepMap(List<Axis> axes, List<String> targets, List<Cell> cells, 
                 }
             }
         }
-        return new SweepMap(axes, targets, cells, crossovers, "per cell and metric, the median over repeats; a winner when it beats every other target "
-                + "with a 95% bootstrap CI of the difference excluding 0, Mann-Whitney U p < " + Stats.ALPHA + " and a lead of at least "
-                + Stats.MIN_EFFECT_PCT + "%, with >= " + Stats.MIN_REPEATS + " repeats each, all of them steady; a crossover where one target "
-                + "clearly beats another in one cell and loses clearly to it in the next such cell along an axis (docs/sweep.md)");
+        return new SweepMap(axes, targets, cells, crossovers, method);
+    }
+
+    /** Leads from paired comparisons: a pair decided either way. */
+    private static List<PairLead> pairLeads(String scenario, Map<String, Integer> at, List<PairOutcome> pairs) {
+        List<PairLead> out = new ArrayList<>();
+        for (PairOutcome p : pairs) {
+            if (p.outcome().equals(PairComparison.A) || p.outcome().equals(PairComparison.B)) {
+                out.add(new PairLead(scenario, at, p.metric().summaryName(), p.a(), p.b(), p.outcome().equals(PairComparison.A) ? p.a() : p.b()));
+            }
+        }
+        return out;
     }
 
     /** One target's clear win over another on one metric in one cell, by the same rules as a cell's winner. */
@@ -149,7 +191,8 @@ public record SweepMap(List<Axis> axes, List<String> targets, List<Cell> cells, 
         return out;
     }
 
-    private static Cell cell(String scenario, Map<String, Integer> at, Map<String, List<Result>> byTarget, List<PairLead> leads, List<String> unmeasured) {
+    private static Cell cell(String scenario, Map<String, Integer> at, Map<String, List<Result>> byTarget, List<PairLead> leads, List<PairOutcome> pairs,
+                             List<Metric> compared, List<String> unmeasured) {
         List<TargetFigures> figures = new ArrayList<>();
         byTarget.forEach((t, rs) -> {
             Map<String, Figure> metrics = new LinkedHashMap<>();
@@ -163,8 +206,8 @@ public record SweepMap(List<Axis> axes, List<String> targets, List<Cell> cells, 
             figures.add(new TargetFigures(t, rs.size(), rs.stream().allMatch(Result::steady), metrics));
         });
         List<Winner> winners = new ArrayList<>();
-        for (Metric m : Metric.SWEPT) {
-            Winner w = winner(m, figures, leads);
+        for (Metric m : compared) {
+            Winner w = winner(m, figures, leads, pairs);
             if (w != null) {
                 winners.add(w);
             }
@@ -176,8 +219,8 @@ public record SweepMap(List<Axis> axes, List<String> targets, List<Cell> cells, 
         return rs.stream().map(m::read).filter(x -> x != null && Double.isFinite(x)).mapToDouble(Double::doubleValue).toArray();
     }
 
-    /** Null when fewer than two targets have the metric. */
-    private static Winner winner(Metric m, List<TargetFigures> figures, List<PairLead> leads) {
+    /** Null when fewer than two targets have the metric. @param pairs the cell's paired comparisons, null for repeats */
+    private static Winner winner(Metric m, List<TargetFigures> figures, List<PairLead> leads, List<PairOutcome> pairs) {
         List<TargetFigures> have = figures.stream().filter(f -> f.metrics().containsKey(m.summaryName())).sorted((a, b) -> {
             int c = Double.compare(a.metrics().get(m.summaryName()).median(), b.metrics().get(m.summaryName()).median());
             return m.higherIsBetter() ? -c : c;
@@ -191,6 +234,7 @@ public record SweepMap(List<Axis> axes, List<String> targets, List<Cell> cells, 
         double s = second.metrics().get(m.summaryName()).median();
         Double margin = s == 0 ? null : Result.round(100 * (m.higherIsBetter() ? b - s : s - b) / Math.abs(s));
         String verdict = CLEAR;
+        boolean allEquivalent = pairs != null;
         for (TargetFigures other : have.subList(1, have.size())) {
             if (!best.steady() || !other.steady()) {
                 verdict = UNSTEADY;
@@ -198,11 +242,16 @@ public record SweepMap(List<Axis> axes, List<String> targets, List<Cell> cells, 
             }
             boolean beats = leads.stream().anyMatch(l -> l.metric().equals(m.summaryName()) && best.target().equals(l.winner())
                     && (l.a().equals(other.target()) || l.b().equals(other.target())));
-            if (best.n() < Stats.MIN_REPEATS || other.n() < Stats.MIN_REPEATS) {
+            allEquivalent &= pairs != null && pairs.stream().anyMatch(p -> p.metric() == m && p.outcome().equals(PairComparison.EQUIVALENT)
+                    && Set.of(p.a(), p.b()).equals(Set.of(best.target(), other.target())));
+            if (pairs == null && (best.n() < Stats.MIN_REPEATS || other.n() < Stats.MIN_REPEATS)) {
                 verdict = TOO_FEW;
             } else if (!beats) {
                 verdict = verdict.equals(TOO_FEW) ? TOO_FEW : UNCLEAR;
             }
+        }
+        if (verdict.equals(UNCLEAR) && allEquivalent) {
+            verdict = EQUIVALENT;
         }
         return new Winner(m.summaryName(), verdict, best.target(), second.target(), margin);
     }

@@ -24,6 +24,7 @@ import dev.loomflux.lab.result.Summary;
 import dev.loomflux.lab.experiment.Experiment;
 import dev.loomflux.lab.experiment.Profile;
 import dev.loomflux.lab.experiment.Scenario;
+import dev.loomflux.lab.experiment.Sweep;
 import dev.loomflux.lab.process.Reaper;
 import dev.loomflux.lab.report.Report;
 import dev.loomflux.lab.result.Environment;
@@ -49,6 +50,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
@@ -207,15 +209,17 @@ public final class Runner {
             }
             Reaper.unregister(onInterrupt);
             if (experiment.inRounds()) {
-                results.comparisons(Comparisons.of(results.blocks(), experiment.targets().stream().map(TargetSpec::name).toList(),
-                        experiment.profile() instanceof Profile.Fixed f ? f.users() : null));
+                results.comparisons(Comparisons.of(results.blocks(), experiment.targets().stream().map(TargetSpec::name).toList()));
+                if (procedure instanceof SweepCells cells) {
+                    cells.fromRounds(results.snapshot().results(), results.snapshot().comparisons());
+                }
             }
             procedure.summarize();
             results.finish("completed");
             Summary.print(results.results(), log::line);
             procedure.conclude(log::line);
             if (experiment.inRounds()) {
-                results.snapshot().comparisons().forEach(c -> log.line("paired " + c.scenario() + ": " + c.sentence()));
+                results.snapshot().comparisons().forEach(c -> log.line("paired " + c.where() + ": " + c.sentence()));
             }
             log.line(String.format("resource sampler: %.0f us CPU per 1 s tick", sampler.cpuMicrosPerTick()));
             report(dir, log, procedure.answers());
@@ -259,12 +263,22 @@ public final class Runner {
                 }
             }
             sleep(experiment.idle());
-            for (Scenario scenario : experiment.scenarios()) {
-                if (Reaper.stopping()) {
-                    return;
+            Sweep sweep = declared.sweep();
+            for (Scenario base : experiment.scenarios()) {
+                List<Map<String, Integer>> cells = sweep == null ? List.of(Map.of()) : sweep.cells();
+                for (int i = 0; i < cells.size(); i++) {
+                    if (Reaper.stopping()) {
+                        return;
+                    }
+                    Map<String, Integer> cell = cells.get(i);
+                    Scenario scenario = sweep == null ? base : sweep.scenario(base, cell);
+                    // A sweep's later cells find the JVMs warm: they only settle at their own load, as a sequential sweep's do.
+                    Measurer.Load load = sweep == null ? new Measurer.Load(experiment.profile(), experiment.warmup(), true, "")
+                            : new Measurer.Load(sweep.profile(experiment.profile(), cell), i == 0 ? experiment.warmup() : sweep.cellWarmup(), i == 0,
+                            SweepCells.cellSuffix(cell, scenario));
+                    rounds.run(visits, scenario, load, sweep == null ? null : cell, set,
+                            runId.hashCode() * 31L + set * 1009L + scenario.name().hashCode() + cell.hashCode(), pid -> targetPid.set(pid));
                 }
-                rounds.run(visits, scenario, set, runId.hashCode() * 31L + set * 1009L + scenario.name().hashCode(),
-                        pid -> targetPid.set(pid));
             }
         } finally {
             targetPid.set(0);

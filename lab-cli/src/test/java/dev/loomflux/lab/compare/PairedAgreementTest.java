@@ -12,7 +12,7 @@ import org.junit.jupiter.api.Test;
 /** Several paired runs side by side: spreads, flips and decided pairs, judged against the goals. */
 class PairedAgreementTest {
     private static PairComparison c(String metric, double ratio, String outcome) {
-        return new PairComparison("items", metric, "mvc", "webflux", ratio, List.of(ratio * 0.95, ratio * 1.05), 20, outcome, null, null);
+        return new PairComparison("items", null, metric, "mvc", "webflux", ratio, List.of(ratio * 0.95, ratio * 1.05), 20, outcome, null, null);
     }
 
     private static RunRecord run(PairComparison... cs) {

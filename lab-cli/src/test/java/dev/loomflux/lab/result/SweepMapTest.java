@@ -126,6 +126,30 @@ class SweepMapTest {
         assertEquals(200.0, w.marginPct());
     }
 
+    @Test
+    void fromPairedRoundsAWinnerBeatsEveryOtherTargetAndEquivalentCellsSaySo() {
+        // One result per target and cell over its blocks; the verdicts come from the paired comparisons alone.
+        List<SweepMap.Entry> entries = new ArrayList<>();
+        List<SweepMap.PairOutcome> pairs = new ArrayList<>();
+        for (int users : USERS.values()) {
+            entries.add(entry("mvc-10", users, Math.min(users, 10) / 0.0505, 50, true));
+            entries.add(entry("mvc-vt", users, users / 0.0505, 50, true));
+            Map<String, Integer> at = Map.of("users", users);
+            pairs.add(new SweepMap.PairOutcome("gateway-delay50", at, Metric.THROUGHPUT, "mvc-10", "mvc-vt",
+                    users == 5 ? PairComparison.EQUIVALENT : PairComparison.B));
+            pairs.add(new SweepMap.PairOutcome("gateway-delay50", at, Metric.P99, "mvc-10", "mvc-vt", PairComparison.UNDECIDED));
+        }
+        SweepMap map = SweepMap.ofRounds(List.of(USERS), List.of("mvc-10", "mvc-vt"), List.of("gateway-delay50"), entries, pairs);
+        assertEquals(SweepMap.EQUIVALENT, winner(map, 5, Metric.THROUGHPUT).verdict(), "5 users: both at 99 rps, within 5%");
+        assertTrue(winner(map, 50, Metric.THROUGHPUT).clear() && winner(map, 50, Metric.THROUGHPUT).leader().equals("mvc-vt"));
+        assertEquals(SweepMap.UNCLEAR, winner(map, 100, Metric.P99).verdict());
+        // Only the metrics the rounds compare get a verdict: no errors or memory winner drawn from one figure per target.
+        assertEquals(List.of("throughput_rps", "p50_ms", "p99_ms", "cpu_ms_per_request"),
+                map.cells().get(0).winners().stream().map(SweepMap.Winner::metric).toList());
+        assertTrue(map.method().contains("interleaved rounds"), map.method());
+        assertEquals(List.of(), map.crossovers(), "equivalent is not a lead: no crossover from 5 users to 50");
+    }
+
     private static SweepMap.Winner winner(SweepMap map, int users, Metric m) {
         return map.cells().stream().filter(c -> c.at().get("users") == users).findFirst().orElseThrow().winner(m.summaryName());
     }
