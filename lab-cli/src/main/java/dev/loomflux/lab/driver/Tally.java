@@ -29,6 +29,7 @@ final class Tally implements Collector {
     private final SecondListener listener;
     /** Statistics by second; Hyperfoil's snapshots are reset after publishing, so they are added in. */
     private final TreeMap<Integer, StatisticsSnapshot> seconds = new TreeMap<>();
+    private long longestNanos;
     /** Active-user samples by second: sum and count. */
     private final Map<Integer, double[]> users = new TreeMap<>();
     private long startMillis;
@@ -66,6 +67,9 @@ final class Tally implements Collector {
         long t = Math.floorDiv(sample.histogram.getStartTimeStamp() - startMillis, 1000L);
         int second = (int) Math.max(0, Math.min(t, plan.lastSecond(phase)));
         seconds.computeIfAbsent(second, k -> new StatisticsSnapshot()).add(sample);
+        if (sample.histogram.getTotalCount() > 0) {
+            longestNanos = Math.max(longestNanos, sample.histogram.getMaxValue());
+        }
     }
 
     /** Active users at {@code nowMillis}. */
@@ -169,6 +173,11 @@ final class Tally implements Collector {
         Histogram latency = total.histogram.copy();
         return new Measurement(latency, series, intervals, total.requestCount, total.responseCount, answered, Errors.of(total),
                 bytes.sent, bytes.received, Duration.ofMillis(elapsedMillis), behind, http.cacheHits);
+    }
+
+    /** The longest latency published so far, in ms. */
+    synchronized long longestLatencyMs() {
+        return longestNanos / 1_000_000;
     }
 
     /** Every request sent in the window's seconds has its response, error or timeout, as far as Hyperfoil has published. */
