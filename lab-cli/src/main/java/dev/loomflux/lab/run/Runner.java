@@ -25,6 +25,7 @@ import dev.loomflux.lab.experiment.Experiment;
 import dev.loomflux.lab.experiment.Profile;
 import dev.loomflux.lab.experiment.Scenario;
 import dev.loomflux.lab.process.Reaper;
+import dev.loomflux.lab.process.RunProcesses;
 import dev.loomflux.lab.report.Report;
 import dev.loomflux.lab.result.Environment;
 import dev.loomflux.lab.result.ExperimentDescription;
@@ -105,6 +106,8 @@ public final class Runner {
         if (experiment.inRounds()) {
             requireMemoryForAll();
         }
+        List<String> dead = new ArrayList<>();
+        RunProcesses.cleanUp(home.results(), dead::add); // a lab that was killed may have left servers on these CPUs
         Path dir = home.newRunDir(experiment.name());
         String runId = dir.getFileName().toString();
         try {
@@ -116,9 +119,11 @@ public final class Runner {
         long self = ProcessHandle.current().pid();
         String before = CpuPlan.affinityOf(self);
         cpus.move(self, cpus.driver());
-        try (RunLog log = new RunLog(console, dir.resolve("run.log"), System.console() != null); DriverLog driverLog = new DriverLog(dir.resolve("driver.log")); sampler;
+        try (RunProcesses started = RunProcesses.open(dir);
+             RunLog log = new RunLog(console, dir.resolve("run.log"), System.console() != null); DriverLog driverLog = new DriverLog(dir.resolve("driver.log")); sampler;
              CpuCanary c = new CpuCanary(tid -> cpus.moveThread(tid, cpus.target()))) {
             canary = c;
+            dead.forEach(log::line);
             log.line("run " + runId + ": " + experiment.targets().size() + " target(s) x " + experiment.scenarios().size()
                     + " scenario(s), profile " + experiment.profile().kind() + "; " + cpus.note()
                     + ": target CPUs " + CpuPlan.list(cpus.target()) + ", driver " + CpuPlan.list(cpus.driver()) + ", support " + CpuPlan.list(cpus.support()));
