@@ -27,12 +27,12 @@ class InterruptIT {
         Path console = tmp.resolve("console.txt");
         // A terminal's Ctrl-C reaches a process whose SIGINT is at its default. A test run from a background job (CI,
         // nohup ... &) inherits SIGINT ignored, and the JVM keeps it ignored; perl puts it back to default before the exec.
-        Process lab = startLab(console, "run", "--design", "sequential", "--targets", "mvc-vt", "--scenario", "plaintext,json", "--profile", "fixed",
+        Process lab = LabProcess.start(console, "run", "--design", "sequential", "--targets", "mvc-vt", "--scenario", "plaintext,json", "--profile", "fixed",
                 "--connections", "8", "--duration", "3s", "--warmup", "0s", "--cooldown", "0s", "--name", "interrupt-it",
                 "--memory", "1g", "--no-pin");
         try {
             // The first scenario is measured and written; the second is under load when Ctrl-C comes.
-            awaitLine(console, "mvc-vt json: measuring", 120);
+            LabProcess.awaitLine(console, "mvc-vt json: measuring", 120);
             Thread.sleep(2_000);
             List<ProcessHandle> children = lab.descendants().toList();
             assertTrue(children.size() >= 1, "the lab's children: " + children);
@@ -71,13 +71,13 @@ class InterruptIT {
     @CsvSource({"false", "true"})
     void aSigkilledLabLeavesNoProcessOfItsRunAndIsFoundAbandoned(boolean guardKilledToo, @TempDir Path tmp) throws Exception {
         Path console = tmp.resolve("console.txt");
-        Process lab = startLab(console, "run", "--design", "sequential", "--targets", "mvc,webflux", "--scenario", "items", "--profile", "fixed",
+        Process lab = LabProcess.start(console, "run", "--design", "sequential", "--targets", "mvc,webflux", "--scenario", "items", "--profile", "fixed",
                 "--connections", "20", "--duration", "20s", "--warmup", "0s", "--cooldown", "0s", "--name", "killed-it", "--no-pin");
         Path dir;
         List<ProcessHandle> started;
         ProcessHandle postmaster;
         try {
-            awaitLine(console, "mvc items-page0-size20: measuring", 120);
+            LabProcess.awaitLine(console, "mvc items-page0-size20: measuring", 120);
             Thread.sleep(2_000);
             Matcher run = Pattern.compile("run (\\S+): ").matcher(Files.readString(console));
             assertTrue(run.find(), Files.readString(console));
@@ -143,16 +143,6 @@ class InterruptIT {
         }
     }
 
-    /** The built jar as ./lab runs it, in a process of its own, with SIGINT at its default (as Ctrl-C in a terminal finds it). */
-    private static Process startLab(Path console, String... args) throws java.io.IOException {
-        Path home = Path.of(System.getProperty("loomflux.home")).toAbsolutePath();
-        List<String> cmd = new java.util.ArrayList<>(List.of("perl", "-e", "$SIG{INT} = 'DEFAULT'; exec @ARGV or die \"exec: $!\"",
-                ProcessHandle.current().info().command().orElse("java"),
-                "-Dloomflux.home=" + home, "-jar", home.resolve("lab-cli/target/loomflux-lab.jar").toString()));
-        cmd.addAll(List.of(args));
-        return new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(console.toFile()).start();
-    }
-
     private static List<Path> groupsOf(long pid) throws Exception {
         List<Path> out = new java.util.ArrayList<>();
         for (String hierarchy : List.of("cpu", "cpuacct", "memory")) {
@@ -163,16 +153,5 @@ class InterruptIT {
             }
         }
         return out;
-    }
-
-    private static void awaitLine(Path file, String text, int seconds) throws Exception {
-        long deadline = System.currentTimeMillis() + seconds * 1000L;
-        while (System.currentTimeMillis() < deadline) {
-            if (Files.isRegularFile(file) && Files.readString(file).contains(text)) {
-                return;
-            }
-            Thread.sleep(200);
-        }
-        throw new AssertionError("no '" + text + "' within " + seconds + " s:\n" + Files.readString(file));
     }
 }

@@ -24,6 +24,7 @@ import dev.loomflux.lab.result.Summary;
 import dev.loomflux.lab.experiment.Experiment;
 import dev.loomflux.lab.experiment.Profile;
 import dev.loomflux.lab.experiment.Scenario;
+import dev.loomflux.lab.process.MachineLock;
 import dev.loomflux.lab.process.Reaper;
 import dev.loomflux.lab.process.RunProcesses;
 import dev.loomflux.lab.report.Report;
@@ -110,6 +111,7 @@ public final class Runner {
         RunProcesses.cleanUp(home.results(), dead::add); // a lab that was killed may have left servers on these CPUs
         Path dir = home.newRunDir(experiment.name());
         String runId = dir.getFileName().toString();
+        MachineLock.describe("run " + runId);
         try {
             Files.createDirectories(dir);
         } catch (IOException e) {
