@@ -8,6 +8,7 @@ import dev.loomflux.lab.experiment.Experiment;
 import dev.loomflux.lab.experiment.Limits;
 import dev.loomflux.lab.experiment.Profile;
 import dev.loomflux.lab.experiment.Scenario;
+import dev.loomflux.lab.limits.LimitsCheck;
 import dev.loomflux.lab.process.MachineLock;
 import dev.loomflux.lab.process.Reaper;
 import dev.loomflux.lab.target.LaunchSettings;
@@ -100,6 +101,7 @@ public final class CapacityCommand implements Callable<Integer> {
                 Flags.duration("--warmup", warmup, true), Flags.duration("--cooldown", cooldown, true), repeat);
         LaunchSettings settings = jvm.settings();
         CpuPlan cpus = cpuOptions.plan();
+        LimitsCheck.require(experiment.targets(), settings, cpus.target(), jvm.cpus != null, jvm.memory != null, null);
         try (MachineLock taken = machine.take("capacity", spec.commandLine().getOut())) {
             new Runner(Home.detect(), experiment, settings, cpus, db, spec.commandLine().getOut(), plan).run();
         }

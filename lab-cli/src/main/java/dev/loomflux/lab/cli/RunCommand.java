@@ -9,6 +9,7 @@ import dev.loomflux.lab.experiment.Limits;
 import dev.loomflux.lab.experiment.Profile;
 import dev.loomflux.lab.experiment.ProfileReader;
 import dev.loomflux.lab.experiment.Scenario;
+import dev.loomflux.lab.limits.LimitsCheck;
 import dev.loomflux.lab.process.MachineLock;
 import dev.loomflux.lab.process.Reaper;
 import dev.loomflux.lab.target.LaunchSettings;
@@ -128,6 +129,7 @@ public class RunCommand implements Callable<Integer> {
         }
         CpuPlan cpus = cpuOptions.plan();
         LaunchSettings settings = jvm.settings(experiment.limits());
+        LimitsCheck.require(experiment.targets(), settings, cpus.target(), jvm.cpus != null, jvm.memory != null, file == null ? null : file.toString());
         try (MachineLock taken = machine.take(spec.name(), spec.commandLine().getOut())) {
             new Runner(Home.detect(), experiment, settings, cpus, db, spec.commandLine().getOut()).run();
         }
