@@ -142,6 +142,15 @@ public final class ManagedProcess implements AutoCloseable {
         }
     }
 
+    /** The whole log, oldest line first; empty when it cannot be read. */
+    public List<String> logLines() {
+        try {
+            return Files.readAllLines(log, StandardCharsets.UTF_8);
+        } catch (IOException | java.io.UncheckedIOException e) {
+            return List.of();
+        }
+    }
+
     public int exitValue() {
         return process.exitValue();
     }

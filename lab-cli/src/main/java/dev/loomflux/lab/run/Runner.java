@@ -251,7 +251,7 @@ public final class Runner {
                             + (experiment.repeat() > 1 ? ", set " + set + " of " + experiment.repeat() : ""));
                     target.process().onExit().thenRun(() -> {
                         if (!target.process().stoppedByLab()) {
-                            log.line(spec.name() + ": exited (" + target.process().exitDescription() + "); stopping the load");
+                            log.line(spec.name() + ": " + target.exitHeadline() + "; stopping the load");
                             LoadDriver.cancelAll();
                         }
                     });
@@ -371,7 +371,7 @@ public final class Runner {
         // A target that dies under load: its load ends within a second instead of hammering a closed port until the profile ends.
         target.process().onExit().thenRun(() -> {
             if (!target.process().stoppedByLab()) {
-                log.line(spec.name() + ": exited (" + target.process().exitDescription() + "); stopping its load");
+                log.line(spec.name() + ": " + target.exitHeadline() + "; stopping its load");
                 LoadDriver.cancelAll();
             }
         });
