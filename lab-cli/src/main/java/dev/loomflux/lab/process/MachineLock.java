@@ -6,7 +6,6 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
-import java.nio.channels.OverlappingFileLockException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -14,6 +13,7 @@ import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.LocalTime;
 import java.time.temporal.ChronoUnit;
+import java.util.concurrent.Semaphore;
 import java.util.function.Consumer;
 
 /**
@@ -25,6 +25,7 @@ import java.util.function.Consumer;
  */
 public final class MachineLock implements AutoCloseable {
     public static final Path FILE = Path.of(System.getProperty("java.io.tmpdir"), "loomflux-lab.lock");
+    private static final Semaphore IN_THIS_JVM = new Semaphore(1);
     private static volatile MachineLock held;
 
     private final FileChannel channel;
@@ -43,26 +44,34 @@ public final class MachineLock implements AutoCloseable {
      * @throws UsageException when another lab holds the machine and {@code wait} is false
      */
     public static MachineLock acquire(String what, boolean wait, Consumer<String> say) {
+        // File locks belong to the process: labs run in one JVM (tests) queue here first.
+        boolean ours = IN_THIS_JVM.tryAcquire();
         FileChannel channel = open();
         try {
-            FileLock lock = tryLock(channel);
+            FileLock lock = ours ? channel.tryLock() : null;
             if (lock == null) {
                 String holder = holder(channel);
                 if (!wait) {
-                    channel.close();
                     throw new UsageException("another lab is measuring on this machine: " + holder
                             + "; --no-wait refuses instead of waiting (one lab at a time: two share the CPUs and both measure each other)");
                 }
                 say.accept("waiting for the machine: " + holder + " holds it (one lab at a time; --no-wait to refuse instead)");
+                if (!ours) {
+                    IN_THIS_JVM.acquireUninterruptibly();
+                    ours = true;
+                }
                 lock = channel.lock();
             }
             MachineLock machine = new MachineLock(channel, lock);
             held = machine;
             machine.write(what);
             return machine;
-        } catch (IOException e) {
+        } catch (IOException | RuntimeException e) {
             close(channel);
-            throw new LabException("cannot lock " + FILE + ": " + e.getMessage(), e);
+            if (ours) {
+                IN_THIS_JVM.release();
+            }
+            throw e instanceof IOException ? new LabException("cannot lock " + FILE + ": " + e.getMessage(), e) : (RuntimeException) e;
         }
     }
 
@@ -90,14 +99,6 @@ public final class MachineLock implements AutoCloseable {
         } catch (IOException e) {
             throw new LabException("cannot open the machine's lab lock " + FILE + ": " + e.getMessage()
                     + " (one lab at a time per machine; remove the file if no lab runs)", e);
-        }
-    }
-
-    private static FileLock tryLock(FileChannel channel) throws IOException {
-        try {
-            return channel.tryLock();
-        } catch (OverlappingFileLockException e) {
-            return null; // this JVM holds it already (tests run labs in-process)
         }
     }
 
@@ -129,6 +130,7 @@ public final class MachineLock implements AutoCloseable {
             // Closing the channel releases it too.
         }
         close(channel);
+        IN_THIS_JVM.release();
     }
 
     private static void close(FileChannel channel) {

@@ -13,6 +13,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import java.util.stream.Stream;
 
@@ -118,7 +119,9 @@ public final class RunProcesses implements AutoCloseable {
         if (lifeline != null) {
             try {
                 lifeline.close();
-                guard.waitFor(); // it reads "ended" and exits at once
+                if (!guard.waitFor(5, TimeUnit.SECONDS)) { // it reads "ended" and exits at once
+                    guard.destroyForcibly();
+                }
             } catch (IOException e) {
                 guard.destroy();
             } catch (InterruptedException e) {
