@@ -89,6 +89,28 @@ class BadInputTest {
         assertFalse(run.err().contains("\tat "), run.toString());
     }
 
+    /** Limits the kernel refuses, or that would limit nothing, are refused before anything starts (they failed every target with exit 0). */
+    @Test
+    void limitsThatCannotWorkAreOneLineBeforeAnythingStarts() throws IOException {
+        Path results = Home.detect().results();
+        List<Path> before = listing(results);
+        Path tiny = dir.resolve("tiny.yaml");
+        Files.writeString(tiny, "targets: [mvc]\nscenarios: [plaintext]\nprofile: {fixed: {users: 1, duration: 1s}}\nlimits: {cpus: 0.001}\n");
+        assertOneLineError(LabCli.of("run", tiny.toString()), "lab: " + tiny + ": limits.cpus 0.001: below the kernel's smallest CPU quota, 0.01 (1 ms per 100 ms period)");
+        Path own = dir.resolve("own.yaml");
+        Files.writeString(own, "targets: [mvc, {name: mvc-tiny, base: mvc, limits: {cpus: 0.005}}]\nscenarios: [plaintext]\nprofile: {fixed: {users: 1, duration: 1s}}\n");
+        assertOneLineError(LabCli.of("run", own.toString()), "lab: " + own + ": target mvc-tiny: limits.cpus 0.005: below the kernel's smallest");
+        // --cpus replaces the file's quota, and is named as the flag.
+        assertOneLineError(LabCli.of("run", tiny.toString(), "--cpus", "0.009"), "lab: --cpus 0.009: below the kernel's smallest CPU quota");
+        int cpus = Runtime.getRuntime().availableProcessors();
+        assertOneLineError(LabCli.of("run", "--targets", "mvc", "--no-pin", "--cpus", "64"),
+                "lab: --cpus 64: more than the " + cpus + " CPU(s) the targets run on (0" + (cpus > 1 ? "," : ")"));
+        assertOneLineError(LabCli.of("run", "--targets", "mvc", "--memory", "256m"),
+                "lab: --memory 256m: not above the targets' heap of 512m (--heap, all of it committed at start)");
+        assertOneLineError(LabCli.of("run", "--targets", "mvc", "--memory", "1g", "--heap", "1g"), "lab: --memory 1024m: not above the targets' heap of 1g");
+        assertEquals(before, listing(results), "nothing created under results/");
+    }
+
     @Test
     void aSweepNeedsAGridAndNamesTheBadAxis() {
         assertOneLineError(LabCli.of("sweep", "--targets", "mvc"), "sweep: give --vary NAME=V1,V2,...");

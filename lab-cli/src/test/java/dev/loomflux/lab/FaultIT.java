@@ -134,6 +134,22 @@ class FaultIT {
     }
 
     @Test
+    void aTargetOutOfHeapSaysSoInTheFirstLineOfItsError() throws Exception {
+        // As mvc-vt at 10,000 users over a 100 ms downstream with 512 MB, smaller: every request in flight holds a Tomcat processor.
+        LabCli run = LabCli.of("run", "--design", "sequential", "--targets", "mvc-vt", "--scenario", "gateway", "--delay", "100", "--profile", "fixed",
+                "--connections", "4000", "--heap", "64m", "--duration", "30s", "--warmup", "0s", "--cooldown", "0s", "--no-pin");
+        assertEquals(0, run.exitCode(), run.toString());
+        JsonNode r = JSON.readTree(resultsDir(run).resolve("results.json").toFile()).path("results").get(0);
+        assertEquals("failed", r.path("status").asText(), r.toString());
+        String first = r.path("error").asText().lines().findFirst().orElse("");
+        System.out.println("out of heap: " + first);
+        assertEquals("out of heap (heap 64m): java.lang.OutOfMemoryError: Java heap space: target exited during the run (code 3)", first.replaceFirst("; last lines:$", ""));
+        assertTrue(run.out().contains("mvc-vt: out of heap (heap 64m): java.lang.OutOfMemoryError: Java heap space; exited (code 3); stopping its load"), run.out());
+        assertTrue(run.out().contains("FAILED: out of heap (heap 64m)"), run.out());
+        assertEquals(0, ProcessHandle.current().descendants().filter(ProcessHandle::isAlive).count());
+    }
+
+    @Test
     void aTargetThatNeverAnswersIsGivenUpAfterItsReadyTimeoutAndTheNextGoesOn(@TempDir Path tmp) throws Exception {
         Path yaml = tmp.resolve("never.yaml");
         Files.writeString(yaml, String.join("\n",

@@ -12,7 +12,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 /** Every command's help prints cleanly: picocli reports an unescaped % in a description on System.err. */
 class HelpTest {
     @ParameterizedTest
-    @ValueSource(strings = {"list", "verify", "run", "capacity", "compare", "report", "calibrate"})
+    @ValueSource(strings = {"list", "verify", "run", "capacity", "compare", "report", "calibrate", "clean"})
     void helpHasNoWarnings(String command) {
         PrintStream original = System.err;
         ByteArrayOutputStream stderr = new ByteArrayOutputStream();

@@ -1,6 +1,7 @@
 package dev.loomflux.lab;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -23,20 +24,15 @@ class InterruptIT {
     @ParameterizedTest
     @CsvSource({"INT, 130", "TERM, 143"})
     void aStopSignalEndsTheRunWithinSecondsKeepsFinishedResultsAndLeavesNoProcess(String signal, int exitCode, @TempDir Path tmp) throws Exception {
-        Path home = Path.of(System.getProperty("loomflux.home")).toAbsolutePath();
         Path console = tmp.resolve("console.txt");
         // A terminal's Ctrl-C reaches a process whose SIGINT is at its default. A test run from a background job (CI,
         // nohup ... &) inherits SIGINT ignored, and the JVM keeps it ignored; perl puts it back to default before the exec.
-        Process lab = new ProcessBuilder("perl", "-e", "$SIG{INT} = 'DEFAULT'; exec @ARGV or die \"exec: $!\"",
-                ProcessHandle.current().info().command().orElse("java"),
-                "-Dloomflux.home=" + home, "-jar", home.resolve("lab-cli/target/loomflux-lab.jar").toString(),
-                "run", "--design", "sequential", "--targets", "mvc-vt", "--scenario", "plaintext,json", "--profile", "fixed",
+        Process lab = LabProcess.start(console, "run", "--design", "sequential", "--targets", "mvc-vt", "--scenario", "plaintext,json", "--profile", "fixed",
                 "--connections", "8", "--duration", "3s", "--warmup", "0s", "--cooldown", "0s", "--name", "interrupt-it",
-                "--memory", "1g", "--no-pin")
-                .redirectErrorStream(true).redirectOutput(console.toFile()).start();
+                "--memory", "1g", "--no-pin");
         try {
             // The first scenario is measured and written; the second is under load when Ctrl-C comes.
-            awaitLine(console, "mvc-vt json: measuring", 120);
+            LabProcess.awaitLine(console, "mvc-vt json: measuring", 120);
             Thread.sleep(2_000);
             List<ProcessHandle> children = lab.descendants().toList();
             assertTrue(children.size() >= 1, "the lab's children: " + children);
@@ -66,6 +62,87 @@ class InterruptIT {
         }
     }
 
+    /**
+     * SIGKILL leaves the lab no say: the kernel kills its children (setpriv --pdeathsig), its guard kills the rest
+     * (PostgreSQL, daemonized by pg_ctl). With the guard SIGKILLed too (a whole process tree killed at once) the
+     * postmaster is left, and ./lab clean stops it. Either way the dead run is found and marked abandoned.
+     */
+    @ParameterizedTest
+    @CsvSource({"false", "true"})
+    void aSigkilledLabLeavesNoProcessOfItsRunAndIsFoundAbandoned(boolean guardKilledToo, @TempDir Path tmp) throws Exception {
+        Path console = tmp.resolve("console.txt");
+        Process lab = LabProcess.start(console, "run", "--design", "sequential", "--targets", "mvc,webflux", "--scenario", "items", "--profile", "fixed",
+                "--connections", "20", "--duration", "20s", "--warmup", "0s", "--cooldown", "0s", "--name", "killed-it", "--no-pin");
+        Path dir;
+        List<ProcessHandle> started;
+        ProcessHandle postmaster;
+        try {
+            LabProcess.awaitLine(console, "mvc items-page0-size20: measuring", 120);
+            Thread.sleep(2_000);
+            Matcher run = Pattern.compile("run (\\S+): ").matcher(Files.readString(console));
+            assertTrue(run.find(), Files.readString(console));
+            dir = Path.of(System.getProperty("loomflux.home"), "results", run.group(1));
+            postmaster = ProcessHandle.of(Long.parseLong(Files.readAllLines(dir.resolve("postgres/data/postmaster.pid")).get(0).trim())).orElseThrow();
+            started = new java.util.ArrayList<>(lab.descendants().toList());
+            started.add(postmaster);
+            started.addAll(postmaster.children().toList());
+            List<ProcessHandle> kill = new java.util.ArrayList<>(List.of(lab.toHandle()));
+            if (guardKilledToo) {
+                kill.addAll(lab.children().filter(h -> h.info().commandLine().orElse("").contains("guard")).toList());
+                assertEquals(1, kill.size() - 1, "the guard among " + lab.children().map(ProcessHandle::info).toList());
+            }
+            long backends = postmaster.children().filter(h -> cmdline(h).startsWith("postgres: loomflux")).count();
+            System.out.printf("SIGKILL to the lab%s: %d processes of its run, PostgreSQL with %d connections from the target%n",
+                    guardKilledToo ? " and its guard" : "", started.size(), backends);
+            assertTrue(backends >= 10, "mvc's pool of 10 connections: " + backends);
+            kill.forEach(ProcessHandle::destroyForcibly);
+            assertTrue(lab.waitFor(5, TimeUnit.SECONDS));
+            Thread.sleep(5_000);
+        } finally {
+            lab.descendants().forEach(ProcessHandle::destroyForcibly);
+            lab.destroyForcibly();
+        }
+        String out = Files.readString(console);
+        assertEquals("running", new ObjectMapper().readTree(dir.resolve("results.json").toFile()).path("status").asText(), out);
+        List<ProcessHandle> left = started.stream().filter(ProcessHandle::isAlive).toList();
+        LabCli next;
+        if (guardKilledToo) {
+            // The target was the lab's child: the kernel killed it. The postmaster is nobody's child, and only it (with its backends) is left.
+            assertTrue(left.contains(postmaster), "left: " + left.stream().map(ProcessHandle::info).toList());
+            assertTrue(left.stream().noneMatch(h -> h.info().commandLine().orElse("").contains("loomflux-mvc.jar")), left.toString());
+            next = LabCli.of("clean");
+            assertEquals(0, next.exitCode(), next.toString());
+            assertTrue(next.out().contains("stopped what it left running: postgres (pid " + postmaster.pid() + ")"), next.toString());
+            // Killed, they stay zombies until init reaps them: that can take a moment.
+            long deadline = System.currentTimeMillis() + 5_000;
+            while (started.stream().anyMatch(ProcessHandle::isAlive) && System.currentTimeMillis() < deadline) {
+                Thread.sleep(100);
+            }
+        } else {
+            assertEquals(List.of(), left.stream().map(ProcessHandle::info).toList(), "alive 5 s after the lab was SIGKILLed");
+            assertTrue(Files.readString(dir.resolve("guard.log")).contains("killed postgres (pid " + postmaster.pid() + ")"));
+            next = LabCli.of("run", "--design", "sequential", "--targets", "mvc", "--scenario", "plaintext", "--profile", "fixed",
+                    "--connections", "4", "--duration", "1s", "--warmup", "0s", "--cooldown", "0s", "--no-pin");
+            assertEquals(0, next.exitCode(), next.toString());
+        }
+        assertTrue(next.out().contains("run " + dir.getFileName() + " (lab pid " + lab.pid() + ") died without finishing: "), next.toString());
+        assertTrue(next.out().contains("its results.json is marked abandoned"), next.toString());
+        assertEquals("abandoned", new ObjectMapper().readTree(dir.resolve("results.json").toFile()).path("status").asText());
+        assertEquals(List.of(), started.stream().filter(ProcessHandle::isAlive).map(ProcessHandle::info).toList());
+        assertFalse(Files.exists(dir.resolve("postgres/data")), "the dead server's data is removed");
+        // Found once: the next look finds nothing.
+        assertEquals("clean: no run died with anything left to stop", LabCli.of("clean").out().strip());
+    }
+
+    /** PostgreSQL rewrites its processes' argv ("postgres: user db host idle"), which ProcessHandle.Info does not show. */
+    private static String cmdline(ProcessHandle h) {
+        try {
+            return Files.readString(Path.of("/proc", Long.toString(h.pid()), "cmdline")).replace('\0', ' ');
+        } catch (java.io.IOException e) {
+            return "";
+        }
+    }
+
     private static List<Path> groupsOf(long pid) throws Exception {
         List<Path> out = new java.util.ArrayList<>();
         for (String hierarchy : List.of("cpu", "cpuacct", "memory")) {
@@ -76,16 +153,5 @@ class InterruptIT {
             }
         }
         return out;
-    }
-
-    private static void awaitLine(Path file, String text, int seconds) throws Exception {
-        long deadline = System.currentTimeMillis() + seconds * 1000L;
-        while (System.currentTimeMillis() < deadline) {
-            if (Files.isRegularFile(file) && Files.readString(file).contains(text)) {
-                return;
-            }
-            Thread.sleep(200);
-        }
-        throw new AssertionError("no '" + text + "' within " + seconds + " s:\n" + Files.readString(file));
     }
 }

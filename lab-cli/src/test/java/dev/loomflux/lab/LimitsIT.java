@@ -57,7 +57,7 @@ class LimitsIT {
     void aMemoryLimitBelowWhatTheTargetNeedsKillsItAndTheResultSaysSo() throws Exception {
         assumeTrue(Cgroup.unsupported().isEmpty(), () -> "cgroups: " + Cgroup.unsupported().orElse(""));
         LabCli run = LabCli.of("run", "--design", "sequential", "--targets", "mvc", "--scenario", "plaintext", "--profile", "fixed", "--connections", "4",
-                "--duration", "3s", "--warmup", "0s", "--cooldown", "0s", "--memory", "48m");
+                "--duration", "3s", "--warmup", "0s", "--cooldown", "0s", "--heap", "32m", "--memory", "48m"); // a limit under the heap is refused (BadInputTest)
         JsonNode r = resultsOf(run).path("results").get(0);
         assertEquals("failed", r.path("status").asText(), r.toString());
         assertTrue(r.path("error").asText().startsWith("mvc was killed by its memory limit of 48 MB while starting (the kernel's OOM killer)"),

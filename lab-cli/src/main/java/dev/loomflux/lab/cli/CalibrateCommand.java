@@ -4,6 +4,7 @@ import dev.loomflux.lab.Home;
 import dev.loomflux.lab.UsageException;
 import dev.loomflux.lab.calibrate.Calibration;
 import dev.loomflux.lab.experiment.ExperimentReader;
+import dev.loomflux.lab.process.MachineLock;
 import dev.loomflux.lab.cpu.CpuPlan;
 import dev.loomflux.lab.target.LaunchSettings;
 import dev.loomflux.lab.target.TargetSpec;
@@ -54,6 +55,9 @@ public final class CalibrateCommand implements Callable<Integer> {
     @Mixin
     JvmOptions jvm;
 
+    @Mixin
+    MachineOptions machine;
+
     @Spec
     CommandSpec spec;
 
@@ -80,7 +84,9 @@ public final class CalibrateCommand implements Callable<Integer> {
         LaunchSettings settings = jvm.settings();
         Home home = Home.detect();
         home.jar(targetSpec.app().module(), targetSpec.app().jar());
-        new Calibration(connections, measured, rounds, targetWarmup).run(home, settings, cpus, targetSpec, wrk, out);
+        try (MachineLock taken = machine.take("calibrate", out)) {
+            new Calibration(connections, measured, rounds, targetWarmup).run(home, settings, cpus, targetSpec, wrk, out);
+        }
         return 0;
     }
 }

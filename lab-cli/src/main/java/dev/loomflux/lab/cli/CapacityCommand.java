@@ -8,7 +8,11 @@ import dev.loomflux.lab.experiment.Experiment;
 import dev.loomflux.lab.experiment.Limits;
 import dev.loomflux.lab.experiment.Profile;
 import dev.loomflux.lab.experiment.Scenario;
+import dev.loomflux.lab.limits.LimitsCheck;
+import dev.loomflux.lab.process.MachineLock;
 import dev.loomflux.lab.process.Reaper;
+import dev.loomflux.lab.target.LaunchSettings;
+import dev.loomflux.lab.cpu.CpuPlan;
 import dev.loomflux.lab.run.Runner;
 import java.time.Duration;
 import java.util.List;
@@ -71,6 +75,9 @@ public final class CapacityCommand implements Callable<Integer> {
     @Mixin
     DatabaseOptions db;
 
+    @Mixin
+    MachineOptions machine;
+
     @Spec
     CommandSpec spec;
 
@@ -92,7 +99,12 @@ public final class CapacityCommand implements Callable<Integer> {
         Experiment experiment = new Experiment("capacity-" + String.join("+", scenarios.stream().map(s -> s.kind().id()).toList()),
                 targets.select(), scenarios, new Profile.Rate(start, stepTime, plan.inFlight(start)),
                 Flags.duration("--warmup", warmup, true), Flags.duration("--cooldown", cooldown, true), repeat);
-        new Runner(Home.detect(), experiment, jvm.settings(), cpuOptions.plan(), db, spec.commandLine().getOut(), plan).run();
+        LaunchSettings settings = jvm.settings();
+        CpuPlan cpus = cpuOptions.plan();
+        LimitsCheck.require(experiment.targets(), settings, cpus.target(), jvm.cpus != null, jvm.memory != null, null);
+        try (MachineLock taken = machine.take("capacity", spec.commandLine().getOut())) {
+            new Runner(Home.detect(), experiment, settings, cpus, db, spec.commandLine().getOut(), plan).run();
+        }
         return Reaper.stopping() ? 130 : 0;
     }
 }

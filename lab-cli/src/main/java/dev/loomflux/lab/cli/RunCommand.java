@@ -9,7 +9,10 @@ import dev.loomflux.lab.experiment.Limits;
 import dev.loomflux.lab.experiment.Profile;
 import dev.loomflux.lab.experiment.ProfileReader;
 import dev.loomflux.lab.experiment.Scenario;
+import dev.loomflux.lab.limits.LimitsCheck;
+import dev.loomflux.lab.process.MachineLock;
 import dev.loomflux.lab.process.Reaper;
+import dev.loomflux.lab.target.LaunchSettings;
 import dev.loomflux.lab.cpu.CpuPlan;
 import dev.loomflux.lab.run.Runner;
 import dev.loomflux.lab.stats.Paired;
@@ -99,6 +102,9 @@ public class RunCommand implements Callable<Integer> {
     @Mixin
     DatabaseOptions db;
 
+    @Mixin
+    MachineOptions machine;
+
     @Spec
     CommandSpec spec;
 
@@ -122,7 +128,11 @@ public class RunCommand implements Callable<Integer> {
             experiment = experiment.withRepeat(repeat);
         }
         CpuPlan cpus = cpuOptions.plan();
-        new Runner(Home.detect(), experiment, jvm.settings(experiment.limits()), cpus, db, spec.commandLine().getOut()).run();
+        LaunchSettings settings = jvm.settings(experiment.limits());
+        LimitsCheck.require(experiment.targets(), settings, cpus.target(), jvm.cpus != null, jvm.memory != null, file == null ? null : file.toString());
+        try (MachineLock taken = machine.take(spec.name(), spec.commandLine().getOut())) {
+            new Runner(Home.detect(), experiment, settings, cpus, db, spec.commandLine().getOut()).run();
+        }
         if (Reaper.stopping()) {
             return 130;
         }

@@ -2,6 +2,7 @@ package dev.loomflux.lab.db;
 
 import dev.loomflux.lab.LabException;
 import dev.loomflux.lab.Pause;
+import dev.loomflux.lab.process.RunProcesses;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.io.IOException;
 import java.net.ServerSocket;
@@ -93,6 +94,8 @@ public final class EmbeddedDatabase implements Database {
             }
             postgres = pg;
             data = fresh;
+            // pg_ctl daemonized it: the run's record is what stops it if the lab dies (RunProcesses).
+            postmaster().ifPresent(pid -> RunProcesses.add("postgres", pid));
         } catch (IOException | SQLException | RuntimeException e) {
             throw new LabException("embedded PostgreSQL did not start (" + e.getMessage() + "); see " + log, e);
         }

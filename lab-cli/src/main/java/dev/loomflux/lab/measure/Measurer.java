@@ -238,11 +238,10 @@ public final class Measurer {
      * The target's resources per second and per phase, and its JVM internals over the measured
      * window from a JFR dump. Waits for the sampler's reading that covers the last second.
      */
-    /** The target's last words name what ended it, e.g. "Terminating due to java.lang.OutOfMemoryError: Java heap space". */
+    /** Led by what ended it when its log or cgroup tells (out of heap, the memory limit, a crash), then its last words. */
     private static Result exited(RunningTarget target, String name, Scenario scenario) {
-        String cause = target.cgroup() == null ? target.process().exitDescription()
-                : target.cgroup().oomCause().map(c -> c + ": the kernel's OOM killer").orElse(target.process().exitDescription());
-        return Result.failed(name, scenario.name(), "target exited during the run (" + cause + "); last lines:\n" + target.process().logTail(10));
+        return Result.failed(name, scenario.name(), target.exitCause().map(c -> c + ": ").orElse("")
+                + "target exited during the run (" + target.process().exitDescription() + "); last lines:\n" + target.process().logTail(10));
     }
 
     private Result.Telemetry telemetry(List<Result.PerSecond> series, RunningTarget target, Phase measured, String jfr, Profile profile,

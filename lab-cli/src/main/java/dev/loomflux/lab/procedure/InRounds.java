@@ -103,8 +103,7 @@ public final class InRounds {
         List<TargetVisit> alive = visits.stream().filter(v -> v.target().process().isAlive() && warmups.containsKey(v.target().spec().name())).toList();
         for (TargetVisit v : visits) {
             if (!v.target().process().isAlive()) {
-                results.add(failed(v.target().spec().name(), scenario, cell, set, "target exited before its rounds ("
-                        + v.target().process().exitDescription() + "); last lines:\n" + v.target().process().logTail(10)));
+                results.add(failed(v.target().spec().name(), scenario, cell, set, exited(v, "before its rounds")));
             }
         }
         if (alive.isEmpty() || Reaper.stopping()) {
@@ -185,8 +184,7 @@ public final class InRounds {
             List<BlockRecord> ownRecords = records.stream().filter(r -> r.target().equals(name)).toList();
             if (own.isEmpty()) {
                 perTarget.add(failed(name, scenario, cell, set, v.target().process().isAlive() ? "no block was measured"
-                        : "target exited during the rounds (" + v.target().process().exitDescription() + "); last lines:\n"
-                        + v.target().process().logTail(10)));
+                        : exited(v, "during the rounds")));
                 continue;
             }
             String hlog = name + "." + scenario.name() + load.suffix() + (experiment.repeat() > 1 ? ".s" + set : "") + ".hlog";
@@ -214,6 +212,12 @@ public final class InRounds {
     private static Result failed(String target, Scenario scenario, Map<String, Integer> cell, int set, String why) {
         Result r = Result.failed(target, scenario.name(), why).withVisit(set, null, null, null);
         return cell == null ? r : r.withCell(cell);
+    }
+
+    /** Led by what ended it when its log or cgroup tells (out of heap, the memory limit, a crash), then its last words. */
+    private static String exited(TargetVisit v, String when) {
+        return v.target().exitCause().map(c -> c + ": ").orElse("") + "target exited " + when + " (" + v.target().process().exitDescription()
+                + "); last lines:\n" + v.target().process().logTail(10);
     }
 
     private static Integer users(Profile p) {

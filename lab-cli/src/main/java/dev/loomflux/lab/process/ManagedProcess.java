@@ -9,6 +9,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
 
@@ -21,6 +24,14 @@ public final class ManagedProcess implements AutoCloseable {
     /** On Ctrl-C the whole lab must be gone within 3 s: a server that is still draining its requests is killed. */
     private static final long STOPPING_GRACE_MS = 1_500;
     private static final Pattern JVM_LOG_LINE = Pattern.compile("\\[\\d+\\.\\d+s\\]\\[\\w+\\]");
+    private static final ExecutorService LAUNCHER = Executors.newSingleThreadExecutor(r -> {
+        Thread t = new Thread(r, "loomflux-launcher");
+        t.setDaemon(true);
+        return t;
+    });
+
+    /** util-linux's setpriv with --pdeathsig (2.33+); where it is missing, the run's guard stops the children instead. */
+    private static final boolean PDEATHSIG = pdeathsigWorks();
 
     private final String name;
     private final Process process;
@@ -48,11 +59,47 @@ public final class ManagedProcess implements AutoCloseable {
                     .redirectInput(ProcessBuilder.Redirect.from(nullDevice()));
             pb.environment().putAll(env);
             long started = System.nanoTime();
-            ManagedProcess p = new ManagedProcess(name, pb.start(), log, started);
+            ManagedProcess p = new ManagedProcess(name, launch(pb), log, started);
             Reaper.register(p);
+            RunProcesses.add(name, p.pid());
             return p;
         } catch (IOException e) {
             throw new LabException("cannot start " + name + " (" + command.get(0) + "): " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * Starts it under {@code setpriv --pdeathsig KILL} where util-linux has it, so the kernel kills it
+     * when the lab dies, even by SIGKILL. The kernel means the parent thread, not process: a child
+     * started from a pool thread that retires would be killed with it, so every start happens on
+     * one thread that lives as long as the lab.
+     */
+    private static Process launch(ProcessBuilder pb) throws IOException {
+        if (PDEATHSIG) {
+            List<String> cmd = new ArrayList<>(List.of("setpriv", "--pdeathsig", "KILL", "--"));
+            cmd.addAll(pb.command());
+            pb.command(cmd);
+        }
+        try {
+            return LAUNCHER.submit(pb::start).get();
+        } catch (ExecutionException e) {
+            throw e.getCause() instanceof IOException io ? io : new IOException(e.getCause());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted while starting " + pb.command().get(0), e);
+        }
+    }
+
+    private static boolean pdeathsigWorks() {
+        try {
+            Process p = new ProcessBuilder("setpriv", "--pdeathsig", "KILL", "--", "true").redirectErrorStream(true)
+                    .redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+            return p.waitFor(5, TimeUnit.SECONDS) && p.exitValue() == 0;
+        } catch (IOException e) {
+            return false;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
         }
     }
 
@@ -92,6 +139,15 @@ public final class ManagedProcess implements AutoCloseable {
             return String.join(System.lineSeparator(), all.subList(Math.max(0, all.size() - lines), all.size()));
         } catch (IOException e) {
             return "(no log: " + e.getMessage() + ")";
+        }
+    }
+
+    /** The whole log, oldest line first; empty when it cannot be read. */
+    public List<String> logLines() {
+        try {
+            return Files.readAllLines(log, StandardCharsets.UTF_8);
+        } catch (IOException | java.io.UncheckedIOException e) {
+            return List.of();
         }
     }
 

@@ -25,7 +25,9 @@ import dev.loomflux.lab.experiment.Experiment;
 import dev.loomflux.lab.experiment.Profile;
 import dev.loomflux.lab.experiment.Scenario;
 import dev.loomflux.lab.experiment.Sweep;
+import dev.loomflux.lab.process.MachineLock;
 import dev.loomflux.lab.process.Reaper;
+import dev.loomflux.lab.process.RunProcesses;
 import dev.loomflux.lab.report.Report;
 import dev.loomflux.lab.result.Environment;
 import dev.loomflux.lab.result.ExperimentDescription;
@@ -107,8 +109,11 @@ public final class Runner {
         if (experiment.inRounds()) {
             requireMemoryForAll();
         }
+        List<String> dead = new ArrayList<>();
+        RunProcesses.cleanUp(home.results(), dead::add); // a lab that was killed may have left servers on these CPUs
         Path dir = home.newRunDir(experiment.name());
         String runId = dir.getFileName().toString();
+        MachineLock.describe("run " + runId);
         try {
             Files.createDirectories(dir);
         } catch (IOException e) {
@@ -118,9 +123,11 @@ public final class Runner {
         long self = ProcessHandle.current().pid();
         String before = CpuPlan.affinityOf(self);
         cpus.move(self, cpus.driver());
-        try (RunLog log = new RunLog(console, dir.resolve("run.log"), System.console() != null); DriverLog driverLog = new DriverLog(dir.resolve("driver.log")); sampler;
+        try (RunProcesses started = RunProcesses.open(dir);
+             RunLog log = new RunLog(console, dir.resolve("run.log"), System.console() != null); DriverLog driverLog = new DriverLog(dir.resolve("driver.log")); sampler;
              CpuCanary c = new CpuCanary(tid -> cpus.moveThread(tid, cpus.target()))) {
             canary = c;
+            dead.forEach(log::line);
             log.line("run " + runId + ": " + experiment.targets().size() + " target(s) x " + experiment.scenarios().size()
                     + " scenario(s), profile " + experiment.profile().kind() + "; " + cpus.note()
                     + ": target CPUs " + CpuPlan.list(cpus.target()) + ", driver " + CpuPlan.list(cpus.driver()) + ", support " + CpuPlan.list(cpus.support()));
@@ -248,7 +255,7 @@ public final class Runner {
                             + (experiment.repeat() > 1 ? ", set " + set + " of " + experiment.repeat() : ""));
                     target.process().onExit().thenRun(() -> {
                         if (!target.process().stoppedByLab()) {
-                            log.line(spec.name() + ": exited (" + target.process().exitDescription() + "); stopping the load");
+                            log.line(spec.name() + ": " + target.exitHeadline() + "; stopping the load");
                             LoadDriver.cancelAll();
                         }
                     });
@@ -378,7 +385,7 @@ public final class Runner {
         // A target that dies under load: its load ends within a second instead of hammering a closed port until the profile ends.
         target.process().onExit().thenRun(() -> {
             if (!target.process().stoppedByLab()) {
-                log.line(spec.name() + ": exited (" + target.process().exitDescription() + "); stopping its load");
+                log.line(spec.name() + ": " + target.exitHeadline() + "; stopping its load");
                 LoadDriver.cancelAll();
             }
         });

@@ -23,9 +23,11 @@ public final class RunningTarget implements AutoCloseable {
     private final long startupMillis;
     private final Cgroup cgroup;
     private final double cpus;
+    private final String heap;
 
-    private RunningTarget(TargetSpec spec, ManagedProcess process, URI base, long startupMillis, Cgroup cgroup, double cpus) {
+    private RunningTarget(TargetSpec spec, ManagedProcess process, URI base, long startupMillis, Cgroup cgroup, double cpus, String heap) {
         this.cpus = cpus;
+        this.heap = heap;
         this.spec = spec;
         this.process = process;
         this.base = base;
@@ -90,7 +92,8 @@ public final class RunningTarget implements AutoCloseable {
         URI base = URI.create("http://" + settings.host() + ":" + port);
         try {
             long startup = Readiness.await(p, base.resolve(own != null ? own.ready() : "/plaintext"), own != null ? own.readyTimeout() : Command.READY_TIMEOUT);
-            return new RunningTarget(spec, p, base, startup, cgroup, cgroup != null && limits.cpus() > 0 ? Math.min(pinned, limits.cpus()) : pinned);
+            return new RunningTarget(spec, p, base, startup, cgroup, cgroup != null && limits.cpus() > 0 ? Math.min(pinned, limits.cpus()) : pinned,
+                    heapOf(spec, settings));
         } catch (RuntimeException e) {
             p.close();
             Optional<String> oom = cgroup == null ? Optional.empty() : cgroup.oomCause();
@@ -98,8 +101,27 @@ public final class RunningTarget implements AutoCloseable {
             if (oom.isPresent()) {
                 throw new LabException(spec.name() + " was " + oom.get() + " while starting (the kernel's OOM killer); " + e.getMessage(), e);
             }
+            Optional<String> cause = ExitCause.of(p.logLines(), Optional.empty(), heapOf(spec, settings));
+            if (cause.isPresent()) {
+                throw new LabException(cause.get() + ": " + e.getMessage(), e);
+            }
             throw e;
         }
+    }
+
+    /** The heap it runs with: the lab's, unless the target's own JVM arguments set another. */
+    private static String heapOf(TargetSpec spec, LaunchSettings settings) {
+        return spec.jvmArgs().stream().filter(a -> a.startsWith("-Xmx")).reduce((a, b) -> b).map(a -> a.substring(4)).orElse(settings.heap());
+    }
+
+    /** Why it exited, when its log or its cgroup tells: "out of heap (heap 512m): java.lang.OutOfMemoryError: Java heap space". */
+    public Optional<String> exitCause() {
+        return ExitCause.of(process.logLines(), cgroup == null ? Optional.empty() : cgroup.oomCause(), heap);
+    }
+
+    /** "exited (code 3)", led by the cause when known: for the console and a failed result's first line. */
+    public String exitHeadline() {
+        return exitCause().map(c -> c + "; ").orElse("") + "exited (" + process.exitDescription() + ")";
     }
 
     private static void closeQuietly(Cgroup cgroup) {
