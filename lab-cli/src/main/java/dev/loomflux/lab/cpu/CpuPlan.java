@@ -1,6 +1,7 @@
 package dev.loomflux.lab.cpu;
 
 import dev.loomflux.lab.LabException;
+import dev.loomflux.lab.ShortCommand;
 import dev.loomflux.lab.UsageException;
 import dev.loomflux.lab.target.Placement;
 import java.io.IOException;
@@ -13,7 +14,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
-import java.util.concurrent.TimeUnit;
 
 /**
  * Which CPUs the target, the load driver and the support processes (stub, database) run on.
@@ -166,20 +166,7 @@ public record CpuPlan(boolean applied, List<Integer> target, List<Integer> drive
         if (!System.getProperty("os.name", "").startsWith("Linux")) {
             return false;
         }
-        return succeeds("taskset", "-p", Long.toString(ProcessHandle.current().pid()));
-    }
-
-    /** Runs a short command; false when it cannot start, fails or hangs. */
-    private static boolean succeeds(String... command) {
-        try {
-            Process p = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
-            return p.waitFor(5, TimeUnit.SECONDS) && p.exitValue() == 0;
-        } catch (IOException e) {
-            return false;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return false;
-        }
+        return ShortCommand.succeeds("taskset", "-p", Long.toString(ProcessHandle.current().pid()));
     }
 
     public static String list(List<Integer> cpus) {
@@ -212,7 +199,7 @@ public record CpuPlan(boolean applied, List<Integer> target, List<Integer> drive
 
     /** Moves one thread of this JVM (Linux thread id) onto a CPU set; false when it could not. */
     public boolean moveThread(long tid, List<Integer> cpus) {
-        return applied && succeeds("taskset", "-p", "-c", list(cpus), Long.toString(tid));
+        return applied && ShortCommand.succeeds("taskset", "-p", "-c", list(cpus), Long.toString(tid));
     }
 
     /** Best effort: moves a process back to an affinity read earlier with {@link #affinityOf}. */
@@ -227,8 +214,8 @@ public record CpuPlan(boolean applied, List<Integer> target, List<Integer> drive
      * is tried twice and the caller checks the main thread's affinity.
      */
     private static boolean taskset(long pid, String cpuList) {
-        return succeeds("taskset", "-a", "-p", "-c", cpuList, Long.toString(pid))
-                || (!Thread.currentThread().isInterrupted() && succeeds("taskset", "-a", "-p", "-c", cpuList, Long.toString(pid)));
+        return ShortCommand.succeeds("taskset", "-a", "-p", "-c", cpuList, Long.toString(pid))
+                || (!Thread.currentThread().isInterrupted() && ShortCommand.succeeds("taskset", "-a", "-p", "-c", cpuList, Long.toString(pid)));
     }
 
     /** Where a process may actually run, read back from /proc as evidence for the results. */

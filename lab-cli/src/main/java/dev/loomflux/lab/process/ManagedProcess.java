@@ -1,6 +1,7 @@
 package dev.loomflux.lab.process;
 
 import dev.loomflux.lab.LabException;
+import dev.loomflux.lab.ShortCommand;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -91,16 +92,7 @@ public final class ManagedProcess implements AutoCloseable {
     }
 
     private static boolean pdeathsigWorks() {
-        try {
-            Process p = new ProcessBuilder("setpriv", "--pdeathsig", "KILL", "--", "true").redirectErrorStream(true)
-                    .redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
-            return p.waitFor(5, TimeUnit.SECONDS) && p.exitValue() == 0;
-        } catch (IOException e) {
-            return false;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return false;
-        }
+        return ShortCommand.succeeds("setpriv", "--pdeathsig", "KILL", "--", "true");
     }
 
     private static java.io.File nullDevice() {
