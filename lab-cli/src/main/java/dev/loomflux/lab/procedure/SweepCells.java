@@ -81,8 +81,7 @@ public final class SweepCells implements Procedure {
             }
             Map<String, Integer> cell = cells.get(i);
             Scenario scenario = sweep.scenario(base, cell);
-            Map<String, Integer> at = new LinkedHashMap<>(variant.at());
-            at.putAll(cell);
+            Map<String, Integer> at = at(variant, cell);
             if (progress != null) {
                 progress.unitStarted();
             }
@@ -128,9 +127,7 @@ public final class SweepCells implements Procedure {
             Sweep.Variant v = variants.get(r.target());
             String map = r.cell() == null || v == null ? null : mapName(r.scenario(), r.cell());
             if (map != null) {
-                Map<String, Integer> at = new LinkedHashMap<>(v.at());
-                at.putAll(r.cell());
-                entries.add(new SweepMap.Entry(v.base(), map, at, r));
+                entries.add(new SweepMap.Entry(v.base(), map, at(v, r.cell()), r));
             }
         }
         for (PairComparison c : comparisons) {
@@ -138,11 +135,16 @@ public final class SweepCells implements Procedure {
             Sweep.Variant b = variants.get(c.b());
             String map = c.cell() == null || a == null || b == null ? null : mapName(c.scenario(), c.cell());
             if (map != null && a.at().equals(b.at()) && !a.base().equals(b.base()) && c.metricKind() != null) {
-                Map<String, Integer> at = new LinkedHashMap<>(a.at());
-                at.putAll(c.cell());
-                pairs.add(new SweepMap.PairOutcome(map, at, c.metricKind(), a.base(), b.base(), c.outcome()));
+                pairs.add(new SweepMap.PairOutcome(map, at(a, c.cell()), c.metricKind(), a.base(), b.base(), c.outcome()));
             }
         }
+    }
+
+    /** Where in the grid: the variant's target axes and the cell's load and request axes. */
+    private static Map<String, Integer> at(Sweep.Variant v, Map<String, Integer> cell) {
+        Map<String, Integer> at = new LinkedHashMap<>(v.at());
+        at.putAll(cell);
+        return at;
     }
 
     /** The map's name of the scenario a cell was measured with. */
