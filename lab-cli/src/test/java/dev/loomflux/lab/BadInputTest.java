@@ -39,6 +39,12 @@ class BadInputTest {
     }
 
     @Test
+    void aLeadInMustBeWholeSecondsOfAPairedDesign() {
+        assertOneLineError(LabCli.of("run", "--lead-in", "500ms"), "lab: --lead-in 500ms: expected whole seconds from 0s to 60s");
+        assertOneLineError(LabCli.of("run", "--design", "sequential", "--lead-in", "1s"), "lab: --lead-in applies to --design paired only");
+    }
+
+    @Test
     void aFileNameThatIsNoNameBecomesOne() throws IOException {
         Path yaml = dir.resolve("my first (test).yaml");
         Files.writeString(yaml, "targets: [tomcat]\nscenarios: [plaintext]\n");

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.loomflux.lab.result.RunRecord;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -32,7 +33,7 @@ class RunIT {
                 "--connections", "8", "--duration", "3s", "--warmup", "2s", "--cooldown", "0s", "--repeat", "3", "--no-pin");
         assertEquals(0, run.exitCode(), run.toString());
         JsonNode root = results(run);
-        assertEquals(4, root.path("schema").asInt());
+        assertEquals(RunRecord.SCHEMA, root.path("schema").asInt());
         assertEquals("sequential", root.path("experiment").path("design").path("kind").asText());
         assertTrue(root.path("blocks").isMissingNode() && root.path("comparisons").isMissingNode(), "a sequential run has no rounds");
         assertEquals("completed", root.path("status").asText());

@@ -49,8 +49,11 @@ public class RunCommand implements Callable<Integer> {
     @Option(names = "--rounds", paramLabel = "N", description = "Measured rounds of the paired design. Default: " + Design.DEFAULT_ROUNDS + ".")
     Integer rounds;
 
-    @Option(names = "--block", paramLabel = "TIME", description = "One target's block in a round (paired). Default: 4s.")
+    @Option(names = "--block", paramLabel = "TIME", description = "One target's block in a round (paired). Default: 1s.")
     String block;
+
+    @Option(names = "--lead-in", paramLabel = "TIME", description = "Unmeasured load at the start of every block (paired), whole seconds. Default: 0s.")
+    String leadIn;
 
     @Option(names = "--scale", paramLabel = "FACTOR",
             description = "Multiply durations and requests per user (not users), e.g. 0.1 for a quick pass.")
@@ -146,8 +149,8 @@ public class RunCommand implements Callable<Integer> {
             throw new UsageException("--design " + design + ": expected paired or sequential");
         }
         if (kind.equals("sequential")) {
-            if (rounds != null || block != null) {
-                throw new UsageException((rounds != null ? "--rounds" : "--block") + " applies to --design paired only");
+            if (rounds != null || block != null || leadIn != null) {
+                throw new UsageException((rounds != null ? "--rounds" : block != null ? "--block" : "--lead-in") + " applies to --design paired only");
             }
             return Design.SEQUENTIAL;
         }
@@ -163,7 +166,11 @@ public class RunCommand implements Callable<Integer> {
         if (b.toMillis() < 1000) {
             throw new UsageException("--block " + block + ": a block must last at least 1s");
         }
-        return new Design(Design.Kind.PAIRED, n, b);
+        Duration l = leadIn != null ? Flags.duration("--lead-in", leadIn, true) : fromFile.paired() ? fromFile.leadIn() : Design.DEFAULT_LEAD_IN;
+        if (l.toMillis() % 1000 != 0 || l.compareTo(Design.MAX_LEAD_IN) > 0) {
+            throw new UsageException("--lead-in " + leadIn + ": expected whole seconds from 0s to " + Design.MAX_LEAD_IN.toSeconds() + "s");
+        }
+        return Design.paired(n, b, l);
     }
 
     /** A sweep stays sequential unless asked (--design paired measures each cell in rounds, docs/sweep.md); run is paired. */

@@ -177,6 +177,17 @@ public record CpuPlan(boolean applied, List<Integer> target, List<Integer> drive
         return placement(target);
     }
 
+    /**
+     * For JVMs that start side by side before they move to the target CPUs: the target's and the
+     * driver's CPUs (the driver idles meanwhile), sized as the target CPUs so that the JVM's pools
+     * are those it will run with.
+     */
+    public Placement startPlacement() {
+        TreeSet<Integer> both = new TreeSet<>(target);
+        both.addAll(driver);
+        return applied ? new Placement(List.of("taskset", "-c", list(List.copyOf(both))), target.size()) : Placement.ANYWHERE;
+    }
+
     public Placement supportPlacement() {
         return placement(support);
     }

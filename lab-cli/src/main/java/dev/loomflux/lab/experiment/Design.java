@@ -12,17 +12,21 @@ import java.time.Duration;
  *
  * @param rounds measured rounds (paired), after {@link #LEAD_IN} unmeasured ones
  * @param block  one block's length (paired)
+ * @param leadIn unmeasured load at the start of every block (paired), whole seconds
  */
-public record Design(Kind kind, int rounds, Duration block) {
+public record Design(Kind kind, int rounds, Duration block, Duration leadIn) {
     public enum Kind { PAIRED, SEQUENTIAL }
 
     /**
-     * 20 rounds of 4 s: 20 ratios give a Wilcoxon interval about 1.1 standard errors wide each way, and
-     * three targets take 4.5 minutes of measured load, lead-in included, which leaves the default run
-     * room for three JVM starts and warmups within 10 minutes (docs/reproducibility.md has the figures).
+     * 90 rounds of 1 s blocks, no lead-in: the machine's speed here moves from second to second (per-second
+     * throughput correlated 0.55 with the next second's, 0.27 five seconds on, none after 15 s), so the
+     * closer two targets' blocks lie the more of it their ratio cancels. In one evening the same 4.5 minutes of
+     * rounds gave throughput intervals of +-6.5-8.4% as 20 rounds of 4 s blocks after 1 s lead-ins, +-5.5-6.0%
+     * as 45 rounds of 2 s, +-4.0-4.4% as 90 rounds of 1 s (docs/reproducibility.md); three JVM starts and
+     * warmups leave the default run at about 8.5 minutes.
      */
-    public static final int DEFAULT_ROUNDS = 20;
-    public static final Duration DEFAULT_BLOCK = Duration.ofSeconds(4);
+    public static final int DEFAULT_ROUNDS = 90;
+    public static final Duration DEFAULT_BLOCK = Duration.ofSeconds(1);
     /**
      * The warmup budget per target when the rounds follow: the compile stage (at most half) and the
      * profile's load until steady. What is still moving after it shows as a trend across the rounds,
@@ -36,23 +40,37 @@ public record Design(Kind kind, int rounds, Duration block) {
      */
     public static final int LEAD_IN = 1;
     /**
-     * Every block starts with this much load that is not measured. Its users start together, and a
-     * target that idled through the other targets' blocks serves its first second slower: in two paired
-     * runs of items without a lead-in, webflux's first second made a median 0.94 of its block's later
-     * seconds in both (mvc 1.02 and 0.97, mvc-vt 0.99 and 1.01), 1.5% of every 4 s block.
+     * Unmeasured load at the start of every block: none by default. After 8 s of idling through the other
+     * targets' 4 s blocks, webflux's first second served a median 0.94 of its block's later ones (two items
+     * runs); after 4 s of idling (2 s blocks, json) the first second made 0.97-0.99 of the rest for every
+     * target (mvc 0.99, mvc-vt 0.97 and 1.01, webflux 0.98 and 0.99 in two runs). A 1 s lead-in before
+     * every 1 s block would halve the rounds the time allows, for a bias within 2% that every run shares.
      */
-    public static final Duration BLOCK_LEAD_IN = Duration.ofSeconds(1);
+    public static final Duration DEFAULT_LEAD_IN = Duration.ZERO;
+    public static final Duration MAX_LEAD_IN = Duration.ofSeconds(60);
     public static final int MAX_ROUNDS = 1000;
 
-    public static final Design SEQUENTIAL = new Design(Kind.SEQUENTIAL, 0, Duration.ZERO);
-    public static final Design PAIRED = new Design(Kind.PAIRED, DEFAULT_ROUNDS, DEFAULT_BLOCK);
+    public static final Design SEQUENTIAL = new Design(Kind.SEQUENTIAL, 0, Duration.ZERO, Duration.ZERO);
+    public static final Design PAIRED = new Design(Kind.PAIRED, DEFAULT_ROUNDS, DEFAULT_BLOCK, DEFAULT_LEAD_IN);
+
+    public Design {
+        if (leadIn.isNegative() || leadIn.toMillis() % 1000 != 0) {
+            throw new IllegalArgumentException("a lead-in of whole seconds: " + leadIn);
+        }
+    }
+
+    /** A paired design of {@code rounds} blocks of {@code block}, each after {@code leadIn} of unmeasured load. */
+    public static Design paired(int rounds, Duration block, Duration leadIn) {
+        return new Design(Kind.PAIRED, rounds, block, leadIn);
+    }
 
     public boolean paired() {
         return kind == Kind.PAIRED;
     }
 
     public String describe() {
-        return paired() ? "paired: " + rounds + " rounds x " + block.toMillis() / 1000.0 + " s per target, after " + LEAD_IN + " lead-in round"
+        return paired() ? "paired: " + rounds + " rounds x " + block.toMillis() / 1000.0 + " s per target (each after " + leadIn.toSeconds()
+                + " s of unmeasured load), after " + LEAD_IN + " lead-in round"
                 : "sequential";
     }
 }

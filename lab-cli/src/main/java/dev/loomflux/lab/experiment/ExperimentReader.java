@@ -24,7 +24,7 @@ import java.util.Set;
 public final class ExperimentReader {
     private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
     private static final Set<String> TOP = Set.of("name", "targets", "scenarios", "profile", "warmup", "cooldown", "repeat", "limits", "sweep", "design", "rounds",
-            "block");
+            "block", "lead-in");
 
     private ExperimentReader() {
     }
@@ -60,7 +60,7 @@ public final class ExperimentReader {
     }
 
     /**
-     * {@code design: paired} with {@code rounds} and {@code block}, or {@code design: sequential}. A file that
+     * {@code design: paired} with {@code rounds}, {@code block} and {@code lead-in}, or {@code design: sequential}. A file that
      * names none keeps the sequential design its profile's duration was written for (the seeds' replays).
      */
     static Design design(Node root) {
@@ -70,7 +70,7 @@ public final class ExperimentReader {
             throw kind.error("expected paired or sequential, not '" + k + "'");
         }
         if (k.equals("sequential")) {
-            for (String key : List.of("rounds", "block")) {
+            for (String key : List.of("rounds", "block", "lead-in")) {
                 if (!root.get(key).isMissing()) {
                     throw root.get(key).error("applies to design: paired only");
                 }
@@ -81,7 +81,11 @@ public final class ExperimentReader {
         if (block.toMillis() < 1000) {
             throw root.get("block").error("a block must last at least 1s");
         }
-        return new Design(Design.Kind.PAIRED, root.get("rounds").integer(Paired.MIN_ROUNDS, Design.MAX_ROUNDS, Design.DEFAULT_ROUNDS), block);
+        Duration leadIn = root.get("lead-in").duration(Design.DEFAULT_LEAD_IN);
+        if (leadIn.toMillis() % 1000 != 0 || leadIn.compareTo(Design.MAX_LEAD_IN) > 0) {
+            throw root.get("lead-in").error("expected whole seconds from 0s to " + Design.MAX_LEAD_IN.toSeconds() + "s");
+        }
+        return Design.paired(root.get("rounds").integer(Paired.MIN_ROUNDS, Design.MAX_ROUNDS, Design.DEFAULT_ROUNDS), block, leadIn);
     }
 
     /** {@code sweep: {users: [10, 100], delay: [0, 20], cell-warmup: 60s}}: one or two axes, each a parameter and its values. */

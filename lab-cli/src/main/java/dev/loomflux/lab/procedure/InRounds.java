@@ -32,14 +32,17 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import java.util.function.LongConsumer;
 import org.HdrHistogram.Histogram;
 
 /**
- * The paired design for one set of JVMs and one scenario: every target warmed in turn (the others
- * idle), then all measured in interleaved rounds over connections that stay open from the first block
- * to the last. Each target gets one result over its blocks; the blocks themselves go to results.json,
- * where the comparisons are drawn from them.
+ * The paired design for one scenario: every JVM of every set warmed in turn (the others idle), then
+ * all measured in the same interleaved rounds over connections that stay open from the first block to
+ * the last, so that two sets of JVMs meet the same machine. Each target of each set gets one result over
+ * its blocks; the blocks themselves go to results.json, where the comparisons are drawn from them.
  */
 public final class InRounds {
     private static final Duration SAMPLER_TICKS = ResourceSampler.PERIOD.multipliedBy(2).plusMillis(500);
@@ -70,7 +73,7 @@ public final class InRounds {
      * @param cell  a sweep's cell, or null
      * @param watch tells the run's resource sampler which target to watch (its JIT decides the warmup); 0 for none
      */
-    public void run(List<TargetVisit> visits, Scenario scenario, Measurer.Load load, Map<String, Integer> cell, int set, long seed, LongConsumer watch) {
+    public void run(List<TargetVisit> visits, Scenario scenario, Measurer.Load load, Map<String, Integer> cell, long seed, LongConsumer watch) {
         Map<String, Warmup.Outcome> warmups = new HashMap<>();
         Map<String, Long> warmupS = new HashMap<>();
         for (TargetVisit v : visits) {
@@ -88,22 +91,22 @@ public final class InRounds {
             // watched JVM: warmed at once, mvc's compile stage found no JIT counters and ended after 4 s.
             Pause.sleep(SAMPLER_TICKS);
             long from = System.currentTimeMillis();
-            String name = v.target().spec().name();
+            String name = label(v);
             try {
                 warmups.put(name, measurer.warm(v.target(), scenario, load));
                 warmupS.put(name, (System.currentTimeMillis() - from) / 1000);
             } catch (LabException e) {
                 if (v.target().process().isAlive()) {
                     log.line(name + " " + scenario.name() + ": failed: " + e.getMessage());
-                    results.add(failed(name, scenario, cell, set, e.getMessage()));
+                    results.add(failed(v, scenario, cell, e.getMessage()));
                 }
             }
         }
         watch.accept(0);
-        List<TargetVisit> alive = visits.stream().filter(v -> v.target().process().isAlive() && warmups.containsKey(v.target().spec().name())).toList();
+        List<TargetVisit> alive = visits.stream().filter(v -> v.target().process().isAlive() && warmups.containsKey(label(v))).toList();
         for (TargetVisit v : visits) {
             if (!v.target().process().isAlive()) {
-                results.add(failed(v.target().spec().name(), scenario, cell, set, exited(v, "before its rounds")));
+                results.add(failed(v, scenario, cell, exited(v, "before its rounds")));
             }
         }
         if (alive.isEmpty() || Reaper.stopping()) {
@@ -111,18 +114,19 @@ public final class InRounds {
         }
         Design design = experiment.design();
         int total = design.rounds() + Design.LEAD_IN;
-        Rounds rounds = new Rounds(alive.stream().map(v -> new Rounds.Target(v.target().spec().name(), v.target().base())).toList(), scenario.path(),
+        Rounds rounds = new Rounds(alive.stream().map(v -> new Rounds.Target(label(v), v.target().base())).toList(), scenario.path(),
                 block(load.profile(), design), Rounds.shuffled(alive.size(), total, seed), threads, Measurer.REQUEST_TIMEOUT,
-                Design.BLOCK_LEAD_IN);
-        String base = "rounds." + scenario.name() + load.suffix() + (experiment.repeat() > 1 ? ".s" + set : "");
+                design.leadIn());
+        String base = "rounds." + scenario.name() + load.suffix();
         String yaml = base + ".hyperfoil.yaml";
         TextFile.write(dir.resolve(yaml), LoadDriver.toHyperfoilYaml(rounds, "loomflux-" + base.replaceAll("[^A-Za-z0-9-]", "-")));
         log.line(BlockRecord.where(scenario.name(), cell) + ": " + design.rounds() + " rounds of " + design.block().toMillis() / 1000.0 + " s blocks (each after "
-                + Design.BLOCK_LEAD_IN.toSeconds() + " s of unmeasured load) after " + Design.LEAD_IN
-                + " lead-in round, every target once per round in a new random order (seed " + seed + ")");
+                + design.leadIn().toSeconds() + " s of unmeasured load) after " + Design.LEAD_IN
+                + " lead-in round, every target once per round in a new random order (seed " + seed + ")"
+                + (experiment.repeat() > 1 ? ", the " + experiment.repeat() + " sets of JVMs in the same rounds" : ""));
 
         Map<String, ProcessProbe> probes = new HashMap<>();
-        alive.forEach(v -> probes.put(v.target().spec().name(), new ProcessProbe(v.target().process().pid())));
+        alive.forEach(v -> probes.put(label(v), new ProcessProbe(v.target().process().pid())));
         Map<String, ProcessProbe.Snapshot> atStart = new ConcurrentHashMap<>();
         Map<String, ProcessProbe.Snapshot> atEnd = new ConcurrentHashMap<>();
         List<Block> blocks;
@@ -131,63 +135,76 @@ public final class InRounds {
         } catch (LabException e) {
             // "cannot connect" to one target fails the rounds of all: each gets the reason, the run goes on with the next scenario.
             log.line(scenario.name() + ": rounds failed: " + e.getMessage());
-            alive.forEach(v -> results.add(failed(v.target().spec().name(), scenario, cell, set, "rounds failed: " + e.getMessage())));
+            alive.forEach(v -> results.add(failed(v, scenario, cell, "rounds failed: " + e.getMessage())));
             return;
         }
         if (Reaper.stopping()) {
             return;
         }
-        finish(alive, scenario, load, cell, set, blocks, atStart, atEnd, yaml, warmups, warmupS);
+        finish(alive, scenario, load, cell, blocks, atStart, atEnd, yaml, warmups, warmupS);
     }
 
     private List<Block> rounds(Rounds rounds, int targets, Scenario scenario, Design design, Map<String, ProcessProbe> probes,
                                Map<String, ProcessProbe.Snapshot> atStart, Map<String, ProcessProbe.Snapshot> atEnd) {
-        return LoadDriver.run(rounds, new Rounds.Listener() {
-            @Override
-            public void started(String target, int round) {
-                ProcessProbe.Snapshot s = probes.get(target).read();
-                if (s != null) {
-                    atStart.put(target + "/" + round, s);
+        // Read where the measured part starts: read at the lead-in's start, a 1 s lead-in before 4 s blocks put
+        // 5 s of CPU over 4 s of responses, and every block's CPU per request read 25% high.
+        ScheduledExecutorService reader = Executors.newSingleThreadScheduledExecutor();
+        try {
+            return LoadDriver.run(rounds, new Rounds.Listener() {
+                @Override
+                public void started(String target, int round) {
+                    reader.schedule(() -> {
+                        ProcessProbe.Snapshot s = probes.get(target).read();
+                        if (s != null) {
+                            atStart.put(target + "/" + round, s);
+                        }
+                    }, design.leadIn().toMillis(), TimeUnit.MILLISECONDS);
                 }
-            }
 
-            @Override
-            public void ended(Block b) {
-                ProcessProbe.Snapshot s = probes.get(b.target()).read();
-                if (s != null) {
-                    atEnd.put(b.target() + "/" + b.round(), s);
+                @Override
+                public void ended(Block b) {
+                    ProcessProbe.Snapshot s = probes.get(b.target()).read();
+                    if (s != null) {
+                        atEnd.put(b.target() + "/" + b.round(), s);
+                    }
+                    if (b.position() == targets - 1) {
+                        log.status(String.format(Locale.ROOT, "  %s round %d of %d%s", scenario.name(), b.round() + 1 - Design.LEAD_IN, design.rounds(),
+                                b.round() < Design.LEAD_IN ? " (lead-in)" : ""));
+                    }
                 }
-                if (b.position() == targets - 1) {
-                    log.status(String.format(Locale.ROOT, "  %s round %d of %d%s", scenario.name(), b.round() + 1 - Design.LEAD_IN, design.rounds(),
-                            b.round() < Design.LEAD_IN ? " (lead-in)" : ""));
-                }
-            }
-        });
+            });
+        } finally {
+            reader.shutdownNow();
+        }
     }
 
     /** Each target's result over its blocks, and the blocks, into results.json. */
-    private void finish(List<TargetVisit> alive, Scenario scenario, Measurer.Load load, Map<String, Integer> cell, int set, List<Block> blocks, Map<String, ProcessProbe.Snapshot> atStart,
+    private void finish(List<TargetVisit> alive, Scenario scenario, Measurer.Load load, Map<String, Integer> cell, List<Block> blocks, Map<String, ProcessProbe.Snapshot> atStart,
                         Map<String, ProcessProbe.Snapshot> atEnd, String yaml, Map<String, Warmup.Outcome> warmups, Map<String, Long> warmupS) {
+        Map<String, TargetVisit> byLabel = new HashMap<>();
+        alive.forEach(v -> byLabel.put(label(v), v));
         List<BlockRecord> records = new ArrayList<>();
         for (Block b : blocks) {
             if (b.round() >= Design.LEAD_IN) {
                 String key = b.target() + "/" + b.round();
-                records.add(record(scenario, cell, users(load.profile()), set, b, measurer.canaryMicros(b.startMs(), b.endMs()), atStart.get(key),
-                        atEnd.get(key)));
+                TargetVisit v = byLabel.get(b.target());
+                records.add(record(scenario, cell, users(load.profile()), v.target().spec().name(), v.repeat(), b,
+                        measurer.canaryMicros(b.startMs(), b.endMs()), atStart.get(key), atEnd.get(key)));
             }
         }
-        Set<String> drifting = Comparisons.drifting(records, alive.stream().map(v -> v.target().spec().name()).toList());
+        Set<String> drifting = Comparisons.drifting(records, alive.stream().map(v -> v.target().spec().name()).distinct().toList());
         List<Result> perTarget = new ArrayList<>();
         for (TargetVisit v : alive) {
             String name = v.target().spec().name();
-            List<Block> own = blocks.stream().filter(b -> b.target().equals(name) && b.round() >= Design.LEAD_IN).toList();
-            List<BlockRecord> ownRecords = records.stream().filter(r -> r.target().equals(name)).toList();
+            String label = label(v);
+            List<Block> own = blocks.stream().filter(b -> b.target().equals(label) && b.round() >= Design.LEAD_IN).toList();
+            List<BlockRecord> ownRecords = records.stream().filter(r -> r.target().equals(name) && r.set() == v.repeat()).toList();
             if (own.isEmpty()) {
-                perTarget.add(failed(name, scenario, cell, set, v.target().process().isAlive() ? "no block was measured"
+                perTarget.add(failed(v, scenario, cell, v.target().process().isAlive() ? "no block was measured"
                         : exited(v, "during the rounds")));
                 continue;
             }
-            String hlog = name + "." + scenario.name() + load.suffix() + (experiment.repeat() > 1 ? ".s" + set : "") + ".hlog";
+            String hlog = name + "." + scenario.name() + load.suffix() + (experiment.repeat() > 1 ? ".s" + v.repeat() : "") + ".hlog";
             List<Histogram> intervals = own.stream().map(b -> {
                 Histogram h = b.latency().copy();
                 h.setStartTimeStamp(b.startMs());
@@ -195,7 +212,7 @@ public final class InRounds {
                 return h;
             }).toList();
             Hlog.write(dir.resolve(hlog), name + " " + scenario.name() + " " + scenario.path() + " (blocks of interleaved rounds)", intervals);
-            Result r = v.stamp(result(name, scenario, own, ownRecords, hlog, yaml, warmups.get(name), warmupS.getOrDefault(name, 0L),
+            Result r = v.stamp(result(name, scenario, own, ownRecords, hlog, yaml, warmups.get(label), warmupS.getOrDefault(label, 0L),
                     drifting.contains(name)));
             perTarget.add(cell == null ? r : r.withCell(cell));
         }
@@ -209,9 +226,14 @@ public final class InRounds {
         }
     }
 
-    private static Result failed(String target, Scenario scenario, Map<String, Integer> cell, int set, String why) {
-        Result r = Result.failed(target, scenario.name(), why).withVisit(set, null, null, null);
+    private static Result failed(TargetVisit v, Scenario scenario, Map<String, Integer> cell, String why) {
+        Result r = Result.failed(v.target().spec().name(), scenario.name(), why).withVisit(v.repeat(), null, null, null);
         return cell == null ? r : r.withCell(cell);
+    }
+
+    /** A target's JVM of one set, as the rounds and the log name it: "mvc", or "mvc#2" for the second set's. */
+    private String label(TargetVisit v) {
+        return experiment.repeat() > 1 ? v.target().spec().name() + "#" + v.repeat() : v.target().spec().name();
     }
 
     /** Led by what ended it when its log or cgroup tells (out of heap, the memory limit, a crash), then its last words. */
@@ -226,19 +248,20 @@ public final class InRounds {
 
     /** One block's load: the profile's users or rate, for the block and its lead-in. */
     static Profile block(Profile p, Design d) {
-        Duration length = d.block().plus(Design.BLOCK_LEAD_IN);
+        Duration length = d.block().plus(d.leadIn());
         if (p instanceof Profile.Rate r) {
             return new Profile.Rate(r.rps(), length, r.maxUsers());
         }
         return new Profile.Fixed(p.peakUsers(), length);
     }
 
-    private static BlockRecord record(Scenario scenario, Map<String, Integer> cell, Integer users, int set, Block b, Double canaryUs, ProcessProbe.Snapshot from, ProcessProbe.Snapshot to) {
+    private static BlockRecord record(Scenario scenario, Map<String, Integer> cell, Integer users, String target, int set, Block b, Double canaryUs,
+                                      ProcessProbe.Snapshot from, ProcessProbe.Snapshot to) {
         boolean any = b.latency().getTotalCount() > 0;
         Double mean = any ? Result.round(b.latency().getMean() / 1e6) : null;
         Double cpu = from != null && to != null && b.responses() > 0 ? Result.round((double) (to.cpuMs() - from.cpuMs()) / b.responses()) : null;
         Double gc = from != null && to != null && from.gcMs() >= 0 && to.gcMs() >= 0 ? Result.round(to.gcMs() - from.gcMs()) : null;
-        return new BlockRecord(scenario.name(), cell, set, b.round() + 1 - Design.LEAD_IN, b.position(), b.target(), users, Result.round(b.seconds()), b.requests(),
+        return new BlockRecord(scenario.name(), cell, set, b.round() + 1 - Design.LEAD_IN, b.position(), target, users, Result.round(b.seconds()), b.requests(),
                 b.responses(), b.errors().total(), Result.round(b.rps()), any ? Result.round(b.latency().getValueAtPercentile(50) / 1e6) : null,
                 any ? Result.round(b.latency().getValueAtPercentile(99) / 1e6) : null, mean,
                 mean == null ? null : Result.round(b.rps() * mean / 1000), cpu, to == null ? null : Result.round(to.rssMb()), gc,

@@ -54,7 +54,9 @@ public final class MeasureProfile implements Procedure {
 
     @Override
     public void conclude(Consumer<String> log) {
-        if (experiment.repeat() > 1) {
+        // Sets measured in the same rounds are judged by their pooled ratios (the "paired" lines); verdicts over two
+        // or three medians beside those said "too few repeats" of what the pairs had decided.
+        if (experiment.repeat() > 1 && !experiment.inRounds()) {
             Summary.printRepeats(summary, log);
         }
     }

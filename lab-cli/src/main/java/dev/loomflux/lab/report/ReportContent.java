@@ -183,7 +183,8 @@ final class ReportContent {
         rows.add(List.of("warmup / cooldown / repeat", Cells.num(exp.warmupS()) + " s / " + Cells.num(exp.cooldownS()) + " s / " + root.repeats()));
         if (exp.design() != null) {
             rows.add(List.of("design", "paired".equals(exp.design().kind())
-                    ? "paired: " + exp.design().rounds() + " rounds of " + Cells.num(exp.design().blockS()) + " s blocks per target after "
+                    ? "paired: " + exp.design().rounds() + " rounds of " + Cells.num(exp.design().blockS()) + " s blocks per target"
+                    + (exp.design().leadInS() == null ? "" : " (each after " + Cells.num(exp.design().leadInS()) + " s of unmeasured load)") + " after "
                     + exp.design().leadInRounds() + " lead-in round (the profile's duration is not used)"
                     : "sequential"));
         }

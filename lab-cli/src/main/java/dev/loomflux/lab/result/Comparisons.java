@@ -4,7 +4,6 @@ import dev.loomflux.lab.stats.Paired;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
-import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -18,7 +17,7 @@ import org.apache.commons.math3.stat.inference.MannWhitneyUTest;
 
 /**
  * results.json's {@code comparisons} from its {@code blocks}: per scenario, metric and pair of targets,
- * the per-round ratios judged by {@link Paired}. Rounds of every set of JVMs are pooled; where the
+ * the per-round ratios judged by {@link Paired}. The sets of JVMs are pooled round by round; where the
  * sets point to different winners there is none. A target whose throughput trends across the
  * rounds against every other target takes part in no verdict: its blocks are not one state.
  */
@@ -182,21 +181,46 @@ public final class Comparisons {
         };
     }
 
-    /** a's and b's figure per (set, round) where both have one; set null for all sets. */
+    /**
+     * a's and b's figure per round where both have one: of one set, or (set null) pooled over the sets
+     * that have both in that round, as geometric means. The sets share their rounds, so their ratios in
+     * one round share the machine of that moment: counted as separate rounds they would narrow the
+     * interval by what is one observation of the machine, not two.
+     */
     private static List<double[]> pairs(List<BlockRecord> blocks, Metric m, String a, String b, Integer set) {
-        Map<String, Double> bs = new TreeMap<>();
+        if (set != null) {
+            return List.copyOf(byRound(blocks, m, a, b, set).values());
+        }
+        Map<Integer, List<double[]>> pooled = new TreeMap<>();
+        for (int s : blocks.stream().map(BlockRecord::set).collect(Collectors.toCollection(TreeSet::new))) {
+            byRound(blocks, m, a, b, s).forEach((round, pair) -> pooled.computeIfAbsent(round, k -> new ArrayList<>()).add(pair));
+        }
+        return pooled.values().stream().map(l -> new double[] {mean(l, 0), mean(l, 1)}).toList();
+    }
+
+    /** Geometric where every figure is positive (ratios average in logs), else arithmetic. */
+    private static double mean(List<double[]> pairs, int i) {
+        boolean positive = pairs.stream().allMatch(p -> p[i] > 0);
+        double sum = 0;
+        for (double[] p : pairs) {
+            sum += positive ? Math.log(p[i]) : p[i];
+        }
+        return positive ? Math.exp(sum / pairs.size()) : sum / pairs.size();
+    }
+
+    /** One set's a and b figures by round, where both have one. */
+    private static Map<Integer, double[]> byRound(List<BlockRecord> blocks, Metric m, String a, String b, int set) {
+        Map<Integer, Double> bs = new TreeMap<>();
         for (BlockRecord r : blocks) {
-            if (r.target().equals(b) && (set == null || r.set() == set) && r.figure(m) != null) {
-                bs.put(r.set() + "/" + r.round(), r.figure(m));
+            if (r.target().equals(b) && r.set() == set && r.figure(m) != null) {
+                bs.put(r.round(), r.figure(m));
             }
         }
-        List<double[]> out = new ArrayList<>();
+        Map<Integer, double[]> out = new TreeMap<>();
         for (BlockRecord r : blocks) {
-            if (r.target().equals(a) && (set == null || r.set() == set) && r.figure(m) != null) {
-                Double other = bs.get(r.set() + "/" + r.round());
-                if (other != null) {
-                    out.add(new double[] {r.figure(m), other});
-                }
+            Double other = bs.get(r.round());
+            if (r.target().equals(a) && r.set() == set && r.figure(m) != null && other != null) {
+                out.put(r.round(), new double[] {r.figure(m), other});
             }
         }
         return out;
@@ -208,7 +232,7 @@ public final class Comparisons {
         Collection<Integer> sets = blocks.stream().map(BlockRecord::set).filter(s -> only == null || Objects.equals(s, only))
                 .collect(Collectors.toCollection(TreeSet::new));
         for (int set : sets) {
-            out.put(set, pairs(blocks.stream().sorted(Comparator.comparingInt(BlockRecord::round)).toList(), m, a, b, set).stream()
+            out.put(set, byRound(blocks, m, a, b, set).values().stream()
                     .filter(p -> p[0] > 0 && p[1] > 0).mapToDouble(p -> Math.log(p[0] / p[1])).toArray());
         }
         return out;

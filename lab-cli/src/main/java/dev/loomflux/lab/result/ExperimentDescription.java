@@ -15,8 +15,8 @@ import java.util.Optional;
 public record ExperimentDescription(String name, List<TargetDescription> targets, List<ScenarioDescription> scenarios, ProfileDescription profile,
                                     double warmupS, double cooldownS, Integer repeat, String heap, List<String> jvmFlags, Limits limits,
                                     SweepPlan sweep, DesignDescription design) {
-    /** How the targets were measured against each other; rounds and block only for the paired design. */
-    public record DesignDescription(String kind, Integer rounds, Double blockS, Integer leadInRounds) {
+    /** How the targets were measured against each other; rounds, block and lead-ins only for the paired design. */
+    public record DesignDescription(String kind, Integer rounds, Double blockS, Double leadInS, Integer leadInRounds) {
     }
 
     /** The grid of a sweep, and the most warmup of each cell after a target's first. */
@@ -63,8 +63,8 @@ public record ExperimentDescription(String name, List<TargetDescription> targets
                 settings.heap(), settings.jvmFlags(), limits, e.sweep() == null ? null
                         : new SweepPlan(e.sweep().axes().stream().map(a -> new SweepMap.Axis(a.name(), a.label(), a.values())).toList(),
                         seconds(e.sweep().cellWarmup())),
-                e.inRounds() ? new DesignDescription("paired", e.design().rounds(), seconds(e.design().block()), Design.LEAD_IN)
-                        : new DesignDescription("sequential", null, null, null));
+                e.inRounds() ? new DesignDescription("paired", e.design().rounds(), seconds(e.design().block()), seconds(e.design().leadIn()),
+                        Design.LEAD_IN) : new DesignDescription("sequential", null, null, null, null));
     }
 
     private static TargetDescription target(TargetSpec t) {

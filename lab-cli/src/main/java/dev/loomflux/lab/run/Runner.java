@@ -53,6 +53,10 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
@@ -183,13 +187,7 @@ public final class Runner {
             Reaper.register(onInterrupt);
             boolean first = true;
             if (experiment.inRounds()) {
-                InRounds rounds = new InRounds(experiment, measurer, results, log, dir, cpus.driver().size(), progress);
-                for (int set = 1; set <= experiment.repeat() && !Reaper.stopping(); set++) {
-                    if (set > 1 && !experiment.cooldown().isZero()) {
-                        sleep(experiment.cooldown());
-                    }
-                    runSet(set, stubUri, db, dir, results, log, rounds, runId);
-                }
+                runSets(stubUri, db, dir, results, log, new InRounds(experiment, measurer, results, log, dir, cpus.driver().size(), progress), runId);
                 first = false;
             } else if (experiment.design().paired()) {
                 log.line("measured one target after another: interleaved rounds need a steady load (a fixed or rate profile, no sweep)");
@@ -236,38 +234,42 @@ public final class Runner {
     }
 
     /**
-     * One set of JVMs for the paired design: every target started up front (one after another, so that
-     * start-up does not crowd the target CPUs), idle together, then per scenario warmed in turn and
-     * measured in rounds.
+     * The paired design: every JVM of every set started up front, side by side on the target's and the
+     * driver's CPUs (46 s one after another on the target CPU for the default's three, here), then moved to
+     * the target CPUs, idle together, then per scenario warmed in turn and measured in the same rounds.
      */
-    private void runSet(int set, URI stub, Database db, Path dir, ResultsFile results, RunLog log, InRounds rounds, String runId) {
+    private void runSets(URI stub, Database db, Path dir, ResultsFile results, RunLog log, InRounds rounds, String runId) {
         List<TargetVisit> visits = new ArrayList<>();
         try {
-            for (TargetSpec spec : experiment.targets()) {
-                if (Reaper.stopping()) {
-                    return;
-                }
-                long[] launchedAt = new long[1];
-                try {
-                    RunningTarget target = RunningTarget.start(home, spec, settings, cpus.targetPlacement(), stub, db, dir, p -> launchedAt[0] = System.currentTimeMillis());
-                    String affinity = CpuPlan.affinityOf(target.process().pid());
-                    log.line(spec.name() + ": ready in " + target.startupMillis() + " ms (pid " + target.process().pid() + ", CPUs " + affinity + ")"
-                            + (experiment.repeat() > 1 ? ", set " + set + " of " + experiment.repeat() : ""));
-                    target.process().onExit().thenRun(() -> {
-                        if (!target.process().stoppedByLab()) {
-                            log.line(spec.name() + ": " + target.exitHeadline() + "; stopping the load");
-                            LoadDriver.cancelAll();
-                        }
-                    });
-                    long ready = System.currentTimeMillis();
-                    visits.add(new TargetVisit(target, set, List.of(new Phase("startup", launchedAt[0], ready)), affinity,
-                            spec.command() == null ? targetConfig(target) : null));
-                } catch (LabException e) {
-                    if (!Reaper.stopping()) {
-                        log.line(spec.name() + ": did not start: " + e.getMessage());
-                        experiment.scenarios().forEach(s -> results.add(Result.failed(spec.name(), s.name(), e.getMessage()).withVisit(set, null, null, null)));
+            List<CompletableFuture<TargetVisit>> starting = new ArrayList<>();
+            ExecutorService starter = Executors.newCachedThreadPool();
+            try {
+                for (int set = 1; set <= experiment.repeat(); set++) {
+                    for (TargetSpec spec : experiment.targets()) {
+                        int s = set;
+                        starting.add(CompletableFuture.supplyAsync(() -> startForRounds(spec, s, stub, db, dir, results, log), starter));
                     }
                 }
+                RuntimeException failed = null;
+                for (CompletableFuture<TargetVisit> f : starting) {
+                    try {
+                        TargetVisit v = f.join();
+                        if (v != null) {
+                            visits.add(v);
+                        }
+                    } catch (CompletionException e) {
+                        // The others are still collected, so that the finally below stops them.
+                        failed = failed != null ? failed : e.getCause() instanceof RuntimeException r ? r : e;
+                    }
+                }
+                if (failed != null) {
+                    throw failed;
+                }
+            } finally {
+                starter.shutdown();
+            }
+            if (Reaper.stopping()) {
+                return;
             }
             sleep(experiment.idle());
             Sweep sweep = declared.sweep();
@@ -283,8 +285,8 @@ public final class Runner {
                     Measurer.Load load = sweep == null ? new Measurer.Load(experiment.profile(), experiment.warmup(), true, "")
                             : new Measurer.Load(sweep.profile(experiment.profile(), cell), i == 0 ? experiment.warmup() : sweep.cellWarmup(), i == 0,
                             SweepCells.cellSuffix(cell, scenario));
-                    rounds.run(visits, scenario, load, sweep == null ? null : cell, set,
-                            runId.hashCode() * 31L + set * 1009L + scenario.name().hashCode() + cell.hashCode(), pid -> targetPid.set(pid));
+                    rounds.run(visits, scenario, load, sweep == null ? null : cell,
+                            runId.hashCode() * 31L + scenario.name().hashCode() + cell.hashCode(), pid -> targetPid.set(pid));
                 }
             }
         } finally {
@@ -295,17 +297,48 @@ public final class Runner {
         }
     }
 
+    /** Starts one target of a set and moves it to the target CPUs; null when it did not start (its results say why). */
+    private TargetVisit startForRounds(TargetSpec spec, int set, URI stub, Database db, Path dir, ResultsFile results, RunLog log) {
+        if (Reaper.stopping()) {
+            return null;
+        }
+        long[] launchedAt = new long[1];
+        try {
+            RunningTarget target = RunningTarget.start(home, spec, settings, cpus.startPlacement(), stub, db, dir, p -> launchedAt[0] = System.currentTimeMillis());
+            cpus.move(target.process().pid(), cpus.target());
+            String affinity = CpuPlan.affinityOf(target.process().pid());
+            log.line(spec.name() + ": ready in " + target.startupMillis() + " ms (started beside the others; pid " + target.process().pid() + ", now on CPUs "
+                    + affinity + ")" + (experiment.repeat() > 1 ? ", set " + set + " of " + experiment.repeat() : ""));
+            target.process().onExit().thenRun(() -> {
+                if (!target.process().stoppedByLab()) {
+                    log.line(spec.name() + ": " + target.exitHeadline() + "; stopping the load");
+                    LoadDriver.cancelAll();
+                }
+            });
+            long ready = System.currentTimeMillis();
+            return new TargetVisit(target, set, List.of(new Phase("startup", launchedAt[0], ready)), affinity,
+                    spec.command() == null ? targetConfig(target) : null);
+        } catch (LabException e) {
+            if (!Reaper.stopping()) {
+                log.line(spec.name() + ": did not start: " + e.getMessage());
+                experiment.scenarios().forEach(s -> results.add(Result.failed(spec.name(), s.name(), e.getMessage()).withVisit(set, null, null, null)));
+            }
+            return null;
+        }
+    }
+
     /**
      * The paired design keeps every target resident at once: each needs its heap and, measured here,
      * 150-250 MB beside it (metaspace, code cache, thread stacks, Netty's direct buffers).
      */
     private void requireMemoryForAll() {
         long perTarget = ResourceLimits.parseMemory(settings.heap(), "--heap") + NON_HEAP_BYTES;
-        long needed = perTarget * experiment.targets().size();
+        long needed = perTarget * experiment.targets().size() * experiment.repeat();
         long available = new oshi.SystemInfo().getHardware().getMemory().getAvailable();
         if (needed > available) {
-            throw new UsageException(String.format("--design paired keeps all %d targets resident: about %d MB (heap %s + %d MB each) where %d MB are "
-                            + "available; use a smaller --heap, fewer --targets or --design sequential", experiment.targets().size(), needed >> 20,
+            throw new UsageException(String.format("--design paired keeps all %d target JVMs resident: about %d MB (heap %s + %d MB each) where %d MB are "
+                            + "available; use a smaller --heap, fewer --targets, a smaller --repeat or --design sequential",
+                    experiment.targets().size() * experiment.repeat(), needed >> 20,
                     settings.heap(), NON_HEAP_BYTES >> 20, available >> 20));
         }
     }

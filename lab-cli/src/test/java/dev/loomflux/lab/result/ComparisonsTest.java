@@ -104,11 +104,22 @@ class ComparisonsTest {
         PairComparison t = find(Comparisons.of(both, List.of("a", "b")), Metric.THROUGHPUT);
         assertEquals(PairComparison.UNDECIDED, t.outcome(), t.toString());
         assertTrue(t.note().contains("sets of JVMs disagree"), t.note());
-        // Sets that agree pool into one verdict over all their rounds.
+        // Sets that agree pool into one verdict, round by round: the geometric mean of their ratios.
         List<BlockRecord> agree = new ArrayList<>(blocks(1, 20, 1.3, 0, 6));
         agree.addAll(blocks(2, 20, 1.25, 0, 7));
         PairComparison pooled = find(Comparisons.of(agree, List.of("a", "b")), Metric.THROUGHPUT);
         assertEquals(PairComparison.A, pooled.outcome());
-        assertEquals(40, pooled.rounds());
+        assertEquals(20, pooled.rounds(), "two sets in the same round are one observation of the machine");
+        assertEquals(Math.sqrt(1.3 * 1.25), pooled.ratio(), 0.03);
+    }
+
+    @Test
+    void aRoundMissingFromOneSetStillCountsWithTheOther() {
+        List<BlockRecord> both = new ArrayList<>(blocks(1, 20, 1.3, 0, 8));
+        blocks(2, 20, 1.3, 0, 9).stream().filter(b -> b.round() <= 15).forEach(both::add);
+        both.addAll(blocks(2, 25, 1.3, 0, 10).stream().filter(b -> b.round() > 20).toList());
+        PairComparison t = find(Comparisons.of(both, List.of("a", "b")), Metric.THROUGHPUT);
+        assertEquals(25, t.rounds(), t.toString());
+        assertEquals(1.3, t.ratio(), 0.04);
     }
 }
