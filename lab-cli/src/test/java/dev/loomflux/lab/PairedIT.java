@@ -2,7 +2,6 @@ package dev.loomflux.lab;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -31,34 +30,41 @@ class PairedIT {
         return JSON.readTree(Path.of(m.group(1)).toFile());
     }
 
-    /** The same target under two names: no winner on any metric, every block whole. */
+    /**
+     * The same target under two names, each in two sets of JVMs measured in the same rounds: no winner on
+     * any metric, every block whole, the sets pooled round by round.
+     */
     @Test
     void theSameTargetTwiceNeverGetsAWinner() throws IOException {
         LabCli run = LabCli.of("run", "--targets", "mvc,mvc2", "--define", "mvc2=mvc", "--scenario", "plaintext", "--users", "16",
-                "--rounds", "8", "--block", "2s", "--warmup", "40s", "--cooldown", "0s", "--no-pin");
+                "--rounds", "8", "--block", "2s", "--lead-in", "1s", "--repeat", "2", "--warmup", "30s", "--cooldown", "0s", "--no-pin");
         assertEquals(0, run.exitCode(), run.toString());
         JsonNode root = results(run);
         assertEquals(RunRecord.SCHEMA, root.path("schema").asInt());
         assertEquals("paired", root.path("experiment").path("design").path("kind").asText());
+        assertEquals(1.0, root.path("experiment").path("design").path("lead_in_s").asDouble());
         JsonNode comparisons = root.path("comparisons");
         assertEquals(4, comparisons.size(), comparisons.toString());
         for (JsonNode c : comparisons) {
             String outcome = c.path("outcome").asText();
             assertTrue(outcome.equals("equivalent") || outcome.equals("undecided"), "A/A gave a winner: " + c);
-            assertEquals(8, c.path("rounds").asInt());
+            assertEquals(8, c.path("rounds").asInt(), "the two sets' blocks of a round are one round: " + c);
             assertTrue(c.path("ci").get(0).asDouble() <= c.path("ratio").asDouble() && c.path("ratio").asDouble() <= c.path("ci").get(1).asDouble(), c.toString());
         }
         JsonNode blocks = root.path("blocks");
-        assertEquals(16, blocks.size(), "8 rounds x 2 targets, the lead-in left out");
-        Set<String> orders = new HashSet<>();
+        assertEquals(32, blocks.size(), "8 rounds x 2 targets x 2 sets, the lead-in round left out");
+        Set<String> firsts = new HashSet<>();
         for (int r = 0; r < 8; r++) {
-            JsonNode first = blocks.get(2 * r);
-            JsonNode second = blocks.get(2 * r + 1);
-            assertEquals(r + 1, first.path("round").asInt());
-            assertNotEquals(first.path("target").asText(), second.path("target").asText(), "each target once per round");
-            orders.add(first.path("target").asText());
+            Set<String> inRound = new HashSet<>();
+            for (int i = 0; i < 4; i++) {
+                JsonNode b = blocks.get(4 * r + i);
+                assertEquals(r + 1, b.path("round").asInt(), b.toString());
+                inRound.add(b.path("target").asText() + "#" + b.path("set").asInt());
+            }
+            assertEquals(Set.of("mvc#1", "mvc#2", "mvc2#1", "mvc2#2"), inRound, "every JVM of every set once per round");
+            firsts.add(blocks.get(4 * r).path("target").asText() + "#" + blocks.get(4 * r).path("set").asInt());
         }
-        assertEquals(Set.of("mvc", "mvc2"), orders, "either target goes first in some round");
+        assertTrue(firsts.size() >= 2, "the order changes from round to round: " + firsts);
         for (JsonNode b : blocks) {
             assertEquals(b.path("requests").asLong(), b.path("responses").asLong(), "nothing sent in a block is lost: " + b);
             // Little's law per block: never more users in a request than there are (that would be miscounting), and at
@@ -68,9 +74,10 @@ class PairedIT {
             assertTrue(busy <= 16 * 1.01 && busy >= 16 * 0.9, "throughput x mean latency = " + busy + " of 16 users: " + b);
             assertTrue(b.path("cpu_ms_per_request").asDouble() > 0, b.toString());
         }
+        assertEquals(4, root.path("results").size(), "one result per target per set");
         for (JsonNode r : root.path("results")) {
             assertEquals("ok", r.path("status").asText(), r.toString());
-            assertEquals(16.0, r.path("duration_s").asDouble(), 0.5, "8 blocks of 2 s");
+            assertEquals(16.0, r.path("duration_s").asDouble(), 0.5, "8 blocks of 2 s, without their lead-ins");
         }
         assertTrue(run.out().contains("paired plaintext: "), run.out());
         assertFalse(run.out().contains(" ahead of "), run.out());

@@ -38,7 +38,8 @@ public class RunCommand implements Callable<Integer> {
     Path file;
 
     @Option(names = "--repeat", paramLabel = "N",
-            description = "Run every target x scenario N times, interleaved and mirrored (A B C C B A ...), each in a fresh JVM; reports give medians, 95%% CIs and verdicts (N >= 3).")
+            description = "Paired: N sets of JVMs measured in the same rounds, a winner only where every set shows it (default 2 without a file)."
+                    + " Sequential: every target x scenario N times, interleaved and mirrored (A B C C B A ...), each in a fresh JVM; verdicts need N >= 3.")
     Integer repeat;
 
     @Option(names = "--design", paramLabel = "KIND",
@@ -129,6 +130,8 @@ public class RunCommand implements Callable<Integer> {
                 throw new UsageException("--repeat " + repeat + ": expected 1.." + Limits.MAX_REPEAT);
             }
             experiment = experiment.withRepeat(repeat);
+        } else if (file == null && experiment.inRounds() && experiment.sweep() == null) {
+            experiment = experiment.withRepeat(Design.DEFAULT_SETS);
         }
         CpuPlan cpus = cpuOptions.plan();
         LaunchSettings settings = jvm.settings(experiment.limits());

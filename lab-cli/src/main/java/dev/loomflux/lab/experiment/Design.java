@@ -18,14 +18,20 @@ public record Design(Kind kind, int rounds, Duration block, Duration leadIn) {
     public enum Kind { PAIRED, SEQUENTIAL }
 
     /**
-     * 90 rounds of 1 s blocks, no lead-in: the machine's speed here moves from second to second (per-second
+     * Rounds of 1 s blocks, no lead-in: the machine's speed here moves from second to second (per-second
      * throughput correlated 0.55 with the next second's, 0.27 five seconds on, none after 15 s), so the
      * closer two targets' blocks lie the more of it their ratio cancels. In one evening the same 4.5 minutes of
      * rounds gave throughput intervals of +-6.5-8.4% as 20 rounds of 4 s blocks after 1 s lead-ins, +-5.5-6.0%
-     * as 45 rounds of 2 s, +-4.0-4.4% as 90 rounds of 1 s (docs/reproducibility.md); three JVM starts and
-     * warmups leave the default run at about 8.5 minutes.
+     * as 45 rounds of 2 s, +-4.0-4.4% as 90 rounds of 1 s (docs/reproducibility.md).
      */
-    public static final int DEFAULT_ROUNDS = 90;
+    public static final int DEFAULT_ROUNDS = 45;
+    /**
+     * Sets of JVMs in a default run (`--repeat`): one JVM of a target can run 5-11% faster than another of the
+     * same jar for a whole run (an A/A run with one set: mvc2 ahead of mvc by 11.0%, 95% CI 7.9-14.5%, over
+     * 90 rounds), which no interval over rounds sees. Two sets in the same rounds, and a winner only where
+     * both show it, keep that out of the verdicts; 45 rounds of two sets are as many blocks as 90 of one.
+     */
+    public static final int DEFAULT_SETS = 2;
     public static final Duration DEFAULT_BLOCK = Duration.ofSeconds(1);
     /**
      * The warmup budget per target when the rounds follow: the compile stage (at most half) and the

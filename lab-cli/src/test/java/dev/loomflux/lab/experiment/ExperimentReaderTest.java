@@ -69,7 +69,7 @@ class ExperimentReaderTest {
     void theDesignIsSequentialUnlessTheFileSaysPaired() throws IOException {
         String fixed = "profile: {fixed: {users: 1, duration: 1s}}";
         assertEquals(Design.SEQUENTIAL, read(fixed).design());
-        assertEquals(Design.paired(90, Duration.ofSeconds(1), Duration.ZERO), read(fixed + "\ndesign: paired").design());
+        assertEquals(Design.paired(45, Duration.ofSeconds(1), Duration.ZERO), read(fixed + "\ndesign: paired").design());
         assertEquals(Design.paired(8, Duration.ofSeconds(2), Duration.ofSeconds(1)), read(fixed + "\ndesign: paired\nrounds: 8\nblock: 2s\nlead-in: 1s").design());
         assertTrue(read(fixed + "\ndesign: paired").inRounds());
         assertFalse(read("profile: {loops: {users: 2, requests: 3}}\ndesign: paired").inRounds(), "loops end by a count: no blocks");

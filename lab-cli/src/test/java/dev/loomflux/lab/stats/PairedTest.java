@@ -87,6 +87,60 @@ class PairedTest {
         assertTrue(covered >= 360 && covered <= 400, "covered in " + covered + " of 400");
     }
 
+    /**
+     * The default design (90 rounds of 1 s blocks, three targets in a random order per round) under the
+     * evening's per-second noise (docs/reproducibility.md): log speed with sd 0.22, of which 60% an AR(1)
+     * process whose correlation falls to 1/e in 6 s (0.51 a second on, 0.26 five seconds on), 40% white.
+     * Rounds follow each other with no gap, so neighbouring rounds' ratios are not independent, which the
+     * Wilcoxon interval assumes.
+     */
+    private static double[][] secondsExperiment(Random rnd, int rounds, double trueRatio) {
+        double sd = 0.22;
+        double phi = Math.exp(-1 / 6.0);
+        double slow = 0;
+        double[] a = new double[rounds];
+        double[] b = new double[rounds];
+        for (int r = 0; r < rounds; r++) {
+            int[] order = {0, 1, 2};
+            for (int i = 2; i > 0; i--) {
+                int j = rnd.nextInt(i + 1);
+                int t = order[i];
+                order[i] = order[j];
+                order[j] = t;
+            }
+            for (int target : order) {
+                slow = phi * slow + Math.sqrt(1 - phi * phi) * Math.sqrt(0.6) * sd * rnd.nextGaussian();
+                double speed = Math.exp(slow + Math.sqrt(0.4) * sd * rnd.nextGaussian());
+                if (target == 0) {
+                    a[r] = 10_000 * trueRatio * speed;
+                } else if (target == 1) {
+                    b[r] = 10_000 * speed;
+                }
+            }
+        }
+        return new double[][] {a, b};
+    }
+
+    @Test
+    void theDefaultDesignUnderSecondToSecondNoiseKeepsItsErrorRates() {
+        Random rnd = new Random(5);
+        int falseWinners = 0;
+        int found = 0;
+        int covered = 0;
+        for (int i = 0; i < 200; i++) {
+            double[][] same = secondsExperiment(rnd, 90, 1.0);
+            Paired aa = Paired.of(same[0], same[1], true);
+            falseWinners += aa.outcome() == Paired.Outcome.A || aa.outcome() == Paired.Outcome.B ? 1 : 0;
+            double[][] lead = secondsExperiment(rnd, 90, 1.2);
+            Paired p = Paired.of(lead[0], lead[1], true);
+            found += p.outcome() == Paired.Outcome.A ? 1 : 0;
+            covered += p.low() <= 1.2 && 1.2 <= p.high() ? 1 : 0;
+        }
+        assertTrue(falseWinners <= 10, falseWinners + " winners of 200 A/A experiments");
+        assertTrue(found >= 190, "a 20% lead found in " + found + " of 200");
+        assertTrue(covered >= 180, "the interval covered the true ratio in " + covered + " of 200");
+    }
+
     @Test
     void lowerIsBetterTurnsTheWinnerAround() {
         double[] a = {10, 11, 10.5, 10.2, 9.9, 10.1, 10.4, 10.3};
