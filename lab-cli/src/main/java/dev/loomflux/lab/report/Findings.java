@@ -274,8 +274,8 @@ final class Findings {
             out.add("- Paired design: every target's JVM was started and warmed first, then all were measured in " + d.rounds() + " rounds of "
                     + Cells.num(d.blockS()) + " s blocks, one block per target per round in a new random order; verdicts come from per-round "
                     + "ratios (95% Wilcoxon intervals) and need the whole interval beyond " + Cells.num(Stats.MIN_EFFECT_PCT) + "%. "
-                    + (root.repeats() > 1 ? root.repeats() + " sets of JVMs were measured in the same rounds and pooled round by round; where they "
-                    + "disagree there is no winner."
+                    + (root.repeats() > 1 ? root.repeats() + " sets of JVMs were measured in the same rounds and pooled round by round; a winner "
+                    + "only where every set shows it."
                     : "One set of JVMs: the ratios hold for these JVMs; JVM-to-JVM variation (each JIT compiles its own way) is not covered, "
                     + "--repeat 2 or more covers it."));
             long slow = root.blocks() == null ? 0 : root.blocks().stream()
