@@ -170,8 +170,9 @@ public class RunCommand implements Callable<Integer> {
             throw new UsageException("--block " + block + ": a block must last at least 1s");
         }
         Duration l = leadIn != null ? Flags.duration("--lead-in", leadIn, true) : fromFile.paired() ? fromFile.leadIn() : Design.DEFAULT_LEAD_IN;
-        if (l.toMillis() % 1000 != 0 || l.compareTo(Design.MAX_LEAD_IN) > 0) {
-            throw new UsageException("--lead-in " + leadIn + ": expected whole seconds from 0s to " + Design.MAX_LEAD_IN.toSeconds() + "s");
+        String wrong = Design.leadInProblem(l);
+        if (wrong != null) {
+            throw new UsageException("--lead-in " + leadIn + ": " + wrong);
         }
         return Design.paired(n, b, l);
     }

@@ -60,9 +60,16 @@ public record Design(Kind kind, int rounds, Duration block, Duration leadIn) {
     public static final Design PAIRED = new Design(Kind.PAIRED, DEFAULT_ROUNDS, DEFAULT_BLOCK, DEFAULT_LEAD_IN);
 
     public Design {
-        if (leadIn.isNegative() || leadIn.toMillis() % 1000 != 0) {
-            throw new IllegalArgumentException("a lead-in of whole seconds: " + leadIn);
+        String wrong = leadInProblem(leadIn);
+        if (wrong != null) {
+            throw new IllegalArgumentException("lead-in " + leadIn + ": " + wrong);
         }
+    }
+
+    /** What is wrong with a block's lead-in, for the flag's or the file's error; null when it is fine. */
+    public static String leadInProblem(Duration leadIn) {
+        return leadIn.isNegative() || leadIn.toMillis() % 1000 != 0 || leadIn.compareTo(MAX_LEAD_IN) > 0
+                ? "expected whole seconds from 0s to " + MAX_LEAD_IN.toSeconds() + "s" : null;
     }
 
     /** A paired design of {@code rounds} blocks of {@code block}, each after {@code leadIn} of unmeasured load. */

@@ -82,8 +82,9 @@ public final class ExperimentReader {
             throw root.get("block").error("a block must last at least 1s");
         }
         Duration leadIn = root.get("lead-in").duration(Design.DEFAULT_LEAD_IN);
-        if (leadIn.toMillis() % 1000 != 0 || leadIn.compareTo(Design.MAX_LEAD_IN) > 0) {
-            throw root.get("lead-in").error("expected whole seconds from 0s to " + Design.MAX_LEAD_IN.toSeconds() + "s");
+        String wrong = Design.leadInProblem(leadIn);
+        if (wrong != null) {
+            throw root.get("lead-in").error(wrong);
         }
         return Design.paired(root.get("rounds").integer(Paired.MIN_ROUNDS, Design.MAX_ROUNDS, Design.DEFAULT_ROUNDS), block, leadIn);
     }

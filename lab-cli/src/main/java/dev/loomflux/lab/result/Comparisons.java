@@ -18,8 +18,8 @@ import org.apache.commons.math3.stat.inference.MannWhitneyUTest;
 
 /**
  * results.json's {@code comparisons} from its {@code blocks}: per scenario, metric and pair of targets,
- * the per-round ratios judged by {@link Paired}. The sets of JVMs are pooled round by round; where the
- * sets point to different winners there is none. A target whose throughput trends across the
+ * the per-round ratios judged by {@link Paired}. The sets of JVMs are pooled round by round; a winner
+ * must show in every set. A target whose throughput trends across the
  * rounds against every other target takes part in no verdict: its blocks are not one state.
  */
 public final class Comparisons {
