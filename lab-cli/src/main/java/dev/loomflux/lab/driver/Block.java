@@ -12,12 +12,12 @@ import org.HdrHistogram.Histogram;
  * @param round      from 0 (a lead-in round, if the plan has one, is round 0)
  * @param position   where in its round the block ran, from 0
  * @param responses  responses to the requests sent in the block
- * @param answered   the responses by their share of time in flight inside the send window ({@link WindowShare})
+ * @param share      the responses by their share of time in flight inside the send window, and that time ({@link WindowShare})
  * @param latency    every response to a request sent in the block, in nanoseconds
  * @param secondsRps responses per second by the second their request was sent; the last second may be shorter
  * @param intended   open model: the arrivals the schedule asked for over the send window; -1 for closed models
  */
-public record Block(String target, int round, int position, long startMs, long endMs, long requests, long responses, double answered, Errors errors,
+public record Block(String target, int round, int position, long startMs, long endMs, long requests, long responses, WindowShare share, Errors errors,
                     Histogram latency, List<Double> secondsRps, long intended) {
     public Block {
         secondsRps = List.copyOf(secondsRps);
@@ -30,6 +30,11 @@ public record Block(String target, int round, int position, long startMs, long e
 
     /** Responses (any status) per second of the send window, each by its share of time in flight inside it. */
     public double rps() {
-        return answered / seconds();
+        return share.responses() / seconds();
+    }
+
+    /** The mean number of requests in flight over the send window: a closed model's busy users (Little's law). */
+    public double inFlight() {
+        return share.flightMs() / 1000 / seconds();
     }
 }

@@ -130,7 +130,7 @@ final class BlockTally implements Collector {
         }
         long intended = rps == 0 ? -1 : Math.round(rps * (end - from) / 1000.0);
         return new Block(s.target, s.round, s.position, from, end, total.requestCount, total.responseCount,
-                WindowShare.responses(s.seconds, from, end, end), Errors.of(total),
+                WindowShare.of(s.seconds, from, end, end), Errors.of(total),
                 total.histogram.copy(), perSecond, intended);
     }
 

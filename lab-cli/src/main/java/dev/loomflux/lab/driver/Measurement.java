@@ -13,8 +13,8 @@ import org.HdrHistogram.Histogram;
  * @param intervals      the same seconds as histograms with start/end timestamps (epoch ms), for a .hlog
  * @param requests       requests started
  * @param responses      responses received, any status, to requests sent in the window
- * @param answered       the responses by their share of time in flight inside the window ({@link WindowShare}):
- *                       throughput is this over {@code elapsed}
+ * @param share          the responses by their share of time in flight inside the window, and that time
+ *                       ({@link WindowShare}): throughput and the mean in flight are these over {@code elapsed}
  * @param errors         failed requests by cause
  * @param bytesSent      request bytes on the wire, headers included
  * @param bytesReceived  response bytes on the wire, headers included
@@ -26,7 +26,7 @@ import org.HdrHistogram.Histogram;
  *                       reached the target
  */
 public record Measurement(Histogram latency, List<Second> series, List<Histogram> intervals, long requests,
-                          long responses, double answered, Errors errors, long bytesSent, long bytesReceived, Duration elapsed,
+                          long responses, WindowShare share, Errors errors, long bytesSent, long bytesReceived, Duration elapsed,
                           boolean behindSchedule, long cacheHits) {
     public Measurement {
         series = List.copyOf(series);
@@ -36,6 +36,12 @@ public record Measurement(Histogram latency, List<Second> series, List<Histogram
     /** Responses per second of the window, each by its share of time in flight inside it. */
     public double throughput() {
         double seconds = elapsed.toMillis() / 1000.0;
-        return seconds > 0 ? answered / seconds : 0;
+        return seconds > 0 ? share.responses() / seconds : 0;
+    }
+
+    /** The mean number of requests in flight over the window: a closed model's busy users (Little's law). */
+    public double inFlight() {
+        double ms = elapsed.toMillis();
+        return ms > 0 ? share.flightMs() / ms : 0;
     }
 }

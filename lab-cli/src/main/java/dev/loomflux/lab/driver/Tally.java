@@ -126,7 +126,7 @@ final class Tally implements Collector {
         List<Second> unpublished = new ArrayList<>();
         StatisticsSnapshot total = new StatisticsSnapshot();
         long elapsedMillis;
-        double answered;
+        WindowShare share;
         boolean behind;
         int driverStalls;
         synchronized (this) {
@@ -158,7 +158,7 @@ final class Tally implements Collector {
             TreeMap<Long, StatisticsSnapshot> byMillis = new TreeMap<>();
             seconds.forEach((t, snapshot) -> byMillis.put(startMillis + t * 1000L, snapshot));
             long windowFrom = startMillis + from * 1000L;
-            answered = WindowShare.responses(byMillis, windowFrom, windowFrom + elapsedMillis, Long.MAX_VALUE);
+            share = WindowShare.of(byMillis, windowFrom, windowFrom + elapsedMillis, Long.MAX_VALUE);
             nextLive = lastSecond() + 1;
             driverStalls = stalls;
         }
@@ -171,7 +171,7 @@ final class Tally implements Collector {
         TransferSizeRecorder.Stats bytes = total.extensions.get(BenchmarkYaml.TRANSFER) instanceof TransferSizeRecorder.Stats b
                 ? b : new TransferSizeRecorder.Stats();
         Histogram latency = total.histogram.copy();
-        return new Measurement(latency, series, intervals, total.requestCount, total.responseCount, answered, Errors.of(total),
+        return new Measurement(latency, series, intervals, total.requestCount, total.responseCount, share, Errors.of(total),
                 bytes.sent, bytes.received, Duration.ofMillis(elapsedMillis), behind, http.cacheHits);
     }
 

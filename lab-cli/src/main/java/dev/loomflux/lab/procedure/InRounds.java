@@ -7,6 +7,7 @@ import dev.loomflux.lab.driver.Block;
 import dev.loomflux.lab.driver.Errors;
 import dev.loomflux.lab.driver.LoadDriver;
 import dev.loomflux.lab.driver.Rounds;
+import dev.loomflux.lab.driver.WindowShare;
 import dev.loomflux.lab.experiment.Design;
 import dev.loomflux.lab.experiment.Experiment;
 import dev.loomflux.lab.experiment.Profile;
@@ -264,7 +265,7 @@ public final class InRounds {
         return new BlockRecord(scenario.name(), cell, set, b.round() + 1 - Design.LEAD_IN, b.position(), target, users, Result.round(b.seconds()), b.requests(),
                 b.responses(), b.errors().total(), Result.round(b.rps()), any ? Result.round(b.latency().getValueAtPercentile(50) / 1e6) : null,
                 any ? Result.round(b.latency().getValueAtPercentile(99) / 1e6) : null, mean,
-                mean == null ? null : Result.round(b.rps() * mean / 1000), cpu, to == null ? null : Result.round(to.rssMb()), gc,
+                mean == null ? null : Result.round(b.inFlight()), cpu, to == null ? null : Result.round(to.rssMb()), gc,
                 canaryUs == null ? null : Result.round(canaryUs),
                 b.secondsRps().stream().map(Result::round).toList(), b.intended() < 0 ? null : b.intended());
     }
@@ -275,6 +276,7 @@ public final class InRounds {
         long requests = 0;
         long responses = 0;
         double answered = 0;
+        double flightMs = 0;
         double seconds = 0;
         Errors errors = new Errors(0, 0, 0, 0, 0);
         for (int i = 0; i < own.size(); i++) {
@@ -284,7 +286,8 @@ public final class InRounds {
             }
             requests += b.requests();
             responses += b.responses();
-            answered += b.answered();
+            answered += b.share().responses();
+            flightMs += b.share().flightMs();
             seconds += b.seconds();
             errors = errors.plus(b.errors());
         }
@@ -296,7 +299,7 @@ public final class InRounds {
                 warm.compileSeconds(), warm.compileSeconds() > 0 ? warm.compileUsers() : null, null, null,
                 new SteadyState.Drift(drifting, null, null, null, null, note), !drifting, List.of());
         boolean open = own.get(0).intended() >= 0;
-        return Result.ofRounds(name, scenario.name(), seconds, requests, responses, answered, latency,
+        return Result.ofRounds(name, scenario.name(), seconds, requests, responses, new WindowShare(answered, flightMs), latency,
                 errors, series, hlog, yaml, steady, open ? records.stream().anyMatch(BlockRecord::behindSchedule) : null);
     }
 }

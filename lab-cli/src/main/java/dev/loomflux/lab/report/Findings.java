@@ -292,7 +292,7 @@ final class Findings {
             long paced = root.blocks() == null ? 0 : root.blocks().stream().filter(Comparisons::paced).count();
             if (paced > 0) {
                 out.add("- " + paced + " of " + root.blocks().size() + " block(s) had fewer than " + Math.round(Comparisons.MIN_BUSY * 100)
-                        + "% of the users in a request (throughput x mean latency, Little's law): the load side (the driver's CPU, or the "
+                        + "% of the users in a request on average (Little's law): the load side (the driver's CPU, or the "
                         + "database's where it shares that CPU) set their pace, not the target. Their rounds are left out of the comparisons.");
             }
             if (slow > 0) {

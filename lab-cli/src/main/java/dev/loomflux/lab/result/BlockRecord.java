@@ -16,7 +16,8 @@ import java.util.Map;
  * @param users           a closed model's users; null for an open model
  * @param seconds         the send window; every request sent in it was answered, failed or timed out
  * @param rps             responses per second of the send window
- * @param littleUsers     throughput x mean latency: the users a closed model had in flight (Little's law)
+ * @param littleUsers     the mean number of requests in flight over the block, each by its time inside it: a closed
+ *                        model's busy users (Little's law's L)
  * @param cpuMsPerRequest the target's CPU time (user + system) from the block's start to its last response, per response
  * @param rssMb           the target's resident memory at the block's end
  * @param gcMs            the target's collector time over the block (hsperfdata), null where it publishes none

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.annotation.JsonProperty;
 import dev.loomflux.lab.driver.Errors;
 import dev.loomflux.lab.driver.Measurement;
 import dev.loomflux.lab.driver.Second;
+import dev.loomflux.lab.driver.WindowShare;
 import dev.loomflux.lab.limits.LimitsReport;
 import dev.loomflux.targets.TargetConfig;
 import java.util.Collections;
@@ -17,11 +18,13 @@ import org.HdrHistogram.Histogram;
  * the target's telemetry and steady state, and what procedure and target it belongs to. A failed
  * one has only who, status and error. Field names: docs/results-schema.md.
  *
- * @param cell in a sweep, the value of every axis where this was measured (docs/sweep.md)
+ * @param inFlight the mean number of requests in flight over the window (each by its time inside it): a
+ *                 closed model's busy users, Little's law's L
+ * @param cell     in a sweep, the value of every axis where this was measured (docs/sweep.md)
  */
 public record Result(
         String target, String scenario, String status, String error,
-        Double durationS, Long requests, Long responses, Double throughputRps,
+        Double durationS, Long requests, Long responses, Double throughputRps, Double inFlight,
         Latency latencyMs, ErrorCounts errors, Bytes bytes, Boolean behindSchedule, Long cacheHits, List<PerSecond> series,
         String hlog, String hyperfoilYaml, String jfr, JvmFacts jvm, List<PhaseStats> phases, String seriesCsv,
         SteadyState steadyState, DriverCheck driver, LimitsReport limits, String telemetryError,
@@ -98,14 +101,14 @@ public record Result(
     }
 
     public static Result failed(String target, String scenario, String error) {
-        return new Result(target, scenario, "failed", error, null, null, null, null, null, null, null, null, null, null, null, null, null,
+        return new Result(target, scenario, "failed", error, null, null, null, null, null, null, null, null, null, null, null, null, null, null,
                 null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null);
     }
 
     public static Result of(String target, String scenario, Measurement m, boolean openModel, Files files, Telemetry telemetry,
                             SteadyState steadyState, DriverCheck driver, LimitsReport limits) {
         double seconds = m.elapsed().toMillis() / 1000.0;
-        return new Result(target, scenario, OK, null, round(seconds), m.requests(), m.responses(), round(m.throughput()),
+        return new Result(target, scenario, OK, null, round(seconds), m.requests(), m.responses(), round(m.throughput()), round(m.inFlight()),
                 Latency.of(m.latency()), ErrorCounts.of(m.errors()), new Bytes(m.bytesSent(), m.bytesReceived()),
                 openModel ? m.behindSchedule() : null, m.cacheHits(), telemetry.series(), files.hlog(), files.hyperfoilYaml(), files.jfr(),
                 telemetry.jvm(), telemetry.phases(), files.seriesCsv(), steadyState, driver, limits, telemetry.error(),
@@ -117,9 +120,10 @@ public record Result(
      * latencies over every block, its throughput over their send windows, one row per block in {@code series}
      * (t = the block's round, from 1; rps its throughput, cpu_pct its CPU over the block).
      */
-    public static Result ofRounds(String target, String scenario, double seconds, long requests, long responses, double answered, Histogram latency,
+    public static Result ofRounds(String target, String scenario, double seconds, long requests, long responses, WindowShare share, Histogram latency,
                                   Errors errors, List<PerSecond> series, String hlog, String hyperfoilYaml, SteadyState steadyState, Boolean behindSchedule) {
-        return new Result(target, scenario, OK, null, round(seconds), requests, responses, round(seconds > 0 ? answered / seconds : 0),
+        return new Result(target, scenario, OK, null, round(seconds), requests, responses, round(seconds > 0 ? share.responses() / seconds : 0),
+                round(seconds > 0 ? share.flightMs() / 1000 / seconds : 0),
                 Latency.of(latency), ErrorCounts.of(errors), null, behindSchedule, null, series, hlog, hyperfoilYaml, null, null, null, null, steadyState,
                 null, null, null, null, null, null, null, null, null, null, null, null);
     }
@@ -131,21 +135,21 @@ public record Result(
 
     /** Stamped with the repeat it belongs to and the target process that served it. */
     public Result withVisit(int repeat, Long startupMs, String targetCpus, TargetConfig targetConfig) {
-        return new Result(target, scenario, status, error, durationS, requests, responses, throughputRps, latencyMs, errors, bytes, behindSchedule,
+        return new Result(target, scenario, status, error, durationS, requests, responses, throughputRps, inFlight, latencyMs, errors, bytes, behindSchedule,
                 cacheHits, series, hlog, hyperfoilYaml, jfr, jvm, phases, seriesCsv, steadyState, driver, limits, telemetryError,
                 repeat, step, offeredRps, sloMet, sloMisses, startupMs, targetCpus, targetConfig, cell);
     }
 
     /** As measured in this cell of a sweep. */
     public Result withCell(Map<String, Integer> cell) {
-        return new Result(target, scenario, status, error, durationS, requests, responses, throughputRps, latencyMs, errors, bytes, behindSchedule,
+        return new Result(target, scenario, status, error, durationS, requests, responses, throughputRps, inFlight, latencyMs, errors, bytes, behindSchedule,
                 cacheHits, series, hlog, hyperfoilYaml, jfr, jvm, phases, seriesCsv, steadyState, driver, limits, telemetryError,
                 repeat, step, offeredRps, sloMet, sloMisses, startupMs, targetCpus, targetConfig, Collections.unmodifiableMap(new LinkedHashMap<>(cell)));
     }
 
     /** As step {@code step} of a capacity search: the rate it offered and why it missed the SLO (empty: met). */
     public Result withStep(int step, int offeredRps, List<String> sloMisses) {
-        return new Result(target, scenario, status, error, durationS, requests, responses, throughputRps, latencyMs, errors, bytes, behindSchedule,
+        return new Result(target, scenario, status, error, durationS, requests, responses, throughputRps, inFlight, latencyMs, errors, bytes, behindSchedule,
                 cacheHits, series, hlog, hyperfoilYaml, jfr, jvm, phases, seriesCsv, steadyState, driver, limits, telemetryError,
                 repeat, step, offeredRps, sloMisses.isEmpty(), List.copyOf(sloMisses), startupMs, targetCpus, targetConfig, cell);
     }
