@@ -183,9 +183,14 @@ public record CpuPlan(boolean applied, List<Integer> target, List<Integer> drive
      * are those it will run with.
      */
     public Placement startPlacement() {
+        return applied ? new Placement(List.of("taskset", "-c", list(startCpus())), target.size()) : Placement.ANYWHERE;
+    }
+
+    /** The target's and the driver's CPUs: where JVMs start, and where the paired design's compile stage runs. */
+    public List<Integer> startCpus() {
         TreeSet<Integer> both = new TreeSet<>(target);
         both.addAll(driver);
-        return applied ? new Placement(List.of("taskset", "-c", list(List.copyOf(both))), target.size()) : Placement.ANYWHERE;
+        return List.copyOf(both);
     }
 
     public Placement supportPlacement() {

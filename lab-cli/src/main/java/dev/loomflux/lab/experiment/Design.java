@@ -34,17 +34,20 @@ public record Design(Kind kind, int rounds, Duration block, Duration leadIn) {
     public static final int DEFAULT_SETS = 2;
     public static final Duration DEFAULT_BLOCK = Duration.ofSeconds(1);
     /**
-     * The warmup budget per target when the rounds follow: the compile stage (at most half) and the
-     * profile's load until steady. What is still moving after it shows as a trend across the rounds,
-     * which takes the target out of the verdicts instead of into a wrong one.
+     * The warmup budget per target: in rounds, its compile stage takes at most half of it, and the lead-in
+     * rounds follow; measured alone, the compile stage and then the profile's load until steady. What is still
+     * moving after it shows as a trend across the rounds, which takes the target out of the verdicts instead
+     * of into a wrong one.
      */
     public static final Duration DEFAULT_WARMUP = Duration.ofSeconds(75);
     /**
-     * Unmeasured rounds before the measured ones: the rounds open new connections, which cost the
-     * JIT some hot code once (docs/steady-state.md), and the targets' first block after their warmup
-     * follows minutes of idling.
+     * Unmeasured rounds before the measured ones, the profile's own load after each JVM's compile stage: after the
+     * compile stage alone, mvc's rounds 1-5 ran at 0.78 and 0.92 of its later level against the other JVMs (two
+     * sets, json, run warm-probe-1), its rounds 6-10 at it (1.08, 0.98), as every other JVM's. Twice that, and the
+     * drift check over the measured rounds judges the rest. They also open the rounds' connections, which cost
+     * the JIT some hot code once (docs/steady-state.md).
      */
-    public static final int LEAD_IN = 1;
+    public static final int LEAD_IN = 10;
     /**
      * Unmeasured load at the start of every block: none by default. After 8 s of idling through the other
      * targets' 4 s blocks, webflux's first second served a median 0.94 of its block's later ones (two items
@@ -83,7 +86,7 @@ public record Design(Kind kind, int rounds, Duration block, Duration leadIn) {
 
     public String describe() {
         return paired() ? "paired: " + rounds + " rounds x " + block.toMillis() / 1000.0 + " s per target (each after " + leadIn.toSeconds()
-                + " s of unmeasured load), after " + LEAD_IN + " lead-in round"
+                + " s of unmeasured load), after " + LEAD_IN + " lead-in rounds"
                 : "sequential";
     }
 }

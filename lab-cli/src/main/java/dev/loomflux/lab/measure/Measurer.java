@@ -197,30 +197,37 @@ public final class Measurer {
         return canary == null ? null : canary.microsIn(fromMs, toMs);
     }
 
+
     /**
-     * Warms the target for a measurement of its own (the paired design's rounds): the compile stage,
-     * then the profile's load until the steady-state rule holds or the budget is spent.
+     * The paired design's warmup of one JVM: the compile stage alone, on the target's and the driver's CPUs (which
+     * the driver's 2 users leave mostly idle), then back on the target CPUs. The profile's own load follows in the
+     * rounds' lead-in rounds, every JVM side by side, where a steady stage per JVM took 25-40 s each (3.5 of a
+     * default run's 12.6 minutes) and its rule mostly judged the machine's noise ("throughput varies 26% second to
+     * second"), not the JVM. On both CPUs the six compile stages of a default run went quiet after 23-31 s, where
+     * on the target CPU alone they took 27-38 s and two of six ran out of their 37 s; two JVMs compiling at once,
+     * one on each CPU, starved the one beside the driver (three of three still compiling at 37 s).
      */
-    public Warmup.Outcome warm(RunningTarget target, Scenario scenario, Load load) {
-        LoadSpec spec = new LoadSpec(target.base(), scenario.path(), load.profile(), cpus.driver().size(), REQUEST_TIMEOUT);
-        String name = target.spec().name();
-        log.line(name + " " + scenario.name() + ": warmup until steady (up to " + load.warmup().toSeconds() + " s)");
-        SteadySignals signals = new SteadySignals(sampler, canary);
-        Warmup.Outcome compiled = compileStage(target, scenario, load, spec, signals);
-        Warmup.Outcome warm = Warmup.run(spec, rest(load, compiled), SteadyRule.DEFAULT, signals, progress(name, scenario, "warmup")).after(compiled);
-        if (!Reaper.stopping()) {
-            log.line(name + " " + scenario.name() + ": " + (warm.steady() ? "warmup was steady after " + warm.secondsToSteady() + " s"
-                    : "NOT steady after " + warm.millis() / 1000 + " s" + (warm.check() == null ? "" : " (" + warm.check().describe() + ")")
-                    + "; the rounds will tell whether it still moves"));
+    public Warmup.Outcome compile(RunningTarget target, Scenario scenario, Load load) {
+        long pid = target.process().pid();
+        cpus.move(pid, cpus.startCpus());
+        // A sampler of its own: the run's watches no target in rounds, whose blocks read each JVM at their edges.
+        try (ResourceSampler own = new ResourceSampler().watch(ResourceReport.TARGET, () -> List.of(pid), true).start()) {
+            // The rule reads the JIT from the sampler, which needs two ticks: without them mvc's compile stage found no
+            // JIT counters and ended after 4 s.
+            Pause.sleep(ResourceSampler.PERIOD.multipliedBy(2).plusMillis(500));
+            return compileStage(target, scenario, load, new LoadSpec(target.base(), scenario.path(), load.profile(), cpus.driver().size(), REQUEST_TIMEOUT),
+                    new SteadySignals(own, canary));
+        } finally {
+            if (target.process().isAlive()) {
+                cpus.move(pid, cpus.target());
+            }
         }
-        return warm;
     }
 
-    /** At most half the budget, so that the profile's own load always gets time to show it is steady. */
     private Warmup.Outcome compileStage(RunningTarget target, Scenario scenario, Load load, LoadSpec spec, SteadySignals signals) {
         String name = target.spec().name();
         Warmup.Outcome compiled = load.compileFirst()
-                ? Warmup.compile(spec, target.cpus(), load.warmup().dividedBy(2), SteadyRule.DEFAULT, signals, progress(name, scenario, "warmup (compile)"))
+                ? Warmup.compile(spec, target.cpus(), Warmup.compileBudget(load.warmup()), SteadyRule.DEFAULT, signals, progress(name, scenario, "warmup (compile)"))
                 : Warmup.Outcome.NONE;
         if (!compiled.series().isEmpty()) {
             log.line(name + " " + scenario.name() + ": compile stage " + (compiled.steady() ? "quiet" : "ended") + " after "

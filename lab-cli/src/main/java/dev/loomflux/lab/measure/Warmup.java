@@ -87,6 +87,11 @@ public final class Warmup {
     private Warmup() {
     }
 
+    /** The compile stage's share of a warmup budget: at most half, so that the profile's own load always gets time. */
+    public static Duration compileBudget(Duration warmup) {
+        return warmup.dividedBy(2);
+    }
+
     /** Fixed and rate loads can go on from warmup into the measurement on the same connections. */
     public static boolean continuous(Profile p) {
         return p instanceof Profile.Fixed || p instanceof Profile.Rate;

@@ -36,17 +36,15 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import java.util.function.LongConsumer;
 import org.HdrHistogram.Histogram;
 
 /**
- * The paired design for one scenario: every JVM of every set warmed in turn (the others idle), then
- * all measured in the same interleaved rounds over connections that stay open from the first block to
- * the last, so that two sets of JVMs meet the same machine. Each target of each set gets one result over
- * its blocks; the blocks themselves go to results.json, where the comparisons are drawn from them.
+ * The paired design for one scenario: every JVM of every set through its compile stage in turn, then all
+ * measured in the same interleaved rounds, the first {@link Design#LEAD_IN} of them unmeasured, over
+ * connections that stay open from the first block to the last, so that two sets of JVMs meet the same machine. Each target of each set gets one result over its
+ * blocks; the blocks themselves go to results.json, where the comparisons are drawn from them.
  */
 public final class InRounds {
-    private static final Duration SAMPLER_TICKS = ResourceSampler.PERIOD.multipliedBy(2).plusMillis(500);
     private final Experiment experiment;
     private final Measurer measurer;
     private final ResultsFile results;
@@ -72,38 +70,16 @@ public final class InRounds {
      * @param load  the block's profile and the warmup's budget; its suffix tells a sweep cell's files apart, compileFirst
      *              whether the JVMs are cold (a sweep's later cells only settle at their own load)
      * @param cell  a sweep's cell, or null
-     * @param watch tells the run's resource sampler which target to watch (its JIT decides the warmup); 0 for none
      */
-    public void run(List<TargetVisit> visits, Scenario scenario, Measurer.Load load, Map<String, Integer> cell, long seed, LongConsumer watch) {
+    public void run(List<TargetVisit> visits, Scenario scenario, Measurer.Load load, Map<String, Integer> cell, long seed) {
         Map<String, Warmup.Outcome> warmups = new HashMap<>();
         Map<String, Long> warmupS = new HashMap<>();
         for (TargetVisit v : visits) {
             if (Reaper.stopping()) {
                 return;
             }
-            if (!v.target().process().isAlive()) {
-                continue;
-            }
-            if (progress != null) {
-                progress.unitStarted();
-            }
-            watch.accept(v.target().process().pid());
-            // The steady-state rule reads the target's JIT from the 1 s sampler, which needs two ticks of a newly
-            // watched JVM: warmed at once, mvc's compile stage found no JIT counters and ended after 4 s.
-            Pause.sleep(SAMPLER_TICKS);
-            long from = System.currentTimeMillis();
-            String name = label(v);
-            try {
-                warmups.put(name, measurer.warm(v.target(), scenario, load));
-                warmupS.put(name, (System.currentTimeMillis() - from) / 1000);
-            } catch (LabException e) {
-                if (v.target().process().isAlive()) {
-                    log.line(name + " " + scenario.name() + ": failed: " + e.getMessage());
-                    results.add(failed(v, scenario, cell, e.getMessage()));
-                }
-            }
+            compile(v, scenario, load, cell, warmups, warmupS);
         }
-        watch.accept(0);
         List<TargetVisit> alive = visits.stream().filter(v -> v.target().process().isAlive() && warmups.containsKey(label(v))).toList();
         for (TargetVisit v : visits) {
             if (!v.target().process().isAlive()) {
@@ -123,7 +99,7 @@ public final class InRounds {
         TextFile.write(dir.resolve(yaml), LoadDriver.toHyperfoilYaml(rounds, "loomflux-" + base.replaceAll("[^A-Za-z0-9-]", "-")));
         log.line(BlockRecord.where(scenario.name(), cell) + ": " + design.rounds() + " rounds of " + design.block().toMillis() / 1000.0 + " s blocks (each after "
                 + design.leadIn().toSeconds() + " s of unmeasured load) after " + Design.LEAD_IN
-                + " lead-in round, every target once per round in a new random order (seed " + seed + ")"
+                + " lead-in rounds, every target once per round in a new random order (seed " + seed + ")"
                 + (experiment.repeat() > 1 ? ", the " + experiment.repeat() + " sets of JVMs in the same rounds" : ""));
 
         Map<String, ProcessProbe> probes = new HashMap<>();
@@ -143,6 +119,28 @@ public final class InRounds {
             return;
         }
         finish(alive, scenario, load, cell, blocks, atStart, atEnd, yaml, warmups, warmupS);
+    }
+
+    /** One JVM's compile stage; a failure leaves it out of the rounds with a failed result. */
+    private void compile(TargetVisit v, Scenario scenario, Measurer.Load load, Map<String, Integer> cell, Map<String, Warmup.Outcome> warmups,
+                         Map<String, Long> warmupS) {
+        if (!v.target().process().isAlive()) {
+            return;
+        }
+        if (progress != null) {
+            progress.unitStarted();
+        }
+        long from = System.currentTimeMillis();
+        String name = label(v);
+        try {
+            warmups.put(name, measurer.compile(v.target(), scenario, load));
+            warmupS.put(name, (System.currentTimeMillis() - from) / 1000);
+        } catch (LabException e) {
+            if (v.target().process().isAlive()) {
+                log.line(name + " " + scenario.name() + ": failed: " + e.getMessage());
+                results.add(failed(v, scenario, cell, e.getMessage()));
+            }
+        }
     }
 
     private List<Block> rounds(Rounds rounds, int targets, Scenario scenario, Design design, Map<String, ProcessProbe> probes,

@@ -2,6 +2,7 @@ package dev.loomflux.lab.procedure;
 
 import dev.loomflux.lab.experiment.Design;
 import dev.loomflux.lab.experiment.Experiment;
+import dev.loomflux.lab.measure.Warmup;
 import java.time.Duration;
 
 /**
@@ -46,7 +47,9 @@ public final class Progress {
             // A unit is a target's warmup and its share of the rounds; each block also waits for its stragglers.
             measured = rounds(experiment.design());
         }
-        Duration perUnit = experiment.warmup().plus(measured).plus(PER_SCENARIO)
+        // In rounds a JVM's warmup is its compile stage; the lead-in rounds are counted with the rounds.
+        Duration warmup = experiment.inRounds() ? Warmup.compileBudget(experiment.warmup()) : experiment.warmup();
+        Duration perUnit = warmup.plus(measured).plus(PER_SCENARIO)
                 .plus(perTarget.dividedBy(scenarios));
         return new Progress(experiment.targets().size() * experiment.repeat() * scenarios, perUnit);
     }

@@ -286,11 +286,10 @@ public final class Runner {
                             : new Measurer.Load(sweep.profile(experiment.profile(), cell), i == 0 ? experiment.warmup() : sweep.cellWarmup(), i == 0,
                             SweepCells.cellSuffix(cell, scenario));
                     rounds.run(visits, scenario, load, sweep == null ? null : cell,
-                            runId.hashCode() * 31L + scenario.name().hashCode() + cell.hashCode(), pid -> targetPid.set(pid));
+                            runId.hashCode() * 31L + scenario.name().hashCode() + cell.hashCode());
                 }
             }
         } finally {
-            targetPid.set(0);
             for (TargetVisit v : visits) {
                 v.target().close();
             }
