@@ -167,8 +167,9 @@ public final class InRounds {
                         atEnd.put(b.target() + "/" + b.round(), s);
                     }
                     if (b.position() == targets - 1) {
-                        log.status(String.format(Locale.ROOT, "  %s round %d of %d%s", scenario.name(), b.round() + 1 - Design.LEAD_IN, design.rounds(),
-                                b.round() < Design.LEAD_IN ? " (lead-in)" : ""));
+                        log.status(b.round() < Design.LEAD_IN
+                                ? String.format(Locale.ROOT, "  %s lead-in round %d of %d", scenario.name(), b.round() + 1, Design.LEAD_IN)
+                                : String.format(Locale.ROOT, "  %s round %d of %d", scenario.name(), b.round() + 1 - Design.LEAD_IN, design.rounds()));
                     }
                 }
             });

@@ -34,21 +34,19 @@ public final class Progress {
         int scenarios = experiment.scenarios().size();
         // The paired design starts every target at once and cools down only between sets of them.
         Duration perTarget = START.plus(experiment.idle()).plus(experiment.inRounds() ? Duration.ZERO : experiment.cooldown());
+        // In rounds a JVM's warmup is its compile stage, in the first cell only; the lead-in rounds count with the rounds.
+        Duration warmup = experiment.inRounds() ? Warmup.compileBudget(experiment.warmup()) : experiment.warmup();
         if (experiment.sweep() != null) {
             // A sweep's unit is a cell: the first of each target x scenario warms from cold, the others only until their load is steady.
             int cells = experiment.sweep().cells().size();
+            Duration cellWarmup = experiment.inRounds() ? Duration.ZERO : experiment.sweep().cellWarmup();
             Duration cellMeasured = experiment.inRounds() ? rounds(experiment.design()) : experiment.profile().plannedDuration();
-            Duration perUnit = experiment.sweep().cellWarmup().plus(cellMeasured).plus(PER_SCENARIO)
-                    .plus(perTarget.plus(experiment.warmup().minus(experiment.sweep().cellWarmup()).multipliedBy(scenarios)).dividedBy(scenarios * cells));
+            Duration perUnit = cellWarmup.plus(cellMeasured).plus(PER_SCENARIO)
+                    .plus(perTarget.plus(warmup.minus(cellWarmup).multipliedBy(scenarios)).dividedBy(scenarios * cells));
             return new Progress(experiment.targets().size() * experiment.repeat() * scenarios * cells, perUnit);
         }
-        Duration measured = experiment.profile().plannedDuration();
-        if (experiment.inRounds()) {
-            // A unit is a target's warmup and its share of the rounds; each block also waits for its stragglers.
-            measured = rounds(experiment.design());
-        }
-        // In rounds a JVM's warmup is its compile stage; the lead-in rounds are counted with the rounds.
-        Duration warmup = experiment.inRounds() ? Warmup.compileBudget(experiment.warmup()) : experiment.warmup();
+        // A unit is a target's warmup and its share of the rounds; each block also waits for its stragglers.
+        Duration measured = experiment.inRounds() ? rounds(experiment.design()) : experiment.profile().plannedDuration();
         Duration perUnit = warmup.plus(measured).plus(PER_SCENARIO)
                 .plus(perTarget.dividedBy(scenarios));
         return new Progress(experiment.targets().size() * experiment.repeat() * scenarios, perUnit);
