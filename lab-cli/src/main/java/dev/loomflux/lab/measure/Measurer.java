@@ -197,7 +197,6 @@ public final class Measurer {
         return canary == null ? null : canary.microsIn(fromMs, toMs);
     }
 
-
     /**
      * The paired design's warmup of one JVM: the compile stage alone, on the target's and the driver's CPUs (which
      * the driver's 2 users leave mostly idle), then back on the target CPUs. The profile's own load follows in the

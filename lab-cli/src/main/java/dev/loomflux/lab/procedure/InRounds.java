@@ -1,7 +1,6 @@
 package dev.loomflux.lab.procedure;
 
 import dev.loomflux.lab.LabException;
-import dev.loomflux.lab.Pause;
 import dev.loomflux.lab.TextFile;
 import dev.loomflux.lab.driver.Block;
 import dev.loomflux.lab.driver.Errors;
@@ -23,7 +22,6 @@ import dev.loomflux.lab.result.Result;
 import dev.loomflux.lab.result.ResultsFile;
 import dev.loomflux.lab.result.SteadyState;
 import dev.loomflux.lab.telemetry.ProcessProbe;
-import dev.loomflux.lab.telemetry.ResourceSampler;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -41,8 +39,9 @@ import org.HdrHistogram.Histogram;
 /**
  * The paired design for one scenario: every JVM of every set through its compile stage in turn, then all
  * measured in the same interleaved rounds, the first {@link Design#LEAD_IN} of them unmeasured, over
- * connections that stay open from the first block to the last, so that two sets of JVMs meet the same machine. Each target of each set gets one result over its
- * blocks; the blocks themselves go to results.json, where the comparisons are drawn from them.
+ * connections that stay open from the first block to the last, so that two sets of JVMs meet the same
+ * machine. Each target of each set gets one result over its blocks; the blocks themselves go to
+ * results.json, where the comparisons are drawn from them.
  */
 public final class InRounds {
     private final Experiment experiment;

@@ -308,12 +308,7 @@ public final class Runner {
             String affinity = CpuPlan.affinityOf(target.process().pid());
             log.line(spec.name() + ": ready in " + target.startupMillis() + " ms (started beside the others; pid " + target.process().pid() + ", now on CPUs "
                     + affinity + ")" + (experiment.repeat() > 1 ? ", set " + set + " of " + experiment.repeat() : ""));
-            target.process().onExit().thenRun(() -> {
-                if (!target.process().stoppedByLab()) {
-                    log.line(spec.name() + ": " + target.exitHeadline() + "; stopping the load");
-                    LoadDriver.cancelAll();
-                }
-            });
+            stopLoadWhenItDies(target, experiment.repeat() > 1 ? spec.name() + "#" + set : spec.name(), log);
             long ready = System.currentTimeMillis();
             return new TargetVisit(target, set, List.of(new Phase("startup", launchedAt[0], ready)), affinity,
                     spec.command() == null ? targetConfig(target) : null);
@@ -392,6 +387,16 @@ public final class Runner {
         }
     }
 
+    /** A target that dies under load: its load ends within a second instead of hammering a closed port until the profile ends. */
+    private static void stopLoadWhenItDies(RunningTarget target, String name, RunLog log) {
+        target.process().onExit().thenRun(() -> {
+            if (!target.process().stoppedByLab()) {
+                log.line(name + ": " + target.exitHeadline() + "; stopping its load");
+                LoadDriver.cancelAll();
+            }
+        });
+    }
+
     /**
      * Starts the target and runs the procedure on the scenarios left, removing each one done.
      *
@@ -414,13 +419,7 @@ public final class Runner {
             }
             return null;
         }
-        // A target that dies under load: its load ends within a second instead of hammering a closed port until the profile ends.
-        target.process().onExit().thenRun(() -> {
-            if (!target.process().stoppedByLab()) {
-                log.line(spec.name() + ": " + target.exitHeadline() + "; stopping its load");
-                LoadDriver.cancelAll();
-            }
-        });
+        stopLoadWhenItDies(target, spec.name(), log);
         try (target) {
             targetGroup.set(target.cgroup());
             String affinity = CpuPlan.affinityOf(target.process().pid());
