@@ -39,12 +39,14 @@ final class BlockTally implements Collector {
     private final int rps;
 
     private final long leadInMs;
+    private final long timeoutMs;
 
     /** @param rps the open model's arrivals per second, 0 for a closed model */
     BlockTally(Rounds plan, Rounds.Listener listener, int rps) {
         this.listener = listener;
         this.rps = rps;
         this.leadInMs = plan.leadIn().toMillis();
+        this.timeoutMs = plan.requestTimeout().toMillis();
         for (int r = 0; r < plan.order().size(); r++) {
             List<Integer> round = plan.order().get(r);
             for (int p = 0; p < round.size(); p++) {
@@ -130,7 +132,7 @@ final class BlockTally implements Collector {
         }
         long intended = rps == 0 ? -1 : Math.round(rps * (end - from) / 1000.0);
         return new Block(s.target, s.round, s.position, from, end, total.requestCount, total.responseCount,
-                WindowShare.of(s.seconds, from, end, end), Errors.of(total),
+                WindowShare.of(s.seconds, from, end, end, timeoutMs), Errors.of(total),
                 total.histogram.copy(), perSecond, intended);
     }
 

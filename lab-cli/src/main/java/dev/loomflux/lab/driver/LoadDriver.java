@@ -64,7 +64,7 @@ public final class LoadDriver {
     public static Measurement run(LoadSpec spec, SecondListener listener, BooleanSupplier enough, MeasuredWindow window) {
         PhasePlan plan = PhasePlan.of(spec.profile(), spec.threads());
         Benchmark benchmark = parse(BenchmarkYaml.render(spec, plan, RUN_NAME));
-        Tally tally = new Tally(plan, listener != null ? listener : s -> { }, window);
+        Tally tally = new Tally(plan, listener != null ? listener : s -> { }, window, spec.requestTimeout().toMillis());
         if (window != null) {
             window.clock(() -> tally.elapsed(System.currentTimeMillis()));
         }

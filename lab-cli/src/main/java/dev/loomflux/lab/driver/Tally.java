@@ -40,7 +40,10 @@ final class Tally implements Collector {
     /** null: every second is measured */
     private final MeasuredWindow window;
 
-    Tally(PhasePlan plan, SecondListener listener, MeasuredWindow window) {
+    private final long timeoutMs;
+
+    Tally(PhasePlan plan, SecondListener listener, MeasuredWindow window, long timeoutMs) {
+        this.timeoutMs = timeoutMs;
         this.plan = plan;
         this.listener = listener;
         this.window = window;
@@ -158,7 +161,7 @@ final class Tally implements Collector {
             TreeMap<Long, StatisticsSnapshot> byMillis = new TreeMap<>();
             seconds.forEach((t, snapshot) -> byMillis.put(startMillis + t * 1000L, snapshot));
             long windowFrom = startMillis + from * 1000L;
-            share = WindowShare.of(byMillis, windowFrom, windowFrom + elapsedMillis, Long.MAX_VALUE);
+            share = WindowShare.of(byMillis, windowFrom, windowFrom + elapsedMillis, Long.MAX_VALUE, timeoutMs);
             nextLive = lastSecond() + 1;
             driverStalls = stalls;
         }

@@ -17,7 +17,9 @@ import org.HdrHistogram.HistogramIterationValue;
  * @param flightMs  the time requests spent in flight inside the window, summed over requests: over the
  *                  window's length, the mean number in flight (Little's law's L, exactly, where throughput
  *                  x the mean latency of the requests sent in the window misses or adds the stragglers at
- *                  its edges: 93.7-99.6 for 100 users at 4 s latencies spread over 0.4-9 s)
+ *                  its edges: 93.7-99.6 for 100 users at 4 s latencies spread over 0.4-9 s). A request that
+ *                  timed out was in flight until its timeout: left out, 14 timeouts of 10 s over 733 requests
+ *                  read 93.8 of those 100 users
  */
 public record WindowShare(double responses, double flightMs) {
     /** Send times within a second are spread evenly over it; 20 points put the error under 0.1% of a second's share. */
@@ -26,18 +28,20 @@ public record WindowShare(double responses, double flightMs) {
     /**
      * @param bySecond  Hyperfoil's samples keyed by the epoch ms at which their send second starts
      * @param sendEndMs no request was sent after this (the last second may be short); Long.MAX_VALUE if unknown
+     * @param timeoutMs how long a request that timed out was in flight
      */
-    static WindowShare of(NavigableMap<Long, StatisticsSnapshot> bySecond, long fromMs, long toMs, long sendEndMs) {
+    static WindowShare of(NavigableMap<Long, StatisticsSnapshot> bySecond, long fromMs, long toMs, long sendEndMs, long timeoutMs) {
         double responses = 0;
         double flightMs = 0;
         for (Map.Entry<Long, StatisticsSnapshot> e : bySecond.headMap(toMs, false).entrySet()) {
             StatisticsSnapshot s = e.getValue();
+            long start = e.getKey();
+            double length = Math.max(1, Math.min(1000, (double) sendEndMs - start));
+            flightMs += s.requestTimeouts * averageShare(start, length, timeoutMs, fromMs, toMs) * timeoutMs;
             long recorded = s.histogram.getTotalCount();
             if (recorded == 0 || s.responseCount == 0) {
                 continue;
             }
-            long start = e.getKey();
-            double length = Math.max(1, Math.min(1000, (double) sendEndMs - start));
             double share = 0;
             double flight = 0;
             for (HistogramIterationValue v : s.histogram.recordedValues()) {
