@@ -30,11 +30,11 @@ public record Block(String target, int round, int position, long startMs, long e
 
     /** Responses (any status) per second of the send window, each by its share of time in flight inside it. */
     public double rps() {
-        return share.responses() / seconds();
+        return share.rps(seconds());
     }
 
     /** The mean number of requests in flight over the send window: a closed model's busy users (Little's law). */
     public double inFlight() {
-        return share.flightMs() / 1000 / seconds();
+        return share.inFlight(seconds());
     }
 }

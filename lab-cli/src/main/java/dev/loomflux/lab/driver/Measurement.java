@@ -35,13 +35,11 @@ public record Measurement(Histogram latency, List<Second> series, List<Histogram
 
     /** Responses per second of the window, each by its share of time in flight inside it. */
     public double throughput() {
-        double seconds = elapsed.toMillis() / 1000.0;
-        return seconds > 0 ? share.responses() / seconds : 0;
+        return share.rps(elapsed.toMillis() / 1000.0);
     }
 
     /** The mean number of requests in flight over the window: a closed model's busy users (Little's law). */
     public double inFlight() {
-        double ms = elapsed.toMillis();
-        return ms > 0 ? share.flightMs() / ms : 0;
+        return share.inFlight(elapsed.toMillis() / 1000.0);
     }
 }

@@ -24,6 +24,22 @@ import org.HdrHistogram.HistogramIterationValue;
 public record WindowShare(double responses, double flightMs) {
     /** Send times within a second are spread evenly over it; 20 points put the error under 0.1% of a second's share. */
     private static final int POINTS = 20;
+    public static final WindowShare NONE = new WindowShare(0, 0);
+
+    /** Responses per second of a window this long; 0 for an empty one. */
+    public double rps(double seconds) {
+        return seconds > 0 ? responses / seconds : 0;
+    }
+
+    /** The mean number of requests in flight over a window this long: a closed model's busy users (Little's law); 0 for an empty one. */
+    public double inFlight(double seconds) {
+        return seconds > 0 ? flightMs / 1000 / seconds : 0;
+    }
+
+    /** Two windows' responses and time in flight together. */
+    public WindowShare plus(WindowShare other) {
+        return new WindowShare(responses + other.responses, flightMs + other.flightMs);
+    }
 
     /**
      * @param bySecond  Hyperfoil's samples keyed by the epoch ms at which their send second starts

@@ -273,8 +273,7 @@ public final class InRounds {
         Histogram latency = own.get(0).latency().copy();
         long requests = 0;
         long responses = 0;
-        double answered = 0;
-        double flightMs = 0;
+        WindowShare share = WindowShare.NONE;
         double seconds = 0;
         Errors errors = new Errors(0, 0, 0, 0, 0);
         for (int i = 0; i < own.size(); i++) {
@@ -284,8 +283,7 @@ public final class InRounds {
             }
             requests += b.requests();
             responses += b.responses();
-            answered += b.share().responses();
-            flightMs += b.share().flightMs();
+            share = share.plus(b.share());
             seconds += b.seconds();
             errors = errors.plus(b.errors());
         }
@@ -297,7 +295,7 @@ public final class InRounds {
                 warm.compileSeconds(), warm.compileSeconds() > 0 ? warm.compileUsers() : null, null, null,
                 new SteadyState.Drift(drifting, null, null, null, null, note), !drifting, List.of());
         boolean open = own.get(0).intended() >= 0;
-        return Result.ofRounds(name, scenario.name(), seconds, requests, responses, new WindowShare(answered, flightMs), latency,
+        return Result.ofRounds(name, scenario.name(), seconds, requests, responses, share, latency,
                 errors, series, hlog, yaml, steady, open ? records.stream().anyMatch(BlockRecord::behindSchedule) : null);
     }
 }

@@ -122,8 +122,8 @@ public record Result(
      */
     public static Result ofRounds(String target, String scenario, double seconds, long requests, long responses, WindowShare share, Histogram latency,
                                   Errors errors, List<PerSecond> series, String hlog, String hyperfoilYaml, SteadyState steadyState, Boolean behindSchedule) {
-        return new Result(target, scenario, OK, null, round(seconds), requests, responses, round(seconds > 0 ? share.responses() / seconds : 0),
-                round(seconds > 0 ? share.flightMs() / 1000 / seconds : 0),
+        return new Result(target, scenario, OK, null, round(seconds), requests, responses, round(share.rps(seconds)),
+                round(share.inFlight(seconds)),
                 Latency.of(latency), ErrorCounts.of(errors), null, behindSchedule, null, series, hlog, hyperfoilYaml, null, null, null, null, steadyState,
                 null, null, null, null, null, null, null, null, null, null, null, null);
     }

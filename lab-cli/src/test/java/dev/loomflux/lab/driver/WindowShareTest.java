@@ -70,7 +70,8 @@ class WindowShareTest {
             bySecond.put(t * 1000, s);
         }
         WindowShare share = WindowShare.of(bySecond, 0, 30_000, Long.MAX_VALUE, 10_000);
-        assertEquals(9 + 10, share.flightMs() / 30_000, 0.2, "9 users in 1 s requests and 10 in timeouts, always: " + share);
-        assertEquals(9, share.responses() / 30, 0.1, "timeouts are no responses: " + share);
+        assertEquals(9 + 10, share.inFlight(30), 0.2, "9 users in 1 s requests and 10 in timeouts, always: " + share);
+        assertEquals(9, share.rps(30), 0.1, "timeouts are no responses: " + share);
+        assertEquals(2 * share.inFlight(30), share.plus(share).inFlight(30), 1e-9, "two windows' time in flight adds up");
     }
 }
