@@ -12,6 +12,7 @@ import dev.loomflux.lab.result.Result;
 import dev.loomflux.lab.result.RunRecord;
 import dev.loomflux.lab.result.SteadyState;
 import dev.loomflux.lab.result.SweepMap;
+import dev.loomflux.lab.stats.Paired;
 import dev.loomflux.lab.stats.Stats;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -277,7 +278,11 @@ final class Findings {
                     + (root.repeats() > 1 ? root.repeats() + " sets of JVMs were measured in the same rounds and pooled round by round; a winner "
                     + "only where every set shows it."
                     : "One set of JVMs: the ratios hold for these JVMs; JVM-to-JVM variation (each JIT compiles its own way) is not covered, "
-                    + "--repeat 2 or more covers it."));
+                    + "--repeat 2 or more samples it."));
+            if (root.repeats() > 1 && root.blocks() != null) {
+                out.add("- " + jvmSpread(root) + " A ratio between two targets carries such differences of both its targets' JVMs, which the intervals "
+                        + "above, over rounds, do not cover; more sets (--repeat) average them (docs/reproducibility.md).");
+            }
             long slow = root.blocks() == null ? 0 : root.blocks().stream()
                     .filter(b -> b.meanMs() != null && b.meanMs() > 0.04 * b.seconds() * 1000).count();
             if (root.blocks() != null) {
@@ -345,5 +350,28 @@ final class Findings {
     private static String firstLine(String s) {
         int nl = s.indexOf('\n');
         return nl < 0 ? s : s.substring(0, nl);
+    }
+
+    /** "The same jar's JVMs, set 2 against set 1 (throughput per round): json: mvc 0.902 (95% CI 0.871-0.934), ...". */
+    private static String jvmSpread(RunRecord root) {
+        List<String> parts = new ArrayList<>();
+        List<String> scenarios = root.blocks().stream().map(b -> b.scenario()).distinct().toList();
+        List<String> targets = root.blocks().stream().map(b -> b.target()).distinct().sorted().toList();
+        for (String scenario : scenarios) {
+            List<String> ratios = new ArrayList<>();
+            for (String t : targets) {
+                for (int set = 2; set <= root.repeats(); set++) {
+                    Paired p = Comparisons.jvmRatio(root.blocks(), scenario, t, set);
+                    if (p.rounds() > 0) {
+                        ratios.add(t + (root.repeats() > 2 ? " set " + set : "") + " " + p.describe());
+                    }
+                }
+            }
+            if (!ratios.isEmpty()) {
+                parts.add((scenarios.size() > 1 ? scenario + ": " : "") + String.join(", ", ratios));
+            }
+        }
+        return "The same jar's JVMs in this run, " + (root.repeats() > 2 ? "each set" : "set 2") + " against set 1 (throughput per round): "
+                + String.join("; ", parts) + ".";
     }
 }

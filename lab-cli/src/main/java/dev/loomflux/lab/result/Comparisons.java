@@ -205,6 +205,24 @@ public final class Comparisons {
         return pooled.values().stream().map(l -> new double[] {mean(l, 0), mean(l, 1)}).toList();
     }
 
+    /**
+     * A target's JVM of {@code set} against its JVM of set 1, on throughput per round (a sweep's cells pooled): how
+     * far two JVMs of one jar differ in this run. Every ratio between targets carries such differences, and
+     * an interval over rounds does not cover them (json here: sd 5.2% per JVM for mvc, 2.6% for webflux, under
+     * 1% for mvc-vt, docs/reproducibility.md).
+     */
+    public static Paired jvmRatio(List<BlockRecord> blocks, String scenario, String target, int set) {
+        Map<String, Double> first = new TreeMap<>();
+        Map<String, Double> other = new TreeMap<>();
+        for (BlockRecord r : blocks) {
+            if (r.scenario().equals(scenario) && r.target().equals(target) && (r.set() == 1 || r.set() == set)) {
+                (r.set() == 1 ? first : other).put(r.where() + "|" + r.round(), r.rps());
+            }
+        }
+        first.keySet().retainAll(other.keySet());
+        return Paired.of(first.keySet().stream().mapToDouble(other::get).toArray(), first.values().stream().mapToDouble(Double::doubleValue).toArray(), true);
+    }
+
     /** Geometric where every figure is positive (ratios average in logs), else arithmetic. */
     private static double mean(List<double[]> pairs, int i) {
         boolean positive = pairs.stream().allMatch(p -> p[i] > 0);

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.loomflux.lab.stats.Paired;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
@@ -79,6 +80,25 @@ class ComparisonsTest {
         assertEquals(Set.of("a"), Comparisons.drifting(three, List.of("a", "b", "c")));
         assertEquals(PairComparison.EQUIVALENT, Comparisons.of(three, List.of("a", "b", "c")).stream()
                 .filter(c -> c.metricKind() == Metric.THROUGHPUT && c.a().equals("b") && c.b().equals("c")).findFirst().orElseThrow().outcome());
+    }
+
+    @Test
+    void twoJvmsOfOneJarAreComparedInTheirOwnRounds() {
+        // a's second JVM runs 8% faster than its first for the whole run; b's two do not differ. The machine swings by a third.
+        Random rnd = new Random(5);
+        List<BlockRecord> b = new ArrayList<>();
+        for (int r = 1; r <= 30; r++) {
+            double machine = 0.7 + 0.6 * rnd.nextDouble();
+            b.add(block(1, r, "a", 10_000 * machine * (1 + 0.03 * rnd.nextGaussian())));
+            b.add(block(2, r, "a", 10_800 * machine * (1 + 0.03 * rnd.nextGaussian())));
+            b.add(block(1, r, "b", 7_000 * machine * (1 + 0.03 * rnd.nextGaussian())));
+            b.add(block(2, r, "b", 7_000 * machine * (1 + 0.03 * rnd.nextGaussian())));
+        }
+        Paired a = Comparisons.jvmRatio(b, "items", "a", 2);
+        assertEquals(30, a.rounds());
+        assertTrue(a.low() > 1.04 && a.high() < 1.12 && a.low() < 1.08 && a.high() > 1.08, a.describe());
+        Paired same = Comparisons.jvmRatio(b, "items", "b", 2);
+        assertTrue(same.low() > 0.95 && same.high() < 1.05, same.describe());
     }
 
     @Test
