@@ -146,6 +146,13 @@ class FaultIT {
         assertEquals("out of heap (heap 64m): java.lang.OutOfMemoryError: Java heap space: target exited during the run (code 3)", first.replaceFirst("; last lines:$", ""));
         assertTrue(run.out().contains("mvc-vt: out of heap (heap 64m): java.lang.OutOfMemoryError: Java heap space; exited (code 3); stopping its load"), run.out());
         assertTrue(run.out().contains("FAILED: out of heap (heap 64m)"), run.out());
+        // How it ran out stays: the load and its resources per second up to its death, the report's charts and a line.
+        JsonNode series = r.path("series");
+        assertTrue(series.size() >= 1, r.toString());
+        JsonNode last = series.get(series.size() - 1);
+        assertTrue(last.path("users").asInt() > 100 && last.path("rss_mb").asDouble() > 64 && last.path("threads").asInt() > 10, last.toString());
+        String report = Files.readString(resultsDir(run).resolve("report.md"));
+        assertTrue(report.contains("It died " + (last.path("t").asInt() + 1) + " s after its first request, at "), report);
         assertEquals(0, ProcessHandle.current().descendants().filter(ProcessHandle::isAlive).count());
     }
 

@@ -35,7 +35,10 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.function.Supplier;
 
 /**
@@ -64,6 +67,8 @@ public final class Measurer {
     private final Path dir;
     private final Log log;
     private final Supplier<String> statusPrefix;
+    /** The load's seconds of the current target, for its series should it die. */
+    private final List<Heard> heard = Collections.synchronizedList(new ArrayList<>());
 
     /**
      * @param downstream   the run's stub, or null; a restart during a measurement voids it
@@ -89,9 +94,10 @@ public final class Measurer {
         LoadSpec spec = new LoadSpec(target.base(), scenario.path(), profile, cpus.driver().size(), REQUEST_TIMEOUT);
         int stubRestarts = downstream == null ? 0 : downstream.restarts();
         int dbRestarts = database == null ? 0 : database.restarts();
+        heard.clear();
+        long warmupFrom = System.currentTimeMillis();
         try {
             log.line(name + " " + scenario.name() + ": warmup until steady (up to " + load.warmup().toSeconds() + " s)");
-            long warmupFrom = System.currentTimeMillis();
             SteadySignals signals = new SteadySignals(sampler, canary);
             Warmup.Outcome warm;
             Measurement m;
@@ -125,7 +131,7 @@ public final class Measurer {
             if (!Reaper.stopping() && !target.process().isAlive()) {
                 // Died before the measurement had a result (its load was cancelled): a sweep's 5,000-user cell
                 // that ran the target out of heap read "interrupted".
-                return exited(target, name, scenario);
+                return exited(target, name, scenario, warmupFrom);
             }
             if (m == null || driverCpu == null || Reaper.stopping()) {
                 throw new LabException("interrupted");
@@ -160,7 +166,7 @@ public final class Measurer {
                     driverCpu.check(),
                     target.cgroup() != null && groupAtStart[0] != null ? LimitsReport.of(target.cgroup().limits(), groupAtStart[0], groupAtEnd) : null);
             if (!target.process().isAlive()) {
-                return exited(target, name, scenario);
+                return exited(target, name, scenario, warmupFrom);
             }
             if (scenario.needsDownstream() && downstream.restarts() != stubRestarts) {
                 return Result.failed(name, scenario.name(), "the downstream stub died during the warmup or measurement and was "
@@ -185,7 +191,7 @@ public final class Measurer {
         } catch (LabException e) {
             if (!Reaper.stopping() && !target.process().isAlive()) {
                 // "cannot connect ...: Connection refused" from a probe is the symptom; the exit is the cause
-                return exited(target, name, scenario);
+                return exited(target, name, scenario, warmupFrom);
             }
             log.line(name + " " + scenario.name() + ": failed: " + e.getMessage());
             return Result.failed(name, scenario.name(), e.getMessage());
@@ -245,9 +251,40 @@ public final class Measurer {
      * window from a JFR dump. Waits for the sampler's reading that covers the last second.
      */
     /** Led by what ended it when its log or cgroup tells (out of heap, the memory limit, a crash), then its last words. */
-    private static Result exited(RunningTarget target, String name, Scenario scenario) {
-        return Result.failed(name, scenario.name(), target.exitCause().map(c -> c + ": ").orElse("")
-                + "target exited during the run (" + target.process().exitDescription() + "); last lines:\n" + target.process().logTail(10));
+    /** Led by its cause, and with what the load and the sampler saw of it up to its death: memory and threads as it ran out. */
+    private Result exited(RunningTarget target, String name, Scenario scenario, long loadFrom) {
+        String error = target.exitCause().map(c -> c + ": ").orElse("") + "target exited during the run (" + target.process().exitDescription()
+                + "); last lines:\n" + target.process().logTail(10);
+        try {
+            List<Result.PerSecond> rows = new ArrayList<>(ResourceReport.addToSeries(sampler, canary, untilDeath(loadFrom), loadFrom));
+            // The load reports a second or two after the death (its errors) that the sampler, reading a gone process, cannot fill.
+            while (!rows.isEmpty() && rows.get(rows.size() - 1).rssMb() == null) {
+                rows.remove(rows.size() - 1);
+            }
+            return Result.failed(name, scenario.name(), error, rows);
+        } catch (RuntimeException e) {
+            // The cause must never be lost to its telemetry.
+            log.line(name + " " + scenario.name() + ": no series up to its exit: " + e);
+            return Result.failed(name, scenario.name(), error);
+        }
+    }
+
+    /** The seconds the load reported since {@code loadFrom}, by when they came (the stages' own clocks each start at 0); the last one per second. */
+    private List<Result.PerSecond> untilDeath(long loadFrom) {
+        Map<Integer, Result.PerSecond> rows = new TreeMap<>();
+        synchronized (heard) {
+            for (Heard h : heard) {
+                if (h.atMs() >= loadFrom) {
+                    int t = (int) ((h.atMs() - loadFrom) / 1000);
+                    rows.put(t, Result.PerSecond.at(t, h.second()));
+                }
+            }
+        }
+        return List.copyOf(rows.values());
+    }
+
+    /** @param atMs when the second began, as near as its stage tells */
+    private record Heard(long atMs, Second second) {
     }
 
     private Result.Telemetry telemetry(List<Result.PerSecond> series, RunningTarget target, Phase measured, String jfr, Profile profile,
@@ -267,8 +304,20 @@ public final class Measurer {
 
     private SecondListener progress(String target, Scenario scenario, String phase) {
         // The run's progress first: a narrow terminal cuts the live line's end, not its ETA.
-        return (Second s) -> log.status(String.format("  %s%s %s %s t=%ds users=%d rps=%.0f p99=%s errors=%d",
+        // A stage's seconds count from its own start, and come late and bunched when the machine struggles (a target running
+        // out of heap): placed by the stage's start, and where one listener's clock starts again (the compile stage's probe,
+        // then its stage), by when the restart came.
+        long[] zero = {System.currentTimeMillis()};
+        int[] lastT = {-1};
+        return (Second s) -> {
+            if (s.t() <= lastT[0]) {
+                zero[0] = System.currentTimeMillis() - s.t() * 1000L;
+            }
+            lastT[0] = s.t();
+            heard.add(new Heard(zero[0] + s.t() * 1000L, s));
+            log.status(String.format("  %s%s %s %s t=%ds users=%d rps=%.0f p99=%s errors=%d",
                 statusPrefix.get(), target, scenario.name(), phase, s.t(), s.users(), s.rps(),
-                Double.isNaN(s.p99Ms()) ? "-" : String.format("%.1fms", s.p99Ms()), s.errors()));
+                    Double.isNaN(s.p99Ms()) ? "-" : String.format("%.1fms", s.p99Ms()), s.errors()));
+        };
     }
 }

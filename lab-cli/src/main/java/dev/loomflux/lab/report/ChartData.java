@@ -12,6 +12,7 @@ import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.function.Function;
@@ -49,10 +50,13 @@ final class ChartData {
             overTime(charts, id + "-latency", s + ": latency p50 and p99 per second", "ms", ok, Column.of("p99", Result.PerSecond::p99),
                     Column.of("p50", Result.PerSecond::p50));
             percentiles(charts.addObject(), id + "-percentiles", s + ": latency percentile distribution", ok, dir);
-            overTime(charts, id + "-cpu", s + ": target CPU (100 = one core)", "%", ok, Column.of("cpu_pct", Result.PerSecond::cpuPct));
-            overTime(charts, id + "-rss", s + ": target resident memory", "MB", ok, Column.of("rss_mb", Result.PerSecond::rssMb));
-            overTime(charts, id + "-threads", s + ": target OS threads", "threads", ok, Column.of("threads", Result.PerSecond::threads));
-            overTime(charts, id + "-fds", s + ": target open files", "open files", ok, Column.of("fds", Result.PerSecond::fds));
+            // A target that died keeps its resources up to its death: how it ran out is what its user came to see.
+            List<Result> resources = new ArrayList<>(ok);
+            resources.addAll(ReportContent.died(root, s));
+            overTime(charts, id + "-cpu", s + ": target CPU (100 = one core)", "%", resources, Column.of("cpu_pct", Result.PerSecond::cpuPct));
+            overTime(charts, id + "-rss", s + ": target resident memory", "MB", resources, Column.of("rss_mb", Result.PerSecond::rssMb));
+            overTime(charts, id + "-threads", s + ": target OS threads", "threads", resources, Column.of("threads", Result.PerSecond::threads));
+            overTime(charts, id + "-fds", s + ": target open files", "open files", resources, Column.of("fds", Result.PerSecond::fds));
             List<Result> warm = ReportContent.warmedUp(root, s);
             if (!warm.isEmpty()) {
                 warmup(charts, id + "-warmup", s + ": warmup, throughput from the first request to steady state", "responses/s", warm,
@@ -157,7 +161,7 @@ final class ChartData {
     /** Repeats of one target are told apart by number. */
     private static String label(Result r, List<Result> all) {
         boolean repeated = all.stream().anyMatch(x -> x.repeatOrFirst() > 1);
-        return r.target() + (repeated ? " #" + r.repeatOrFirst() : "");
+        return r.target() + (repeated ? " #" + r.repeatOrFirst() : "") + (r.ok() ? "" : " (until it died; s from its first request)");
     }
 
     private static Histogram readHlog(Path file) throws IOException {

@@ -317,7 +317,7 @@ final class Findings {
             String who = r.target() + " " + r.scenario() + (r.step() != null ? " step " + r.step()
                     : r.repeatOrFirst() > 1 ? " repeat " + r.repeatOrFirst() : "");
             if (!r.ok()) {
-                out.add("- " + who + " failed: " + firstLine(String.valueOf(r.error())));
+                out.add("- " + who + " failed: " + firstLine(String.valueOf(r.error())).replaceFirst("; last lines:$", ".") + untilDeath(r));
                 continue;
             }
             if (r.driver() != null && r.driver().saturated()) {
@@ -373,5 +373,25 @@ final class Findings {
         }
         return "The same jar's JVMs in this run, " + (root.repeats() > 2 ? "each set" : "set 2") + " against set 1 (throughput per round): "
                 + String.join("; ", parts) + ".";
+    }
+
+    /** " It died 17 s after its first request, at 9,943 users; its last second: 1,450 MB resident, 31 threads, 10,215 open files." */
+    private static String untilDeath(Result r) {
+        if (r.series() == null || r.series().isEmpty()) {
+            return "";
+        }
+        Result.PerSecond last = r.series().get(r.series().size() - 1);
+        List<String> held = new ArrayList<>();
+        if (last.rssMb() != null) {
+            held.add(Cells.num(last.rssMb()) + " MB resident");
+        }
+        if (last.threads() != null) {
+            held.add(Cells.num(last.threads()) + " threads");
+        }
+        if (last.fds() != null) {
+            held.add(Cells.num(last.fds()) + " open files");
+        }
+        return " It died " + (last.t() + 1) + " s after its first request, at " + Cells.num(last.users()) + " users"
+                + (held.isEmpty() ? "" : "; its last second: " + String.join(", ", held)) + " (its resource charts end there).";
     }
 }

@@ -165,6 +165,11 @@ final class ReportContent {
         return all(root, scenario).stream().filter(Result::ok).toList();
     }
 
+    /** Targets that died under load, with what the sampler saw of them until then. */
+    static List<Result> died(RunRecord root, String scenario) {
+        return all(root, scenario).stream().filter(r -> !r.ok() && r.series() != null && !r.series().isEmpty()).toList();
+    }
+
     /** Results with a warmup series to chart; capacity steps are left out as in every chart over time. */
     static List<Result> warmedUp(RunRecord root, String scenario) {
         return ok(root, scenario).stream().filter(r -> r.step() == null && r.steadyState() != null && !r.steadyState().series().isEmpty()).toList();

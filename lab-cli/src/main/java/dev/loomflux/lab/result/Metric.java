@@ -86,7 +86,8 @@ public enum Metric {
 
     /** The figure in a result, or null when it has none (a failed result, a latency without responses). */
     public Double read(Result r) {
-        return read.apply(r);
+        // A failed result's series runs up to its death, not over a measured window: no figure of it compares.
+        return r.ok() ? read.apply(r) : null;
     }
 
     private static Double cpuMsPerRequest(Result r) {

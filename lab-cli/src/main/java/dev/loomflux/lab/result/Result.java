@@ -74,6 +74,12 @@ public record Result(
     public record PerSecond(int t, double rps, Double p50, Double p99, long errors, int users, Long intended, Long sent,
                             Double cpuPct, Double rssMb, Integer threads, Long fds, Long jitCompiles, Double jitMs, Double jitCpuMs,
                             Double canaryUs, Double stubCpuPct, Double dbCpuPct, Double cgroupCpuPct, Double throttledPct, Double cgroupMemoryMb) {
+        /** The load's figures of a second heard at {@code t}, before telemetry. */
+        public static PerSecond at(int t, Second s) {
+            return new PerSecond(t, round(s.rps()), finite(s.p50Ms()), finite(s.p99Ms()), s.errors(), s.users(), null, null,
+                    null, null, null, null, null, null, null, null, null, null, null, null, null);
+        }
+
         static PerSecond of(Second s, boolean openModel) {
             return new PerSecond(s.t(), round(s.rps()), finite(s.p50Ms()), finite(s.p99Ms()), s.errors(), s.users(),
                     openModel ? s.intended() : null, openModel ? s.requests() : null,
@@ -101,7 +107,16 @@ public record Result(
     }
 
     public static Result failed(String target, String scenario, String error) {
-        return new Result(target, scenario, "failed", error, null, null, null, null, null, null, null, null, null, null, null, null, null, null,
+        return failed(target, scenario, error, null);
+    }
+
+    /**
+     * @param untilDeath for a target that died under load: per second from its first request, the load and the target's
+     *                   resources up to its death (t counts from that request, not from a measured window); null otherwise
+     */
+    public static Result failed(String target, String scenario, String error, List<PerSecond> untilDeath) {
+        return new Result(target, scenario, "failed", error, null, null, null, null, null, null, null, null, null, null,
+                untilDeath == null || untilDeath.isEmpty() ? null : List.copyOf(untilDeath), null, null, null,
                 null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null);
     }
 
