@@ -17,7 +17,7 @@ public record RunRecord(int schema, String runId, String status, String startedA
      * Schema 6 adds each result's in_flight and measures blocks' little_users as time in flight. Schema 3 adds the paired design's blocks and comparisons, and the experiment's design; schema 2 left out
      * fields that do not apply, where schema 1 wrote null.
      */
-    public static final int SCHEMA = 6;
+    public static final int SCHEMA = 7;
 
     public RunRecord {
         results = results == null ? List.of() : List.copyOf(results);
