@@ -1,6 +1,6 @@
 package dev.loomflux.lab;
 
-import dev.loomflux.lab.target.App;
+import dev.loomflux.lab.sut.App;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.LocalDateTime;

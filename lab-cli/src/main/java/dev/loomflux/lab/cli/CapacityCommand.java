@@ -5,13 +5,12 @@ import dev.loomflux.lab.UsageException;
 import dev.loomflux.lab.capacity.CapacityPlan;
 import dev.loomflux.lab.capacity.Slo;
 import dev.loomflux.lab.experiment.Experiment;
-import dev.loomflux.lab.experiment.Limits;
 import dev.loomflux.lab.experiment.Profile;
 import dev.loomflux.lab.experiment.Scenario;
 import dev.loomflux.lab.limits.LimitsCheck;
 import dev.loomflux.lab.process.MachineLock;
 import dev.loomflux.lab.process.Reaper;
-import dev.loomflux.lab.target.LaunchSettings;
+import dev.loomflux.lab.sut.LaunchSettings;
 import dev.loomflux.lab.cpu.CpuPlan;
 import dev.loomflux.lab.run.Runner;
 import java.time.Duration;
@@ -90,15 +89,12 @@ public final class CapacityCommand implements Callable<Integer> {
         if (start < 1 || maxRps < start) {
             throw new UsageException("--start " + start + " / --max-rps " + maxRps + ": expected 1 <= start <= max-rps");
         }
-        if (repeat < 1 || repeat > Limits.MAX_REPEAT) {
-            throw new UsageException("--repeat " + repeat + ": expected 1.." + Limits.MAX_REPEAT);
-        }
         Duration stepTime = Flags.duration("--step", step, false);
         CapacityPlan plan = new CapacityPlan(bound, start, maxRps, stepTime, Flags.duration("--step-warmup", stepWarmup, true), RESOLUTION, MAX_STEPS);
         List<Scenario> scenarios = scenarioOptions.select(List.of("gateway"));
         Experiment experiment = new Experiment("capacity-" + String.join("+", scenarios.stream().map(s -> s.kind().id()).toList()),
                 targets.select(), scenarios, new Profile.Rate(start, stepTime, plan.inFlight(start)),
-                Flags.duration("--warmup", warmup, true), Flags.duration("--cooldown", cooldown, true), repeat);
+                Flags.duration("--warmup", warmup, true), Flags.duration("--cooldown", cooldown, true), Flags.repeat(repeat));
         LaunchSettings settings = jvm.settings();
         CpuPlan cpus = cpuOptions.plan();
         LimitsCheck.require(experiment.targets(), settings, cpus.target(), jvm.cpus != null, jvm.memory != null, null);

@@ -2,11 +2,20 @@ package dev.loomflux.lab.cli;
 
 import dev.loomflux.lab.UsageException;
 import dev.loomflux.lab.experiment.ExperimentReader;
+import dev.loomflux.lab.experiment.Limits;
 import java.time.Duration;
 
 /** Flag values in the experiment files' syntax, with errors that name the flag. */
 final class Flags {
     private Flags() {
+    }
+
+    /** --repeat N, for run, sweep and capacity alike. */
+    static int repeat(int n) {
+        if (n < 1 || n > Limits.MAX_REPEAT) {
+            throw new UsageException("--repeat " + n + ": expected 1.." + Limits.MAX_REPEAT);
+        }
+        return n;
     }
 
     static Duration duration(String flag, String text, boolean zeroAllowed) {

@@ -3,7 +3,7 @@ package dev.loomflux.lab.cli;
 import dev.loomflux.lab.UsageException;
 import dev.loomflux.lab.jdk.JdkLocator;
 import dev.loomflux.lab.limits.ResourceLimits;
-import dev.loomflux.lab.target.LaunchSettings;
+import dev.loomflux.lab.sut.LaunchSettings;
 import picocli.CommandLine.Option;
 
 /** How target processes are launched; equal for every target of a run. */

@@ -2,8 +2,8 @@ package dev.loomflux.lab.cli;
 
 import dev.loomflux.lab.Home;
 import dev.loomflux.lab.experiment.Scenario;
-import dev.loomflux.lab.target.TargetSpec;
-import dev.loomflux.lab.target.Targets;
+import dev.loomflux.lab.sut.TargetSpec;
+import dev.loomflux.lab.sut.Targets;
 import java.io.PrintWriter;
 import java.util.Arrays;
 import java.util.List;

@@ -5,14 +5,13 @@ import dev.loomflux.lab.UsageException;
 import dev.loomflux.lab.experiment.Design;
 import dev.loomflux.lab.experiment.Experiment;
 import dev.loomflux.lab.experiment.ExperimentReader;
-import dev.loomflux.lab.experiment.Limits;
 import dev.loomflux.lab.experiment.Profile;
 import dev.loomflux.lab.experiment.ProfileReader;
 import dev.loomflux.lab.experiment.Scenario;
 import dev.loomflux.lab.limits.LimitsCheck;
 import dev.loomflux.lab.process.MachineLock;
 import dev.loomflux.lab.process.Reaper;
-import dev.loomflux.lab.target.LaunchSettings;
+import dev.loomflux.lab.sut.LaunchSettings;
 import dev.loomflux.lab.cpu.CpuPlan;
 import dev.loomflux.lab.run.Runner;
 import dev.loomflux.lab.stats.Paired;
@@ -126,10 +125,7 @@ public class RunCommand implements Callable<Integer> {
             experiment = experiment.scaled(scale);
         }
         if (repeat != null) {
-            if (repeat < 1 || repeat > Limits.MAX_REPEAT) {
-                throw new UsageException("--repeat " + repeat + ": expected 1.." + Limits.MAX_REPEAT);
-            }
-            experiment = experiment.withRepeat(repeat);
+            experiment = experiment.withRepeat(Flags.repeat(repeat));
         } else if (file == null && experiment.inRounds() && experiment.sweep() == null) {
             experiment = experiment.withRepeat(Design.DEFAULT_SETS);
         }

@@ -1,7 +1,7 @@
 package dev.loomflux.lab.cli;
 
-import dev.loomflux.lab.target.TargetSpec;
-import dev.loomflux.lab.target.Targets;
+import dev.loomflux.lab.sut.TargetSpec;
+import dev.loomflux.lab.sut.Targets;
 import java.util.ArrayList;
 import java.util.List;
 import picocli.CommandLine.Option;

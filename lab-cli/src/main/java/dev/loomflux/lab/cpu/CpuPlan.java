@@ -3,7 +3,7 @@ package dev.loomflux.lab.cpu;
 import dev.loomflux.lab.LabException;
 import dev.loomflux.lab.ShortCommand;
 import dev.loomflux.lab.UsageException;
-import dev.loomflux.lab.target.Placement;
+import dev.loomflux.lab.sut.Placement;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

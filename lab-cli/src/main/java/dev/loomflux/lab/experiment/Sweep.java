@@ -1,7 +1,7 @@
 package dev.loomflux.lab.experiment;
 
 import dev.loomflux.lab.UsageException;
-import dev.loomflux.lab.target.TargetSpec;
+import dev.loomflux.lab.sut.TargetSpec;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;

@@ -2,8 +2,8 @@ package dev.loomflux.lab.limits;
 
 import dev.loomflux.lab.UsageException;
 import dev.loomflux.lab.cpu.CpuPlan;
-import dev.loomflux.lab.target.LaunchSettings;
-import dev.loomflux.lab.target.TargetSpec;
+import dev.loomflux.lab.sut.LaunchSettings;
+import dev.loomflux.lab.sut.TargetSpec;
 import java.util.List;
 
 /**

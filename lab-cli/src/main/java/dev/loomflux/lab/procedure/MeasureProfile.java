@@ -8,7 +8,7 @@ import dev.loomflux.lab.result.RepeatSummary;
 import dev.loomflux.lab.result.Result;
 import dev.loomflux.lab.result.ResultsFile;
 import dev.loomflux.lab.result.Summary;
-import dev.loomflux.lab.target.TargetSpec;
+import dev.loomflux.lab.sut.TargetSpec;
 import java.util.function.Consumer;
 
 /** The experiment's own profile, once per target x scenario x repeat; over repeats, medians and verdicts. */

@@ -12,7 +12,7 @@ import dev.loomflux.lab.result.CapacityMedian;
 import dev.loomflux.lab.result.CapacitySearchResult;
 import dev.loomflux.lab.result.Result;
 import dev.loomflux.lab.result.ResultsFile;
-import dev.loomflux.lab.target.RunningTarget;
+import dev.loomflux.lab.sut.RunningTarget;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;

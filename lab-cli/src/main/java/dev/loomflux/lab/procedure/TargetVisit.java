@@ -1,7 +1,7 @@
 package dev.loomflux.lab.procedure;
 
 import dev.loomflux.lab.result.Result;
-import dev.loomflux.lab.target.RunningTarget;
+import dev.loomflux.lab.sut.RunningTarget;
 import dev.loomflux.lab.telemetry.Phase;
 import dev.loomflux.targets.TargetConfig;
 import java.util.List;

@@ -1,7 +1,7 @@
 package dev.loomflux.lab.telemetry;
 
 import dev.loomflux.lab.jdk.Jdk;
-import dev.loomflux.lab.target.LaunchSettings;
+import dev.loomflux.lab.sut.LaunchSettings;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

@@ -2,7 +2,7 @@ package dev.loomflux.lab.experiment;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import dev.loomflux.lab.target.TargetSpec;
+import dev.loomflux.lab.sut.TargetSpec;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;

@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.loomflux.lab.limits.ResourceLimits;
-import dev.loomflux.lab.target.TargetSpec;
+import dev.loomflux.lab.sut.TargetSpec;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

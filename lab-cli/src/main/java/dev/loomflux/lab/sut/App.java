@@ -1,4 +1,4 @@
-package dev.loomflux.lab.target;
+package dev.loomflux.lab.sut;
 
 /** The built-in applications under test; every target runs one of them. */
 public enum App {

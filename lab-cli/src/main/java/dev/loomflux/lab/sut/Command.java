@@ -1,4 +1,4 @@
-package dev.loomflux.lab.target;
+package dev.loomflux.lab.sut;
 
 import java.time.Duration;
 import java.util.List;

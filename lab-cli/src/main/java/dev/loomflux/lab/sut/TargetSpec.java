@@ -1,4 +1,4 @@
-package dev.loomflux.lab.target;
+package dev.loomflux.lab.sut;
 
 import dev.loomflux.lab.Home;
 import dev.loomflux.lab.limits.ResourceLimits;

@@ -1,4 +1,4 @@
-package dev.loomflux.lab.target;
+package dev.loomflux.lab.sut;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
