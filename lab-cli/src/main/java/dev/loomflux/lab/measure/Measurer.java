@@ -213,6 +213,7 @@ public final class Measurer {
      * one on each CPU, starved the one beside the driver (three of three still compiling at 37 s).
      */
     public Warmup.Outcome compile(RunningTarget target, Scenario scenario, Load load) {
+        heard.clear();
         long pid = target.process().pid();
         cpus.move(pid, cpus.startCpus());
         // A sampler of its own: the run's watches no target in rounds, whose blocks read each JVM at their edges.
@@ -247,11 +248,9 @@ public final class Measurer {
     }
 
     /**
-     * The target's resources per second and per phase, and its JVM internals over the measured
-     * window from a JFR dump. Waits for the sampler's reading that covers the last second.
+     * Led by what ended it when its log or cgroup tells (out of heap, the memory limit, a crash), then its last words; with
+     * what the load and the sampler saw of it up to its death: how its memory, threads and files grew as it ran out.
      */
-    /** Led by what ended it when its log or cgroup tells (out of heap, the memory limit, a crash), then its last words. */
-    /** Led by its cause, and with what the load and the sampler saw of it up to its death: memory and threads as it ran out. */
     private Result exited(RunningTarget target, String name, Scenario scenario, long loadFrom) {
         String error = target.exitCause().map(c -> c + ": ").orElse("") + "target exited during the run (" + target.process().exitDescription()
                 + "); last lines:\n" + target.process().logTail(10);
@@ -269,7 +268,7 @@ public final class Measurer {
         }
     }
 
-    /** The seconds the load reported since {@code loadFrom}, by when they came (the stages' own clocks each start at 0); the last one per second. */
+    /** The seconds the load reported since {@code loadFrom}, placed by when each began; the last one per second. */
     private List<Result.PerSecond> untilDeath(long loadFrom) {
         Map<Integer, Result.PerSecond> rows = new TreeMap<>();
         synchronized (heard) {
@@ -287,6 +286,10 @@ public final class Measurer {
     private record Heard(long atMs, Second second) {
     }
 
+    /**
+     * The target's resources per second and per phase, and its JVM internals over the measured
+     * window from a JFR dump. Waits for the sampler's reading that covers the last second.
+     */
     private Result.Telemetry telemetry(List<Result.PerSecond> series, RunningTarget target, Phase measured, String jfr, Profile profile,
                                        List<Phase> before, Phase warmup) {
         long t0 = measured.fromMs();
