@@ -27,6 +27,7 @@ import dev.loomflux.lab.sut.RunningTarget;
 import dev.loomflux.lab.telemetry.CpuCanary;
 import dev.loomflux.lab.telemetry.JfrDump;
 import dev.loomflux.lab.telemetry.JvmSummary;
+import dev.loomflux.lab.telemetry.Reading;
 import dev.loomflux.lab.telemetry.Phase;
 import dev.loomflux.lab.telemetry.ResourceReport;
 import dev.loomflux.lab.telemetry.ResourceSampler;
@@ -256,9 +257,16 @@ public final class Measurer {
                 + "); last lines:\n" + target.process().logTail(10);
         try {
             List<Result.PerSecond> rows = new ArrayList<>(ResourceReport.addToSeries(sampler, canary, untilDeath(loadFrom), loadFrom));
-            // The load reports a second or two after the death (its errors) that the sampler, reading a gone process, cannot fill.
-            while (!rows.isEmpty() && rows.get(rows.size() - 1).rssMb() == null) {
-                rows.remove(rows.size() - 1);
+            List<Reading> readings = sampler.readings(ResourceReport.TARGET, loadFrom, Long.MAX_VALUE);
+            Reading last = readings.isEmpty() ? null : readings.get(readings.size() - 1);
+            // The load reports a second or two after the death (its errors), which no reading covers; and a target that died
+            // within a second of a reading has none where the series looks (mid-second), so its last second gets the last one.
+            int lastT = last == null ? -1 : (int) ((last.epochMs() - loadFrom) / 1000);
+            rows.removeIf(r -> r.t() > lastT);
+            if (!rows.isEmpty() && rows.get(rows.size() - 1).rssMb() == null) {
+                Result.PerSecond r = rows.remove(rows.size() - 1);
+                rows.add(r.withTarget(Result.round(last.cpuPct()), Result.round(last.rssMb()), last.threads(), last.fds() < 0 ? null : last.fds(),
+                        null, null, null, r.canaryUs(), r.stubCpuPct(), r.dbCpuPct()));
             }
             return Result.failed(name, scenario.name(), error, rows);
         } catch (RuntimeException e) {
