@@ -19,11 +19,11 @@ class VerifyIT {
 
     @Test
     void allBuiltInsAndATenThreadTomcatPassEveryCheck() {
-        LabCli run = LabCli.of("verify", "--targets", "mvc,mvc-vt,webflux,mvc-10",
+        LabCli run = LabCli.of("verify", "--targets", "mvc,mvc-vt,webflux,webflux-vt,mvc-10",
                 "--define", "mvc-10=mvc,server.tomcat.threads.max=10,server.tomcat.processor-cache=10");
         assertEquals(0, run.exitCode(), run.toString());
         List<String[]> rows = rows(run.out());
-        for (String target : List.of("mvc", "mvc-vt", "webflux", "mvc-10")) {
+        for (String target : List.of("mvc", "mvc-vt", "webflux", "webflux-vt", "mvc-10")) {
             List<String> checks = rows.stream().filter(r -> r[0].equals(target)).map(r -> r[1]).collect(Collectors.toList());
             // plaintext, json, gateway, chain, 5 items, mixed, lognormal gateway, 2 cpu, config, 12 bad inputs, unknown path
             assertEquals(27, checks.size(), target + ": " + checks);
@@ -31,7 +31,13 @@ class VerifyIT {
             assertTrue(checks.contains("config"), target + ": " + checks);
         }
         assertTrue(rows.stream().allMatch(r -> r[2].equals("ok")), run.out());
-        assertTrue(run.out().contains("verify: all 108 checks passed"), run.out());
+        assertTrue(run.out().contains("verify: all 135 checks passed"), run.out());
+        // Where each model serves its requests, as /config saw it: webflux-vt is mvc's code on Reactor Netty, on virtual threads.
+        assertEquals("tomcat, request on a platform thread", where(rows, "mvc"), run.out());
+        assertEquals("tomcat, request on a virtual thread", where(rows, "mvc-vt"), run.out());
+        assertEquals("reactor-netty, request on a platform thread", where(rows, "webflux"), run.out());
+        assertEquals("reactor-netty, request on a virtual thread", where(rows, "webflux-vt"), run.out());
+        assertTrue(rows.stream().filter(r -> r[0].equals("webflux") && r[1].equals("config")).allMatch(r -> r[3].contains("'reactor-http-")), run.out());
         assertEquals(0, ProcessHandle.current().descendants().filter(ProcessHandle::isAlive).count(),
                 "verify left child processes behind");
     }
@@ -58,6 +64,13 @@ class VerifyIT {
         }
         assertTrue(unreachable.err().contains("cannot use database jdbc:postgresql://127.0.0.1:1/nope"), unreachable.toString());
         assertTrue(oracle.err().contains("only jdbc:postgresql://"), oracle.toString());
+    }
+
+    /** "tomcat, request on a virtual thread" from the config row's "12 ms; tomcat, request on a virtual thread '...'". */
+    private static String where(List<String[]> rows, String target) {
+        String detail = rows.stream().filter(r -> r[0].equals(target) && r[1].equals("config")).map(r -> r[3]).findFirst().orElse("");
+        Matcher m = Pattern.compile("; (.+) '").matcher(detail);
+        return m.find() ? m.group(1) : detail;
     }
 
     private static List<String[]> rows(String out) {

@@ -33,7 +33,7 @@ public final class CalibrateCommand implements Callable<Integer> {
     String duration;
 
     @Option(names = "--target", defaultValue = "mvc-vt", paramLabel = "NAME",
-            description = "Target whose /plaintext both generators measure: mvc, mvc-vt, webflux or a --define'd name. Default: ${DEFAULT-VALUE}.")
+            description = "Target whose /plaintext both generators measure: mvc, mvc-vt, webflux, webflux-vt or a --define'd name. Default: ${DEFAULT-VALUE}.")
     String target;
 
     @Option(names = "--define", paramLabel = "NAME=BASE[,key=value...][,-JVMFLAG...]",

@@ -9,7 +9,7 @@ import picocli.CommandLine.Option;
 /** Which targets, including ones declared on the command line. */
 public final class TargetOptions {
     @Option(names = "--targets", split = ",", paramLabel = "NAME",
-            description = "Targets to use, comma-separated: mvc, mvc-vt, webflux or a --define'd name. Default: mvc,mvc-vt,webflux.")
+            description = "Targets to use, comma-separated: mvc, mvc-vt, webflux, webflux-vt or a --define'd name. Default: mvc,mvc-vt,webflux.")
     List<String> names = new ArrayList<>(List.of("mvc", "mvc-vt", "webflux"));
 
     @Option(names = "--define", paramLabel = "NAME=BASE[,key=value...][,-JVMFLAG...]",

@@ -2,6 +2,7 @@ package dev.loomflux.lab.sut;
 
 import dev.loomflux.lab.Home;
 import dev.loomflux.lab.limits.ResourceLimits;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -23,7 +24,8 @@ public record TargetSpec(String name, App app, Map<String, String> properties, L
     }
 
     public TargetSpec {
-        properties = Map.copyOf(new LinkedHashMap<>(properties));
+        // In the order given (Map.copyOf's order changes from one JVM to the next): lists and results read the same every run.
+        properties = Collections.unmodifiableMap(new LinkedHashMap<>(properties));
         jvmArgs = List.copyOf(jvmArgs);
     }
 

@@ -18,6 +18,9 @@ public final class Targets {
         add(new TargetSpec("mvc", App.MVC, Map.of(), List.of()));
         add(new TargetSpec("mvc-vt", App.MVC, Map.of("spring.threads.virtual.enabled", "true"), List.of()));
         add(new TargetSpec("webflux", App.WEBFLUX, Map.of(), List.of()));
+        // mvc-vt's blocking controllers on WebFlux and Reactor Netty, still on virtual threads: the peer
+        // loom-webflux-benchmarks' "loom-netty".
+        add(byName.get("mvc-vt").derive("webflux-vt", Map.of("spring.main.web-application-type", "reactive"), List.of()));
     }
 
     private void add(TargetSpec spec) {

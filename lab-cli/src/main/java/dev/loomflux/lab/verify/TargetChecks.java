@@ -92,7 +92,7 @@ public final class TargetChecks {
             expect(r.body().equals(sha256Rounds(1)), "body " + quote(r.body()));
         });
         check("cpu work=1000", "/cpu?work=1000", r -> expect(r.body().equals(sha256Rounds(1000)), "body " + quote(r.body())));
-        check("config", "/config", this::config);
+        described("config", "/config", this::config);
         for (String bad : List.of("/items?size=abc", "/items?size=1000", "/items?page=-1", "/cpu?work=-1",
                 "/cpu?work=99999999999", "/gateway?delay=x", "/gateway?delay=999999", "/chain?depth=0", "/chain?depth=99",
                 "/gateway?delay=20&dist=normal", "/gateway?delay=20&dist=lognormal", "/gateway?delay=20&p99=40")) {
@@ -119,13 +119,17 @@ public final class TargetChecks {
         });
     }
 
-    private void config(Http.Reply r) throws Exception {
+    /** Names the server and the thread that served /config, so the table shows where requests run. */
+    private String config(Http.Reply r) throws Exception {
         expectType(r, "application/json");
         TargetConfig c = Json.read(r.body(), TargetConfig.class);
         TargetSpec spec = target.spec();
         expect(spec.name().equals(c.target()), "target " + c.target());
-        boolean virtual = c.requestThread() != null && c.requestThread().virtual();
+        expect(c.requestThread() != null, "request_thread missing");
+        boolean virtual = c.requestThread().virtual();
+        // Event loops are platform threads: a virtual request thread is off the event loop.
         expect(virtual == spec.virtualThreads(), "request thread " + c.requestThread() + ", virtual threads wanted: " + spec.virtualThreads());
+        expect(c.server() != null && c.server().engine() != null, "server.engine missing");
         expect(c.dbPool() != null && c.dbPool().maxSize() > 0, "db_pool.max_size missing");
         expect(c.httpClient() != null && c.httpClient().maxConnections() > 0, "http_client.max_connections missing");
         expect(c.jvm() != null && c.jvm().availableProcessors() > 0, "jvm.available_processors missing");
@@ -137,6 +141,7 @@ public final class TargetChecks {
                 expect(wanted.equals(actual), o.property() + "=" + wanted + " declared but /config " + o.field() + " is " + actual);
             }
         }
+        return "; " + c.server().engine() + ", request on a " + (virtual ? "virtual" : "platform") + " thread '" + c.requestThread().name() + "'";
     }
 
     /** A Spring property a target may override, and where /config shows what the running target made of it. */
@@ -160,6 +165,17 @@ public final class TargetChecks {
     }
 
     private void check(String name, String path, int wantedStatus, ReplyCheck body) {
+        described(name, path, wantedStatus, r -> {
+            body.accept(r);
+            return "";
+        });
+    }
+
+    private void described(String name, String path, DescribedCheck body) {
+        described(name, path, 200, body);
+    }
+
+    private void described(String name, String path, int wantedStatus, DescribedCheck body) {
         URI uri = target.base().resolve(path);
         String note = "";
         try {
@@ -176,8 +192,8 @@ public final class TargetChecks {
                 fail(name, "status " + r.status() + ", wanted " + wantedStatus + ": " + abbreviate(r.body()));
                 return;
             }
-            body.accept(r);
-            results.add(new CheckResult(target.spec().name(), name, true, r.elapsedMillis() + " ms" + note));
+            String more = body.accept(r);
+            results.add(new CheckResult(target.spec().name(), name, true, r.elapsedMillis() + " ms" + more + note));
         } catch (Mismatch m) {
             fail(name, m.getMessage());
         } catch (InterruptedException e) {
@@ -227,6 +243,12 @@ public final class TargetChecks {
     @FunctionalInterface
     private interface ReplyCheck {
         void accept(Http.Reply r) throws Exception;
+    }
+
+    /** A check whose passing row says more than the time taken. */
+    @FunctionalInterface
+    private interface DescribedCheck {
+        String accept(Http.Reply r) throws Exception;
     }
 
     private static final class Mismatch extends RuntimeException {

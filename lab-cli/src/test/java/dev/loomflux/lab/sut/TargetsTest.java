@@ -32,7 +32,7 @@ class TargetsTest {
     @Test
     void badDefinitionsNameTheProblem() {
         Targets t = new Targets();
-        assertEquals("--define mvc-10=tomcat: unknown target 'tomcat' (known: mvc, mvc-vt, webflux)",
+        assertEquals("--define mvc-10=tomcat: unknown target 'tomcat' (known: mvc, mvc-vt, webflux, webflux-vt)",
                 assertThrows(UsageException.class, () -> t.define("mvc-10=tomcat")).getMessage());
         assertTrue(assertThrows(UsageException.class, () -> t.define("mvc-10=mvc,threads"))
                 .getMessage().contains("'threads' is neither key=value"));

@@ -14,10 +14,12 @@ import org.springframework.boot.tomcat.TomcatWebServer;
 import org.springframework.boot.web.server.context.WebServerApplicationContext;
 import org.springframework.core.env.Environment;
 import org.springframework.stereotype.Component;
+import reactor.netty.resources.LoopResources;
 
 /**
  * The body of GET /config: the settings that decide fairness, read back from the running
- * Tomcat, HikariCP pool and HttpClient, so an override that did not take effect shows.
+ * server (Tomcat, or Reactor Netty for webflux-vt), HikariCP pool and HttpClient, so an override
+ * that did not take effect shows.
  */
 @Component
 class ConfigReport {
@@ -44,7 +46,7 @@ class ConfigReport {
         // ConnectionConfig the pool does not expose, so that one value is the configured one.
         RequestConfig requestConfig = ((Configurable) httpClient).getConfig();
         return new TargetConfig(props.targetName(),
-                new TargetConfig.Server("tomcat", tomcatThreadsMax(), processorCache(), null, Threading.VIRTUAL.isActive(environment)),
+                server(),
                 TargetConfig.RequestThread.current(),
                 new TargetConfig.HttpClientPool("apache-httpclient5", connectionPool.getMaxTotal(), connectionPool.getDefaultMaxPerRoute(),
                         props.httpClient().connectTimeout().toMillis(), requestConfig.getResponseTimeout().toMilliseconds(),
@@ -53,9 +55,20 @@ class ConfigReport {
                 props.downstream().url(), TargetConfig.Jvm.current());
     }
 
+    private TargetConfig.Server server() {
+        boolean virtual = Threading.VIRTUAL.isActive(environment);
+        if (context.getWebServer() instanceof TomcatWebServer tomcat) {
+            ProtocolHandler protocol = tomcat.getTomcat().getConnector().getProtocolHandler();
+            return new TargetConfig.Server("tomcat", threadsMax(protocol), processorCache(protocol), null, virtual);
+        }
+        // webflux-vt: Reactor Netty's global loop resources serve the connections; the blocking controller
+        // methods run on Boot's virtual-thread executor, which has no cap either.
+        return new TargetConfig.Server("reactor-netty", null, null, LoopResources.DEFAULT_IO_WORKER_COUNT, virtual);
+    }
+
     /** Null when requests run on virtual threads: Tomcat then has no worker pool to cap. */
-    private Integer tomcatThreadsMax() {
-        if (protocol().getExecutor() instanceof ThreadPoolExecutor pool) {
+    private static Integer threadsMax(ProtocolHandler protocol) {
+        if (protocol.getExecutor() instanceof ThreadPoolExecutor pool) {
             return pool.getMaximumPoolSize();
         }
         return null;
@@ -65,11 +78,7 @@ class ConfigReport {
      * On virtual threads this decides more than its name says: each request in flight beyond it gets a
      * newly built processor (README, "Fairness").
      */
-    private int processorCache() {
-        return ((AbstractProtocol<?>) protocol()).getProcessorCache();
-    }
-
-    private ProtocolHandler protocol() {
-        return ((TomcatWebServer) context.getWebServer()).getTomcat().getConnector().getProtocolHandler();
+    private static int processorCache(ProtocolHandler protocol) {
+        return ((AbstractProtocol<?>) protocol).getProcessorCache();
     }
 }
