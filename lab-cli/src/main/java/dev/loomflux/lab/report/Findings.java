@@ -42,24 +42,23 @@ final class Findings {
     }
 
     /** The scenario's headline (bold lead) and its bullet lines. */
-    static List<String> summary(RunRecord root, String scenario, List<Result> ok) {
-        List<String> lines = new ArrayList<>();
-        String lead = "**" + scenario + ":** ";
+    static List<Paragraph> summary(RunRecord root, String scenario, List<Result> ok) {
+        List<Paragraph> lines = new ArrayList<>();
         if (ok.isEmpty()) {
-            lines.add(lead + "no successful measurement.");
+            lines.add(Paragraph.headline(scenario, "no successful measurement."));
             return lines;
         }
         if (ok.stream().allMatch(r -> r.step() != null)) {
-            lines.add(lead + capacityHeadline(root, scenario));
+            lines.add(Paragraph.headline(scenario, capacityHeadline(root, scenario)));
             return lines;
         }
         List<PairComparison> pairs = root.comparisons() == null ? List.of()
                 : root.comparisons().stream().filter(c -> c.scenario().equals(scenario) && c.cell() == null).toList();
         if (!pairs.isEmpty()) {
-            lines.add(lead + paired(pairs, Metric.THROUGHPUT) + ".");
+            lines.add(Paragraph.headline(scenario, paired(pairs, Metric.THROUGHPUT) + "."));
             for (Metric m : Comparisons.METRICS) {
                 if (pairs.stream().anyMatch(c -> c.metricKind() == m)) {
-                    lines.add("- " + m.label() + ": " + paired(pairs, m) + ".");
+                    lines.add(Paragraph.bullet(m.label() + ": " + paired(pairs, m) + "."));
                 }
             }
             lines.add(errors(ok));
@@ -67,10 +66,10 @@ final class Findings {
         }
         int repeat = root.repeats();
         if (repeat >= Stats.MIN_REPEATS) {
-            lines.add(lead + repeatHeadline(root, scenario, ok, repeat));
+            lines.add(Paragraph.headline(scenario, repeatHeadline(root, scenario, ok, repeat)));
         } else {
             String runs = repeat == 1 ? "one run" : repeat + " runs each";
-            lines.add(lead + runHeadline(ranked(ok, METRICS.get(0)), runs));
+            lines.add(Paragraph.headline(scenario, runHeadline(ranked(ok, METRICS.get(0)), runs)));
             METRICS.forEach(m -> lines.add(fromRuns(ranked(ok, m), m, runs)));
         }
         lines.add(errors(ok));
@@ -197,7 +196,7 @@ final class Findings {
         return root.summary() == null ? List.of() : root.summary().verdicts();
     }
 
-    private static String fromRuns(List<Figure> ranked, Metric m, String runs) {
+    private static Paragraph fromRuns(List<Figure> ranked, Metric m, String runs) {
         double first = ranked.get(0).value();
         List<String> parts = new ArrayList<>();
         for (Figure f : ranked) {
@@ -210,7 +209,7 @@ final class Findings {
             }
             parts.add(f.target() + " " + Cells.num((f.value())) + " " + m.unit() + (notes.isEmpty() ? "" : " (" + String.join(", ", notes) + ")"));
         }
-        return "- " + m.label() + ": " + String.join(", ", parts) + "; " + runs + ": no verdict (run --repeat 3 for one)";
+        return Paragraph.bullet(m.label() + ": " + String.join(", ", parts) + "; " + runs + ": no verdict (run --repeat 3 for one)");
     }
 
     private static List<Figure> ranked(List<Result> ok, Metric m) {
@@ -225,7 +224,7 @@ final class Findings {
         return out;
     }
 
-    private static String errors(List<Result> ok) {
+    private static Paragraph errors(List<Result> ok) {
         List<String> parts = new ArrayList<>();
         for (Result r : ok) {
             long errors = r.errors().total();
@@ -233,22 +232,22 @@ final class Findings {
                 parts.add(String.format(Locale.ROOT, "%s %d (%.2f%% of requests)", r.target(), errors, 100.0 * errors / Math.max(1, r.requests())));
             }
         }
-        return "- Errors: " + (parts.isEmpty() ? "none" : String.join(", ", parts));
+        return Paragraph.bullet("Errors: " + (parts.isEmpty() ? "none" : String.join(", ", parts)));
     }
 
     /** A sweep's headline: what was varied, how many cells have a clear winner, and where the winner changes. */
-    static List<String> sweepSummary(RunRecord root) {
+    static List<Paragraph> sweepSummary(RunRecord root) {
         SweepMap map = root.sweep();
-        List<String> lines = new ArrayList<>();
+        List<Paragraph> lines = new ArrayList<>();
         int[] clear = map.clearOfAll();
         String axes = String.join(" x ", map.axes().stream().map(a -> a.label() + " " + a.values()).toList());
-        lines.add("**Sweep:** " + String.join(", ", map.targets()) + " over " + axes + ": " + map.cells().size() + " cells; a clear winner in "
+        lines.add(Paragraph.headline("Sweep", String.join(", ", map.targets()) + " over " + axes + ": " + map.cells().size() + " cells; a clear winner in "
                 + clear[0] + " of " + clear[1] + " cell x metric pairs" + (root.repeats() < Stats.MIN_REPEATS
-                ? " (one run per cell gives no verdicts: --repeat 3)." : ", medians of " + root.repeats() + " repeats, 95% confidence."));
+                ? " (one run per cell gives no verdicts: --repeat 3)." : ", medians of " + root.repeats() + " repeats, 95% confidence.")));
         if (map.crossovers().isEmpty()) {
-            lines.add("- Crossovers: none where both sides are clear.");
+            lines.add(Paragraph.bullet("Crossovers: none where both sides are clear."));
         }
-        map.crossovers().forEach(c -> lines.add("- Crossover: " + c));
+        map.crossovers().forEach(c -> lines.add(Paragraph.bullet("Crossover: " + c)));
         return lines;
     }
 
@@ -257,31 +256,31 @@ final class Findings {
         return String.join("; ", pairs.stream().filter(c -> c.metricKind() == m).map(PairComparison::sentence).toList());
     }
 
-    /** What limits these numbers. */
-    static List<String> caveats(RunRecord root) {
-        List<String> out = new ArrayList<>();
+    /** What limits these numbers, one bullet each. */
+    static List<Paragraph> caveats(RunRecord root) {
+        List<Paragraph> out = new ArrayList<>();
         String kind = root.experiment().profile().kind();
         if (!root.completed()) {
-            out.add("- The run did not complete (status " + root.status() + "): results are partial.");
+            out.add(Paragraph.bullet("The run did not complete (status " + root.status() + "): results are partial."));
         }
         if (!kind.equals("rate") && root.capacity() == null) {
-            out.add("- Closed model (" + kind + "): each user waits for its response before sending again, so when a server "
+            out.add(Paragraph.bullet("Closed model (" + kind + "): each user waits for its response before sending again, so when a server "
                     + "saturates it is offered less load and its percentiles are optimistic (coordinated omission). "
-                    + "For latency at a given load use --profile rate or ./lab capacity.");
+                    + "For latency at a given load use --profile rate or ./lab capacity."));
         }
         boolean paired = root.comparisons() != null && !root.comparisons().isEmpty();
         if (paired) {
             ExperimentDescription.DesignDescription d = root.experiment().design();
-            out.add("- Paired design: every target's JVM was started and warmed first, then all were measured in " + d.rounds() + " rounds of "
+            out.add(Paragraph.bullet("Paired design: every target's JVM was started and warmed first, then all were measured in " + d.rounds() + " rounds of "
                     + Cells.num(d.blockS()) + " s blocks, one block per target per round in a new random order; verdicts come from per-round "
                     + "ratios (95% Wilcoxon intervals) and need the whole interval beyond " + Cells.num(Stats.MIN_EFFECT_PCT) + "%. "
                     + (root.repeats() > 1 ? root.repeats() + " sets of JVMs were measured in the same rounds and pooled round by round; a winner "
                     + "only where every set shows it."
                     : "One set of JVMs: the ratios hold for these JVMs; JVM-to-JVM variation (each JIT compiles its own way) is not covered, "
-                    + "--repeat 2 or more samples it."));
+                    + "--repeat 2 or more samples it.")));
             if (root.repeats() > 1 && root.blocks() != null) {
-                out.add("- " + jvmSpread(root) + " A ratio between two targets carries such differences of both its targets' JVMs, which the intervals "
-                        + "above, over rounds, do not cover; more sets (--repeat) average them (docs/reproducibility.md).");
+                out.add(Paragraph.bullet(jvmSpread(root) + " A ratio between two targets carries such differences of both its targets' JVMs, which the intervals "
+                        + "above, over rounds, do not cover; more sets (--repeat) average them (docs/reproducibility.md)."));
             }
             long slow = root.blocks() == null ? 0 : root.blocks().stream()
                     .filter(b -> b.meanMs() != null && b.meanMs() > 0.04 * b.seconds() * 1000).count();
@@ -289,59 +288,59 @@ final class Findings {
                 Map<String, Double> rss = new LinkedHashMap<>();
                 root.blocks().stream().filter(b -> b.rssMb() != null).forEach(b -> rss.merge(b.target(), b.rssMb(), Math::max));
                 if (!rss.isEmpty()) {
-                    out.add("- All targets were resident at once; their peak resident memory over the blocks: " + String.join(", ",
+                    out.add(Paragraph.bullet("All targets were resident at once; their peak resident memory over the blocks: " + String.join(", ",
                             rss.entrySet().stream().map(e -> e.getKey() + " " + Cells.num(e.getValue()) + " MB").toList())
-                            + ". A target idles, with its heap and threads, while the others are measured.");
+                            + ". A target idles, with its heap and threads, while the others are measured."));
                 }
             }
             long paced = root.blocks() == null ? 0 : root.blocks().stream().filter(Comparisons::paced).count();
             if (paced > 0) {
-                out.add("- " + paced + " of " + root.blocks().size() + " block(s) had fewer than " + Math.round(Comparisons.MIN_BUSY * 100)
+                out.add(Paragraph.bullet(paced + " of " + root.blocks().size() + " block(s) had fewer than " + Math.round(Comparisons.MIN_BUSY * 100)
                         + "% of the users in a request on average (Little's law): the load side (the driver's CPU, or the "
-                        + "database's where it shares that CPU) set their pace, not the target. Their rounds are left out of the comparisons.");
+                        + "database's where it shares that CPU) set their pace, not the target. Their rounds are left out of the comparisons."));
             }
             if (slow > 0) {
-                out.add("- " + slow + " block(s) had a mean latency above 4% of the block: users start a block together, so its throughput "
-                        + "over-counts by up to half the latency over the block. Use a longer --block.");
+                out.add(Paragraph.bullet(slow + " block(s) had a mean latency above 4% of the block: users start a block together, so its throughput "
+                        + "over-counts by up to half the latency over the block. Use a longer --block."));
             }
         } else if (root.repeats() < Stats.MIN_REPEATS) {
-            out.add("- Fewer than " + Stats.MIN_REPEATS + " runs per target x scenario: no verdicts. The machine's CPU speed can change "
+            out.add(Paragraph.bullet("Fewer than " + Stats.MIN_REPEATS + " runs per target x scenario: no verdicts. The machine's CPU speed can change "
                     + "by tens of percent within a minute, so a difference between single runs may be the machine's, not the targets'. "
-                    + "Use --repeat 3 (or more) for confidence intervals and verdicts.");
+                    + "Use --repeat 3 (or more) for confidence intervals and verdicts."));
         }
         Environment.Pinning pinning = root.environment() == null ? null : root.environment().pinning();
         if (pinning != null && !pinning.applied()) {
-            out.add("- CPU pinning was not applied (" + pinning.note() + "): the driver and the target shared CPUs.");
+            out.add(Paragraph.bullet("CPU pinning was not applied (" + pinning.note() + "): the driver and the target shared CPUs."));
         }
         for (Result r : root.results()) {
             String who = r.target() + " " + r.scenario() + (r.step() != null ? " step " + r.step()
                     : r.repeatOrFirst() > 1 ? " repeat " + r.repeatOrFirst() : "");
             if (!r.ok()) {
-                out.add("- " + who + " failed: " + firstLine(String.valueOf(r.error())).replaceFirst("; last lines:$", ".") + untilDeath(r));
+                out.add(Paragraph.bullet(who + " failed: " + firstLine(String.valueOf(r.error())).replaceFirst("; last lines:$", ".") + untilDeath(r)));
                 continue;
             }
             if (r.driver() != null && r.driver().saturated()) {
-                out.add("- " + who + ": the driver saturated its CPU (" + Cells.num(r.driver().cpuPctMax())
-                        + "%); the numbers describe the driver, not the target.");
+                out.add(Paragraph.bullet(who + ": the driver saturated its CPU (" + Cells.num(r.driver().cpuPctMax())
+                        + "%); the numbers describe the driver, not the target."));
             }
             if (Boolean.TRUE.equals(r.behindSchedule())) {
-                out.add("- " + who + ": the driver fell behind the arrival schedule; requests it could not send are missing from the latencies.");
+                out.add(Paragraph.bullet(who + ": the driver fell behind the arrival schedule; requests it could not send are missing from the latencies."));
             }
             if (r.durationS() != null && r.durationS() < 10) {
-                out.add("- " + who + ": measured for only " + Cells.num(r.durationS()) + " s; short runs are noisy.");
+                out.add(Paragraph.bullet(who + ": measured for only " + Cells.num(r.durationS()) + " s; short runs are noisy."));
             }
             SteadyState ss = r.steadyState();
             if (ss != null && !ss.reached() && paired) {
-                out.add("- " + who + ": not steady after " + Cells.num(ss.warmupS()) + " s of warmup; "
+                out.add(Paragraph.bullet(who + ": not steady after " + Cells.num(ss.warmupS()) + " s of warmup; "
                         + (ss.steady() ? "its rounds showed no trend against the other targets, so it takes part in the verdicts."
-                        : "its rounds drifted too: no verdict."));
+                        : "its rounds drifted too: no verdict.")));
             } else if (ss != null && !ss.reached()) {
                 List<String> reasons = ss.rule() == null ? List.of() : ss.rule().reasons();
-                out.add("- " + who + ": not steady after " + Cells.num(ss.warmupS()) + " s of warmup"
-                        + (reasons.isEmpty() ? "" : " (" + String.join("; ", reasons) + ")") + "; its figures may include JIT warmup. Use a longer --warmup.");
+                out.add(Paragraph.bullet(who + ": not steady after " + Cells.num(ss.warmupS()) + " s of warmup"
+                        + (reasons.isEmpty() ? "" : " (" + String.join("; ", reasons) + ")") + "; its figures may include JIT warmup. Use a longer --warmup."));
             }
             if (ss != null && ss.drift() != null && ss.drift().drifting() && !(paired && !ss.reached())) {
-                out.add("- " + who + ": " + ss.drift().note());
+                out.add(Paragraph.bullet(who + ": " + ss.drift().note()));
             }
         }
         return out;

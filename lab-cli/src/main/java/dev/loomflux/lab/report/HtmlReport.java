@@ -26,15 +26,19 @@ final class HtmlReport {
         for (Section s : sections) {
             sb.append("<section><h2>").append(escape(s.title())).append("</h2>\n");
             boolean inList = false;
-            for (String p : s.paragraphs()) {
-                boolean bullet = p.startsWith("- ");
+            for (Paragraph p : s.paragraphs()) {
+                boolean bullet = p.kind() == Paragraph.Kind.BULLET;
                 if (bullet && !inList) {
                     sb.append("<ul>");
                 } else if (!bullet && inList) {
                     sb.append("</ul>");
                 }
                 inList = bullet;
-                sb.append(bullet ? "<li>" + escape(p.substring(2)) + "</li>\n" : "<p>" + lead(p) + "</p>\n");
+                sb.append(switch (p.kind()) {
+                    case BULLET -> "<li>" + escape(p.text()) + "</li>\n";
+                    case HEADLINE -> "<p><strong>" + escape(p.lead() + ":") + "</strong> " + escape(p.text()) + "</p>\n";
+                    case PLAIN -> "<p>" + escape(p.text()) + "</p>\n";
+                });
             }
             if (inList) {
                 sb.append("</ul>");
@@ -71,12 +75,6 @@ final class HtmlReport {
             sb.append("</tr>");
         }
         return sb.append("</tbody></table>\n").toString();
-    }
-
-    /** A paragraph may open with a Markdown-bold lead ("**plaintext:** ..."), the one markup both reports share. */
-    private static String lead(String p) {
-        int end = p.indexOf("**", 2);
-        return p.startsWith("**") && end > 0 ? "<strong>" + escape(p.substring(2, end)) + "</strong>" + escape(p.substring(end + 2)) : escape(p);
     }
 
     static String escape(String s) {

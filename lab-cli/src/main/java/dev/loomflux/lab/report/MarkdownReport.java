@@ -14,12 +14,16 @@ final class MarkdownReport {
         for (Section s : sections) {
             sb.append("\n## ").append(s.title()).append("\n\n");
             boolean afterBullet = false;
-            for (String p : s.paragraphs()) {
-                boolean bullet = p.startsWith("- ");
+            for (Paragraph p : s.paragraphs()) {
+                boolean bullet = p.kind() == Paragraph.Kind.BULLET;
                 if (!bullet && afterBullet) {
                     sb.append("\n");
                 }
-                sb.append(bullet ? p : p.endsWith(":") ? "**" + p + "**" : p).append(bullet ? "\n" : "\n\n");
+                sb.append(switch (p.kind()) {
+                    case BULLET -> "- " + p.text() + "\n";
+                    case HEADLINE -> "**" + p.lead() + ":** " + p.text() + "\n\n";
+                    case PLAIN -> p.text() + "\n\n";
+                });
                 afterBullet = bullet;
             }
             for (Table t : s.tables()) {

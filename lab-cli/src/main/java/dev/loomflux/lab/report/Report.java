@@ -32,8 +32,8 @@ public final class Report {
     /** The executive summary's headline per scenario, as plain text for the console: "items: mvc serves ...". */
     public static List<String> headlines(Path runDir) {
         RunRecord root = read(runDir);
-        return ReportContent.of(root).get(0).paragraphs().stream().filter(p -> p.startsWith("**"))
-                .map(p -> p.replaceFirst("^\\*\\*(.*?):\\*\\* ", "$1: ")).toList();
+        return ReportContent.of(root).get(0).paragraphs().stream().filter(p -> p.kind() == Paragraph.Kind.HEADLINE)
+                .map(Paragraph::asText).toList();
     }
 
     private static RunRecord read(Path runDir) {

@@ -36,14 +36,13 @@ final class ReportContent {
         List<Section> out = new ArrayList<>();
         List<String> scenarios = scenarios(root);
         boolean repeated = root.repeats() > 1;
-        List<String> summary = new ArrayList<>();
+        List<Paragraph> summary = new ArrayList<>();
         for (String s : scenarios) {
             summary.addAll(Findings.summary(root, s, ok(root, s)));
         }
         boolean verdicts = repeated && root.summary() != null && !root.summary().verdicts().isEmpty();
         out.add(new Section("Executive summary", summary, verdicts ? List.of(Findings.verdictTable(root)) : List.of(), List.of()));
-        List<String> caveats = Findings.caveats(root);
-        out.add(new Section("Caveats", caveats.isEmpty() ? List.of("None detected.") : caveats, List.of(), List.of()));
+        out.add(caveats(root));
         out.add(new Section("Test configuration", List.of(), List.of(configuration(root)), List.of()));
         for (int i = 0; i < scenarios.size(); i++) {
             String s = scenarios.get(i);
@@ -60,14 +59,14 @@ final class ReportContent {
         Table steady = steadyState(root, repeated);
         if (!steady.rows().isEmpty()) {
             boolean staged = root.results().stream().anyMatch(r -> r.steadyState() != null && r.steadyState().compileStage() > 0);
-            out.add(new Section("Steady state", List.of((staged ? "Each warmup started with a compile stage, 2 users until the target's "
+            out.add(new Section("Steady state", List.of(Paragraph.plain((staged ? "Each warmup started with a compile stage, 2 users until the target's "
                     + "JIT had been quiet for 5 s (on one CPU, many busy request threads starve the compiler threads); then e" : "E")
                     + "ach target x scenario ran under the profile's load until throughput, median latency, the JIT and the machine's "
                     + "speed had stopped changing over a window, or until the warmup budget ran out, and was measured after that. "
                     + (staged ? "Seconds to steady count from the first request, the compile stage included. " : "")
-                    + "Drift compares the last third of the measured window with its first third."), List.of(steady), List.of()));
+                    + "Drift compares the last third of the measured window with its first third.")), List.of(steady), List.of()));
         }
-        out.add(new Section("Config parity", List.of("Read back from each running target's GET /config."), List.of(parity(root)), List.of()));
+        out.add(new Section("Config parity", List.of(Paragraph.plain("Read back from each running target's GET /config.")), List.of(parity(root)), List.of()));
         if (repeated) {
             out.add(repeats(root));
         }
@@ -75,6 +74,11 @@ final class ReportContent {
             out.add(capacity(root));
         }
         return out;
+    }
+
+    private static Section caveats(RunRecord root) {
+        List<Paragraph> caveats = Findings.caveats(root);
+        return new Section("Caveats", caveats.isEmpty() ? List.of(Paragraph.plain("None detected.")) : caveats, List.of(), List.of());
     }
 
     /**
@@ -85,8 +89,7 @@ final class ReportContent {
         SweepMap map = root.sweep();
         List<Section> out = new ArrayList<>();
         out.add(new Section("Executive summary", Findings.sweepSummary(root), List.of(), List.of()));
-        List<String> caveats = Findings.caveats(root);
-        out.add(new Section("Caveats", caveats.isEmpty() ? List.of("None detected.") : caveats, List.of(), List.of()));
+        out.add(caveats(root));
         out.add(new Section("Test configuration", List.of(), List.of(configuration(root)), List.of()));
         List<String> scenarios = map.cells().stream().map(SweepMap.Cell::scenario).distinct().toList();
         for (int i = 0; i < scenarios.size(); i++) {
@@ -97,17 +100,17 @@ final class ReportContent {
                 tables.add(winners(map, cells, m));
             }
             tables.add(figures(map, cells));
-            out.add(new Section("Where each model wins: " + s, List.of("Each cell names the target with the best median and how far it is "
+            out.add(new Section("Where each model wins: " + s, List.of(Paragraph.plain("Each cell names the target with the best median and how far it is "
                     + "ahead of the next one when that is clear: ahead of every other target by at least " + Stats.MIN_EFFECT_PCT + "% with 95% confidence, "
                     + "every result of the cell steady "
-                    + "(" + map.method() + ")."), tables, SweepCharts.ids(map, i)));
+                    + "(" + map.method() + ").")), tables, SweepCharts.ids(map, i)));
         }
         Table steady = steadyState(root, root.repeats() > 1);
         if (!steady.rows().isEmpty()) {
-            out.add(new Section("Steady state", List.of("Every cell was measured after its load was steady; the first cell of each target JVM "
-                    + "warmed it from cold."), List.of(steady), List.of()));
+            out.add(new Section("Steady state", List.of(Paragraph.plain("Every cell was measured after its load was steady; the first cell of "
+                    + "each target JVM warmed it from cold.")), List.of(steady), List.of()));
         }
-        out.add(new Section("Config parity", List.of("Read back from each running target's GET /config."), List.of(parity(root)), List.of()));
+        out.add(new Section("Config parity", List.of(Paragraph.plain("Read back from each running target's GET /config.")), List.of(parity(root)), List.of()));
         return out;
     }
 
@@ -421,16 +424,16 @@ final class ReportContent {
 
     private static Section repeats(RunRecord root) {
         List<List<String>> rows = new ArrayList<>();
-        List<String> verdicts = new ArrayList<>();
+        List<Paragraph> verdicts = new ArrayList<>();
         RepeatSummary summary = root.summary();
         if (summary != null) {
             for (RepeatSummary.Estimate e : summary.estimates()) {
                 rows.add(List.of(e.target(), e.scenario(), e.metric(), String.valueOf(e.n()), Cells.num(e.median()),
                         Cells.num(e.ciLow()) + " - " + Cells.num(e.ciHigh()), Cells.num(e.min()) + " - " + Cells.num(e.max())));
             }
-            verdicts.add("Method: " + summary.method());
+            verdicts.add(Paragraph.plain("Method: " + summary.method()));
             for (RepeatSummary.PairVerdict v : summary.verdicts()) {
-                verdicts.add("- " + v.scenario() + " " + v.metric() + ", " + v.a() + " vs " + v.b() + ": " + v.text());
+                verdicts.add(Paragraph.bullet(v.scenario() + " " + v.metric() + ", " + v.a() + " vs " + v.b() + ": " + v.text()));
             }
         }
         return new Section("Repeats: medians, 95% confidence intervals and verdicts", verdicts,
@@ -464,8 +467,8 @@ final class ReportContent {
             tables.add(new Table("Median over searches", List.of("target", "scenario", "searches", "median rps", "min - max", "spread", "SLO"), medians));
         }
         tables.add(new Table(repeated ? "Every search" : "", header, rows));
-        return new Section("Capacity at the SLO", List.of("The highest offered rate (open model) whose step met the SLO; "
-                + "every step had its own warmup" + (repeated ? ", every search its own fresh JVM; spread = (max - min) / median." : ".")),
+        return new Section("Capacity at the SLO", List.of(Paragraph.plain("The highest offered rate (open model) whose step met the SLO; "
+                + "every step had its own warmup" + (repeated ? ", every search its own fresh JVM; spread = (max - min) / median." : "."))),
                 tables, List.of("capacity"));
     }
 }

@@ -1,0 +1,29 @@
+package dev.loomflux.lab.report;
+
+/**
+ * One paragraph of a report, typed so that each renderer knows its shape without reading markup back
+ * out of the text: a scenario name or a user's path may contain "**" or start with "- ".
+ *
+ * @param lead the bold lead ("json", "Sweep") of a headline, else null
+ */
+record Paragraph(Kind kind, String lead, String text) {
+    enum Kind { PLAIN, HEADLINE, BULLET }
+
+    static Paragraph plain(String text) {
+        return new Paragraph(Kind.PLAIN, null, text);
+    }
+
+    /** "json: mvc ahead of ...", its lead in bold. */
+    static Paragraph headline(String lead, String text) {
+        return new Paragraph(Kind.HEADLINE, lead, text);
+    }
+
+    static Paragraph bullet(String text) {
+        return new Paragraph(Kind.BULLET, null, text);
+    }
+
+    /** The paragraph as one line of plain text: "json: mvc ahead of ...". */
+    String asText() {
+        return kind == Kind.HEADLINE ? lead + ": " + text : text;
+    }
+}
