@@ -55,8 +55,8 @@ class BadInputTest {
     @Test
     void flagsAndExperimentFilesShareOneProfileReadingWithTheSameLimits() throws IOException {
         String[][] cases = {
-                {"--profile fixed --connections 0", "{fixed: {users: 0}}", "0 is out of range 1..100000", "--connections 0: ", "profile.fixed.users: "},
-                {"--profile loops --connections 100001", "{loops: {users: 100001}}", "100001 is out of range 1..100000", "--connections 100001: ",
+                {"--profile fixed --users 0", "{fixed: {users: 0}}", "0 is out of range 1..100000", "--users 0: ", "profile.fixed.users: "},
+                {"--profile loops --connections 100001", "{loops: {users: 100001}}", "100001 is out of range 1..100000", "--users 100001: ",
                         "profile.loops.users: "},
                 {"--profile burst --requests 0", "{burst: {requests: 0}}", "0 is out of range 1..10000000", "--requests 0: ", "profile.burst.requests: "},
                 {"--profile rate --duration 5s", "{rate: {duration: 5s}}", "required by the rate profile", "--rps: ", "profile.rate.rps: "},

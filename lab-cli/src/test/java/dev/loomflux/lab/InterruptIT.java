@@ -28,7 +28,7 @@ class InterruptIT {
         // A terminal's Ctrl-C reaches a process whose SIGINT is at its default. A test run from a background job (CI,
         // nohup ... &) inherits SIGINT ignored, and the JVM keeps it ignored; perl puts it back to default before the exec.
         Process lab = LabProcess.start(console, "run", "--design", "sequential", "--targets", "mvc-vt", "--scenario", "plaintext,json", "--profile", "fixed",
-                "--connections", "8", "--duration", "3s", "--warmup", "0s", "--cooldown", "0s", "--name", "interrupt-it",
+                "--users", "8", "--duration", "3s", "--warmup", "0s", "--cooldown", "0s", "--name", "interrupt-it",
                 "--memory", "1g", "--no-pin");
         try {
             // The first scenario is measured and written; the second is under load when Ctrl-C comes.
@@ -72,7 +72,7 @@ class InterruptIT {
     void aSigkilledLabLeavesNoProcessOfItsRunAndIsFoundAbandoned(boolean guardKilledToo, @TempDir Path tmp) throws Exception {
         Path console = tmp.resolve("console.txt");
         Process lab = LabProcess.start(console, "run", "--design", "sequential", "--targets", "mvc,webflux", "--scenario", "items", "--profile", "fixed",
-                "--connections", "20", "--duration", "20s", "--warmup", "0s", "--cooldown", "0s", "--name", "killed-it", "--no-pin");
+                "--users", "20", "--duration", "20s", "--warmup", "0s", "--cooldown", "0s", "--name", "killed-it", "--no-pin");
         Path dir;
         List<ProcessHandle> started;
         ProcessHandle postmaster;
@@ -122,7 +122,7 @@ class InterruptIT {
             assertEquals(List.of(), left.stream().map(ProcessHandle::info).toList(), "alive 5 s after the lab was SIGKILLed");
             assertTrue(Files.readString(dir.resolve("guard.log")).contains("killed postgres (pid " + postmaster.pid() + ")"));
             next = LabCli.of("run", "--design", "sequential", "--targets", "mvc", "--scenario", "plaintext", "--profile", "fixed",
-                    "--connections", "4", "--duration", "1s", "--warmup", "0s", "--cooldown", "0s", "--no-pin");
+                    "--users", "4", "--duration", "1s", "--warmup", "0s", "--cooldown", "0s", "--no-pin");
             assertEquals(0, next.exitCode(), next.toString());
         }
         assertTrue(next.out().contains("run " + dir.getFileName() + " (lab pid " + lab.pid() + ") died without finishing: "), next.toString());

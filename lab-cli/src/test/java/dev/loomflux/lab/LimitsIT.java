@@ -21,7 +21,7 @@ class LimitsIT {
     @Test
     void halfACpuIsThrottledToHalfACpuAndTheJvmSeesOneProcessor() throws Exception {
         assumeTrue(Cgroup.unsupported().isEmpty(), () -> "cgroups: " + Cgroup.unsupported().orElse(""));
-        JsonNode half = result(LabCli.of("run", "--design", "sequential", "--targets", "webflux", "--scenario", "cpu", "--profile", "fixed", "--connections", "4",
+        JsonNode half = result(LabCli.of("run", "--design", "sequential", "--targets", "webflux", "--scenario", "cpu", "--profile", "fixed", "--users", "4",
                 "--duration", "8s", "--warmup", "4s", "--cooldown", "0s", "--cpus", "0.5"));
         JsonNode limits = half.path("limits");
         System.out.println("cpu work at 0.5 CPU: " + half.path("throughput_rps") + " rps; limits " + limits);
@@ -56,7 +56,7 @@ class LimitsIT {
     @Test
     void aMemoryLimitBelowWhatTheTargetNeedsKillsItAndTheResultSaysSo() throws Exception {
         assumeTrue(Cgroup.unsupported().isEmpty(), () -> "cgroups: " + Cgroup.unsupported().orElse(""));
-        LabCli run = LabCli.of("run", "--design", "sequential", "--targets", "mvc", "--scenario", "plaintext", "--profile", "fixed", "--connections", "4",
+        LabCli run = LabCli.of("run", "--design", "sequential", "--targets", "mvc", "--scenario", "plaintext", "--profile", "fixed", "--users", "4",
                 "--duration", "3s", "--warmup", "0s", "--cooldown", "0s", "--heap", "32m", "--memory", "48m"); // a limit under the heap is refused (BadInputTest)
         JsonNode r = resultsOf(run).path("results").get(0);
         assertEquals("failed", r.path("status").asText(), r.toString());

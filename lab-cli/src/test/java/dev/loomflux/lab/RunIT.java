@@ -30,7 +30,7 @@ class RunIT {
     @Test
     void fixedProfileRepeatedOnTwoTargetsWritesTheDocumentedResultsAndSummary() throws Exception {
         LabCli run = LabCli.of("run", "--design", "sequential", "--targets", "mvc-vt,webflux", "--scenario", "plaintext", "--profile", "fixed",
-                "--connections", "8", "--duration", "3s", "--warmup", "2s", "--cooldown", "0s", "--repeat", "3", "--no-pin");
+                "--users", "8", "--duration", "3s", "--warmup", "2s", "--cooldown", "0s", "--repeat", "3", "--no-pin");
         assertEquals(0, run.exitCode(), run.toString());
         JsonNode root = results(run);
         assertEquals(RunRecord.SCHEMA, root.path("schema").asInt());
@@ -95,7 +95,7 @@ class RunIT {
     /** The profiles that end by a request count or keep a schedule; stages and burst are driven for real by LoadDriverIT. */
     @Test
     void loopsAndRateProfilesRunEndToEnd() throws IOException {
-        JsonNode loops = profileRun("--profile", "loops", "--connections", "4", "--requests", "50");
+        JsonNode loops = profileRun("--profile", "loops", "--users", "4", "--requests", "50");
         assertEquals(200, loops.path("responses").asLong(), loops.toString());
         JsonNode rate = profileRun("--profile", "rate", "--rps", "200", "--duration", "3s", "--max-users", "50");
         assertEquals(false, rate.path("behind_schedule").asBoolean(), rate.toString());

@@ -19,10 +19,10 @@ public final class ListCommand implements Callable<Integer> {
     private static final Map<String, String> PROFILES = new java.util.LinkedHashMap<>();
 
     static {
-        PROFILES.put("fixed", "--connections N --duration T: N closed-model users for a time (ab -c N -t T)");
+        PROFILES.put("fixed", "--users N --duration T: N closed-model users for a time (ab -c N -t T)");
         PROFILES.put("stages", "--stages 15s:50,30s:100,...: k6-style linear ramps of closed-model users");
-        PROFILES.put("loops", "--connections N --requests L: N users x L requests, started over 1 s (JMeter)");
-        PROFILES.put("burst", "--connections N --requests L: N users started at once x L requests (Gatling)");
+        PROFILES.put("loops", "--users N --requests L: N users x L requests, started over 1 s (JMeter)");
+        PROFILES.put("burst", "--users N --requests L: N users started at once x L requests (Gatling)");
         PROFILES.put("rate", "--rps R --duration T [--max-users M]: open model, constant arrivals (wrk2)");
     }
 

@@ -66,7 +66,8 @@ public class RunCommand implements Callable<Integer> {
             description = "Load profile: stages, fixed, loops, burst, rate. Default: ${DEFAULT-VALUE}.")
     String profile;
 
-    @Option(names = {"--connections", "--users"}, paramLabel = "N", description = "Concurrent users (fixed, loops, burst). Default: 50.")
+    @Option(names = {"--users", "--connections"}, paramLabel = "N",
+            description = "Concurrent users (fixed, loops, burst); --connections is its older name. Default: 50.")
     Integer users;
 
     @Option(names = "--duration", paramLabel = "TIME", description = "Measured time (fixed, rate) of the sequential design. Default: 15s.")
@@ -185,7 +186,7 @@ public class RunCommand implements Callable<Integer> {
 
     private Experiment fromFile() {
         List<String> flags = new ArrayList<>(ScenarioOptions.FLAGS);
-        flags.addAll(List.of("--profile", "--connections", "--duration", "--requests", "--rps", "--max-users", "--stages",
+        flags.addAll(List.of("--profile", "--users", "--duration", "--requests", "--rps", "--max-users", "--stages",
                 "--targets", "--define", "--name"));
         for (String flag : flags) {
             if (spec.commandLine().getParseResult().hasMatchedOption(flag)) {
@@ -257,7 +258,7 @@ public class RunCommand implements Callable<Integer> {
     }
 
     private static String flag(String field) {
-        return field.equals("users") ? "--connections" : "--" + field;
+        return "--" + field;
     }
 
     /** {@code 15s:50,30s:100}: each part a stage whose errors name the whole flag. */
@@ -294,7 +295,7 @@ public class RunCommand implements Callable<Integer> {
     /** Flags that belong to another profile are an error, not silently ignored. */
     private void only(List<String> fields) {
         List<String> allowed = fields.stream().map(RunCommand::flag).toList();
-        for (String flag : List.of("--connections", "--duration", "--requests", "--rps", "--max-users", "--stages")) {
+        for (String flag : List.of("--users", "--duration", "--requests", "--rps", "--max-users", "--stages")) {
             if (!allowed.contains(flag) && spec.commandLine().getParseResult().hasMatchedOption(flag)) {
                 throw new UsageException(flag + " does not apply to --profile " + profile + " (it takes " + String.join(", ", allowed) + ")");
             }

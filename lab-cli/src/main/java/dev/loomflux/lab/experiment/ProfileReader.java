@@ -9,7 +9,7 @@ import java.util.Map;
 /**
  * The one reading of a load profile, for experiment files and flags alike: the same fields,
  * defaults and limits. Only the names in errors differ ({@code x.yaml: profile.fixed.users: ...}
- * or {@code --connections 0: ...}), and those the {@link Fields} give.
+ * or {@code --users 0: ...}), and those the {@link Fields} give.
  */
 public final class ProfileReader {
     /** Which fields each kind takes; any other is an error, not silently ignored. */
