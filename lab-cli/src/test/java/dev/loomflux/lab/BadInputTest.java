@@ -88,6 +88,18 @@ class BadInputTest {
         }
     }
 
+    /** Refused before anything starts: run with ./lab, this test's JVM keeps the shell's limit (20,000 on CI here). */
+    @Test
+    void moreConnectionsThanTheOpenFileLimitIsOneLineBeforeAnythingStarts() throws IOException {
+        Path proc = Path.of("/proc/self/limits");
+        org.junit.jupiter.api.Assumptions.assumeTrue(Files.isReadable(proc), "no /proc here: the lab cannot read the limit either");
+        String limits = Files.readString(proc);
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("Max open files\\s+(\\d+)").matcher(limits);
+        org.junit.jupiter.api.Assumptions.assumeTrue(m.find() && Long.parseLong(m.group(1)) < 6_000_000, "no open-file limit under 6,000,000 here");
+        assertOneLineError(LabCli.of("run", "--users", "100000", "--repeat", "20", "--no-pin"),
+                "--users 100000: the load driver holds 6,000,000 connections at once (100,000 users x 60 target JVMs");
+    }
+
     private static void assertOneLineError(LabCli run, String expected) {
         assertEquals(2, run.exitCode(), run.toString());
         assertTrue(run.err().contains(expected), run.toString());

@@ -149,7 +149,11 @@ class PairedIT {
         // sent in the window read 93.7-99.6 (its latencies spread over 0.4-9 s, and the stragglers at the window's two
         // edges differ from run to run). A straggler lost, or time a user spends outside a request, shows here.
         assertEquals(100, r.path("in_flight").asDouble(), 2, r.toString());
-        assertEquals(expectedRps, rps, expectedRps * 0.03, r.toString());
+        // The server's rate is shared with the requests the driver gave up on after 10 s: Tomcat still served them. With
+        // 10 threads some connections wait 9-10 s (p90 7.7-9.7 s in nine runs), so 0-66 of ~730 timed out; 66 took the
+        // responses to 22.6/s, and the 2.2/s that timed out make up the rest of the 24.4.
+        double timedOut = r.path("errors").path("timeout").asDouble() / r.path("duration_s").asDouble();
+        assertEquals(expectedRps, rps + timedOut, expectedRps * 0.03, r.toString());
         assertEquals(r.path("requests").asLong(), r.path("responses").asLong() + r.path("errors").path("total").asLong(), r.toString());
     }
 }

@@ -26,6 +26,7 @@ import dev.loomflux.lab.experiment.Profile;
 import dev.loomflux.lab.experiment.Scenario;
 import dev.loomflux.lab.experiment.Sweep;
 import dev.loomflux.lab.process.MachineLock;
+import dev.loomflux.lab.process.OpenFiles;
 import dev.loomflux.lab.process.Reaper;
 import dev.loomflux.lab.process.RunProcesses;
 import dev.loomflux.lab.report.Report;
@@ -109,6 +110,7 @@ public final class Runner {
 
     /** @return the results file */
     public ResultsFile run() {
+        OpenFiles.require(peakUsers(), experiment.inRounds() ? experiment.targets().size() * experiment.repeat() : 1);
         experiment.targets().forEach(t -> t.requireBuilt(home));
         if (experiment.inRounds()) {
             requireMemoryForAll();
@@ -324,6 +326,13 @@ public final class Runner {
             }
             return null;
         }
+    }
+
+    /** The most users any cell offers: a sweep's users or rate axis sets them per cell. */
+    private int peakUsers() {
+        Sweep sweep = declared.sweep();
+        return sweep == null ? experiment.profile().peakUsers()
+                : sweep.cells().stream().mapToInt(c -> sweep.profile(experiment.profile(), c).peakUsers()).max().orElse(0);
     }
 
     /**
