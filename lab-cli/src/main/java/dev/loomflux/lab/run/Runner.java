@@ -110,7 +110,7 @@ public final class Runner {
 
     /** @return the results file */
     public ResultsFile run() {
-        OpenFiles.require(peakUsers(), experiment.inRounds() ? experiment.targets().size() * experiment.repeat() : 1);
+        OpenFiles.require(peakUsers(), experiment.inRounds() ? residentJvms() : 1);
         experiment.targets().forEach(t -> t.requireBuilt(home));
         if (experiment.inRounds()) {
             requireMemoryForAll();
@@ -328,6 +328,11 @@ public final class Runner {
         }
     }
 
+    /** The paired design's JVMs, all resident and connected at once: every target in every set. */
+    private int residentJvms() {
+        return experiment.targets().size() * experiment.repeat();
+    }
+
     /** The most users any cell offers: a sweep's users or rate axis sets them per cell. */
     private int peakUsers() {
         Sweep sweep = declared.sweep();
@@ -341,12 +346,12 @@ public final class Runner {
      */
     private void requireMemoryForAll() {
         long perTarget = ResourceLimits.parseMemory(settings.heap(), "--heap") + NON_HEAP_BYTES;
-        long needed = perTarget * experiment.targets().size() * experiment.repeat();
+        long needed = perTarget * residentJvms();
         long available = new oshi.SystemInfo().getHardware().getMemory().getAvailable();
         if (needed > available) {
             throw new UsageException(String.format("--design paired keeps all %d target JVMs resident: about %d MB (heap %s + %d MB each) where %d MB are "
                             + "available; use a smaller --heap, fewer --targets, a smaller --repeat or --design sequential",
-                    experiment.targets().size() * experiment.repeat(), needed >> 20,
+                    residentJvms(), needed >> 20,
                     settings.heap(), NON_HEAP_BYTES >> 20, available >> 20));
         }
     }
