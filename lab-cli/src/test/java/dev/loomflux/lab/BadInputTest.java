@@ -45,6 +45,12 @@ class BadInputTest {
     }
 
     @Test
+    void thinkTimeLongerThanATenthOfAPairedBlockIsRefused() {
+        assertOneLineError(LabCli.of("run", "--targets", "mvc", "--think", "100ms..200ms"),
+                "lab: --think 100ms..200ms: a paired block must last 10 of the longest pause, 2000ms, not 1000ms; give a longer block or the sequential design");
+    }
+
+    @Test
     void aFileNameThatIsNoNameBecomesOne() throws IOException {
         Path yaml = dir.resolve("my first (test).yaml");
         Files.writeString(yaml, "targets: [tomcat]\nscenarios: [plaintext]\n");
@@ -65,6 +71,9 @@ class BadInputTest {
                 {"--profile fixed --duration 0s", "{fixed: {duration: 0s}}", "must be longer than 0", "--duration 0s: ", "profile.fixed.duration: "},
                 {"--profile stages --stages 10s:0,5s:0", "{stages: [{duration: 10s, users: 0}, {duration: 5s, users: 0}]}", "no stage has users",
                         "--stages 10s:0,5s:0: ", "profile.stages: "},
+                {"--profile rate --rps 10 --think 1s", "{rate: {rps: 10}, think: 1s}", "applies to the closed profiles (stages, fixed, loops, burst)",
+                        "--think 1s: ", "profile.think: "},
+                {"--think 3s..1s", "{fixed: {users: 5}, think: 3s..1s}", "3s..1s ends before it starts", "--think 3s..1s: ", "profile.think: "},
                 {"--profile soak", "{soak: {users: 1}}", "unknown profile (allowed: stages, fixed, loops, burst, rate)", "--profile soak: ",
                         "profile.soak: "}};
         for (String[] c : cases) {

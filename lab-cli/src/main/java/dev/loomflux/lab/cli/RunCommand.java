@@ -85,6 +85,10 @@ public class RunCommand implements Callable<Integer> {
     @Option(names = "--stages", paramLabel = "TIME:USERS,...", description = "Ramps (stages), e.g. 15s:50,30s:100,15s:150,30s:0.")
     String stages;
 
+    @Option(names = "--think", paramLabel = "TIME[..TIME]",
+            description = "Each user's pause after a response before its next request (stages, fixed, loops, burst): 100ms fixed, 1s..3s uniform. Default: none.")
+    String think;
+
     @Option(names = "--warmup", paramLabel = "TIME", description = "Most warmup per target x scenario; warmup ends as soon as the target is steady. Default: 75s paired, 180s sequential.")
     String warmup;
 
@@ -115,7 +119,12 @@ public class RunCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         Experiment experiment = adjust(file != null ? fromFile() : fromFlags());
-        experiment = experiment.withDesign(design(experiment.design(), file == null && pairedByDefault()));
+        Design chosen = design(experiment.design(), file == null && pairedByDefault());
+        String tooShort = Experiment.thinkProblem(experiment.profile(), chosen);
+        if (tooShort != null) {
+            throw new UsageException(file != null ? file + ": profile.think: " + tooShort : "--think " + think + ": " + tooShort);
+        }
+        experiment = experiment.withDesign(chosen);
         if (file == null && warmup == null && experiment.inRounds()) {
             experiment = experiment.withWarmup(Design.DEFAULT_WARMUP);
         }
@@ -186,7 +195,7 @@ public class RunCommand implements Callable<Integer> {
 
     private Experiment fromFile() {
         List<String> flags = new ArrayList<>(ScenarioOptions.FLAGS);
-        flags.addAll(List.of("--profile", "--users", "--duration", "--requests", "--rps", "--max-users", "--stages",
+        flags.addAll(List.of("--profile", "--users", "--duration", "--requests", "--rps", "--max-users", "--stages", "--think",
                 "--targets", "--define", "--name"));
         for (String flag : flags) {
             if (spec.commandLine().getParseResult().hasMatchedOption(flag)) {
@@ -235,6 +244,7 @@ public class RunCommand implements Callable<Integer> {
                     case "requests" -> requests;
                     case "rps" -> rps;
                     case "max-users" -> maxUsers;
+                    case ProfileReader.THINK -> think;
                     default -> stages;
                 };
                 return v == null ? null : v.toString();

@@ -1,5 +1,6 @@
 package dev.loomflux.lab.driver;
 
+import dev.loomflux.lab.experiment.Think;
 import java.net.URI;
 import java.util.HashSet;
 import java.util.List;
@@ -41,7 +42,7 @@ final class BenchmarkYaml {
             String anchor = "requests-" + p.requests();
             if (scenarios.add(p.requests())) {
                 y.append("      scenario: &").append(anchor).append('\n');
-                scenario(y, spec.requestPath(), null, p.requests());
+                scenario(y, spec.requestPath(), null, p.requests(), plan.think());
             } else {
                 y.append("      scenario: *").append(anchor).append('\n');
             }
@@ -74,7 +75,7 @@ final class BenchmarkYaml {
             y.append("      duration: ").append(p.durationMs()).append("ms\n");
             y.append("      maxIterations: ").append(blocks).append('\n');
             y.append("      scenario:\n");
-            scenario(y, path, URI.create(targets.get(i)).getAuthority(), p.requests());
+            scenario(y, path, URI.create(targets.get(i)).getAuthority(), p.requests(), block.think());
         }
         return y.toString();
     }
@@ -116,8 +117,11 @@ final class BenchmarkYaml {
         }
     }
 
-    /** @param authority host:port of the request's target when the benchmark has several, else null */
-    private static void scenario(StringBuilder y, String path, String authority, int requests) {
+    /**
+     * @param authority host:port of the request's target when the benchmark has several, else null
+     * @param think     the pause after each response; a user pausing at a phase's end sends nothing more
+     */
+    private static void scenario(StringBuilder y, String path, String authority, int requests, Think think) {
         y.append("      - ").append(METRIC).append(":\n");
         String indent = "        ";
         if (requests > 1) {
@@ -142,6 +146,18 @@ final class BenchmarkYaml {
         y.append(indent).append("      rawBytes:\n");
         y.append(indent).append("      - transferSizeRecorder:\n");
         y.append(indent).append("          key: ").append(TRANSFER).append('\n');
+        if (think.none()) {
+            return;
+        }
+        // From the response on (fromNow), in whole ms: Hyperfoil schedules the session on its event loop's timer.
+        y.append(indent).append("- thinkTime:\n");
+        if (think.min().equals(think.max())) {
+            y.append(indent).append("    duration: ").append(think.min().toMillis()).append("ms\n");
+        } else {
+            y.append(indent).append("    random: LINEAR\n");
+            y.append(indent).append("    min: ").append(think.min().toMillis()).append("ms\n");
+            y.append(indent).append("    max: ").append(think.max().toMillis()).append("ms\n");
+        }
     }
 
     /** A YAML double-quoted scalar. */

@@ -2,6 +2,7 @@ package dev.loomflux.lab.driver;
 
 import dev.loomflux.lab.UsageException;
 import dev.loomflux.lab.experiment.Profile;
+import dev.loomflux.lab.experiment.Think;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
@@ -95,6 +96,11 @@ final class PhasePlan {
     /** Connections in Hyperfoil's shared pool. */
     int connections() {
         return connections;
+    }
+
+    /** Each user's pause after a response. */
+    Think think() {
+        return profile.think();
     }
 
     boolean openModel() {

@@ -57,6 +57,13 @@ public record Design(Kind kind, int rounds, Duration block, Duration leadIn) {
      */
     public static final Duration DEFAULT_LEAD_IN = Duration.ZERO;
     public static final Duration MAX_LEAD_IN = Duration.ofSeconds(60);
+    /**
+     * A block with think time lasts at least this many of the longest pause. Every block starts its users
+     * at once, so their first requests come together until the pauses spread them, and a user pausing at
+     * the block's end sends nothing more in it: with ten pauses to a block, each user's cycles in it are
+     * counted to within one in ten, inside Little's law's 10% margin ({@code Comparisons.MIN_BUSY}).
+     */
+    public static final int PAUSES_PER_BLOCK = 10;
     public static final int MAX_ROUNDS = 1000;
 
     public static final Design SEQUENTIAL = new Design(Kind.SEQUENTIAL, 0, Duration.ZERO, Duration.ZERO);

@@ -66,6 +66,20 @@ public record Experiment(String name, List<TargetSpec> targets, List<Scenario> s
             throw new IllegalArgumentException("repeat " + repeat);
         }
         design = design == null ? Design.SEQUENTIAL : design;
+        String tooShort = thinkProblem(profile, design);
+        if (tooShort != null) {
+            throw new UsageException("think " + profile.think() + ": " + tooShort);
+        }
+    }
+
+    /** Why the design's blocks cannot hold the profile's think time ({@link Design#PAUSES_PER_BLOCK}); null when they can. */
+    public static String thinkProblem(Profile profile, Design design) {
+        Duration pauses = profile.think().max().multipliedBy(Design.PAUSES_PER_BLOCK);
+        if (!design.paired() || !(profile instanceof Profile.Fixed) || pauses.compareTo(design.block()) <= 0) {
+            return null;
+        }
+        return "a paired block must last " + Design.PAUSES_PER_BLOCK + " of the longest pause, " + pauses.toMillis() + "ms, not "
+                + design.block().toMillis() + "ms; give a longer block or the sequential design";
     }
 
     /**
@@ -112,8 +126,8 @@ public record Experiment(String name, List<TargetSpec> targets, List<Scenario> s
 
     /**
      * The same experiment, shorter: durations and requests per user times {@code factor} (at least
-     * 1 s and 1 request; the idle phase at least 2 s); user counts stay, since concurrency is what is
-     * being compared.
+     * 1 s and 1 request; the idle phase at least 2 s); user counts and think time stay, since
+     * concurrency is what is being compared.
      */
     public Experiment scaled(double factor) {
         return new Experiment(name, targets, scenarios, scale(profile, factor), times(warmup, factor, Duration.ZERO),
@@ -125,19 +139,19 @@ public record Experiment(String name, List<TargetSpec> targets, List<Scenario> s
     private static Profile scale(Profile p, double f) {
         if (p instanceof Profile.Stages) {
             return new Profile.Stages(((Profile.Stages) p).stages().stream()
-                    .map(s -> new Profile.Stage(times(s.duration(), f, Duration.ofSeconds(1)), s.users())).toList());
+                    .map(s -> new Profile.Stage(times(s.duration(), f, Duration.ofSeconds(1)), s.users())).toList(), p.think());
         }
         if (p instanceof Profile.Fixed) {
             Profile.Fixed x = (Profile.Fixed) p;
-            return new Profile.Fixed(x.users(), times(x.duration(), f, Duration.ofSeconds(1)));
+            return new Profile.Fixed(x.users(), times(x.duration(), f, Duration.ofSeconds(1)), x.think());
         }
         if (p instanceof Profile.Loops) {
             Profile.Loops x = (Profile.Loops) p;
-            return new Profile.Loops(x.users(), (int) Math.max(1, Math.round(x.requests() * f)));
+            return new Profile.Loops(x.users(), (int) Math.max(1, Math.round(x.requests() * f)), x.think());
         }
         if (p instanceof Profile.Burst) {
             Profile.Burst x = (Profile.Burst) p;
-            return new Profile.Burst(x.users(), (int) Math.max(1, Math.round(x.requests() * f)));
+            return new Profile.Burst(x.users(), (int) Math.max(1, Math.round(x.requests() * f)), x.think());
         }
         Profile.Rate x = (Profile.Rate) p;
         return new Profile.Rate(x.rps(), times(x.duration(), f, Duration.ofSeconds(1)), x.maxUsers());

@@ -43,10 +43,18 @@ public final class ExperimentReader {
         String fileName = file.getFileName().toString().replaceFirst("\\.ya?ml$", "");
         Node nameNode = root.get("name");
         String name = nameNode.isMissing() ? Experiment.nameFrom(fileName) : Experiment.checkName(nameNode.text(), nameNode.where());
-        Experiment e = new Experiment(name, targets(root.get("targets")), scenarios(root.get("scenarios")), profile(root.get("profile")),
+        List<TargetSpec> targets = targets(root.get("targets"));
+        List<Scenario> scenarios = scenarios(root.get("scenarios"));
+        Profile profile = profile(root.get("profile"));
+        Design design = design(root);
+        String tooShort = Experiment.thinkProblem(profile, design);
+        if (tooShort != null) {
+            throw root.get("profile").get(ProfileReader.THINK).error(tooShort);
+        }
+        Experiment e = new Experiment(name, targets, scenarios, profile,
                 root.get("warmup").duration(Experiment.DEFAULT_WARMUP), root.get("cooldown").duration(Experiment.DEFAULT_COOLDOWN),
                 root.get("repeat").integer(1, Limits.MAX_REPEAT, 1), limits(root.get("limits")))
-                .withDesign(design(root));
+                .withDesign(design);
         Node sweep = root.get("sweep");
         if (sweep.isMissing()) {
             return e;
@@ -216,20 +224,25 @@ public final class ExperimentReader {
         if (node.isMissing()) {
             throw node.error("missing; one of " + ProfileReader.KINDS);
         }
-        Map.Entry<String, Node> e = node.single();
-        Node p = e.getValue();
-        List<String> fields = ProfileReader.FIELDS.get(e.getKey());
-        if (fields != null && !e.getKey().equals("stages")) {
+        List<String> kinds = node.isObject() ? node.keys().stream().filter(k -> !k.equals(ProfileReader.THINK)).toList() : List.of();
+        if (kinds.size() != 1) {
+            throw node.error("expected exactly one of " + ProfileReader.KINDS + ", and optionally think");
+        }
+        String kind = kinds.get(0);
+        Node p = node.get(kind);
+        List<String> fields = ProfileReader.FIELDS.get(kind);
+        if (fields != null && !kind.equals("stages")) {
             p.only(Set.copyOf(fields));
         }
-        return ProfileReader.read(e.getKey(), fields(p));
+        return ProfileReader.read(kind, fields(p, node.get(ProfileReader.THINK)));
     }
 
-    private static ProfileReader.Fields fields(Node p) {
+    /** @param think the profile's think field, beside its kind ({@code profile.think}) */
+    private static ProfileReader.Fields fields(Node p, Node think) {
         return new ProfileReader.Fields() {
             @Override
             public String text(String field) {
-                Node n = p.get(field);
+                Node n = field.equals(ProfileReader.THINK) ? think : p.get(field);
                 return n.isMissing() ? null : n.text();
             }
 
@@ -238,14 +251,15 @@ public final class ExperimentReader {
                 List<ProfileReader.Fields> out = new ArrayList<>();
                 for (Node s : p.list()) {
                     s.only(Set.of("duration", "users"));
-                    out.add(fields(s));
+                    out.add(fields(s, think));
                 }
                 return out;
             }
 
             @Override
             public UsageException error(String field, String message) {
-                return (field.isEmpty() || field.equals("stages") ? p : p.get(field)).error(message);
+                Node n = field.equals(ProfileReader.THINK) ? think : field.isEmpty() || field.equals("stages") ? p : p.get(field);
+                return n.error(message);
             }
         };
     }

@@ -2,6 +2,7 @@ package dev.loomflux.lab.experiment;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Objects;
 
 /**
  * How load is offered. Closed models (stages, fixed, loops, burst) keep N users each waiting for
@@ -18,10 +19,20 @@ public sealed interface Profile {
         return Duration.ZERO;
     }
 
+    /** Each closed-model user's pause between a response and its next request; none for the open model. */
+    default Think think() {
+        return Think.NONE;
+    }
+
     /** Linear ramps between user counts, as k6 stages do: each stage ramps from the previous target to its own. */
-    record Stages(List<Stage> stages) implements Profile {
+    record Stages(List<Stage> stages, Think think) implements Profile {
         public Stages {
             stages = List.copyOf(stages);
+            Objects.requireNonNull(think, "think");
+        }
+
+        public Stages(List<Stage> stages) {
+            this(stages, Think.NONE);
         }
 
         @Override
@@ -44,7 +55,15 @@ public sealed interface Profile {
     }
 
     /** N users for a duration ({@code ab -c N -t T}). */
-    record Fixed(int users, Duration duration) implements Profile {
+    record Fixed(int users, Duration duration, Think think) implements Profile {
+        public Fixed {
+            Objects.requireNonNull(think, "think");
+        }
+
+        public Fixed(int users, Duration duration) {
+            this(users, duration, Think.NONE);
+        }
+
         @Override
         public Duration plannedDuration() {
             return duration;
@@ -62,7 +81,15 @@ public sealed interface Profile {
     }
 
     /** N users each sending L requests, started over a short ramp (JMeter thread group). */
-    record Loops(int users, int requests) implements Profile {
+    record Loops(int users, int requests, Think think) implements Profile {
+        public Loops {
+            Objects.requireNonNull(think, "think");
+        }
+
+        public Loops(int users, int requests) {
+            this(users, requests, Think.NONE);
+        }
+
         @Override
         public String kind() {
             return "loops";
@@ -75,7 +102,15 @@ public sealed interface Profile {
     }
 
     /** N users started at the same instant, each sending L requests (Gatling atOnceUsers). */
-    record Burst(int users, int requests) implements Profile {
+    record Burst(int users, int requests, Think think) implements Profile {
+        public Burst {
+            Objects.requireNonNull(think, "think");
+        }
+
+        public Burst(int users, int requests) {
+            this(users, requests, Think.NONE);
+        }
+
         @Override
         public String kind() {
             return "burst";

@@ -20,6 +20,9 @@ public final class ProfileReader {
             "burst", List.of("users", "requests"),
             "rate", List.of("rps", "duration", "max-users"));
     public static final String KINDS = "stages, fixed, loops, burst, rate";
+    static final String CLOSED = "stages, fixed, loops, burst";
+    /** Every closed profile's pause between requests: beside the kind's fields, since stages are a list. */
+    public static final String THINK = "think";
     public static final int DEFAULT_USERS = 50;
     public static final Duration DEFAULT_DURATION = Duration.ofSeconds(15);
     public static final int DEFAULT_REQUESTS = 100;
@@ -49,14 +52,17 @@ public final class ProfileReader {
                 if (stages.stream().allMatch(s -> s.users() == 0)) {
                     throw f.error("stages", stages.isEmpty() ? "name at least one stage" : "no stage has users");
                 }
-                return new Profile.Stages(stages);
+                return new Profile.Stages(stages, think(f));
             case "fixed":
-                return new Profile.Fixed(users(f), positive(f, "duration", DEFAULT_DURATION));
+                return new Profile.Fixed(users(f), positive(f, "duration", DEFAULT_DURATION), think(f));
             case "loops":
-                return new Profile.Loops(users(f), integer(f, "requests", 1, Limits.MAX_REQUESTS_PER_USER, DEFAULT_REQUESTS));
+                return new Profile.Loops(users(f), integer(f, "requests", 1, Limits.MAX_REQUESTS_PER_USER, DEFAULT_REQUESTS), think(f));
             case "burst":
-                return new Profile.Burst(users(f), integer(f, "requests", 1, Limits.MAX_REQUESTS_PER_USER, DEFAULT_REQUESTS));
+                return new Profile.Burst(users(f), integer(f, "requests", 1, Limits.MAX_REQUESTS_PER_USER, DEFAULT_REQUESTS), think(f));
             case "rate":
+                if (f.text(THINK) != null) {
+                    throw f.error(THINK, "applies to the closed profiles (" + CLOSED + "); the rate profile's arrivals do not wait for a response");
+                }
                 if (f.text("rps") == null) {
                     throw f.error("rps", "required by the rate profile: the arrival rate in requests per second");
                 }
@@ -66,6 +72,11 @@ public final class ProfileReader {
             default:
                 throw f.error("", "unknown profile (allowed: " + KINDS + ")");
         }
+    }
+
+    private static Think think(Fields f) {
+        String text = f.text(THINK);
+        return text == null ? Think.NONE : Think.parse(text, message -> f.error(THINK, message));
     }
 
     private static int users(Fields f) {

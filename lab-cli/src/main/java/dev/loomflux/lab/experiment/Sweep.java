@@ -245,7 +245,7 @@ public record Sweep(List<Axis> axes, Duration cellWarmup) {
                 if (!(base instanceof Profile.Fixed f)) {
                     throw new UsageException("sweep: users varies a fixed profile, not " + base.kind());
                 }
-                return new Profile.Fixed(cell.get(a.name()), f.duration());
+                return new Profile.Fixed(cell.get(a.name()), f.duration(), f.think());
             }
             if (a.kind() == Kind.RATE && cell.containsKey(a.name())) {
                 if (!(base instanceof Profile.Rate r)) {

@@ -244,11 +244,11 @@ public final class Warmup {
         return new LoadSpec(measured.base(), measured.path(), profile, measured.threads(), measured.requestTimeout());
     }
 
-    /** The same kind of load as measured: the rate for open models, the peak concurrency for closed ones. */
+    /** The same kind of load as measured: the rate for open models, the peak concurrency (and its think time) for closed ones. */
     static Profile profile(Profile measured, Duration length) {
         if (measured instanceof Profile.Rate r) {
             return new Profile.Rate(r.rps(), length, r.maxUsers());
         }
-        return new Profile.Fixed(Math.max(1, measured.peakUsers()), length);
+        return new Profile.Fixed(Math.max(1, measured.peakUsers()), length, measured.think());
     }
 }

@@ -187,7 +187,7 @@ public final class InRounds {
             if (b.round() >= Design.LEAD_IN) {
                 String key = b.target() + "/" + b.round();
                 TargetVisit v = byLabel.get(b.target());
-                records.add(record(scenario, cell, users(load.profile()), v.target().spec().name(), v.repeat(), b,
+                records.add(record(scenario, cell, users(load.profile()), thinkMs(load.profile()), v.target().spec().name(), v.repeat(), b,
                         measurer.canaryMicros(b.startMs(), b.endMs()), atStart.get(key), atEnd.get(key)));
             }
         }
@@ -245,22 +245,26 @@ public final class InRounds {
         return p instanceof Profile.Fixed f ? f.users() : null;
     }
 
+    private static Double thinkMs(Profile p) {
+        return p.think().none() ? null : p.think().meanMs();
+    }
+
     /** One block's load: the profile's users or rate, for the block and its lead-in. */
     static Profile block(Profile p, Design d) {
         Duration length = d.block().plus(d.leadIn());
         if (p instanceof Profile.Rate r) {
             return new Profile.Rate(r.rps(), length, r.maxUsers());
         }
-        return new Profile.Fixed(p.peakUsers(), length);
+        return new Profile.Fixed(p.peakUsers(), length, p.think());
     }
 
-    private static BlockRecord record(Scenario scenario, Map<String, Integer> cell, Integer users, String target, int set, Block b, Double canaryUs,
+    private static BlockRecord record(Scenario scenario, Map<String, Integer> cell, Integer users, Double think, String target, int set, Block b, Double canaryUs,
                                       ProcessProbe.Snapshot from, ProcessProbe.Snapshot to) {
         boolean any = b.latency().getTotalCount() > 0;
         Double mean = any ? Result.round(b.latency().getMean() / 1e6) : null;
         Double cpu = from != null && to != null && b.responses() > 0 ? Result.round((double) (to.cpuMs() - from.cpuMs()) / b.responses()) : null;
         Double gc = from != null && to != null && from.gcMs() >= 0 && to.gcMs() >= 0 ? Result.round(to.gcMs() - from.gcMs()) : null;
-        return new BlockRecord(scenario.name(), cell, set, b.round() + 1 - Design.LEAD_IN, b.position(), target, users, Result.round(b.seconds()), b.requests(),
+        return new BlockRecord(scenario.name(), cell, set, b.round() + 1 - Design.LEAD_IN, b.position(), target, users, think, Result.round(b.seconds()), b.requests(),
                 b.responses(), b.errors().total(), Result.round(b.rps()), any ? Result.round(b.latency().getValueAtPercentile(50) / 1e6) : null,
                 any ? Result.round(b.latency().getValueAtPercentile(99) / 1e6) : null, mean,
                 mean == null ? null : Result.round(b.inFlight()), cpu, to == null ? null : Result.round(to.rssMb()), gc,

@@ -268,6 +268,13 @@ final class Findings {
                     + "saturates it is offered less load and its percentiles are optimistic (coordinated omission). "
                     + "For latency at a given load use --profile rate or ./lab capacity."));
         }
+        ExperimentDescription.ThinkDescription think = root.experiment().profile().think();
+        if (think != null) {
+            out.add(Paragraph.bullet("Think time: every user paused " + (think.minMs() == think.maxMs() ? think.minMs() + " ms"
+                    : "between " + think.minMs() + " and " + think.maxMs() + " ms (uniform)") + " after each response, its connection kept open "
+                    + "and idle. Throughput then follows users / (latency + pause), set mostly by the pause: latency and CPU per request "
+                    + "tell the targets apart."));
+        }
         boolean paired = root.comparisons() != null && !root.comparisons().isEmpty();
         if (paired) {
             ExperimentDescription.DesignDescription d = root.experiment().design();
@@ -296,7 +303,7 @@ final class Findings {
             long paced = root.blocks() == null ? 0 : root.blocks().stream().filter(Comparisons::paced).count();
             if (paced > 0) {
                 out.add(Paragraph.bullet(paced + " of " + root.blocks().size() + " block(s) had fewer than " + Math.round(Comparisons.MIN_BUSY * 100)
-                        + "% of the users in a request on average (Little's law): the load side (the driver's CPU, or the "
+                        + "% of the users in a request" + (think == null ? "" : " or a pause") + " on average (Little's law): the load side (the driver's CPU, or the "
                         + "database's where it shares that CPU) set their pace, not the target. Their rounds are left out of the comparisons."));
             }
             if (slow > 0) {

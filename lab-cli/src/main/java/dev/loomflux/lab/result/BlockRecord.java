@@ -14,6 +14,7 @@ import java.util.Map;
  * @param round           from 1; lead-in rounds are not recorded
  * @param position        where in its round the block ran, from 0
  * @param users           a closed model's users; null for an open model
+ * @param thinkMs         a closed model's mean pause between a response and the user's next request; null without think time
  * @param seconds         the send window; every request sent in it was answered, failed or timed out
  * @param rps             responses per second of the send window
  * @param littleUsers     the mean number of requests in flight over the block, each by its time inside it: a closed
@@ -25,7 +26,7 @@ import java.util.Map;
  * @param secondsRps      responses per second by the second their request was sent
  * @param intended        open model: the arrivals the schedule asked for in the send window; absent for a closed model
  */
-public record BlockRecord(String scenario, Map<String, Integer> cell, int set, int round, int position, String target, Integer users, double seconds, long requests, long responses, long errors,
+public record BlockRecord(String scenario, Map<String, Integer> cell, int set, int round, int position, String target, Integer users, Double thinkMs, double seconds, long requests, long responses, long errors,
                           double rps, Double p50, Double p99, Double meanMs, Double littleUsers, Double cpuMsPerRequest, Double rssMb, Double gcMs,
                           Double canaryUs, List<Double> secondsRps, Long intended) {
     public BlockRecord {
@@ -51,6 +52,14 @@ public record BlockRecord(String scenario, Map<String, Integer> cell, int set, i
     /** An open model's block that sent fewer than 95% of its scheduled arrivals: its latencies miss the ones it could not send. */
     public boolean behindSchedule() {
         return intended != null && intended > 0 && requests < 0.95 * intended;
+    }
+
+    /**
+     * Users in a request or in a pause (Little's law over the whole cycle: throughput x (latency +
+     * think)); without think time, the busy users.
+     */
+    public Double cyclingUsers() {
+        return littleUsers == null || thinkMs == null ? littleUsers : littleUsers + rps * thinkMs / 1000;
     }
 
     /** The block's figure of a metric the rounds compare, or null when it has none. */

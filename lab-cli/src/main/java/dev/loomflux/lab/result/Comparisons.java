@@ -69,9 +69,12 @@ public final class Comparisons {
         return b.where() + "|" + b.set() + "/" + b.round();
     }
 
-    /** Whether a closed model's block had too few users busy: the load side, not the target, set its pace. */
+    /**
+     * Whether a closed model's block had too few users busy (or, with think time, in a request or a
+     * pause): the load side, not the target, set its pace.
+     */
     public static boolean paced(BlockRecord b) {
-        return b.users() != null && b.littleUsers() != null && b.littleUsers() < MIN_BUSY * b.users();
+        return b.users() != null && b.cyclingUsers() != null && b.cyclingUsers() < MIN_BUSY * b.users();
     }
 
     /** Rounds of a scenario (and cell) in which the load side paced a or b. */

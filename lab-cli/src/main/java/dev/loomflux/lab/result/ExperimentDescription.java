@@ -33,8 +33,13 @@ public record ExperimentDescription(String name, List<TargetDescription> targets
     }
 
     /** The fields of the profile's kind; the others are absent. */
+    /** @param think each user's pause after a response (closed profiles); null without one */
     public record ProfileDescription(String kind, List<StageDescription> stages, Integer users, Double durationS, Integer requestsPerUser,
-                                     Integer rps, Integer maxUsers) {
+                                     Integer rps, Integer maxUsers, ThinkDescription think) {
+    }
+
+    /** Equal bounds: a fixed pause; else uniform between them. */
+    public record ThinkDescription(long minMs, long maxMs) {
     }
 
     public record StageDescription(double durationS, int users) {
@@ -75,18 +80,19 @@ public record ExperimentDescription(String name, List<TargetDescription> targets
     }
 
     static ProfileDescription profile(Profile p) {
+        ThinkDescription think = p.think().none() ? null : new ThinkDescription(p.think().min().toMillis(), p.think().max().toMillis());
         if (p instanceof Profile.Stages s) {
             return new ProfileDescription(p.kind(), s.stages().stream().map(x -> new StageDescription(seconds(x.duration()), x.users())).toList(),
-                    null, null, null, null, null);
+                    null, null, null, null, null, think);
         } else if (p instanceof Profile.Fixed f) {
-            return new ProfileDescription(p.kind(), null, f.users(), seconds(f.duration()), null, null, null);
+            return new ProfileDescription(p.kind(), null, f.users(), seconds(f.duration()), null, null, null, think);
         } else if (p instanceof Profile.Loops l) {
-            return new ProfileDescription(p.kind(), null, l.users(), null, l.requests(), null, null);
+            return new ProfileDescription(p.kind(), null, l.users(), null, l.requests(), null, null, think);
         } else if (p instanceof Profile.Burst b) {
-            return new ProfileDescription(p.kind(), null, b.users(), null, b.requests(), null, null);
+            return new ProfileDescription(p.kind(), null, b.users(), null, b.requests(), null, null, think);
         }
         Profile.Rate r = (Profile.Rate) p;
-        return new ProfileDescription(p.kind(), null, null, seconds(r.duration()), null, r.rps(), r.maxUsers());
+        return new ProfileDescription(p.kind(), null, null, seconds(r.duration()), null, r.rps(), r.maxUsers(), null);
     }
 
     private static double seconds(java.time.Duration d) {

@@ -135,7 +135,8 @@ public final class Runner {
             canary = c;
             dead.forEach(log::line);
             log.line("run " + runId + ": " + experiment.targets().size() + " target(s) x " + experiment.scenarios().size()
-                    + " scenario(s), profile " + experiment.profile().kind() + "; " + cpus.note()
+                    + " scenario(s), profile " + experiment.profile().kind()
+                    + (experiment.profile().think().none() ? "" : " with think " + experiment.profile().think()) + "; " + cpus.note()
                     + ": target CPUs " + CpuPlan.list(cpus.target()) + ", driver " + CpuPlan.list(cpus.driver()) + ", support " + CpuPlan.list(cpus.support()));
             if (progress != null) {
                 log.line("estimate: " + progress.estimate());

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.loomflux.lab.experiment.Profile;
+import dev.loomflux.lab.experiment.Think;
 import io.hyperfoil.api.config.Benchmark;
 import io.hyperfoil.api.config.BenchmarkData;
 import io.hyperfoil.api.config.Model;
@@ -15,6 +16,7 @@ import io.hyperfoil.http.config.Http;
 import io.hyperfoil.http.config.HttpPluginConfig;
 import java.net.URI;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
@@ -82,6 +84,31 @@ class HyperfoilYamlTest {
                 new Profile.Stage(Duration.ofSeconds(30), 100),
                 new Profile.Stage(Duration.ofSeconds(15), 0))), 1);
         assertTrue(ramp.phases().size() > 50, "a layer per distinct user lifetime");
+    }
+
+    @Test
+    void thinkTimeFollowsEveryRequestOfEveryClosedProfile() throws Exception {
+        Think fixed = new Think(Duration.ofMillis(100), Duration.ofMillis(100));
+        Think uniform = new Think(Duration.ofSeconds(1), Duration.ofSeconds(3));
+        List<Profile> profiles = List.of(new Profile.Fixed(20, Duration.ofSeconds(3), fixed), new Profile.Loops(5, 200, uniform),
+                new Profile.Burst(50, 4, fixed), new Profile.Stages(List.of(new Profile.Stage(Duration.ofSeconds(5), 10)), uniform));
+        for (Profile p : profiles) {
+            // Hyperfoil's parser refuses a constant pause with bounds, or a uniform one with a duration.
+            Benchmark b = check(p, 2);
+            String yaml = LoadDriver.toHyperfoilYaml(new LoadSpec(TARGET, "/", p, 2), "t");
+            String pause = yaml.substring(yaml.indexOf("thinkTime:"));
+            assertTrue(p.think() == fixed ? pause.matches("(?s)thinkTime:\n +duration: 100ms\n.*")
+                    : pause.matches("(?s)thinkTime:\n +random: LINEAR\n +min: 1000ms\n +max: 3000ms\n.*"), yaml);
+            assertTrue(yaml.indexOf("thinkTime") > yaml.indexOf("httpRequest"), "the pause comes after the request: " + yaml);
+            if (p instanceof Profile.Fixed) {
+                // Two steps (schedule, await) follow the request's own in the one sequence.
+                List<String> steps = Arrays.stream(b.phases().iterator().next().scenario().sequences()[0].steps())
+                        .map(x -> x.getClass().getSimpleName()).toList();
+                assertEquals(List.of("ScheduleDelayStep", "AwaitDelayStep"), steps.subList(steps.size() - 2, steps.size()), steps.toString());
+            }
+        }
+        String none = LoadDriver.toHyperfoilYaml(new LoadSpec(TARGET, "/", new Profile.Fixed(2, Duration.ofSeconds(1)), 1), "t");
+        assertFalse(none.contains("thinkTime"), none);
     }
 
     @Test

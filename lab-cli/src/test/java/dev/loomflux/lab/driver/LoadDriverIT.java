@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.loomflux.lab.LabException;
 import dev.loomflux.lab.experiment.Profile;
+import dev.loomflux.lab.experiment.Think;
 import java.net.ServerSocket;
 import java.net.URI;
 import java.time.Duration;
@@ -122,6 +123,26 @@ class LoadDriverIT {
         }
         // Every second reached the listener once, in order.
         assertEquals(m.series().stream().map(Second::t).toList(), live.stream().map(Second::t).toList());
+    }
+
+    /** Little's law over the whole cycle, N = X (R + Z): the pause is the users' and not the target's. */
+    @Test
+    void thinkTimePacesEveryUser() {
+        Duration pause = Duration.ofMillis(100);
+        Measurement m = consistent(LoadDriver.run(spec("/delay?ms=0", new Profile.Fixed(10, Duration.ofSeconds(4), new Think(pause, pause)), 2), null));
+        print("fixed 10 users 100 ms think 4 s", m);
+        // 10 users / (100 ms + well under 1 ms) = about 100 requests/s.
+        assertEquals(100, m.throughput(), 10, "10 users each pausing 100 ms");
+        double cycling = m.throughput() * (m.latency().getMean() / 1e9 + pause.toMillis() / 1000.0);
+        assertEquals(10, cycling, 0.5, "throughput x (latency + pause) = the users");
+        assertTrue(m.inFlight() < 0.5, "a user is in a request a few % of the time, not always: " + m.inFlight());
+        assertEquals(0, m.errors().total());
+
+        // Uniform 50-250 ms: a mean pause of 150 ms, so about 67 requests/s.
+        Measurement u = consistent(LoadDriver.run(spec("/delay?ms=0", new Profile.Fixed(10, Duration.ofSeconds(4),
+                new Think(Duration.ofMillis(50), Duration.ofMillis(250))), 2), null));
+        print("fixed 10 users 50-250 ms think 4 s", u);
+        assertEquals(1000 / 15.0, u.throughput(), 1000 / 15.0 * 0.1, "10 users each pausing 150 ms on average");
     }
 
     @Test

@@ -46,6 +46,25 @@ class ExperimentReaderTest {
     }
 
     @Test
+    void thinkTimeSitsBesideAnyClosedProfile() throws IOException {
+        Think uniform = new Think(Duration.ofSeconds(1), Duration.ofSeconds(3));
+        assertEquals(new Profile.Fixed(5, Duration.ofSeconds(15), uniform), read("profile: {fixed: {users: 5}, think: 1s..3s}").profile());
+        assertEquals(new Profile.Stages(List.of(new Profile.Stage(Duration.ofSeconds(10), 20)), new Think(Duration.ofMillis(100), Duration.ofMillis(100))),
+                read("profile: {stages: [{duration: 10s, users: 20}], think: 100ms}").profile());
+        assertEquals(new Profile.Loops(5, 10, uniform), read("profile: {think: 1s..3s, loops: {users: 5, requests: 10}}").profile());
+        assertEquals(Think.NONE, read("profile: {burst: {users: 5}, think: 0s}").profile().think());
+        assertError("profile: {rate: {rps: 10}, think: 1s}", "x.yaml: profile.think: applies to the closed profiles (stages, fixed, loops, burst)");
+        assertError("profile: {fixed: {users: 5}, think: 3s..1s}", "x.yaml: profile.think: 3s..1s ends before it starts: give min..max");
+        assertError("profile: {fixed: {users: 5}, think: 1s..2s..3s}", "x.yaml: profile.think: expected a pause such as 100ms (fixed) or 1s..3s (uniform)");
+        assertError("profile: {fixed: {users: 5}, think: 25h}", "x.yaml: profile.think: 25h is longer than a day");
+        assertError("profile: {fixed: {users: 5}, loops: {users: 5}}", "x.yaml: profile: expected exactly one of stages, fixed, loops, burst, rate");
+        // A paired block holds ten of the longest pause; the sequential design takes any.
+        assertError("profile: {fixed: {users: 5}, think: 200ms}\ndesign: paired",
+                "x.yaml: profile.think: a paired block must last 10 of the longest pause, 2000ms, not 1000ms");
+        assertEquals(uniform, read("profile: {fixed: {users: 5}, think: 1s..3s}\ndesign: paired\nblock: 30s").profile().think());
+    }
+
+    @Test
     void scenarioParametersTakeDefaultsAndLimits() throws IOException {
         Experiment e = read("profile: {fixed: {users: 1, duration: 1s}}", "[chain: {depth: 5}, items, cpu: {work: 7}]");
         assertEquals(List.of("/chain?delay=20&depth=5", "/items?page=0&size=20", "/cpu?work=7"), e.scenarios().stream().map(Scenario::path).toList());

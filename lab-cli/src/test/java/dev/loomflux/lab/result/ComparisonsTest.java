@@ -1,6 +1,7 @@
 package dev.loomflux.lab.result;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -38,7 +39,7 @@ class ComparisonsTest {
     /** @param users null for an open model, whose blocks Little's law does not check */
     private static BlockRecord block(int set, int round, String target, double rps, double busyUsers, Integer users) {
         double p50 = 50 / rps * 1000; // Little's law with 50 users
-        return new BlockRecord("items", null, set, round, 0, target, users, 5, (long) (rps * 5), (long) (rps * 5), 0, rps, p50, p50 * 3, p50, busyUsers,
+        return new BlockRecord("items", null, set, round, 0, target, users, null, 5, (long) (rps * 5), (long) (rps * 5), 0, rps, p50, p50 * 3, p50, busyUsers,
                 10_000 / rps * 0.1, 300.0, 1.0, 500.0, List.of(), null);
     }
 
@@ -115,6 +116,22 @@ class ComparisonsTest {
         List<BlockRecord> open = b.stream().map(x -> block(1, x.round(), x.target(), x.rps(), x.littleUsers(), null)).toList();
         PairComparison counted = find(Comparisons.of(open, List.of("a", "b")), Metric.THROUGHPUT);
         assertTrue(counted.ratio() < 1.05 && !counted.outcome().equals(PairComparison.A), counted.toString());
+    }
+
+    @Test
+    void withThinkTimeLittlesLawCountsTheUsersInAPauseToo() {
+        // 10 users pausing 100 ms over a 1 ms endpoint: ~99 responses/s with 0.1 users in a request.
+        BlockRecord cycling = new BlockRecord("plaintext", null, 1, 1, 0, "a", 10, 100.0, 1, 99, 99, 0, 99, 1.0, 2.0, 1.0, 0.099, null, null, null, null,
+                List.of(), null);
+        assertEquals(10.0, cycling.cyclingUsers(), 0.01);
+        assertFalse(Comparisons.paced(cycling));
+        // The same users at half that rate spent half their time neither in a request nor in a pause: the load side held them.
+        BlockRecord held = new BlockRecord("plaintext", null, 1, 1, 0, "a", 10, 100.0, 1, 50, 50, 0, 50, 1.0, 2.0, 1.0, 0.05, null, null, null, null,
+                List.of(), null);
+        assertTrue(Comparisons.paced(held), "5 of 10 users cycling");
+        BlockRecord noThink = new BlockRecord("plaintext", null, 1, 1, 0, "a", 10, null, 1, 99, 99, 0, 99, 1.0, 2.0, 1.0, 0.099, null, null, null, null,
+                List.of(), null);
+        assertTrue(Comparisons.paced(noThink), "without think time 0.1 of 10 users busy is the load side's pace");
     }
 
     @Test
