@@ -25,13 +25,14 @@ class VerifyIT {
         List<String[]> rows = rows(run.out());
         for (String target : List.of("mvc", "mvc-vt", "webflux", "webflux-vt", "mvc-10")) {
             List<String> checks = rows.stream().filter(r -> r[0].equals(target)).map(r -> r[1]).collect(Collectors.toList());
-            // plaintext, json, gateway, chain, 5 items, mixed, lognormal gateway, 2 cpu, config, 12 bad inputs, unknown path
-            assertEquals(27, checks.size(), target + ": " + checks);
+            // plaintext, json, gateway, chain, chain at depth 0, 5 items, mixed, lognormal gateway, 2 cpu, config, 13 bad inputs, unknown path
+            assertEquals(29, checks.size(), target + ": " + checks);
+            assertTrue(checks.contains("chain delay=50 depth=0 >= 50 ms, no call"), target + ": " + checks);
             assertTrue(checks.contains("mixed work=1 page=2 size=3 delay=20 >= 20 ms"), target + ": " + checks);
             assertTrue(checks.contains("config"), target + ": " + checks);
         }
         assertTrue(rows.stream().allMatch(r -> r[2].equals("ok")), run.out());
-        assertTrue(run.out().contains("verify: all 135 checks passed"), run.out());
+        assertTrue(run.out().contains("verify: all 145 checks passed"), run.out());
         // Where each model serves its requests, as /config saw it: webflux-vt is mvc's code on Reactor Netty, on virtual threads.
         assertEquals("tomcat, request on a platform thread", where(rows, "mvc"), run.out());
         assertEquals("tomcat, request on a virtual thread", where(rows, "mvc-vt"), run.out());

@@ -119,6 +119,9 @@ public record Scenario(Kind kind, Map<String, Integer> params, String customPath
         try {
             // The targets' own check, so the lab refuses what a target would answer with a 400.
             delay = Delay.parse(values.get("delay").toString(), dist, p99 == null ? null : p99.toString());
+            if (values.containsKey("depth")) {
+                delay.calls(values.get("depth").toString());
+            }
         } catch (BadParameterException e) {
             throw new UsageException(where + ": " + e.getMessage());
         }

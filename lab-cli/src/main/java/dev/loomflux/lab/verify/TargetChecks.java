@@ -65,6 +65,12 @@ public final class TargetChecks {
             responses.forEach(x -> expect(x.asText().equals("waited 20 ms"), "response " + x));
             expect(r.elapsedMillis() >= 60, "took " + r.elapsedMillis() + " ms");
         });
+        check("chain delay=50 depth=0 >= 50 ms, no call", "/chain?delay=50&depth=0", r -> {
+            expectType(r, "application/json");
+            JsonNode n = JSON.readTree(r.body());
+            expect(n.path("depth").asInt() == 0 && n.path("delay").asInt() == 50 && n.path("responses").isEmpty(), "body " + r.body());
+            expect(r.elapsedMillis() >= 50, "took " + r.elapsedMillis() + " ms");
+        });
         if (withDatabase) {
             items(0, 20);
             items(3, 7);
@@ -94,7 +100,7 @@ public final class TargetChecks {
         check("cpu work=1000", "/cpu?work=1000", r -> expect(r.body().equals(sha256Rounds(1000)), "body " + quote(r.body())));
         described("config", "/config", this::config);
         for (String bad : List.of("/items?size=abc", "/items?size=1000", "/items?page=-1", "/cpu?work=-1",
-                "/cpu?work=99999999999", "/gateway?delay=x", "/gateway?delay=999999", "/chain?depth=0", "/chain?depth=99",
+                "/cpu?work=99999999999", "/gateway?delay=x", "/gateway?delay=999999", "/chain?depth=-1", "/chain?depth=99", "/chain?depth=0&delay=20&dist=uniform",
                 "/gateway?delay=20&dist=normal", "/gateway?delay=20&dist=lognormal", "/gateway?delay=20&p99=40")) {
             status("bad input " + bad, bad, 400);
         }

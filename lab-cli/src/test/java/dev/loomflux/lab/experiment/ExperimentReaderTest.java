@@ -68,6 +68,9 @@ class ExperimentReaderTest {
     void scenarioParametersTakeDefaultsAndLimits() throws IOException {
         Experiment e = read("profile: {fixed: {users: 1, duration: 1s}}", "[chain: {depth: 5}, items, cpu: {work: 7}]");
         assertEquals(List.of("/chain?delay=20&depth=5", "/items?page=0&size=20", "/cpu?work=7"), e.scenarios().stream().map(Scenario::path).toList());
+        // Depth 0: the target waits itself, a fixed wait only (the targets answer 400 to a drawn one).
+        assertEquals("/chain?delay=100&depth=0", read("profile: {fixed: {users: 1, duration: 1s}}", "[chain: {depth: 0, delay: 100}]").scenarios().get(0).path());
+        assertErrorScenarios("[chain: {depth: 0, dist: uniform}]", "x.yaml: scenarios[0].chain: parameter 'dist' needs depth 1 or more");
     }
 
     @Test

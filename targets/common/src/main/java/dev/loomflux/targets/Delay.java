@@ -61,6 +61,18 @@ public record Delay(int ms, Dist dist, int p99) {
         throw new BadParameterException("parameter 'p99' must be an integer in " + ms + ".." + Param.DELAY.max());
     }
 
+    /**
+     * The chain's calls: depth 0 makes no call and waits in the target itself, as a handler that sleeps
+     * (chrisgleissner/loom-webflux-benchmarks' delayCallDepth=0), where only a fixed wait is drawn.
+     */
+    public int calls(String depth) {
+        int n = Param.DEPTH.parse(depth);
+        if (n == 0 && dist != Dist.FIXED) {
+            throw new BadParameterException("parameter 'dist' needs depth 1 or more: at depth 0 the target waits delay ms itself");
+        }
+        return n;
+    }
+
     /** The stub's path and query; a fixed delay stays exactly {@code /delay?ms=N}. */
     public String path() {
         String path = "/delay?ms=" + ms;

@@ -6,7 +6,7 @@ package dev.loomflux.targets;
  */
 public enum Param {
     DELAY("delay", 0, 0, 5_000),
-    DEPTH("depth", 1, 1, 10),
+    DEPTH("depth", 1, 0, 10),
     PAGE("page", 0, 0, 100_000),
     SIZE("size", 20, 1, 100),
     WORK("work", 1_000, 1, 100_000);

@@ -54,12 +54,25 @@ class TargetController {
     Api.Chain chain(@RequestParam(required = false) String delay, @RequestParam(required = false) String depth,
                     @RequestParam(required = false) String dist, @RequestParam(required = false) String p99) {
         Delay d = Delay.parse(delay, dist, p99);
-        int n = Param.DEPTH.parse(depth);
+        int n = d.calls(depth);
+        if (n == 0) {
+            pause(d.ms());
+        }
         List<String> responses = new ArrayList<>(n);
         for (int i = 0; i < n; i++) {
             responses.add(callDownstream(d));
         }
         return new Api.Chain(n, d.ms(), responses);
+    }
+
+    /** Holds the request's thread: a platform thread stays blocked, a virtual one unmounts. */
+    private static void pause(int ms) {
+        try {
+            Thread.sleep(ms);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while waiting " + ms + " ms", e);
+        }
     }
 
     @GetMapping(path = "/items", produces = APPLICATION_JSON_VALUE)

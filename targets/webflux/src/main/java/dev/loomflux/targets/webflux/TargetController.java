@@ -6,6 +6,8 @@ import dev.loomflux.targets.Delay;
 import dev.loomflux.targets.MixedRequest;
 import dev.loomflux.targets.Param;
 import dev.loomflux.targets.TargetConfig;
+import java.time.Duration;
+import java.util.List;
 import org.springframework.http.MediaType;
 import org.springframework.r2dbc.core.DatabaseClient;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -52,7 +54,11 @@ class TargetController {
     Mono<Api.Chain> chain(@RequestParam(required = false) String delay, @RequestParam(required = false) String depth,
                           @RequestParam(required = false) String dist, @RequestParam(required = false) String p99) {
         Delay d = Delay.parse(delay, dist, p99);
-        int n = Param.DEPTH.parse(depth);
+        int n = d.calls(depth);
+        if (n == 0) {
+            // A timer, no thread held: Reactor's parallel scheduler resumes the request when it fires.
+            return Mono.delay(Duration.ofMillis(d.ms())).thenReturn(new Api.Chain(0, d.ms(), List.of()));
+        }
         return Flux.range(0, n)
                 .concatMap(i -> callDownstream(d))
                 .collectList()
