@@ -23,7 +23,11 @@ final class Presets {
             throw new UsageException(given + ": no such experiment file");
         }
         List<Path> all = list(home);
-        List<Path> matches = all.stream().filter(p -> p.getFileName().toString().startsWith(name)).collect(Collectors.toList());
+        // A whole name wins over the longer names it begins: peer-10k is not also peer-10k-depth-1.
+        List<Path> matches = all.stream().filter(p -> p.getFileName().toString().equals(name + ".yaml")).collect(Collectors.toList());
+        if (matches.isEmpty()) {
+            matches = all.stream().filter(p -> p.getFileName().toString().startsWith(name)).collect(Collectors.toList());
+        }
         if (matches.size() == 1) {
             return matches.get(0);
         }

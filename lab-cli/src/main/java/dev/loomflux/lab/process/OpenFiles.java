@@ -26,7 +26,7 @@ public final class OpenFiles {
      * open together, under a limit of {@code limit} open files; null when it fits.
      */
     static String problem(int users, int jvmsAtOnce, long limit) {
-        long needed = (long) users * jvmsAtOnce + SPARE;
+        long needed = needed(users, jvmsAtOnce);
         if (needed <= limit) {
             return null;
         }
@@ -35,6 +35,11 @@ public final class OpenFiles {
                         + "./lab raises it to the hard limit itself) or use fewer --users, --targets or --repeat",
                 users, (long) users * jvmsAtOnce, users, jvmsAtOnce, jvmsAtOnce == 1 ? "" : "s",
                 jvmsAtOnce == 1 ? "" : ", whose connections stay open across the rounds", needed, limit, needed);
+    }
+
+    /** Open files a run of {@code users} users needs against {@code jvmsAtOnce} target JVMs whose connections stay open together. */
+    public static long needed(int users, int jvmsAtOnce) {
+        return (long) users * jvmsAtOnce + SPARE;
     }
 
     /** Throws a one-line error when the run cannot hold its connections; a no-op where the limit cannot be read. */

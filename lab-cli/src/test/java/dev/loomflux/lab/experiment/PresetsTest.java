@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.loomflux.lab.limits.ResourceLimits;
+import dev.loomflux.lab.process.OpenFiles;
 import dev.loomflux.lab.sut.TargetSpec;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -32,6 +33,37 @@ class PresetsTest {
             assertEquals(p.getFileName().toString().replace(".yaml", ""), e.name());
             assertTrue(e.targets().size() >= 2, p.toString());
         }
+    }
+
+    /**
+     * The peer pack: every preset reads, runs the four approaches, and holds its connections under this machine's
+     * open-file limit of 20,000 (users x the JVMs kept open at once, + the lab's own), which is what sets its scale.
+     */
+    @Test
+    void thePeerPackScalesEveryShapeByOneFactorAndFitsTheOpenFileLimit() throws IOException {
+        List<Path> pack;
+        try (Stream<Path> files = Files.list(DIR)) {
+            pack = files.filter(f -> f.getFileName().toString().startsWith("peer-")).sorted().collect(Collectors.toList());
+        }
+        assertEquals(7, pack.size(), pack.toString());
+        for (Path p : pack) {
+            Experiment e = ExperimentReader.read(p);
+            assertEquals(List.of("mvc", "mvc-vt", "webflux", "webflux-vt"), e.targets().stream().map(TargetSpec::name).toList(), p.toString());
+            int jvms = e.inRounds() ? e.targets().size() * e.repeat() : 1;
+            assertTrue(OpenFiles.needed(e.profile().peakUsers(), jvms) <= 20_000, p + ": " + OpenFiles.needed(e.profile().peakUsers(), jvms));
+            assertTrue(Files.readString(p).contains("scenarios.csv"), p + " names its source in the peer's repository");
+        }
+        // The peer's users and rates x 0.4, its 100 ms delay and its 1-3 s pauses kept.
+        Experiment k10 = ExperimentReader.read(DIR.resolve("peer-10k.yaml"));
+        assertEquals(new Profile.Rate(4000, Duration.ofSeconds(300), 4000), k10.profile());
+        assertEquals("/chain?delay=100&depth=0", k10.scenarios().get(0).path());
+        assertTrue(k10.inRounds());
+        Experiment spike = ExperimentReader.read(DIR.resolve("peer-25k-stepped-spike.yaml"));
+        assertEquals(10_000, spike.profile().peakUsers());
+        assertEquals(new Think(Duration.ofSeconds(1), Duration.ofSeconds(3)), spike.profile().think());
+        assertEquals(Duration.ofSeconds(300), spike.profile().plannedDuration());
+        assertEquals(10_000, ExperimentReader.read(DIR.resolve("peer-25k-smooth-spike.yaml")).profile().peakUsers());
+        assertEquals(new Profile.Rate(2, Duration.ofSeconds(5), 2), ExperimentReader.read(DIR.resolve("peer-smoketest.yaml")).profile());
     }
 
     @Test

@@ -55,7 +55,7 @@ class TargetController {
                     @RequestParam(required = false) String dist, @RequestParam(required = false) String p99) {
         Delay d = Delay.parse(delay, dist, p99);
         int n = d.calls(depth);
-        if (n == 0) {
+        if (n == 0 && d.ms() > 0) {
             pause(d.ms());
         }
         List<String> responses = new ArrayList<>(n);

@@ -57,7 +57,8 @@ class TargetController {
         int n = d.calls(depth);
         if (n == 0) {
             // A timer, no thread held: Reactor's parallel scheduler resumes the request when it fires.
-            return Mono.delay(Duration.ofMillis(d.ms())).thenReturn(new Api.Chain(0, d.ms(), List.of()));
+            Api.Chain done = new Api.Chain(0, d.ms(), List.of());
+            return d.ms() == 0 ? Mono.just(done) : Mono.delay(Duration.ofMillis(d.ms())).thenReturn(done);
         }
         return Flux.range(0, n)
                 .concatMap(i -> callDownstream(d))
