@@ -161,6 +161,15 @@ class BadInputTest {
         assertOneLineError(LabCli.of("verify", "--define", "mvc-10"), "--define mvc-10: expected NAME=BASE");
     }
 
+    /** Refused before anything starts: the target itself would refuse only after the database and the stub were up. */
+    @Test
+    void aDownstreamClientTheAppDoesNotOffer() {
+        assertOneLineError(LabCli.of("verify", "--define", "wf-jdk=webflux,loomflux.http-client.library=jdk-httpclient", "--targets", "wf-jdk"),
+                "--define wf-jdk=webflux,loomflux.http-client.library=jdk-httpclient: loomflux.http-client.library 'jdk-httpclient' is not a client the webflux app offers (reactor-netty)");
+        assertOneLineError(LabCli.of("verify", "--define", "vt-ok=mvc-vt,loomflux.http-client.library=okhttp", "--targets", "vt-ok"),
+                "loomflux.http-client.library 'okhttp' is not a client the mvc app offers (apache-httpclient5, jdk-httpclient, reactor-netty)");
+    }
+
     @Test
     void unknownOption() {
         assertOneLineError(LabCli.of("verify", "--tragets", "mvc"), "Unknown options: '--tragets'");

@@ -2,6 +2,7 @@ package dev.loomflux.lab.sut;
 
 import dev.loomflux.lab.UsageException;
 import dev.loomflux.lab.limits.ResourceLimits;
+import dev.loomflux.targets.HttpClientLibrary;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -41,8 +42,22 @@ public final class Targets {
         checkNewName(name, where);
         TargetSpec from = get(base, where);
         TargetSpec spec = from.derive(name, properties, jvmArgs).withLimits(limits.over(from.limits()));
+        checkClient(spec, where);
         add(spec);
         return spec;
+    }
+
+    /** The target would otherwise refuse to start, after the database and the stub were up. */
+    private static void checkClient(TargetSpec spec, String where) {
+        String wanted = spec.properties().get(HttpClientLibrary.PROPERTY);
+        if (wanted == null || spec.app() == null) {
+            return;
+        }
+        List<String> offered = spec.app().clients().stream().map(HttpClientLibrary::id).toList();
+        if (!offered.contains(wanted)) {
+            throw new UsageException(where + ": " + HttpClientLibrary.PROPERTY + " '" + wanted + "' is not a client the "
+                    + spec.runs() + " app offers (" + String.join(", ", offered) + ")");
+        }
     }
 
     /** Declares a bring-your-own target: any command. */

@@ -6,6 +6,7 @@ import dev.loomflux.lab.result.Json;
 import dev.loomflux.lab.sut.Http;
 import dev.loomflux.lab.sut.RunningTarget;
 import dev.loomflux.lab.sut.TargetSpec;
+import dev.loomflux.targets.HttpClientLibrary;
 import dev.loomflux.targets.TargetConfig;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
@@ -159,7 +160,8 @@ public final class TargetChecks {
             new Override("server.tomcat.processor-cache", "server.processor_cache", c -> c.server() == null ? null : c.server().processorCache()),
             new Override("loomflux.db.pool-size", "db_pool.max_size", c -> c.dbPool() == null ? null : c.dbPool().maxSize()),
             new Override("loomflux.http-client.max-connections", "http_client.max_connections",
-                    c -> c.httpClient() == null ? null : c.httpClient().maxConnections()));
+                    c -> c.httpClient() == null ? null : c.httpClient().maxConnections()),
+            new Override(HttpClientLibrary.PROPERTY, "http_client.library", c -> c.httpClient() == null ? null : c.httpClient().library()));
 
     private void status(String name, String path, int wanted) {
         check(name, path, wanted, r -> {

@@ -4,10 +4,6 @@ import com.zaxxer.hikari.HikariDataSource;
 import dev.loomflux.targets.TargetConfig;
 import org.apache.coyote.AbstractProtocol;
 import org.apache.coyote.ProtocolHandler;
-import org.apache.hc.client5.http.config.Configurable;
-import org.apache.hc.client5.http.config.RequestConfig;
-import org.apache.hc.client5.http.impl.classic.CloseableHttpClient;
-import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManager;
 import org.apache.tomcat.util.threads.ThreadPoolExecutor;
 import org.springframework.boot.thread.Threading;
 import org.springframework.boot.tomcat.TomcatWebServer;
@@ -18,7 +14,7 @@ import reactor.netty.resources.LoopResources;
 
 /**
  * The body of GET /config: the settings that decide fairness, read back from the running
- * server (Tomcat, or Reactor Netty for webflux-vt), HikariCP pool and HttpClient, so an override
+ * server (Tomcat, or Reactor Netty for webflux-vt), HikariCP pool and downstream client, so an override
  * that did not take effect shows.
  */
 @Component
@@ -27,30 +23,22 @@ class ConfigReport {
     private final WebServerApplicationContext context;
     private final Environment environment;
     private final HikariDataSource dataSource;
-    private final PoolingHttpClientConnectionManager connectionPool;
-    private final CloseableHttpClient httpClient;
+    private final DownstreamConfig.Client downstream;
 
     ConfigReport(LoomfluxProperties props, WebServerApplicationContext context, Environment environment,
-                 HikariDataSource dataSource, PoolingHttpClientConnectionManager connectionPool,
-                 CloseableHttpClient httpClient) {
+                 HikariDataSource dataSource, DownstreamConfig.Client downstream) {
         this.props = props;
         this.context = context;
         this.environment = environment;
         this.dataSource = dataSource;
-        this.connectionPool = connectionPool;
-        this.httpClient = httpClient;
+        this.downstream = downstream;
     }
 
     TargetConfig report() {
-        // The client HttpClients.custom() builds is Configurable; the connect timeout lives in a
-        // ConnectionConfig the pool does not expose, so that one value is the configured one.
-        RequestConfig requestConfig = ((Configurable) httpClient).getConfig();
         return new TargetConfig(props.targetName(),
                 server(),
                 TargetConfig.RequestThread.current(),
-                new TargetConfig.HttpClientPool("apache-httpclient5", connectionPool.getMaxTotal(), connectionPool.getDefaultMaxPerRoute(),
-                        props.httpClient().connectTimeout().toMillis(), requestConfig.getResponseTimeout().toMilliseconds(),
-                        requestConfig.getConnectionRequestTimeout().toMilliseconds()),
+                downstream.pool().get(),
                 new TargetConfig.DbPool("hikaricp", dataSource.getMaximumPoolSize(), dataSource.getMinimumIdle(), dataSource.getConnectionTimeout()),
                 props.downstream().url(), TargetConfig.Jvm.current());
     }

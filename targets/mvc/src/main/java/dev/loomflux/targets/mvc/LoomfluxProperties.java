@@ -10,7 +10,7 @@ public record LoomfluxProperties(String targetName, Downstream downstream, Http 
     public record Downstream(String url) {
     }
 
-    public record Http(int maxConnections, Duration connectTimeout, Duration responseTimeout, Duration acquireTimeout) {
+    public record Http(String library, int maxConnections, Duration connectTimeout, Duration responseTimeout, Duration acquireTimeout) {
     }
 
     public record Db(String jdbcUrl, String username, String password, int poolSize, Duration acquireTimeout) {

@@ -1,14 +1,13 @@
 package dev.loomflux.targets.webflux;
 
+import dev.loomflux.targets.ReactorNettyClient;
 import dev.loomflux.targets.TargetConfig;
-import io.netty.channel.ChannelOption;
 import io.r2dbc.pool.ConnectionPool;
 import io.r2dbc.pool.PoolMetrics;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.r2dbc.autoconfigure.R2dbcProperties;
 import org.springframework.stereotype.Component;
 import reactor.netty.http.client.HttpClient;
-import reactor.netty.http.client.HttpClientConfig;
 import reactor.netty.resources.LoopResources;
 
 /**
@@ -37,16 +36,12 @@ class ConfigReport {
 
     /** Called on the request thread, so request_thread names the event loop that served it. */
     TargetConfig report() {
-        HttpClientConfig live = httpClient.configuration();
-        int maxConnections = live.connectionProvider().maxConnections();
         return new TargetConfig(target,
                 // The server runs on Reactor Netty's global loop resources, sized by this constant
                 // (-Dreactor.netty.ioWorkerCount, else max(available processors, 4)).
                 new TargetConfig.Server("reactor-netty", null, null, LoopResources.DEFAULT_IO_WORKER_COUNT, false),
                 TargetConfig.RequestThread.current(),
-                // Reactor Netty pools per remote address with the same limit, so one route gets all of them.
-                new TargetConfig.HttpClientPool("reactor-netty", maxConnections, maxConnections, (Integer) live.options().get(ChannelOption.CONNECT_TIMEOUT_MILLIS),
-                        live.responseTimeout().toMillis(), httpProps.acquireTimeout().toMillis()),
+                ReactorNettyClient.describe(httpClient, httpProps.acquireTimeout()),
                 new TargetConfig.DbPool("r2dbc-pool", pool.getMetrics().map(PoolMetrics::getMaxAllocatedSize).orElse(poolProps.getMaxSize()),
                         poolProps.getMinIdle(), poolProps.getMaxAcquireTime().toMillis()),
                 downstreamUrl, TargetConfig.Jvm.current());

@@ -1,33 +1,30 @@
 package dev.loomflux.targets.webflux;
 
-import io.netty.channel.ChannelOption;
+import dev.loomflux.targets.HttpClientLibrary;
+import dev.loomflux.targets.ReactorNettyClient;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.http.client.reactive.ReactorClientHttpConnector;
 import org.springframework.web.reactive.function.client.WebClient;
 import reactor.netty.http.client.HttpClient;
-import reactor.netty.resources.ConnectionProvider;
 
 /**
  * WebClient on Reactor Netty with every pool limit and timeout set explicitly from the shared
- * settings, so it is sized like the MVC target's Apache HttpClient rather than by library defaults.
+ * settings, so it is sized like the MVC targets' clients rather than by library defaults. Reactor
+ * Netty is the only library here: the other two would need a permit limiter written for reactive
+ * streams to hold their connections to the shared cap (docs/api.md, "Downstream client").
  */
 @Configuration(proxyBeanMethods = false)
 class DownstreamConfig {
 
     @Bean
     HttpClient downstreamHttpClient(HttpClientProperties props) {
-        ConnectionProvider pool = ConnectionProvider.builder("downstream")
-                .maxConnections(props.maxConnections())
-                // Reactor Netty otherwise fails an acquire once 2 * maxConnections are queued;
-                // Apache HttpClient has no such cap, so only the acquire timeout limits waiting here too.
-                .pendingAcquireMaxCount(-1)
-                .pendingAcquireTimeout(props.acquireTimeout())
-                .build();
-        return HttpClient.create(pool)
-                .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, Math.toIntExact(props.connectTimeout().toMillis()))
-                .responseTimeout(props.responseTimeout());
+        if (HttpClientLibrary.of(props.library()) != HttpClientLibrary.REACTOR_NETTY) {
+            throw new IllegalArgumentException(HttpClientLibrary.PROPERTY + " '" + props.library() + "': the webflux target calls with "
+                    + HttpClientLibrary.REACTOR_NETTY.id() + " only");
+        }
+        return ReactorNettyClient.pooled(props.maxConnections(), props.connectTimeout(), props.responseTimeout(), props.acquireTimeout());
     }
 
     @Bean

@@ -5,6 +5,6 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
 
 /** The outbound HTTP client limits shared with the MVC target (loomflux-fairness.properties). */
 @ConfigurationProperties("loomflux.http-client")
-record HttpClientProperties(int maxConnections, Duration connectTimeout, Duration responseTimeout,
+record HttpClientProperties(String library, int maxConnections, Duration connectTimeout, Duration responseTimeout,
                             Duration acquireTimeout) {
 }
