@@ -34,7 +34,7 @@ import java.util.List;
  * </ol>
  * Both generators get the same connections, measured time and rounds.
  */
-public record Calibration(int connections, Duration measured, int rounds, Duration targetWarmup) {
+public record Calibration(LoadDriver driver, int connections, Duration measured, int rounds, Duration targetWarmup) {
     private static final String STUB_PATH = "/delay?ms=0";
     private static final String TARGET_PATH = "/plaintext";
     private static final Duration STUB_WARMUP = Duration.ofSeconds(10);
@@ -67,8 +67,8 @@ public record Calibration(int connections, Duration measured, int rounds, Durati
             out.printf("calibrate: stub on CPUs %s, driver on CPUs %s (%s), %d connections%n",
                     CpuPlan.affinityOf(stub.pid()), CpuPlan.list(cpus.driver()), cpus.note(), connections);
             out.flush();
-            LoadDriver.run(new LoadSpec(stub.base(), STUB_PATH, new Profile.Fixed(connections, STUB_WARMUP), cpus.driver().size(), Duration.ofSeconds(10)), s -> { });
-            CalibrationRounds.Result r = new CalibrationRounds(wrk, cpus, connections, measured, rounds, logs, out).run(stub.base(), STUB_PATH, stub.pid(), "stub");
+            driver.run(new LoadSpec(stub.base(), STUB_PATH, new Profile.Fixed(connections, STUB_WARMUP), cpus.driver().size(), Duration.ofSeconds(10)), s -> { });
+            CalibrationRounds.Result r = new CalibrationRounds(driver, wrk, cpus, connections, measured, rounds, logs, out).run(stub.base(), STUB_PATH, stub.pid(), "stub");
             double labRps = r.labMedian(CalibrationRounds.LabSample::rps);
             double labCpu = r.labMedian(CalibrationRounds.LabSample::cpuPct);
             boolean saturated = r.lab().stream().filter(CalibrationRounds.LabSample::saturated).count() * 2 > r.lab().size();
@@ -97,11 +97,11 @@ public record Calibration(int connections, Duration measured, int rounds, Durati
             LoadSpec warm = new LoadSpec(t.base(), TARGET_PATH, new Profile.Fixed(connections, measured), cpus.driver().size(), Duration.ofSeconds(10));
             Warmup.Outcome w0;
             try (ResourceSampler jvm = new ResourceSampler().watch(ResourceReport.TARGET, () -> List.of(t.process().pid()), true).start()) {
-                w0 = Warmup.run(warm, targetWarmup, SteadyRule.DEFAULT, new SteadySignals(jvm, null), s -> { });
+                w0 = Warmup.run(driver, warm, targetWarmup, SteadyRule.DEFAULT, new SteadySignals(jvm, null), s -> { });
             }
             out.printf("calibrate: %s%n", w0.steady() ? "steady after " + w0.secondsToSteady() + " s of warmup"
                     : "not steady after " + w0.millis() / 1000 + " s (" + (w0.check() == null ? "no warmup" : w0.check().describe()) + "): consider a longer --warmup");
-            CalibrationRounds.Result r = new CalibrationRounds(wrk, cpus, connections, measured, rounds, logs, out).run(t.base(), TARGET_PATH, t.process().pid(), targetSpec.name());
+            CalibrationRounds.Result r = new CalibrationRounds(driver, wrk, cpus, connections, measured, rounds, logs, out).run(t.base(), TARGET_PATH, t.process().pid(), targetSpec.name());
             CalibrationStep step = CalibrationStep.onTarget(targetSpec.name() + " " + TARGET_PATH, r.labMedian(CalibrationRounds.LabSample::rps),
                     r.labMedian(CalibrationRounds.LabSample::cpuPct), r.labErrors(), r.wrkMedian(w -> w.result().requestsPerSecond()), r.wrkMedian(Wrk.Sample::cpuPct), r.wrkErrors(), r.ratio());
             verdict(r, out);

@@ -28,11 +28,13 @@ final class CalibrationRounds {
     private final CpuPlan cpus;
     private final int connections;
     private final Duration measured;
+    private final LoadDriver driver;
     private final int rounds;
     private final Path logs;
     private final PrintWriter out;
 
-    CalibrationRounds(Wrk wrk, CpuPlan cpus, int connections, Duration measured, int rounds, Path logs, PrintWriter out) {
+    CalibrationRounds(LoadDriver driver, Wrk wrk, CpuPlan cpus, int connections, Duration measured, int rounds, Path logs, PrintWriter out) {
+        this.driver = driver;
         this.wrk = wrk;
         this.cpus = cpus;
         this.connections = connections;
@@ -149,7 +151,7 @@ final class CalibrationRounds {
         Measurement m;
         DriverCpu cpu = new DriverCpu(cpus.driver().size());
         try (cpu) {
-            m = LoadDriver.run(load, s -> { });
+            m = driver.run(load, s -> { });
         }
         double rps = m.throughput();
         return new LabSample(rps, cpu.mean(), cpu.saturated(), m.errors().total(), m.latency().getValueAtPercentile(99) / 1e6);

@@ -3,6 +3,7 @@ package dev.loomflux.lab.cli;
 import dev.loomflux.lab.Home;
 import dev.loomflux.lab.UsageException;
 import dev.loomflux.lab.calibrate.Calibration;
+import dev.loomflux.lab.driver.Hyperfoil;
 import dev.loomflux.lab.experiment.ExperimentReader;
 import dev.loomflux.lab.process.MachineLock;
 import dev.loomflux.lab.cpu.CpuPlan;
@@ -85,7 +86,7 @@ public final class CalibrateCommand implements Callable<Integer> {
         Home home = Home.detect();
         home.jar(targetSpec.app().module(), targetSpec.app().jar());
         try (MachineLock taken = machine.take("calibrate", out)) {
-            new Calibration(connections, measured, rounds, targetWarmup).run(home, settings, cpus, targetSpec, wrk, out);
+            new Calibration(new Hyperfoil(), connections, measured, rounds, targetWarmup).run(home, settings, cpus, targetSpec, wrk, out);
         }
         return 0;
     }

@@ -1,5 +1,6 @@
 package dev.loomflux.lab.cli;
 
+import dev.loomflux.lab.driver.Hyperfoil;
 import dev.loomflux.lab.Home;
 import dev.loomflux.lab.UsageException;
 import dev.loomflux.lab.capacity.CapacityPlan;
@@ -99,7 +100,7 @@ public final class CapacityCommand implements Callable<Integer> {
         CpuPlan cpus = cpuOptions.plan();
         LimitsCheck.require(experiment.targets(), settings, cpus.target(), jvm.cpus != null, jvm.memory != null, null);
         try (MachineLock taken = machine.take("capacity", spec.commandLine().getOut())) {
-            new Runner(Home.detect(), experiment, settings, cpus, db, spec.commandLine().getOut(), plan).run();
+            new Runner(Home.detect(), experiment, settings, cpus, db, new Hyperfoil(), spec.commandLine().getOut(), plan).run();
         }
         return Reaper.stopping() ? 130 : 0;
     }

@@ -1,145 +1,54 @@
 package dev.loomflux.lab.driver;
 
-import dev.loomflux.lab.LabException;
-import io.hyperfoil.api.config.Benchmark;
-import io.hyperfoil.api.config.BenchmarkData;
-import io.hyperfoil.core.parser.BenchmarkParser;
-import io.hyperfoil.core.parser.ParserException;
-import dev.loomflux.lab.experiment.Profile;
 import java.util.List;
-import java.util.Map;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.BooleanSupplier;
 
 /**
- * The lab's load driver: Hyperfoil 0.25.2 embedded in the lab's JVM. Every request is a GET on a
- * keep-alive HTTP/1.1 connection from one shared pool, one request at a time per connection, with
- * {@code cache-control: no-store} so that Hyperfoil's per-user HTTP cache never answers in the
- * target's place. A 4xx or 5xx is counted and the user carries on.
- *
- * <p>How each profile runs:
- * <ul>
- * <li>fixed: N users for the duration, each sending its next request when the previous answers;</li>
- * <li>stages: the k6 ramp, users added and removed on whole seconds;</li>
- * <li>loops: N users each sending L requests, started evenly over 1 s;</li>
- * <li>burst: N users started at once, each sending L requests;</li>
- * <li>rate: arrivals on a fixed schedule (no randomness), each sending one request, at most
- *     maxUsers in flight; arrivals beyond that wait for a free user and the run is behind schedule.</li>
- * </ul>
- * Connections: as many as users at the peak (maxUsers for rate), opened before the load starts;
- * with several event loops a ramp may get a few more, so that no user waits for a connection.
+ * A load generator as the lab uses one: a plan goes in (a {@link LoadSpec}, or {@link Rounds} of
+ * blocks), each second goes out to a listener while the load runs, the measurement comes back.
+ * {@link Hyperfoil} is the first; its state (the loads it runs now) belongs to the instance, so a
+ * cancel stops that driver's loads and no other's.
  */
-public final class LoadDriver {
-    private static final String RUN_NAME = "loomflux";
-    private static final Set<EmbeddedBenchmark> RUNNING = ConcurrentHashMap.newKeySet();
-
-    private LoadDriver() {
-    }
-
+public interface LoadDriver {
     /**
-     * Runs the load and blocks until it is over or {@link #cancelAll() cancelled}.
+     * One continuous load of which only the {@code window}'s seconds are measured (the whole load when
+     * null). Blocks until it is over, {@code enough} says so (asked after each second), or it is
+     * {@link #cancel() cancelled}.
      *
-     * @param listener gets each second as it completes; may be null
-     * @throws LabException with a one-line reason when the target cannot be reached or the driver fails
+     * @param listener gets each second as it completes
+     * @throws dev.loomflux.lab.LabException with a one-line reason when the target cannot be reached or the driver fails
      */
-    public static Measurement run(LoadSpec spec, SecondListener listener) {
-        return run(spec, listener, () -> false);
-    }
+    Measurement run(LoadSpec spec, SecondListener listener, BooleanSupplier enough, MeasuredWindow window);
 
-    /**
-     * Like {@link #run(LoadSpec, SecondListener)}, but ends the load early, as a cancel does, once
-     * {@code enough} says so; it is asked after each second handed to the listener.
-     */
-    public static Measurement run(LoadSpec spec, SecondListener listener, BooleanSupplier enough) {
+    default Measurement run(LoadSpec spec, SecondListener listener, BooleanSupplier enough) {
         return run(spec, listener, enough, null);
     }
 
-    /**
-     * One continuous load of which only the {@code window}'s seconds are measured: it ends once the
-     * window is over (or {@code enough} says so, or the profile's duration ends), and the
-     * Measurement holds the window's seconds only, numbered from 0. Until the window starts, the
-     * listener sees warmup seconds.
-     */
-    public static Measurement run(LoadSpec spec, SecondListener listener, BooleanSupplier enough, MeasuredWindow window) {
-        PhasePlan plan = PhasePlan.of(spec.profile(), spec.threads());
-        Benchmark benchmark = parse(BenchmarkYaml.render(spec, plan, RUN_NAME));
-        Tally tally = new Tally(plan, listener != null ? listener : s -> { }, window, spec.requestTimeout().toMillis());
-        if (window != null) {
-            window.clock(() -> tally.elapsed(System.currentTimeMillis()));
-        }
-        // The window's throughput counts every response to a request sent in it, so the load goes on until the
-        // window's stragglers are answered (or timed out): cancelled a second after the window, as it once was,
-        // mvc-10 over a 200 ms x 2 chain at 100 users (4 s latency) lost 80 of 740 responses, 12% of its throughput.
-        // Hyperfoil publishes a second late (Tally.LIVE_LAG_SECONDS), and the responses to it come in up to the longest latency
-        // after it: until both have passed, a window's last seconds may look settled only because nothing of them is known yet
-        // (100 users in lockstep over a 4 s stub lost their last wave, 100 of 800 responses, checking as soon as the window ended).
-        long graceMs = spec.requestTimeout().toMillis() + 2000;
-        long lagMs = (Tally.LIVE_LAG_SECONDS + 1) * 1000L;
-        BooleanSupplier done = window == null ? enough
-                : () -> {
-                    long elapsed = tally.elapsed(System.currentTimeMillis());
-                    return enough.getAsBoolean() || (window.over(elapsed - lagMs - tally.longestLatencyMs())
-                            && tally.settled(window)) || window.over(elapsed - graceMs);
-                };
-        EmbeddedBenchmark run = new EmbeddedBenchmark(benchmark, spec.authority(), tally, done);
-        RUNNING.add(run);
-        try {
-            return tally.finish(run.execute());
-        } finally {
-            RUNNING.remove(run);
-        }
+    default Measurement run(LoadSpec spec, SecondListener listener) {
+        return run(spec, listener, () -> false, null);
     }
 
     /**
-     * Runs interleaved rounds, one block at a time, and blocks until the last block ended or the
-     * load was {@link #cancelAll() cancelled}; a cancel keeps the blocks that ended.
+     * Runs interleaved rounds, one block at a time, until the last block ended or the load was
+     * cancelled; a cancel keeps the blocks that ended.
      *
      * @return the blocks that ended, in the order they ran
-     * @throws LabException with a one-line reason when a target cannot be reached or the driver fails
      */
-    public static List<Block> run(Rounds rounds, Rounds.Listener listener) {
-        Benchmark benchmark = parse(rounds.yaml(RUN_NAME));
-        BlockTally tally = new BlockTally(rounds, listener, rounds.block() instanceof Profile.Rate r ? r.rps() : 0);
-        EmbeddedBenchmark run = new EmbeddedBenchmark(benchmark, rounds.targets().get(0).base().toString(), tally, () -> false, rounds.sequence());
-        RUNNING.add(run);
-        try {
-            run.execute();
-            return tally.blocks();
-        } finally {
-            RUNNING.remove(run);
-        }
-    }
-
-    /** The rounds as Hyperfoil YAML, as {@link #run(Rounds, Rounds.Listener)} executes them. */
-    public static String toHyperfoilYaml(Rounds rounds, String name) {
-        return rounds.yaml(name);
-    }
+    List<Block> run(Rounds rounds, Rounds.Listener listener);
 
     /**
-     * Stops every running load (for Ctrl-C). Each {@link #run} returns within about a second with
-     * what was measured so far; requests still in flight are left out. Runs started afterwards are
-     * not affected.
+     * Stops every load this driver runs now (Ctrl-C, a target that died). Each run returns within about
+     * a second with what was measured so far; loads started afterwards are not affected.
      */
-    public static void cancelAll() {
-        RUNNING.forEach(EmbeddedBenchmark::cancel);
-    }
+    void cancel();
 
-    /**
-     * The same benchmark as {@link #run} would execute, as YAML for Hyperfoil's {@code BenchmarkParser}
-     * (a controller, {@code hf run}).
-     */
-    public static String toHyperfoilYaml(LoadSpec spec, String name) {
-        return BenchmarkYaml.render(spec, PhasePlan.of(spec.profile(), spec.threads()), name);
-    }
+    /** The same load as the driver's own file, to run it without the lab (docs/scale-out.md). */
+    Plan export(LoadSpec spec, String name);
 
-    private static Benchmark parse(String yaml) {
-        try {
-            BenchmarkParser parser = BenchmarkParser.instance();
-            return parser.buildBenchmark(parser.createSource(yaml, BenchmarkData.EMPTY), Map.of());
-        } catch (ParserException e) {
-            // The YAML is generated, so this is a bug in the lab, not bad input.
-            throw new IllegalStateException("Hyperfoil rejected the generated benchmark: " + e.getMessage() + "\n" + yaml, e);
-        }
+    /** The rounds as the driver's own file. */
+    Plan export(Rounds rounds, String name);
+
+    /** A driver's plan file: the end of its name (e.g. {@code .hyperfoil.yaml}) and its text. */
+    record Plan(String suffix, String text) {
     }
 }

@@ -68,6 +68,7 @@ public final class Measurer {
     private final Path dir;
     private final Log log;
     private final Supplier<String> statusPrefix;
+    private final LoadDriver driver;
     /** The load's seconds of the current target, for its series should it die. */
     private final List<Heard> heard = Collections.synchronizedList(new ArrayList<>());
 
@@ -77,7 +78,7 @@ public final class Measurer {
      * @param statusPrefix the run's progress, put before each second's status line ("" for none)
      */
     public Measurer(LaunchSettings settings, CpuPlan cpus, ResourceSampler sampler, CpuCanary canary, Downstream downstream, Database database,
-                    Path dir, Log log, Supplier<String> statusPrefix) {
+                    Path dir, Log log, Supplier<String> statusPrefix, LoadDriver driver) {
         this.settings = settings;
         this.cpus = cpus;
         this.sampler = sampler;
@@ -87,6 +88,7 @@ public final class Measurer {
         this.dir = dir;
         this.log = log;
         this.statusPrefix = statusPrefix;
+        this.driver = driver;
     }
 
     public Result measure(RunningTarget target, Scenario scenario, Load load, List<Phase> before) {
@@ -113,14 +115,14 @@ public final class Measurer {
                 Warmup.Outcome compiled = compileStage(target, scenario, load, spec, signals);
                 Duration budget = rest(load, compiled);
                 if (Warmup.continuous(profile)) {
-                    Warmup.Measured wm = Warmup.runThenMeasure(spec, budget, SteadyRule.DEFAULT, signals,
+                    Warmup.Measured wm = Warmup.runThenMeasure(driver, spec, budget, SteadyRule.DEFAULT, signals,
                             progress(name, scenario, "warmup"), progress(name, scenario, "measure"), measuring);
                     warm = wm.warmup().after(compiled);
                     m = wm.measurement();
                 } else {
-                    warm = Warmup.run(spec, budget, SteadyRule.DEFAULT, signals, progress(name, scenario, "warmup")).after(compiled);
+                    warm = Warmup.run(driver, spec, budget, SteadyRule.DEFAULT, signals, progress(name, scenario, "warmup")).after(compiled);
                     measuring.run();
-                    m = Reaper.stopping() ? null : LoadDriver.run(spec, progress(name, scenario, "measure"));
+                    m = Reaper.stopping() ? null : driver.run(spec, progress(name, scenario, "measure"));
                 }
             } finally {
                 if (driverCpus[0] != null) {
@@ -147,9 +149,10 @@ public final class Measurer {
             boolean open = profile instanceof Profile.Rate;
             String hlog = base + ".hlog";
             Hlog.write(dir.resolve(hlog), name + " " + scenario.name() + " " + scenario.path(), m.intervals());
-            // The same benchmark for a Hyperfoil controller with agents on other machines (README: scaling out).
-            String hyperfoil = base + ".hyperfoil.yaml";
-            TextFile.write(dir.resolve(hyperfoil), LoadDriver.toHyperfoilYaml(spec, "loomflux-" + base.replaceAll("[^A-Za-z0-9-]", "-")));
+            // The same load for the driver on its own, e.g. a Hyperfoil controller with agents on other machines (docs/scale-out.md).
+            LoadDriver.Plan plan = driver.export(spec, "loomflux-" + base.replaceAll("[^A-Za-z0-9-]", "-"));
+            String hyperfoil = base + plan.suffix();
+            TextFile.write(dir.resolve(hyperfoil), plan.text());
             String jfr = base + ".jfr";
             Result.Telemetry telemetry;
             try {
@@ -234,7 +237,7 @@ public final class Measurer {
     private Warmup.Outcome compileStage(RunningTarget target, Scenario scenario, Load load, LoadSpec spec, SteadySignals signals) {
         String name = target.spec().name();
         Warmup.Outcome compiled = load.compileFirst()
-                ? Warmup.compile(spec, target.cpus(), Warmup.compileBudget(load.warmup()), SteadyRule.DEFAULT, signals, progress(name, scenario, "warmup (compile)"))
+                ? Warmup.compile(driver, spec, target.cpus(), Warmup.compileBudget(load.warmup()), SteadyRule.DEFAULT, signals, progress(name, scenario, "warmup (compile)"))
                 : Warmup.Outcome.NONE;
         if (!compiled.series().isEmpty()) {
             log.line(name + " " + scenario.name() + ": compile stage " + (compiled.steady() ? "quiet" : "ended") + " after "

@@ -104,16 +104,16 @@ public final class Warmup {
      * second when the target's JVM publishes no JIT counters.
      */
     /** @param cpus the CPUs the target can use (pinned, or its quota when less): "busy" is half of them */
-    public static Outcome compile(LoadSpec measured, double cpus, Duration budget, SteadyRule rule, Signals signals, SecondListener listener) {
+    public static Outcome compile(LoadDriver driver, LoadSpec measured, double cpus, Duration budget, SteadyRule rule, Signals signals, SecondListener listener) {
         if (budget.isZero() || Reaper.stopping() || (measured.profile() instanceof Profile.Fixed fixed && fixed.users() <= COMPILE_USERS)) {
             return Outcome.NONE;
         }
         Function<List<Point>, SteadyRule.Check> quiet = points -> rule.jitQuiet(points, QUIET_SECONDS);
         Duration probeFor = Duration.ofSeconds(PROBE_SECONDS);
         if (budget.compareTo(probeFor.multipliedBy(2)) < 0) {
-            return follow(with(measured, new Profile.Fixed(COMPILE_USERS, budget)), quiet, signals, listener).heatedBy(COMPILE_USERS);
+            return follow(driver, with(measured, new Profile.Fixed(COMPILE_USERS, budget)), quiet, signals, listener).heatedBy(COMPILE_USERS);
         }
-        Outcome probe = follow(with(measured, new Profile.Fixed(COMPILE_USERS, probeFor)), quiet, signals, listener).heatedBy(COMPILE_USERS);
+        Outcome probe = follow(driver, with(measured, new Profile.Fixed(COMPILE_USERS, probeFor)), quiet, signals, listener).heatedBy(COMPILE_USERS);
         if (probe.steady() || probe.check() == null || Reaper.stopping()) {
             return probe;
         }
@@ -126,7 +126,7 @@ public final class Warmup {
         Double cpu = signals.cpuPct(end - 3000, end);
         // Per CPU the target has: under a 0.5 quota it can never pass 50% of a core, and its probe looked idle (16 users then).
         int users = heatUsers(rps, cpu == null ? null : (cpu - jitPct) / Math.max(cpus, 0.01), Math.min(MAX_COMPILE_USERS, measured.profile().peakUsers()));
-        Outcome stage = follow(with(measured, new Profile.Fixed(users, budget.minusMillis(probe.millis()))), quiet, signals, listener);
+        Outcome stage = follow(driver, with(measured, new Profile.Fixed(users, budget.minusMillis(probe.millis()))), quiet, signals, listener);
         Outcome both = stage.after(probe);
         return new Outcome(both.steady(), both.secondsToSteady(), both.millis(), both.check(), both.series(), 0, users);
     }
@@ -145,17 +145,17 @@ public final class Warmup {
     }
 
     /** A warmup load of its own, ended as soon as the rule holds. */
-    public static Outcome run(LoadSpec measured, Duration budget, SteadyRule rule, Signals signals, SecondListener listener) {
+    public static Outcome run(LoadDriver driver, LoadSpec measured, Duration budget, SteadyRule rule, Signals signals, SecondListener listener) {
         if (budget.isZero() || Reaper.stopping()) {
             return Outcome.NONE;
         }
-        return follow(with(measured, profile(measured.profile(), budget)), rule::check, signals, listener);
+        return follow(driver, with(measured, profile(measured.profile(), budget)), rule::check, signals, listener);
     }
 
     /** A load of its own, ended as soon as {@code rule} decides. */
-    private static Outcome follow(LoadSpec spec, Function<List<Point>, SteadyRule.Check> rule, Signals signals, SecondListener listener) {
+    private static Outcome follow(LoadDriver driver, LoadSpec spec, Function<List<Point>, SteadyRule.Check> rule, Signals signals, SecondListener listener) {
         Follower f = new Follower(rule, signals, () -> { });
-        LoadDriver.run(spec, s -> {
+        driver.run(spec, s -> {
             listener.second(s);
             f.second(s);
         }, f::decided);
@@ -167,7 +167,7 @@ public final class Warmup {
      * window (the profile's duration) starts at the next second after the rule holds, or when the
      * budget is spent. {@code onMeasure} runs when the window is chosen.
      */
-    public static Measured runThenMeasure(LoadSpec measured, Duration budget, SteadyRule rule, Signals signals, SecondListener warmupProgress,
+    public static Measured runThenMeasure(LoadDriver driver, LoadSpec measured, Duration budget, SteadyRule rule, Signals signals, SecondListener warmupProgress,
                                           SecondListener measureProgress, Runnable onMeasure) {
         Duration measuredFor = measured.profile() instanceof Profile.Rate r ? r.duration() : ((Profile.Fixed) measured.profile()).duration();
         MeasuredWindow window = new MeasuredWindow((int) Math.ceil(measuredFor.toMillis() / 1000.0));
@@ -178,7 +178,7 @@ public final class Warmup {
             }
         };
         Follower f = new Follower(budget.isZero() ? null : rule::check, signals, start);
-        Measurement m = LoadDriver.run(with(measured, profile(measured.profile(), budget.plus(measuredFor).plusSeconds(3))), s -> {
+        Measurement m = driver.run(with(measured, profile(measured.profile(), budget.plus(measuredFor).plusSeconds(3))), s -> {
             int from = window.from();
             if (from < 0 || s.t() < from) {
                 warmupProgress.second(s);

@@ -51,9 +51,11 @@ public final class InRounds {
     private final Path dir;
     private final int threads;
     private final Progress progress;
+    private final LoadDriver driver;
 
     /** @param progress the run's progress, or null */
-    public InRounds(Experiment experiment, Measurer measurer, ResultsFile results, Log log, Path dir, int threads, Progress progress) {
+    public InRounds(Experiment experiment, Measurer measurer, LoadDriver driver, ResultsFile results, Log log, Path dir, int threads, Progress progress) {
+        this.driver = driver;
         this.progress = progress;
         this.experiment = experiment;
         this.measurer = measurer;
@@ -94,8 +96,9 @@ public final class InRounds {
                 block(load.profile(), design), Rounds.shuffled(alive.size(), total, seed), threads, Measurer.REQUEST_TIMEOUT,
                 design.leadIn());
         String base = "rounds." + scenario.name() + load.suffix();
-        String yaml = base + ".hyperfoil.yaml";
-        TextFile.write(dir.resolve(yaml), LoadDriver.toHyperfoilYaml(rounds, "loomflux-" + base.replaceAll("[^A-Za-z0-9-]", "-")));
+        LoadDriver.Plan plan = driver.export(rounds, "loomflux-" + base.replaceAll("[^A-Za-z0-9-]", "-"));
+        String yaml = base + plan.suffix();
+        TextFile.write(dir.resolve(yaml), plan.text());
         log.line(BlockRecord.where(scenario.name(), cell) + ": " + design.rounds() + " rounds of " + design.block().toMillis() / 1000.0 + " s blocks (each after "
                 + design.leadIn().toSeconds() + " s of unmeasured load) after " + Design.LEAD_IN
                 + " lead-in rounds, every target once per round in a new random order (seed " + seed + ")"
@@ -148,7 +151,7 @@ public final class InRounds {
         // 5 s of CPU over 4 s of responses, and every block's CPU per request read 25% high.
         ScheduledExecutorService reader = Executors.newSingleThreadScheduledExecutor();
         try {
-            return LoadDriver.run(rounds, new Rounds.Listener() {
+            return driver.run(rounds, new Rounds.Listener() {
                 @Override
                 public void started(String target, int round) {
                     reader.schedule(() -> {

@@ -77,6 +77,7 @@ public final class Runner {
     private final LaunchSettings settings;
     private final CpuPlan cpus;
     private final DatabaseSource databaseSource;
+    private final LoadDriver driver;
     private final PrintWriter console;
     private final ResourceSampler sampler = new ResourceSampler();
     private CpuCanary canary;
@@ -89,13 +90,15 @@ public final class Runner {
     private final AtomicReference<Cgroup> targetGroup = new AtomicReference<>();
 
     /** Runs the experiment's own profile on every target x scenario. */
-    public Runner(Home home, Experiment experiment, LaunchSettings settings, CpuPlan cpus, DatabaseSource databaseSource, PrintWriter console) {
-        this(home, experiment, settings, cpus, databaseSource, console, null);
+    public Runner(Home home, Experiment experiment, LaunchSettings settings, CpuPlan cpus, DatabaseSource databaseSource, LoadDriver driver,
+                  PrintWriter console) {
+        this(home, experiment, settings, cpus, databaseSource, driver, console, null);
     }
 
     /** @param capacity when not null, searches each target x scenario's capacity with rate steps instead */
-    public Runner(Home home, Experiment experiment, LaunchSettings settings, CpuPlan cpus, DatabaseSource databaseSource, PrintWriter console,
-                  CapacityPlan capacity) {
+    public Runner(Home home, Experiment experiment, LaunchSettings settings, CpuPlan cpus, DatabaseSource databaseSource, LoadDriver driver,
+                  PrintWriter console, CapacityPlan capacity) {
+        this.driver = driver;
         this.capacity = capacity;
         this.home = home;
         this.declared = experiment;
@@ -170,7 +173,8 @@ public final class Runner {
             watchSupport(stub, db);
             Environment env = Environment.describe(home, settings.jdk(), cpus, db == null ? null : db.description());
             ResultsFile results = new ResultsFile(dir, runId, env, ExperimentDescription.of(experiment, settings));
-            Measurer measurer = new Measurer(settings, cpus, sampler, canary, stub, db, dir, log, () -> progress == null ? "" : progress.status() + " | ");
+            Measurer measurer = new Measurer(settings, cpus, sampler, canary, stub, db, dir, log, () -> progress == null ? "" : progress.status() + " | ",
+                    driver);
             Procedure procedure = capacity != null ? new SearchCapacity(experiment, capacity, measurer, results, log)
                     : declared.sweep() != null ? new SweepCells(declared, measurer, results, log, progress)
                     : new MeasureProfile(experiment, measurer, results, progress);
@@ -178,7 +182,7 @@ public final class Runner {
             // Whichever comes first, the Ctrl-C hook or the run's own thread seeing the stop, writes and says it once; the
             // hook waits for the other (the lock), since the JVM halts as soon as the hook returns.
             Runnable interrupted = () -> {
-                LoadDriver.cancelAll();
+                driver.cancel();
                 synchronized (saidInterrupted) {
                     if (!saidInterrupted.getAndSet(true)) {
                         results.finish("interrupted");
@@ -190,7 +194,7 @@ public final class Runner {
             Reaper.register(onInterrupt);
             boolean first = true;
             if (experiment.inRounds()) {
-                runSets(stubUri, db, dir, results, log, new InRounds(experiment, measurer, results, log, dir, cpus.driver().size(), progress), runId);
+                runSets(stubUri, db, dir, results, log, new InRounds(experiment, measurer, driver, results, log, dir, cpus.driver().size(), progress), runId);
                 first = false;
             } else if (experiment.design().paired()) {
                 log.line("measured one target after another: interleaved rounds need a steady load (a fixed or rate profile, no sweep)");
@@ -408,11 +412,11 @@ public final class Runner {
     }
 
     /** A target that dies under load: its load ends within a second instead of hammering a closed port until the profile ends. */
-    private static void stopLoadWhenItDies(RunningTarget target, String name, RunLog log) {
+    private void stopLoadWhenItDies(RunningTarget target, String name, RunLog log) {
         target.process().onExit().thenRun(() -> {
             if (!target.process().stoppedByLab()) {
                 log.line(name + ": " + target.exitHeadline() + "; stopping its load");
-                LoadDriver.cancelAll();
+                driver.cancel();
             }
         });
     }

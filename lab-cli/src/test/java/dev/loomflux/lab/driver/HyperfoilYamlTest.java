@@ -24,8 +24,10 @@ import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import org.yaml.snakeyaml.Yaml;
 
-/** What {@link LoadDriver#toHyperfoilYaml} writes is what Hyperfoil's own parser builds, phase for phase. */
+/** What {@link Hyperfoil#export} writes is what Hyperfoil's own parser builds, phase for phase. */
 class HyperfoilYamlTest {
+    private static final LoadDriver DRIVER = new Hyperfoil();
+
     private static final URI TARGET = URI.create("http://10.0.0.5:8080");
 
     private static Benchmark parse(String yaml) throws Exception {
@@ -35,7 +37,7 @@ class HyperfoilYamlTest {
 
     private static Benchmark check(Profile profile, int threads) throws Exception {
         LoadSpec spec = new LoadSpec(TARGET, "/gateway?delay=20&x=\"y\"", profile, threads, Duration.ofMillis(2500));
-        String yaml = LoadDriver.toHyperfoilYaml(spec, "loomflux-test");
+        String yaml = DRIVER.export(spec, "loomflux-test").text();
         Benchmark b = parse(yaml);
         PhasePlan plan = PhasePlan.of(profile, threads);
 
@@ -95,7 +97,7 @@ class HyperfoilYamlTest {
         for (Profile p : profiles) {
             // Hyperfoil's parser refuses a constant pause with bounds, or a uniform one with a duration.
             Benchmark b = check(p, 2);
-            String yaml = LoadDriver.toHyperfoilYaml(new LoadSpec(TARGET, "/", p, 2), "t");
+            String yaml = DRIVER.export(new LoadSpec(TARGET, "/", p, 2), "t").text();
             String pause = yaml.substring(yaml.indexOf("thinkTime:"));
             assertTrue(p.think() == fixed ? pause.matches("(?s)thinkTime:\n +duration: 100ms\n.*")
                     : pause.matches("(?s)thinkTime:\n +random: LINEAR\n +min: 1000ms\n +max: 3000ms\n.*"), yaml);
@@ -107,7 +109,7 @@ class HyperfoilYamlTest {
                 assertEquals(List.of("ScheduleDelayStep", "AwaitDelayStep"), steps.subList(steps.size() - 2, steps.size()), steps.toString());
             }
         }
-        String none = LoadDriver.toHyperfoilYaml(new LoadSpec(TARGET, "/", new Profile.Fixed(2, Duration.ofSeconds(1)), 1), "t");
+        String none = DRIVER.export(new LoadSpec(TARGET, "/", new Profile.Fixed(2, Duration.ofSeconds(1)), 1), "t").text();
         assertFalse(none.contains("thinkTime"), none);
     }
 

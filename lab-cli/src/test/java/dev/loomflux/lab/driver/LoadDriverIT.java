@@ -27,6 +27,8 @@ import org.junit.jupiter.api.Test;
  * shared, but each assertion fails if the driver miscounts, mis-schedules or loses requests.
  */
 class LoadDriverIT {
+    private static final LoadDriver DRIVER = new Hyperfoil();
+
     private static Stub stub;
 
     @BeforeAll
@@ -34,7 +36,7 @@ class LoadDriverIT {
         stub = Stub.start();
         // The first load in a JVM pays for class loading and the JIT (measured: a 650 ms p99 in its
         // first second), which the lab's warmup absorbs; here a short run does.
-        LoadDriver.run(spec("/delay?ms=0", new Profile.Burst(4, 250), 1), null);
+        DRIVER.run(spec("/delay?ms=0", new Profile.Burst(4, 250), 1), null);
     }
 
     @AfterAll
@@ -73,7 +75,7 @@ class LoadDriverIT {
     @Test
     void everyRequestReachesTheTarget() throws Exception {
         long before = stub.served();
-        Measurement m = consistent(LoadDriver.run(spec("/delay?ms=0", new Profile.Loops(5, 200), 2), null));
+        Measurement m = consistent(DRIVER.run(spec("/delay?ms=0", new Profile.Loops(5, 200), 2), null));
         long served = stub.served() - before;
         print("loops 5x200", m);
 
@@ -93,7 +95,7 @@ class LoadDriverIT {
     @Test
     void fixedUsersGetClosedModelThroughput() {
         List<Second> live = new CopyOnWriteArrayList<>();
-        Measurement m = consistent(LoadDriver.run(spec("/delay?ms=20", new Profile.Fixed(20, Duration.ofSeconds(3)), 1), live::add));
+        Measurement m = consistent(DRIVER.run(spec("/delay?ms=20", new Profile.Fixed(20, Duration.ofSeconds(3)), 1), live::add));
         print("fixed 20 users 3 s", m);
 
         double rps = m.responses() / (m.elapsed().toMillis() / 1000.0);
@@ -129,7 +131,7 @@ class LoadDriverIT {
     @Test
     void thinkTimePacesEveryUser() {
         Duration pause = Duration.ofMillis(100);
-        Measurement m = consistent(LoadDriver.run(spec("/delay?ms=0", new Profile.Fixed(10, Duration.ofSeconds(4), new Think(pause, pause)), 2), null));
+        Measurement m = consistent(DRIVER.run(spec("/delay?ms=0", new Profile.Fixed(10, Duration.ofSeconds(4), new Think(pause, pause)), 2), null));
         print("fixed 10 users 100 ms think 4 s", m);
         // 10 users / (100 ms + well under 1 ms) = about 100 requests/s.
         assertEquals(100, m.throughput(), 10, "10 users each pausing 100 ms");
@@ -139,7 +141,7 @@ class LoadDriverIT {
         assertEquals(0, m.errors().total());
 
         // Uniform 50-250 ms: a mean pause of 150 ms, so about 67 requests/s.
-        Measurement u = consistent(LoadDriver.run(spec("/delay?ms=0", new Profile.Fixed(10, Duration.ofSeconds(4),
+        Measurement u = consistent(DRIVER.run(spec("/delay?ms=0", new Profile.Fixed(10, Duration.ofSeconds(4),
                 new Think(Duration.ofMillis(50), Duration.ofMillis(250))), 2), null));
         print("fixed 10 users 50-250 ms think 4 s", u);
         assertEquals(1000 / 15.0, u.throughput(), 1000 / 15.0 * 0.1, "10 users each pausing 150 ms on average");
@@ -147,7 +149,7 @@ class LoadDriverIT {
 
     @Test
     void rateKeepsItsSchedule() {
-        Measurement m = consistent(LoadDriver.run(spec("/delay?ms=5", new Profile.Rate(200, Duration.ofSeconds(3), 50), 1), null));
+        Measurement m = consistent(DRIVER.run(spec("/delay?ms=5", new Profile.Rate(200, Duration.ofSeconds(3), 50), 1), null));
         print("rate 200/s 3 s", m);
 
         assertTrue(m.requests() >= 540 && m.requests() <= 660, "about 600 requests, got " + m.requests());
@@ -165,7 +167,7 @@ class LoadDriverIT {
     @Test
     void rateBeyondItsUsersIsBehindSchedule() {
         // 5 users x 50 ms can carry 100 arrivals a second; the schedule asks for 500.
-        Measurement m = consistent(LoadDriver.run(spec("/delay?ms=50", new Profile.Rate(500, Duration.ofSeconds(3), 5), 1), null));
+        Measurement m = consistent(DRIVER.run(spec("/delay?ms=50", new Profile.Rate(500, Duration.ofSeconds(3), 5), 1), null));
         print("rate 500/s with 5 users at 50 ms", m);
 
         assertTrue(m.behindSchedule());
@@ -182,7 +184,7 @@ class LoadDriverIT {
                 new Profile.Stage(Duration.ofSeconds(1), 10),
                 new Profile.Stage(Duration.ofSeconds(2), 10),
                 new Profile.Stage(Duration.ofSeconds(1), 0)));
-        Measurement m = consistent(LoadDriver.run(spec("/delay?ms=10", ramp, 1), null));
+        Measurement m = consistent(DRIVER.run(spec("/delay?ms=10", ramp, 1), null));
         print("stages 1s->10, 2s->10, 1s->0", m);
 
         assertEquals(4, m.series().size(), "four seconds: " + m.series());
@@ -198,7 +200,7 @@ class LoadDriverIT {
     @Test
     void burstSendsEveryRequest() throws Exception {
         long before = stub.served();
-        Measurement m = consistent(LoadDriver.run(spec("/delay?ms=10", new Profile.Burst(50, 4), 2), null));
+        Measurement m = consistent(DRIVER.run(spec("/delay?ms=10", new Profile.Burst(50, 4), 2), null));
         print("burst 50x4", m);
 
         assertEquals(200, m.responses());
@@ -209,7 +211,7 @@ class LoadDriverIT {
     @Test
     void clientErrorsAreCountedAndUsersCarryOn() throws Exception {
         long before = stub.served();
-        Measurement m = consistent(LoadDriver.run(spec("/delay?ms=abc", new Profile.Loops(2, 10), 1), null));
+        Measurement m = consistent(DRIVER.run(spec("/delay?ms=abc", new Profile.Loops(2, 10), 1), null));
         print("loops 2x10 of 400s", m);
 
         assertEquals(20, m.responses());
@@ -221,7 +223,7 @@ class LoadDriverIT {
     @Test
     void timeoutsAreNotAlsoConnectErrors() {
         LoadSpec slow = new LoadSpec(stub.base(), "/delay?ms=2000", new Profile.Loops(2, 2), 1, Duration.ofMillis(200));
-        Measurement m = consistent(LoadDriver.run(slow, null));
+        Measurement m = consistent(DRIVER.run(slow, null));
         print("loops 2x2 timing out after 200 ms", m);
 
         assertEquals(4, m.requests());
@@ -237,15 +239,15 @@ class LoadDriverIT {
         try {
             canceller.schedule(() -> {
                 cancelledAt.set(System.nanoTime());
-                LoadDriver.cancelAll();
+                DRIVER.cancel();
             }, 2500, TimeUnit.MILLISECONDS);
-            Measurement m = LoadDriver.run(spec("/delay?ms=20", new Profile.Fixed(10, Duration.ofSeconds(30)), 1), null);
+            Measurement m = DRIVER.run(spec("/delay?ms=20", new Profile.Fixed(10, Duration.ofSeconds(30)), 1), null);
             long returnedAfterMs = (System.nanoTime() - cancelledAt.get()) / 1_000_000;
             consistent(m);
             print("fixed 10 users 30 s, cancelled at 2.5 s (returned " + returnedAfterMs + " ms later)", m);
 
             assertTrue(cancelledAt.get() != 0, "run() returned before the cancel");
-            assertTrue(returnedAfterMs < 3000, "run() returned " + returnedAfterMs + " ms after cancelAll");
+            assertTrue(returnedAfterMs < 3000, "run() returned " + returnedAfterMs + " ms after cancel");
             // The load starts after the driver's setup (100-300 ms of the 2.5 s), so elapsed is
             // a little under 2.5 s; the point is that it is nowhere near the profile's 30 s.
             assertTrue(m.elapsed().toMillis() >= 1800 && m.elapsed().toMillis() < 5000, "elapsed " + m.elapsed());
@@ -265,7 +267,7 @@ class LoadDriverIT {
         }
         LoadSpec dead = new LoadSpec(URI.create("http://127.0.0.1:" + port), "/", new Profile.Burst(2, 1), 1);
         long start = System.nanoTime();
-        LabException e = assertThrows(LabException.class, () -> LoadDriver.run(dead, null));
+        LabException e = assertThrows(LabException.class, () -> DRIVER.run(dead, null));
         System.out.println("refused: " + e.getMessage());
         assertTrue(e.getMessage().startsWith("cannot connect to http://127.0.0.1:" + port + ": "), e.getMessage());
         assertFalse(e.getMessage().contains("\n"), e.getMessage());

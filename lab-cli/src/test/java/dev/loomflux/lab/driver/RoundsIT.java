@@ -11,6 +11,8 @@ import org.junit.jupiter.api.Test;
 
 /** Interleaved rounds against two real stubs: every block whole, in order, and each on its own target. */
 class RoundsIT {
+    private static final LoadDriver DRIVER = new Hyperfoil();
+
     @Test
     void blocksRunInOrderOnTheirOwnTargetsAndLoseNoResponse() throws Exception {
         try (Stub a = Stub.start(); Stub b = Stub.start()) {
@@ -19,7 +21,7 @@ class RoundsIT {
             long servedA = a.served();
             long servedB = b.served();
             List<String> started = new CopyOnWriteArrayList<>();
-            List<Block> blocks = LoadDriver.run(rounds, new Rounds.Listener() {
+            List<Block> blocks = DRIVER.run(rounds, new Rounds.Listener() {
                 @Override
                 public void started(String target, int round) {
                     started.add(target + "/" + round);

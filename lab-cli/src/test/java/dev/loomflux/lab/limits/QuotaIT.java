@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.loomflux.lab.Home;
 import dev.loomflux.lab.cpu.CpuPlan;
+import dev.loomflux.lab.driver.Hyperfoil;
 import dev.loomflux.lab.driver.LoadDriver;
 import dev.loomflux.lab.driver.LoadSpec;
 import dev.loomflux.lab.driver.Measurement;
@@ -38,6 +39,8 @@ import org.junit.jupiter.api.io.TempDir;
  */
 @Tag("long") // 2 min: ./check long, not CI
 class QuotaIT {
+    private static final LoadDriver DRIVER = new Hyperfoil();
+
     /** Enough that one CPU is what limits the target, not the closed loop's round trips (at 16 a JVM served 1,745 rps, 0.5 CPU 1,237). */
     private static final int USERS = 32;
     private static final Duration WINDOW = Duration.ofSeconds(15);
@@ -67,8 +70,8 @@ class QuotaIT {
             LoadSpec spec = spec(t, WARMUP);
             try (ResourceSampler sampler = new ResourceSampler().watch(ResourceReport.TARGET, () -> List.of(t.process().pid()), true).start()) {
                 SteadySignals signals = new SteadySignals(sampler, null);
-                Warmup.Outcome compiled = Warmup.compile(spec, t.cpus(), WARMUP, SteadyRule.DEFAULT, signals, s -> { });
-                Warmup.Outcome warm = Warmup.run(spec, WARMUP, SteadyRule.DEFAULT, signals, s -> { }).after(compiled);
+                Warmup.Outcome compiled = Warmup.compile(DRIVER, spec, t.cpus(), WARMUP, SteadyRule.DEFAULT, signals, s -> { });
+                Warmup.Outcome warm = Warmup.run(DRIVER, spec, WARMUP, SteadyRule.DEFAULT, signals, s -> { }).after(compiled);
                 assertTrue(warm.steady(), "not steady after " + warm.millis() / 1000 + " s: " + warm.check());
             }
             // The two 1-CPU windows around the 0.5 one must agree within 15%, or the machine (or the JIT) moved meanwhile
@@ -125,7 +128,7 @@ class QuotaIT {
     }
 
     private static Measurement load(RunningTarget t, Duration duration) {
-        return LoadDriver.run(spec(t, duration), null);
+        return DRIVER.run(spec(t, duration), null);
     }
 
     private static LoadSpec spec(RunningTarget t, Duration duration) {
