@@ -192,28 +192,16 @@ public final class Runner {
             };
             AutoCloseable onInterrupt = interrupted::run;
             Reaper.register(onInterrupt);
-            boolean first = true;
             if (experiment.inRounds()) {
                 runSets(stubUri, db, dir, results, log, new InRounds(experiment, measurer, driver, results, log, dir, cpus.driver().size(), progress), runId);
-                first = false;
-            } else if (experiment.design().paired()) {
-                log.line("measured one target after another: interleaved rounds need a steady load (a fixed or rate profile, no sweep)");
-            }
-            for (int repeat = 1; repeat <= experiment.repeat() && !experiment.inRounds(); repeat++) {
-                for (TargetSpec target : experiment.order(repeat)) {
-                    if (Reaper.stopping()) {
-                        break;
-                    }
-                    if (!first && !experiment.cooldown().isZero()) {
-                        log.line("cooldown " + experiment.cooldown().toSeconds() + " s");
-                        sleep(experiment.cooldown());
-                    }
-                    first = false;
-                    if (experiment.repeat() > 1) {
-                        log.line("repeat " + repeat + " of " + experiment.repeat() + ": " + target.name());
-                    }
-                    runTarget(target, repeat, stubUri, db, dir, results, log, procedure);
+            } else {
+                if (experiment.design().paired()) {
+                    log.line("measured one target after another: interleaved rounds need a steady load (a fixed or rate profile, no sweep)");
                 }
+                new Turns(experiment, Reaper::stopping, Runner::sleep, log::line).run(
+                        (target, repeat, left) -> visit(target, repeat, stubUri, db, dir, results, log, procedure, left),
+                        () -> results.results().size(),
+                        (target, scenario, repeat, why) -> addFailed(results, target.name(), scenario.name(), repeat, why));
             }
             if (Reaper.stopping()) {
                 interrupted.run();
@@ -387,27 +375,6 @@ public final class Runner {
             log.line("report: " + html + " (open it in a browser; works offline)");
         } catch (RuntimeException e) {
             log.line("report not written: " + e.getMessage() + " (retry with ./lab report " + dir + ")");
-        }
-    }
-
-    /**
-     * One repeat of a target: a fresh JVM that runs the scenarios in turn. When that JVM dies with work
-     * left (a sweep's mvc-vt out of heap at 5,000 users), another one takes the rest, warmed from cold;
-     * a JVM that dies before anything was measured is not started again.
-     */
-    private void runTarget(TargetSpec spec, int repeat, URI stub, Database db, Path dir, ResultsFile results, RunLog log, Procedure procedure) {
-        List<Scenario> left = new ArrayList<>(experiment.scenarios());
-        while (!left.isEmpty() && !Reaper.stopping()) {
-            int measured = results.results().size();
-            String exited = visit(spec, repeat, stub, db, dir, results, log, procedure, left);
-            if (exited == null || left.isEmpty() || Reaper.stopping()) {
-                return;
-            }
-            if (results.results().size() == measured) {
-                left.forEach(s -> addFailed(results, spec.name(), s.name(), repeat, "not measured: the target had exited (" + exited + ")"));
-                return;
-            }
-            log.line(spec.name() + ": starting a fresh JVM for what is left (" + String.join(", ", left.stream().map(Scenario::name).toList()) + ")");
         }
     }
 

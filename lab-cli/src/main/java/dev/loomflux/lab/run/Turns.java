@@ -1,0 +1,83 @@
+package dev.loomflux.lab.run;
+
+import dev.loomflux.lab.experiment.Experiment;
+import dev.loomflux.lab.experiment.Scenario;
+import dev.loomflux.lab.sut.TargetSpec;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.BooleanSupplier;
+import java.util.function.Consumer;
+import java.util.function.IntSupplier;
+
+/**
+ * The sequential design's order of work, apart from what each turn does: every repeat's targets in the
+ * experiment's order (mirrored on even repeats), a cooldown between two targets, a fresh JVM for the
+ * scenarios a dead one left, and no new turn once the run is stopping.
+ */
+final class Turns {
+    /** One JVM of a target: starts it and runs the scenarios left, removing each one done. */
+    interface Visit {
+        /** @return how the JVM exited when it died with scenarios left; null when none is left, on a stop, or when it did not start */
+        String run(TargetSpec target, int repeat, List<Scenario> left);
+    }
+
+    /** A scenario that gets no measurement in this repeat, and why. */
+    interface Unmeasured {
+        void add(TargetSpec target, Scenario scenario, int repeat, String why);
+    }
+
+    private final Experiment experiment;
+    private final BooleanSupplier stopping;
+    private final Consumer<Duration> pause;
+    private final Consumer<String> log;
+
+    Turns(Experiment experiment, BooleanSupplier stopping, Consumer<Duration> pause, Consumer<String> log) {
+        this.experiment = experiment;
+        this.stopping = stopping;
+        this.pause = pause;
+        this.log = log;
+    }
+
+    /** @param measured how many results the run holds so far: a JVM that added none is not started again */
+    void run(Visit visit, IntSupplier measured, Unmeasured unmeasured) {
+        boolean first = true;
+        for (int repeat = 1; repeat <= experiment.repeat(); repeat++) {
+            for (TargetSpec target : experiment.order(repeat)) {
+                if (stopping.getAsBoolean()) {
+                    return;
+                }
+                if (!first && !experiment.cooldown().isZero()) {
+                    log.accept("cooldown " + experiment.cooldown().toSeconds() + " s");
+                    pause.accept(experiment.cooldown());
+                }
+                first = false;
+                if (experiment.repeat() > 1) {
+                    log.accept("repeat " + repeat + " of " + experiment.repeat() + ": " + target.name());
+                }
+                turn(target, repeat, visit, measured, unmeasured);
+            }
+        }
+    }
+
+    /**
+     * One repeat of a target: a fresh JVM that runs the scenarios in turn. When that JVM dies with work
+     * left (a sweep's mvc-vt out of heap at 5,000 users), another one takes the rest, warmed from cold;
+     * a JVM that dies before anything was measured is not started again.
+     */
+    private void turn(TargetSpec target, int repeat, Visit visit, IntSupplier measured, Unmeasured unmeasured) {
+        List<Scenario> left = new ArrayList<>(experiment.scenarios());
+        while (!left.isEmpty() && !stopping.getAsBoolean()) {
+            int before = measured.getAsInt();
+            String exited = visit.run(target, repeat, left);
+            if (exited == null || left.isEmpty() || stopping.getAsBoolean()) {
+                return;
+            }
+            if (measured.getAsInt() == before) {
+                left.forEach(s -> unmeasured.add(target, s, repeat, "not measured: the target had exited (" + exited + ")"));
+                return;
+            }
+            log.accept(target.name() + ": starting a fresh JVM for what is left (" + String.join(", ", left.stream().map(Scenario::name).toList()) + ")");
+        }
+    }
+}
