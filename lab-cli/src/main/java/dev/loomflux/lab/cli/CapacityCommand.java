@@ -8,7 +8,6 @@ import dev.loomflux.lab.capacity.Slo;
 import dev.loomflux.lab.experiment.Experiment;
 import dev.loomflux.lab.experiment.Profile;
 import dev.loomflux.lab.experiment.Scenario;
-import dev.loomflux.lab.limits.LimitsCheck;
 import dev.loomflux.lab.process.MachineLock;
 import dev.loomflux.lab.process.Reaper;
 import dev.loomflux.lab.sut.LaunchSettings;

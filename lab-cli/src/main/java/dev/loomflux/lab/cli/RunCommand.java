@@ -9,7 +9,6 @@ import dev.loomflux.lab.experiment.ExperimentReader;
 import dev.loomflux.lab.experiment.Profile;
 import dev.loomflux.lab.experiment.ProfileReader;
 import dev.loomflux.lab.experiment.Scenario;
-import dev.loomflux.lab.limits.LimitsCheck;
 import dev.loomflux.lab.process.MachineLock;
 import dev.loomflux.lab.process.Reaper;
 import dev.loomflux.lab.sut.LaunchSettings;

@@ -1,6 +1,7 @@
 package dev.loomflux.lab.experiment;
 
 import dev.loomflux.lab.UsageException;
+import dev.loomflux.lab.result.SweepMap;
 import dev.loomflux.lab.sut.TargetSpec;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -44,7 +45,7 @@ public record Sweep(List<Axis> axes, Duration cellWarmup) {
     /**
      * @param name as given: {@code users}, {@code delay}, {@code property:server.tomcat.threads.max}, {@code jvm:-Xmx{}m}
      */
-    public record Axis(String name, Kind kind, List<Integer> values) {
+    public record Axis(String name, Kind kind, List<Integer> values) implements SweepMap.GridAxis {
         public Axis {
             values = List.copyOf(values);
         }
@@ -55,6 +56,7 @@ public record Sweep(List<Axis> axes, Duration cellWarmup) {
         }
 
         /** Short, for tables and sentences: "users", "delay", "threads.max", "-Xmx{}m". */
+        @Override
         public String label() {
             return switch (kind) {
                 case PROPERTY -> name.substring("property:".length()).replaceFirst("^(server\\.tomcat\\.|loomflux\\.|spring\\.)", "");
@@ -64,6 +66,7 @@ public record Sweep(List<Axis> axes, Duration cellWarmup) {
         }
 
         /** "50 users", "20 ms delay", "threads.max 10". */
+        @Override
         public String describe(int value) {
             return switch (kind) {
                 case USERS -> value + " users";

@@ -12,6 +12,7 @@ import dev.loomflux.lab.experiment.Experiment;
 import dev.loomflux.lab.experiment.Profile;
 import dev.loomflux.lab.experiment.Scenario;
 import dev.loomflux.lab.measure.Log;
+import dev.loomflux.lab.measure.MeasuredResult;
 import dev.loomflux.lab.measure.Measurer;
 import dev.loomflux.lab.measure.Warmup;
 import dev.loomflux.lab.process.Reaper;
@@ -302,7 +303,7 @@ public final class InRounds {
                 warm.compileSeconds(), warm.compileSeconds() > 0 ? warm.compileUsers() : null, null, null,
                 new SteadyState.Drift(drifting, null, null, null, null, note), !drifting, List.of());
         boolean open = own.get(0).intended() >= 0;
-        return Result.ofRounds(name, scenario.name(), seconds, requests, responses, share, latency,
+        return MeasuredResult.ofRounds(name, scenario.name(), seconds, requests, responses, share, latency,
                 errors, series, hlog, yaml, steady, open ? records.stream().anyMatch(BlockRecord::behindSchedule) : null);
     }
 }

@@ -1,11 +1,6 @@
 package dev.loomflux.lab.result;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
-import dev.loomflux.lab.driver.Errors;
-import dev.loomflux.lab.driver.Measurement;
-import dev.loomflux.lab.driver.Second;
-import dev.loomflux.lab.driver.WindowShare;
-import dev.loomflux.lab.limits.LimitsReport;
 import dev.loomflux.targets.TargetConfig;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -35,7 +30,7 @@ public record Result(
 
     /** Latency of the measured window in ms; null figures when no response came back. */
     public record Latency(Double mean, Double p50, Double p90, Double p95, Double p99, Double p999, Double max) {
-        static Latency of(Histogram h) {
+        public static Latency of(Histogram h) {
             if (h.getTotalCount() == 0) {
                 return new Latency(null, null, null, null, null, null, null);
             }
@@ -58,9 +53,6 @@ public record Result(
 
     public record ErrorCounts(long total, long connect, long timeout, @JsonProperty("4xx") long status4xx, @JsonProperty("5xx") long status5xx,
                               long other) {
-        static ErrorCounts of(Errors e) {
-            return new ErrorCounts(e.total(), e.connect(), e.timeout(), e.status4xx(), e.status5xx(), e.other());
-        }
     }
 
     public record Bytes(long sent, long received) {
@@ -74,18 +66,6 @@ public record Result(
     public record PerSecond(int t, double rps, Double p50, Double p99, long errors, int users, Long intended, Long sent,
                             Double cpuPct, Double rssMb, Integer threads, Long fds, Long jitCompiles, Double jitMs, Double jitCpuMs,
                             Double canaryUs, Double stubCpuPct, Double dbCpuPct, Double cgroupCpuPct, Double throttledPct, Double cgroupMemoryMb) {
-        /** The load's figures of a second heard at {@code t}, before telemetry. */
-        public static PerSecond at(int t, Second s) {
-            return new PerSecond(t, round(s.rps()), finite(s.p50Ms()), finite(s.p99Ms()), s.errors(), s.users(), null, null,
-                    null, null, null, null, null, null, null, null, null, null, null, null, null);
-        }
-
-        static PerSecond of(Second s, boolean openModel) {
-            return new PerSecond(s.t(), round(s.rps()), finite(s.p50Ms()), finite(s.p99Ms()), s.errors(), s.users(),
-                    openModel ? s.intended() : null, openModel ? s.requests() : null,
-                    null, null, null, null, null, null, null, null, null, null, null, null, null);
-        }
-
         public PerSecond withTarget(Double cpuPct, Double rssMb, Integer threads, Long fds, Long jitCompiles, Double jitMs, Double jitCpuMs,
                                     Double canaryUs, Double stubCpuPct, Double dbCpuPct) {
             return new PerSecond(t, rps, p50, p99, errors, users, intended, sent, cpuPct, rssMb, threads, fds, jitCompiles, jitMs, jitCpuMs,
@@ -96,14 +76,6 @@ public record Result(
             return new PerSecond(t, rps, p50, p99, errors, users, intended, sent, cpuPct, rssMb, threads, fds, jitCompiles, jitMs, jitCpuMs,
                     canaryUs, stubCpuPct, dbCpuPct, cgroupCpuPct, throttledPct, cgroupMemoryMb);
         }
-    }
-
-    /** The files a measurement wrote next to results.json, by name. */
-    public record Files(String hlog, String hyperfoilYaml, String seriesCsv, String jfr) {
-    }
-
-    /** What the target's process went through while measured, beside the load's own figures. */
-    public record Telemetry(List<PerSecond> series, JvmFacts jvm, List<PhaseStats> phases, String error) {
     }
 
     public static Result failed(String target, String scenario, String error) {
@@ -118,34 +90,6 @@ public record Result(
         return new Result(target, scenario, "failed", error, null, null, null, null, null, null, null, null, null, null,
                 untilDeath == null || untilDeath.isEmpty() ? null : List.copyOf(untilDeath), null, null, null,
                 null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null);
-    }
-
-    public static Result of(String target, String scenario, Measurement m, boolean openModel, Files files, Telemetry telemetry,
-                            SteadyState steadyState, DriverCheck driver, LimitsReport limits) {
-        double seconds = m.elapsed().toMillis() / 1000.0;
-        return new Result(target, scenario, OK, null, round(seconds), m.requests(), m.responses(), round(m.throughput()), round(m.inFlight()),
-                Latency.of(m.latency()), ErrorCounts.of(m.errors()), new Bytes(m.bytesSent(), m.bytesReceived()),
-                openModel ? m.behindSchedule() : null, m.cacheHits(), telemetry.series(), files.hlog(), files.hyperfoilYaml(), files.jfr(),
-                telemetry.jvm(), telemetry.phases(), files.seriesCsv(), steadyState, driver, limits, telemetry.error(),
-                null, null, null, null, null, null, null, null, null);
-    }
-
-    /**
-     * A target's measured blocks of interleaved rounds as one result: its requests, responses, errors and
-     * latencies over every block, its throughput over their send windows, one row per block in {@code series}
-     * (t = the block's round, from 1; rps its throughput, cpu_pct its CPU over the block).
-     */
-    public static Result ofRounds(String target, String scenario, double seconds, long requests, long responses, WindowShare share, Histogram latency,
-                                  Errors errors, List<PerSecond> series, String hlog, String hyperfoilYaml, SteadyState steadyState, Boolean behindSchedule) {
-        return new Result(target, scenario, OK, null, round(seconds), requests, responses, round(share.rps(seconds)),
-                round(share.inFlight(seconds)),
-                Latency.of(latency), ErrorCounts.of(errors), null, behindSchedule, null, series, hlog, hyperfoilYaml, null, null, null, null, steadyState,
-                null, null, null, null, null, null, null, null, null, null, null, null);
-    }
-
-    /** The per-second rows of a measurement before any telemetry is added. */
-    public static List<PerSecond> series(Measurement m, boolean openModel) {
-        return m.series().stream().map(s -> PerSecond.of(s, openModel)).toList();
     }
 
     /** Stamped with the repeat it belongs to and the target process that served it. */

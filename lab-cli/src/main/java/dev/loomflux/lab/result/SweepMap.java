@@ -1,6 +1,5 @@
 package dev.loomflux.lab.result;
 
-import dev.loomflux.lab.experiment.Sweep;
 import dev.loomflux.lab.stats.Estimate;
 import dev.loomflux.lab.stats.Stats;
 import dev.loomflux.lab.stats.Verdict;
@@ -21,6 +20,18 @@ import java.util.Set;
  */
 public record SweepMap(List<Axis> axes, List<String> targets, List<Cell> cells, List<String> crossovers, String method) {
     /** @param label short, for headings: "users", "delay", "threads.max" */
+    /** An axis of the sweep's grid as the map reads it (the experiment's sweep axis is one). */
+    public interface GridAxis {
+        String name();
+
+        String label();
+
+        List<Integer> values();
+
+        /** One value in words: "50 users", "20 ms delay". */
+        String describe(int value);
+    }
+
     public record Axis(String name, String label, List<Integer> values) {
     }
 
@@ -89,7 +100,7 @@ public record SweepMap(List<Axis> axes, List<String> targets, List<Cell> cells, 
      * @param axes    the grid's axes, as the cells' {@code at} name them
      * @param targets the declared targets, in order (variants of a target axis count as their base)
      */
-    public static SweepMap of(List<Sweep.Axis> grid, List<String> targets, List<String> scenarios, List<Entry> entries) {
+    public static SweepMap of(List<? extends GridAxis> grid, List<String> targets, List<String> scenarios, List<Entry> entries) {
         return build(grid, targets, scenarios, entries, null, Metric.SWEPT, "per cell and metric, the median over repeats; a winner when it beats "
                 + "every other target with a 95% bootstrap CI of the difference excluding 0, Mann-Whitney U p < " + Stats.ALPHA + " and a lead of at "
                 + "least " + Stats.MIN_EFFECT_PCT + "%, with >= " + Stats.MIN_REPEATS + " repeats each, all of them steady; a crossover where one "
@@ -101,7 +112,7 @@ public record SweepMap(List<Axis> axes, List<String> targets, List<Cell> cells, 
      * per compared metric a winner where it is ahead of every other target by its paired comparison, or
      * "equivalent" where every other target is within 5% of it.
      */
-    public static SweepMap ofRounds(List<Sweep.Axis> grid, List<String> targets, List<String> scenarios, List<Entry> entries, List<PairOutcome> pairs) {
+    public static SweepMap ofRounds(List<? extends GridAxis> grid, List<String> targets, List<String> scenarios, List<Entry> entries, List<PairOutcome> pairs) {
         return build(grid, targets, scenarios, entries, pairs, Comparisons.METRICS, "per cell and metric, every target measured in the same "
                 + "interleaved rounds; a winner when its paired comparison with every other target puts the whole 95% CI of the per-round ratio "
                 + "beyond 5% (Hodges-Lehmann, Wilcoxon signed-rank), equivalent when every such CI lies within +-5%; a crossover where one target "
@@ -109,7 +120,7 @@ public record SweepMap(List<Axis> axes, List<String> targets, List<Cell> cells, 
     }
 
     /** @param pairs the paired comparisons the leads come from; null to judge the repeats' results instead */
-    private static SweepMap build(List<Sweep.Axis> grid, List<String> targets, List<String> scenarios, List<Entry> entries, List<PairOutcome> pairs,
+    private static SweepMap build(List<? extends GridAxis> grid, List<String> targets, List<String> scenarios, List<Entry> entries, List<PairOutcome> pairs,
                                   List<Metric> metrics, String method) {
         List<Axis> axes = grid.stream().map(a -> new Axis(a.name(), a.label(), a.values())).toList();
         List<Cell> cells = new ArrayList<>();
@@ -130,7 +141,7 @@ public record SweepMap(List<Axis> axes, List<String> targets, List<Cell> cells, 
         List<String> crossovers = new ArrayList<>();
         for (String scenario : scenarios) {
             for (Metric m : metrics) {
-                for (Sweep.Axis axis : grid) {
+                for (GridAxis axis : grid) {
                     for (int i = 0; i < targets.size(); i++) {
                         for (int j = i + 1; j < targets.size(); j++) {
                             crossovers.addAll(crossovers(scenario, m, targets.get(i), targets.get(j), axis, grid, leads));
@@ -263,7 +274,7 @@ public record SweepMap(List<Axis> axes, List<String> targets, List<Cell> cells, 
      * mvc-vt ties webflux; the pair does not. "mvc-vt overtakes mvc-10 on throughput between 5 users
      * and 50 users (50 ms delay)".
      */
-    private static List<String> crossovers(String scenario, Metric m, String a, String b, Sweep.Axis axis, List<Sweep.Axis> axes, List<PairLead> leads) {
+    private static List<String> crossovers(String scenario, Metric m, String a, String b, GridAxis axis, List<? extends GridAxis> axes, List<PairLead> leads) {
         Map<Map<String, Integer>, List<PairLead>> lines = new LinkedHashMap<>();
         for (PairLead l : leads) {
             if (l.scenario().equals(scenario) && l.metric().equals(m.summaryName()) && l.a().equals(a) && l.b().equals(b) && l.at().containsKey(axis.name())) {
@@ -291,7 +302,7 @@ public record SweepMap(List<Axis> axes, List<String> targets, List<Cell> cells, 
         return out;
     }
 
-    private static String describe(List<Sweep.Axis> axes, String name, int value) {
+    private static String describe(List<? extends GridAxis> axes, String name, int value) {
         return axes.stream().filter(x -> x.name().equals(name)).findFirst().orElseThrow().describe(value);
     }
 }

@@ -31,7 +31,6 @@ import dev.loomflux.lab.process.Reaper;
 import dev.loomflux.lab.process.RunProcesses;
 import dev.loomflux.lab.report.Report;
 import dev.loomflux.lab.result.Environment;
-import dev.loomflux.lab.result.ExperimentDescription;
 import dev.loomflux.lab.result.ResultsFile;
 import dev.loomflux.lab.result.Json;
 import dev.loomflux.lab.result.Result;
@@ -171,8 +170,8 @@ public final class Runner {
             }
             URI stubUri = stub == null ? URI.create("http://127.0.0.1:9") : stub.base();
             watchSupport(stub, db);
-            Environment env = Environment.describe(home, settings.jdk(), cpus, db == null ? null : db.description());
-            ResultsFile results = new ResultsFile(dir, runId, env, ExperimentDescription.of(experiment, settings));
+            Environment env = Described.environment(home, settings.jdk(), cpus, db == null ? null : db.description());
+            ResultsFile results = new ResultsFile(dir, runId, env, Described.experiment(experiment, settings));
             Measurer measurer = new Measurer(settings, cpus, sampler, canary, stub, db, dir, log, () -> progress == null ? "" : progress.status() + " | ",
                     driver);
             Procedure procedure = capacity != null ? new SearchCapacity(experiment, capacity, measurer, results, log)

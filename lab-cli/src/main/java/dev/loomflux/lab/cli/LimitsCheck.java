@@ -1,7 +1,9 @@
-package dev.loomflux.lab.limits;
+package dev.loomflux.lab.cli;
 
 import dev.loomflux.lab.UsageException;
 import dev.loomflux.lab.cpu.CpuPlan;
+import dev.loomflux.lab.limits.Cgroup;
+import dev.loomflux.lab.limits.ResourceLimits;
 import dev.loomflux.lab.sut.LaunchSettings;
 import dev.loomflux.lab.sut.TargetSpec;
 import java.util.List;

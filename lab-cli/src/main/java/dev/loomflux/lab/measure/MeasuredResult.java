@@ -1,0 +1,88 @@
+package dev.loomflux.lab.measure;
+
+import dev.loomflux.lab.driver.Errors;
+import dev.loomflux.lab.driver.Measurement;
+import dev.loomflux.lab.driver.Second;
+import dev.loomflux.lab.driver.WindowShare;
+import dev.loomflux.lab.limits.Cgroup;
+import dev.loomflux.lab.limits.ResourceLimits;
+import dev.loomflux.lab.result.DriverCheck;
+import dev.loomflux.lab.result.JvmFacts;
+import dev.loomflux.lab.result.LimitsReport;
+import dev.loomflux.lab.result.PhaseStats;
+import dev.loomflux.lab.result.Result;
+import dev.loomflux.lab.result.Result.ErrorCounts;
+import dev.loomflux.lab.result.Result.Latency;
+import dev.loomflux.lab.result.Result.PerSecond;
+import dev.loomflux.lab.result.SteadyState;
+import java.util.List;
+import org.HdrHistogram.Histogram;
+
+/**
+ * Results made of what the driver measured. result/ knows no type of the driver's, the cgroups' or the
+ * experiment's, so that the report and compare read results.json with nothing else on their path; the
+ * translation lives here.
+ */
+public final class MeasuredResult {
+    private MeasuredResult() {
+    }
+
+    /** The files a measurement wrote next to results.json, by name. */
+    record Files(String hlog, String hyperfoilYaml, String seriesCsv, String jfr) {
+    }
+
+    /** What the target's process went through while measured, beside the load's own figures. */
+    record Telemetry(List<PerSecond> series, JvmFacts jvm, List<PhaseStats> phases, String error) {
+    }
+
+    static Result of(String target, String scenario, Measurement m, boolean openModel, Files files, Telemetry telemetry,
+                     SteadyState steadyState, DriverCheck driver, LimitsReport limits) {
+        double seconds = m.elapsed().toMillis() / 1000.0;
+        return new Result(target, scenario, Result.OK, null, Result.round(seconds), m.requests(), m.responses(), Result.round(m.throughput()),
+                Result.round(m.inFlight()), Latency.of(m.latency()), errors(m.errors()), new Result.Bytes(m.bytesSent(), m.bytesReceived()),
+                openModel ? m.behindSchedule() : null, m.cacheHits(), telemetry.series(), files.hlog(), files.hyperfoilYaml(), files.jfr(),
+                telemetry.jvm(), telemetry.phases(), files.seriesCsv(), steadyState, driver, limits, telemetry.error(),
+                null, null, null, null, null, null, null, null, null);
+    }
+
+    /**
+     * A target's measured blocks of interleaved rounds as one result: its requests, responses, errors and
+     * latencies over every block, its throughput over their send windows, one row per block in {@code series}
+     * (t = the block's round, from 1; rps its throughput, cpu_pct its CPU over the block).
+     */
+    public static Result ofRounds(String target, String scenario, double seconds, long requests, long responses, WindowShare share, Histogram latency,
+                                  Errors errors, List<PerSecond> series, String hlog, String hyperfoilYaml, SteadyState steadyState, Boolean behindSchedule) {
+        return new Result(target, scenario, Result.OK, null, Result.round(seconds), requests, responses, Result.round(share.rps(seconds)),
+                Result.round(share.inFlight(seconds)), Latency.of(latency), errors(errors), null, behindSchedule, null, series, hlog, hyperfoilYaml,
+                null, null, null, null, steadyState, null, null, null, null, null, null, null, null, null, null, null, null);
+    }
+
+    /** The per-second rows of a measurement before any telemetry is added. */
+    static List<PerSecond> series(Measurement m, boolean openModel) {
+        return m.series().stream().map(s -> new PerSecond(s.t(), Result.round(s.rps()), Result.finite(s.p50Ms()), Result.finite(s.p99Ms()),
+                s.errors(), s.users(), openModel ? s.intended() : null, openModel ? s.requests() : null,
+                null, null, null, null, null, null, null, null, null, null, null, null, null)).toList();
+    }
+
+    /** The load's figures of a second heard at {@code t}, before telemetry. */
+    static PerSecond second(int t, Second s) {
+        return new PerSecond(t, Result.round(s.rps()), Result.finite(s.p50Ms()), Result.finite(s.p99Ms()), s.errors(), s.users(), null, null,
+                null, null, null, null, null, null, null, null, null, null, null, null, null);
+    }
+
+    /** What the limits did to one measured window; {@code start} read as the measured load began, {@code end} as it ended. */
+    static LimitsReport limits(ResourceLimits limits, Cgroup.Usage start, Cgroup.Usage end) {
+        Cgroup.Change c = end.since(start);
+        return new LimitsReport(limits.cpus() > 0 ? limits.cpus() : null, limits.memoryBytes() > 0 ? limits.memoryBytes() / (1 << 20) : null,
+                tenths(c.cpuPct()), c.periods(), c.throttledPeriods(), tenths(c.throttledPct()), tenths(c.throttledSeconds()),
+                tenths(end.memoryBytes() / 1048576.0), tenths(end.peakMemoryBytes() / 1048576.0), end.oomKills());
+    }
+
+    private static ErrorCounts errors(Errors e) {
+        return new ErrorCounts(e.total(), e.connect(), e.timeout(), e.status4xx(), e.status5xx(), e.other());
+    }
+
+    private static double tenths(double v) {
+        return Math.round(v * 10) / 10.0;
+    }
+}
