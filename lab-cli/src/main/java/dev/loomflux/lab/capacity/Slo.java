@@ -33,18 +33,18 @@ public record Slo(String percentile, double maxMs, double maxErrorPct) {
     public List<String> misses(Result result) {
         List<String> why = new ArrayList<>();
         if (!result.ok()) {
-            why.add("failed: " + result.error());
+            why.add("failed: " + result.outcome().error());
             return why;
         }
-        Double v = result.latencyMs().at(percentile);
+        Double v = result.load().latencyMs().at(percentile);
         if (v == null || v >= maxMs) {
             why.add(String.format(Locale.ROOT, "%s %s ms >= %s ms", percentile, v, fmt(maxMs)));
         }
-        double pct = result.requests() == 0 ? 100 : 100.0 * result.errors().total() / result.requests();
+        double pct = result.load().requests() == 0 ? 100 : 100.0 * result.load().errors().total() / result.load().requests();
         if (pct > maxErrorPct) {
             why.add(String.format(Locale.ROOT, "errors %.3f%% > %s%%", pct, fmt(maxErrorPct)));
         }
-        if (Boolean.TRUE.equals(result.behindSchedule())) {
+        if (Boolean.TRUE.equals(result.load().behindSchedule())) {
             why.add("driver behind schedule (every in-flight slot busy, or fewer arrivals sent than scheduled)");
         }
         return why;

@@ -81,14 +81,14 @@ final class Pairs {
     private static Map<String, Result> index(List<Result> results) {
         Map<String, Result> m = new LinkedHashMap<>();
         // A rate measured twice in one search (a miss measured again) is represented by its last measurement, which counted.
-        results.forEach(r -> m.put(r.target() + "\n" + r.scenario() + "\n" + r.cell() + "\n" + r.repeatOrFirst() + "\n" + r.offeredRps(), r));
+        results.forEach(r -> m.put(r.target() + "\n" + r.scenario() + "\n" + r.key().cell() + "\n" + r.repeatOrFirst() + "\n" + r.slo().offeredRps(), r));
         return m;
     }
 
     /** Single runs stay unlabelled, so their tables read as before. */
     private static String label(Result r, List<Result> all) {
         boolean repeated = all.stream().anyMatch(o -> o.target().equals(r.target()) && o.scenario().equals(r.scenario()) && o.repeatOrFirst() > 1);
-        String step = r.step() == null ? "" : "at " + r.offeredRps() + " rps";
+        String step = r.key().step() == null ? "" : "at " + r.slo().offeredRps() + " rps";
         String cell = r.cellLabel();
         String rep = repeated ? "r" + r.repeatOrFirst() : "";
         return String.join(" ", java.util.stream.Stream.of(step, cell, rep).filter(x -> !x.isEmpty()).toList());

@@ -6,10 +6,7 @@ import dev.loomflux.lab.driver.Second;
 import dev.loomflux.lab.driver.WindowShare;
 import dev.loomflux.lab.limits.Cgroup;
 import dev.loomflux.lab.limits.ResourceLimits;
-import dev.loomflux.lab.result.DriverCheck;
-import dev.loomflux.lab.result.JvmFacts;
 import dev.loomflux.lab.result.LimitsReport;
-import dev.loomflux.lab.result.PhaseStats;
 import dev.loomflux.lab.result.Result;
 import dev.loomflux.lab.result.Result.ErrorCounts;
 import dev.loomflux.lab.result.Result.Latency;
@@ -27,22 +24,13 @@ public final class MeasuredResult {
     private MeasuredResult() {
     }
 
-    /** The files a measurement wrote next to results.json, by name. */
-    record Files(String hlog, String hyperfoilYaml, String seriesCsv, String jfr) {
-    }
-
-    /** What the target's process went through while measured, beside the load's own figures. */
-    record Telemetry(List<PerSecond> series, JvmFacts jvm, List<PhaseStats> phases, String error) {
-    }
-
-    static Result of(String target, String scenario, Measurement m, boolean openModel, Files files, Telemetry telemetry,
-                     SteadyState steadyState, DriverCheck driver, LimitsReport limits) {
+    static Result of(String target, String scenario, Measurement m, boolean openModel, Result.Files files, Result.Telemetry telemetry,
+                     Result.Checks checks) {
         double seconds = m.elapsed().toMillis() / 1000.0;
-        return new Result(target, scenario, Result.OK, null, Result.round(seconds), m.requests(), m.responses(), Result.round(m.throughput()),
-                Result.round(m.inFlight()), Latency.of(m.latency()), errors(m.errors()), new Result.Bytes(m.bytesSent(), m.bytesReceived()),
-                openModel ? m.behindSchedule() : null, m.cacheHits(), telemetry.series(), files.hlog(), files.hyperfoilYaml(), files.jfr(),
-                telemetry.jvm(), telemetry.phases(), files.seriesCsv(), steadyState, driver, limits, telemetry.error(),
-                null, null, null, null, null, null, null, null, null);
+        Result.Load load = new Result.Load(Result.round(seconds), m.requests(), m.responses(), Result.round(m.throughput()), Result.round(m.inFlight()),
+                Latency.of(m.latency()), errors(m.errors()), new Result.Bytes(m.bytesSent(), m.bytesReceived()),
+                openModel ? m.behindSchedule() : null, m.cacheHits());
+        return new Result(new Result.Key(target, scenario, null, null, null), Result.Outcome.OK, load, telemetry, files, checks, null, null);
     }
 
     /**
@@ -52,9 +40,10 @@ public final class MeasuredResult {
      */
     public static Result ofRounds(String target, String scenario, double seconds, long requests, long responses, WindowShare share, Histogram latency,
                                   Errors errors, List<PerSecond> series, String hlog, String hyperfoilYaml, SteadyState steadyState, Boolean behindSchedule) {
-        return new Result(target, scenario, Result.OK, null, Result.round(seconds), requests, responses, Result.round(share.rps(seconds)),
-                Result.round(share.inFlight(seconds)), Latency.of(latency), errors(errors), null, behindSchedule, null, series, hlog, hyperfoilYaml,
-                null, null, null, null, steadyState, null, null, null, null, null, null, null, null, null, null, null, null);
+        Result.Load load = new Result.Load(Result.round(seconds), requests, responses, Result.round(share.rps(seconds)), Result.round(share.inFlight(seconds)),
+                Latency.of(latency), errors(errors), null, behindSchedule, null);
+        return new Result(new Result.Key(target, scenario, null, null, null), Result.Outcome.OK, load, new Result.Telemetry(series, null, null, null),
+                new Result.Files(hlog, hyperfoilYaml, null, null), new Result.Checks(steadyState, null, null), null, null);
     }
 
     /** The per-second rows of a measurement before any telemetry is added. */

@@ -153,21 +153,21 @@ public final class Measurer {
             String hyperfoil = base + plan.suffix();
             TextFile.write(dir.resolve(hyperfoil), plan.text());
             String jfr = base + ".jfr";
-            MeasuredResult.Telemetry telemetry;
+            Result.Telemetry telemetry;
             try {
                 telemetry = telemetry(MeasuredResult.series(m, open), target, measured, jfr, profile, before, warmup);
             } catch (RuntimeException e) {
                 // Telemetry must never cost a finished measurement.
                 log.line(name + " " + scenario.name() + ": telemetry incomplete: " + e);
-                telemetry = new MeasuredResult.Telemetry(MeasuredResult.series(m, open), null, null, String.valueOf(e));
+                telemetry = new Result.Telemetry(MeasuredResult.series(m, open), null, null, String.valueOf(e));
             }
             String csv = base + ".series.csv";
             SeriesCsv.write(dir.resolve(csv), telemetry.series());
             Result r = MeasuredResult.of(name, scenario.name(), m, open,
-                    new MeasuredResult.Files(hlog, hyperfoil, csv, Files.isRegularFile(dir.resolve(jfr)) ? jfr : null), telemetry,
-                    SteadyStateReport.of(sampler, warm, load.warmup(), warmup, measured, telemetry.series(), Warmup.continuous(profile)),
-                    driverCpu.check(),
-                    target.cgroup() != null && groupAtStart[0] != null ? MeasuredResult.limits(target.cgroup().limits(), groupAtStart[0], groupAtEnd) : null);
+                    new Result.Files(hlog, hyperfoil, csv, Files.isRegularFile(dir.resolve(jfr)) ? jfr : null), telemetry,
+                    new Result.Checks(SteadyStateReport.of(sampler, warm, load.warmup(), warmup, measured, telemetry.series(), Warmup.continuous(profile)),
+                            driverCpu.check(),
+                            target.cgroup() != null && groupAtStart[0] != null ? MeasuredResult.limits(target.cgroup().limits(), groupAtStart[0], groupAtEnd) : null));
             if (!target.process().isAlive()) {
                 return exited(target, name, scenario, warmupFrom);
             }
@@ -300,7 +300,7 @@ public final class Measurer {
      * The target's resources per second and per phase, and its JVM internals over the measured
      * window from a JFR dump. Waits for the sampler's reading that covers the last second.
      */
-    private MeasuredResult.Telemetry telemetry(List<Result.PerSecond> series, RunningTarget target, Phase measured, String jfr, Profile profile,
+    private Result.Telemetry telemetry(List<Result.PerSecond> series, RunningTarget target, Phase measured, String jfr, Profile profile,
                                        List<Phase> before, Phase warmup) {
         long t0 = measured.fromMs();
         long t1 = measured.toMs();
@@ -312,7 +312,7 @@ public final class Measurer {
         List<Phase> phases = new ArrayList<>(before);
         phases.add(warmup);
         phases.addAll(Phase.ofProfile(profile, t0, t1));
-        return new MeasuredResult.Telemetry(ResourceReport.addToSeries(sampler, canary, series, t0), jvm, ResourceReport.phases(sampler, phases, t0), null);
+        return new Result.Telemetry(ResourceReport.addToSeries(sampler, canary, series, t0), jvm, ResourceReport.phases(sampler, phases, t0), null);
     }
 
     private SecondListener progress(String target, Scenario scenario, String phase) {

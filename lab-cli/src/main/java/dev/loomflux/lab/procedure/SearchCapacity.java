@@ -52,12 +52,12 @@ public final class SearchCapacity implements Procedure {
             // A miss is measured once more before it counts, unless the driver fell behind (an overload is no accident):
             // a single miss here ended searches below the knee, by a p99 that jumped by half for one step (CI: mvc-10 at
             // 75 rps, 161 ms against 105-124 ms around it) or by a JIT still compiling steps later at a low rate.
-            if (!r.sloMet() && !Boolean.TRUE.equals(r.behindSchedule()) && !Reaper.stopping()
+            if (!r.slo().sloMet() && !Boolean.TRUE.equals(r.load().behindSchedule()) && !Reaper.stopping()
                     && target.process().isAlive()) {
                 log.line(name + " " + scenario.name() + ": measuring " + rps + " rps again before counting the miss");
                 r = capacityStep(visit, scenario, rps, steps);
             }
-            return r.sloMet();
+            return r.slo().sloMet();
         });
         capacities.add(new CapacitySearchResult(name, scenario.name(), visit.repeat(), plan.slo().toString(), outcome.capacity(), outcome.reachedMax(),
                 steps.stream().map(CapacitySearchResult.Step::of).toList()));

@@ -125,9 +125,9 @@ public final class SweepCells implements Procedure {
         pairs = new ArrayList<>();
         for (Result r : measured) {
             Sweep.Variant v = variants.get(r.target());
-            String map = r.cell() == null || v == null ? null : mapName(r.scenario(), r.cell());
+            String map = r.key().cell() == null || v == null ? null : mapName(r.scenario(), r.key().cell());
             if (map != null) {
-                entries.add(new SweepMap.Entry(v.base(), map, at(v, r.cell()), r));
+                entries.add(new SweepMap.Entry(v.base(), map, at(v, r.key().cell()), r));
             }
         }
         for (PairComparison c : comparisons) {

@@ -43,7 +43,7 @@ final class ChartData {
         }
         List<String> scenarios = ReportContent.scenarios(root);
         for (int i = 0; i < scenarios.size(); i++) {
-            List<Result> ok = ReportContent.ok(root, scenarios.get(i)).stream().filter(r -> r.step() == null).toList();
+            List<Result> ok = ReportContent.ok(root, scenarios.get(i)).stream().filter(r -> r.key().step() == null).toList();
             String id = "s" + i;
             String s = scenarios.get(i);
             overTime(charts, id + "-throughput", s + ": throughput", "responses/s", ok, Column.of("rps", Result.PerSecond::rps));
@@ -83,12 +83,12 @@ final class ChartData {
         for (Result r : results) {
             String name = label(r, results);
             for (Column column : columns) {
-                line(series, columns.length == 1 ? name : name + " " + column.name(), r.series(), row -> row.t(), column.value());
+                line(series, columns.length == 1 ? name : name + " " + column.name(), r.telemetry().series(), row -> row.t(), column.value());
             }
         }
         ArrayNode bands = c.putArray("bands");
-        if (!results.isEmpty() && results.get(0).phases() != null) {
-            for (PhaseStats p : results.get(0).phases()) {
+        if (!results.isEmpty() && results.get(0).telemetry().phases() != null) {
+            for (PhaseStats p : results.get(0).telemetry().phases()) {
                 if (p.fromS() >= 0) {
                     bands.addObject().put("name", p.name()).put("from", p.fromS()).put("to", p.toS());
                 }
@@ -101,7 +101,7 @@ final class ChartData {
                                Function<SteadyState.WarmupSecond, Number> field) {
         ArrayNode series = chart(charts.addObject(), id, title, "time", "s since the first warmup request", yName).putArray("series");
         for (Result r : results) {
-            SteadyState ss = r.steadyState();
+            SteadyState ss = r.checks().steadyState();
             ObjectNode line = line(series, label(r, results), ss.series(), SteadyState.WarmupSecond::t, field);
             if (ss.seconds() != null) {
                 line.put("mark", ss.seconds().doubleValue());
@@ -125,7 +125,7 @@ final class ChartData {
         chart(c, id, title, "percentile", "percentile", "ms (log)");
         ArrayNode series = c.putArray("series");
         for (Result r : results) {
-            Histogram h = r.hlog() == null ? null : readHlog(dir.resolve(r.hlog()));
+            Histogram h = r.files().hlog() == null ? null : readHlog(dir.resolve(r.files().hlog()));
             if (h == null || h.getTotalCount() == 0) {
                 continue;
             }

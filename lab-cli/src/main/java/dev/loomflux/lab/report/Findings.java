@@ -48,7 +48,7 @@ final class Findings {
             lines.add(Paragraph.headline(scenario, "no successful measurement."));
             return lines;
         }
-        if (ok.stream().allMatch(r -> r.step() != null)) {
+        if (ok.stream().allMatch(r -> r.key().step() != null)) {
             lines.add(Paragraph.headline(scenario, capacityHeadline(root, scenario)));
             return lines;
         }
@@ -227,9 +227,9 @@ final class Findings {
     private static Paragraph errors(List<Result> ok) {
         List<String> parts = new ArrayList<>();
         for (Result r : ok) {
-            long errors = r.errors().total();
+            long errors = r.load().errors().total();
             if (errors > 0) {
-                parts.add(String.format(Locale.ROOT, "%s %d (%.2f%% of requests)", r.target(), errors, 100.0 * errors / Math.max(1, r.requests())));
+                parts.add(String.format(Locale.ROOT, "%s %d (%.2f%% of requests)", r.target(), errors, 100.0 * errors / Math.max(1, r.load().requests())));
             }
         }
         return Paragraph.bullet("Errors: " + (parts.isEmpty() ? "none" : String.join(", ", parts)));
@@ -320,23 +320,23 @@ final class Findings {
             out.add(Paragraph.bullet("CPU pinning was not applied (" + pinning.note() + "): the driver and the target shared CPUs."));
         }
         for (Result r : root.results()) {
-            String who = r.target() + " " + r.scenario() + (r.step() != null ? " step " + r.step()
+            String who = r.target() + " " + r.scenario() + (r.key().step() != null ? " step " + r.key().step()
                     : r.repeatOrFirst() > 1 ? " repeat " + r.repeatOrFirst() : "");
             if (!r.ok()) {
-                out.add(Paragraph.bullet(who + " failed: " + firstLine(String.valueOf(r.error())).replaceFirst("; last lines:$", ".") + untilDeath(r)));
+                out.add(Paragraph.bullet(who + " failed: " + firstLine(String.valueOf(r.outcome().error())).replaceFirst("; last lines:$", ".") + untilDeath(r)));
                 continue;
             }
-            if (r.driver() != null && r.driver().saturated()) {
-                out.add(Paragraph.bullet(who + ": the driver saturated its CPU (" + Cells.num(r.driver().cpuPctMax())
+            if (r.checks().driver() != null && r.checks().driver().saturated()) {
+                out.add(Paragraph.bullet(who + ": the driver saturated its CPU (" + Cells.num(r.checks().driver().cpuPctMax())
                         + "%); the numbers describe the driver, not the target."));
             }
-            if (Boolean.TRUE.equals(r.behindSchedule())) {
+            if (Boolean.TRUE.equals(r.load().behindSchedule())) {
                 out.add(Paragraph.bullet(who + ": the driver fell behind the arrival schedule; requests it could not send are missing from the latencies."));
             }
-            if (r.durationS() != null && r.durationS() < 10) {
-                out.add(Paragraph.bullet(who + ": measured for only " + Cells.num(r.durationS()) + " s; short runs are noisy."));
+            if (r.load().durationS() != null && r.load().durationS() < 10) {
+                out.add(Paragraph.bullet(who + ": measured for only " + Cells.num(r.load().durationS()) + " s; short runs are noisy."));
             }
-            SteadyState ss = r.steadyState();
+            SteadyState ss = r.checks().steadyState();
             if (ss != null && !ss.reached() && paired) {
                 out.add(Paragraph.bullet(who + ": not steady after " + Cells.num(ss.warmupS()) + " s of warmup; "
                         + (ss.steady() ? "its rounds showed no trend against the other targets, so it takes part in the verdicts."
@@ -383,10 +383,10 @@ final class Findings {
 
     /** " It died 17 s after its first request, at 9,943 users; its last second: 1,450 MB resident, 31 threads, 10,215 open files." */
     private static String untilDeath(Result r) {
-        if (r.series() == null || r.series().isEmpty()) {
+        if (r.telemetry().series() == null || r.telemetry().series().isEmpty()) {
             return "";
         }
-        Result.PerSecond last = r.series().get(r.series().size() - 1);
+        Result.PerSecond last = r.telemetry().series().get(r.telemetry().series().size() - 1);
         List<String> held = new ArrayList<>();
         if (last.rssMb() != null) {
             held.add(Cells.num(last.rssMb()) + " MB resident");

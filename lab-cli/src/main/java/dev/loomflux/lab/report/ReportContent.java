@@ -58,7 +58,7 @@ final class ReportContent {
         }
         Table steady = steadyState(root, repeated);
         if (!steady.rows().isEmpty()) {
-            boolean staged = root.results().stream().anyMatch(r -> r.steadyState() != null && r.steadyState().compileStage() > 0);
+            boolean staged = root.results().stream().anyMatch(r -> r.checks().steadyState() != null && r.checks().steadyState().compileStage() > 0);
             out.add(new Section("Steady state", List.of(Paragraph.plain((staged ? "Each warmup started with a compile stage, 2 users until the target's "
                     + "JIT had been quiet for 5 s (on one CPU, many busy request threads starve the compiler threads); then e" : "E")
                     + "ach target x scenario ran under the profile's load until throughput, median latency, the JIT and the machine's "
@@ -170,12 +170,12 @@ final class ReportContent {
 
     /** Targets that died under load, with what the sampler saw of them until then. */
     static List<Result> died(RunRecord root, String scenario) {
-        return all(root, scenario).stream().filter(r -> !r.ok() && r.series() != null && !r.series().isEmpty()).toList();
+        return all(root, scenario).stream().filter(r -> !r.ok() && r.telemetry().series() != null && !r.telemetry().series().isEmpty()).toList();
     }
 
     /** Results with a warmup series to chart; capacity steps are left out as in every chart over time. */
     static List<Result> warmedUp(RunRecord root, String scenario) {
-        return ok(root, scenario).stream().filter(r -> r.step() == null && r.steadyState() != null && !r.steadyState().series().isEmpty()).toList();
+        return ok(root, scenario).stream().filter(r -> r.key().step() == null && r.checks().steadyState() != null && !r.checks().steadyState().series().isEmpty()).toList();
     }
 
     private static Table configuration(RunRecord root) {
@@ -262,7 +262,7 @@ final class ReportContent {
             if (!r.ok()) {
                 row.addAll(List.of("failed", "", "", "", "", "", ""));
             } else {
-                Result.Latency l = r.latencyMs();
+                Result.Latency l = r.load().latencyMs();
                 for (Double v : Arrays.asList(l.mean(), l.p50(), l.p90(), l.p95(), l.p99(), l.p999(), l.max())) {
                     row.add(Cells.num(v));
                 }
@@ -279,10 +279,10 @@ final class ReportContent {
             if (!r.ok()) {
                 row.addAll(List.of("failed", "", "", "", "", "", "", "", ""));
             } else {
-                Result.ErrorCounts e = r.errors();
-                row.addAll(List.of(Cells.num(r.throughputRps()), Cells.num(r.requests()), Cells.num(e.total()), Cells.num(e.connect()),
+                Result.ErrorCounts e = r.load().errors();
+                row.addAll(List.of(Cells.num(r.load().throughputRps()), Cells.num(r.load().requests()), Cells.num(e.total()), Cells.num(e.connect()),
                         Cells.num(e.timeout()), Cells.num(e.status4xx()), Cells.num(e.status5xx()), Cells.num(e.other()),
-                        Cells.num(r.driver() == null ? null : r.driver().cpuPctMean())));
+                        Cells.num(r.checks().driver() == null ? null : r.checks().driver().cpuPctMean())));
             }
             rows.add(row);
         }
@@ -318,7 +318,7 @@ final class ReportContent {
     private static Table jvm(List<Result> results, boolean repeated) {
         List<List<String>> rows = new ArrayList<>();
         for (Result r : results) {
-            JvmFacts j = r.jvm();
+            JvmFacts j = r.telemetry().jvm();
             if (j == null) {
                 continue;
             }
@@ -340,11 +340,11 @@ final class ReportContent {
     }
 
     private static Table steadyState(RunRecord root, boolean repeated) {
-        boolean steps = root.results().stream().anyMatch(r -> r.step() != null);
-        boolean cells = root.results().stream().anyMatch(r -> r.cell() != null);
+        boolean steps = root.results().stream().anyMatch(r -> r.key().step() != null);
+        boolean cells = root.results().stream().anyMatch(r -> r.key().cell() != null);
         List<List<String>> rows = new ArrayList<>();
         for (Result r : root.results()) {
-            SteadyState ss = r.steadyState();
+            SteadyState ss = r.checks().steadyState();
             if (ss == null) {
                 continue;
             }
@@ -353,10 +353,10 @@ final class ReportContent {
                 row.add(String.valueOf(r.repeatOrFirst()));
             }
             if (steps) {
-                row.add(r.step() == null ? "-" : r.step().toString());
+                row.add(r.key().step() == null ? "-" : r.key().step().toString());
             }
             if (cells) {
-                row.add(r.cell() == null ? "-" : r.cellLabel());
+                row.add(r.key().cell() == null ? "-" : r.cellLabel());
             }
             SteadyState.Drift drift = ss.drift();
             int compiled = ss.compileStage();
@@ -393,7 +393,7 @@ final class ReportContent {
     }
 
     private static List<PhaseStats> phases(Result r) {
-        return r.phases() == null ? List.of() : r.phases();
+        return r.telemetry().phases() == null ? List.of() : r.telemetry().phases();
     }
 
     private static Table parity(RunRecord root) {
@@ -405,7 +405,7 @@ final class ReportContent {
                 continue;
             }
             seen.add(target);
-            TargetConfig c = r.targetConfig();
+            TargetConfig c = r.visit().targetConfig();
             TargetConfig.Server server = c == null ? null : c.server();
             String threads = server == null ? "-" : server.eventLoops() != null ? server.eventLoops() + " event loops"
                     : server.threadsMax() != null ? server.threadsMax() + " max threads" : "-";
@@ -415,7 +415,7 @@ final class ReportContent {
             rows.add(List.of(target, server == null ? "-" : server.engine(), threads, server == null ? "-" : String.valueOf(server.virtualThreads()),
                     http == null ? "-" : http.library() + " " + http.maxConnections(), db == null ? "-" : db.library() + " " + db.maxSize(),
                     jvm == null ? "-" : String.valueOf(jvm.heapMaxMb()),
-                    (r.targetCpus() == null ? "-" : r.targetCpus()) + " (JVM sees " + (jvm == null ? "?" : jvm.availableProcessors()) + ")",
+                    (r.visit().targetCpus() == null ? "-" : r.visit().targetCpus()) + " (JVM sees " + (jvm == null ? "?" : jvm.availableProcessors()) + ")",
                     jvm == null ? "-" : jvm.jdk()));
         }
         return new Table("", List.of("target", "server", "threads / loops", "virtual threads", "HTTP client pool", "DB pool", "heap MB", "CPUs",

@@ -9,10 +9,10 @@ public record CapacitySearchResult(String target, String scenario, int repeat, S
                        boolean steady, boolean sloMet) {
         /** A capacity step's result as a point of the curve. */
         public static Step of(Result r) {
-            Result.Latency l = r.latencyMs();
-            return new Step(r.step(), r.offeredRps(), r.throughputRps() == null ? 0 : r.throughputRps(), l == null ? null : l.p50(),
-                    l == null ? null : l.p99(), l == null ? null : l.p999(), r.errors() == null ? null : r.errors().total(), r.behindSchedule(),
-                    r.steady(), Boolean.TRUE.equals(r.sloMet()));
+            Result.Latency l = r.load().latencyMs();
+            return new Step(r.key().step(), r.slo().offeredRps(), r.load().throughputRps() == null ? 0 : r.load().throughputRps(), l == null ? null : l.p50(),
+                    l == null ? null : l.p99(), l == null ? null : l.p999(), r.load().errors() == null ? null : r.load().errors().total(), r.load().behindSchedule(),
+                    r.steady(), Boolean.TRUE.equals(r.slo().sloMet()));
         }
     }
 }

@@ -9,15 +9,15 @@ import java.util.function.Function;
  * for the summary over repeats, the report's findings and ./lab compare.
  */
 public enum Metric {
-    THROUGHPUT("throughput", "Throughput", "throughput", "rps", true, "throughput_rps", Result::throughputRps),
+    THROUGHPUT("throughput", "Throughput", "throughput", "rps", true, "throughput_rps", r -> r.load().throughputRps()),
     MEAN("mean", "Mean latency", "mean latency", "ms", false, null, latency(Result.Latency::mean)),
     P50("p50", "Median latency", "median latency", "ms", false, "p50_ms", latency(Result.Latency::p50)),
     P90("p90", "p90 latency", "p90", "ms", false, null, latency(Result.Latency::p90)),
     P99("p99", "p99 latency", "p99", "ms", false, "p99_ms", latency(Result.Latency::p99)),
     MAX("max", "Max latency", "max latency", "ms", false, null, latency(Result.Latency::max)),
-    ERRORS("errors", "Errors", "errors", "", false, null, r -> r.errors() == null ? null : (double) r.errors().total()),
+    ERRORS("errors", "Errors", "errors", "", false, null, r -> r.load().errors() == null ? null : (double) r.load().errors().total()),
     ERROR_PCT("error-pct", "Error rate", "error rate", "%", false, "error_pct",
-            r -> r.errors() == null || r.requests() == null || r.requests() == 0 ? null : 100.0 * r.errors().total() / r.requests()),
+            r -> r.load().errors() == null || r.load().requests() == null || r.load().requests() == 0 ? null : 100.0 * r.load().errors().total() / r.load().requests()),
     /** The target's CPU per response over the measured seconds: its efficiency, whatever its throughput. */
     CPU_PER_REQUEST("cpu-per-request", "CPU per request", "CPU per request", "ms", false, "cpu_ms_per_request", Metric::cpuMsPerRequest),
     RSS("rss", "Resident memory (peak)", "memory", "MB", false, "rss_mb", r -> peak(r, Result.PerSecond::rssMb)),
@@ -93,7 +93,7 @@ public enum Metric {
     private static Double cpuMsPerRequest(Result r) {
         double cpu = 0;
         double responses = 0;
-        for (Result.PerSecond s : r.series() == null ? List.<Result.PerSecond>of() : r.series()) {
+        for (Result.PerSecond s : r.telemetry().series() == null ? List.<Result.PerSecond>of() : r.telemetry().series()) {
             if (s.cpuPct() != null) {
                 cpu += s.cpuPct() * 10; // % of one core over 1 s = 10 ms of CPU per percent
                 responses += s.rps();
@@ -103,7 +103,7 @@ public enum Metric {
     }
 
     private static Double peak(Result r, Function<Result.PerSecond, Double> column) {
-        return r.series() == null ? null : r.series().stream().map(column).filter(java.util.Objects::nonNull).max(Double::compare).orElse(null);
+        return r.telemetry().series() == null ? null : r.telemetry().series().stream().map(column).filter(java.util.Objects::nonNull).max(Double::compare).orElse(null);
     }
 
     /**
@@ -113,14 +113,14 @@ public enum Metric {
      */
     private static Double rssPerThousandConnections(Result r) {
         Double rss = peak(r, Result.PerSecond::rssMb);
-        Double idle = r.phases() == null ? null : r.phases().stream().filter(p -> p.name().equals("idle") && p.target() != null && p.target().rssMb() != null)
+        Double idle = r.telemetry().phases() == null ? null : r.telemetry().phases().stream().filter(p -> p.name().equals("idle") && p.target() != null && p.target().rssMb() != null)
                 .map(p -> p.target().rssMb().max().doubleValue()).findFirst().orElse(null);
-        int users = r.series() == null ? 0 : r.series().stream().mapToInt(Result.PerSecond::users).max().orElse(0);
+        int users = r.telemetry().series() == null ? 0 : r.telemetry().series().stream().mapToInt(Result.PerSecond::users).max().orElse(0);
         return rss == null || idle == null || users == 0 ? null : Math.max(0, rss - idle) / users * 1000;
     }
 
     private static Function<Result, Double> latency(Function<Result.Latency, Double> figure) {
-        return r -> r.latencyMs() == null ? null : figure.apply(r.latencyMs());
+        return r -> r.load().latencyMs() == null ? null : figure.apply(r.load().latencyMs());
     }
 
     public static Metric byId(String id) {

@@ -1,6 +1,7 @@
 package dev.loomflux.lab.result;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.annotation.JsonUnwrapped;
 import dev.loomflux.targets.TargetConfig;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -9,22 +10,83 @@ import java.util.Map;
 import org.HdrHistogram.Histogram;
 
 /**
- * One target x scenario x repeat (x capacity step) of results.json: the measured load, its files,
- * the target's telemetry and steady state, and what procedure and target it belongs to. A failed
- * one has only who, status and error. Field names: docs/results-schema.md.
- *
- * @param inFlight the mean number of requests in flight over the window (each by its time inside it): a
- *                 closed model's busy users, Little's law's L
- * @param cell     in a sweep, the value of every axis where this was measured (docs/sweep.md)
+ * One target x scenario x repeat (x capacity step, x sweep cell) of results.json: who it is, how it
+ * ended, the measured load, the target's telemetry, the files written beside it, what the measurement
+ * was checked against, the SLO of a capacity step and the JVM that served it. Each part is a record of
+ * its own, written flat into results.json (field names: docs/results-schema.md); a failed result has
+ * only its key and outcome, its other parts empty.
  */
-public record Result(
-        String target, String scenario, String status, String error,
-        Double durationS, Long requests, Long responses, Double throughputRps, Double inFlight,
-        Latency latencyMs, ErrorCounts errors, Bytes bytes, Boolean behindSchedule, Long cacheHits, List<PerSecond> series,
-        String hlog, String hyperfoilYaml, String jfr, JvmFacts jvm, List<PhaseStats> phases, String seriesCsv,
-        SteadyState steadyState, DriverCheck driver, LimitsReport limits, String telemetryError,
-        Integer repeat, Integer step, Integer offeredRps, Boolean sloMet, List<String> sloMisses,
-        Long startupMs, String targetCpus, TargetConfig targetConfig, Map<String, Integer> cell) {
+public record Result(@JsonUnwrapped Key key, @JsonUnwrapped Outcome outcome, @JsonUnwrapped Load load, @JsonUnwrapped Telemetry telemetry,
+                     @JsonUnwrapped Files files, @JsonUnwrapped Checks checks, @JsonUnwrapped Slo slo, @JsonUnwrapped Visit visit) {
+
+    /** Read back from results.json, an absent part comes as null or as a record of nulls: always the latter here. */
+    public Result {
+        load = load == null ? Load.NONE : load;
+        telemetry = telemetry == null ? Telemetry.NONE : telemetry;
+        files = files == null ? Files.NONE : files;
+        checks = checks == null ? Checks.NONE : checks;
+        slo = slo == null ? Slo.NONE : slo;
+        visit = visit == null ? Visit.NONE : visit;
+    }
+
+    /**
+     * @param repeat the repeat, or in the paired design the set of JVMs; null before it is stamped
+     * @param step   the capacity search's step; null elsewhere
+     * @param cell   in a sweep, the value of every axis where this was measured (docs/sweep.md)
+     */
+    public record Key(String target, String scenario, Integer repeat, Integer step, Map<String, Integer> cell) {
+    }
+
+    /** "ok", or "failed" with why. */
+    public record Outcome(String status, String error) {
+        public static final Outcome OK = new Outcome(Result.OK, null);
+
+        public static Outcome failed(String error) {
+            return new Outcome("failed", error);
+        }
+    }
+
+    /**
+     * The measured window's load.
+     *
+     * @param inFlight the mean number of requests in flight over the window (each by its time inside it): a
+     *                 closed model's busy users, Little's law's L
+     * @param behindSchedule open model only: whether arrivals waited for a free user
+     */
+    public record Load(Double durationS, Long requests, Long responses, Double throughputRps, Double inFlight, Latency latencyMs,
+                       ErrorCounts errors, Bytes bytes, Boolean behindSchedule, Long cacheHits) {
+        static final Load NONE = new Load(null, null, null, null, null, null, null, null, null, null);
+    }
+
+    /**
+     * What the target's process went through while measured, beside the load's own figures.
+     *
+     * @param series per second of the window (per block in the paired design); for a target that died under
+     *               load, per second from its first request up to its death
+     */
+    public record Telemetry(List<PerSecond> series, JvmFacts jvm, List<PhaseStats> phases, String telemetryError) {
+        static final Telemetry NONE = new Telemetry(null, null, null, null);
+    }
+
+    /** The files a measurement wrote next to results.json, by name. */
+    public record Files(String hlog, String hyperfoilYaml, String seriesCsv, String jfr) {
+        static final Files NONE = new Files(null, null, null, null);
+    }
+
+    /** What the measurement was checked against: the steady-state rule, the driver's own headroom, the cgroup's limits. */
+    public record Checks(SteadyState steadyState, DriverCheck driver, LimitsReport limits) {
+        static final Checks NONE = new Checks(null, null, null);
+    }
+
+    /** A capacity step's rate and whether it met the SLO (sloMisses empty: met). */
+    public record Slo(Integer offeredRps, Boolean sloMet, List<String> sloMisses) {
+        static final Slo NONE = new Slo(null, null, null);
+    }
+
+    /** The target JVM that served it. */
+    public record Visit(Long startupMs, String targetCpus, TargetConfig targetConfig) {
+        static final Visit NONE = new Visit(null, null, null);
+    }
 
     public static final String OK = "ok";
 
@@ -87,48 +149,52 @@ public record Result(
      *                   resources up to its death (t counts from that request, not from a measured window); null otherwise
      */
     public static Result failed(String target, String scenario, String error, List<PerSecond> untilDeath) {
-        return new Result(target, scenario, "failed", error, null, null, null, null, null, null, null, null, null, null,
-                untilDeath == null || untilDeath.isEmpty() ? null : List.copyOf(untilDeath), null, null, null,
-                null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null);
+        return new Result(new Key(target, scenario, null, null, null), Outcome.failed(error), null,
+                untilDeath == null || untilDeath.isEmpty() ? null : new Telemetry(List.copyOf(untilDeath), null, null, null), null, null, null, null);
     }
 
     /** Stamped with the repeat it belongs to and the target process that served it. */
     public Result withVisit(int repeat, Long startupMs, String targetCpus, TargetConfig targetConfig) {
-        return new Result(target, scenario, status, error, durationS, requests, responses, throughputRps, inFlight, latencyMs, errors, bytes, behindSchedule,
-                cacheHits, series, hlog, hyperfoilYaml, jfr, jvm, phases, seriesCsv, steadyState, driver, limits, telemetryError,
-                repeat, step, offeredRps, sloMet, sloMisses, startupMs, targetCpus, targetConfig, cell);
+        return new Result(new Key(key.target(), key.scenario(), repeat, key.step(), key.cell()), outcome, load, telemetry, files, checks, slo,
+                new Visit(startupMs, targetCpus, targetConfig));
     }
 
     /** As measured in this cell of a sweep. */
     public Result withCell(Map<String, Integer> cell) {
-        return new Result(target, scenario, status, error, durationS, requests, responses, throughputRps, inFlight, latencyMs, errors, bytes, behindSchedule,
-                cacheHits, series, hlog, hyperfoilYaml, jfr, jvm, phases, seriesCsv, steadyState, driver, limits, telemetryError,
-                repeat, step, offeredRps, sloMet, sloMisses, startupMs, targetCpus, targetConfig, Collections.unmodifiableMap(new LinkedHashMap<>(cell)));
+        return new Result(new Key(key.target(), key.scenario(), key.repeat(), key.step(), Collections.unmodifiableMap(new LinkedHashMap<>(cell))),
+                outcome, load, telemetry, files, checks, slo, visit);
     }
 
     /** As step {@code step} of a capacity search: the rate it offered and why it missed the SLO (empty: met). */
     public Result withStep(int step, int offeredRps, List<String> sloMisses) {
-        return new Result(target, scenario, status, error, durationS, requests, responses, throughputRps, inFlight, latencyMs, errors, bytes, behindSchedule,
-                cacheHits, series, hlog, hyperfoilYaml, jfr, jvm, phases, seriesCsv, steadyState, driver, limits, telemetryError,
-                repeat, step, offeredRps, sloMisses.isEmpty(), List.copyOf(sloMisses), startupMs, targetCpus, targetConfig, cell);
+        return new Result(new Key(key.target(), key.scenario(), key.repeat(), step, key.cell()), outcome, load, telemetry, files, checks,
+                new Slo(offeredRps, sloMisses.isEmpty(), List.copyOf(sloMisses)), visit);
+    }
+
+    public String target() {
+        return key.target();
+    }
+
+    public String scenario() {
+        return key.scenario();
     }
 
     public boolean ok() {
-        return OK.equals(status);
+        return OK.equals(outcome.status());
     }
 
     /** Results from before the steady-state check have none and count as steady, as they did. */
     public boolean steady() {
-        return steadyState == null || steadyState.steady();
+        return checks.steadyState() == null || checks.steadyState().steady();
     }
 
     /** "users=50 delay=20" in a sweep, else "". */
     public String cellLabel() {
-        return cell == null ? "" : String.join(" ", cell.entrySet().stream().map(e -> e.getKey() + "=" + e.getValue()).toList());
+        return key.cell() == null ? "" : String.join(" ", key.cell().entrySet().stream().map(e -> e.getKey() + "=" + e.getValue()).toList());
     }
 
     public int repeatOrFirst() {
-        return repeat == null ? 1 : repeat;
+        return key.repeat() == null ? 1 : key.repeat();
     }
 
     /** Rounded, or null for a figure that does not exist (NaN: a second without responses has no percentiles). */

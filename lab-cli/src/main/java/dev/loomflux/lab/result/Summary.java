@@ -15,21 +15,21 @@ public final class Summary {
         rows.add(new String[] {"TARGET", "SCENARIO", "RPS", "P50 MS", "P99 MS", "MAX MS", "ERRORS", "STEADY AFTER", "NOTE"});
         for (Result r : results) {
             // A sweep's cell: the scenario's name carries its request parameters, not the load's.
-            String scenario = r.scenario() + (r.cell() == null ? "" : " " + r.cell());
+            String scenario = r.scenario() + (r.key().cell() == null ? "" : " " + r.key().cell());
             if (!r.ok()) {
-                String error = String.valueOf(r.error());
+                String error = String.valueOf(r.outcome().error());
                 rows.add(new String[] {r.target(), scenario, "-", "-", "-", "-", "-", "-",
                         "FAILED: " + (error.length() > 80 ? error.substring(0, 77) + "..." : error)});
                 continue;
             }
             List<String> notes = new ArrayList<>();
-            if (r.driver() != null && r.driver().saturated()) {
+            if (r.checks().driver() != null && r.checks().driver().saturated()) {
                 notes.add("driver saturated");
             }
-            if (Boolean.TRUE.equals(r.behindSchedule())) {
+            if (Boolean.TRUE.equals(r.load().behindSchedule())) {
                 notes.add("driver behind schedule");
             }
-            SteadyState steady = r.steadyState();
+            SteadyState steady = r.checks().steadyState();
             if (steady != null && steady.drift() != null && steady.drift().drifting()) {
                 notes.add("drifting: no verdict");
             }
@@ -39,8 +39,8 @@ public final class Summary {
             } else if (steady != null && !steady.reached()) {
                 notes.add("not steady: no verdict");
             }
-            rows.add(new String[] {r.target(), scenario, str(r.throughputRps()), str(r.latencyMs().p50()), str(r.latencyMs().p99()),
-                    str(r.latencyMs().max()), str(r.errors().total()), after, String.join(", ", notes)});
+            rows.add(new String[] {r.target(), scenario, str(r.load().throughputRps()), str(r.load().latencyMs().p50()), str(r.load().latencyMs().p99()),
+                    str(r.load().latencyMs().max()), str(r.load().errors().total()), after, String.join(", ", notes)});
         }
         Tables.plain(rows, Set.of(2, 3, 4, 5, 6, 7)).forEach(out);
     }

@@ -54,14 +54,14 @@ class RoundTripTest {
         JsonNode tree = Json.MAPPER.readTree(FIXTURES.resolve("report-3-targets/results.json").toFile());
         Result first = run.results().get(0);
         JsonNode r = tree.path("results").get(0);
-        assertEquals(r.path("throughput_rps").asDouble(), first.throughputRps());
-        assertEquals(r.path("latency_ms").path("p99").asDouble(), first.latencyMs().p99());
-        assertEquals(r.path("series").size(), first.series().size());
-        assertEquals(r.path("steady_state").path("drift").path("rps_change_pct").asDouble(), first.steadyState().drift().rpsChangePct());
+        assertEquals(r.path("throughput_rps").asDouble(), first.load().throughputRps());
+        assertEquals(r.path("latency_ms").path("p99").asDouble(), first.load().latencyMs().p99());
+        assertEquals(r.path("series").size(), first.telemetry().series().size());
+        assertEquals(r.path("steady_state").path("drift").path("rps_change_pct").asDouble(), first.checks().steadyState().drift().rpsChangePct());
         assertEquals(r.path("phases").get(0).path("target").path("threads").path("max").asLong(),
-                first.phases().get(0).target().threads().max().longValue());
+                first.telemetry().phases().get(0).target().threads().max().longValue());
         assertEquals(tree.path("environment").path("pinning").path("driver").asText(), run.environment().pinning().driver());
-        assertFalse(run.results().stream().anyMatch(x -> x.target() == null || x.status() == null));
+        assertFalse(run.results().stream().anyMatch(x -> x.target() == null || x.outcome().status() == null));
     }
 
     /** Where {@code b} differs from {@code a}, by path. */
