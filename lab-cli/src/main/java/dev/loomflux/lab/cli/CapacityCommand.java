@@ -1,6 +1,7 @@
 package dev.loomflux.lab.cli;
 
 import dev.loomflux.lab.driver.Hyperfoil;
+import dev.loomflux.lab.procedure.Procedure;
 import dev.loomflux.lab.Home;
 import dev.loomflux.lab.UsageException;
 import dev.loomflux.lab.capacity.CapacityPlan;
@@ -99,7 +100,7 @@ public final class CapacityCommand implements Callable<Integer> {
         CpuPlan cpus = cpuOptions.plan();
         LimitsCheck.require(experiment.targets(), settings, cpus.target(), jvm.cpus != null, jvm.memory != null, null);
         try (MachineLock taken = machine.take("capacity", spec.commandLine().getOut())) {
-            new Runner(Home.detect(), experiment, settings, cpus, db, new Hyperfoil(), spec.commandLine().getOut(), plan).run();
+            new Runner(Home.detect(), experiment, settings, cpus, db, new Hyperfoil(), Procedure.capacity(plan), spec.commandLine().getOut()).run();
         }
         return Reaper.stopping() ? 130 : 0;
     }

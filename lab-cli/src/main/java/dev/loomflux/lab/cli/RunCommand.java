@@ -1,6 +1,7 @@
 package dev.loomflux.lab.cli;
 
 import dev.loomflux.lab.driver.Hyperfoil;
+import dev.loomflux.lab.procedure.Procedure;
 import dev.loomflux.lab.Home;
 import dev.loomflux.lab.UsageException;
 import dev.loomflux.lab.experiment.Design;
@@ -143,7 +144,7 @@ public class RunCommand implements Callable<Integer> {
         LaunchSettings settings = jvm.settings(experiment.limits());
         LimitsCheck.require(experiment.targets(), settings, cpus.target(), jvm.cpus != null, jvm.memory != null, file == null ? null : file.toString());
         try (MachineLock taken = machine.take(spec.name(), spec.commandLine().getOut())) {
-            new Runner(Home.detect(), experiment, settings, cpus, db, new Hyperfoil(), spec.commandLine().getOut()).run();
+            new Runner(Home.detect(), experiment, settings, cpus, db, new Hyperfoil(), Procedure.of(experiment), spec.commandLine().getOut()).run();
         }
         if (Reaper.stopping()) {
             return 130;

@@ -1,12 +1,18 @@
 package dev.loomflux.lab.procedure;
 
+import dev.loomflux.lab.capacity.CapacityPlan;
+import dev.loomflux.lab.experiment.Experiment;
 import dev.loomflux.lab.experiment.Scenario;
+import dev.loomflux.lab.measure.Log;
+import dev.loomflux.lab.measure.Measurer;
+import dev.loomflux.lab.result.ResultsFile;
 import java.util.function.Consumer;
 
 /**
  * What a run does to each target for each scenario: measure the experiment's profile
- * ({@link MeasureProfile}) or search the highest rate that meets an SLO ({@link SearchCapacity}).
- * The run itself (database, stub, pinning, Ctrl-C, the targets in turn) is the Runner's.
+ * ({@link MeasureProfile}), each cell of its sweep ({@link SweepCells}) or search the highest rate
+ * that meets an SLO ({@link SearchCapacity}). The command chooses ({@link Kind}); the run itself
+ * (database, stub, pinning, Ctrl-C, the targets in turn) is the Runner's.
  */
 public interface Procedure {
     /**
@@ -25,4 +31,35 @@ public interface Procedure {
 
     /** Whether the report's headlines answer the experiment's question (a capacity search's steps do not). */
     boolean answers();
+
+    /** What a command hands the Runner: the procedure, built once the run's measurer and results exist. */
+    interface Kind {
+        /** @param progress the run's progress line, or null when its length is not known ahead */
+        Procedure create(Experiment experiment, Measurer measurer, ResultsFile results, Log log, Progress progress);
+
+        /** Whether the run's length is known ahead, for its progress line: a capacity search's is not. */
+        default boolean timed() {
+            return true;
+        }
+    }
+
+    /** The experiment's own question: its sweep's grid when it has one, else its profile on every target x scenario. */
+    static Kind of(Experiment experiment) {
+        return experiment.sweep() != null ? SweepCells::new : (e, measurer, results, log, progress) -> new MeasureProfile(e, measurer, results, progress);
+    }
+
+    /** Each target x scenario's highest rate that meets the plan's SLO, in rate steps. */
+    static Kind capacity(CapacityPlan plan) {
+        return new Kind() {
+            @Override
+            public Procedure create(Experiment experiment, Measurer measurer, ResultsFile results, Log log, Progress progress) {
+                return new SearchCapacity(experiment, plan, measurer, results, log);
+            }
+
+            @Override
+            public boolean timed() {
+                return false;
+            }
+        };
+    }
 }

@@ -3,7 +3,6 @@ package dev.loomflux.lab.run;
 import dev.loomflux.lab.Home;
 import dev.loomflux.lab.LabException;
 import dev.loomflux.lab.UsageException;
-import dev.loomflux.lab.capacity.CapacityPlan;
 import dev.loomflux.lab.cpu.CpuPlan;
 import dev.loomflux.lab.db.Database;
 import dev.loomflux.lab.db.DatabaseSource;
@@ -13,10 +12,8 @@ import dev.loomflux.lab.limits.Cgroup;
 import dev.loomflux.lab.limits.ResourceLimits;
 import dev.loomflux.lab.measure.Measurer;
 import dev.loomflux.lab.procedure.InRounds;
-import dev.loomflux.lab.procedure.MeasureProfile;
 import dev.loomflux.lab.procedure.Procedure;
 import dev.loomflux.lab.procedure.Progress;
-import dev.loomflux.lab.procedure.SearchCapacity;
 import dev.loomflux.lab.procedure.SweepCells;
 import dev.loomflux.lab.procedure.TargetVisit;
 import dev.loomflux.lab.result.Comparisons;
@@ -80,7 +77,7 @@ public final class Runner {
     private final PrintWriter console;
     private final ResourceSampler sampler = new ResourceSampler();
     private CpuCanary canary;
-    private final CapacityPlan capacity;
+    private final Procedure.Kind kind;
     private volatile Database database;
     /** Null for a capacity search or a profile that ends by a request count: their length is not known ahead. */
     private final Progress progress;
@@ -88,17 +85,11 @@ public final class Runner {
     private final AtomicLong targetPid = new AtomicLong();
     private final AtomicReference<Cgroup> targetGroup = new AtomicReference<>();
 
-    /** Runs the experiment's own profile on every target x scenario. */
+    /** @param kind what to do on each target x scenario: measure its profile, a sweep's cells, or search its capacity */
     public Runner(Home home, Experiment experiment, LaunchSettings settings, CpuPlan cpus, DatabaseSource databaseSource, LoadDriver driver,
-                  PrintWriter console) {
-        this(home, experiment, settings, cpus, databaseSource, driver, console, null);
-    }
-
-    /** @param capacity when not null, searches each target x scenario's capacity with rate steps instead */
-    public Runner(Home home, Experiment experiment, LaunchSettings settings, CpuPlan cpus, DatabaseSource databaseSource, LoadDriver driver,
-                  PrintWriter console, CapacityPlan capacity) {
+                  Procedure.Kind kind, PrintWriter console) {
         this.driver = driver;
-        this.capacity = capacity;
+        this.kind = kind;
         this.home = home;
         this.declared = experiment;
         // A sweep's target axes make a target JVM per value: the run starts those variants in turn.
@@ -107,7 +98,7 @@ public final class Runner {
         this.cpus = cpus;
         this.databaseSource = databaseSource;
         this.console = console;
-        this.progress = capacity == null ? Progress.of(this.experiment) : null;
+        this.progress = kind.timed() ? Progress.of(this.experiment) : null;
     }
 
     /** @return the results file */
@@ -174,9 +165,8 @@ public final class Runner {
             ResultsFile results = new ResultsFile(dir, runId, env, Described.experiment(experiment, settings));
             Measurer measurer = new Measurer(settings, cpus, sampler, canary, stub, db, dir, log, () -> progress == null ? "" : progress.status() + " | ",
                     driver);
-            Procedure procedure = capacity != null ? new SearchCapacity(experiment, capacity, measurer, results, log)
-                    : declared.sweep() != null ? new SweepCells(declared, measurer, results, log, progress)
-                    : new MeasureProfile(experiment, measurer, results, progress);
+            // The declared experiment: a sweep's cells are its own business, its variants of targets the run's.
+            Procedure procedure = kind.create(declared, measurer, results, log, progress);
             AtomicBoolean saidInterrupted = new AtomicBoolean();
             // Whichever comes first, the Ctrl-C hook or the run's own thread seeing the stop, writes and says it once; the
             // hook waits for the other (the lock), since the JVM halts as soon as the hook returns.
