@@ -93,12 +93,17 @@ public final class Hyperfoil implements LoadDriver {
     /** YAML for Hyperfoil's {@code BenchmarkParser} (a controller, {@code hf run}): the benchmark {@link #run} executes. */
     @Override
     public Plan export(LoadSpec spec, String name) {
-        return new Plan(SUFFIX, BenchmarkYaml.render(spec, PhasePlan.of(spec.profile(), spec.threads()), name));
+        return new Plan(SUFFIX, BenchmarkYaml.render(spec, PhasePlan.of(spec.profile(), spec.threads()), benchmarkName(name)));
     }
 
     @Override
     public Plan export(Rounds rounds, String name) {
-        return new Plan(SUFFIX, rounds.yaml(name));
+        return new Plan(SUFFIX, rounds.yaml(benchmarkName(name)));
+    }
+
+    /** Letters, digits and '-': a file's base name may hold dots and the sweep cell's '='. */
+    private static String benchmarkName(String name) {
+        return name.replaceAll("[^A-Za-z0-9-]", "-");
     }
 
     private static Benchmark parse(String yaml) {

@@ -1,5 +1,7 @@
 package dev.loomflux.lab.driver;
 
+import dev.loomflux.lab.TextFile;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.function.BooleanSupplier;
 
@@ -42,7 +44,11 @@ public interface LoadDriver {
      */
     void cancel();
 
-    /** The same load as the driver's own file, to run it without the lab (docs/scale-out.md). */
+    /**
+     * The same load as the driver's own file, to run it without the lab (docs/scale-out.md).
+     *
+     * @param name the load's name inside the file; the driver makes it one its own tool accepts
+     */
     Plan export(LoadSpec spec, String name);
 
     /** The rounds as the driver's own file. */
@@ -50,5 +56,11 @@ public interface LoadDriver {
 
     /** A driver's plan file: the end of its name (e.g. {@code .hyperfoil.yaml}) and its text. */
     record Plan(String suffix, String text) {
+        /** Writes it into {@code dir} as {@code base} and its suffix; returns that file's name. */
+        public String write(Path dir, String base) {
+            String file = base + suffix;
+            TextFile.write(dir.resolve(file), text);
+            return file;
+        }
     }
 }

@@ -48,14 +48,18 @@ public final class MeasuredResult {
 
     /** The per-second rows of a measurement before any telemetry is added. */
     static List<PerSecond> series(Measurement m, boolean openModel) {
-        return m.series().stream().map(s -> new PerSecond(s.t(), Result.round(s.rps()), Result.finite(s.p50Ms()), Result.finite(s.p99Ms()),
-                s.errors(), s.users(), openModel ? s.intended() : null, openModel ? s.requests() : null,
-                null, null, null, null, null, null, null, null, null, null, null, null, null)).toList();
+        return m.series().stream().map(s -> perSecond(s.t(), s, openModel)).toList();
     }
 
     /** The load's figures of a second heard at {@code t}, before telemetry. */
     static PerSecond second(int t, Second s) {
-        return new PerSecond(t, Result.round(s.rps()), Result.finite(s.p50Ms()), Result.finite(s.p99Ms()), s.errors(), s.users(), null, null,
+        return perSecond(t, s, false);
+    }
+
+    /** @param openModel whether to keep the schedule's figures: intended arrivals and requests sent */
+    private static PerSecond perSecond(int t, Second s, boolean openModel) {
+        return new PerSecond(t, Result.round(s.rps()), Result.finite(s.p50Ms()), Result.finite(s.p99Ms()), s.errors(), s.users(),
+                openModel ? s.intended() : null, openModel ? s.requests() : null,
                 null, null, null, null, null, null, null, null, null, null, null, null, null);
     }
 

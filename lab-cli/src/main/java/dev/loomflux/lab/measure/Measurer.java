@@ -2,7 +2,6 @@ package dev.loomflux.lab.measure;
 
 import dev.loomflux.lab.LabException;
 import dev.loomflux.lab.Pause;
-import dev.loomflux.lab.TextFile;
 import dev.loomflux.lab.cpu.CpuPlan;
 import dev.loomflux.lab.db.Database;
 import dev.loomflux.lab.driver.Errors;
@@ -149,9 +148,7 @@ public final class Measurer {
             String hlog = base + ".hlog";
             Hlog.write(dir.resolve(hlog), name + " " + scenario.name() + " " + scenario.path(), m.intervals());
             // The same load for the driver on its own, e.g. a Hyperfoil controller with agents on other machines (docs/scale-out.md).
-            LoadDriver.Plan plan = driver.export(spec, "loomflux-" + base.replaceAll("[^A-Za-z0-9-]", "-"));
-            String hyperfoil = base + plan.suffix();
-            TextFile.write(dir.resolve(hyperfoil), plan.text());
+            String hyperfoil = driver.export(spec, "loomflux-" + base).write(dir, base);
             String jfr = base + ".jfr";
             Result.Telemetry telemetry;
             try {

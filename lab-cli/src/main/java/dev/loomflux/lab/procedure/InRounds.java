@@ -1,7 +1,6 @@
 package dev.loomflux.lab.procedure;
 
 import dev.loomflux.lab.LabException;
-import dev.loomflux.lab.TextFile;
 import dev.loomflux.lab.driver.Block;
 import dev.loomflux.lab.driver.Errors;
 import dev.loomflux.lab.driver.LoadDriver;
@@ -97,9 +96,7 @@ public final class InRounds {
                 block(load.profile(), design), Rounds.shuffled(alive.size(), total, seed), threads, Measurer.REQUEST_TIMEOUT,
                 design.leadIn());
         String base = "rounds." + scenario.name() + load.suffix();
-        LoadDriver.Plan plan = driver.export(rounds, "loomflux-" + base.replaceAll("[^A-Za-z0-9-]", "-"));
-        String yaml = base + plan.suffix();
-        TextFile.write(dir.resolve(yaml), plan.text());
+        String yaml = driver.export(rounds, "loomflux-" + base).write(dir, base);
         log.line(BlockRecord.where(scenario.name(), cell) + ": " + design.rounds() + " rounds of " + design.block().toMillis() / 1000.0 + " s blocks (each after "
                 + design.leadIn().toSeconds() + " s of unmeasured load) after " + Design.LEAD_IN
                 + " lead-in rounds, every target once per round in a new random order (seed " + seed + ")"
