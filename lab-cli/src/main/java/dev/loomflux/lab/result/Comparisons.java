@@ -136,6 +136,9 @@ public final class Comparisons {
                     + " drifted across the rounds (throughput against every other target, last third vs first): no verdict";
         } else if (outcome.equals(PairComparison.A) || outcome.equals(PairComparison.B)) {
             note = disagreement(blocks, m, a, b, outcome);
+        } else if (pooled.widening() > 1 && outcome.equals(PairComparison.UNDECIDED)) {
+            note = String.format(Locale.ROOT, "the per-round ratios wander (neighbouring rounds alike, as while a JIT still compiles): "
+                    + "interval widened x%.2f, no verdict", pooled.widening());
         }
         if (note != null) {
             outcome = PairComparison.UNDECIDED;
