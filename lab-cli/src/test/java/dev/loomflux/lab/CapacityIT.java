@@ -22,7 +22,7 @@ class CapacityIT {
         // Steps must be steady: at 25 rps the cold JIT still used 3.6% of a CPU after 61 s; at 50 rps it took 174 s.
         // p99 < 200 ms: below the knee a request takes ~100-110 ms, but this machine's 100-180 ms stalls land in a
         // 4 s step's p99 (one search measured 183 ms at 50 rps); 5% over the knee, the queue adds > 200 ms in 4 s.
-        LabCli run = LabCli.of("capacity", "--define", "mvc-10=mvc,server.tomcat.threads.max=10", "--targets", "mvc-10",
+        LabCli run = LabCli.of("capacity", "--aot-cache", "--define", "mvc-10=mvc,server.tomcat.threads.max=10", "--targets", "mvc-10",
                 "--scenario", "gateway", "--delay", "100", "--slo", "p99<200ms", "--max-errors", "0%",
                 "--start", "50", "--step", "4s", "--step-warmup", "40s", "--warmup", "300s");
         assertEquals(0, run.exitCode(), run.toString());
@@ -48,7 +48,7 @@ class CapacityIT {
     void repeatedSearchesAreFreshJvmsWithTheirOwnFilesAndAMedian() throws Exception {
         // Wiring, not capacity: two searches of one target, each in its own JVM, each one step (and its retry) at 1-2 rps.
         // Too short a warmup to be steady, so they find nothing; what is checked is where each search's results go.
-        LabCli run = LabCli.of("capacity", "--targets", "webflux", "--scenario", "json", "--slo", "p99<500ms", "--start", "1",
+        LabCli run = LabCli.of("capacity", "--aot-cache", "--targets", "webflux", "--scenario", "json", "--slo", "p99<500ms", "--start", "1",
                 "--max-rps", "2", "--step", "2s", "--step-warmup", "0s", "--warmup", "3s", "--cooldown", "0s", "--repeat", "2", "--no-pin");
         assertEquals(0, run.exitCode(), run.toString());
         Matcher m = Pattern.compile("results: (\\S+results\\.json)").matcher(run.out());

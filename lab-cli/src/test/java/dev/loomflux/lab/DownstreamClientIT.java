@@ -23,7 +23,7 @@ class DownstreamClientIT {
     @Test
     void everyClientHoldsTheSharedConnectionCap() throws Exception {
         Map<String, String> libraries = Map.of("apache-2", "apache-httpclient5", "jdk-2", "jdk-httpclient", "netty-2", "reactor-netty");
-        LabCli run = LabCli.of("run", "--design", "sequential", "--targets", "apache-2,jdk-2,netty-2",
+        LabCli run = LabCli.of("run", "--aot-cache", "--design", "sequential", "--targets", "apache-2,jdk-2,netty-2",
                 "--define", "apache-2=mvc,loomflux.http-client.max-connections=2,loomflux.http-client.library=apache-httpclient5",
                 "--define", "jdk-2=mvc-vt,loomflux.http-client.max-connections=2,loomflux.http-client.library=jdk-httpclient",
                 "--define", "netty-2=webflux-vt,loomflux.http-client.max-connections=2,loomflux.http-client.library=reactor-netty",

@@ -136,7 +136,7 @@ class FaultIT {
     @Test
     void aTargetOutOfHeapSaysSoInTheFirstLineOfItsError() throws Exception {
         // As mvc-vt at 10,000 users over a 100 ms downstream with 512 MB, smaller: every request in flight holds a Tomcat processor.
-        LabCli run = LabCli.of("run", "--design", "sequential", "--targets", "mvc-vt", "--scenario", "gateway", "--delay", "100", "--profile", "fixed",
+        LabCli run = LabCli.of("run", "--aot-cache", "--design", "sequential", "--targets", "mvc-vt", "--scenario", "gateway", "--delay", "100", "--profile", "fixed",
                 "--users", "4000", "--heap", "64m", "--duration", "30s", "--warmup", "0s", "--cooldown", "0s", "--no-pin");
         assertEquals(0, run.exitCode(), run.toString());
         JsonNode r = JSON.readTree(resultsDir(run).resolve("results.json").toFile()).path("results").get(0);
@@ -213,7 +213,7 @@ class FaultIT {
     private static LabCli runWhileKilling(String command, Supplier<Optional<ProcessHandle>> victim, String targetLog, String... args) throws Exception {
         CompletableFuture<Long> killed = CompletableFuture.supplyAsync(() -> killUnderLoad(victim, targetLog));
         // Unpinned: each target JVM starts on both CPUs (4 s instead of 9), and nothing here measures speed.
-        List<String> all = new java.util.ArrayList<>(List.of(command, "--profile", "fixed", "--users", "8", "--cooldown", "0s", "--no-pin"));
+        List<String> all = new java.util.ArrayList<>(List.of(command, "--aot-cache", "--profile", "fixed", "--users", "8", "--cooldown", "0s", "--no-pin"));
         if (!List.of(args).contains("--warmup")) {
             all.addAll(List.of("--warmup", "0s"));
         }

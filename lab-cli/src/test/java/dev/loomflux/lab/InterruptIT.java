@@ -27,7 +27,7 @@ class InterruptIT {
         Path console = tmp.resolve("console.txt");
         // A terminal's Ctrl-C reaches a process whose SIGINT is at its default. A test run from a background job (CI,
         // nohup ... &) inherits SIGINT ignored, and the JVM keeps it ignored; perl puts it back to default before the exec.
-        Process lab = LabProcess.start(console, "run", "--design", "sequential", "--targets", "mvc-vt", "--scenario", "plaintext,json", "--profile", "fixed",
+        Process lab = LabProcess.start(console, "run", "--aot-cache", "--design", "sequential", "--targets", "mvc-vt", "--scenario", "plaintext,json", "--profile", "fixed",
                 "--users", "8", "--duration", "3s", "--warmup", "0s", "--cooldown", "0s", "--name", "interrupt-it",
                 "--memory", "1g", "--no-pin");
         try {
@@ -71,7 +71,7 @@ class InterruptIT {
     @CsvSource({"false", "true"})
     void aSigkilledLabLeavesNoProcessOfItsRunAndIsFoundAbandoned(boolean guardKilledToo, @TempDir Path tmp) throws Exception {
         Path console = tmp.resolve("console.txt");
-        Process lab = LabProcess.start(console, "run", "--design", "sequential", "--targets", "mvc,webflux", "--scenario", "items", "--profile", "fixed",
+        Process lab = LabProcess.start(console, "run", "--aot-cache", "--design", "sequential", "--targets", "mvc,webflux", "--scenario", "items", "--profile", "fixed",
                 "--users", "20", "--duration", "20s", "--warmup", "0s", "--cooldown", "0s", "--name", "killed-it", "--no-pin");
         Path dir;
         List<ProcessHandle> started;
@@ -121,7 +121,7 @@ class InterruptIT {
         } else {
             assertEquals(List.of(), left.stream().map(ProcessHandle::info).toList(), "alive 5 s after the lab was SIGKILLed");
             assertTrue(Files.readString(dir.resolve("guard.log")).contains("killed postgres (pid " + postmaster.pid() + ")"));
-            next = LabCli.of("run", "--design", "sequential", "--targets", "mvc", "--scenario", "plaintext", "--profile", "fixed",
+            next = LabCli.of("run", "--aot-cache", "--design", "sequential", "--targets", "mvc", "--scenario", "plaintext", "--profile", "fixed",
                     "--users", "4", "--duration", "1s", "--warmup", "0s", "--cooldown", "0s", "--no-pin");
             assertEquals(0, next.exitCode(), next.toString());
         }

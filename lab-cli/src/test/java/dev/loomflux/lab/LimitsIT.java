@@ -21,7 +21,7 @@ class LimitsIT {
     @Test
     void halfACpuIsThrottledToHalfACpuAndTheJvmSeesOneProcessor() throws Exception {
         assumeTrue(Cgroup.unsupported().isEmpty(), () -> "cgroups: " + Cgroup.unsupported().orElse(""));
-        JsonNode half = result(LabCli.of("run", "--design", "sequential", "--targets", "webflux", "--scenario", "cpu", "--profile", "fixed", "--users", "4",
+        JsonNode half = result(LabCli.of("run", "--aot-cache", "--design", "sequential", "--targets", "webflux", "--scenario", "cpu", "--profile", "fixed", "--users", "4",
                 "--duration", "8s", "--warmup", "4s", "--cooldown", "0s", "--cpus", "0.5"));
         JsonNode limits = half.path("limits");
         System.out.println("cpu work at 0.5 CPU: " + half.path("throughput_rps") + " rps; limits " + limits);

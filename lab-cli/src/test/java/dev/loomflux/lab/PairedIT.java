@@ -36,8 +36,8 @@ class PairedIT {
      */
     @Test
     void theSameTargetTwiceNeverGetsAWinner() throws IOException {
-        LabCli run = LabCli.of("run", "--targets", "mvc,mvc2", "--define", "mvc2=mvc", "--scenario", "plaintext", "--users", "16",
-                "--rounds", "8", "--block", "2s", "--lead-in", "1s", "--repeat", "2", "--warmup", "30s", "--cooldown", "0s", "--no-pin");
+        LabCli run = LabCli.of("run", "--aot-cache", "--targets", "mvc,mvc2", "--define", "mvc2=mvc", "--scenario", "plaintext", "--users", "16",
+                "--rounds", "8", "--block", "1s", "--lead-in", "1s", "--repeat", "2", "--warmup", "30s", "--cooldown", "0s", "--no-pin");
         assertEquals(0, run.exitCode(), run.toString());
         JsonNode root = results(run);
         assertEquals(RunRecord.SCHEMA, root.path("schema").asInt());
@@ -77,7 +77,7 @@ class PairedIT {
         assertEquals(4, root.path("results").size(), "one result per target per set");
         for (JsonNode r : root.path("results")) {
             assertEquals("ok", r.path("status").asText(), r.toString());
-            assertEquals(16.0, r.path("duration_s").asDouble(), 0.5, "8 blocks of 2 s, without their lead-ins");
+            assertEquals(8.0, r.path("duration_s").asDouble(), 0.5, "8 blocks of 1 s, without their lead-ins");
         }
         assertTrue(run.out().contains("paired plaintext: "), run.out());
         assertFalse(run.out().contains(" ahead of "), run.out());
@@ -90,8 +90,8 @@ class PairedIT {
      */
     @Test
     void aSweepInRoundsFindsTheThreadCapAndNoWinnerBelowIt() throws IOException {
-        LabCli run = LabCli.of("sweep", "--design", "paired", "--targets", "mvc,mvc-10", "--define", "mvc-10=mvc,server.tomcat.threads.max=10",
-                "--scenario", "gateway", "--delay", "50", "--vary", "users=40,5", "--rounds", "6", "--block", "2s", "--warmup", "20s",
+        LabCli run = LabCli.of("sweep", "--aot-cache", "--design", "paired", "--targets", "mvc,mvc-10", "--define", "mvc-10=mvc,server.tomcat.threads.max=10",
+                "--scenario", "gateway", "--delay", "50", "--vary", "users=40,5", "--rounds", "6", "--block", "1s", "--warmup", "20s",
                 "--cell-warmup", "10s", "--no-pin");
         assertEquals(0, run.exitCode(), run.toString());
         JsonNode root = results(run);
@@ -133,11 +133,11 @@ class PairedIT {
      */
     @Test
     void aSequentialWindowHoldsLittlesLawAtFourSecondLatencies() throws IOException {
-        assertLittlesLaw(LabCli.of("run", "--design", "sequential", "--define", "mvc-10=mvc,server.tomcat.threads.max=10", "--targets", "mvc-10",
+        assertLittlesLaw(LabCli.of("run", "--aot-cache", "--design", "sequential", "--define", "mvc-10=mvc,server.tomcat.threads.max=10", "--targets", "mvc-10",
                 "--scenario", "chain", "--delay", "200", "--depth", "2", "--users", "100", "--duration", "30s", "--warmup", "10s", "--no-pin"), 24.4);
         // No queue at all: 100 users in lockstep over a 4 s stub. Counted whole by send second, 7 waves started in the
         // 30 s window where 7.5 ran through it: 23.3 rps and 93.6 users.
-        assertLittlesLaw(LabCli.of("run", "--design", "sequential", "--targets", "mvc", "--scenario", "gateway", "--delay", "4000", "--users", "100",
+        assertLittlesLaw(LabCli.of("run", "--aot-cache", "--design", "sequential", "--targets", "mvc", "--scenario", "gateway", "--delay", "4000", "--users", "100",
                 "--duration", "30s", "--warmup", "10s", "--no-pin"), 25);
     }
 

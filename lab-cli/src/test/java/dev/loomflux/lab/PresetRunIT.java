@@ -40,7 +40,7 @@ class PresetRunIT {
     private static void runsAtATenthOfItsScale(String preset) throws IOException {
         Experiment e = ExperimentReader.read(Home.detect().root().resolve("experiments").resolve(preset + ".yaml"));
         // A smoke test: steady state is tested elsewhere, so warmup stays short.
-        LabCli run = LabCli.of("run", preset, "--scale", "0.1", "--warmup", "5s", "--no-pin");
+        LabCli run = LabCli.of("run", preset, "--aot-cache", "--scale", "0.1", "--warmup", "5s", "--no-pin");
         assertEquals(0, run.exitCode(), run.toString());
         Matcher m = RESULTS.matcher(run.out());
         assertTrue(m.find(), run.out());

@@ -29,7 +29,7 @@ class RunIT {
      */
     @Test
     void fixedProfileRepeatedOnTwoTargetsWritesTheDocumentedResultsAndSummary() throws Exception {
-        LabCli run = LabCli.of("run", "--design", "sequential", "--targets", "mvc-vt,webflux", "--scenario", "plaintext", "--profile", "fixed",
+        LabCli run = LabCli.of("run", "--aot-cache", "--design", "sequential", "--targets", "mvc-vt,webflux", "--scenario", "plaintext", "--profile", "fixed",
                 "--users", "8", "--duration", "3s", "--warmup", "2s", "--cooldown", "0s", "--repeat", "3", "--no-pin");
         assertEquals(0, run.exitCode(), run.toString());
         JsonNode root = results(run);
@@ -40,6 +40,14 @@ class RunIT {
         JsonNode env = root.path("environment");
         assertTrue(env.path("jdk").path("targets").asText().matches("2[1-9].*|[3-9][0-9].*"), env.toString());
         assertFalse(env.path("pinning").path("applied").asBoolean(true), env.toString());
+        // --aot-cache: each target ran from its extracted jar with the cache, which the JVM mapped (it logs an error when not).
+        assertTrue(root.path("experiment").path("jvm_flags").toString().contains("-XX:AOTCache="), root.path("experiment").toString());
+        assertFalse(run.out().contains("started without its --aot-cache"), run.out());
+        for (String target : new String[] {"mvc-vt", "webflux"}) {
+            String log = Files.readString(resultsDir(run).resolve(target + ".log"));
+            assertTrue(log.contains("/target/aot/loomflux-"), target + " ran from the fat jar:\n" + log.lines().limit(10).toList());
+            assertFalse(log.contains("[error][aot]"), log);
+        }
         assertEquals("fixed", root.path("experiment").path("profile").path("kind").asText());
         assertEquals(6, root.path("results").size());
         for (JsonNode r : root.path("results")) {

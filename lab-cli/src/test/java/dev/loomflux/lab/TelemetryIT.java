@@ -21,7 +21,7 @@ class TelemetryIT {
 
     @Test
     void gatewayShowsTheThreadContrastAndCpuWorkFillsTheTargetsCpuSet() throws Exception {
-        LabCli run = LabCli.of("run", "--design", "sequential", "--targets", "mvc,mvc-vt", "--scenario", "gateway,cpu", "--delay", "20",
+        LabCli run = LabCli.of("run", "--aot-cache", "--design", "sequential", "--targets", "mvc,mvc-vt", "--scenario", "gateway,cpu", "--delay", "20",
                 "--profile", "fixed", "--users", "100", "--duration", "5s", "--warmup", "0s", "--cooldown", "0s");
         assertEquals(0, run.exitCode(), run.toString());
         Matcher m = Pattern.compile("results: (\\S+results\\.json)").matcher(run.out());

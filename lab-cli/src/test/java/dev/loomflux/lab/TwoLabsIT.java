@@ -22,13 +22,13 @@ class TwoLabsIT {
     @Test
     void aSecondLabRefusesWithNoWaitOrWaitsAndNoMeasurementOverlaps(@TempDir Path tmp) throws Exception {
         Path console = tmp.resolve("first.txt");
-        Process first = LabProcess.start(console, "run", "--design", "sequential", "--targets", "mvc", "--scenario", "plaintext", "--profile", "fixed",
+        Process first = LabProcess.start(console, "run", "--aot-cache", "--design", "sequential", "--targets", "mvc", "--scenario", "plaintext", "--profile", "fixed",
                 "--users", "4", "--duration", "8s", "--warmup", "0s", "--cooldown", "0s", "--name", "first", "--no-pin");
         try {
             LabProcess.awaitLine(console, "mvc: ready in", 120);
             Matcher id = Pattern.compile("run (\\S+): ").matcher(Files.readString(console));
             assertTrue(id.find(), Files.readString(console));
-            String[] second = {"run", "--design", "sequential", "--targets", "webflux", "--scenario", "plaintext", "--profile", "fixed",
+            String[] second = {"run", "--aot-cache", "--design", "sequential", "--targets", "webflux", "--scenario", "plaintext", "--profile", "fixed",
                 "--users", "4", "--duration", "2s", "--warmup", "0s", "--cooldown", "0s", "--name", "second", "--no-pin"};
             String holder = "run " + id.group(1) + " (pid " + first.pid() + ", since ";
 

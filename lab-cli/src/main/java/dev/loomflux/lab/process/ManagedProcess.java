@@ -171,6 +171,25 @@ public final class ManagedProcess implements AutoCloseable {
         return stoppedByLab;
     }
 
+    /**
+     * SIGTERM to the process alone, waiting up to {@code patience} for it to exit on its own (a JVM writing
+     * its AOT cache at exit runs a child JVM to assemble it, which must not be stopped with it), then
+     * {@link #close()} for whatever is left.
+     *
+     * @return whether it exited within the patience
+     */
+    public boolean stopAndAwait(java.time.Duration patience) {
+        process.toHandle().destroy();
+        try {
+            return process.waitFor(patience.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        } finally {
+            close();
+        }
+    }
+
     /** SIGTERM to the process and its descendants, then SIGKILL to whatever is left after the grace time. */
     @Override
     public void close() {

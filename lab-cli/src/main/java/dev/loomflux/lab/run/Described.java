@@ -56,7 +56,7 @@ final class Described {
                     unsupported.orElse(Cgroup.mechanism() + "; the JVM sees the quota rounded up (ActiveProcessorCount)"));
         }
         return new ExperimentDescription(e.name(), targets, scenarios, profile(e.profile()), seconds(e.warmup()), seconds(e.cooldown()), e.repeat(),
-                settings.heap(), settings.jvmFlags(), limits, e.sweep() == null ? null
+                settings.heap(), settings.describedFlags(), limits, e.sweep() == null ? null
                         : new ExperimentDescription.SweepPlan(e.sweep().axes().stream().map(a -> new SweepMap.Axis(a.name(), a.label(), a.values())).toList(),
                         seconds(e.sweep().cellWarmup())),
                 e.inRounds() ? new ExperimentDescription.DesignDescription("paired", e.design().rounds(), seconds(e.design().block()), seconds(e.design().leadIn()),

@@ -297,6 +297,7 @@ public final class Runner {
             String affinity = CpuPlan.affinityOf(target.process().pid());
             log.line(spec.name() + ": ready in " + target.startupMillis() + " ms (started beside the others; pid " + target.process().pid() + ", now on CPUs "
                     + affinity + ")" + (experiment.repeat() > 1 ? ", set " + set + " of " + experiment.repeat() : ""));
+            target.aotCacheProblem().ifPresent(p -> log.line(spec.name() + ": started without its --aot-cache: " + p));
             stopLoadWhenItDies(target, experiment.repeat() > 1 ? spec.name() + "#" + set : spec.name(), log);
             long ready = System.currentTimeMillis();
             return new TargetVisit(target, set, List.of(new Phase("startup", launchedAt[0], ready)), affinity,
@@ -404,6 +405,7 @@ public final class Runner {
             targetGroup.set(target.cgroup());
             String affinity = CpuPlan.affinityOf(target.process().pid());
             log.line(spec.name() + ": ready in " + target.startupMillis() + " ms (pid " + target.process().pid() + ", CPUs " + affinity + ")");
+            target.aotCacheProblem().ifPresent(p -> log.line(spec.name() + ": started without its --aot-cache: " + p));
             TargetConfig config = spec.command() == null ? targetConfig(target) : null;
             long ready = System.currentTimeMillis();
             sleep(experiment.idle());

@@ -68,8 +68,15 @@ public final class RunningTarget implements AutoCloseable {
         } else {
             cmd.add(settings.jdk().java().toString());
             cmd.addAll(jvmFlags);
+            Path jar = home.jar(spec.app());
+            if (settings.aotCache()) {
+                AotCache.Launch cached = AotCache.of(settings.jdk(), settings.host(), jar, settings.jvmFlags(),
+                        p -> List.of("--server.address=" + settings.host(), "--server.port=" + p), "/plaintext");
+                cmd.addAll(cached.flags());
+                jar = cached.jar();
+            }
             cmd.add("-jar");
-            cmd.add(home.jar(spec.app()).toString());
+            cmd.add(jar.toString());
             for (Map.Entry<String, String> e : properties(spec, settings, port, downstream, db).entrySet()) {
                 cmd.add("--" + e.getKey() + "=" + e.getValue());
             }
@@ -107,6 +114,13 @@ public final class RunningTarget implements AutoCloseable {
             }
             throw e;
         }
+    }
+
+    /** Why the JVM did not use its --aot-cache, from the errors it logs at start ("Unable to map shared spaces"). */
+    public Optional<String> aotCacheProblem() {
+        List<String> errors = process.logLines().stream().filter(l -> l.contains("][error][aot]") || l.contains("][error][cds]"))
+                .map(l -> l.replaceFirst("^\\[[^]]*]\\[error]\\[(aot|cds)] ", "")).toList();
+        return errors.isEmpty() ? Optional.empty() : Optional.of(String.join("; ", errors));
     }
 
     /** The heap it runs with: the lab's, unless the target's own JVM arguments set another. */
