@@ -91,8 +91,8 @@ class PairedIT {
     @Test
     void aSweepInRoundsFindsTheThreadCapAndNoWinnerBelowIt() throws IOException {
         LabCli run = LabCli.of("sweep", "--aot-cache", "--design", "paired", "--targets", "mvc,mvc-10", "--define", "mvc-10=mvc,server.tomcat.threads.max=10",
-                "--scenario", "gateway", "--delay", "50", "--vary", "users=40,5", "--rounds", "6", "--block", "1s", "--warmup", "20s",
-                "--cell-warmup", "10s", "--no-pin");
+                "--scenario", "gateway", "--delay", "50", "--vary", "users=40,5", "--rounds", "6", "--block", "1s", "--warmup", "10s",
+                "--cell-warmup", "5s", "--no-pin");
         assertEquals(0, run.exitCode(), run.toString());
         JsonNode root = results(run);
         Set<String> cells = new HashSet<>();

@@ -19,7 +19,7 @@ class VerifyIT {
 
     @Test
     void allBuiltInsAndATenThreadTomcatPassEveryCheck() {
-        LabCli run = LabCli.of("verify", "--targets", "mvc,mvc-vt,webflux,webflux-vt,mvc-10",
+        LabCli run = LabCli.of("verify", "--aot-cache", "--targets", "mvc,mvc-vt,webflux,webflux-vt,mvc-10",
                 "--define", "mvc-10=mvc,server.tomcat.threads.max=10,server.tomcat.processor-cache=10");
         assertEquals(0, run.exitCode(), run.toString());
         List<String[]> rows = rows(run.out());
