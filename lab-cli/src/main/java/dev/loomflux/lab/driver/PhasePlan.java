@@ -103,6 +103,11 @@ final class PhasePlan {
         return profile.think();
     }
 
+    /** The loops profile, whose users Hyperfoil starts in slots over {@link #LOOPS_RAMP_UP_MS}. */
+    boolean loops() {
+        return profile instanceof Profile.Loops;
+    }
+
     boolean openModel() {
         return profile instanceof Profile.Rate;
     }

@@ -1,0 +1,197 @@
+package dev.loomflux.lab.driver;
+
+import dev.loomflux.lab.experiment.Think;
+import java.io.StringWriter;
+import java.util.List;
+import javax.xml.parsers.DocumentBuilderFactory;
+import javax.xml.parsers.ParserConfigurationException;
+import javax.xml.transform.OutputKeys;
+import javax.xml.transform.TransformerException;
+import javax.xml.transform.TransformerFactory;
+import javax.xml.transform.dom.DOMSource;
+import javax.xml.transform.stream.StreamResult;
+import org.w3c.dom.Document;
+import org.w3c.dom.Element;
+
+/**
+ * A plan as an Apache JMeter 5.6 test plan (.jmx), from the same {@link PhasePlan} the Hyperfoil
+ * benchmark is rendered from: each phase one thread group. A closed phase is a ThreadGroup of its
+ * users, started after its delay and stopped after its duration (JMeter counts both in whole
+ * seconds); a burst's users each send their requests and stop; the loops' users start over JMeter's
+ * own ramp-up; the rate profile is an OpenModelThreadGroup with even arrivals, as Hyperfoil's
+ * metronome. Every user is a thread with its own keep-alive connection, as in Hyperfoil's pool.
+ */
+final class JmeterPlan {
+    /** The sampler's label, the JTL's {@code label} column. */
+    static final String LABEL = BenchmarkYaml.METRIC;
+    static final long CONNECT_TIMEOUT_MS = 2_000;
+
+    private JmeterPlan() {
+    }
+
+    static String render(LoadSpec spec, PhasePlan plan, String name) {
+        Document doc = newDocument();
+        Element root = doc.createElement("jmeterTestPlan");
+        root.setAttribute("version", "1.2");
+        root.setAttribute("properties", "5.0");
+        root.setAttribute("jmeter", "5.6.3");
+        doc.appendChild(root);
+        Element top = child(root, "hashTree");
+
+        Element testPlan = element(top, "TestPlan", "TestPlanGui", name);
+        bool(testPlan, "TestPlan.functional_mode", false);
+        bool(testPlan, "TestPlan.serialize_threadgroups", false);
+        arguments(testPlan, "TestPlan.user_defined_variables");
+        Element inPlan = child(top, "hashTree");
+
+        Element defaults = element(inPlan, "ConfigTestElement", "HttpDefaultsGui", "target");
+        string(defaults, "HTTPSampler.protocol", spec.base().getScheme());
+        string(defaults, "HTTPSampler.domain", spec.base().getHost());
+        string(defaults, "HTTPSampler.port", Integer.toString(spec.base().getPort() == -1 ? 80 : spec.base().getPort()));
+        string(defaults, "HTTPSampler.connect_timeout", Long.toString(CONNECT_TIMEOUT_MS));
+        string(defaults, "HTTPSampler.response_timeout", Long.toString(spec.requestTimeout().toMillis()));
+        string(defaults, "HTTPSampler.implementation", "HttpClient4");
+        arguments(defaults, "HTTPsampler.Arguments");
+        child(inPlan, "hashTree");
+
+        List<PhasePlan.Phase> phases = plan.phases();
+        if (plan.loops()) {
+            // The loops' users start over 1 s in 20 ms slots for Hyperfoil; JMeter ramps them up itself.
+            int users = phases.stream().mapToInt(PhasePlan.Phase::users).sum();
+            threadGroup(inPlan, "loops", users, PhasePlan.LOOPS_RAMP_UP_MS, 0, -1, phases.get(0).requests(), spec, plan.think());
+        } else {
+            for (PhasePlan.Phase p : phases) {
+                switch (p.model()) {
+                    case ALWAYS -> threadGroup(inPlan, p.name(), p.users(), 0, p.startMs(), p.durationMs(), -1, spec, plan.think());
+                    case AT_ONCE -> threadGroup(inPlan, p.name(), p.users(), 0, p.startMs(), -1, p.requests(), spec, plan.think());
+                    case CONSTANT_RATE -> openModel(inPlan, p, spec);
+                }
+            }
+        }
+        return write(doc);
+    }
+
+    /**
+     * @param durationMs -1: until each user has sent {@code loops} requests
+     * @param loops      -1: until the duration is over
+     */
+    private static void threadGroup(Element parent, String name, int users, long rampMs, long startMs, long durationMs, int loops, LoadSpec spec,
+                                    Think think) {
+        Element g = element(parent, "ThreadGroup", "ThreadGroupGui", name);
+        // A failed request is counted and the user carries on, as with Hyperfoil.
+        string(g, "ThreadGroup.on_sample_error", "continue");
+        Element loop = child(g, "elementProp");
+        loop.setAttribute("name", "ThreadGroup.main_controller");
+        loop.setAttribute("elementType", "LoopController");
+        loop.setAttribute("guiclass", "LoopControlPanel");
+        loop.setAttribute("testclass", "LoopController");
+        bool(loop, "LoopController.continue_forever", false);
+        string(loop, "LoopController.loops", Integer.toString(loops));
+        string(g, "ThreadGroup.num_threads", Integer.toString(users));
+        string(g, "ThreadGroup.ramp_time", Long.toString(seconds(rampMs, name + " ramp-up")));
+        boolean scheduled = durationMs >= 0 || startMs > 0;
+        bool(g, "ThreadGroup.scheduler", scheduled);
+        if (scheduled) {
+            string(g, "ThreadGroup.duration", durationMs >= 0 ? Long.toString(seconds(durationMs, name + " duration")) : "");
+            string(g, "ThreadGroup.delay", Long.toString(seconds(startMs, name + " start")));
+        }
+        bool(g, "ThreadGroup.same_user_on_next_iteration", true);
+        sampler(child(parent, "hashTree"), spec, think);
+    }
+
+    private static void openModel(Element parent, PhasePlan.Phase p, LoadSpec spec) {
+        Element g = element(parent, "OpenModelThreadGroup", "OpenModelThreadGroupGui", p.name());
+        string(g, "ThreadGroup.on_sample_error", "continue");
+        Element controller = child(g, "elementProp");
+        controller.setAttribute("name", "ThreadGroup.main_controller");
+        controller.setAttribute("elementType", "OpenModelThreadGroupController");
+        // Even arrivals, as Hyperfoil's metronome: Poisson arrivals would make seconds differ by chance.
+        string(g, "OpenModelThreadGroup.schedule", "rate(" + p.rps() + "/sec) even_arrivals(" + seconds(p.durationMs(), p.name() + " duration") + " sec)");
+        string(g, "OpenModelThreadGroup.random_seed", "");
+        sampler(child(parent, "hashTree"), spec, Think.NONE);
+    }
+
+    private static void sampler(Element tree, LoadSpec spec, Think think) {
+        Element s = element(tree, "HTTPSamplerProxy", "HttpTestSampleGui", LABEL);
+        string(s, "HTTPSampler.path", spec.requestPath());
+        string(s, "HTTPSampler.method", "GET");
+        bool(s, "HTTPSampler.use_keepalive", true);
+        bool(s, "HTTPSampler.follow_redirects", false);
+        bool(s, "HTTPSampler.auto_redirects", false);
+        arguments(s, "HTTPsampler.Arguments");
+        Element inSampler = child(tree, "hashTree");
+        if (think.none()) {
+            return;
+        }
+        // After each response, in whole ms: a fixed pause, or uniform in min..max.
+        Element timer = element(inSampler, "UniformRandomTimer", "UniformRandomTimerGui", "think");
+        string(timer, "ConstantTimer.delay", Long.toString(think.min().toMillis()));
+        string(timer, "RandomTimer.range", Long.toString(think.max().toMillis() - think.min().toMillis()));
+        child(inSampler, "hashTree");
+    }
+
+    /** JMeter's thread groups count delays and durations in whole seconds. */
+    private static long seconds(long ms, String what) {
+        if (ms % 1000 != 0) {
+            throw new IllegalArgumentException(what + ": " + ms + " ms is not whole seconds, which JMeter's thread groups count in");
+        }
+        return ms / 1000;
+    }
+
+    private static Element element(Element parent, String testclass, String gui, String name) {
+        Element e = child(parent, testclass);
+        e.setAttribute("guiclass", gui);
+        e.setAttribute("testclass", testclass);
+        e.setAttribute("testname", name);
+        e.setAttribute("enabled", "true");
+        return e;
+    }
+
+    private static void arguments(Element parent, String name) {
+        Element args = child(parent, "elementProp");
+        args.setAttribute("name", name);
+        args.setAttribute("elementType", "Arguments");
+        args.setAttribute("guiclass", "HTTPArgumentsPanel");
+        args.setAttribute("testclass", "Arguments");
+        child(args, "collectionProp").setAttribute("name", "Arguments.arguments");
+    }
+
+    private static void string(Element parent, String name, String value) {
+        Element p = child(parent, "stringProp");
+        p.setAttribute("name", name);
+        p.setTextContent(value);
+    }
+
+    private static void bool(Element parent, String name, boolean value) {
+        Element p = child(parent, "boolProp");
+        p.setAttribute("name", name);
+        p.setTextContent(Boolean.toString(value));
+    }
+
+    private static Element child(Element parent, String tag) {
+        Element e = parent.getOwnerDocument().createElement(tag);
+        parent.appendChild(e);
+        return e;
+    }
+
+    private static Document newDocument() {
+        try {
+            return DocumentBuilderFactory.newInstance().newDocumentBuilder().newDocument();
+        } catch (ParserConfigurationException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static String write(Document doc) {
+        try {
+            var t = TransformerFactory.newInstance().newTransformer();
+            t.setOutputProperty(OutputKeys.INDENT, "yes");
+            t.setOutputProperty("{http://xml.apache.org/xslt}indent-amount", "2");
+            StringWriter out = new StringWriter();
+            t.transform(new DOMSource(doc), new StreamResult(out));
+            return out.toString();
+        } catch (TransformerException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}

@@ -1,0 +1,128 @@
+package dev.loomflux.lab.driver;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.loomflux.lab.experiment.Profile;
+import dev.loomflux.lab.experiment.Think;
+import java.io.ByteArrayInputStream;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import javax.xml.parsers.DocumentBuilderFactory;
+import javax.xml.xpath.XPathConstants;
+import javax.xml.xpath.XPathFactory;
+import org.junit.jupiter.api.Test;
+import org.w3c.dom.Document;
+import org.w3c.dom.Element;
+import org.w3c.dom.NodeList;
+
+/** Every profile rendered to a JMeter test plan and read back: thread groups, their users, times and loops, the request. */
+class JmeterPlanTest {
+    private static final URI TARGET = URI.create("http://127.0.0.1:8181");
+
+    private static Document render(Profile profile, String path) throws Exception {
+        LoadSpec spec = new LoadSpec(TARGET, path, profile, 2, Duration.ofMillis(2500));
+        String jmx = JmeterPlan.render(spec, PhasePlan.of(profile, 2), "loomflux-t");
+        return DocumentBuilderFactory.newInstance().newDocumentBuilder().parse(new ByteArrayInputStream(jmx.getBytes(StandardCharsets.UTF_8)));
+    }
+
+    /** Each thread group's named properties: "num_threads", "duration", "delay", "loops", "schedule". */
+    private static List<Element> groups(Document d) throws Exception {
+        NodeList n = (NodeList) XPathFactory.newInstance().newXPath().evaluate("//ThreadGroup|//OpenModelThreadGroup", d, XPathConstants.NODESET);
+        List<Element> out = new ArrayList<>();
+        for (int i = 0; i < n.getLength(); i++) {
+            out.add((Element) n.item(i));
+        }
+        return out;
+    }
+
+    private static String prop(Element e, String name) throws Exception {
+        return XPathFactory.newInstance().newXPath().evaluate(".//*[@name='" + name + "']", e);
+    }
+
+    private static String text(Document d, String xpath) throws Exception {
+        return XPathFactory.newInstance().newXPath().evaluate(xpath, d);
+    }
+
+    @Test
+    void fixedUsersAreOneThreadGroupForTheDuration() throws Exception {
+        Document d = render(new Profile.Fixed(8, Duration.ofSeconds(30)), "/gateway?delay=20&x=\"<y>\"");
+        List<Element> g = groups(d);
+        assertEquals(1, g.size());
+        assertEquals("8", prop(g.get(0), "ThreadGroup.num_threads"));
+        assertEquals("30", prop(g.get(0), "ThreadGroup.duration"));
+        assertEquals("0", prop(g.get(0), "ThreadGroup.delay"));
+        assertEquals("true", prop(g.get(0), "ThreadGroup.scheduler"));
+        assertEquals("-1", prop(g.get(0), "LoopController.loops"), "until the duration ends");
+        assertEquals("continue", prop(g.get(0), "ThreadGroup.on_sample_error"));
+        // The path as it goes on the wire, whatever characters it holds: the XML writer escapes them.
+        assertEquals("/gateway?delay=20&x=\"<y>\"", text(d, "//HTTPSamplerProxy/stringProp[@name='HTTPSampler.path']"));
+        assertEquals("8181", text(d, "//ConfigTestElement/stringProp[@name='HTTPSampler.port']"));
+        assertEquals("2500", text(d, "//ConfigTestElement/stringProp[@name='HTTPSampler.response_timeout']"));
+        assertEquals("true", text(d, "//HTTPSamplerProxy/boolProp[@name='HTTPSampler.use_keepalive']"));
+        assertEquals(JmeterPlan.LABEL, text(d, "//HTTPSamplerProxy/@testname"));
+    }
+
+    @Test
+    void stagesAreLayeredThreadGroupsWithTheirOwnDelays() throws Exception {
+        // 0 -> 4 users over 4 s, then 4 for 2 s: users 1..4 join one a second and all stay to the end (6 s).
+        List<Element> g = groups(render(new Profile.Stages(List.of(new Profile.Stage(Duration.ofSeconds(4), 4),
+                new Profile.Stage(Duration.ofSeconds(2), 4)), Think.NONE), "/json"));
+        int users = 0;
+        for (Element e : g) {
+            int n = Integer.parseInt(prop(e, "ThreadGroup.num_threads"));
+            long delay = Long.parseLong(prop(e, "ThreadGroup.delay"));
+            long duration = Long.parseLong(prop(e, "ThreadGroup.duration"));
+            assertEquals(6, delay + duration, "every layer ends with the load: " + delay + " + " + duration);
+            users += n;
+        }
+        assertEquals(4, users, "the peak");
+        assertTrue(g.size() >= 3, "users join at different seconds: " + g.size() + " groups");
+    }
+
+    @Test
+    void aBurstsUsersEachSendTheirRequestsAndStop() throws Exception {
+        List<Element> g = groups(render(new Profile.Burst(50, 3, Think.NONE), "/plaintext"));
+        assertEquals(1, g.size());
+        assertEquals("50", prop(g.get(0), "ThreadGroup.num_threads"));
+        assertEquals("3", prop(g.get(0), "LoopController.loops"));
+        assertEquals("false", prop(g.get(0), "ThreadGroup.scheduler"));
+    }
+
+    @Test
+    void loopsStartTheirUsersOverOneSecond() throws Exception {
+        List<Element> g = groups(render(new Profile.Loops(40, 25, Think.NONE), "/plaintext"));
+        assertEquals(1, g.size(), "Hyperfoil's 20 ms slots are JMeter's own ramp-up");
+        assertEquals("40", prop(g.get(0), "ThreadGroup.num_threads"));
+        assertEquals("1", prop(g.get(0), "ThreadGroup.ramp_time"));
+        assertEquals("25", prop(g.get(0), "LoopController.loops"));
+    }
+
+    @Test
+    void aRateIsAnOpenModelWithEvenArrivals() throws Exception {
+        List<Element> g = groups(render(new Profile.Rate(250, Duration.ofSeconds(20), 100), "/plaintext"));
+        assertEquals(1, g.size());
+        assertEquals("OpenModelThreadGroup", g.get(0).getTagName());
+        assertEquals("rate(250/sec) even_arrivals(20 sec)", prop(g.get(0), "OpenModelThreadGroup.schedule"));
+    }
+
+    @Test
+    void thinkTimeIsAUniformTimerAfterEachResponse() throws Exception {
+        Document d = render(new Profile.Fixed(4, Duration.ofSeconds(5), new Think(Duration.ofMillis(100), Duration.ofMillis(300))), "/plaintext");
+        assertEquals("100", text(d, "//UniformRandomTimer/stringProp[@name='ConstantTimer.delay']"));
+        assertEquals("200", text(d, "//UniformRandomTimer/stringProp[@name='RandomTimer.range']"));
+        assertEquals(0, ((NodeList) XPathFactory.newInstance().newXPath().evaluate("//UniformRandomTimer",
+                render(new Profile.Fixed(4, Duration.ofSeconds(5)), "/plaintext"), XPathConstants.NODESET)).getLength());
+    }
+
+    @Test
+    void aDurationJmeterCannotCountIsRefusedNamingIt() {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> render(new Profile.Fixed(4, Duration.ofMillis(2500)), "/plaintext"));
+        assertEquals("fixed duration: 2500 ms is not whole seconds, which JMeter's thread groups count in", e.getMessage());
+    }
+}
