@@ -1,0 +1,105 @@
+package dev.loomflux.lab.driver;
+
+import com.fasterxml.jackson.databind.MappingIterator;
+import com.fasterxml.jackson.dataformat.csv.CsvMapper;
+import com.fasterxml.jackson.dataformat.csv.CsvSchema;
+import java.io.IOException;
+import java.io.RandomAccessFile;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * JMeter's CSV results file (.jtl), read while JMeter appends to it: each call of {@link #next()}
+ * returns the rows completed since the last, so that the lab can count seconds as they end. A row
+ * JMeter has half written stays for the next call.
+ */
+final class Jtl {
+    /**
+     * One request as JMeter saw it.
+     *
+     * @param startMs    when it was sent, epoch ms (JMeter's {@code timeStamp}, the default "start" stamp)
+     * @param elapsedMs  until the whole response had arrived, whole ms: JMeter's resolution
+     * @param code       the status, or JMeter's "Non HTTP response code: java.net.SocketException" for a failure below HTTP
+     * @param thread     "group 1-3": the thread group and the user; with agents, the agent's address leads it
+     * @param allThreads users alive in the whole test when it ended
+     */
+    record Sample(long startMs, long elapsedMs, String code, boolean success, String thread, long bytes, long sentBytes, int allThreads,
+                  long connectMs, String failure) {
+        long endMs() {
+            return startMs + elapsedMs;
+        }
+    }
+
+    private static final CsvMapper CSV = new CsvMapper();
+
+    private final Path file;
+    private long offset;
+    private CsvSchema schema;
+
+    Jtl(Path file) {
+        this.file = file;
+    }
+
+    /** Every row of a finished file. */
+    static List<Sample> readAll(Path file) throws IOException {
+        return new Jtl(file).next();
+    }
+
+    /** The rows completed since the last call; none while the file does not exist yet. */
+    List<Sample> next() throws IOException {
+        if (!Files.exists(file)) {
+            return List.of();
+        }
+        String text;
+        try (RandomAccessFile in = new RandomAccessFile(file.toFile(), "r")) {
+            long length = in.length();
+            if (length <= offset) {
+                return List.of();
+            }
+            byte[] bytes = new byte[(int) (length - offset)];
+            in.seek(offset);
+            in.readFully(bytes);
+            int complete = lastNewline(bytes) + 1;
+            if (complete == 0) {
+                return List.of();
+            }
+            offset += complete;
+            text = new String(bytes, 0, complete, StandardCharsets.UTF_8);
+        }
+        if (schema == null) {
+            int eol = text.indexOf('\n');
+            schema = CsvSchema.builder().addColumns(List.of(text.substring(0, eol).strip().split(",")), CsvSchema.ColumnType.STRING).build();
+            text = text.substring(eol + 1);
+        }
+        List<Sample> out = new ArrayList<>();
+        try (MappingIterator<Map<String, String>> rows = CSV.readerFor(Map.class).with(schema).readValues(text)) {
+            while (rows.hasNext()) {
+                out.add(sample(rows.next()));
+            }
+        }
+        return out;
+    }
+
+    private static Sample sample(Map<String, String> r) {
+        return new Sample(Long.parseLong(r.get("timeStamp")), Long.parseLong(r.get("elapsed")), r.get("responseCode"), Boolean.parseBoolean(r.get("success")),
+                r.get("threadName"), number(r.get("bytes")), number(r.get("sentBytes")), (int) number(r.get("allThreads")), number(r.get("Connect")),
+                r.getOrDefault("failureMessage", ""));
+    }
+
+    private static long number(String s) {
+        return s == null || s.isBlank() ? 0 : Long.parseLong(s.strip());
+    }
+
+    private static int lastNewline(byte[] b) {
+        for (int i = b.length - 1; i >= 0; i--) {
+            if (b[i] == '\n') {
+                return i;
+            }
+        }
+        return -1;
+    }
+}

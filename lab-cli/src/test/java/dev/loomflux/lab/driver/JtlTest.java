@@ -1,0 +1,41 @@
+package dev.loomflux.lab.driver;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** JMeter's CSV results read as it writes them: whole rows only, quoted commas kept. */
+class JtlTest {
+    private static final String HEADER = "timeStamp,elapsed,label,responseCode,responseMessage,threadName,dataType,success,failureMessage,bytes,sentBytes,"
+            + "grpThreads,allThreads,URL,Latency,IdleTime,Connect\n";
+
+    @Test
+    void rowsAreReadAsTheyCompleteAndAHalfWrittenOneWaits(@TempDir Path dir) throws Exception {
+        Path file = dir.resolve("out.jtl");
+        Jtl jtl = new Jtl(file);
+        assertTrue(jtl.next().isEmpty(), "no file yet");
+        Files.writeString(file, HEADER
+                + "1795707328267,206,request,200,,fixed 1-1,text,true,,127,127,8,8,http://127.0.0.1:18282/plaintext,205,0,24\n"
+                + "1795707328300,16,request,Non HTTP response code: java.net.SocketException,\"Non HTTP response message: Socket closed, reset\",rate 1-9");
+        List<Jtl.Sample> first = jtl.next();
+        assertEquals(1, first.size());
+        assertEquals(new Jtl.Sample(1795707328267L, 206, "200", true, "fixed 1-1", 127, 127, 8, 24, ""), first.get(0));
+        Files.writeString(file, "79,text,false,\"a, b\",3130,0,35,35,http://127.0.0.1:18282/plaintext,0,0,0\n", StandardOpenOption.APPEND);
+        List<Jtl.Sample> second = jtl.next();
+        assertEquals(1, second.size());
+        Jtl.Sample failed = second.get(0);
+        assertFalse(failed.success());
+        assertEquals("rate 1-979", failed.thread());
+        assertEquals("a, b", failed.failure());
+        assertEquals(1795707328316L, failed.endMs());
+        assertTrue(jtl.next().isEmpty(), "nothing new");
+        assertEquals(2, Jtl.readAll(file).size());
+    }
+}
