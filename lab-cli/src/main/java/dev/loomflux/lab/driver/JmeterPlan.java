@@ -105,8 +105,11 @@ final class JmeterPlan {
         Element controller = child(g, "elementProp");
         controller.setAttribute("name", "ThreadGroup.main_controller");
         controller.setAttribute("elementType", "OpenModelThreadGroupController");
-        // Even arrivals, as Hyperfoil's metronome: Poisson arrivals would make seconds differ by chance.
-        string(g, "OpenModelThreadGroup.schedule", "rate(" + p.rps() + "/sec) even_arrivals(" + seconds(p.durationMs(), p.name() + " duration") + " sec)");
+        // Even arrivals, as Hyperfoil's metronome: Poisson arrivals would make seconds differ by chance. Then a pause as
+        // long as a request may take, without which JMeter interrupts the requests in flight when the arrivals end
+        // (1-2 of 400 at 100/s over a 20 ms stub, "Socket closed"), where Hyperfoil lets them finish.
+        string(g, "OpenModelThreadGroup.schedule", "rate(" + p.rps() + "/sec) even_arrivals(" + seconds(p.durationMs(), p.name() + " duration")
+                + " sec) pause(" + (spec.requestTimeout().toMillis() + 999) / 1000 + " sec)");
         string(g, "OpenModelThreadGroup.random_seed", "");
         sampler(child(parent, "hashTree"), spec, Think.NONE);
     }

@@ -107,7 +107,8 @@ class JmeterPlanTest {
         List<Element> g = groups(render(new Profile.Rate(250, Duration.ofSeconds(20), 100), "/plaintext"));
         assertEquals(1, g.size());
         assertEquals("OpenModelThreadGroup", g.get(0).getTagName());
-        assertEquals("rate(250/sec) even_arrivals(20 sec)", prop(g.get(0), "OpenModelThreadGroup.schedule"));
+        assertEquals("rate(250/sec) even_arrivals(20 sec) pause(3 sec)", prop(g.get(0), "OpenModelThreadGroup.schedule"),
+                "arrivals for 20 s, then up to the request timeout (2.5 s) for the last to finish");
     }
 
     @Test
