@@ -49,6 +49,11 @@ final class Tally implements Collector {
         this.window = window;
     }
 
+    /** When the load started, epoch ms. */
+    synchronized long startMillis() {
+        return startMillis;
+    }
+
     /** Milliseconds since the load started. */
     synchronized long elapsed(long nowMillis) {
         return nowMillis - startMillis;
