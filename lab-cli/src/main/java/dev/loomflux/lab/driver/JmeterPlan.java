@@ -88,12 +88,12 @@ final class JmeterPlan {
         bool(loop, "LoopController.continue_forever", false);
         string(loop, "LoopController.loops", Integer.toString(loops));
         string(g, "ThreadGroup.num_threads", Integer.toString(users));
-        string(g, "ThreadGroup.ramp_time", Long.toString(seconds(rampMs, name + " ramp-up")));
+        string(g, "ThreadGroup.ramp_time", Long.toString(seconds(rampMs)));
         boolean scheduled = durationMs >= 0 || startMs > 0;
         bool(g, "ThreadGroup.scheduler", scheduled);
         if (scheduled) {
-            string(g, "ThreadGroup.duration", durationMs >= 0 ? Long.toString(seconds(durationMs, name + " duration")) : "");
-            string(g, "ThreadGroup.delay", Long.toString(seconds(startMs, name + " start")));
+            string(g, "ThreadGroup.duration", durationMs >= 0 ? Long.toString(seconds(durationMs)) : "");
+            string(g, "ThreadGroup.delay", Long.toString(seconds(startMs)));
         }
         bool(g, "ThreadGroup.same_user_on_next_iteration", true);
         sampler(child(parent, "hashTree"), spec, think);
@@ -108,7 +108,7 @@ final class JmeterPlan {
         // Even arrivals, as Hyperfoil's metronome: Poisson arrivals would make seconds differ by chance. Then a pause as
         // long as a request may take, without which JMeter interrupts the requests in flight when the arrivals end
         // (1-2 of 400 at 100/s over a 20 ms stub, "Socket closed"), where Hyperfoil lets them finish.
-        string(g, "OpenModelThreadGroup.schedule", "rate(" + p.rps() + "/sec) even_arrivals(" + seconds(p.durationMs(), p.name() + " duration")
+        string(g, "OpenModelThreadGroup.schedule", "rate(" + p.rps() + "/sec) even_arrivals(" + seconds(p.durationMs())
                 + " sec) pause(" + (spec.requestTimeout().toMillis() + 999) / 1000 + " sec)");
         string(g, "OpenModelThreadGroup.random_seed", "");
         sampler(child(parent, "hashTree"), spec, Think.NONE);
@@ -133,12 +133,12 @@ final class JmeterPlan {
         child(inSampler, "hashTree");
     }
 
-    /** JMeter's thread groups count delays and durations in whole seconds. */
-    private static long seconds(long ms, String what) {
-        if (ms % 1000 != 0) {
-            throw new IllegalArgumentException(what + ": " + ms + " ms is not whole seconds, which JMeter's thread groups count in");
-        }
-        return ms / 1000;
+    /**
+     * JMeter's thread groups count delays and durations in whole seconds: a part of a second is rounded up
+     * (a measured window is cut by the lab, not by the plan's end).
+     */
+    private static long seconds(long ms) {
+        return (ms + 999) / 1000;
     }
 
     private static Element element(Element parent, String testclass, String gui, String name) {

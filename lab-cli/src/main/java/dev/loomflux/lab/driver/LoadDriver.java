@@ -12,6 +12,9 @@ import java.util.function.BooleanSupplier;
  * cancel stops that driver's loads and no other's.
  */
 public interface LoadDriver {
+    /** As results.json and the report name it: "hyperfoil", "jmeter". */
+    String name();
+
     /**
      * One continuous load of which only the {@code window}'s seconds are measured (the whole load when
      * null). Blocks until it is over, {@code enough} says so (asked after each second), or it is

@@ -196,6 +196,12 @@ final class ReportContent {
                     + exp.design().leadInRounds() + " lead-in round (the profile's duration is not used)"
                     : "sequential"));
         }
+        if (exp.driver() != null) {
+            rows.add(List.of("load driver", "jmeter".equals(exp.driver())
+                    ? "Apache JMeter " + env.versions().getOrDefault("jmeter", "") + ", non-GUI, one local process (latency in whole ms; a thread and"
+                    + " connection per user, per arrival for a rate)"
+                    : "Hyperfoil " + env.versions().getOrDefault("hyperfoil", "") + ", embedded in the lab"));
+        }
         rows.add(List.of("JVM flags (every target)", String.join(" ", exp.jvmFlags())));
         if (exp.limits() != null) {
             // cpus and memory are every target's (absent when only some targets have their own, shown with the targets).

@@ -6,7 +6,7 @@ import java.util.Map;
 /** The resolved experiment as results.json records it: everything needed to run it again. */
 public record ExperimentDescription(String name, List<TargetDescription> targets, List<ScenarioDescription> scenarios, ProfileDescription profile,
                                     double warmupS, double cooldownS, Integer repeat, String heap, List<String> jvmFlags, Limits limits,
-                                    SweepPlan sweep, DesignDescription design) {
+                                    SweepPlan sweep, DesignDescription design, String driver) {
     /** How the targets were measured against each other; rounds, block and lead-ins only for the paired design. */
     public record DesignDescription(String kind, Integer rounds, Double blockS, Double leadInS, Integer leadInRounds) {
     }

@@ -43,7 +43,7 @@ final class Described {
                 database, Environment.buildVersions(), git(home, "rev-parse", "HEAD"), status == null ? null : !status.isBlank());
     }
 
-    static ExperimentDescription experiment(Experiment e, LaunchSettings settings) {
+    static ExperimentDescription experiment(Experiment e, LaunchSettings settings, String driver) {
         List<TargetDescription> targets = e.targets().stream().map(Described::target).toList();
         List<ScenarioDescription> scenarios = e.scenarios().stream()
                 .map(s -> new ScenarioDescription(s.name(), s.kind().id(), s.orderedParams(), s.dist(), s.path())).toList();
@@ -60,7 +60,7 @@ final class Described {
                         : new ExperimentDescription.SweepPlan(e.sweep().axes().stream().map(a -> new SweepMap.Axis(a.name(), a.label(), a.values())).toList(),
                         seconds(e.sweep().cellWarmup())),
                 e.inRounds() ? new ExperimentDescription.DesignDescription("paired", e.design().rounds(), seconds(e.design().block()), seconds(e.design().leadIn()),
-                        Design.LEAD_IN) : new ExperimentDescription.DesignDescription("sequential", null, null, null, null));
+                        Design.LEAD_IN) : new ExperimentDescription.DesignDescription("sequential", null, null, null, null), driver);
     }
 
     private static TargetDescription target(TargetSpec t) {

@@ -162,7 +162,7 @@ public final class Runner {
             URI stubUri = stub == null ? URI.create("http://127.0.0.1:9") : stub.base();
             watchSupport(stub, db);
             Environment env = Described.environment(home, settings.jdk(), cpus, db == null ? null : db.description());
-            ResultsFile results = new ResultsFile(dir, runId, env, Described.experiment(experiment, settings));
+            ResultsFile results = new ResultsFile(dir, runId, env, Described.experiment(experiment, settings, driver.name()));
             Measurer measurer = new Measurer(settings, cpus, sampler, canary, stub, db, dir, log, () -> progress == null ? "" : progress.status() + " | ",
                     driver);
             // The declared experiment: a sweep's cells are its own business, its variants of targets the run's.
