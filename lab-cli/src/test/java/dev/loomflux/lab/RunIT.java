@@ -84,7 +84,7 @@ class RunIT {
             assertTrue(r.path("driver").has("saturated"), where);
             assertTrue(r.path("target_config").path("jvm").path("available_processors").asInt() > 0, where + " target_config");
             // Scaling out: the benchmark the run executed, as YAML that Hyperfoil's own parser accepts.
-            String yaml = Files.readString(resultsDir(run).resolve(r.path("hyperfoil_yaml").asText()));
+            String yaml = Files.readString(resultsDir(run).resolve(r.path("plan").asText()));
             io.hyperfoil.core.parser.BenchmarkParser parser = io.hyperfoil.core.parser.BenchmarkParser.instance();
             io.hyperfoil.api.config.Benchmark benchmark = parser.buildBenchmark(
                     parser.createSource(yaml, io.hyperfoil.api.config.BenchmarkData.EMPTY), java.util.Map.of());
@@ -130,8 +130,8 @@ class RunIT {
         assertEquals(r.path("requests").asLong(), r.path("responses").asLong(), r.toString());
         assertEquals(10, r.path("in_flight").asDouble(), 1, "Little's law: " + r);
         assertTrue(r.path("series").size() >= 3, r.toString());
-        String plan = Files.readString(resultsDir(run).resolve(r.path("hyperfoil_yaml").asText()));
-        assertTrue(r.path("hyperfoil_yaml").asText().endsWith(".jmx") && plan.contains("<ThreadGroup"), plan);
+        String plan = Files.readString(resultsDir(run).resolve(r.path("plan").asText()));
+        assertTrue(r.path("plan").asText().endsWith(".jmx") && plan.contains("<ThreadGroup"), plan);
         assertTrue(Files.readString(resultsDir(run).resolve("report.md")).contains("| load driver | Apache JMeter 5.6.3"), "the report names the driver");
         assertEquals(0, ProcessHandle.current().descendants().filter(ProcessHandle::isAlive).count(), "no JMeter left");
     }

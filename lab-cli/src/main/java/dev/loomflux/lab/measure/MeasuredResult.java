@@ -39,11 +39,11 @@ public final class MeasuredResult {
      * (t = the block's round, from 1; rps its throughput, cpu_pct its CPU over the block).
      */
     public static Result ofRounds(String target, String scenario, double seconds, long requests, long responses, WindowShare share, Histogram latency,
-                                  Errors errors, List<PerSecond> series, String hlog, String hyperfoilYaml, SteadyState steadyState, Boolean behindSchedule) {
+                                  Errors errors, List<PerSecond> series, String hlog, String plan, SteadyState steadyState, Boolean behindSchedule) {
         Result.Load load = new Result.Load(Result.round(seconds), requests, responses, Result.round(share.rps(seconds)), Result.round(share.inFlight(seconds)),
                 Latency.of(latency), errors(errors), null, behindSchedule, null);
         return new Result(new Result.Key(target, scenario, null, null, null), Result.Outcome.OK, load, new Result.Telemetry(series, null, null, null),
-                new Result.Files(hlog, hyperfoilYaml, null, null), new Result.Checks(steadyState, null, null), null, null);
+                new Result.Files(hlog, plan, null, null), new Result.Checks(steadyState, null, null), null, null);
     }
 
     /** The per-second rows of a measurement before any telemetry is added. */

@@ -43,7 +43,7 @@ import java.util.function.Supplier;
 /**
  * One load on a running target, as one results.json entry: warmed up (compile stage, then the load
  * itself until steady), measured, checked for drift, with the target's telemetry over every phase
- * and the run's files (.hlog, .series.csv, .jfr, .hyperfoil.yaml). What is measured, and how often,
+ * and the run's files (.hlog, .series.csv, .jfr, the driver's plan). What is measured, and how often,
  * is a procedure's choice (profile, capacity search).
  */
 public final class Measurer {
@@ -148,7 +148,7 @@ public final class Measurer {
             String hlog = base + ".hlog";
             Hlog.write(dir.resolve(hlog), name + " " + scenario.name() + " " + scenario.path(), m.intervals());
             // The same load for the driver on its own, e.g. a Hyperfoil controller with agents on other machines (docs/scale-out.md).
-            String hyperfoil = driver.export(spec, "loomflux-" + base).write(dir, base);
+            String plan = driver.export(spec, "loomflux-" + base).write(dir, base);
             String jfr = base + ".jfr";
             Result.Telemetry telemetry;
             try {
@@ -161,7 +161,7 @@ public final class Measurer {
             String csv = base + ".series.csv";
             SeriesCsv.write(dir.resolve(csv), telemetry.series());
             Result r = MeasuredResult.of(name, scenario.name(), m, open,
-                    new Result.Files(hlog, hyperfoil, csv, Files.isRegularFile(dir.resolve(jfr)) ? jfr : null), telemetry,
+                    new Result.Files(hlog, plan, csv, Files.isRegularFile(dir.resolve(jfr)) ? jfr : null), telemetry,
                     new Result.Checks(SteadyStateReport.of(sampler, warm, load.warmup(), warmup, measured, telemetry.series(), Warmup.continuous(profile)),
                             driverCpu.check(),
                             target.cgroup() != null && groupAtStart[0] != null ? MeasuredResult.limits(target.cgroup().limits(), groupAtStart[0], groupAtEnd) : null));

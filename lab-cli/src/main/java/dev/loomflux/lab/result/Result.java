@@ -1,5 +1,6 @@
 package dev.loomflux.lab.result;
 
+import com.fasterxml.jackson.annotation.JsonAlias;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonUnwrapped;
 import dev.loomflux.targets.TargetConfig;
@@ -68,8 +69,12 @@ public record Result(@JsonUnwrapped Key key, @JsonUnwrapped Outcome outcome, @Js
         static final Telemetry NONE = new Telemetry(null, null, null, null);
     }
 
-    /** The files a measurement wrote next to results.json, by name. */
-    public record Files(String hlog, String hyperfoilYaml, String seriesCsv, String jfr) {
+    /**
+     * The files a measurement wrote next to results.json, by name.
+     *
+     * @param plan the load driver's own plan file (.hyperfoil.yaml, .jmx); schema 8 and before called it hyperfoil_yaml
+     */
+    public record Files(String hlog, @JsonAlias("hyperfoil_yaml") String plan, String seriesCsv, String jfr) {
         static final Files NONE = new Files(null, null, null, null);
     }
 
