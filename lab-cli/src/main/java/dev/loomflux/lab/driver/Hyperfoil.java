@@ -52,20 +52,7 @@ public final class Hyperfoil implements LoadDriver {
         if (window != null) {
             window.clock(() -> tally.elapsed(System.currentTimeMillis()));
         }
-        // The window's throughput counts every response to a request sent in it, so the load goes on until the
-        // window's stragglers are answered (or timed out): cancelled a second after the window, as it once was,
-        // mvc-10 over a 200 ms x 2 chain at 100 users (4 s latency) lost 80 of 740 responses, 12% of its throughput.
-        // Hyperfoil publishes a second late (Tally.LIVE_LAG_SECONDS), and the responses to it come in up to the longest latency
-        // after it: until both have passed, a window's last seconds may look settled only because nothing of them is known yet
-        // (100 users in lockstep over a 4 s stub lost their last wave, 100 of 800 responses, checking as soon as the window ended).
-        long graceMs = spec.requestTimeout().toMillis() + 2000;
-        long lagMs = (Tally.LIVE_LAG_SECONDS + 1) * 1000L;
-        BooleanSupplier done = window == null ? enough
-                : () -> {
-                    long elapsed = tally.elapsed(System.currentTimeMillis());
-                    return enough.getAsBoolean() || (window.over(elapsed - lagMs - tally.longestLatencyMs())
-                            && tally.settled(window)) || window.over(elapsed - graceMs);
-                };
+        BooleanSupplier done = () -> tally.done(window, enough, System.currentTimeMillis());
         EmbeddedBenchmark run = new EmbeddedBenchmark(benchmark, spec.authority(), tally, done);
         running.add(run);
         try {

@@ -56,8 +56,6 @@ public final class Jmeter implements LoadDriver {
         if (window != null) {
             window.clock(() -> started[0] < 0 ? 0 : tally.elapsed(System.currentTimeMillis()));
         }
-        long graceMs = spec.requestTimeout().toMillis() + 2000;
-        long lagMs = (Tally.LIVE_LAG_SECONDS + 1) * 1000L;
         Path dir;
         try {
             dir = Files.createTempDirectory("loomflux-jmeter");
@@ -84,14 +82,8 @@ public final class Jmeter implements LoadDriver {
                 if (exited) {
                     break; // the plan ended, or cancel() stopped it
                 }
-                if (started[0] >= 0) {
-                    long elapsed = tally.elapsed(now);
-                    boolean done = window == null ? enough.getAsBoolean()
-                            : enough.getAsBoolean() || (window.over(elapsed - lagMs - tally.longestLatencyMs()) && tally.settled(window))
-                                    || window.over(elapsed - graceMs);
-                    if (done) {
-                        break;
-                    }
+                if (started[0] >= 0 && tally.done(window, enough, now)) {
+                    break;
                 }
                 Pause.sleep(POLL);
             }
