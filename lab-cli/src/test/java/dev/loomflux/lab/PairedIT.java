@@ -85,7 +85,7 @@ class PairedIT {
 
     /**
      * A sweep in rounds, against theory: 10 Tomcat threads over a 50 ms stub cap mvc-10 at 200 requests/s,
-     * so at 40 users mvc (200 threads) serves four times as much, and at 5 users both serve ~99/s. Each cell
+     * so at 40 users mvc (200 threads) serves four times as much, and at 5 users both serve ~95/s. Each cell
      * gets its verdict from one pass over the same warm JVMs, without --repeat.
      */
     @Test
@@ -107,7 +107,8 @@ class PairedIT {
                 assertEquals(4.0, mvcOverTen, 0.6, "40 users: 800 against 200 requests/s: " + c);
                 assertEquals(c.path("a").asText().equals("mvc") ? "a" : "b", c.path("outcome").asText(), c.toString());
             } else {
-                assertEquals(1.0, mvcOverTen, 0.05, "5 users: both ~99 requests/s: " + c);
+                // 1 s blocks count 19 or 20 requests per user: a ratio of 20/19 is counting, which the interval covers
+                assertEquals(1.0, mvcOverTen, 0.06, "5 users: both ~95 requests/s: " + c);
                 assertFalse(c.path("outcome").asText().matches("a|b"), "no winner below the cap: " + c);
             }
         }

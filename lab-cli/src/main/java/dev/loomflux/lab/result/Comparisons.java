@@ -126,7 +126,8 @@ public final class Comparisons {
             return pacedRounds == 0 ? null : new PairComparison(scenario, cell, m.id(), a, b, null, List.of(), 0, PairComparison.UNDECIDED, null,
                     pacedNote(pacedRounds));
         }
-        Paired pooled = paired(pairs, m);
+        double resolution = resolution(blocks, m, a) + resolution(blocks, m, b);
+        Paired pooled = paired(pairs, m, resolution);
         String outcome = outcome(pooled);
         String note = null;
         if (pooled.rounds() < Paired.MIN_ROUNDS && pacedRounds > 0) {
@@ -139,6 +140,9 @@ public final class Comparisons {
         } else if (pooled.widening() > 1 && outcome.equals(PairComparison.UNDECIDED)) {
             note = String.format(Locale.ROOT, "the per-round ratios wander (neighbouring rounds alike, as while a JIT still compiles): "
                     + "interval widened x%.2f, no verdict", pooled.widening());
+        } else if (resolution > 0 && outcome.equals(PairComparison.UNDECIDED) && paired(pairs, m, 0).outcome() != Paired.Outcome.UNDECIDED) {
+            note = String.format(Locale.ROOT, "a block counts too few whole requests per user to tell throughput closer than +-%.1f%%: "
+                    + "longer blocks (--block) would", resolution * 100);
         }
         if (note != null) {
             outcome = PairComparison.UNDECIDED;
@@ -173,7 +177,7 @@ public final class Comparisons {
             if (pairs.isEmpty()) {
                 continue;
             }
-            Paired p = paired(pairs, m);
+            Paired p = paired(pairs, m, resolution(blocks, m, a) + resolution(blocks, m, b));
             if (side * Math.log(p.ratio()) <= line) {
                 against.add(String.format(Locale.ROOT, "set %d gives %s/%s %.3f (95%% CI %.3f-%.3f)", set, a, b, p.ratio(), p.low(), p.high()));
             }
@@ -181,8 +185,13 @@ public final class Comparisons {
         return against.isEmpty() ? null : "not every set of JVMs shows it (" + String.join("; ", against) + "): no verdict";
     }
 
-    private static Paired paired(List<double[]> pairs, Metric m) {
-        return Paired.of(pairs.stream().mapToDouble(p -> p[0]).toArray(), pairs.stream().mapToDouble(p -> p[1]).toArray(), m.higherIsBetter());
+    private static Paired paired(List<double[]> pairs, Metric m, double resolution) {
+        return Paired.of(pairs.stream().mapToDouble(p -> p[0]).toArray(), pairs.stream().mapToDouble(p -> p[1]).toArray(), m.higherIsBetter(), resolution);
+    }
+
+    /** The largest {@link BlockRecord#rpsResolution()} of a target's blocks, for throughput; 0 for other metrics. */
+    private static double resolution(List<BlockRecord> blocks, Metric m, String target) {
+        return m != Metric.THROUGHPUT ? 0 : blocks.stream().filter(x -> x.target().equals(target)).mapToDouble(BlockRecord::rpsResolution).max().orElse(0);
     }
 
     private static String outcome(Paired p) {

@@ -26,8 +26,9 @@ import java.util.Locale;
  * @param high     upper end
  * @param rounds   rounds with a figure for both
  * @param widening how much wider the interval was made for rounds that repeat their neighbours; 1 for none
+ * @param resolution how far every round's log ratio may be off the same way, added to both ends of the interval; 0 for none
  */
-public record Paired(double ratio, double low, double high, int rounds, Outcome outcome, double widening) {
+public record Paired(double ratio, double low, double high, int rounds, Outcome outcome, double widening, double resolution) {
     /** What the interval supports, given which way the metric is better. */
     public enum Outcome {
         /** The whole interval lies beyond the minimum effect in a's favour. */
@@ -60,6 +61,14 @@ public record Paired(double ratio, double low, double high, int rounds, Outcome 
      * @param higherIsBetter true for throughput, false for latency and CPU per request
      */
     public static Paired of(double[] a, double[] b, boolean higherIsBetter) {
+        return of(a, b, higherIsBetter, 0);
+    }
+
+    /**
+     * @param resolution a bound on how far each round's ratio may be off in a way that does not cancel over
+     *                   rounds (a share: 0.05 for 5%), such as counting whole requests; the interval covers it
+     */
+    public static Paired of(double[] a, double[] b, boolean higherIsBetter, double resolution) {
         if (a.length != b.length) {
             throw new IllegalArgumentException("rounds differ: " + a.length + " and " + b.length);
         }
@@ -72,19 +81,20 @@ public record Paired(double ratio, double low, double high, int rounds, Outcome 
         }
         logs = Arrays.copyOf(logs, n);
         if (n == 0) {
-            return new Paired(Double.NaN, Double.NaN, Double.NaN, 0, Outcome.UNDECIDED, 1);
+            return new Paired(Double.NaN, Double.NaN, Double.NaN, 0, Outcome.UNDECIDED, 1, 0);
         }
         double[] walsh = walshAverages(logs);
         double estimate = median(walsh);
         int k = lowerRank(n, Stats.ALPHA);
         if (k == 0) {
             // Too few rounds for any 95% interval: say so with the widest honest one, the range.
-            return new Paired(Math.exp(estimate), Math.exp(walsh[0]), Math.exp(walsh[walsh.length - 1]), n, Outcome.UNDECIDED, 1);
+            return new Paired(Math.exp(estimate), Math.exp(walsh[0]), Math.exp(walsh[walsh.length - 1]), n, Outcome.UNDECIDED, 1, 0);
         }
         double widening = widening(logs);
-        double lo = estimate - (estimate - walsh[k - 1]) * widening;
-        double hi = estimate + (walsh[walsh.length - k] - estimate) * widening;
-        return new Paired(Math.exp(estimate), Math.exp(lo), Math.exp(hi), n, outcome(lo, hi, higherIsBetter), widening);
+        double res = Math.log1p(resolution);
+        double lo = estimate - (estimate - walsh[k - 1]) * widening - res;
+        double hi = estimate + (walsh[walsh.length - k] - estimate) * widening + res;
+        return new Paired(Math.exp(estimate), Math.exp(lo), Math.exp(hi), n, outcome(lo, hi, higherIsBetter), widening, res);
     }
 
     /** sqrt((1 + r) / (1 - r)) for the values' lag-1 autocorrelation r in the order given, when r is beyond chance; else 1. */
@@ -133,19 +143,20 @@ public record Paired(double ratio, double low, double high, int rounds, Outcome 
         if (outcome != Outcome.UNDECIDED || rounds < MIN_ROUNDS) {
             return outcome != Outcome.UNDECIDED ? -1 : MIN_ROUNDS * 2;
         }
-        // The interval is not symmetric: scale the side that has to clear the line.
+        // The interval is not symmetric: scale the side that has to clear the line. The resolution does not
+        // shrink with rounds: an estimate within it of the line is not worth rounds.
         double c = Math.log(ratio);
-        double lo = Math.log(low);
-        double hi = Math.log(high);
+        double lo = c - Math.log(low) - resolution;
+        double hi = Math.log(high) - c - resolution;
         double scale;
         if (c > MARGIN) {
-            scale = (c - lo) / (c - MARGIN);
+            scale = lo / (c - MARGIN - resolution);
         } else if (c < -MARGIN) {
-            scale = (hi - c) / (-MARGIN - c);
+            scale = hi / (-MARGIN - c - resolution);
         } else {
-            scale = Math.max((hi - c) / (MARGIN - c), (c - lo) / (c + MARGIN));
+            scale = Math.max(hi / (MARGIN - c - resolution), lo / (c + MARGIN - resolution));
         }
-        if (!Double.isFinite(scale)) {
+        if (!Double.isFinite(scale) || scale <= 0) {
             return -1;
         }
         double needed = Math.ceil(rounds * scale * scale);
@@ -154,8 +165,9 @@ public record Paired(double ratio, double low, double high, int rounds, Outcome 
 
     /** "1.23 (95% CI 1.18-1.29, 45 rounds)". */
     public String describe() {
-        return String.format(Locale.ROOT, "%.3f (95%% CI %.3f-%.3f, %d rounds%s)", ratio, low, high, rounds,
-                widening > 1 ? String.format(Locale.ROOT, ", widened x%.2f for rounds that repeat their neighbours", widening) : "");
+        return String.format(Locale.ROOT, "%.3f (95%% CI %.3f-%.3f, %d rounds%s%s)", ratio, low, high, rounds,
+                widening > 1 ? String.format(Locale.ROOT, ", widened x%.2f for rounds that repeat their neighbours", widening) : "",
+                resolution > 0 ? String.format(Locale.ROOT, ", +-%.1f%% for counting whole requests", Math.expm1(resolution) * 100) : "");
     }
 
     /** All (x_i + x_j) / 2 for i <= j, sorted. */

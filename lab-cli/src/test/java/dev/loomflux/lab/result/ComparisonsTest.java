@@ -59,6 +59,41 @@ class ComparisonsTest {
         assertTrue(find(all, Metric.P50).sentence().contains("lower"), find(all, Metric.P50).sentence());
     }
 
+    /** A closed model's block of 5 users: {@code requests} whole requests in {@code seconds}, measured at {@code rps}. */
+    private static BlockRecord fewUsers(int round, String target, double seconds, long requests, double rps, double meanMs) {
+        return new BlockRecord("gateway", null, 1, round, 0, target, 5, null, seconds, requests, requests, 0, rps, meanMs, meanMs * 1.05, meanMs,
+                rps * meanMs / 1000, 1.0, 300.0, 1.0, 95.0, List.of(), null);
+    }
+
+    /**
+     * CI's sweep, 5 users over a 50 ms stub in 1 s blocks: each round mvc counted 20 requests per user and mvc-10 19,
+     * though both served ~94.9/s, and every round's ratio read 1.053, just past the minimum effect, with no spread to
+     * widen the interval: a winner from counting. Throughput is told no closer than whole requests allow.
+     */
+    @Test
+    void tooFewWholeRequestsPerUserGiveNoWinner() {
+        List<BlockRecord> blocks = new ArrayList<>();
+        for (int r = 1; r <= 6; r++) {
+            blocks.add(fewUsers(r, "mvc", 1, 100, 97.399, 52.2));
+            blocks.add(fewUsers(r, "mvc-10", 1, 95, 92.491, 52.8));
+        }
+        PairComparison t = find(Comparisons.of(blocks, List.of("mvc", "mvc-10")), Metric.THROUGHPUT);
+        assertEquals(1.053, t.ratio(), 0.001);
+        assertEquals(PairComparison.UNDECIDED, t.outcome(), t.toString());
+        assertTrue(t.ci().get(0) < 1.0 && t.ci().get(1) > 1.1, "+-2.6% and +-2.8% each side: " + t);
+        assertTrue(t.note().contains("longer blocks (--block)"), t.toString());
+
+        // The same users over 5 s blocks count 5 times the requests: a 10% lead is told.
+        blocks.clear();
+        for (int r = 1; r <= 6; r++) {
+            blocks.add(fewUsers(r, "mvc", 5, 522, 104.4, 47.9));
+            blocks.add(fewUsers(r, "mvc-10", 5, 475, 94.9, 52.7));
+        }
+        t = find(Comparisons.of(blocks, List.of("mvc", "mvc-10")), Metric.THROUGHPUT);
+        assertEquals(PairComparison.A, t.outcome(), t.toString());
+        assertTrue(t.ci().get(0) > 1.08, "0.5% and 0.6% each side: " + t);
+    }
+
     @Test
     void theSameTargetTwiceIsEquivalent() {
         List<PairComparison> all = Comparisons.of(blocks(1, 20, 1.0, 0, 2), List.of("a", "b"));

@@ -240,4 +240,23 @@ class PairedTest {
             assertEquals(-1, p.roundsToSettle());
         }
     }
+
+    @Test
+    void aResolutionWidensEveryRoundAndRoundsCannotShrinkIt() {
+        Random rnd = new Random(5);
+        double[] a = new double[12];
+        double[] b = new double[12];
+        for (int r = 0; r < 12; r++) {
+            a[r] = 1.08 * Math.exp(rnd.nextGaussian() * 0.01);
+            b[r] = 1;
+        }
+        Paired told = Paired.of(a, b, true);
+        assertEquals(Paired.Outcome.A, told.outcome(), told.describe());
+        Paired counted = Paired.of(a, b, true, 0.04);
+        assertEquals(Paired.Outcome.UNDECIDED, counted.outcome(), counted.describe());
+        assertEquals(told.ratio(), counted.ratio(), 1e-12, "the estimate stays");
+        assertEquals(Math.log(told.low()) - Math.log1p(0.04), Math.log(counted.low()), 1e-9, "4% lower");
+        assertEquals(-1, counted.roundsToSettle(), "8% lead, 5% line, 4% resolution: no number of rounds settles it");
+        assertTrue(counted.describe().contains("+-4.0% for counting whole requests"), counted.describe());
+    }
 }
