@@ -49,6 +49,8 @@ class BadInputTest {
     void aLeadInMustBeWholeSecondsOfAPairedDesign() {
         assertOneLineError(LabCli.of("run", "--lead-in", "500ms"), "lab: --lead-in 500ms: expected whole seconds from 0s to 60s");
         assertOneLineError(LabCli.of("run", "--design", "sequential", "--lead-in", "1s"), "lab: --lead-in applies to --design paired only");
+        assertOneLineError(LabCli.of("run", "--design", "sequential", "--lead-in-rounds", "2"), "lab: --lead-in-rounds applies to --design paired only");
+        assertOneLineError(LabCli.of("run", "--lead-in-rounds", "101"), "lab: --lead-in-rounds 101: expected 0..100");
     }
 
     @Test

@@ -58,6 +58,9 @@ public class RunCommand implements Callable<Integer> {
     @Option(names = "--lead-in", paramLabel = "TIME", description = "Unmeasured load at the start of every block (paired), whole seconds. Default: 0s.")
     String leadIn;
 
+    @Option(names = "--lead-in-rounds", paramLabel = "N", description = "Unmeasured rounds before the measured ones (paired). Default: " + Design.LEAD_IN + ".")
+    Integer leadInRounds;
+
     @Option(names = "--driver", paramLabel = "NAME", defaultValue = "hyperfoil",
             description = "Load driver: hyperfoil (embedded in the lab) or jmeter (the JMeter 5.6 the build assembles, run as a process;"
                     + " --design sequential only for now). Default: ${DEFAULT-VALUE}.")
@@ -180,8 +183,9 @@ public class RunCommand implements Callable<Integer> {
             throw new UsageException("--design " + design + ": expected paired or sequential");
         }
         if (kind.equals("sequential")) {
-            if (rounds != null || block != null || leadIn != null) {
-                throw new UsageException((rounds != null ? "--rounds" : block != null ? "--block" : "--lead-in") + " applies to --design paired only");
+            if (rounds != null || block != null || leadIn != null || leadInRounds != null) {
+                throw new UsageException((rounds != null ? "--rounds" : block != null ? "--block" : leadIn != null ? "--lead-in" : "--lead-in-rounds")
+                        + " applies to --design paired only");
             }
             return Design.SEQUENTIAL;
         }
@@ -202,7 +206,11 @@ public class RunCommand implements Callable<Integer> {
         if (wrong != null) {
             throw new UsageException("--lead-in " + leadIn + ": " + wrong);
         }
-        return Design.paired(n, b, l);
+        int warm = leadInRounds != null ? leadInRounds : fromFile.paired() ? fromFile.leadInRounds() : Design.LEAD_IN;
+        if (warm < 0 || warm > Design.MAX_LEAD_IN_ROUNDS) {
+            throw new UsageException("--lead-in-rounds " + warm + ": expected 0.." + Design.MAX_LEAD_IN_ROUNDS);
+        }
+        return Design.paired(n, b, l, warm);
     }
 
     /** A sweep stays sequential unless asked (--design paired measures each cell in rounds, docs/sweep.md); run is paired. */

@@ -10,11 +10,12 @@ import java.time.Duration;
  * per-round ratios (docs/statistics.md). Sequential: one target after another, each warmed and
  * measured in one window, judged over repeats by medians, as the lab did before rounds.
  *
- * @param rounds measured rounds (paired), after {@link #LEAD_IN} unmeasured ones
- * @param block  one block's length (paired)
- * @param leadIn unmeasured load at the start of every block (paired), whole seconds
+ * @param rounds       measured rounds (paired), after the lead-in rounds
+ * @param block        one block's length (paired)
+ * @param leadIn       unmeasured load at the start of every block (paired), whole seconds
+ * @param leadInRounds unmeasured rounds before the measured ones (paired)
  */
-public record Design(Kind kind, int rounds, Duration block, Duration leadIn) {
+public record Design(Kind kind, int rounds, Duration block, Duration leadIn, int leadInRounds) {
     public enum Kind { PAIRED, SEQUENTIAL }
 
     /**
@@ -48,6 +49,7 @@ public record Design(Kind kind, int rounds, Duration block, Duration leadIn) {
      * the JIT some hot code once (docs/steady-state.md).
      */
     public static final int LEAD_IN = 10;
+    public static final int MAX_LEAD_IN_ROUNDS = 100;
     /**
      * Unmeasured load at the start of every block: none by default. After 8 s of idling through the other
      * targets' 4 s blocks, webflux's first second served a median 0.94 of its block's later ones (two items
@@ -66,13 +68,16 @@ public record Design(Kind kind, int rounds, Duration block, Duration leadIn) {
     public static final int PAUSES_PER_BLOCK = 10;
     public static final int MAX_ROUNDS = 1000;
 
-    public static final Design SEQUENTIAL = new Design(Kind.SEQUENTIAL, 0, Duration.ZERO, Duration.ZERO);
-    public static final Design PAIRED = new Design(Kind.PAIRED, DEFAULT_ROUNDS, DEFAULT_BLOCK, DEFAULT_LEAD_IN);
+    public static final Design SEQUENTIAL = new Design(Kind.SEQUENTIAL, 0, Duration.ZERO, Duration.ZERO, 0);
+    public static final Design PAIRED = new Design(Kind.PAIRED, DEFAULT_ROUNDS, DEFAULT_BLOCK, DEFAULT_LEAD_IN, LEAD_IN);
 
     public Design {
         String wrong = leadInProblem(leadIn);
         if (wrong != null) {
             throw new IllegalArgumentException("lead-in " + leadIn + ": " + wrong);
+        }
+        if (leadInRounds < 0 || leadInRounds > MAX_LEAD_IN_ROUNDS) {
+            throw new IllegalArgumentException("lead-in rounds " + leadInRounds + ": expected 0.." + MAX_LEAD_IN_ROUNDS);
         }
     }
 
@@ -82,9 +87,12 @@ public record Design(Kind kind, int rounds, Duration block, Duration leadIn) {
                 ? "expected whole seconds from 0s to " + MAX_LEAD_IN.toSeconds() + "s" : null;
     }
 
-    /** A paired design of {@code rounds} blocks of {@code block}, each after {@code leadIn} of unmeasured load. */
-    public static Design paired(int rounds, Duration block, Duration leadIn) {
-        return new Design(Kind.PAIRED, rounds, block, leadIn);
+    /**
+     * A paired design of {@code rounds} blocks of {@code block}, each after {@code leadIn} of unmeasured load,
+     * after {@code leadInRounds} unmeasured rounds.
+     */
+    public static Design paired(int rounds, Duration block, Duration leadIn, int leadInRounds) {
+        return new Design(Kind.PAIRED, rounds, block, leadIn, leadInRounds);
     }
 
     public boolean paired() {
@@ -93,7 +101,7 @@ public record Design(Kind kind, int rounds, Duration block, Duration leadIn) {
 
     public String describe() {
         return paired() ? "paired: " + rounds + " rounds x " + block.toMillis() / 1000.0 + " s per target (each after " + leadIn.toSeconds()
-                + " s of unmeasured load), after " + LEAD_IN + " lead-in rounds"
+                + " s of unmeasured load), after " + leadInRounds + " lead-in rounds"
                 : "sequential";
     }
 }

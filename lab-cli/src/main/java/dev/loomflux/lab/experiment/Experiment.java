@@ -133,7 +133,7 @@ public record Experiment(String name, List<TargetSpec> targets, List<Scenario> s
         return new Experiment(name, targets, scenarios, scale(profile, factor), times(warmup, factor, Duration.ZERO),
                 times(cooldown, factor, Duration.ZERO), repeat, limits,
                 sweep == null ? null : new Sweep(sweep.axes(), times(sweep.cellWarmup(), factor, Duration.ZERO)), times(idle, factor, MIN_IDLE),
-                design.paired() ? Design.paired(design.rounds(), times(design.block(), factor, Duration.ofSeconds(1)), design.leadIn()) : design);
+                design.paired() ? Design.paired(design.rounds(), times(design.block(), factor, Duration.ofSeconds(1)), design.leadIn(), design.leadInRounds()) : design);
     }
 
     private static Profile scale(Profile p, double f) {

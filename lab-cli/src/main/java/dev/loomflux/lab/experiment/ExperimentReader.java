@@ -24,7 +24,7 @@ import java.util.Set;
 public final class ExperimentReader {
     private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
     private static final Set<String> TOP = Set.of("name", "targets", "scenarios", "profile", "warmup", "cooldown", "repeat", "limits", "sweep", "design", "rounds",
-            "block", "lead-in");
+            "block", "lead-in", "lead-in-rounds");
 
     private ExperimentReader() {
     }
@@ -78,7 +78,7 @@ public final class ExperimentReader {
             throw kind.error("expected paired or sequential, not '" + k + "'");
         }
         if (k.equals("sequential")) {
-            for (String key : List.of("rounds", "block", "lead-in")) {
+            for (String key : List.of("rounds", "block", "lead-in", "lead-in-rounds")) {
                 if (!root.get(key).isMissing()) {
                     throw root.get(key).error("applies to design: paired only");
                 }
@@ -94,7 +94,8 @@ public final class ExperimentReader {
         if (wrong != null) {
             throw root.get("lead-in").error(wrong);
         }
-        return Design.paired(root.get("rounds").integer(Paired.MIN_ROUNDS, Design.MAX_ROUNDS, Design.DEFAULT_ROUNDS), block, leadIn);
+        return Design.paired(root.get("rounds").integer(Paired.MIN_ROUNDS, Design.MAX_ROUNDS, Design.DEFAULT_ROUNDS), block, leadIn,
+                root.get("lead-in-rounds").integer(0, Design.MAX_LEAD_IN_ROUNDS, Design.LEAD_IN));
     }
 
     /** {@code sweep: {users: [10, 100], delay: [0, 20], cell-warmup: 60s}}: one or two axes, each a parameter and its values. */

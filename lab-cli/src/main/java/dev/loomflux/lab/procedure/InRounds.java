@@ -38,7 +38,7 @@ import org.HdrHistogram.Histogram;
 
 /**
  * The paired design for one scenario: every JVM of every set through its compile stage in turn, then all
- * measured in the same interleaved rounds, the first {@link Design#LEAD_IN} of them unmeasured, over
+ * measured in the same interleaved rounds, the first {@link Design#leadInRounds()} of them unmeasured, over
  * connections that stay open from the first block to the last, so that two sets of JVMs meet the same
  * machine. Each target of each set gets one result over its blocks; the blocks themselves go to
  * results.json, where the comparisons are drawn from them.
@@ -91,14 +91,14 @@ public final class InRounds {
             return;
         }
         Design design = experiment.design();
-        int total = design.rounds() + Design.LEAD_IN;
+        int total = design.rounds() + design.leadInRounds();
         Rounds rounds = new Rounds(alive.stream().map(v -> new Rounds.Target(label(v), v.target().base())).toList(), scenario.path(),
                 block(load.profile(), design), Rounds.shuffled(alive.size(), total, seed), threads, Measurer.REQUEST_TIMEOUT,
                 design.leadIn());
         String base = "rounds." + scenario.name() + load.suffix();
         String yaml = driver.export(rounds, "loomflux-" + base).write(dir, base);
         log.line(BlockRecord.where(scenario.name(), cell) + ": " + design.rounds() + " rounds of " + design.block().toMillis() / 1000.0 + " s blocks (each after "
-                + design.leadIn().toSeconds() + " s of unmeasured load) after " + Design.LEAD_IN
+                + design.leadIn().toSeconds() + " s of unmeasured load) after " + design.leadInRounds()
                 + " lead-in rounds, every target once per round in a new random order (seed " + seed + ")"
                 + (experiment.repeat() > 1 ? ", the " + experiment.repeat() + " sets of JVMs in the same rounds" : ""));
 
@@ -167,9 +167,9 @@ public final class InRounds {
                         atEnd.put(b.target() + "/" + b.round(), s);
                     }
                     if (b.position() == targets - 1) {
-                        log.status(b.round() < Design.LEAD_IN
-                                ? String.format(Locale.ROOT, "  %s lead-in round %d of %d", scenario.name(), b.round() + 1, Design.LEAD_IN)
-                                : String.format(Locale.ROOT, "  %s round %d of %d", scenario.name(), b.round() + 1 - Design.LEAD_IN, design.rounds()));
+                        log.status(b.round() < design.leadInRounds()
+                                ? String.format(Locale.ROOT, "  %s lead-in round %d of %d", scenario.name(), b.round() + 1, design.leadInRounds())
+                                : String.format(Locale.ROOT, "  %s round %d of %d", scenario.name(), b.round() + 1 - design.leadInRounds(), design.rounds()));
                     }
                 }
             });
@@ -185,11 +185,11 @@ public final class InRounds {
         alive.forEach(v -> byLabel.put(label(v), v));
         List<BlockRecord> records = new ArrayList<>();
         for (Block b : blocks) {
-            if (b.round() >= Design.LEAD_IN) {
+            if (b.round() >= experiment.design().leadInRounds()) {
                 String key = b.target() + "/" + b.round();
                 TargetVisit v = byLabel.get(b.target());
                 records.add(record(scenario, cell, users(load.profile()), thinkMs(load.profile()), v.target().spec().name(), v.repeat(), b,
-                        measurer.canaryMicros(b.startMs(), b.endMs()), atStart.get(key), atEnd.get(key)));
+                        b.round() + 1 - experiment.design().leadInRounds(), measurer.canaryMicros(b.startMs(), b.endMs()), atStart.get(key), atEnd.get(key)));
             }
         }
         Set<String> drifting = Comparisons.drifting(records, alive.stream().map(v -> v.target().spec().name()).distinct().toList());
@@ -197,7 +197,7 @@ public final class InRounds {
         for (TargetVisit v : alive) {
             String name = v.target().spec().name();
             String label = label(v);
-            List<Block> own = blocks.stream().filter(b -> b.target().equals(label) && b.round() >= Design.LEAD_IN).toList();
+            List<Block> own = blocks.stream().filter(b -> b.target().equals(label) && b.round() >= experiment.design().leadInRounds()).toList();
             List<BlockRecord> ownRecords = records.stream().filter(r -> r.target().equals(name) && r.set() == v.repeat()).toList();
             if (own.isEmpty()) {
                 perTarget.add(failed(v, scenario, cell, v.target().process().isAlive() ? "no block was measured"
@@ -259,13 +259,13 @@ public final class InRounds {
         return new Profile.Fixed(p.peakUsers(), length, p.think());
     }
 
-    private static BlockRecord record(Scenario scenario, Map<String, Integer> cell, Integer users, Double think, String target, int set, Block b, Double canaryUs,
-                                      ProcessProbe.Snapshot from, ProcessProbe.Snapshot to) {
+    private static BlockRecord record(Scenario scenario, Map<String, Integer> cell, Integer users, Double think, String target, int set, Block b, int round,
+                                      Double canaryUs, ProcessProbe.Snapshot from, ProcessProbe.Snapshot to) {
         boolean any = b.latency().getTotalCount() > 0;
         Double mean = any ? Result.round(b.latency().getMean() / 1e6) : null;
         Double cpu = from != null && to != null && b.responses() > 0 ? Result.round((double) (to.cpuMs() - from.cpuMs()) / b.responses()) : null;
         Double gc = from != null && to != null && from.gcMs() >= 0 && to.gcMs() >= 0 ? Result.round(to.gcMs() - from.gcMs()) : null;
-        return new BlockRecord(scenario.name(), cell, set, b.round() + 1 - Design.LEAD_IN, b.position(), target, users, think, Result.round(b.seconds()), b.requests(),
+        return new BlockRecord(scenario.name(), cell, set, round, b.position(), target, users, think, Result.round(b.seconds()), b.requests(),
                 b.responses(), b.errors().total(), Result.round(b.rps()), any ? Result.round(b.latency().getValueAtPercentile(50) / 1e6) : null,
                 any ? Result.round(b.latency().getValueAtPercentile(99) / 1e6) : null, mean,
                 mean == null ? null : Result.round(b.inFlight()), cpu, to == null ? null : Result.round(to.rssMb()), gc,

@@ -54,7 +54,7 @@ public final class Progress {
 
     /** A target's share of the rounds: its blocks with their lead-ins, each also waiting for its stragglers. */
     private static Duration rounds(Design d) {
-        return d.block().plus(d.leadIn()).plus(BLOCK_OVERHEAD).multipliedBy(d.rounds() + Design.LEAD_IN);
+        return d.block().plus(d.leadIn()).plus(BLOCK_OVERHEAD).multipliedBy(d.rounds() + d.leadInRounds());
     }
 
     private Progress(int total, Duration perUnit) {

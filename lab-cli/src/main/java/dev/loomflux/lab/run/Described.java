@@ -60,7 +60,7 @@ final class Described {
                         : new ExperimentDescription.SweepPlan(e.sweep().axes().stream().map(a -> new SweepMap.Axis(a.name(), a.label(), a.values())).toList(),
                         seconds(e.sweep().cellWarmup())),
                 e.inRounds() ? new ExperimentDescription.DesignDescription("paired", e.design().rounds(), seconds(e.design().block()), seconds(e.design().leadIn()),
-                        Design.LEAD_IN) : new ExperimentDescription.DesignDescription("sequential", null, null, null, null), driver);
+                        e.design().leadInRounds()) : new ExperimentDescription.DesignDescription("sequential", null, null, null, null), driver);
     }
 
     private static TargetDescription target(TargetSpec t) {

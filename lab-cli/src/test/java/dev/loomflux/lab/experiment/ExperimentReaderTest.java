@@ -91,8 +91,9 @@ class ExperimentReaderTest {
     void theDesignIsSequentialUnlessTheFileSaysPaired() throws IOException {
         String fixed = "profile: {fixed: {users: 1, duration: 1s}}";
         assertEquals(Design.SEQUENTIAL, read(fixed).design());
-        assertEquals(Design.paired(45, Duration.ofSeconds(1), Duration.ZERO), read(fixed + "\ndesign: paired").design());
-        assertEquals(Design.paired(8, Duration.ofSeconds(2), Duration.ofSeconds(1)), read(fixed + "\ndesign: paired\nrounds: 8\nblock: 2s\nlead-in: 1s").design());
+        assertEquals(Design.paired(45, Duration.ofSeconds(1), Duration.ZERO, 10), read(fixed + "\ndesign: paired").design());
+        assertEquals(Design.paired(8, Duration.ofSeconds(2), Duration.ofSeconds(1), 3),
+                read(fixed + "\ndesign: paired\nrounds: 8\nblock: 2s\nlead-in: 1s\nlead-in-rounds: 3").design());
         assertTrue(read(fixed + "\ndesign: paired").inRounds());
         assertFalse(read("profile: {loops: {users: 2, requests: 3}}\ndesign: paired").inRounds(), "loops end by a count: no blocks");
         assertError(fixed + "\ndesign: duet", "x.yaml: design: expected paired or sequential, not 'duet'");
@@ -101,6 +102,8 @@ class ExperimentReaderTest {
         assertError(fixed + "\ndesign: paired\nblock: 500ms", "x.yaml: block: a block must last at least 1s");
         assertError(fixed + "\ndesign: paired\nlead-in: 1500ms", "x.yaml: lead-in: expected whole seconds from 0s to 60s");
         assertError(fixed + "\nlead-in: 1s", "x.yaml: lead-in: applies to design: paired only");
+        assertError(fixed + "\nlead-in-rounds: 2", "x.yaml: lead-in-rounds: applies to design: paired only");
+        assertError(fixed + "\ndesign: paired\nlead-in-rounds: -1", "x.yaml: lead-in-rounds: -1 is out of range 0..100");
     }
 
     @Test
