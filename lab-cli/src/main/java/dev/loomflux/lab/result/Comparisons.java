@@ -34,6 +34,7 @@ public final class Comparisons {
      * ~5,200 requests/s with 31-46 of 50 users busy. A target-bound block measured 47.4 of 50.
      */
     public static final double MIN_BUSY = 0.9;
+    private static final double Z95 = 1.959964;
 
     private Comparisons() {
     }
@@ -127,7 +128,10 @@ public final class Comparisons {
                     pacedNote(pacedRounds));
         }
         double resolution = resolution(blocks, m, a) + resolution(blocks, m, b);
-        Paired pooled = paired(pairs, m, resolution);
+        double jvms = jvmHalfWidth(blocks, m, a, b);
+        Paired pooled = paired(pairs, m, resolution, jvms);
+        // Without the JVMs' part: a lead the sets do not share is named as such, before the spread it makes.
+        String withinJvms = outcome(paired(pairs, m, resolution, 0));
         String outcome = outcome(pooled);
         String note = null;
         if (pooled.rounds() < Paired.MIN_ROUNDS && pacedRounds > 0) {
@@ -135,14 +139,20 @@ public final class Comparisons {
         } else if (drifting.contains(a) || drifting.contains(b)) {
             note = String.join(" and ", drifting.stream().filter(t -> t.equals(a) || t.equals(b)).toList())
                     + " drifted across the rounds (throughput against every other target, last third vs first): no verdict";
-        } else if (outcome.equals(PairComparison.A) || outcome.equals(PairComparison.B)) {
-            note = disagreement(blocks, m, a, b, outcome);
-        } else if (pooled.widening() > 1 && outcome.equals(PairComparison.UNDECIDED)) {
-            note = String.format(Locale.ROOT, "the per-round ratios wander (neighbouring rounds alike, as while a JIT still compiles): "
-                    + "interval widened x%.2f, no verdict", pooled.widening());
-        } else if (resolution > 0 && outcome.equals(PairComparison.UNDECIDED) && paired(pairs, m, 0).outcome() != Paired.Outcome.UNDECIDED) {
-            note = String.format(Locale.ROOT, "a block counts too few whole requests per user to tell throughput closer than +-%.1f%%: "
-                    + "longer blocks (--block) would", resolution * 100);
+        } else if (withinJvms.equals(PairComparison.A) || withinJvms.equals(PairComparison.B)) {
+            note = disagreement(blocks, m, a, b, withinJvms);
+        }
+        if (note == null && outcome.equals(PairComparison.UNDECIDED)) {
+            if (pooled.widening() > 1) {
+                note = String.format(Locale.ROOT, "the per-round ratios wander (neighbouring rounds alike, as while a JIT still compiles): "
+                        + "interval widened x%.2f, no verdict", pooled.widening());
+            } else if (resolution > 0 && paired(pairs, m, 0, jvms).outcome() != Paired.Outcome.UNDECIDED) {
+                note = String.format(Locale.ROOT, "a block counts too few whole requests per user to tell throughput closer than +-%.1f%%: "
+                        + "longer blocks (--block) would", resolution * 100);
+            } else if (jvms > 0 && !withinJvms.equals(PairComparison.UNDECIDED)) {
+                note = String.format(Locale.ROOT, "the JVMs of one target sit at levels of their own, which rounds do not average out "
+                        + "(+-%.1f%% on this ratio): more sets of JVMs (--repeat) would tell", Math.expm1(jvms) * 100);
+            }
         }
         if (note != null) {
             outcome = PairComparison.UNDECIDED;
@@ -186,12 +196,80 @@ public final class Comparisons {
     }
 
     private static Paired paired(List<double[]> pairs, Metric m, double resolution) {
-        return Paired.of(pairs.stream().mapToDouble(p -> p[0]).toArray(), pairs.stream().mapToDouble(p -> p[1]).toArray(), m.higherIsBetter(), resolution);
+        return paired(pairs, m, resolution, 0);
+    }
+
+    private static Paired paired(List<double[]> pairs, Metric m, double resolution, double jvms) {
+        return Paired.of(pairs.stream().mapToDouble(p -> p[0]).toArray(), pairs.stream().mapToDouble(p -> p[1]).toArray(), m.higherIsBetter(),
+                resolution, jvms);
     }
 
     /** The largest {@link BlockRecord#rpsResolution()} of a target's blocks, for throughput; 0 for other metrics. */
     private static double resolution(List<BlockRecord> blocks, Metric m, String target) {
         return m != Metric.THROUGHPUT ? 0 : blocks.stream().filter(x -> x.target().equals(target)).mapToDouble(BlockRecord::rpsResolution).max().orElse(0);
+    }
+
+    /**
+     * The 95% half-width, in logs, that the JVMs' own levels add to a pooled ratio of k sets. Each JVM of a
+     * target settles at a level of its own for the whole run (3-4% apart per JVM in the A/A runs stored here),
+     * which no number of rounds averages out, only more JVMs; the per-set rule ({@link #disagreement}) alone let
+     * 21 in 400 simulated A/A runs of 2 sets through with a winner (ComparisonsTest), this 11. The spread is read
+     * from the run itself: how far each of a's and b's JVMs lies from its target's mean over the sets, less what
+     * the rounds' own spread puts there. Taken with the normal quantile, not Student's t of its 2 (k - 1) degrees
+     * of freedom: t (4.3 for two sets) cut the 20% leads found from 385 to 165 in 400 in a like simulation, the
+     * normal quantile to 341 (docs/statistics.md). 0 with one set.
+     */
+    static double jvmHalfWidth(List<BlockRecord> blocks, Metric m, String a, String b) {
+        int k = (int) blocks.stream().map(BlockRecord::set).distinct().count();
+        if (k < 2) {
+            return 0;
+        }
+        double ss = 0;
+        double noise = 0;
+        int df = 0;
+        for (String t : List.of(a, b)) {
+            double[][] dev = deviations(blocks, m, t, k);
+            if (dev == null) {
+                return 0;
+            }
+            for (double[] d : dev) {
+                double level = median(d);
+                ss += level * level;
+                // A median over n rounds still carries their spread, about pi/2 x their variance / n.
+                double mean = Arrays.stream(d).average().orElse(0);
+                noise += Math.PI / 2 * Arrays.stream(d).map(x -> (x - mean) * (x - mean)).sum() / (d.length - 1) / d.length;
+            }
+            df += k - 1;
+        }
+        double perJvm = Math.max(0, (ss - noise) / df);
+        return Z95 * Math.sqrt(2 * perJvm / k);
+    }
+
+    /**
+     * Per set of a target, per round, its JVM's figure against the mean of the target's JVMs in that round, in logs
+     * (which cancels the machine). Null without enough rounds that have every set.
+     */
+    private static double[][] deviations(List<BlockRecord> blocks, Metric m, String target, int k) {
+        Map<Integer, double[]> byRound = new TreeMap<>();
+        for (BlockRecord r : blocks) {
+            Double v = r.figure(m);
+            if (r.target().equals(target) && v != null && v > 0 && r.set() >= 1 && r.set() <= k) {
+                byRound.computeIfAbsent(r.round(), x -> new double[k])[r.set() - 1] = Math.log(v);
+            }
+        }
+        List<double[]> whole = byRound.values().stream().filter(x -> Arrays.stream(x).allMatch(v -> v != 0)).toList();
+        if (whole.size() < 2) {
+            return null;
+        }
+        double[][] dev = new double[k][whole.size()];
+        for (int i = 0; i < whole.size(); i++) {
+            double[] x = whole.get(i);
+            double mean = Arrays.stream(x).average().orElse(0);
+            for (int s = 0; s < k; s++) {
+                dev[s][i] = x[s] - mean;
+            }
+        }
+        return dev;
     }
 
     private static String outcome(Paired p) {

@@ -27,8 +27,9 @@ import java.util.Locale;
  * @param rounds   rounds with a figure for both
  * @param widening how much wider the interval was made for rounds that repeat their neighbours; 1 for none
  * @param resolution how far every round's log ratio may be off the same way, added to both ends of the interval; 0 for none
+ * @param jvms     the part of the interval's half-width (in logs) for the JVMs' own levels, added in quadrature; 0 for none
  */
-public record Paired(double ratio, double low, double high, int rounds, Outcome outcome, double widening, double resolution) {
+public record Paired(double ratio, double low, double high, int rounds, Outcome outcome, double widening, double resolution, double jvms) {
     /** What the interval supports, given which way the metric is better. */
     public enum Outcome {
         /** The whole interval lies beyond the minimum effect in a's favour. */
@@ -69,6 +70,14 @@ public record Paired(double ratio, double low, double high, int rounds, Outcome 
      *                   rounds (a share: 0.05 for 5%), such as counting whole requests; the interval covers it
      */
     public static Paired of(double[] a, double[] b, boolean higherIsBetter, double resolution) {
+        return of(a, b, higherIsBetter, resolution, 0);
+    }
+
+    /**
+     * @param jvms a 95% half-width, in logs, for what the rounds cannot see: each JVM's own level, which
+     *             holds for the whole run; added to the rounds' half-widths in quadrature
+     */
+    public static Paired of(double[] a, double[] b, boolean higherIsBetter, double resolution, double jvms) {
         if (a.length != b.length) {
             throw new IllegalArgumentException("rounds differ: " + a.length + " and " + b.length);
         }
@@ -81,20 +90,20 @@ public record Paired(double ratio, double low, double high, int rounds, Outcome 
         }
         logs = Arrays.copyOf(logs, n);
         if (n == 0) {
-            return new Paired(Double.NaN, Double.NaN, Double.NaN, 0, Outcome.UNDECIDED, 1, 0);
+            return new Paired(Double.NaN, Double.NaN, Double.NaN, 0, Outcome.UNDECIDED, 1, 0, 0);
         }
         double[] walsh = walshAverages(logs);
         double estimate = median(walsh);
         int k = lowerRank(n, Stats.ALPHA);
         if (k == 0) {
             // Too few rounds for any 95% interval: say so with the widest honest one, the range.
-            return new Paired(Math.exp(estimate), Math.exp(walsh[0]), Math.exp(walsh[walsh.length - 1]), n, Outcome.UNDECIDED, 1, 0);
+            return new Paired(Math.exp(estimate), Math.exp(walsh[0]), Math.exp(walsh[walsh.length - 1]), n, Outcome.UNDECIDED, 1, 0, 0);
         }
         double widening = widening(logs);
         double res = Math.log1p(resolution);
-        double lo = estimate - (estimate - walsh[k - 1]) * widening - res;
-        double hi = estimate + (walsh[walsh.length - k] - estimate) * widening + res;
-        return new Paired(Math.exp(estimate), Math.exp(lo), Math.exp(hi), n, outcome(lo, hi, higherIsBetter), widening, res);
+        double lo = estimate - Math.hypot((estimate - walsh[k - 1]) * widening, jvms) - res;
+        double hi = estimate + Math.hypot((walsh[walsh.length - k] - estimate) * widening, jvms) + res;
+        return new Paired(Math.exp(estimate), Math.exp(lo), Math.exp(hi), n, outcome(lo, hi, higherIsBetter), widening, res, jvms);
     }
 
     /** sqrt((1 + r) / (1 - r)) for the values' lag-1 autocorrelation r in the order given, when r is beyond chance; else 1. */
@@ -143,18 +152,19 @@ public record Paired(double ratio, double low, double high, int rounds, Outcome 
         if (outcome != Outcome.UNDECIDED || rounds < MIN_ROUNDS) {
             return outcome != Outcome.UNDECIDED ? -1 : MIN_ROUNDS * 2;
         }
-        // The interval is not symmetric: scale the side that has to clear the line. The resolution does not
-        // shrink with rounds: an estimate within it of the line is not worth rounds.
+        // The interval is not symmetric: scale the side that has to clear the line. Only the rounds' part of it
+        // shrinks with rounds; the resolution and the JVMs' part stay, and an estimate within them of the line is
+        // not worth rounds.
         double c = Math.log(ratio);
-        double lo = c - Math.log(low) - resolution;
-        double hi = Math.log(high) - c - resolution;
+        double lo = roundsPart(c - Math.log(low) - resolution);
+        double hi = roundsPart(Math.log(high) - c - resolution);
         double scale;
         if (c > MARGIN) {
-            scale = lo / (c - MARGIN - resolution);
+            scale = lo / roundsPart(c - MARGIN - resolution);
         } else if (c < -MARGIN) {
-            scale = hi / (-MARGIN - c - resolution);
+            scale = hi / roundsPart(-MARGIN - c - resolution);
         } else {
-            scale = Math.max(hi / (MARGIN - c - resolution), lo / (c + MARGIN - resolution));
+            scale = Math.max(hi / roundsPart(MARGIN - c - resolution), lo / roundsPart(c + MARGIN - resolution));
         }
         if (!Double.isFinite(scale) || scale <= 0) {
             return -1;
@@ -163,11 +173,18 @@ public record Paired(double ratio, double low, double high, int rounds, Outcome 
         return needed > MAX_ROUNDS_ESTIMATE ? -1 : (int) Math.max(rounds + 1, needed);
     }
 
+    /** What of a half-width the rounds make, the JVMs' part taken out (they add in quadrature); NaN when none is left. */
+    private double roundsPart(double halfWidth) {
+        double left = halfWidth * halfWidth - jvms * jvms;
+        return halfWidth > 0 && left > 0 ? Math.sqrt(left) : Double.NaN;
+    }
+
     /** "1.23 (95% CI 1.18-1.29, 45 rounds)". */
     public String describe() {
-        return String.format(Locale.ROOT, "%.3f (95%% CI %.3f-%.3f, %d rounds%s%s)", ratio, low, high, rounds,
+        return String.format(Locale.ROOT, "%.3f (95%% CI %.3f-%.3f, %d rounds%s%s%s)", ratio, low, high, rounds,
                 widening > 1 ? String.format(Locale.ROOT, ", widened x%.2f for rounds that repeat their neighbours", widening) : "",
-                resolution > 0 ? String.format(Locale.ROOT, ", +-%.1f%% for counting whole requests", Math.expm1(resolution) * 100) : "");
+                resolution > 0 ? String.format(Locale.ROOT, ", +-%.1f%% for counting whole requests", Math.expm1(resolution) * 100) : "",
+                jvms > 0 ? String.format(Locale.ROOT, ", +-%.1f%% for the JVMs' own levels", Math.expm1(jvms) * 100) : "");
     }
 
     /** All (x_i + x_j) / 2 for i <= j, sorted. */

@@ -94,6 +94,46 @@ class ComparisonsTest {
         assertTrue(t.ci().get(0) > 1.08, "0.5% and 0.6% each side: " + t);
     }
 
+    /**
+     * Two sets of JVMs, 45 rounds, each JVM at a level of its own for the whole run (sd {@code jvmSd}, the A/A runs stored
+     * here show 3-4%), blocks with 6% noise and the machine moving 10% from round to round: how many of 400 runs give a winner.
+     */
+    private static int winners(double jvmSd, double ratio, long seed) {
+        Random rnd = new Random(seed);
+        int wins = 0;
+        for (int run = 0; run < 400; run++) {
+            double[][] level = new double[2][2];
+            for (double[] t : level) {
+                for (int s = 0; s < 2; s++) {
+                    t[s] = Math.exp(jvmSd * rnd.nextGaussian());
+                }
+            }
+            List<BlockRecord> blocks = new ArrayList<>();
+            for (int r = 1; r <= 45; r++) {
+                double machine = Math.exp(0.1 * rnd.nextGaussian());
+                for (int s = 0; s < 2; s++) {
+                    blocks.add(block(s + 1, r, "a", 10_000 * ratio * machine * level[0][s] * Math.exp(0.06 * rnd.nextGaussian()), 50.0, null));
+                    blocks.add(block(s + 1, r, "b", 10_000 * machine * level[1][s] * Math.exp(0.06 * rnd.nextGaussian()), 50.0, null));
+                }
+            }
+            String outcome = find(Comparisons.of(blocks, List.of("a", "b")), Metric.THROUGHPUT).outcome();
+            wins += outcome.equals(ratio >= 1 ? PairComparison.A : PairComparison.B) || ratio == 1 && outcome.equals(PairComparison.B) ? 1 : 0;
+        }
+        return wins;
+    }
+
+    /**
+     * Rounds cannot see a JVM's own level, only more JVMs can: the sets' spread goes into the interval. Without it, 21
+     * of these 400 A/A runs gave a winner, with it 11; a true 20% lead is still found in 341 (387 without), and where
+     * JVMs hold one level (sd 1%) a 10% lead in 342 (381).
+     */
+    @Test
+    void theJvmsOwnLevelsAreInTheInterval() {
+        assertTrue(winners(0.039, 1.0, 1) <= 15, "A/A");
+        assertTrue(winners(0.039, 1.2, 2) >= 320, "a 20% lead");
+        assertTrue(winners(0.01, 1.1, 3) >= 320, "a 10% lead between JVMs that hold one level");
+    }
+
     @Test
     void theSameTargetTwiceIsEquivalent() {
         List<PairComparison> all = Comparisons.of(blocks(1, 20, 1.0, 0, 2), List.of("a", "b"));
@@ -201,12 +241,12 @@ class ComparisonsTest {
         PairComparison t = find(Comparisons.of(both, List.of("a", "b")), Metric.THROUGHPUT);
         assertEquals(PairComparison.UNDECIDED, t.outcome(), t.toString());
         assertTrue(t.note().contains("not every set of JVMs shows it (set 2 gives a/b 0.9"), t.note());
-        // One JVM 14% ahead of its twin (an A/A run here had 11%) and a second set that does not repeat it: no winner, though the pooled
-        // interval lies beyond 5%.
+        // One JVM 14% ahead of its twin (an A/A run here had 11%) and a second set that does not repeat it: no winner. The rounds alone
+        // put the pooled ratio beyond 5%; the JVMs' spread, read from the two sets, widens it past the line.
         List<BlockRecord> lottery = new ArrayList<>(blocks(1, 45, 1.14, 0, 11));
         lottery.addAll(blocks(2, 45, 1.03, 0, 12));
         PairComparison aa = find(Comparisons.of(lottery, List.of("a", "b")), Metric.THROUGHPUT);
-        assertTrue(aa.ci().get(0) > 1.05, "the pooled interval alone would call it: " + aa);
+        assertTrue(aa.ci().get(0) < 1.05 && aa.ci().get(1) > 1.1, "the JVMs' spread is in the interval: " + aa);
         assertEquals(PairComparison.UNDECIDED, aa.outcome(), aa.toString());
         assertTrue(aa.note().contains("set 2 gives a/b 1.0"), aa.note());
         // Lower is better: a's latency 25% under b's in both sets is a's win on p50 in both.
