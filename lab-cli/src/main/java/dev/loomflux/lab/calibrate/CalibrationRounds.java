@@ -149,7 +149,7 @@ final class CalibrationRounds {
     private LabSample measure(URI base, String path) {
         LoadSpec load = new LoadSpec(base, path, new Profile.Fixed(connections, measured), cpus.driver().size(), Duration.ofSeconds(10));
         Measurement m;
-        DriverCpu cpu = new DriverCpu(cpus.driver().size());
+        DriverCpu cpu = new DriverCpu(cpus.driver().size(), driver::processes);
         try (cpu) {
             m = driver.run(load, s -> { });
         }

@@ -49,6 +49,11 @@ public final class Jmeter implements LoadDriver {
     }
 
     @Override
+    public List<ProcessHandle> processes() {
+        return running.stream().flatMap(p -> ProcessHandle.of(p.pid()).stream()).toList();
+    }
+
+    @Override
     public Measurement run(LoadSpec spec, SecondListener listener, BooleanSupplier enough, MeasuredWindow window) {
         PhasePlan plan = PhasePlan.of(spec.profile(), 1);
         Tally tally = new Tally(plan, listener != null ? listener : s -> { }, window, spec.requestTimeout().toMillis());

@@ -42,6 +42,14 @@ public interface LoadDriver {
     List<Block> run(Rounds rounds, Rounds.Listener listener);
 
     /**
+     * Processes of its own the driver runs now besides the lab's JVM (JMeter's), whose CPU is the driver's too;
+     * none for a driver inside the lab's JVM.
+     */
+    default List<ProcessHandle> processes() {
+        return List.of();
+    }
+
+    /**
      * Stops every load this driver runs now (Ctrl-C, a target that died). Each run returns within about
      * a second with what was measured so far; loads started afterwards are not affected.
      */

@@ -106,7 +106,7 @@ public final class Measurer {
             Cgroup.Usage[] groupAtStart = new Cgroup.Usage[1];
             Runnable measuring = () -> {
                 log.line(name + " " + scenario.name() + ": measuring (" + profile.kind() + ")");
-                driverCpus[0] = new DriverCpu(cpus.driver().size());
+                driverCpus[0] = new DriverCpu(cpus.driver().size(), driver::processes);
                 groupAtStart[0] = target.cgroup() == null ? null : target.cgroup().usage();
             };
             try {
