@@ -254,10 +254,14 @@ public final class Comparisons {
         for (BlockRecord r : blocks) {
             Double v = r.figure(m);
             if (r.target().equals(target) && v != null && v > 0 && r.set() >= 1 && r.set() <= k) {
-                byRound.computeIfAbsent(r.round(), x -> new double[k])[r.set() - 1] = Math.log(v);
+                byRound.computeIfAbsent(r.round(), x -> {
+                    double[] none = new double[k];
+                    Arrays.fill(none, Double.NaN);
+                    return none;
+                })[r.set() - 1] = Math.log(v);
             }
         }
-        List<double[]> whole = byRound.values().stream().filter(x -> Arrays.stream(x).allMatch(v -> v != 0)).toList();
+        List<double[]> whole = byRound.values().stream().filter(x -> Arrays.stream(x).noneMatch(Double::isNaN)).toList();
         if (whole.size() < 2) {
             return null;
         }
