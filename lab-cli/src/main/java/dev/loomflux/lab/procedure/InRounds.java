@@ -183,13 +183,14 @@ public final class InRounds {
                         Map<String, ProcessProbe.Snapshot> atEnd, String yaml, Map<String, Warmup.Outcome> warmups, Map<String, Long> warmupS) {
         Map<String, TargetVisit> byLabel = new HashMap<>();
         alive.forEach(v -> byLabel.put(label(v), v));
+        int leadInRounds = experiment.design().leadInRounds();
         List<BlockRecord> records = new ArrayList<>();
         for (Block b : blocks) {
-            if (b.round() >= experiment.design().leadInRounds()) {
+            if (b.round() >= leadInRounds) {
                 String key = b.target() + "/" + b.round();
                 TargetVisit v = byLabel.get(b.target());
                 records.add(record(scenario, cell, users(load.profile()), thinkMs(load.profile()), v.target().spec().name(), v.repeat(), b,
-                        b.round() + 1 - experiment.design().leadInRounds(), measurer.canaryMicros(b.startMs(), b.endMs()), atStart.get(key), atEnd.get(key)));
+                        b.round() + 1 - leadInRounds, measurer.canaryMicros(b.startMs(), b.endMs()), atStart.get(key), atEnd.get(key)));
             }
         }
         Set<String> drifting = Comparisons.drifting(records, alive.stream().map(v -> v.target().spec().name()).distinct().toList());
@@ -197,7 +198,7 @@ public final class InRounds {
         for (TargetVisit v : alive) {
             String name = v.target().spec().name();
             String label = label(v);
-            List<Block> own = blocks.stream().filter(b -> b.target().equals(label) && b.round() >= experiment.design().leadInRounds()).toList();
+            List<Block> own = blocks.stream().filter(b -> b.target().equals(label) && b.round() >= leadInRounds).toList();
             List<BlockRecord> ownRecords = records.stream().filter(r -> r.target().equals(name) && r.set() == v.repeat()).toList();
             if (own.isEmpty()) {
                 perTarget.add(failed(v, scenario, cell, v.target().process().isAlive() ? "no block was measured"

@@ -140,7 +140,7 @@ public final class Comparisons {
             note = String.join(" and ", drifting.stream().filter(t -> t.equals(a) || t.equals(b)).toList())
                     + " drifted across the rounds (throughput against every other target, last third vs first): no verdict";
         } else if (withinJvms.equals(PairComparison.A) || withinJvms.equals(PairComparison.B)) {
-            note = disagreement(blocks, m, a, b, withinJvms);
+            note = disagreement(blocks, m, a, b, withinJvms, resolution);
         }
         if (note == null && outcome.equals(PairComparison.UNDECIDED)) {
             if (pooled.widening() > 1) {
@@ -173,7 +173,7 @@ public final class Comparisons {
      * run (an A/A run here: mvc2 ahead of mvc by 11.0%, 95% CI 7.9-14.5%, over 90 rounds), which no
      * interval over rounds can see; a second set that does not repeat the lead is that.
      */
-    private static String disagreement(List<BlockRecord> blocks, Metric m, String a, String b, String pooledOutcome) {
+    private static String disagreement(List<BlockRecord> blocks, Metric m, String a, String b, String pooledOutcome, double resolution) {
         Set<Integer> sets = blocks.stream().map(BlockRecord::set).collect(Collectors.toCollection(TreeSet::new));
         if (sets.size() < 2) {
             return null;
@@ -187,16 +187,12 @@ public final class Comparisons {
             if (pairs.isEmpty()) {
                 continue;
             }
-            Paired p = paired(pairs, m, resolution(blocks, m, a) + resolution(blocks, m, b));
+            Paired p = paired(pairs, m, resolution, 0);
             if (side * Math.log(p.ratio()) <= line) {
                 against.add(String.format(Locale.ROOT, "set %d gives %s/%s %.3f (95%% CI %.3f-%.3f)", set, a, b, p.ratio(), p.low(), p.high()));
             }
         }
         return against.isEmpty() ? null : "not every set of JVMs shows it (" + String.join("; ", against) + "): no verdict";
-    }
-
-    private static Paired paired(List<double[]> pairs, Metric m, double resolution) {
-        return paired(pairs, m, resolution, 0);
     }
 
     private static Paired paired(List<double[]> pairs, Metric m, double resolution, double jvms) {

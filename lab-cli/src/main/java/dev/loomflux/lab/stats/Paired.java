@@ -62,18 +62,12 @@ public record Paired(double ratio, double low, double high, int rounds, Outcome 
      * @param higherIsBetter true for throughput, false for latency and CPU per request
      */
     public static Paired of(double[] a, double[] b, boolean higherIsBetter) {
-        return of(a, b, higherIsBetter, 0);
+        return of(a, b, higherIsBetter, 0, 0);
     }
 
     /**
      * @param resolution a bound on how far each round's ratio may be off in a way that does not cancel over
      *                   rounds (a share: 0.05 for 5%), such as counting whole requests; the interval covers it
-     */
-    public static Paired of(double[] a, double[] b, boolean higherIsBetter, double resolution) {
-        return of(a, b, higherIsBetter, resolution, 0);
-    }
-
-    /**
      * @param jvms a 95% half-width, in logs, for what the rounds cannot see: each JVM's own level, which
      *             holds for the whole run; added to the rounds' half-widths in quadrature
      */

@@ -252,7 +252,7 @@ class PairedTest {
         }
         Paired told = Paired.of(a, b, true);
         assertEquals(Paired.Outcome.A, told.outcome(), told.describe());
-        Paired counted = Paired.of(a, b, true, 0.04);
+        Paired counted = Paired.of(a, b, true, 0.04, 0);
         assertEquals(Paired.Outcome.UNDECIDED, counted.outcome(), counted.describe());
         assertEquals(told.ratio(), counted.ratio(), 1e-12, "the estimate stays");
         assertEquals(Math.log(told.low()) - Math.log1p(0.04), Math.log(counted.low()), 1e-9, "4% lower");
