@@ -11,12 +11,15 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.BooleanSupplier;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * The lab's second load driver: Apache JMeter 5.6, the home the build assembles (jmeter/), run
@@ -36,7 +39,9 @@ public final class Jmeter implements LoadDriver {
     private static final Duration POLL = Duration.ofMillis(200);
 
     private final Path home;
+    private final JmeterAgents agents;
     private final Set<ManagedProcess> running = ConcurrentHashMap.newKeySet();
+    private final Set<JmeterCluster> clusters = ConcurrentHashMap.newKeySet();
 
     @Override
     public String name() {
@@ -45,49 +50,77 @@ public final class Jmeter implements LoadDriver {
 
     /** @param home a JMeter home: bin/ApacheJMeter.jar, lib/, lib/ext/ */
     public Jmeter(Path home) {
+        this(home, JmeterAgents.NONE);
+    }
+
+    /** @param agents where each load runs: one local JMeter, or a controller here and agents */
+    public Jmeter(Path home, JmeterAgents agents) {
         this.home = home;
+        this.agents = agents;
     }
 
     @Override
     public List<ProcessHandle> processes() {
-        return running.stream().flatMap(p -> ProcessHandle.of(p.pid()).stream()).toList();
+        List<ProcessHandle> out = new ArrayList<>(running.stream().flatMap(p -> ProcessHandle.of(p.pid()).stream()).toList());
+        clusters.forEach(c -> out.addAll(c.processes()));
+        return out;
     }
 
     @Override
     public Measurement run(LoadSpec spec, SecondListener listener, BooleanSupplier enough, MeasuredWindow window) {
         PhasePlan plan = PhasePlan.of(spec.profile(), 1);
         Tally tally = new Tally(plan, listener != null ? listener : s -> { }, window, spec.requestTimeout().toMillis());
-        long[] started = {-1};
-        if (window != null) {
-            window.clock(() -> started[0] < 0 ? 0 : tally.elapsed(System.currentTimeMillis()));
-        }
         Path dir;
         try {
             dir = Files.createTempDirectory("loomflux-jmeter");
-            Files.writeString(dir.resolve("plan.jmx"), JmeterPlan.render(spec, plan, "loomflux"));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+        try (JmeterCluster cluster = agents.distributed() ? JmeterCluster.start(home, agents, dir) : null) {
+            Reading reading = new Reading(tally, plan, window, spec.requestTimeout().toMillis(), cluster == null ? List.of() : cluster.addresses());
+            if (window != null) {
+                window.clock(() -> reading.started < 0 ? 0 : tally.elapsed(System.currentTimeMillis()));
+            }
+            JmeterPlan.Split split = cluster == null ? JmeterPlan.Split.NONE : new JmeterPlan.Split(agents.count(), cluster.clockUrl());
+            try {
+                Files.writeString(dir.resolve("plan.jmx"), JmeterPlan.render(spec, plan, "loomflux", split));
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+            if (cluster == null) {
+                return run(reading, null, dir, window, enough);
+            }
+            clusters.add(cluster);
+            try {
+                return run(reading, cluster, dir, window, enough);
+            } finally {
+                clusters.remove(cluster);
+            }
+        } finally {
+            deleteQuietly(dir);
+        }
+    }
+
+    private Measurement run(Reading reading, JmeterCluster cluster, Path dir, MeasuredWindow window, BooleanSupplier enough) {
         Jtl jtl = new Jtl(dir.resolve("out.jtl"));
-        ManagedProcess jmeter = JmeterProcess.start(home, dir.resolve("plan.jmx"), dir.resolve("out.jtl"), dir.resolve("jmeter.log"));
+        ManagedProcess jmeter = JmeterProcess.start(home, dir.resolve("plan.jmx"), dir.resolve("out.jtl"), dir.resolve("jmeter.log"),
+                cluster == null ? List.of() : cluster.controllerJvm(), cluster == null ? List.of() : cluster.controllerArgs());
         running.add(jmeter);
         try {
             while (true) {
                 boolean exited = !jmeter.isAlive();
-                List<Jtl.Sample> samples = read(jtl);
-                if (!samples.isEmpty() && started[0] < 0) {
-                    started[0] = samples.stream().mapToLong(Jtl.Sample::startMs).min().orElseThrow();
-                    tally.start(started[0]);
-                }
-                add(tally, samples);
+                reading.add(read(jtl));
                 long now = System.currentTimeMillis();
-                if (started[0] >= 0) {
-                    tally.publishLive(now);
+                if (reading.started >= 0) {
+                    reading.all.publishLive(now);
                 }
                 if (exited) {
                     break; // the plan ended, or cancel() stopped it
                 }
-                if (started[0] >= 0 && tally.done(window, enough, now)) {
+                if (cluster != null) {
+                    cluster.checkAlive();
+                }
+                if (reading.started >= 0 && reading.all.done(window, enough, now)) {
                     break;
                 }
                 Pause.sleep(POLL);
@@ -96,16 +129,15 @@ public final class Jmeter implements LoadDriver {
             if (jmeter.isAlive()) {
                 jmeter.close();
             }
-            add(tally, read(jtl));
-            if (started[0] < 0) {
+            reading.add(read(jtl));
+            if (reading.started < 0) {
                 throw new LabException("JMeter sent no request (exit " + (jmeter.isAlive() ? "none" : jmeter.exitDescription()) + "); last lines of "
                         + dir.resolve("jmeter.log") + ":\n" + tail(dir.resolve("jmeter.log")));
             }
-            return tally.finish(end);
+            return reading.finish(end);
         } finally {
             jmeter.close();
             running.remove(jmeter);
-            deleteQuietly(dir);
         }
     }
 
@@ -125,26 +157,113 @@ public final class Jmeter implements LoadDriver {
         }
     }
 
-    /** The samples as Hyperfoil statistics: one snapshot per thread group and second of the load. */
-    private static void add(Tally tally, List<Jtl.Sample> samples) {
-        if (samples.isEmpty()) {
-            return;
+    /**
+     * One load's samples as they come in: every request into the load's statistics and, with agents, into
+     * its agent's too; each agent's send times moved onto the lab's clock by the offset it read.
+     */
+    private static final class Reading {
+        private static final Pattern CLOCK = Pattern.compile("offset_us=(-?\\d+);rtt_us=(\\d+)");
+
+        final Tally all;
+        private final PhasePlan plan;
+        private final MeasuredWindow window;
+        private final long timeoutMs;
+        private final List<String> agents;
+        private final Map<String, Tally> byAgent = new HashMap<>();
+        private final Map<String, Integer> threads = new HashMap<>();
+        /** Per agent: offset and error, ms. */
+        private final Map<String, double[]> clocks = new HashMap<>();
+        long started = -1;
+
+        Reading(Tally all, PhasePlan plan, MeasuredWindow window, long timeoutMs, List<String> agents) {
+            this.all = all;
+            this.plan = plan;
+            this.window = window;
+            this.timeoutMs = timeoutMs;
+            this.agents = agents;
         }
-        long start = tally.startMillis();
-        Map<String, StatisticsSnapshot> bySecond = new HashMap<>();
-        for (Jtl.Sample s : samples) {
-            long second = Math.floorDiv(s.startMs() - start, 1000L);
-            String group = s.thread().replaceFirst(" \\d+-\\d+$", "");
-            StatisticsSnapshot snapshot = bySecond.computeIfAbsent(group + "\n" + second, k -> {
-                StatisticsSnapshot n = new StatisticsSnapshot();
-                n.histogram.setStartTimeStamp(start + second * 1000L);
-                n.extensions.put(BenchmarkYaml.TRANSFER, new TransferSizeRecorder.Stats());
-                return n;
+
+        void add(List<Jtl.Sample> samples) {
+            List<Jtl.Sample> requests = new ArrayList<>();
+            for (Jtl.Sample s : samples) {
+                String agent = agentOf(s.thread());
+                if (JmeterPlan.CLOCK.equals(s.label())) {
+                    Matcher m = CLOCK.matcher(s.message());
+                    if (m.find()) {
+                        clocks.put(agent, new double[] {Long.parseLong(m.group(1)) / 1000.0, Long.parseLong(m.group(2)) / 2000.0});
+                    }
+                    continue;
+                }
+                double[] clock = clocks.get(agent);
+                requests.add(clock == null ? s : s.shifted(-Math.round(clock[0])));
+            }
+            if (requests.isEmpty()) {
+                return;
+            }
+            if (started < 0) {
+                started = requests.stream().mapToLong(Jtl.Sample::startMs).min().orElseThrow();
+                all.start(started);
+            }
+            Map<String, StatisticsSnapshot> bySecond = new HashMap<>();
+            for (Jtl.Sample s : requests) {
+                String agent = agentOf(s.thread());
+                long second = Math.floorDiv(s.startMs() - started, 1000L);
+                String group = s.thread().substring(agent.isEmpty() ? 0 : agent.length() + 1).replaceFirst(" \\d+-\\d+$", "");
+                StatisticsSnapshot snapshot = bySecond.computeIfAbsent(agent + "\n" + group + "\n" + second, k -> {
+                    StatisticsSnapshot n = new StatisticsSnapshot();
+                    n.histogram.setStartTimeStamp(started + second * 1000L);
+                    n.extensions.put(BenchmarkYaml.TRANSFER, new TransferSizeRecorder.Stats());
+                    return n;
+                });
+                count(snapshot, s);
+                threads.put(agent, s.allThreads());
+                all.users(s.endMs(), threads.values().stream().mapToInt(Integer::intValue).sum());
+                if (!agent.isEmpty()) {
+                    agentTally(agent).users(s.endMs(), s.allThreads());
+                }
+            }
+            bySecond.forEach((key, snapshot) -> {
+                String[] parts = key.split("\n");
+                all.add(parts[1], snapshot);
+                if (!parts[0].isEmpty()) {
+                    agentTally(parts[0]).add(parts[1], snapshot);
+                }
             });
-            count(snapshot, s);
-            tally.users(s.endMs(), s.allThreads());
         }
-        bySecond.forEach((key, snapshot) -> tally.add(key.substring(0, key.indexOf('\n')), snapshot));
+
+        private Tally agentTally(String agent) {
+            return byAgent.computeIfAbsent(agent, a -> {
+                Tally t = new Tally(plan, s -> { }, window, timeoutMs);
+                t.start(started);
+                return t;
+            });
+        }
+
+        /** JMeter leads an agent's thread names with the address the controller reached it at; "" without agents. */
+        private String agentOf(String thread) {
+            for (String a : agents) {
+                if (thread.startsWith(a + "-")) {
+                    return a;
+                }
+            }
+            return "";
+        }
+
+        Measurement finish(long end) {
+            Measurement m = all.finish(end);
+            if (agents.isEmpty()) {
+                return m;
+            }
+            List<AgentShare> parts = new ArrayList<>();
+            for (String a : agents) {
+                Tally t = byAgent.get(a);
+                Measurement part = t == null ? null : t.finish(end);
+                double[] clock = clocks.getOrDefault(a, new double[] {Double.NaN, Double.NaN});
+                parts.add(part == null ? new AgentShare(a, 0, 0, 0, 0, clock[0], clock[1])
+                        : new AgentShare(a, part.requests(), part.responses(), part.throughput(), part.inFlight(), clock[0], clock[1]));
+            }
+            return m.withAgents(parts);
+        }
     }
 
     /** One request: a response of any status is timed; below HTTP it is a timeout, a connection error or another failure. */
@@ -197,11 +316,13 @@ public final class Jmeter implements LoadDriver {
     @Override
     public void cancel() {
         running.forEach(ManagedProcess::close);
+        clusters.forEach(JmeterCluster::close);
     }
 
     @Override
     public Plan export(LoadSpec spec, String name) {
-        return new Plan(SUFFIX, JmeterPlan.render(spec, PhasePlan.of(spec.profile(), 1), name));
+        // Without a clock to read: run by hand, e.g. with -R over agents, the plan is the same load.
+        return new Plan(SUFFIX, JmeterPlan.render(spec, PhasePlan.of(spec.profile(), 1), name, new JmeterPlan.Split(agents.count(), null)));
     }
 
     @Override

@@ -2,6 +2,9 @@ package dev.loomflux.lab.driver;
 
 import dev.loomflux.lab.experiment.Think;
 import java.io.StringWriter;
+import java.math.BigDecimal;
+import java.math.RoundingMode;
+import java.net.URI;
 import java.util.List;
 import javax.xml.parsers.DocumentBuilderFactory;
 import javax.xml.parsers.ParserConfigurationException;
@@ -25,11 +28,54 @@ final class JmeterPlan {
     /** The sampler's label, the JTL's {@code label} column. */
     static final String LABEL = BenchmarkYaml.METRIC;
     static final long CONNECT_TIMEOUT_MS = 2_000;
+    /** The clock reading's label: one row per agent, before any request. */
+    static final String CLOCK = "clock";
+    /** The JMeter property (sent to every agent with -G) that holds an agent's index, after this prefix its address. */
+    static final String AGENT_INDEX = "loomflux.agent.";
+
+    /**
+     * How a plan is shared out: JMeter's agents each run the whole plan, so each takes its part of every
+     * user count and rate. An agent's part of a user count that does not divide evenly is computed on
+     * the agent from its index, which the lab sends it as {@link #AGENT_INDEX}{@code <address>} (JMeter
+     * names each agent's threads by the address the controller reached it at, {@code __jm.D_TG}).
+     *
+     * @param agents how many run the plan; 1 for one local JMeter
+     * @param clock  where each agent reads the lab's clock before its load (null: no reading)
+     */
+    record Split(int agents, URI clock) {
+        static final Split NONE = new Split(1, null);
+
+        Split {
+            if (agents < 1) {
+                throw new IllegalArgumentException("agents " + agents);
+            }
+        }
+
+        /** One agent's part of {@code users}: the first {@code users % agents} agents take one more. */
+        String users(int users) {
+            int each = users / agents;
+            int more = users % agents;
+            if (more == 0) {
+                return Integer.toString(each);
+            }
+            return "${__jexl3(${__P(" + AGENT_INDEX + "${__P(__jm.D_TG,)},0)} < " + more + " ? " + (each + 1) + " : " + each + ")}";
+        }
+
+        /** One agent's part of a rate, per second: rates need not be whole. */
+        String rate(int rps) {
+            return agents == 1 ? Integer.toString(rps) : BigDecimal.valueOf(rps).divide(BigDecimal.valueOf(agents),
+                    6, RoundingMode.HALF_EVEN).stripTrailingZeros().toPlainString();
+        }
+    }
 
     private JmeterPlan() {
     }
 
     static String render(LoadSpec spec, PhasePlan plan, String name) {
+        return render(spec, plan, name, Split.NONE);
+    }
+
+    static String render(LoadSpec spec, PhasePlan plan, String name, Split split) {
         Document doc = newDocument();
         Element root = doc.createElement("jmeterTestPlan");
         root.setAttribute("version", "1.2");
@@ -53,18 +99,21 @@ final class JmeterPlan {
         string(defaults, "HTTPSampler.implementation", "HttpClient4");
         arguments(defaults, "HTTPsampler.Arguments");
         child(inPlan, "hashTree");
+        if (split.clock() != null) {
+            clock(inPlan, split.clock());
+        }
 
         List<PhasePlan.Phase> phases = plan.phases();
         if (plan.loops()) {
             // The loops' users start over 1 s in 20 ms slots for Hyperfoil; JMeter ramps them up itself.
             int users = phases.stream().mapToInt(PhasePlan.Phase::users).sum();
-            threadGroup(inPlan, "loops", users, PhasePlan.LOOPS_RAMP_UP_MS, 0, -1, phases.get(0).requests(), spec, plan.think());
+            threadGroup(inPlan, "loops", split.users(users), PhasePlan.LOOPS_RAMP_UP_MS, 0, -1, phases.get(0).requests(), spec, plan.think());
         } else {
             for (PhasePlan.Phase p : phases) {
                 switch (p.model()) {
-                    case ALWAYS -> threadGroup(inPlan, p.name(), p.users(), 0, p.startMs(), p.durationMs(), -1, spec, plan.think());
-                    case AT_ONCE -> threadGroup(inPlan, p.name(), p.users(), 0, p.startMs(), -1, p.requests(), spec, plan.think());
-                    case CONSTANT_RATE -> openModel(inPlan, p, spec);
+                    case ALWAYS -> threadGroup(inPlan, p.name(), split.users(p.users()), 0, p.startMs(), p.durationMs(), -1, spec, plan.think());
+                    case AT_ONCE -> threadGroup(inPlan, p.name(), split.users(p.users()), 0, p.startMs(), -1, p.requests(), spec, plan.think());
+                    case CONSTANT_RATE -> openModel(inPlan, p, split.rate(p.rps()), spec);
                 }
             }
         }
@@ -75,7 +124,7 @@ final class JmeterPlan {
      * @param durationMs -1: until each user has sent {@code loops} requests
      * @param loops      -1: until the duration is over
      */
-    private static void threadGroup(Element parent, String name, int users, long rampMs, long startMs, long durationMs, int loops, LoadSpec spec,
+    private static void threadGroup(Element parent, String name, String users, long rampMs, long startMs, long durationMs, int loops, LoadSpec spec,
                                     Think think) {
         Element g = element(parent, "ThreadGroup", "ThreadGroupGui", name);
         // A failed request is counted and the user carries on, as with Hyperfoil.
@@ -87,7 +136,7 @@ final class JmeterPlan {
         loop.setAttribute("testclass", "LoopController");
         bool(loop, "LoopController.continue_forever", false);
         string(loop, "LoopController.loops", Integer.toString(loops));
-        string(g, "ThreadGroup.num_threads", Integer.toString(users));
+        string(g, "ThreadGroup.num_threads", users);
         string(g, "ThreadGroup.ramp_time", Long.toString(seconds(rampMs)));
         boolean scheduled = durationMs >= 0 || startMs > 0;
         bool(g, "ThreadGroup.scheduler", scheduled);
@@ -99,7 +148,7 @@ final class JmeterPlan {
         sampler(child(parent, "hashTree"), spec, think);
     }
 
-    private static void openModel(Element parent, PhasePlan.Phase p, LoadSpec spec) {
+    private static void openModel(Element parent, PhasePlan.Phase p, String rps, LoadSpec spec) {
         Element g = element(parent, "OpenModelThreadGroup", "OpenModelThreadGroupGui", p.name());
         string(g, "ThreadGroup.on_sample_error", "continue");
         Element controller = child(g, "elementProp");
@@ -108,10 +157,53 @@ final class JmeterPlan {
         // Even arrivals, as Hyperfoil's metronome: Poisson arrivals would make seconds differ by chance. Then a pause as
         // long as a request may take, without which JMeter interrupts the requests in flight when the arrivals end
         // (1-2 of 400 at 100/s over a 20 ms stub, "Socket closed"), where Hyperfoil lets them finish.
-        string(g, "OpenModelThreadGroup.schedule", "rate(" + p.rps() + "/sec) even_arrivals(" + seconds(p.durationMs())
+        string(g, "OpenModelThreadGroup.schedule", "rate(" + rps + "/sec) even_arrivals(" + seconds(p.durationMs())
                 + " sec) pause(" + (spec.requestTimeout().toMillis() + 999) / 1000 + " sec)");
         string(g, "OpenModelThreadGroup.random_seed", "");
         sampler(child(parent, "hashTree"), spec, Think.NONE);
+    }
+
+    /**
+     * Before its load, each agent reads the lab's clock a few times as NTP does (its own clock before and
+     * after, the lab's in between) and keeps the reading with the shortest round trip: its offset from the
+     * lab's clock within half that round trip. The lab moves the agent's send times by it.
+     */
+    private static void clock(Element parent, URI url) {
+        Element g = element(parent, "SetupThreadGroup", "SetupThreadGroupGui", CLOCK);
+        string(g, "ThreadGroup.on_sample_error", "continue");
+        Element loop = child(g, "elementProp");
+        loop.setAttribute("name", "ThreadGroup.main_controller");
+        loop.setAttribute("elementType", "LoopController");
+        loop.setAttribute("guiclass", "LoopControlPanel");
+        loop.setAttribute("testclass", "LoopController");
+        bool(loop, "LoopController.continue_forever", false);
+        string(loop, "LoopController.loops", "1");
+        string(g, "ThreadGroup.num_threads", "1");
+        string(g, "ThreadGroup.ramp_time", "0");
+        bool(g, "ThreadGroup.scheduler", false);
+        Element tree = child(parent, "hashTree");
+        Element s = element(tree, "JSR223Sampler", "TestBeanGUI", CLOCK);
+        string(s, "scriptLanguage", "groovy");
+        string(s, "cacheKey", "true");
+        string(s, "parameters", "");
+        string(s, "filename", "");
+        string(s, "script", """
+                def url = new URL('%s')
+                def now = { def i = java.time.Instant.now(); i.epochSecond * 1000000L + i.nano.intdiv(1000) }
+                long bestRtt = Long.MAX_VALUE
+                long bestOffset = 0
+                for (int i = 0; i < 10; i++) {
+                    long before = now()
+                    long lab = url.text.trim() as long
+                    long after = now()
+                    if (after - before < bestRtt) {
+                        bestRtt = after - before
+                        bestOffset = (before + after).intdiv(2) - lab
+                    }
+                }
+                SampleResult.setResponseMessage('offset_us=' + bestOffset + ';rtt_us=' + bestRtt)
+                """.formatted(url));
+        child(tree, "hashTree");
     }
 
     private static void sampler(Element tree, LoadSpec spec, Think think) {

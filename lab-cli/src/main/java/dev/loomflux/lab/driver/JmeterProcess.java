@@ -2,6 +2,7 @@ package dev.loomflux.lab.driver;
 
 import dev.loomflux.lab.process.ManagedProcess;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 
 /** JMeter in non-GUI mode on one plan, from the home the build assembles, on the lab's own JVM. */
@@ -10,16 +11,23 @@ final class JmeterProcess {
     }
 
     /**
-     * @param jtl where the samples go, one CSV row each, flushed as they come so that seconds can be counted live
-     * @param log JMeter's own log (jmeter.log); its console goes to {@code log} + ".out"
+     * @param jtl        where the samples go, one CSV row each, flushed as they come so that seconds can be counted live
+     * @param log        JMeter's own log (jmeter.log); its console goes to {@code log} + ".out"
+     * @param jvmOptions before JMeter's launcher, e.g. RMI's address
+     * @param options    JMeter's own, after the lab's, e.g. the agents
      */
-    static ManagedProcess start(Path home, Path plan, Path jtl, Path log) {
-        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        return ManagedProcess.start("jmeter", List.of(java, "-jar", home.resolve("bin").resolve("ApacheJMeter.jar").toString(),
+    static ManagedProcess start(Path home, Path plan, Path jtl, Path log, List<String> jvmOptions, List<String> options) {
+        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
+        command.addAll(jvmOptions);
+        command.addAll(List.of("-jar", home.resolve("bin").resolve("ApacheJMeter.jar").toString(),
                 "-n", "-t", plan.toString(), "-l", jtl.toString(), "-j", log.toString(),
                 // Without it JMeter 5.6.3 stayed alive after an open-model test had ended (threads of the open model's starter).
                 "-Jjmeterengine.force.system.exit=true",
+                // No UDP port for shutdown messages: JMeter opens it on every interface (a port of 1000 or less turns it off).
+                "-Jjmeterengine.nongui.port=0",
                 "-Jjmeter.save.saveservice.autoflush=true",
-                "-Jjmeter.save.saveservice.output_format=csv"), Path.of(log + ".out"));
+                "-Jjmeter.save.saveservice.output_format=csv"));
+        command.addAll(options);
+        return ManagedProcess.start("jmeter", command, Path.of(log + ".out"));
     }
 }

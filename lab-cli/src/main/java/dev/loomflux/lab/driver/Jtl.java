@@ -25,12 +25,19 @@ final class Jtl {
      * @param elapsedMs  until the whole response had arrived, whole ms: JMeter's resolution
      * @param code       the status, or JMeter's "Non HTTP response code: java.net.SocketException" for a failure below HTTP
      * @param thread     "group 1-3": the thread group and the user; with agents, the agent's address leads it
-     * @param allThreads users alive in the whole test when it ended
+     * @param allThreads users alive in the whole test when it ended (with agents: on its agent)
+     * @param label      the sampler's name: the plan's request, or the agents' clock reading
+     * @param message    JMeter's response message ("OK"; the clock reading's figures)
      */
     record Sample(long startMs, long elapsedMs, String code, boolean success, String thread, long bytes, long sentBytes, int allThreads,
-                  long connectMs, String failure) {
+                  long connectMs, String failure, String label, String message) {
         long endMs() {
             return startMs + elapsedMs;
+        }
+
+        /** The same request with its send time moved by {@code ms}: an agent's clock read as the lab's. */
+        Sample shifted(long ms) {
+            return new Sample(startMs + ms, elapsedMs, code, success, thread, bytes, sentBytes, allThreads, connectMs, failure, label, message);
         }
     }
 
@@ -87,7 +94,7 @@ final class Jtl {
     private static Sample sample(Map<String, String> r) {
         return new Sample(Long.parseLong(r.get("timeStamp")), Long.parseLong(r.get("elapsed")), r.get("responseCode"), Boolean.parseBoolean(r.get("success")),
                 r.get("threadName"), number(r.get("bytes")), number(r.get("sentBytes")), (int) number(r.get("allThreads")), number(r.get("Connect")),
-                r.getOrDefault("failureMessage", ""));
+                r.getOrDefault("failureMessage", ""), r.getOrDefault("label", ""), r.getOrDefault("responseMessage", ""));
     }
 
     private static long number(String s) {

@@ -24,13 +24,21 @@ import org.HdrHistogram.Histogram;
  *                       false for closed models
  * @param cacheHits      requests Hyperfoil answered from its own HTTP cache; 0 means every request
  *                       reached the target
+ * @param agents         JMeter's agents, each with its part of the window; empty for one local driver
  */
 public record Measurement(Histogram latency, List<Second> series, List<Histogram> intervals, long requests,
                           long responses, WindowShare share, Errors errors, long bytesSent, long bytesReceived, Duration elapsed,
-                          boolean behindSchedule, long cacheHits) {
+                          boolean behindSchedule, long cacheHits, List<AgentShare> agents) {
     public Measurement {
         series = List.copyOf(series);
         intervals = List.copyOf(intervals);
+        agents = List.copyOf(agents);
+    }
+
+    /** The same measurement with the agents' parts of it. */
+    Measurement withAgents(List<AgentShare> parts) {
+        return new Measurement(latency, series, intervals, requests, responses, share, errors, bytesSent, bytesReceived, elapsed, behindSchedule,
+                cacheHits, parts);
     }
 
     /** Responses per second of the window, each by its share of time in flight inside it. */

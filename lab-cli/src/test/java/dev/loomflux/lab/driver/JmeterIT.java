@@ -75,4 +75,39 @@ class JmeterIT {
             assertEquals(100, m.series().get(t).requests(), 5, "second " + t + ": " + m.series());
         }
     }
+
+    private static Measurement onTwoAgents(Profile profile, String path, List<Second> live) {
+        return new Jmeter(Home.detect().jmeter(), new JmeterAgents(2, List.of(), null)).run(new LoadSpec(stub.base(), path, profile, 1), live::add);
+    }
+
+    /** The agents' parts add up to the load, and each keeps its share of the users busy: JMeter's controller and two agents over SSL. */
+    @Test
+    void twoAgentsShareFiveUsersThreeAndTwo() {
+        List<Second> live = new CopyOnWriteArrayList<>();
+        Measurement m = onTwoAgents(new Profile.Fixed(5, Duration.ofSeconds(5)), "/delay?ms=50", live);
+        consistent(m, live);
+        assertEquals(0, m.errors().total(), m.errors().toString());
+        assertEquals(2, m.agents().size(), m.agents().toString());
+        assertEquals(m.requests(), m.agents().stream().mapToLong(AgentShare::requests).sum(), m.agents().toString());
+        assertEquals(m.responses(), m.agents().stream().mapToLong(AgentShare::responses).sum(), m.agents().toString());
+        assertEquals(5, m.inFlight(), 0.5, m.throughput() + " requests/s");
+        // The first agent takes the user that does not divide evenly.
+        assertEquals(3, m.agents().get(0).inFlight(), 0.3, m.agents().toString());
+        assertEquals(2, m.agents().get(1).inFlight(), 0.2, m.agents().toString());
+        for (AgentShare a : m.agents()) {
+            // One host, one clock: the reading finds no offset beyond its own error and the clock's 1 ms steps.
+            assertTrue(a.clockErrorMs() >= 0 && a.clockErrorMs() < 50, a.toString());
+            assertTrue(Math.abs(a.clockOffsetMs()) <= a.clockErrorMs() + 1, a.toString());
+        }
+    }
+
+    @Test
+    void twoAgentsSplitARateInHalves() {
+        List<Second> live = new CopyOnWriteArrayList<>();
+        Measurement m = onTwoAgents(new Profile.Rate(100, Duration.ofSeconds(4), 100), "/delay?ms=20", live);
+        consistent(m, live);
+        assertEquals(400, m.requests(), "the schedule's arrivals over both agents");
+        assertEquals(0, m.errors().total(), m.errors().toString());
+        assertEquals(List.of(200L, 200L), m.agents().stream().map(AgentShare::requests).toList(), m.agents().toString());
+    }
 }

@@ -24,8 +24,15 @@ class JmeterPlanTest {
     private static final URI TARGET = URI.create("http://127.0.0.1:8181");
 
     private static Document render(Profile profile, String path) throws Exception {
+        return render(profile, path, JmeterPlan.Split.NONE);
+    }
+
+    private static Document render(Profile profile, String path, JmeterPlan.Split split) throws Exception {
         LoadSpec spec = new LoadSpec(TARGET, path, profile, 2, Duration.ofMillis(2500));
-        String jmx = JmeterPlan.render(spec, PhasePlan.of(profile, 2), "loomflux-t");
+        String jmx = JmeterPlan.render(spec, PhasePlan.of(profile, 2), "loomflux-t", split);
+        if (System.getProperty("jmx.dump") != null && split.clock() != null && profile instanceof Profile.Fixed) {
+            java.nio.file.Files.writeString(java.nio.file.Path.of(System.getProperty("jmx.dump")), jmx);
+        }
         return DocumentBuilderFactory.newInstance().newDocumentBuilder().parse(new ByteArrayInputStream(jmx.getBytes(StandardCharsets.UTF_8)));
     }
 
@@ -122,5 +129,28 @@ class JmeterPlanTest {
     @Test
     void aPartOfASecondIsRoundedUpForJmeterThatCountsWholeSeconds() throws Exception {
         assertEquals("3", prop(groups(render(new Profile.Fixed(4, Duration.ofMillis(2500)), "/plaintext")).get(0), "ThreadGroup.duration"));
+    }
+
+    /**
+     * Each of several agents runs the whole plan, so each takes its part: users that divide evenly as a number, the rest
+     * to the first agents by the index the lab sends each (JMeter evaluates the expression on the agent); a rate in equal
+     * parts; and a clock reading before the load.
+     */
+    @Test
+    void agentsEachTakeTheirPartOfUsersAndRates() throws Exception {
+        JmeterPlan.Split three = new JmeterPlan.Split(3, URI.create("http://127.0.0.1:9999/clock"));
+        assertEquals("4", three.users(12));
+        assertEquals("${__jexl3(${__P(loomflux.agent.${__P(__jm.D_TG,)},0)} < 2 ? 5 : 4)}", three.users(14));
+        assertEquals("33.333333", three.rate(100));
+        assertEquals("50", new JmeterPlan.Split(2, null).rate(100));
+        assertEquals("7", JmeterPlan.Split.NONE.users(7));
+
+        Document d = render(new Profile.Fixed(14, Duration.ofSeconds(30)), "/plaintext", three);
+        assertEquals(three.users(14), prop(groups(d).get(0), "ThreadGroup.num_threads"));
+        assertEquals(JmeterPlan.CLOCK, text(d, "//SetupThreadGroup/@testname"));
+        assertTrue(text(d, "//JSR223Sampler/stringProp[@name='script']").contains("http://127.0.0.1:9999/clock"));
+        Document rate = render(new Profile.Rate(100, Duration.ofSeconds(10), 100), "/plaintext", three);
+        assertTrue(prop(groups(rate).get(0), "OpenModelThreadGroup.schedule").startsWith("rate(33.333333/sec) even_arrivals(10 sec)"));
+        assertEquals("", text(render(new Profile.Fixed(14, Duration.ofSeconds(30)), "/plaintext"), "//SetupThreadGroup/@testname"), "no clock alone");
     }
 }

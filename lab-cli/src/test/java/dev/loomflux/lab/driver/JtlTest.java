@@ -26,7 +26,7 @@ class JtlTest {
                 + "1795707328300,16,request,Non HTTP response code: java.net.SocketException,\"Non HTTP response message: Socket closed, reset\",rate 1-9");
         List<Jtl.Sample> first = jtl.next();
         assertEquals(1, first.size());
-        assertEquals(new Jtl.Sample(1795707328267L, 206, "200", true, "fixed 1-1", 127, 127, 8, 24, ""), first.get(0));
+        assertEquals(new Jtl.Sample(1795707328267L, 206, "200", true, "fixed 1-1", 127, 127, 8, 24, "", "request", ""), first.get(0));
         Files.writeString(file, "79,text,false,\"a, b\",3130,0,35,35,http://127.0.0.1:18282/plaintext,0,0,0\n", StandardOpenOption.APPEND);
         List<Jtl.Sample> second = jtl.next();
         assertEquals(1, second.size());

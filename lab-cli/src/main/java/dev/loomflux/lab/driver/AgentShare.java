@@ -1,0 +1,13 @@
+package dev.loomflux.lab.driver;
+
+/**
+ * One JMeter agent's part of a measured window, counted as the whole window is (the same seconds, each
+ * response by its share of time in flight), so the agents' requests add up to the window's.
+ *
+ * @param agent         HOST:PORT, as the controller reached it
+ * @param clockOffsetMs the agent's clock minus the lab's, read before its load; NaN when it sent no reading
+ * @param clockErrorMs  how far off that offset may be: half the reading's round trip
+ */
+public record AgentShare(String agent, long requests, long responses, double throughputRps, double inFlight, double clockOffsetMs,
+                         double clockErrorMs) {
+}

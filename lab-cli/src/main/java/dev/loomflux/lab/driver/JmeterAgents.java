@@ -1,0 +1,76 @@
+package dev.loomflux.lab.driver;
+
+import dev.loomflux.lab.UsageException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Where JMeter runs a load: in one local process (none), on agents the lab starts on loopback for each
+ * load, or on agents a user started on other hosts ({@code ./lab agent}), reached over JMeter's RMI
+ * with SSL and client certificates from the keystore they were started with.
+ *
+ * @param local    agents the lab starts on 127.0.0.1 for each load; 0 when none or remote
+ * @param remote   HOST:PORT of agents a user started; empty when none or local
+ * @param keystore the remote agents' keystore (./lab agent makes it); null for local agents, which get one per load
+ */
+public record JmeterAgents(int local, List<String> remote, Path keystore) {
+    public static final JmeterAgents NONE = new JmeterAgents(0, List.of(), null);
+    /** Each local agent is a JVM beside the lab's and the targets': more than a few only measure the machine. */
+    static final int MAX_LOCAL = 8;
+
+    public JmeterAgents {
+        remote = List.copyOf(remote);
+    }
+
+    /**
+     * {@code N} (local agents) or {@code HOST:PORT,...} (agents started with ./lab agent, which need their keystore).
+     *
+     * @throws UsageException naming {@code --agents} or {@code --agent-keystore}
+     */
+    public static JmeterAgents parse(String value, Path keystore) {
+        String v = value.strip();
+        if (v.matches("\\d+")) {
+            int n = Integer.parseInt(v);
+            if (n < 1 || n > MAX_LOCAL) {
+                throw new UsageException("--agents " + value + ": expected 1.." + MAX_LOCAL + " local agents, or HOST:PORT,... of agents started with ./lab agent");
+            }
+            return new JmeterAgents(n, List.of(), null);
+        }
+        List<String> addresses = new ArrayList<>();
+        for (String a : v.split(",")) {
+            addresses.add(address(a.strip(), "--agents " + value));
+        }
+        if (addresses.stream().distinct().count() != addresses.size()) {
+            throw new UsageException("--agents " + value + ": an agent is named twice");
+        }
+        if (keystore == null) {
+            throw new UsageException("--agents " + value + ": agents on other hosts need --agent-keystore, the keystore they were started with (./lab agent)");
+        }
+        if (!Files.isReadable(keystore)) {
+            throw new UsageException("--agent-keystore " + keystore + ": no such readable file");
+        }
+        return new JmeterAgents(0, addresses, keystore);
+    }
+
+    /** HOST:PORT with a port in 1..65535; a one-line error naming {@code field} otherwise. */
+    static String address(String hostPort, String field) {
+        int colon = hostPort.lastIndexOf(':');
+        String port = colon < 0 ? "" : hostPort.substring(colon + 1);
+        if (colon <= 0 || !port.matches("\\d{1,5}") || Integer.parseInt(port) < 1 || Integer.parseInt(port) > 65535
+                || !hostPort.substring(0, colon).matches("[A-Za-z0-9.\\-\\[\\]:]+")) {
+            throw new UsageException(field + ": '" + hostPort + "' is not HOST:PORT with a port in 1..65535");
+        }
+        return hostPort;
+    }
+
+    public boolean distributed() {
+        return local > 0 || !remote.isEmpty();
+    }
+
+    /** How many run each load: 1 without agents. */
+    public int count() {
+        return distributed() ? local + remote.size() : 1;
+    }
+}
