@@ -136,6 +136,46 @@ class RunIT {
         assertEquals(0, ProcessHandle.current().descendants().filter(ProcessHandle::isAlive).count(), "no JMeter left");
     }
 
+    /** #29's run: a controller here and two agents share every target's load (9 users: 5 and 4), and the report shows each one's part. */
+    @Test
+    void jmeterAgentsShareEveryTargetsLoad() throws IOException {
+        LabCli run = LabCli.of("run", "--aot-cache", "--driver", "jmeter", "--agents", "2", "--targets", "mvc", "--scenario", "gateway", "--delay", "20",
+                "--users", "9", "--duration", "4s", "--warmup", "4s", "--cooldown", "0s", "--no-pin");
+        assertEquals(0, run.exitCode(), run.toString());
+        JsonNode root = results(run);
+        assertEquals("sequential", root.path("experiment").path("design").path("kind").asText(), "JMeter's default design");
+        String report = Files.readString(resultsDir(run).resolve("report.md"));
+        assertTrue(report.contains("a controller here and 2 agents started on 127.0.0.1 for each load"), report);
+        for (JsonNode r : root.path("results")) {
+            assertEquals("ok", r.path("status").asText(), r.toString());
+            assertEquals(0, r.path("errors").path("total").asLong(), r.toString());
+            JsonNode agents = r.path("driver").path("agents");
+            assertEquals(2, agents.size(), r.toString());
+            long requests = 0;
+            double inFlight = 0;
+            for (JsonNode a : agents) {
+                requests += a.path("requests").asLong();
+                inFlight += a.path("in_flight").asDouble();
+                assertTrue(report.contains("| " + r.path("target").asText() + " | " + a.path("agent").asText() + " | " + a.path("requests").asLong() + " |"),
+                        "the report's row of " + a + ":\n" + report);
+            }
+            assertEquals(r.path("requests").asLong(), requests, "the agents' parts add up: " + r);
+            assertEquals(r.path("in_flight").asDouble(), inFlight, 0.05, r.toString());
+            assertEquals(9, r.path("in_flight").asDouble(), 1.5, "Little's law over both agents: " + r);
+        }
+        assertEquals(0, ProcessHandle.current().descendants().filter(ProcessHandle::isAlive).count(), "no JMeter agent left");
+    }
+
+    @Test
+    void badAgentFlagsAreOneLineErrors() {
+        assertBad(LabCli.of("run", "--agents", "2"), "--agents: JMeter's agents; add --driver jmeter");
+        assertBad(LabCli.of("run", "--driver", "jmeter", "--agents", "0"), "--agents 0: expected 1..8 local agents");
+        assertBad(LabCli.of("run", "--driver", "jmeter", "--agents", "loader1"), "--agents loader1: 'loader1' is not HOST:PORT");
+        assertBad(LabCli.of("run", "--driver", "jmeter", "--agents", "127.0.0.1:1099"), "--agents 127.0.0.1:1099: agents on other hosts need --agent-keystore");
+        assertBad(LabCli.of("run", "--driver", "jmeter", "--agents", "127.0.0.1:1099", "--agent-keystore", "no-such.p12"), "--agent-keystore no-such.p12: no such readable file");
+        assertBad(LabCli.of("run", "--driver", "jmeter", "--design", "paired"), "--driver jmeter: the paired design's interleaved rounds need the Hyperfoil driver");
+    }
+
     private static JsonNode profileRun(String... profile) throws IOException {
         LabCli run = LabCli.of(concat(new String[] {"run", "--design", "sequential", "--targets", "webflux", "--scenario", "json", "--warmup", "0s", "--cooldown", "0s", "--no-pin"}, profile));
         assertEquals(0, run.exitCode(), run.toString());

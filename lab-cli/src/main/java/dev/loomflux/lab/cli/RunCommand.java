@@ -2,6 +2,7 @@ package dev.loomflux.lab.cli;
 
 import dev.loomflux.lab.driver.Hyperfoil;
 import dev.loomflux.lab.driver.Jmeter;
+import dev.loomflux.lab.driver.JmeterAgents;
 import dev.loomflux.lab.driver.LoadDriver;
 import dev.loomflux.lab.procedure.Procedure;
 import dev.loomflux.lab.Home;
@@ -63,8 +64,16 @@ public class RunCommand implements Callable<Integer> {
 
     @Option(names = "--driver", paramLabel = "NAME", defaultValue = "hyperfoil",
             description = "Load driver: hyperfoil (embedded in the lab) or jmeter (the JMeter 5.6 the build assembles, run as a process;"
-                    + " --design sequential only for now). Default: ${DEFAULT-VALUE}.")
+                    + " the sequential design, its default). Default: ${DEFAULT-VALUE}.")
     String driver;
+
+    @Option(names = "--agents", paramLabel = "N|HOST:PORT,...",
+            description = "JMeter: run each load on agents, users and rates split over them: N agents the lab starts on 127.0.0.1, or agents"
+                    + " started with ./lab agent on other hosts. Default: one local JMeter.")
+    String agents;
+
+    @Option(names = "--agent-keystore", paramLabel = "FILE", description = "The keystore the agents on other hosts were started with (./lab agent made it).")
+    Path agentKeystore;
 
     @Option(names = "--scale", paramLabel = "FACTOR",
             description = "Multiply durations and requests per user (not users), e.g. 0.1 for a quick pass.")
@@ -164,13 +173,18 @@ public class RunCommand implements Callable<Integer> {
     }
 
     private LoadDriver loadDriver(Experiment experiment) {
+        if ((agents != null || agentKeystore != null) && !"jmeter".equals(driver)) {
+            throw new UsageException((agents != null ? "--agents" : "--agent-keystore") + ": JMeter's agents; add --driver jmeter");
+        }
         return switch (driver) {
             case "hyperfoil" -> new Hyperfoil();
             case "jmeter" -> {
                 if (experiment.inRounds()) {
-                    throw new UsageException("--driver jmeter: the paired design's interleaved rounds need the Hyperfoil driver for now; add --design sequential");
+                    throw new UsageException("--driver jmeter: the paired design's interleaved rounds need the Hyperfoil driver for now; use --design sequential");
                 }
-                yield new Jmeter(Home.detect().jmeter());
+                JmeterAgents on = agents == null ? JmeterAgents.NONE : JmeterAgents.parse(agents, agentKeystore);
+                on.requireReachable();
+                yield new Jmeter(Home.detect().jmeter(), on);
             }
             default -> throw new UsageException("--driver " + driver + ": expected hyperfoil or jmeter");
         };
@@ -215,7 +229,8 @@ public class RunCommand implements Callable<Integer> {
 
     /** A sweep stays sequential unless asked (--design paired measures each cell in rounds, docs/sweep.md); run is paired. */
         boolean pairedByDefault() {
-        return true;
+        // JMeter runs no interleaved rounds yet: with it, a run without a design is sequential.
+        return !"jmeter".equals(driver);
     }
 
     /** What a subcommand adds to the experiment before --scale and --repeat: a sweep's grid. */

@@ -65,6 +65,11 @@ public record JmeterAgents(int local, List<String> remote, Path keystore) {
         return hostPort;
     }
 
+    /** @throws UsageException naming the first agent on another host that does not answer */
+    public void requireReachable() {
+        remote.forEach(JmeterCluster::reachable);
+    }
+
     public boolean distributed() {
         return local > 0 || !remote.isEmpty();
     }
@@ -72,5 +77,32 @@ public record JmeterAgents(int local, List<String> remote, Path keystore) {
     /** How many run each load: 1 without agents. */
     public int count() {
         return distributed() ? local + remote.size() : 1;
+    }
+
+    /**
+     * Runs one agent in the foreground until it ends (Ctrl-C): bound to {@code address} only, RMI over SSL with the
+     * keystore at {@code keystore}, made there first when it does not exist (copy it to the lab's host and every agent).
+     *
+     * @param logs where the agent's logs go
+     * @return the agent's exit code
+     */
+    public static int serve(Path home, String address, Path keystore, Path logs, java.io.PrintWriter out) {
+        address(address, "--bind");
+        try {
+            Files.createDirectories(logs);
+            if (!Files.exists(keystore)) {
+                JmeterCluster.makeKeystore(keystore, JmeterCluster.AGENT_KEYSTORE_PASSWORD);
+                out.println("agent: made " + keystore + " (readable by you only); give the same file to the lab (--agent-keystore) and to every agent");
+            }
+            Path properties = logs.resolve("ssl.properties");
+            JmeterCluster.writeProperties(properties, keystore, JmeterCluster.AGENT_KEYSTORE_PASSWORD);
+            var agent = JmeterCluster.startAgent(home, address, properties, logs.resolve("jmeter-agent.log"));
+            JmeterCluster.awaitAgent(agent, address);
+            out.println("agent: listening on " + address + " (JMeter RMI over SSL, clients need the keystore); logs in " + logs + "; Ctrl-C stops it");
+            out.flush();
+            return agent.onExit().join().exitValue();
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
     }
 }

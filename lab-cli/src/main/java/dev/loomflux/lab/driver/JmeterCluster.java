@@ -206,7 +206,7 @@ final class JmeterCluster implements AutoCloseable {
         }
     }
 
-    private static void reachable(String address) {
+    static void reachable(String address) {
         if (!connects(address, CONNECT_TIMEOUT_MS)) {
             throw new UsageException("--agents: agent " + address + " does not answer (is ./lab agent --bind " + address + " running there?)");
         }

@@ -166,7 +166,9 @@ final class JmeterPlan {
     /**
      * Before its load, each agent reads the lab's clock a few times as NTP does (its own clock before and
      * after, the lab's in between) and keeps the reading with the shortest round trip: its offset from the
-     * lab's clock within half that round trip. The lab moves the agent's send times by it.
+     * lab's clock within half that round trip. The lab moves the agent's send times by it. Readings 20 ms
+     * apart: the agent's JVM is starting then and shares a core with the controller, and 10 readings in a row
+     * found round trips of 10-46 ms on loopback.
      */
     private static void clock(Element parent, URI url) {
         Element g = element(parent, "SetupThreadGroup", "SetupThreadGroupGui", CLOCK);
@@ -192,7 +194,10 @@ final class JmeterPlan {
                 def now = { def i = java.time.Instant.now(); i.epochSecond * 1000000L + i.nano.intdiv(1000) }
                 long bestRtt = Long.MAX_VALUE
                 long bestOffset = 0
-                for (int i = 0; i < 10; i++) {
+                for (int i = 0; i < 30; i++) {
+                    if (i > 0) {
+                        Thread.sleep(20)
+                    }
                     long before = now()
                     long lab = url.text.trim() as long
                     long after = now()

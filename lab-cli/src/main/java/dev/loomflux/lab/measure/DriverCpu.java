@@ -109,6 +109,6 @@ public final class DriverCpu implements AutoCloseable {
 
     /** results.json's driver section. */
     DriverCheck check() {
-        return new DriverCheck(cpus(), Result.round(mean()), Result.round(max()), saturated(), !saturated());
+        return new DriverCheck(cpus(), Result.round(mean()), Result.round(max()), saturated(), !saturated(), null);
     }
 }

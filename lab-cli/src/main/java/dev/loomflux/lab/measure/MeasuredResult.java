@@ -6,6 +6,7 @@ import dev.loomflux.lab.driver.Second;
 import dev.loomflux.lab.driver.WindowShare;
 import dev.loomflux.lab.limits.Cgroup;
 import dev.loomflux.lab.limits.ResourceLimits;
+import dev.loomflux.lab.result.DriverCheck;
 import dev.loomflux.lab.result.LimitsReport;
 import dev.loomflux.lab.result.Result;
 import dev.loomflux.lab.result.Result.ErrorCounts;
@@ -44,6 +45,13 @@ public final class MeasuredResult {
                 Latency.of(latency), errors(errors), null, behindSchedule, null);
         return new Result(new Result.Key(target, scenario, null, null, null), Result.Outcome.OK, load, new Result.Telemetry(series, null, null, null),
                 new Result.Files(hlog, plan, null, null), new Result.Checks(steadyState, null, null), null, null);
+    }
+
+    /** JMeter's agents, each with its part of the window; empty without agents. */
+    static List<DriverCheck.Agent> agents(Measurement m) {
+        return m.agents().stream().map(a -> new DriverCheck.Agent(a.agent(), a.requests(), a.responses(), Result.round(a.throughputRps()),
+                Result.round(a.inFlight()), Double.isNaN(a.clockOffsetMs()) ? null : Result.round(a.clockOffsetMs()),
+                Double.isNaN(a.clockErrorMs()) ? null : Result.round(a.clockErrorMs()))).toList();
     }
 
     /** The per-second rows of a measurement before any telemetry is added. */

@@ -163,7 +163,7 @@ public final class Measurer {
             Result r = MeasuredResult.of(name, scenario.name(), m, open,
                     new Result.Files(hlog, plan, csv, Files.isRegularFile(dir.resolve(jfr)) ? jfr : null), telemetry,
                     new Result.Checks(SteadyStateReport.of(sampler, warm, load.warmup(), warmup, measured, telemetry.series(), Warmup.continuous(profile)),
-                            driverCpu.check(),
+                            driverCpu.check().withAgents(MeasuredResult.agents(m)),
                             target.cgroup() != null && groupAtStart[0] != null ? MeasuredResult.limits(target.cgroup().limits(), groupAtStart[0], groupAtEnd) : null));
             if (!target.process().isAlive()) {
                 return exited(target, name, scenario, warmupFrom);

@@ -5,6 +5,7 @@ import dev.loomflux.lab.result.CapacityMedian;
 import dev.loomflux.lab.result.CapacitySearchResult;
 import dev.loomflux.lab.result.Environment;
 import dev.loomflux.lab.result.ExperimentDescription;
+import dev.loomflux.lab.result.DriverCheck;
 import dev.loomflux.lab.result.Json;
 import dev.loomflux.lab.result.JvmFacts;
 import dev.loomflux.lab.result.PhaseStats;
@@ -54,7 +55,7 @@ final class ReportContent {
                 charts.addAll(List.of(id + "-warmup", id + "-warmup-jit"));
             }
             out.add(new Section("Scenario " + s, List.of(),
-                    List.of(latency(all, repeated), throughput(all, repeated), phases(all, repeated), jvm(all, repeated)), charts));
+                    List.of(latency(all, repeated), throughput(all, repeated), agents(all, repeated), phases(all, repeated), jvm(all, repeated)), charts));
         }
         Table steady = steadyState(root, repeated);
         if (!steady.rows().isEmpty()) {
@@ -197,9 +198,17 @@ final class ReportContent {
                     : "sequential"));
         }
         if (exp.driver() != null) {
+            List<List<String>> perLoad = root.results().stream().filter(r -> r.checks().driver() != null && r.checks().driver().agents() != null)
+                    .map(r -> r.checks().driver().agents().stream().map(DriverCheck.Agent::agent).toList()).toList();
+            int agents = perLoad.stream().mapToInt(List::size).max().orElse(0);
+            List<String> addresses = perLoad.stream().flatMap(List::stream).distinct().toList();
             rows.add(List.of("load driver", "jmeter".equals(exp.driver())
-                    ? "Apache JMeter " + env.versions().getOrDefault("jmeter", "") + ", non-GUI, one local process (latency in whole ms; a thread and"
-                    + " connection per user, per arrival for a rate)"
+                    ? "Apache JMeter " + env.versions().getOrDefault("jmeter", "") + ", non-GUI, "
+                    + (agents == 0 ? "one local process" : "a controller here and " + agents + " agents"
+                    // The lab's own agents are started for each load, each time on new ports.
+                    + (addresses.size() > agents ? " started on 127.0.0.1 for each load" : " (" + String.join(", ", addresses) + ")")
+                    + ", RMI over SSL, users and rates split over them")
+                    + " (latency in whole ms; a thread and connection per user, per arrival for a rate)"
                     : "Hyperfoil " + env.versions().getOrDefault("hyperfoil", "") + ", embedded in the lab"));
         }
         rows.add(List.of("JVM flags (every target)", String.join(" ", exp.jvmFlags())));
@@ -294,6 +303,26 @@ final class ReportContent {
         }
         return new Table("Throughput and reliability", header(repeated, "rps", "requests", "errors", "connect", "timeout", "4xx", "5xx",
                 "other", "driver CPU %"), rows);
+    }
+
+    /** JMeter's agents: each one's part of the window, and its clock against the lab's as it read it before its load. */
+    private static Table agents(List<Result> results, boolean repeated) {
+        List<List<String>> rows = new ArrayList<>();
+        for (Result r : results) {
+            if (!r.ok() || r.checks().driver() == null || r.checks().driver().agents() == null) {
+                continue;
+            }
+            for (DriverCheck.Agent a : r.checks().driver().agents()) {
+                List<String> row = who(r, repeated);
+                row.addAll(List.of(a.agent(), Cells.num(a.requests()),
+                        r.load().requests() == null || r.load().requests() == 0 ? "" : Cells.num(Result.round(100.0 * a.requests() / r.load().requests())),
+                        Cells.num(a.throughputRps()), Cells.num(a.inFlight()),
+                        a.clockOffsetMs() == null ? "no reading" : Cells.num(a.clockOffsetMs()) + " ± " + Cells.num(a.clockErrorMs())));
+                rows.add(row);
+            }
+        }
+        return new Table("Load per agent (the agent's clock minus the lab's, read before its load; its send times are moved by it)",
+                header(repeated, "agent", "requests", "% of requests", "rps", "in flight", "clock offset ms"), rows);
     }
 
     private static Table phases(List<Result> results, boolean repeated) {

@@ -1,9 +1,16 @@
 package dev.loomflux.lab.driver;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.loomflux.lab.Home;
+import dev.loomflux.lab.UsageException;
+import dev.loomflux.lab.process.ManagedProcess;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.nio.file.Path;
+import java.util.ArrayList;
 import dev.loomflux.lab.experiment.Profile;
 import java.time.Duration;
 import java.util.List;
@@ -12,6 +19,7 @@ import org.HdrHistogram.Histogram;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The JMeter driver against the real downstream stub: the home the build assembles, the plan the lab
@@ -109,5 +117,41 @@ class JmeterIT {
         assertEquals(400, m.requests(), "the schedule's arrivals over both agents");
         assertEquals(0, m.errors().total(), m.errors().toString());
         assertEquals(List.of(200L, 200L), m.agents().stream().map(AgentShare::requests).toList(), m.agents().toString());
+    }
+
+    /** Agents a user started (./lab agent) on their address, with the keystore they were given; the lab attaches to them. */
+    @Test
+    void agentsAUserStartedAreReachedWithTheirKeystore(@TempDir Path dir) throws Exception {
+        Path keystore = dir.resolve("agents.p12");
+        JmeterCluster.makeKeystore(keystore, JmeterCluster.AGENT_KEYSTORE_PASSWORD);
+        JmeterCluster.writeProperties(dir.resolve("ssl.properties"), keystore, JmeterCluster.AGENT_KEYSTORE_PASSWORD);
+        List<ManagedProcess> agents = new ArrayList<>();
+        List<String> addresses = new ArrayList<>();
+        try {
+            for (int i = 0; i < 2; i++) {
+                String address;
+                try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+                    address = "127.0.0.1:" + s.getLocalPort();
+                }
+                agents.add(JmeterCluster.startAgent(Home.detect().jmeter(), address, dir.resolve("ssl.properties"), dir.resolve("agent-" + i + ".log")));
+                addresses.add(address);
+            }
+            for (int i = 0; i < 2; i++) {
+                JmeterCluster.awaitAgent(agents.get(i), addresses.get(i));
+            }
+            JmeterAgents remote = JmeterAgents.parse(String.join(",", addresses), keystore);
+            remote.requireReachable();
+            List<Second> live = new CopyOnWriteArrayList<>();
+            Measurement m = new Jmeter(Home.detect().jmeter(), remote).run(new LoadSpec(stub.base(), "/delay?ms=50", new Profile.Fixed(4, Duration.ofSeconds(3)), 1), live::add);
+            consistent(m, live);
+            assertEquals(addresses, m.agents().stream().map(AgentShare::agent).toList());
+            assertEquals(m.requests(), m.agents().stream().mapToLong(AgentShare::requests).sum());
+            assertEquals(4, m.inFlight(), 0.4, m.agents().toString());
+            assertTrue(agents.stream().allMatch(ManagedProcess::isAlive), "a user's agents serve the next load too");
+        } finally {
+            agents.forEach(ManagedProcess::close);
+        }
+        UsageException gone = assertThrows(UsageException.class, () -> JmeterAgents.parse(addresses.get(0), keystore).requireReachable());
+        assertTrue(gone.getMessage().contains("agent " + addresses.get(0) + " does not answer"), gone.getMessage());
     }
 }
