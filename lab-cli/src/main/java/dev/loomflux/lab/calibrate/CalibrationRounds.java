@@ -16,6 +16,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.ToDoubleFunction;
 import java.util.stream.IntStream;
 
@@ -103,7 +104,7 @@ final class CalibrationRounds {
                 if (labTurn) {
                     Interference seen = Interference.start(cpus.driver(), cpus.target(), serverPid);
                     lab.add(measure(base, path));
-                    labOthers = seen.stop(0);
+                    labOthers = seen.stop();
                 } else {
                     Interference seen = Interference.start(cpus.driver(), cpus.target(), serverPid);
                     // The lab's JVM shares the driver CPUs with wrk; its own CPU meanwhile shows whether it got in wrk's way.
@@ -112,7 +113,7 @@ final class CalibrationRounds {
                         ref.add(wrk.run(cpus.driverPlacement().prefix(), cpus.driver().size(), connections, measured, base.resolve(path), log));
                     }
                     labJvmDuringWrk = labJvm.mean();
-                    wrkOthers = seen.stop(ref.get(ref.size() - 1).cpuPct());
+                    wrkOthers = seen.stop();
                 }
             }
             quiet.add(labOthers.quiet(QUIET_PCT) && wrkOthers.quiet(QUIET_PCT));
@@ -149,11 +150,20 @@ final class CalibrationRounds {
     private LabSample measure(URI base, String path) {
         LoadSpec load = new LoadSpec(base, path, new Profile.Fixed(connections, measured), cpus.driver().size(), Duration.ofSeconds(10));
         Measurement m;
-        DriverCpu cpu = new DriverCpu(cpus.driver().size(), driver::processes);
-        try (cpu) {
-            m = driver.run(load, s -> { });
+        // Counted from the first second the driver reports, not from the start: JMeter is a JVM started for each load,
+        // and its start (2-3 s of CPU) is no part of what a request costs it.
+        AtomicReference<DriverCpu> cpu = new AtomicReference<>();
+        try {
+            m = driver.run(load, s -> cpu.compareAndSet(null, new DriverCpu(cpus.driver().size(), driver::processes)));
+        } finally {
+            if (cpu.get() != null) {
+                cpu.get().close();
+            }
+        }
+        if (cpu.get() == null) {
+            throw new LabException("the driver reported no second of its load");
         }
         double rps = m.throughput();
-        return new LabSample(rps, cpu.mean(), cpu.saturated(), m.errors().total(), m.latency().getValueAtPercentile(99) / 1e6);
+        return new LabSample(rps, cpu.get().mean(), cpu.get().saturated(), m.errors().total(), m.latency().getValueAtPercentile(99) / 1e6);
     }
 }

@@ -11,7 +11,8 @@ import java.util.List;
  * How much of the driver's and the server's CPUs went to other processes during one measurement.
  * On a machine shared with other benchmarks this, more than either load generator, decided many
  * calibration rounds: /proc/stat gives each CPU's busy time, and the processes under test (lab
- * JVM, wrk, server) are subtracted. Linux only; elsewhere the figures are NaN.
+ * JVM, the load generators it ran and waited for, server) are subtracted. Linux only; elsewhere the
+ * figures are NaN.
  */
 final class Interference {
     /** /proc/stat counts in USER_HZ, 100 per second on every mainstream Linux. */
@@ -32,6 +33,7 @@ final class Interference {
     private final long driverTicks;
     private final long serverTicks;
     private final long ownNanos;
+    private final long childrenTicks;
     private final long serverNanos;
     private final long startNanos = System.nanoTime();
 
@@ -42,6 +44,7 @@ final class Interference {
         this.driverTicks = busyTicks(driverCpus);
         this.serverTicks = busyTicks(serverCpus);
         this.ownNanos = OS.getProcessCpuTime();
+        this.childrenTicks = childrenTicks();
         this.serverNanos = cpuNanos(serverPid);
     }
 
@@ -49,25 +52,39 @@ final class Interference {
         return new Interference(driverCpus, serverCpus, serverPid);
     }
 
-    /** @param otherGeneratorPct CPU of a generator outside this JVM (wrk) on the driver CPUs, else 0 */
-    Result stop(double otherGeneratorPct) {
+    /** Call once the generators it ran (wrk, JMeter) have ended: their CPU counts as the lab's own. */
+    Result stop() {
         if (driverTicks < 0 || serverTicks < 0) {
             return new Result(Double.NaN, Double.NaN);
         }
         double wallMs = (System.nanoTime() - startNanos) / 1e6;
         double driverBusy = 100 * (busyTicks(driverCpus) - driverTicks) * MS_PER_TICK / wallMs;
         double serverBusy = 100 * (busyTicks(serverCpus) - serverTicks) * MS_PER_TICK / wallMs;
-        double own = 100 * (OS.getProcessCpuTime() - ownNanos) / 1e6 / wallMs;
+        // The lab's JVM and the generators it started and waited for: wrk, and JMeter, which without this read as
+        // 93-97% of the driver's core taken by others in every round.
+        double own = 100 * ((OS.getProcessCpuTime() - ownNanos) / 1e6 + (childrenTicks() - childrenTicks) * MS_PER_TICK) / wallMs;
         double server = 100 * (cpuNanos(serverPid) - serverNanos) / 1e6 / wallMs;
         // When driver and server share CPUs (no pinning, or a 2-CPU support set), the split is not attributable.
         boolean shared = driverCpus.stream().anyMatch(serverCpus::contains);
-        double onDriver = driverBusy - own - otherGeneratorPct - (shared ? server : 0);
-        double onServer = serverBusy - server - (shared ? own + otherGeneratorPct : 0);
+        double onDriver = driverBusy - own - (shared ? server : 0);
+        double onServer = serverBusy - server - (shared ? own : 0);
         return new Result(Math.max(0, onDriver), Math.max(0, onServer));
     }
 
     private static long cpuNanos(long pid) {
         return ProcessHandle.of(pid).flatMap(h -> h.info().totalCpuDuration()).map(Duration::toNanos).orElse(0L);
+    }
+
+    /** CPU of this process's children that ended and were waited for (cutime + cstime of /proc/self/stat), in ticks; 0 if unreadable. */
+    private static long childrenTicks() {
+        try {
+            String stat = Files.readString(Path.of("/proc/self/stat"));
+            // Fields after the command name, which is in parentheses and may hold spaces: cutime and cstime are the 14th and 15th.
+            String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+            return Long.parseLong(f[13]) + Long.parseLong(f[14]);
+        } catch (IOException | RuntimeException e) {
+            return 0;
+        }
     }
 
     /** Busy ticks (user, nice, system, irq, softirq, steal) summed over the CPUs; -1 if unreadable. */

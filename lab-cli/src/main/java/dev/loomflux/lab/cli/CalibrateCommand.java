@@ -3,7 +3,6 @@ package dev.loomflux.lab.cli;
 import dev.loomflux.lab.Home;
 import dev.loomflux.lab.UsageException;
 import dev.loomflux.lab.calibrate.Calibration;
-import dev.loomflux.lab.driver.Hyperfoil;
 import dev.loomflux.lab.experiment.ExperimentReader;
 import dev.loomflux.lab.process.MachineLock;
 import dev.loomflux.lab.cpu.CpuPlan;
@@ -51,6 +50,9 @@ public final class CalibrateCommand implements Callable<Integer> {
     String warmup;
 
     @Mixin
+    DriverOptions driver;
+
+    @Mixin
     CpuOptions cpuOptions;
 
     @Mixin
@@ -86,7 +88,7 @@ public final class CalibrateCommand implements Callable<Integer> {
         Home home = Home.detect();
         home.jar(targetSpec.app().module(), targetSpec.app().jar());
         try (MachineLock taken = machine.take("calibrate", out)) {
-            new Calibration(new Hyperfoil(), connections, measured, rounds, targetWarmup).run(home, settings, cpus, targetSpec, wrk, out);
+            new Calibration(driver.driver(false, false), connections, measured, rounds, targetWarmup).run(home, settings, cpus, targetSpec, wrk, out);
         }
         return 0;
     }

@@ -1,8 +1,5 @@
 package dev.loomflux.lab.cli;
 
-import dev.loomflux.lab.driver.Hyperfoil;
-import dev.loomflux.lab.driver.Jmeter;
-import dev.loomflux.lab.driver.JmeterAgents;
 import dev.loomflux.lab.driver.LoadDriver;
 import dev.loomflux.lab.procedure.Procedure;
 import dev.loomflux.lab.Home;
@@ -62,18 +59,8 @@ public class RunCommand implements Callable<Integer> {
     @Option(names = "--lead-in-rounds", paramLabel = "N", description = "Unmeasured rounds before the measured ones (paired). Default: " + Design.LEAD_IN + ".")
     Integer leadInRounds;
 
-    @Option(names = "--driver", paramLabel = "NAME", defaultValue = "hyperfoil",
-            description = "Load driver: hyperfoil (embedded in the lab) or jmeter (the JMeter 5.6 the build assembles, run as a process;"
-                    + " the sequential design, its default). Default: ${DEFAULT-VALUE}.")
-    String driver;
-
-    @Option(names = "--agents", paramLabel = "N|HOST:PORT,...",
-            description = "JMeter: run each load on agents, users and rates split over them: N agents the lab starts on 127.0.0.1, or agents"
-                    + " started with ./lab agent on other hosts. Default: one local JMeter.")
-    String agents;
-
-    @Option(names = "--agent-keystore", paramLabel = "FILE", description = "The keystore the agents on other hosts were started with (./lab agent made it).")
-    Path agentKeystore;
+    @Mixin
+    DriverOptions driver;
 
     @Option(names = "--scale", paramLabel = "FACTOR",
             description = "Multiply durations and requests per user (not users), e.g. 0.1 for a quick pass.")
@@ -162,7 +149,7 @@ public class RunCommand implements Callable<Integer> {
         CpuPlan cpus = cpuOptions.plan();
         LaunchSettings settings = jvm.settings(experiment.limits());
         LimitsCheck.require(experiment.targets(), settings, cpus.target(), jvm.cpus != null, jvm.memory != null, file == null ? null : file.toString());
-        LoadDriver load = loadDriver(experiment);
+        LoadDriver load = driver.driver(experiment.inRounds(), experiment.profile() instanceof Profile.Rate);
         try (MachineLock taken = machine.take(spec.name(), spec.commandLine().getOut())) {
             new Runner(Home.detect(), experiment, settings, cpus, db, load, Procedure.of(experiment), spec.commandLine().getOut()).run();
         }
@@ -170,24 +157,6 @@ public class RunCommand implements Callable<Integer> {
             return 130;
         }
         return 0;
-    }
-
-    private LoadDriver loadDriver(Experiment experiment) {
-        if ((agents != null || agentKeystore != null) && !"jmeter".equals(driver)) {
-            throw new UsageException((agents != null ? "--agents" : "--agent-keystore") + ": JMeter's agents; add --driver jmeter");
-        }
-        return switch (driver) {
-            case "hyperfoil" -> new Hyperfoil();
-            case "jmeter" -> {
-                if (experiment.inRounds()) {
-                    throw new UsageException("--driver jmeter: the paired design's interleaved rounds need the Hyperfoil driver for now; use --design sequential");
-                }
-                JmeterAgents on = agents == null ? JmeterAgents.NONE : JmeterAgents.parse(agents, agentKeystore);
-                on.requireReachable();
-                yield new Jmeter(Home.detect().jmeter(), on);
-            }
-            default -> throw new UsageException("--driver " + driver + ": expected hyperfoil or jmeter");
-        };
     }
 
     /** The file's design (or, without a file, the paired one) with what the flags change in it. */
@@ -229,8 +198,7 @@ public class RunCommand implements Callable<Integer> {
 
     /** A sweep stays sequential unless asked (--design paired measures each cell in rounds, docs/sweep.md); run is paired. */
         boolean pairedByDefault() {
-        // JMeter runs no interleaved rounds yet: with it, a run without a design is sequential.
-        return !"jmeter".equals(driver);
+        return driver.roundsPossible();
     }
 
     /** What a subcommand adds to the experiment before --scale and --repeat: a sweep's grid. */

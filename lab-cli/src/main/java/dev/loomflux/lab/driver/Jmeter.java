@@ -31,7 +31,7 @@ import java.util.regex.Pattern;
  * <p>Where it differs from Hyperfoil: every user is a JMeter thread with its own connection; the
  * rate profile's arrivals are each a new thread and connection, and JMeter has no cap on arrivals
  * in flight (maxUsers is not enforced); latency is in whole milliseconds; seconds are counted from
- * the first request JMeter sent. Interleaved rounds (the paired design) are not supported yet.
+ * the first request JMeter sent. Interleaved rounds (the paired design) run on one local JMeter, fixed blocks only.
  */
 public final class Jmeter implements LoadDriver {
     private static final String SUFFIX = ".jmx";
@@ -308,9 +308,53 @@ public final class Jmeter implements LoadDriver {
         }
     }
 
+    /**
+     * The rounds on one local JMeter, conducted by the lab ({@link JmeterRounds}): each target's users stay
+     * connected through every round and send only in their target's blocks.
+     */
     @Override
     public List<Block> run(Rounds rounds, Rounds.Listener listener) {
-        throw new LabException("the JMeter driver does not run interleaved rounds yet: use --design sequential");
+        if (agents.distributed()) {
+            throw new LabException("JMeter's agents run no interleaved rounds: each would keep rounds of its own");
+        }
+        Path dir;
+        try {
+            dir = Files.createTempDirectory("loomflux-jmeter");
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        try (JmeterRounds conductor = new JmeterRounds(rounds, listener)) {
+            Files.writeString(dir.resolve("plan.jmx"), JmeterPlan.renderRounds(rounds, "loomflux"));
+            Jtl jtl = new Jtl(dir.resolve("out.jtl"));
+            ManagedProcess jmeter = JmeterProcess.start(home, dir.resolve("plan.jmx"), dir.resolve("out.jtl"), dir.resolve("jmeter.log"), List.of(),
+                    List.of("-J" + JmeterPlan.LAB + "=" + conductor.address()));
+            running.add(jmeter);
+            // A conductor that stopped asking (its script failed) would leave the users waiting at their gates for good.
+            long patienceMs = rounds.block().plannedDuration().toMillis() + rounds.requestTimeout().toMillis() + 60_000;
+            try {
+                while (!conductor.over() && jmeter.isAlive()) {
+                    conductor.add(read(jtl));
+                    conductor.step(20);
+                    if (System.currentTimeMillis() - conductor.lastHeard() > patienceMs) {
+                        throw new LabException("JMeter's conductor went quiet for " + patienceMs / 1000 + " s; last lines of its log:\n" + tail(dir.resolve("jmeter.log")));
+                    }
+                }
+                if (conductor.blocks().isEmpty() && !jmeter.stoppedByLab()) {
+                    throw new LabException("JMeter ran no block (" + jmeter.exitDescription() + "); last lines of its log:\n" + tail(dir.resolve("jmeter.log")));
+                }
+                return conductor.blocks();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return conductor.blocks();
+            } finally {
+                jmeter.close();
+                running.remove(jmeter);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } finally {
+            deleteQuietly(dir);
+        }
     }
 
     @Override
@@ -325,8 +369,9 @@ public final class Jmeter implements LoadDriver {
         return new Plan(SUFFIX, JmeterPlan.render(spec, PhasePlan.of(spec.profile(), 1), name, new JmeterPlan.Split(agents.count(), null)));
     }
 
+    /** The rounds' plan as JMeter runs it; its conductor needs the lab (JmeterPlan.LAB), so it does not run alone. */
     @Override
     public Plan export(Rounds rounds, String name) {
-        throw new LabException("the JMeter driver does not run interleaved rounds yet: use --design sequential");
+        return new Plan(SUFFIX, JmeterPlan.renderRounds(rounds, name));
     }
 }

@@ -77,6 +77,133 @@ final class JmeterPlan {
 
     static String render(LoadSpec spec, PhasePlan plan, String name, Split split) {
         Document doc = newDocument();
+        Element inPlan = testPlan(doc, name, spec);
+        if (split.clock() != null) {
+            clock(inPlan, split.clock());
+        }
+
+        List<PhasePlan.Phase> phases = plan.phases();
+        if (plan.loops()) {
+            // The loops' users start over 1 s in 20 ms slots for Hyperfoil; JMeter ramps them up itself.
+            int users = phases.stream().mapToInt(PhasePlan.Phase::users).sum();
+            threadGroup(inPlan, "loops", split.users(users), PhasePlan.LOOPS_RAMP_UP_MS, 0, -1, phases.get(0).requests(), spec, plan.think());
+        } else {
+            for (PhasePlan.Phase p : phases) {
+                switch (p.model()) {
+                    case ALWAYS -> threadGroup(inPlan, p.name(), split.users(p.users()), 0, p.startMs(), p.durationMs(), -1, spec, plan.think());
+                    case AT_ONCE -> threadGroup(inPlan, p.name(), split.users(p.users()), 0, p.startMs(), -1, p.requests(), spec, plan.think());
+                    case CONSTANT_RATE -> openModel(inPlan, p, split.rate(p.rps()), spec);
+                }
+            }
+        }
+        return write(doc);
+    }
+
+    /** The JMeter property that holds the lab's address for the rounds' conductor. */
+    static final String LAB = "loomflux.lab";
+    /** The rounds' thread group of target {@code i} is named this, then i. */
+    static final String ROUNDS_GROUP = "t";
+    /** The gate the rounds' users and conductor share, in JMeter's properties: made by whichever comes first. */
+    private static final String GATE = """
+            def g = props.computeIfAbsent('loomflux.gate', { k -> [lock: new Object(), active: -1, sent: 0L, inflight: 0L] } as java.util.function.Function)
+            """;
+
+    /**
+     * Interleaved rounds as a JMeter plan, conducted by the lab: each target's users are a thread group of
+     * their own that lives through every round, so their connections stay open from the first block to the
+     * last (as Hyperfoil's pool does), and each request first passes a gate that is open only during that
+     * target's block. A conductor thread asks the lab for the next block over HTTP ({@link #LAB}), opens the
+     * gate for it, closes it when the block's time is up, waits until every request sent in the block is
+     * answered, and tells the lab when and how many, which answers once it has counted them: the next block
+     * starts only then, as Hyperfoil's next phase starts after the last one terminated.
+     */
+    static String renderRounds(Rounds rounds, String name) {
+        if (!(rounds.block() instanceof dev.loomflux.lab.experiment.Profile.Fixed fixed)) {
+            throw new IllegalArgumentException("JMeter's rounds run fixed blocks only, not " + rounds.block().kind());
+        }
+        LoadSpec first = new LoadSpec(rounds.targets().get(0).base(), rounds.path(), rounds.block(), rounds.threads(), rounds.requestTimeout());
+        Document doc = newDocument();
+        Element inPlan = testPlan(doc, name, first);
+        Think think = rounds.blockPlan().think();
+        for (int i = 0; i < rounds.targets().size(); i++) {
+            Element g = element(inPlan, "ThreadGroup", "ThreadGroupGui", ROUNDS_GROUP + i);
+            string(g, "ThreadGroup.on_sample_error", "continue");
+            loop(g, -1);
+            string(g, "ThreadGroup.num_threads", Integer.toString(fixed.users()));
+            string(g, "ThreadGroup.ramp_time", "0");
+            bool(g, "ThreadGroup.scheduler", false);
+            bool(g, "ThreadGroup.same_user_on_next_iteration", true);
+            Element tree = child(inPlan, "hashTree");
+            LoadSpec target = new LoadSpec(rounds.targets().get(i).base(), rounds.path(), rounds.block(), rounds.threads(), rounds.requestTimeout());
+            Element s = request(tree, target);
+            string(s, "HTTPSampler.protocol", target.base().getScheme());
+            string(s, "HTTPSampler.domain", target.base().getHost());
+            string(s, "HTTPSampler.port", Integer.toString(target.base().getPort() == -1 ? 80 : target.base().getPort()));
+            Element inSampler = child(tree, "hashTree");
+            script(inSampler, "JSR223PreProcessor", "gate", Integer.toString(i), GATE + """
+                    int me = Integer.parseInt(Parameters.trim())
+                    synchronized (g.lock) {
+                        while (g.active != me) {
+                            g.lock.wait(100)
+                        }
+                        g.sent++
+                        g.inflight++
+                    }
+                    """);
+            // The think time is a pause after the response, before the gate: a pause behind the gate would send after the block.
+            script(inSampler, "JSR223PostProcessor", "release", think.none() ? "0 0" : think.min().toMillis() + " " + think.max().toMillis(), GATE + """
+                    synchronized (g.lock) {
+                        g.inflight--
+                        g.lock.notifyAll()
+                    }
+                    def pause = Parameters.trim().split(' ').collect { it as long }
+                    if (pause[1] > 0) {
+                        Thread.sleep(pause[0] + (long) (Math.random() * (pause[1] - pause[0])))
+                    }
+                    """);
+        }
+        Element c = element(inPlan, "ThreadGroup", "ThreadGroupGui", "conductor");
+        string(c, "ThreadGroup.on_sample_error", "continue");
+        loop(c, 1);
+        string(c, "ThreadGroup.num_threads", "1");
+        string(c, "ThreadGroup.ramp_time", "0");
+        bool(c, "ThreadGroup.scheduler", false);
+        Element tree = child(inPlan, "hashTree");
+        script(tree, "JSR223Sampler", "conductor", "${__P(" + LAB + ")}", GATE + """
+                def lab = Parameters.trim()
+                while (true) {
+                    def next = new URL(lab + '/next').text.trim()
+                    if (next == 'done') {
+                        break
+                    }
+                    def block = next.split(' ').collect { it as long }
+                    long start
+                    synchronized (g.lock) {
+                        g.sent = 0L
+                        g.active = (int) block[0]
+                        start = System.currentTimeMillis()
+                        g.lock.notifyAll()
+                    }
+                    Thread.sleep(block[1])
+                    long sendEnd
+                    long sent
+                    synchronized (g.lock) {
+                        g.active = -1
+                        sendEnd = System.currentTimeMillis()
+                        while (g.inflight > 0) {
+                            g.lock.wait(100)
+                        }
+                        sent = g.sent
+                    }
+                    long end = System.currentTimeMillis()
+                    new URL(lab + '/ended?target=' + block[0] + '&sent=' + sent + '&start=' + start + '&sendEnd=' + sendEnd + '&end=' + end).text
+                }
+                """);
+        return write(doc);
+    }
+
+    /** The test plan and the defaults every request shares (the target, timeouts, the HTTP client); returns the plan's tree. */
+    private static Element testPlan(Document doc, String name, LoadSpec spec) {
         Element root = doc.createElement("jmeterTestPlan");
         root.setAttribute("version", "1.2");
         root.setAttribute("properties", "5.0");
@@ -99,25 +226,28 @@ final class JmeterPlan {
         string(defaults, "HTTPSampler.implementation", "HttpClient4");
         arguments(defaults, "HTTPsampler.Arguments");
         child(inPlan, "hashTree");
-        if (split.clock() != null) {
-            clock(inPlan, split.clock());
-        }
+        return inPlan;
+    }
 
-        List<PhasePlan.Phase> phases = plan.phases();
-        if (plan.loops()) {
-            // The loops' users start over 1 s in 20 ms slots for Hyperfoil; JMeter ramps them up itself.
-            int users = phases.stream().mapToInt(PhasePlan.Phase::users).sum();
-            threadGroup(inPlan, "loops", split.users(users), PhasePlan.LOOPS_RAMP_UP_MS, 0, -1, phases.get(0).requests(), spec, plan.think());
-        } else {
-            for (PhasePlan.Phase p : phases) {
-                switch (p.model()) {
-                    case ALWAYS -> threadGroup(inPlan, p.name(), split.users(p.users()), 0, p.startMs(), p.durationMs(), -1, spec, plan.think());
-                    case AT_ONCE -> threadGroup(inPlan, p.name(), split.users(p.users()), 0, p.startMs(), -1, p.requests(), spec, plan.think());
-                    case CONSTANT_RATE -> openModel(inPlan, p, split.rate(p.rps()), spec);
-                }
-            }
-        }
-        return write(doc);
+    /** A Groovy element, its script compiled once; {@code parameters} reach it as {@code Parameters}. */
+    private static void script(Element tree, String testclass, String name, String parameters, String script) {
+        Element e = element(tree, testclass, "TestBeanGUI", name);
+        string(e, "scriptLanguage", "groovy");
+        string(e, "cacheKey", "true");
+        string(e, "parameters", parameters);
+        string(e, "filename", "");
+        string(e, "script", script);
+        child(tree, "hashTree");
+    }
+
+    private static void loop(Element threadGroup, int loops) {
+        Element loop = child(threadGroup, "elementProp");
+        loop.setAttribute("name", "ThreadGroup.main_controller");
+        loop.setAttribute("elementType", "LoopController");
+        loop.setAttribute("guiclass", "LoopControlPanel");
+        loop.setAttribute("testclass", "LoopController");
+        bool(loop, "LoopController.continue_forever", false);
+        string(loop, "LoopController.loops", Integer.toString(loops));
     }
 
     /**
@@ -129,13 +259,7 @@ final class JmeterPlan {
         Element g = element(parent, "ThreadGroup", "ThreadGroupGui", name);
         // A failed request is counted and the user carries on, as with Hyperfoil.
         string(g, "ThreadGroup.on_sample_error", "continue");
-        Element loop = child(g, "elementProp");
-        loop.setAttribute("name", "ThreadGroup.main_controller");
-        loop.setAttribute("elementType", "LoopController");
-        loop.setAttribute("guiclass", "LoopControlPanel");
-        loop.setAttribute("testclass", "LoopController");
-        bool(loop, "LoopController.continue_forever", false);
-        string(loop, "LoopController.loops", Integer.toString(loops));
+        loop(g, loops);
         string(g, "ThreadGroup.num_threads", users);
         string(g, "ThreadGroup.ramp_time", Long.toString(seconds(rampMs)));
         boolean scheduled = durationMs >= 0 || startMs > 0;
@@ -173,23 +297,12 @@ final class JmeterPlan {
     private static void clock(Element parent, URI url) {
         Element g = element(parent, "SetupThreadGroup", "SetupThreadGroupGui", CLOCK);
         string(g, "ThreadGroup.on_sample_error", "continue");
-        Element loop = child(g, "elementProp");
-        loop.setAttribute("name", "ThreadGroup.main_controller");
-        loop.setAttribute("elementType", "LoopController");
-        loop.setAttribute("guiclass", "LoopControlPanel");
-        loop.setAttribute("testclass", "LoopController");
-        bool(loop, "LoopController.continue_forever", false);
-        string(loop, "LoopController.loops", "1");
+        loop(g, 1);
         string(g, "ThreadGroup.num_threads", "1");
         string(g, "ThreadGroup.ramp_time", "0");
         bool(g, "ThreadGroup.scheduler", false);
         Element tree = child(parent, "hashTree");
-        Element s = element(tree, "JSR223Sampler", "TestBeanGUI", CLOCK);
-        string(s, "scriptLanguage", "groovy");
-        string(s, "cacheKey", "true");
-        string(s, "parameters", "");
-        string(s, "filename", "");
-        string(s, "script", """
+        script(tree, "JSR223Sampler", CLOCK, "", """
                 def url = new URL('%s')
                 def now = { def i = java.time.Instant.now(); i.epochSecond * 1000000L + i.nano.intdiv(1000) }
                 long bestRtt = Long.MAX_VALUE
@@ -208,17 +321,10 @@ final class JmeterPlan {
                 }
                 SampleResult.setResponseMessage('offset_us=' + bestOffset + ';rtt_us=' + bestRtt)
                 """.formatted(url));
-        child(tree, "hashTree");
     }
 
     private static void sampler(Element tree, LoadSpec spec, Think think) {
-        Element s = element(tree, "HTTPSamplerProxy", "HttpTestSampleGui", LABEL);
-        string(s, "HTTPSampler.path", spec.requestPath());
-        string(s, "HTTPSampler.method", "GET");
-        bool(s, "HTTPSampler.use_keepalive", true);
-        bool(s, "HTTPSampler.follow_redirects", false);
-        bool(s, "HTTPSampler.auto_redirects", false);
-        arguments(s, "HTTPsampler.Arguments");
+        request(tree, spec);
         Element inSampler = child(tree, "hashTree");
         if (think.none()) {
             return;
@@ -228,6 +334,17 @@ final class JmeterPlan {
         string(timer, "ConstantTimer.delay", Long.toString(think.min().toMillis()));
         string(timer, "RandomTimer.range", Long.toString(think.max().toMillis() - think.min().toMillis()));
         child(inSampler, "hashTree");
+    }
+
+    private static Element request(Element tree, LoadSpec spec) {
+        Element s = element(tree, "HTTPSamplerProxy", "HttpTestSampleGui", LABEL);
+        string(s, "HTTPSampler.path", spec.requestPath());
+        string(s, "HTTPSampler.method", "GET");
+        bool(s, "HTTPSampler.use_keepalive", true);
+        bool(s, "HTTPSampler.follow_redirects", false);
+        bool(s, "HTTPSampler.auto_redirects", false);
+        arguments(s, "HTTPsampler.Arguments");
+        return s;
     }
 
     /**

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.loomflux.lab.Home;
+import dev.loomflux.lab.LabException;
 import dev.loomflux.lab.UsageException;
 import dev.loomflux.lab.process.ManagedProcess;
 import java.net.InetAddress;
@@ -15,6 +16,7 @@ import dev.loomflux.lab.experiment.Profile;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.HdrHistogram.Histogram;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -153,5 +155,21 @@ class JmeterIT {
         }
         UsageException gone = assertThrows(UsageException.class, () -> JmeterAgents.parse(addresses.get(0), keystore).requireReachable());
         assertTrue(gone.getMessage().contains("agent " + addresses.get(0) + " does not answer"), gone.getMessage());
+    }
+
+    /** An agent that dies mid-load fails that load in one line, and nothing of it is left running. */
+    @Test
+    void anAgentThatDiesFailsItsLoadAndLeavesNothingBehind() {
+        Jmeter jmeter = new Jmeter(Home.detect().jmeter(), new JmeterAgents(2, List.of(), null));
+        AtomicBoolean killed = new AtomicBoolean();
+        LabException e = assertThrows(LabException.class, () -> jmeter.run(new LoadSpec(stub.base(), "/delay?ms=20", new Profile.Fixed(4, Duration.ofSeconds(30)), 1),
+                s -> {
+                    if (s.t() >= 1 && killed.compareAndSet(false, true)) {
+                        // The controller is started last: the first of the driver's processes is an agent.
+                        jmeter.processes().stream().filter(p -> p.info().commandLine().orElse("").contains(" -s ")).findFirst().orElseThrow().destroyForcibly();
+                    }
+                }));
+        assertTrue(e.getMessage().matches("JMeter agent 127\\.0\\.0\\.1:\\d+ died \\(.*"), e.getMessage());
+        assertTrue(jmeter.processes().isEmpty(), "none of the load's processes left: " + jmeter.processes());
     }
 }

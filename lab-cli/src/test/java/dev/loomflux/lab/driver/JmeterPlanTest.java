@@ -1,6 +1,7 @@
 package dev.loomflux.lab.driver;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.loomflux.lab.experiment.Profile;
@@ -152,5 +153,31 @@ class JmeterPlanTest {
         Document rate = render(new Profile.Rate(100, Duration.ofSeconds(10), 100), "/plaintext", three);
         assertTrue(prop(groups(rate).get(0), "OpenModelThreadGroup.schedule").startsWith("rate(33.333333/sec) even_arrivals(10 sec)"));
         assertEquals("", text(render(new Profile.Fixed(14, Duration.ofSeconds(30)), "/plaintext"), "//SetupThreadGroup/@testname"), "no clock alone");
+    }
+
+    /**
+     * Rounds: one thread group per target that lives through every round (no schedule), its requests to its own
+     * target behind a gate that knows its index, and a conductor that asks the lab, whose address JMeter is given.
+     */
+    @Test
+    void roundsAreOneGatedThreadGroupPerTargetAndAConductor() throws Exception {
+        Rounds rounds = new Rounds(List.of(new Rounds.Target("a", URI.create("http://127.0.0.1:8181")), new Rounds.Target("b", URI.create("http://127.0.0.1:8282"))),
+                "/plaintext", new Profile.Fixed(7, Duration.ofSeconds(2)), Rounds.shuffled(2, 3, 1), 1, Duration.ofSeconds(10), Duration.ZERO);
+        Document d = DocumentBuilderFactory.newInstance().newDocumentBuilder()
+                .parse(new ByteArrayInputStream(JmeterPlan.renderRounds(rounds, "r").getBytes(StandardCharsets.UTF_8)));
+        List<Element> g = groups(d);
+        assertEquals(List.of("t0", "t1", "conductor"), g.stream().map(e -> e.getAttribute("testname")).toList());
+        for (int i = 0; i < 2; i++) {
+            assertEquals("7", prop(g.get(i), "ThreadGroup.num_threads"));
+            assertEquals("false", prop(g.get(i), "ThreadGroup.scheduler"), "alive from the first round to the last");
+            assertEquals("-1", prop(g.get(i), "LoopController.loops"));
+            String port = i == 0 ? "8181" : "8282";
+            assertEquals(port, text(d, "//ThreadGroup[@testname='t" + i + "']/following-sibling::hashTree[1]/HTTPSamplerProxy/stringProp[@name='HTTPSampler.port']"));
+            assertEquals(Integer.toString(i), text(d, "//ThreadGroup[@testname='t" + i + "']/following-sibling::hashTree[1]//JSR223PreProcessor/stringProp[@name='parameters']"));
+        }
+        assertEquals("${__P(" + JmeterPlan.LAB + ")}", text(d, "//JSR223Sampler[@testname='conductor']/stringProp[@name='parameters']"));
+        assertEquals("", text(d, "//*[contains(stringProp[@name='script'], '${')]/@testname"), "no ${...} in a script: JMeter would replace it");
+        assertThrows(IllegalArgumentException.class, () -> JmeterPlan.renderRounds(new Rounds(rounds.targets(), "/plaintext",
+                new Profile.Rate(100, Duration.ofSeconds(2), 100), rounds.order(), 1, Duration.ofSeconds(10), Duration.ZERO), "r"));
     }
 }

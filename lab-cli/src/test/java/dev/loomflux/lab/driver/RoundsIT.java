@@ -11,17 +11,34 @@ import org.junit.jupiter.api.Test;
 
 /** Interleaved rounds against two real stubs: every block whole, in order, and each on its own target. */
 class RoundsIT {
-    private static final LoadDriver DRIVER = new Hyperfoil();
-
     @Test
     void blocksRunInOrderOnTheirOwnTargetsAndLoseNoResponse() throws Exception {
+        blocksRunInOrder(new Hyperfoil(), 0.4, 0);
+    }
+
+    /**
+     * The same rounds on JMeter, conducted by the lab: each target's 20 users wait at a gate between their blocks.
+     * JMeter's own time between a response and the next request (its samplers, listeners and the gate) leaves
+     * its users a little less busy than Hyperfoil's; in the first round, a JMeter just started, 17.7 of the 20
+     * (the lab's lead-in rounds are there for such a start).
+     */
+    @Test
+    void jmeterRunsTheSameRounds() throws Exception {
+        blocksRunInOrder(new Jmeter(dev.loomflux.lab.Home.detect().jmeter()), 2, 1);
+    }
+
+    /**
+     * @param littleUsers how far throughput x mean latency may be from the 20 users
+     * @param fromRound   the first round held to Little's law
+     */
+    private static void blocksRunInOrder(LoadDriver driver, double littleUsers, int fromRound) throws Exception {
         try (Stub a = Stub.start(); Stub b = Stub.start()) {
             Rounds rounds = new Rounds(List.of(new Rounds.Target("a", a.base()), new Rounds.Target("b", b.base())), "/delay?ms=20",
                     new Profile.Fixed(20, Duration.ofSeconds(3)), Rounds.shuffled(2, 5, 11), 1, Duration.ofSeconds(10), Duration.ofSeconds(1));
             long servedA = a.served();
             long servedB = b.served();
             List<String> started = new CopyOnWriteArrayList<>();
-            List<Block> blocks = DRIVER.run(rounds, new Rounds.Listener() {
+            List<Block> blocks = driver.run(rounds, new Rounds.Listener() {
                 @Override
                 public void started(String target, int round) {
                     started.add(target + "/" + round);
@@ -44,7 +61,7 @@ class RoundsIT {
                 assertEquals(2, blk.secondsRps().size(), blk.secondsRps().toString());
                 // Little's law, per block: 20 users, each always waiting for one response.
                 double users = blk.rps() * blk.latency().getMean() / 1e9;
-                assertTrue(Math.abs(users - 20) <= 0.4, "throughput x mean latency = " + users + " of 20 users in " + blk);
+                assertTrue(blk.round() < fromRound || Math.abs(users - 20) <= littleUsers, "throughput x mean latency = " + users + " of 20 users in " + blk);
                 if (i > 0) {
                     assertTrue(blk.startMs() >= blocks.get(i - 1).endMs(), "blocks do not overlap");
                 }
