@@ -59,6 +59,12 @@ public final class Jmeter implements LoadDriver {
         this.agents = agents;
     }
 
+    /** JMeter's elapsed times are whole milliseconds. */
+    @Override
+    public double latencyStepMs() {
+        return 1;
+    }
+
     @Override
     public List<ProcessHandle> processes() {
         List<ProcessHandle> out = new ArrayList<>(running.stream().flatMap(p -> ProcessHandle.of(p.pid()).stream()).toList());

@@ -41,6 +41,11 @@ public interface LoadDriver {
      */
     List<Block> run(Rounds rounds, Rounds.Listener listener);
 
+    /** The step in which it times requests, in ms, where that is coarse enough to matter to a comparison; 0 otherwise. */
+    default double latencyStepMs() {
+        return 0;
+    }
+
     /**
      * Processes of its own the driver runs now besides the lab's JVM (JMeter's), whose CPU is the driver's too;
      * none for a driver inside the lab's JVM.

@@ -41,6 +41,11 @@ public final class Comparisons {
 
     /** Per scenario (and sweep cell), metric and pair of targets; a closed model's blocks carry their users for Little's law. */
     public static List<PairComparison> of(List<BlockRecord> all, List<String> targets) {
+        return of(all, targets, 0);
+    }
+
+    /** @param latencyStepMs the driver's latency resolution: JMeter times requests in whole ms (1), Hyperfoil to 2 significant digits (0 here) */
+    public static List<PairComparison> of(List<BlockRecord> all, List<String> targets, double latencyStepMs) {
         List<PairComparison> out = new ArrayList<>();
         // A round in which the load side paced either block compares the driver with itself: left out.
         Set<String> paced = all.stream().filter(Comparisons::paced).map(Comparisons::roundKey).collect(Collectors.toSet());
@@ -54,7 +59,7 @@ public final class Comparisons {
                 for (int i = 0; i < targets.size(); i++) {
                     for (int j = i + 1; j < targets.size(); j++) {
                         PairComparison c = compare(first.scenario(), first.cell(), m, targets.get(i), targets.get(j), list, drifting,
-                                pacedRounds(all, where, targets.get(i), targets.get(j)));
+                                pacedRounds(all, where, targets.get(i), targets.get(j)), latencyStepMs);
                         if (c != null) {
                             out.add(c);
                         }
@@ -121,13 +126,13 @@ public final class Comparisons {
     }
 
     private static PairComparison compare(String scenario, Map<String, Integer> cell, Metric m, String a, String b, List<BlockRecord> blocks,
-                                          Set<String> drifting, long pacedRounds) {
+                                          Set<String> drifting, long pacedRounds, double latencyStepMs) {
         List<double[]> pairs = pairs(blocks, m, a, b, null);
         if (pairs.isEmpty()) {
             return pacedRounds == 0 ? null : new PairComparison(scenario, cell, m.id(), a, b, null, List.of(), 0, PairComparison.UNDECIDED, null,
                     pacedNote(pacedRounds));
         }
-        double resolution = resolution(blocks, m, a) + resolution(blocks, m, b);
+        double resolution = resolution(blocks, m, a, latencyStepMs) + resolution(blocks, m, b, latencyStepMs);
         double jvms = jvmHalfWidth(blocks, m, a, b);
         Paired pooled = paired(pairs, m, resolution, jvms);
         // Without the JVMs' part: a lead the sets do not share is named as such, before the spread it makes.
@@ -147,8 +152,11 @@ public final class Comparisons {
                 note = String.format(Locale.ROOT, "the per-round ratios wander (neighbouring rounds alike, as while a JIT still compiles): "
                         + "interval widened x%.2f, no verdict", pooled.widening());
             } else if (resolution > 0 && paired(pairs, m, 0, jvms).outcome() != Paired.Outcome.UNDECIDED) {
-                note = String.format(Locale.ROOT, "a block counts too few whole requests per user to tell throughput closer than +-%.1f%%: "
-                        + "longer blocks (--block) would", resolution * 100);
+                note = m == Metric.THROUGHPUT
+                        ? String.format(Locale.ROOT, "a block counts too few whole requests per user to tell throughput closer than +-%.1f%%: "
+                        + "longer blocks (--block) would", resolution * 100)
+                        : String.format(Locale.ROOT, "the driver times requests in whole ms, too coarse to tell %s closer than +-%.1f%%: "
+                        + "Hyperfoil (--driver hyperfoil) would", m.id(), resolution * 100);
             } else if (jvms > 0 && !withinJvms.equals(PairComparison.UNDECIDED)) {
                 note = String.format(Locale.ROOT, "the JVMs of one target sit at levels of their own, which rounds do not average out "
                         + "(+-%.1f%% on this ratio): more sets of JVMs (--repeat) would tell", Math.expm1(jvms) * 100);
@@ -200,9 +208,20 @@ public final class Comparisons {
                 resolution, jvms);
     }
 
-    /** The largest {@link BlockRecord#rpsResolution()} of a target's blocks, for throughput; 0 for other metrics. */
-    private static double resolution(List<BlockRecord> blocks, Metric m, String target) {
-        return m != Metric.THROUGHPUT ? 0 : blocks.stream().filter(x -> x.target().equals(target)).mapToDouble(BlockRecord::rpsResolution).max().orElse(0);
+    /**
+     * How far, in logs, counting alone may move a target's figure: for throughput the largest
+     * {@link BlockRecord#rpsResolution()} of its blocks; for a latency timed in steps of {@code latencyStepMs},
+     * half a step over its smallest figure (JMeter's whole ms: 22 ms medians of two targets read 22 in every
+     * round, 1.000 with an interval of +-0, where the truth may be 2% either way); 0 for CPU per request.
+     */
+    private static double resolution(List<BlockRecord> blocks, Metric m, String target, double latencyStepMs) {
+        List<BlockRecord> own = blocks.stream().filter(x -> x.target().equals(target)).toList();
+        return switch (m) {
+            case THROUGHPUT -> own.stream().mapToDouble(BlockRecord::rpsResolution).max().orElse(0);
+            case P50, P99 -> latencyStepMs <= 0 ? 0 : own.stream().map(x -> x.figure(m)).filter(f -> f != null && f > 0)
+                    .mapToDouble(f -> Math.log1p(latencyStepMs / 2 / f)).max().orElse(0);
+            default -> 0;
+        };
     }
 
     /**

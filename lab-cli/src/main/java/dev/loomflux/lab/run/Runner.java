@@ -198,7 +198,7 @@ public final class Runner {
             }
             Reaper.unregister(onInterrupt);
             if (experiment.inRounds()) {
-                results.comparisons(Comparisons.of(results.blocks(), experiment.targets().stream().map(TargetSpec::name).toList()));
+                results.comparisons(Comparisons.of(results.blocks(), experiment.targets().stream().map(TargetSpec::name).toList(), driver.latencyStepMs()));
                 if (procedure instanceof SweepCells cells) {
                     cells.fromRounds(results.snapshot().results(), results.snapshot().comparisons());
                 }

@@ -94,6 +94,44 @@ class ComparisonsTest {
         assertTrue(t.ci().get(0) > 1.08, "0.5% and 0.6% each side: " + t);
     }
 
+    /** A block of a JMeter run: its medians in whole ms, as JMeter times requests. */
+    private static BlockRecord wholeMs(int round, String target, double p50) {
+        return new BlockRecord("gateway", null, 1, round, 0, target, 20, null, 1, 900, 900, 0, 900, p50, p50 + 5, p50, 19.8, 1.0, 300.0, 1.0, 95.0,
+                List.of(), null);
+    }
+
+    /**
+     * JMeter's A/A run (mvc, mvc2; gateway over 20 ms): both medians read 22 ms in every round, a ratio of 1.000 with an
+     * interval of nothing; 22 against 23 in every round read "equivalent within 5%" where the two may be 8.5% apart. Half
+     * a step on each side widens the interval by what whole ms leave open.
+     */
+    @Test
+    void latenciesInWholeMillisecondsAreToldNoCloserThanTheirStep() {
+        List<BlockRecord> same = new ArrayList<>();
+        List<BlockRecord> apart = new ArrayList<>();
+        for (int r = 1; r <= 20; r++) {
+            same.addAll(List.of(wholeMs(r, "mvc", 22), wholeMs(r, "mvc2", 22)));
+            apart.addAll(List.of(wholeMs(r, "mvc", 22), wholeMs(r, "mvc2", 23)));
+        }
+        PairComparison exact = find(Comparisons.of(same, List.of("mvc", "mvc2")), Metric.P50);
+        assertEquals(1.0, exact.ci().get(1) - exact.ci().get(0) + 1, 1e-9, "without the step, an interval of nothing: " + exact);
+        PairComparison p = find(Comparisons.of(same, List.of("mvc", "mvc2"), 1), Metric.P50);
+        // Still within 5% either way, now with what whole ms leave open.
+        assertEquals(PairComparison.EQUIVALENT, p.outcome(), p.toString());
+        assertTrue(p.ci().get(0) < 0.96 && p.ci().get(1) > 1.04, "half a ms on 22 ms, each side: " + p);
+        PairComparison q = find(Comparisons.of(apart, List.of("mvc", "mvc2"), 1), Metric.P50);
+        assertEquals(PairComparison.UNDECIDED, q.outcome(), q.toString());
+        assertTrue(q.note().contains("whole ms"), q.toString());
+        // Without the step, "equivalent within 5%", where 22 and 23 whole ms may be 21.5 and 23.5: 8.5% apart.
+        assertEquals(PairComparison.EQUIVALENT, find(Comparisons.of(apart, List.of("mvc", "mvc2")), Metric.P50).outcome());
+        // At 200 ms the same step is 0.25% a side: a 10% lead is told.
+        List<BlockRecord> slow = new ArrayList<>();
+        for (int r = 1; r <= 20; r++) {
+            slow.addAll(List.of(wholeMs(r, "mvc", 200), wholeMs(r, "mvc2", 220)));
+        }
+        assertEquals(PairComparison.A, find(Comparisons.of(slow, List.of("mvc", "mvc2"), 1), Metric.P50).outcome());
+    }
+
     /**
      * Two sets of JVMs, 45 rounds, each JVM at a level of its own for the whole run (sd {@code jvmSd}, the A/A runs stored
      * here show 3-4%), blocks with 6% noise and the machine moving 10% from round to round: how many of 400 runs give a winner.
