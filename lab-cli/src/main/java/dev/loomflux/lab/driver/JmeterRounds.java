@@ -5,7 +5,6 @@ import com.sun.net.httpserver.HttpServer;
 import dev.loomflux.lab.LabException;
 import io.hyperfoil.api.session.PhaseInstance;
 import io.hyperfoil.api.statistics.StatisticsSnapshot;
-import io.hyperfoil.core.handlers.TransferSizeRecorder;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
@@ -163,12 +162,7 @@ final class JmeterRounds implements AutoCloseable {
                 continue;
             }
             long second = pending.startMs() + Math.max(0, Math.floorDiv(s.startMs() - pending.startMs(), 1000L)) * 1000L;
-            StatisticsSnapshot snapshot = bySecond.computeIfAbsent(second, k -> {
-                StatisticsSnapshot n = new StatisticsSnapshot();
-                n.histogram.setStartTimeStamp(k);
-                n.extensions.put(BenchmarkYaml.TRANSFER, new TransferSizeRecorder.Stats());
-                return n;
-            });
+            StatisticsSnapshot snapshot = bySecond.computeIfAbsent(second, Jmeter::second);
             Jmeter.count(snapshot, s);
         }
         unassigned.put(pending.target(), later);

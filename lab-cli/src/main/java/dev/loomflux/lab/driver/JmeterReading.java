@@ -1,0 +1,113 @@
+package dev.loomflux.lab.driver;
+
+import io.hyperfoil.api.statistics.StatisticsSnapshot;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * One load's samples as they come in: every request into the load's statistics and, with agents, into
+ * its agent's too; each agent's send times moved onto the lab's clock by the offset it read.
+ */
+final class JmeterReading {
+    private static final Pattern CLOCK = Pattern.compile("offset_us=(-?\\d+);rtt_us=(\\d+)");
+
+    final Tally all;
+    private final PhasePlan plan;
+    private final MeasuredWindow window;
+    private final long timeoutMs;
+    private final List<String> agents;
+    private final Map<String, Tally> byAgent = new HashMap<>();
+    private final Map<String, Integer> threads = new HashMap<>();
+    /** Per agent: offset and error, ms. */
+    private final Map<String, double[]> clocks = new HashMap<>();
+    long started = -1;
+
+    JmeterReading(Tally all, PhasePlan plan, MeasuredWindow window, long timeoutMs, List<String> agents) {
+        this.all = all;
+        this.plan = plan;
+        this.window = window;
+        this.timeoutMs = timeoutMs;
+        this.agents = agents;
+    }
+
+    void add(List<Jtl.Sample> samples) {
+        List<Jtl.Sample> requests = new ArrayList<>();
+        for (Jtl.Sample s : samples) {
+            String agent = agentOf(s.thread());
+            if (JmeterPlan.CLOCK.equals(s.label())) {
+                Matcher m = CLOCK.matcher(s.message());
+                if (m.find()) {
+                    clocks.put(agent, new double[] {Long.parseLong(m.group(1)) / 1000.0, Long.parseLong(m.group(2)) / 2000.0});
+                }
+                continue;
+            }
+            double[] clock = clocks.get(agent);
+            requests.add(clock == null ? s : s.shifted(-Math.round(clock[0])));
+        }
+        if (requests.isEmpty()) {
+            return;
+        }
+        if (started < 0) {
+            started = requests.stream().mapToLong(Jtl.Sample::startMs).min().orElseThrow();
+            all.start(started);
+        }
+        Map<String, StatisticsSnapshot> bySecond = new HashMap<>();
+        for (Jtl.Sample s : requests) {
+            String agent = agentOf(s.thread());
+            long second = Math.floorDiv(s.startMs() - started, 1000L);
+            String group = s.thread().substring(agent.isEmpty() ? 0 : agent.length() + 1).replaceFirst(" \\d+-\\d+$", "");
+            StatisticsSnapshot snapshot = bySecond.computeIfAbsent(agent + "\n" + group + "\n" + second, k -> Jmeter.second(started + second * 1000L));
+            Jmeter.count(snapshot, s);
+            threads.put(agent, s.allThreads());
+            all.users(s.endMs(), threads.values().stream().mapToInt(Integer::intValue).sum());
+            if (!agent.isEmpty()) {
+                agentTally(agent).users(s.endMs(), s.allThreads());
+            }
+        }
+        bySecond.forEach((key, snapshot) -> {
+            String[] parts = key.split("\n");
+            all.add(parts[1], snapshot);
+            if (!parts[0].isEmpty()) {
+                agentTally(parts[0]).add(parts[1], snapshot);
+            }
+        });
+    }
+
+    private Tally agentTally(String agent) {
+        return byAgent.computeIfAbsent(agent, a -> {
+            Tally t = new Tally(plan, s -> { }, window, timeoutMs);
+            t.start(started);
+            return t;
+        });
+    }
+
+    /** JMeter leads an agent's thread names with the address the controller reached it at; "" without agents. */
+    private String agentOf(String thread) {
+        for (String a : agents) {
+            if (thread.startsWith(a + "-")) {
+                return a;
+            }
+        }
+        return "";
+    }
+
+    Measurement finish(long end) {
+        Measurement m = all.finish(end);
+        if (agents.isEmpty()) {
+            return m;
+        }
+        List<AgentShare> parts = new ArrayList<>();
+        for (String a : agents) {
+            Tally t = byAgent.get(a);
+            Measurement part = t == null ? null : t.finish(end);
+            double[] clock = clocks.getOrDefault(a, new double[] {Double.NaN, Double.NaN});
+            parts.add(part == null ? new AgentShare(a, 0, 0, 0, 0, clock[0], clock[1])
+                    : new AgentShare(a, part.requests(), part.responses(), part.throughput(), part.inFlight(), clock[0], clock[1]));
+        }
+        return m.withAgents(parts);
+    }
+}
