@@ -40,8 +40,10 @@ class BadInputTest {
 
     @Test
     void aDriverThatCannotRunTheDesignOrDoesNotExist() {
-        assertOneLineError(LabCli.of("run", "--driver", "jmeter"),
-                "lab: --driver jmeter: the paired design's interleaved rounds need the Hyperfoil driver for now; add --design sequential");
+        assertOneLineError(LabCli.of("run", "--driver", "jmeter", "--agents", "2", "--design", "paired"),
+                "lab: --agents: JMeter's agents run no interleaved rounds (each would keep its own); use --design sequential");
+        assertOneLineError(LabCli.of("run", "--driver", "jmeter", "--profile", "rate", "--rps", "10"),
+                "lab: --driver jmeter: the paired design's rate blocks need the Hyperfoil driver; use --profile fixed or --design sequential");
         assertOneLineError(LabCli.of("run", "--driver", "k6", "--design", "sequential"), "lab: --driver k6: expected hyperfoil or jmeter");
     }
 

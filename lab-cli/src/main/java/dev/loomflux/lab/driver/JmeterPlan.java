@@ -126,12 +126,7 @@ final class JmeterPlan {
         Element inPlan = testPlan(doc, name, first);
         Think think = rounds.blockPlan().think();
         for (int i = 0; i < rounds.targets().size(); i++) {
-            Element g = element(inPlan, "ThreadGroup", "ThreadGroupGui", ROUNDS_GROUP + i);
-            string(g, "ThreadGroup.on_sample_error", "continue");
-            loop(g, -1);
-            string(g, "ThreadGroup.num_threads", Integer.toString(fixed.users()));
-            string(g, "ThreadGroup.ramp_time", "0");
-            bool(g, "ThreadGroup.scheduler", false);
+            Element g = unscheduled(inPlan, "ThreadGroup", ROUNDS_GROUP + i, fixed.users(), -1);
             bool(g, "ThreadGroup.same_user_on_next_iteration", true);
             Element tree = child(inPlan, "hashTree");
             LoadSpec target = new LoadSpec(rounds.targets().get(i).base(), rounds.path(), rounds.block(), rounds.threads(), rounds.requestTimeout());
@@ -162,12 +157,7 @@ final class JmeterPlan {
                     }
                     """);
         }
-        Element c = element(inPlan, "ThreadGroup", "ThreadGroupGui", "conductor");
-        string(c, "ThreadGroup.on_sample_error", "continue");
-        loop(c, 1);
-        string(c, "ThreadGroup.num_threads", "1");
-        string(c, "ThreadGroup.ramp_time", "0");
-        bool(c, "ThreadGroup.scheduler", false);
+        unscheduled(inPlan, "ThreadGroup", "conductor", 1, 1);
         Element tree = child(inPlan, "hashTree");
         script(tree, "JSR223Sampler", "conductor", "${__P(" + LAB + ")}", GATE + """
                 def lab = Parameters.trim()
@@ -240,6 +230,17 @@ final class JmeterPlan {
         child(tree, "hashTree");
     }
 
+    /** A thread group whose users all start at once and run their loops (-1: until JMeter stops), on no schedule. */
+    private static Element unscheduled(Element parent, String testclass, String name, int users, int loops) {
+        Element g = element(parent, testclass, testclass + "Gui", name);
+        string(g, "ThreadGroup.on_sample_error", "continue");
+        loop(g, loops);
+        string(g, "ThreadGroup.num_threads", Integer.toString(users));
+        string(g, "ThreadGroup.ramp_time", "0");
+        bool(g, "ThreadGroup.scheduler", false);
+        return g;
+    }
+
     private static void loop(Element threadGroup, int loops) {
         Element loop = child(threadGroup, "elementProp");
         loop.setAttribute("name", "ThreadGroup.main_controller");
@@ -295,12 +296,7 @@ final class JmeterPlan {
      * found round trips of 10-46 ms on loopback.
      */
     private static void clock(Element parent, URI url) {
-        Element g = element(parent, "SetupThreadGroup", "SetupThreadGroupGui", CLOCK);
-        string(g, "ThreadGroup.on_sample_error", "continue");
-        loop(g, 1);
-        string(g, "ThreadGroup.num_threads", "1");
-        string(g, "ThreadGroup.ramp_time", "0");
-        bool(g, "ThreadGroup.scheduler", false);
+        unscheduled(parent, "SetupThreadGroup", CLOCK, 1, 1);
         Element tree = child(parent, "hashTree");
         script(tree, "JSR223Sampler", CLOCK, "", """
                 def url = new URL('%s')
