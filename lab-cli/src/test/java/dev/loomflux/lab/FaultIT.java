@@ -260,7 +260,9 @@ class FaultIT {
 
     private static Path newestRun() throws java.io.IOException {
         try (var runs = Files.list(Path.of(System.getProperty("loomflux.home"), "results"))) {
-            return runs.filter(Files::isDirectory).max(Path::compareTo).orElseThrow(() -> new java.io.IOException("no run yet"));
+            // Run ids only: results/ also holds calibrate's logs and ./lab agent's, whose names sort after any run id.
+            return runs.filter(Files::isDirectory).filter(p -> p.getFileName().toString().matches("\\d{8}-\\d{6}-.*"))
+                    .max(Path::compareTo).orElseThrow(() -> new java.io.IOException("no run yet"));
         }
     }
 

@@ -145,7 +145,7 @@ class RunIT {
         JsonNode root = results(run);
         assertEquals("sequential", root.path("experiment").path("design").path("kind").asText(), "JMeter's default design");
         String report = Files.readString(resultsDir(run).resolve("report.md"));
-        assertTrue(report.contains("a controller here and 2 agents started on 127.0.0.1 for each load"), report);
+        assertTrue(report.contains("| load driver | Apache JMeter 5.6.3, non-GUI, a controller here and 2 agents"), report);
         for (JsonNode r : root.path("results")) {
             assertEquals("ok", r.path("status").asText(), r.toString());
             assertEquals(0, r.path("errors").path("total").asLong(), r.toString());
