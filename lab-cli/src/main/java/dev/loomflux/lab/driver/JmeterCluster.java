@@ -90,18 +90,12 @@ final class JmeterCluster implements AutoCloseable {
             });
             clock.start();
             return new JmeterCluster(addresses, started, properties, controllerHost, clock);
-        } catch (IOException e) {
+        } catch (IOException | RuntimeException e) {
             started.forEach(ManagedProcess::close);
             if (clock != null) {
                 clock.stop(0);
             }
-            throw new UncheckedIOException(e);
-        } catch (RuntimeException e) {
-            started.forEach(ManagedProcess::close);
-            if (clock != null) {
-                clock.stop(0);
-            }
-            throw e;
+            throw e instanceof IOException io ? new UncheckedIOException(io) : (RuntimeException) e;
         }
     }
 

@@ -21,7 +21,9 @@ final class JmeterReading {
     private final long timeoutMs;
     private final List<String> agents;
     private final Map<String, Tally> byAgent = new HashMap<>();
+    /** Per agent, the users it last reported alive, and their sum. */
     private final Map<String, Integer> threads = new HashMap<>();
+    private int allThreads;
     /** Per agent: offset and error, ms. */
     private final Map<String, double[]> clocks = new HashMap<>();
     long started = -1;
@@ -34,8 +36,12 @@ final class JmeterReading {
         this.agents = agents;
     }
 
+    /** A request and the agent that sent it ("" without agents). */
+    private record Sent(String agent, Jtl.Sample sample) {
+    }
+
     void add(List<Jtl.Sample> samples) {
-        List<Jtl.Sample> requests = new ArrayList<>();
+        List<Sent> requests = new ArrayList<>();
         for (Jtl.Sample s : samples) {
             String agent = agentOf(s.thread());
             if (JmeterPlan.CLOCK.equals(s.label())) {
@@ -46,24 +52,26 @@ final class JmeterReading {
                 continue;
             }
             double[] clock = clocks.get(agent);
-            requests.add(clock == null ? s : s.shifted(-Math.round(clock[0])));
+            requests.add(new Sent(agent, clock == null ? s : s.shifted(-Math.round(clock[0]))));
         }
         if (requests.isEmpty()) {
             return;
         }
         if (started < 0) {
-            started = requests.stream().mapToLong(Jtl.Sample::startMs).min().orElseThrow();
+            started = requests.stream().mapToLong(r -> r.sample().startMs()).min().orElseThrow();
             all.start(started);
         }
         Map<String, StatisticsSnapshot> bySecond = new HashMap<>();
-        for (Jtl.Sample s : requests) {
-            String agent = agentOf(s.thread());
+        for (Sent r : requests) {
+            String agent = r.agent();
+            Jtl.Sample s = r.sample();
             long second = Math.floorDiv(s.startMs() - started, 1000L);
             String group = s.thread().substring(agent.isEmpty() ? 0 : agent.length() + 1).replaceFirst(" \\d+-\\d+$", "");
             StatisticsSnapshot snapshot = bySecond.computeIfAbsent(agent + "\n" + group + "\n" + second, k -> Jmeter.second(started + second * 1000L));
             Jmeter.count(snapshot, s);
-            threads.put(agent, s.allThreads());
-            all.users(s.endMs(), threads.values().stream().mapToInt(Integer::intValue).sum());
+            Integer before = threads.put(agent, s.allThreads());
+            allThreads += s.allThreads() - (before == null ? 0 : before);
+            all.users(s.endMs(), allThreads);
             if (!agent.isEmpty()) {
                 agentTally(agent).users(s.endMs(), s.allThreads());
             }
