@@ -10,6 +10,7 @@ import dev.loomflux.lab.cli.CompareCommand;
 import dev.loomflux.lab.cli.RunCommand;
 import dev.loomflux.lab.cli.SweepCommand;
 import dev.loomflux.lab.cli.VerifyCommand;
+import dev.loomflux.lab.process.Reaper;
 import java.io.PrintWriter;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -21,8 +22,14 @@ public final class Lab implements Runnable {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
-    public static void main(String[] args) {
-        System.exit(run(args));
+    public static void main(String[] args) throws InterruptedException {
+        int code = run(args);
+        if (Reaper.stopping()) {
+            // A signal began the JVM's shutdown, which ends with 128 + that signal once the reaper is done. Calling
+            // System.exit here raced it: a SIGTERM'd run once exited 130 (CI, 2026-11-27).
+            Thread.currentThread().join();
+        }
+        System.exit(code);
     }
 
     /** Exit codes: 0 ok, 1 a check or run failed, 2 bad input. */
