@@ -41,7 +41,7 @@ final class ProcessGroup {
         Reading.Jit jit = null;
         for (long pid : pids.get()) {
             OSProcess p = os.getProcess((int) pid);
-            if (p == null) {
+            if (ProcessProbe.gone(p)) {
                 continue;
             }
             long cpu = p.getKernelTime() + p.getUserTime();

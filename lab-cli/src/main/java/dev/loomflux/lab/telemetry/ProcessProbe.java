@@ -32,10 +32,19 @@ public final class ProcessProbe {
     /** Null when the process is gone. */
     public Snapshot read() {
         OSProcess p = os.getProcess((int) pid);
-        if (p == null) {
+        if (gone(p)) {
             return null;
         }
         return new Snapshot(p.getKernelTime() + p.getUserTime(), p.getResidentSetSize() / 1048576.0, gcMs());
+    }
+
+    /**
+     * Exited, or exiting: a JVM that ran out of heap was once sampled with its memory already released
+     * (0 MB resident, 2 threads, no open files), and that second stood as its last in the series.
+     */
+    static boolean gone(OSProcess p) {
+        return p == null || p.getState() == OSProcess.State.ZOMBIE || p.getState() == OSProcess.State.INVALID
+                || p.getResidentSetSize() == 0;
     }
 
     private double gcMs() {
