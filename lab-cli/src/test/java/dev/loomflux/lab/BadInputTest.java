@@ -47,6 +47,29 @@ class BadInputTest {
         assertOneLineError(LabCli.of("run", "--driver", "k6", "--design", "sequential"), "lab: --driver k6: expected hyperfoil or jmeter");
     }
 
+    /** The same refusals when the experiment file chose the driver: they name its field. */
+    @Test
+    void aFilesDriverThatCannotRunItsDesignNamesTheField() throws IOException {
+        Path yaml = dir.resolve("agents.yaml");
+        String targets = "targets: [mvc]\nscenarios: [plaintext]\n";
+        String experiment = targets + "profile: {fixed: {users: 2, duration: 5s}}\n";
+        Files.writeString(yaml, experiment + "design: paired\ndriver: {jmeter: {agents: 2}}\n");
+        assertOneLineError(LabCli.of("run", yaml.toString()),
+                "lab: " + yaml + ": driver.jmeter.agents: JMeter's agents run no interleaved rounds (each would keep its own); use --design sequential");
+        Files.writeString(yaml, targets + "profile: {rate: {rps: 10, duration: 5s}}\ndesign: paired\ndriver: jmeter\n");
+        assertOneLineError(LabCli.of("run", yaml.toString()),
+                "lab: " + yaml + ": driver: the paired design's rate blocks need the Hyperfoil driver; use --profile fixed or --design sequential");
+        Files.writeString(yaml, experiment + "driver: {jmeter: {agents: [127.0.0.1:1099]}}\n");
+        assertOneLineError(LabCli.of("run", yaml.toString()), "lab: " + yaml
+                + ": driver.jmeter.agents: agents on other hosts need keystore, the keystore they were started with (./lab agent)");
+        Files.writeString(yaml, experiment + "driver: {jmeter: {agents: [127.0.0.1:1099], keystore: none.p12}}\n");
+        assertOneLineError(LabCli.of("run", yaml.toString()), "lab: " + yaml + ": driver.jmeter.keystore " + dir.resolve("none.p12") + ": no such readable file");
+        Files.writeString(yaml, experiment + "driver: {jmeter: {agents: 9}}\n");
+        assertOneLineError(LabCli.of("run", yaml.toString()), "lab: " + yaml + ": driver.jmeter.agents: expected 1..8 local agents");
+        Files.writeString(yaml, experiment + "driver: {jmeter: {agents: 2}}\n");
+        assertOneLineError(LabCli.of("run", yaml.toString(), "--driver", "hyperfoil", "--agents", "2"), "lab: --agents: JMeter's agents; add --driver jmeter");
+    }
+
     @Test
     void aLeadInMustBeWholeSecondsOfAPairedDesign() {
         assertOneLineError(LabCli.of("run", "--lead-in", "500ms"), "lab: --lead-in 500ms: expected whole seconds from 0s to 60s");

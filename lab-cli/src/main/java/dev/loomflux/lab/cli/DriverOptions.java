@@ -6,27 +6,48 @@ import dev.loomflux.lab.driver.Hyperfoil;
 import dev.loomflux.lab.driver.Jmeter;
 import dev.loomflux.lab.driver.JmeterAgents;
 import dev.loomflux.lab.driver.LoadDriver;
+import dev.loomflux.lab.experiment.DriverChoice;
 import java.nio.file.Path;
 import picocli.CommandLine.Option;
 
-/** Which load driver a command loads with, and where JMeter's agents are. */
+/** Which load driver a command loads with, and where JMeter's agents are: the flags, else the experiment file's {@code driver}. */
 public final class DriverOptions {
-    @Option(names = "--driver", paramLabel = "NAME", defaultValue = "hyperfoil",
+    @Option(names = "--driver", paramLabel = "NAME",
             description = "Load driver: hyperfoil (embedded in the lab) or jmeter (the JMeter 5.6 the build assembles, run as a process;"
-                    + " with --agents, the sequential design). Default: ${DEFAULT-VALUE}.")
+                    + " with --agents, the sequential design). Default: the experiment file's driver, else hyperfoil.")
     String driver;
 
     @Option(names = "--agents", paramLabel = "N|HOST:PORT,...",
             description = "JMeter: run each load on agents, users and rates split over them: N agents the lab starts on 127.0.0.1, or agents"
-                    + " started with ./lab agent on other hosts. Default: one local JMeter.")
+                    + " started with ./lab agent on other hosts. Default: the experiment file's, else one local JMeter.")
     String agents;
 
     @Option(names = "--agent-keystore", paramLabel = "FILE", description = "The keystore the agents on other hosts were started with (./lab agent made it).")
     Path agentKeystore;
 
+    private DriverChoice file = DriverChoice.NONE;
+
+    /** The experiment file's choice, which the flags override: --driver another driver drops the file's agents too. */
+    void fromFile(DriverChoice choice) {
+        file = driver != null && !driver.equals(choice.name()) ? DriverChoice.NONE : choice;
+    }
+
+    private String name() {
+        return driver != null ? driver : file.name() != null ? file.name() : "hyperfoil";
+    }
+
+    private boolean agentsGiven() {
+        return agents != null || file.agents() != null;
+    }
+
+    /** Where the agents were given, for errors. */
+    private String agentsField() {
+        return agents != null ? "--agents" : file.agentsWhere();
+    }
+
     /** JMeter's agents each run the whole plan, so they cannot take turns in one set of rounds: with them, runs are sequential. */
     boolean roundsPossible() {
-        return !"jmeter".equals(driver) || agents == null;
+        return !"jmeter".equals(name()) || !agentsGiven();
     }
 
     /**
@@ -34,23 +55,35 @@ public final class DriverOptions {
      * @param rateBlocks whether those rounds' blocks are a rate
      */
     LoadDriver driver(boolean inRounds, boolean rateBlocks) {
-        if ((agents != null || agentKeystore != null) && !"jmeter".equals(driver)) {
+        String name = name();
+        if ((agents != null || agentKeystore != null) && !"jmeter".equals(name)) {
             throw new UsageException((agents != null ? "--agents" : "--agent-keystore") + ": JMeter's agents; add --driver jmeter");
         }
-        return switch (driver) {
+        String named = driver != null ? "--driver " + driver : file.where();
+        return switch (name) {
             case "hyperfoil" -> new Hyperfoil();
             case "jmeter" -> {
-                if (inRounds && agents != null) {
-                    throw new UsageException("--agents: JMeter's agents run no interleaved rounds (each would keep its own); use --design sequential");
+                if (inRounds && agentsGiven()) {
+                    throw new UsageException(agentsField() + ": JMeter's agents run no interleaved rounds (each would keep its own); use --design sequential");
                 }
                 if (inRounds && rateBlocks) {
-                    throw new UsageException("--driver jmeter: the paired design's rate blocks need the Hyperfoil driver; use --profile fixed or --design sequential");
+                    throw new UsageException(named + ": the paired design's rate blocks need the Hyperfoil driver; use --profile fixed or --design sequential");
                 }
-                JmeterAgents on = agents == null ? JmeterAgents.NONE : JmeterAgents.parse(agents, agentKeystore);
-                on.requireReachable();
-                yield new Jmeter(Home.detect().jmeter(), on);
+                yield new Jmeter(Home.detect().jmeter(), agents());
             }
-            default -> throw new UsageException("--driver " + driver + ": expected hyperfoil or jmeter");
+            default -> throw new UsageException(named + ": expected hyperfoil or jmeter");
         };
+    }
+
+    private JmeterAgents agents() {
+        Path keystore = agentKeystore != null ? agentKeystore : file.keystore();
+        JmeterAgents.Fields fields = agents != null
+                ? JmeterAgents.Fields.flags(agents, keystore)
+                : new JmeterAgents.Fields(file.agentsWhere(), agentKeystore != null ? "--agent-keystore" : "keystore",
+                agentKeystore != null ? "--agent-keystore " + keystore : file.keystoreWhere() + " " + keystore);
+        String value = agents != null ? agents : file.agents();
+        JmeterAgents on = value == null ? JmeterAgents.NONE : JmeterAgents.parse(value, keystore, fields);
+        on.requireReachable();
+        return on;
     }
 }

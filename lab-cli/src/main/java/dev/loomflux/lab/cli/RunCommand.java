@@ -215,7 +215,9 @@ public class RunCommand implements Callable<Integer> {
                 throw new UsageException(flag + " cannot be combined with an experiment file (" + file + "); edit the file instead");
             }
         }
-        Experiment e = ExperimentReader.read(Presets.resolve(Home.detect(), file));
+        Path resolved = Presets.resolve(Home.detect(), file);
+        Experiment e = ExperimentReader.read(resolved);
+        driver.fromFile(ExperimentReader.driver(resolved));
         return new Experiment(e.name(), e.targets(), e.scenarios(), e.profile(),
                 warmup == null ? e.warmup() : Flags.duration("--warmup", warmup, true),
                 cooldown == null ? e.cooldown() : Flags.duration("--cooldown", cooldown, true), e.repeat(), e.limits(), e.sweep(), e.idle(), e.design());

@@ -25,31 +25,44 @@ public record JmeterAgents(int local, List<String> remote, Path keystore) {
     }
 
     /**
+     * What errors name: the flags, or an experiment file's fields.
+     *
+     * @param agents      {@code --agents 2x}, or {@code file: driver.jmeter.agents}
+     * @param keystoreKey what a user adds for agents on other hosts: {@code --agent-keystore}, or {@code keystore}
+     * @param keystore    {@code --agent-keystore FILE}, or {@code file: driver.jmeter.keystore}
+     */
+    public record Fields(String agents, String keystoreKey, String keystore) {
+        public static Fields flags(String agents, Path keystore) {
+            return new Fields("--agents " + agents, "--agent-keystore", "--agent-keystore " + keystore);
+        }
+    }
+
+    /**
      * {@code N} (local agents) or {@code HOST:PORT,...} (agents started with ./lab agent, which need their keystore).
      *
-     * @throws UsageException naming {@code --agents} or {@code --agent-keystore}
+     * @throws UsageException naming the field of {@code fields} that is wrong
      */
-    public static JmeterAgents parse(String value, Path keystore) {
+    public static JmeterAgents parse(String value, Path keystore, Fields fields) {
         String v = value.strip();
         if (v.matches("\\d+")) {
             int n = Integer.parseInt(v);
             if (n < 1 || n > MAX_LOCAL) {
-                throw new UsageException("--agents " + value + ": expected 1.." + MAX_LOCAL + " local agents, or HOST:PORT,... of agents started with ./lab agent");
+                throw new UsageException(fields.agents() + ": expected 1.." + MAX_LOCAL + " local agents, or HOST:PORT,... of agents started with ./lab agent");
             }
             return new JmeterAgents(n, List.of(), null);
         }
         List<String> addresses = new ArrayList<>();
         for (String a : v.split(",")) {
-            addresses.add(address(a.strip(), "--agents " + value));
+            addresses.add(address(a.strip(), fields.agents()));
         }
         if (addresses.stream().distinct().count() != addresses.size()) {
-            throw new UsageException("--agents " + value + ": an agent is named twice");
+            throw new UsageException(fields.agents() + ": an agent is named twice");
         }
         if (keystore == null) {
-            throw new UsageException("--agents " + value + ": agents on other hosts need --agent-keystore, the keystore they were started with (./lab agent)");
+            throw new UsageException(fields.agents() + ": agents on other hosts need " + fields.keystoreKey() + ", the keystore they were started with (./lab agent)");
         }
         if (!Files.isReadable(keystore)) {
-            throw new UsageException("--agent-keystore " + keystore + ": no such readable file");
+            throw new UsageException(fields.keystore() + ": no such readable file");
         }
         return new JmeterAgents(0, addresses, keystore);
     }

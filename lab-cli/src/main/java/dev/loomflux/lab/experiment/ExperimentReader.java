@@ -24,22 +24,13 @@ import java.util.Set;
 public final class ExperimentReader {
     private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
     private static final Set<String> TOP = Set.of("name", "targets", "scenarios", "profile", "warmup", "cooldown", "repeat", "limits", "sweep", "design", "rounds",
-            "block", "lead-in", "lead-in-rounds");
+            "block", "lead-in", "lead-in-rounds", "driver");
 
     private ExperimentReader() {
     }
 
     public static Experiment read(Path file) {
-        String source = file.toString();
-        JsonNode json;
-        try {
-            json = YAML.readTree(Files.readString(file));
-        } catch (JsonProcessingException e) {
-            throw new UsageException(source + ": not valid YAML at line " + e.getLocation().getLineNr() + ": " + e.getOriginalMessage());
-        } catch (IOException e) {
-            throw new UsageException(source + ": cannot read (" + e.getMessage() + ")");
-        }
-        Node root = new Node(source, "", json).only(TOP);
+        Node root = root(file);
         String fileName = file.getFileName().toString().replaceFirst("\\.ya?ml$", "");
         Node nameNode = root.get("name");
         String name = nameNode.isMissing() ? Experiment.nameFrom(fileName) : Experiment.checkName(nameNode.text(), nameNode.where());
@@ -65,6 +56,45 @@ public final class ExperimentReader {
         } catch (UsageException x) {
             throw sweep.error(x.getMessage().replaceFirst("^sweep: ", ""));
         }
+    }
+
+    private static Node root(Path file) {
+        String source = file.toString();
+        JsonNode json;
+        try {
+            json = YAML.readTree(Files.readString(file));
+        } catch (JsonProcessingException e) {
+            throw new UsageException(source + ": not valid YAML at line " + e.getLocation().getLineNr() + ": " + e.getOriginalMessage());
+        } catch (IOException e) {
+            throw new UsageException(source + ": cannot read (" + e.getMessage() + ")");
+        }
+        return new Node(source, "", json).only(TOP);
+    }
+
+    /**
+     * The file's load driver: {@code driver: hyperfoil}, {@code driver: jmeter}, or JMeter with its agents,
+     * {@code driver: {jmeter: {agents: 2}}} or {@code {agents: [HOST:PORT, ...], keystore: agents.p12}}, the
+     * keystore's path relative to the file. Not part of the experiment: the flags can choose another driver for it.
+     */
+    public static DriverChoice driver(Path file) {
+        Node driver = root(file).get("driver");
+        if (driver.isMissing()) {
+            return DriverChoice.NONE;
+        }
+        if (!driver.isObject()) {
+            return new DriverChoice(DriverChoice.name(driver.text(), driver.where()), driver.where(), null, null);
+        }
+        Map.Entry<String, Node> one = driver.single();
+        Node jmeter = one.getValue();
+        if (!one.getKey().equals("jmeter")) {
+            throw jmeter.error("only jmeter takes settings (agents, keystore); write driver: " + DriverChoice.name(one.getKey(), jmeter.where()));
+        }
+        jmeter.only(Set.of("agents", "keystore"));
+        Node agents = jmeter.get("agents");
+        String value = agents.isMissing() ? null : agents.isList() ? String.join(",", agents.stringList()) : agents.text();
+        Node keystore = jmeter.get("keystore");
+        Path parent = file.toAbsolutePath().getParent();
+        return new DriverChoice("jmeter", driver.where(), value, keystore.isMissing() ? null : parent.resolve(keystore.text()).normalize());
     }
 
     /**

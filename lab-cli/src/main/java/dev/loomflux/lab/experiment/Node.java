@@ -42,6 +42,10 @@ final class Node {
         return json != null && json.isTextual();
     }
 
+    boolean isList() {
+        return json != null && json.isArray();
+    }
+
     boolean isObject() {
         return json != null && json.isObject();
     }

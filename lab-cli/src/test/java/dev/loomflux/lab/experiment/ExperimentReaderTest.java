@@ -107,6 +107,23 @@ class ExperimentReaderTest {
     }
 
     @Test
+    void theDriverIsTheFilesOwnWithJmetersAgentsAndTheirKeystoreBesideTheFile() throws IOException {
+        String fixed = "profile: {fixed: {users: 1, duration: 1s}}";
+        assertEquals(DriverChoice.NONE, driver(fixed));
+        assertEquals(new DriverChoice("hyperfoil", dir.resolve("x.yaml") + ": driver", null, null), driver(fixed + "\ndriver: hyperfoil"));
+        assertEquals(new DriverChoice("jmeter", dir.resolve("x.yaml") + ": driver", null, null), driver(fixed + "\ndriver: jmeter"));
+        assertEquals("2", driver(fixed + "\ndriver: {jmeter: {agents: 2}}").agents());
+        DriverChoice remote = driver(fixed + "\ndriver: {jmeter: {agents: [10.0.0.5:1099, 'lg2:1099'], keystore: keys/agents.p12}}");
+        assertEquals("10.0.0.5:1099,lg2:1099", remote.agents());
+        assertEquals(dir.resolve("keys/agents.p12"), remote.keystore(), "beside the file, wherever the lab runs from");
+        assertEquals(dir.resolve("x.yaml") + ": driver.jmeter.agents", remote.agentsWhere());
+        assertError(fixed + "\ndriver: k6", "x.yaml: driver: 'k6': expected hyperfoil or jmeter", true);
+        assertError(fixed + "\ndriver: {jmeter: {agent: 2}}", "x.yaml: driver.jmeter.agent: unknown key (allowed: ", true);
+        assertError(fixed + "\ndriver: {hyperfoil: {agents: 2}}", "x.yaml: driver.hyperfoil: only jmeter takes settings (agents, keystore); write driver: hyperfoil", true);
+        assertEquals(new Profile.Fixed(1, Duration.ofSeconds(1)), read(fixed + "\ndriver: jmeter").profile(), "the experiment reads past its driver");
+    }
+
+    @Test
     void errorsNameFileFieldAndWhatIsAllowed() throws IOException {
         assertError("profile: {fixed: {users: 0, duration: 10s}}", "x.yaml: profile.fixed.users: 0 is out of range 1..100000");
         assertError("profile: {fixed: {users: ten, duration: 10s}}", "x.yaml: profile.fixed.users: expected an integer in 1..100000");
@@ -157,13 +174,28 @@ class ExperimentReaderTest {
     }
 
     private void assertError(String profileYaml, String expected) throws IOException {
-        UsageException e = assertThrows(UsageException.class, () -> read(profileYaml));
+        assertError(profileYaml, expected, false);
+    }
+
+    private void assertError(String profileYaml, String expected, boolean ofDriver) throws IOException {
+        UsageException e = assertThrows(UsageException.class, () -> {
+            if (ofDriver) {
+                driver(profileYaml);
+            } else {
+                read(profileYaml);
+            }
+        });
         assertEquals(0, e.getMessage().indexOf(dir.resolve(expected.substring(0, expected.indexOf(':'))) + expected.substring(expected.indexOf(':'))), e.getMessage());
     }
 
     private void assertErrorScenarios(String scenarios, String expected) throws IOException {
         UsageException e = assertThrows(UsageException.class, () -> read("profile: {fixed: {users: 1, duration: 1s}}", scenarios));
         assertEquals(0, e.getMessage().indexOf(dir.resolve("x.yaml") + expected.substring(expected.indexOf(':'))), e.getMessage());
+    }
+
+    private DriverChoice driver(String profileYaml) throws IOException {
+        read(profileYaml);
+        return ExperimentReader.driver(dir.resolve("x.yaml"));
     }
 
     private Experiment read(String profileYaml) throws IOException {

@@ -1,0 +1,50 @@
+package dev.loomflux.lab.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.loomflux.lab.UsageException;
+import dev.loomflux.lab.experiment.DriverChoice;
+import org.junit.jupiter.api.Test;
+
+/** The flags override the experiment file's driver; the file's agents go with the file's driver. */
+class DriverOptionsTest {
+    private static final DriverChoice ON_AGENTS = new DriverChoice("jmeter", "x.yaml: driver", "2", null);
+
+    @Test
+    void theFilesJmeterAgentsMakeTheRunSequentialAndAreRefusedInRounds() {
+        DriverOptions options = new DriverOptions();
+        options.fromFile(ON_AGENTS);
+        assertFalse(options.roundsPossible());
+        assertEquals("x.yaml: driver.jmeter.agents: JMeter's agents run no interleaved rounds (each would keep its own); use --design sequential",
+                assertThrows(UsageException.class, () -> options.driver(true, false)).getMessage());
+    }
+
+    @Test
+    void anotherDriverOnTheCommandLineTakesTheFilesAgentsAway() {
+        DriverOptions options = new DriverOptions();
+        options.driver = "hyperfoil";
+        options.fromFile(ON_AGENTS);
+        assertTrue(options.roundsPossible());
+        assertEquals("hyperfoil", options.driver(true, false).name());
+    }
+
+    @Test
+    void agentsOnTheCommandLineReplaceTheFilesAndNameTheFlag() {
+        DriverOptions options = new DriverOptions();
+        options.agents = "3";
+        options.fromFile(ON_AGENTS);
+        assertEquals("--agents: JMeter's agents run no interleaved rounds (each would keep its own); use --design sequential",
+                assertThrows(UsageException.class, () -> options.driver(true, false)).getMessage());
+    }
+
+    @Test
+    void withoutFlagsOrFileItIsHyperfoil() {
+        DriverOptions options = new DriverOptions();
+        options.fromFile(DriverChoice.NONE);
+        assertTrue(options.roundsPossible());
+        assertEquals("hyperfoil", options.driver(true, true).name());
+    }
+}
