@@ -83,7 +83,7 @@ public final class DriverOptions {
                 agentKeystore != null ? "--agent-keystore " + keystore : file.keystoreWhere() + " " + keystore);
         String value = agents != null ? agents : file.agents();
         JmeterAgents on = value == null ? JmeterAgents.NONE : JmeterAgents.parse(value, keystore, fields);
-        on.requireReachable();
+        on.requireReachable(agentsField());
         return on;
     }
 }

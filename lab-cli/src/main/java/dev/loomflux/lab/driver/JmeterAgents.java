@@ -78,9 +78,14 @@ public record JmeterAgents(int local, List<String> remote, Path keystore) {
         return hostPort;
     }
 
-    /** @throws UsageException naming the first agent on another host that does not answer */
-    public void requireReachable() {
-        remote.forEach(JmeterCluster::reachable);
+    /** @throws UsageException naming {@code field} and the first agent on another host that does not answer */
+    public void requireReachable(String field) {
+        for (String a : remote) {
+            String why = JmeterCluster.unreachable(a);
+            if (why != null) {
+                throw new UsageException(field + ": " + why);
+            }
+        }
     }
 
     public boolean distributed() {

@@ -4,7 +4,6 @@ import com.sun.net.httpserver.HttpServer;
 import dev.loomflux.lab.LabException;
 import dev.loomflux.lab.Pause;
 import dev.loomflux.lab.ShortCommand;
-import dev.loomflux.lab.UsageException;
 import dev.loomflux.lab.process.ManagedProcess;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -76,7 +75,10 @@ final class JmeterCluster implements AutoCloseable {
             } else {
                 writeProperties(properties, agents.keystore(), AGENT_KEYSTORE_PASSWORD);
                 for (String a : agents.remote()) {
-                    reachable(a);
+                    String why = unreachable(a);
+                    if (why != null) {
+                        throw new LabException("JMeter " + why);
+                    }
                 }
                 addresses.addAll(agents.remote());
                 controllerHost = localAddressTowards(host(addresses.get(0)));
@@ -146,7 +148,7 @@ final class JmeterCluster implements AutoCloseable {
     static List<String> agentCommand(Path home, String address, Path properties, Path log) {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         return List.of(java, "-Djava.rmi.server.hostname=" + host(address), "-jar", home.resolve("bin").resolve("ApacheJMeter.jar").toString(),
-                "-s", "-Jserver_port=" + address.substring(address.lastIndexOf(':') + 1), "-q", properties.toString(), "-j", log.toString());
+                "-s", "-Jserver_port=" + port(address), "-q", properties.toString(), "-j", log.toString());
     }
 
     static ManagedProcess startAgent(Path home, String address, Path properties, Path log) {
@@ -200,15 +202,14 @@ final class JmeterCluster implements AutoCloseable {
         }
     }
 
-    static void reachable(String address) {
-        if (!connects(address, CONNECT_TIMEOUT_MS)) {
-            throw new UsageException("--agents: agent " + address + " does not answer (is ./lab agent --bind " + address + " running there?)");
-        }
+    /** "agent H:P does not answer (...)" when it does not, for an error that names where the agent was given; null when it answers. */
+    static String unreachable(String address) {
+        return connects(address, CONNECT_TIMEOUT_MS) ? null : "agent " + address + " does not answer (is ./lab agent --bind " + address + " running there?)";
     }
 
     private static boolean connects(String address, int timeoutMs) {
         try (Socket s = new Socket()) {
-            s.connect(new InetSocketAddress(host(address), Integer.parseInt(address.substring(address.lastIndexOf(':') + 1))), timeoutMs);
+            s.connect(new InetSocketAddress(host(address), port(address)), timeoutMs);
             return true;
         } catch (IOException e) {
             return false;
@@ -217,6 +218,11 @@ final class JmeterCluster implements AutoCloseable {
 
     static String host(String address) {
         return address.substring(0, address.lastIndexOf(':')).replace("[", "").replace("]", "");
+    }
+
+    /** Of a HOST:PORT that {@link JmeterAgents#address} accepted. */
+    static int port(String address) {
+        return Integer.parseInt(address.substring(address.lastIndexOf(':') + 1));
     }
 
     /** The address of this host on the route to {@code host}: where the agents send their samples back. */

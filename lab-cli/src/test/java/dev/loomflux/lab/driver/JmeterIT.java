@@ -142,7 +142,7 @@ class JmeterIT {
                 JmeterCluster.awaitAgent(agents.get(i), addresses.get(i));
             }
             JmeterAgents remote = JmeterAgents.parse(String.join(",", addresses), keystore, JmeterAgents.Fields.flags(String.join(",", addresses), keystore));
-            remote.requireReachable();
+            remote.requireReachable("--agents");
             List<Second> live = new CopyOnWriteArrayList<>();
             Measurement m = new Jmeter(Home.detect().jmeter(), remote).run(new LoadSpec(stub.base(), "/delay?ms=50", new Profile.Fixed(4, Duration.ofSeconds(3)), 1), live::add);
             consistent(m, live);
@@ -153,7 +153,7 @@ class JmeterIT {
         } finally {
             agents.forEach(ManagedProcess::close);
         }
-        UsageException gone = assertThrows(UsageException.class, () -> JmeterAgents.parse(addresses.get(0), keystore, JmeterAgents.Fields.flags(addresses.get(0), keystore)).requireReachable());
+        UsageException gone = assertThrows(UsageException.class, () -> JmeterAgents.parse(addresses.get(0), keystore, JmeterAgents.Fields.flags(addresses.get(0), keystore)).requireReachable("--agents"));
         assertTrue(gone.getMessage().contains("agent " + addresses.get(0) + " does not answer"), gone.getMessage());
     }
 
