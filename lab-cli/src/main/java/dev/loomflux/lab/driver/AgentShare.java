@@ -7,7 +7,8 @@ package dev.loomflux.lab.driver;
  * @param agent         HOST:PORT, as the controller reached it
  * @param clockOffsetMs the agent's clock minus the lab's, read before its load; NaN when it sent no reading
  * @param clockErrorMs  how far off that offset may be: half the reading's round trip
+ * @param cpu           the agent JVM's CPU over the measured window, as it reported it; null when it reported none
  */
 public record AgentShare(String agent, long requests, long responses, double throughputRps, double inFlight, double clockOffsetMs,
-                         double clockErrorMs) {
+                         double clockErrorMs, AgentCpu.Use cpu) {
 }

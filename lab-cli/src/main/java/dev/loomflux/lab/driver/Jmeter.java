@@ -137,7 +137,7 @@ public final class Jmeter implements LoadDriver {
                 throw new LabException("JMeter sent no request (exit " + (jmeter.isAlive() ? "none" : jmeter.exitDescription()) + "); last lines of "
                         + dir.resolve("jmeter.log") + ":\n" + tail(dir.resolve("jmeter.log")));
             }
-            return reading.finish(end);
+            return reading.finish(end, cluster == null ? null : cluster.cpu());
         } finally {
             jmeter.close();
             running.remove(jmeter);

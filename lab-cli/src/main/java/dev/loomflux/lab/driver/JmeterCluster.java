@@ -28,7 +28,7 @@ import java.util.List;
  * The agents of one JMeter load and what the controller needs to reach them: their addresses, the SSL
  * settings of JMeter's RMI (a keystore made for the load when the lab starts the agents itself), and a
  * clock the agents read before their load (the lab's time in µs over HTTP, on the address the agents
- * reach the controller at). Local agents bind 127.0.0.1 only and are stopped when the load ends.
+ * reach the controller at), where they also report their CPU during it. Local agents bind 127.0.0.1 only and are stopped when the load ends.
  */
 final class JmeterCluster implements AutoCloseable {
     /** The password of keystores ./lab agent makes: the file itself is the secret (client certificates, docs/scale-out.md). */
@@ -41,13 +41,15 @@ final class JmeterCluster implements AutoCloseable {
     private final Path properties;
     private final String controllerHost;
     private final HttpServer clock;
+    private final AgentCpu cpu;
 
-    private JmeterCluster(List<String> addresses, List<ManagedProcess> local, Path properties, String controllerHost, HttpServer clock) {
+    private JmeterCluster(List<String> addresses, List<ManagedProcess> local, Path properties, String controllerHost, HttpServer clock, AgentCpu cpu) {
         this.addresses = List.copyOf(addresses);
         this.local = local;
         this.properties = properties;
         this.controllerHost = controllerHost;
         this.clock = clock;
+        this.cpu = cpu;
     }
 
     /** Starts the local agents (or checks that the remote ones answer) and the clock; {@code dir} holds the load's files. */
@@ -90,8 +92,13 @@ final class JmeterCluster implements AutoCloseable {
                 exchange.getResponseBody().write(body);
                 exchange.close();
             });
+            AgentCpu cpu = new AgentCpu();
+            clock.createContext("/cpu", exchange -> {
+                exchange.sendResponseHeaders(cpu.add(exchange.getRequestURI().getRawQuery()) ? 204 : 400, -1);
+                exchange.close();
+            });
             clock.start();
-            return new JmeterCluster(addresses, started, properties, controllerHost, clock);
+            return new JmeterCluster(addresses, started, properties, controllerHost, clock, cpu);
         } catch (IOException | RuntimeException e) {
             started.forEach(ManagedProcess::close);
             if (clock != null) {
@@ -104,6 +111,11 @@ final class JmeterCluster implements AutoCloseable {
     /** The agents as the controller reaches them, which is also how JMeter names their threads. */
     List<String> addresses() {
         return addresses;
+    }
+
+    /** What the agents reported of their CPU during the load. */
+    AgentCpu cpu() {
+        return cpu;
     }
 
     URI clockUrl() {

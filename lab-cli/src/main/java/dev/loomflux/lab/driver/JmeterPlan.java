@@ -293,7 +293,9 @@ final class JmeterPlan {
      * after, the lab's in between) and keeps the reading with the shortest round trip: its offset from the
      * lab's clock within half that round trip. The lab moves the agent's send times by it. Readings 20 ms
      * apart: the agent's JVM is starting then and shares a core with the controller, and 10 readings in a row
-     * found round trips of 10-46 ms on loopback.
+     * found round trips of 10-46 ms on loopback. Then a daemon thread reports the agent JVM's CPU time to the
+     * lab each second until the lab's server is gone with the load ({@link AgentCpu}): an agent lives on after
+     * the load, ready for the next.
      */
     private static void clock(Element parent, URI url) {
         unscheduled(parent, "SetupThreadGroup", CLOCK, 1, 1);
@@ -316,7 +318,21 @@ final class JmeterPlan {
                     }
                 }
                 SampleResult.setResponseMessage('offset_us=' + bestOffset + ';rtt_us=' + bestRtt)
-                """.formatted(url));
+                def os = java.lang.management.ManagementFactory.operatingSystemMXBean
+                def report = '%s?thread=' + URLEncoder.encode(ctx.thread.threadName, 'UTF-8') + '&cpus=' + Runtime.runtime.availableProcessors()
+                Thread.startDaemon('loomflux-cpu') {
+                    while (true) {
+                        try {
+                            def c = new URL(report + '&at_us=' + now() + '&cpu_ns=' + os.processCpuTime).openConnection()
+                            c.responseCode
+                            c.disconnect()
+                        } catch (IOException e) {
+                            return
+                        }
+                        Thread.sleep(1000)
+                    }
+                }
+                """.formatted(url, url.resolve("cpu")));
     }
 
     private static void sampler(Element tree, LoadSpec spec, Think think) {

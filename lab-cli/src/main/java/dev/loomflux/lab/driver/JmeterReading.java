@@ -103,18 +103,24 @@ final class JmeterReading {
         return "";
     }
 
-    Measurement finish(long end) {
+    /** @param cpu what the agents reported of their CPU; null without agents */
+    Measurement finish(long end, AgentCpu cpu) {
         Measurement m = all.finish(end);
         if (agents.isEmpty()) {
             return m;
         }
+        // The agents' CPU over the measured seconds, as the lab's own is judged.
+        boolean windowed = window != null && window.from() >= 0;
+        long from = windowed ? started + window.from() * 1000L : started;
+        long to = windowed ? Math.min(end, from + window.seconds() * 1000L) : end;
         List<AgentShare> parts = new ArrayList<>();
         for (String a : agents) {
             Tally t = byAgent.get(a);
             Measurement part = t == null ? null : t.finish(end);
             double[] clock = clocks.getOrDefault(a, new double[] {Double.NaN, Double.NaN});
-            parts.add(part == null ? new AgentShare(a, 0, 0, 0, 0, clock[0], clock[1])
-                    : new AgentShare(a, part.requests(), part.responses(), part.throughput(), part.inFlight(), clock[0], clock[1]));
+            AgentCpu.Use use = cpu == null ? null : cpu.over(a, from, to, Double.isNaN(clock[0]) ? 0 : clock[0]);
+            parts.add(part == null ? new AgentShare(a, 0, 0, 0, 0, clock[0], clock[1], use)
+                    : new AgentShare(a, part.requests(), part.responses(), part.throughput(), part.inFlight(), clock[0], clock[1], use));
         }
         return m.withAgents(parts);
     }

@@ -327,8 +327,11 @@ final class Findings {
                 continue;
             }
             if (r.checks().driver() != null && r.checks().driver().saturated()) {
-                out.add(Paragraph.bullet(who + ": the driver saturated its CPU (" + Cells.num(r.checks().driver().cpuPctMax())
-                        + "%); the numbers describe the driver, not the target."));
+                List<String> agents = r.checks().driver().agents() == null ? List.of() : r.checks().driver().agents().stream()
+                        .filter(a -> Boolean.TRUE.equals(a.saturated()))
+                        .map(a -> "agent " + a.agent() + " " + Cells.num(a.cpuPctMean()) + "% of its " + a.cpus() + " cores' " + a.cpus() * 100 + "%").toList();
+                out.add(Paragraph.bullet(who + ": the driver saturated its CPU (" + (agents.isEmpty() ? Cells.num(r.checks().driver().cpuPctMax()) + "%"
+                        : String.join(", ", agents)) + "); the numbers describe the driver, not the target."));
             }
             if (Boolean.TRUE.equals(r.load().behindSchedule())) {
                 out.add(Paragraph.bullet(who + ": the driver fell behind the arrival schedule; requests it could not send are missing from the latencies."));

@@ -12,11 +12,18 @@ public record DriverCheck(int cpus, double cpuPctMean, double cpuPctMax, boolean
      *
      * @param clockOffsetMs the agent's clock minus the lab's, read before its load (null: no reading came back)
      * @param clockErrorMs  half the reading's round trip: how far off the offset may be
+     * @param cpus          the agent JVM's available processors (schema 11; null: it reported no CPU)
+     * @param cpuPctMean    the agent JVM's CPU over the window, 100 = one core, as it reported it
+     * @param saturated     whether that was at least {@code threshold} of its processors: it may have held the load back
      */
-    public record Agent(String agent, long requests, long responses, double throughputRps, double inFlight, Double clockOffsetMs, Double clockErrorMs) {
+    public record Agent(String agent, long requests, long responses, double throughputRps, double inFlight, Double clockOffsetMs, Double clockErrorMs,
+                        Integer cpus, Double cpuPctMean, Double cpuPctMax, Boolean saturated) {
     }
 
+    /** With the agents' parts: an agent that saturated its CPU makes the driver saturated, as the lab's own CPU would. */
     public DriverCheck withAgents(List<Agent> parts) {
-        return new DriverCheck(cpus, cpuPctMean, cpuPctMax, saturated, trustworthy, parts == null || parts.isEmpty() ? null : List.copyOf(parts));
+        List<Agent> agents = parts == null || parts.isEmpty() ? null : List.copyOf(parts);
+        boolean anySaturated = agents != null && agents.stream().anyMatch(a -> Boolean.TRUE.equals(a.saturated()));
+        return new DriverCheck(cpus, cpuPctMean, cpuPctMax, saturated || anySaturated, trustworthy && !anySaturated, agents);
     }
 }

@@ -17,7 +17,7 @@ public record RunRecord(int schema, String runId, String status, String startedA
      * Schema 10 adds the driver's agents (JMeter's, --agents) to a result's driver section. Schema 9 adds the experiment's load driver and calls a result's plan file "plan" (it was "hyperfoil_yaml"). Schema 8 adds the profile's think time and the blocks' think_ms. Schema 6 adds each result's in_flight and measures blocks' little_users as time in flight. Schema 3 adds the paired design's blocks and comparisons, and the experiment's design; schema 2 left out
      * fields that do not apply, where schema 1 wrote null.
      */
-    public static final int SCHEMA = 10;
+    public static final int SCHEMA = 11;
 
     public RunRecord {
         results = results == null ? List.of() : List.copyOf(results);

@@ -108,6 +108,13 @@ class JmeterIT {
             // One host, one clock: the reading finds no offset beyond its own error and the clock's 1 ms steps.
             assertTrue(a.clockErrorMs() >= 0 && a.clockErrorMs() < 50, a.toString());
             assertTrue(Math.abs(a.clockOffsetMs()) <= a.clockErrorMs() + 1, a.toString());
+            // Its JVM's CPU as it reported it each second: on this host, with this host's processors, and per request
+            // in the range JMeter costs (calibrate: 238 us per request at full speed; more here, where an idle agent's
+            // own work is spread over ~60 requests/s). Off by a unit (ns for us) it would be 1,000 times out.
+            assertEquals(Runtime.getRuntime().availableProcessors(), a.cpu().cpus(), a.toString());
+            assertTrue(a.cpu().meanPct() > 0 && a.cpu().meanPct() <= a.cpu().maxPct() && a.cpu().maxPct() <= 100.0 * a.cpu().cpus(), a.toString());
+            double cpuMsPerRequest = a.cpu().meanPct() / 100 * 1000 / a.throughputRps();
+            assertTrue(cpuMsPerRequest > 0.05 && cpuMsPerRequest < 20, cpuMsPerRequest + " ms of CPU per request: " + a);
         }
     }
 
