@@ -324,6 +324,8 @@ final class JmeterPlan {
                     while (true) {
                         try {
                             def c = new URL(report + '&at_us=' + now() + '&cpu_ns=' + os.processCpuTime).openConnection()
+                            c.connectTimeout = 2000
+                            c.readTimeout = 2000
                             c.responseCode
                             c.disconnect()
                         } catch (IOException e) {
