@@ -26,15 +26,15 @@ public enum Metric {
      * What the load added to the JVM's idle RSS, per 1,000 users it held open: an upper bound of what
      * a connection costs (heap pages the load's allocations touched count too; docs/sweep.md).
      */
-    RSS_PER_CONNECTIONS("rss-per-1000-connections", "RSS growth per 1,000 connections", "memory per connection", "MB", false,
-            "rss_mb_per_1000_connections", Metric::rssPerThousandConnections),
+    RSS_PER_USERS("rss-per-1000-users", "RSS growth per 1,000 users", "memory per user", "MB", false,
+            "rss_mb_per_1000_users", Metric::rssPerThousandUsers),
     /** Of a capacity search (results.json capacity[]), not of a result: the highest rate that met the SLO. */
     CAPACITY("capacity", "Capacity", "capacity", "rps", true, null, r -> null);
 
     /** The metrics with a median and verdicts over repeats (results.json summary), in the report's order. */
     public static final List<Metric> SUMMARIZED = List.of(THROUGHPUT, P50, P99);
     /** The metrics of every sweep cell (docs/sweep.md): speed, then efficiency. */
-    public static final List<Metric> SWEPT = List.of(THROUGHPUT, P50, P99, ERROR_PCT, CPU_PER_REQUEST, RSS, THREADS, RSS_PER_CONNECTIONS);
+    public static final List<Metric> SWEPT = List.of(THROUGHPUT, P50, P99, ERROR_PCT, CPU_PER_REQUEST, RSS, THREADS, RSS_PER_USERS);
     /** The metrics of one measurement (results[]); capacity belongs to a search. */
     public static final List<Metric> OF_RESULT = List.of(THROUGHPUT, MEAN, P50, P90, P99, MAX, ERRORS);
 
@@ -107,11 +107,11 @@ public enum Metric {
     }
 
     /**
-     * Peak RSS over the users was, at 508 MB / 100 users, "5,084 MB per 1,000 connections": the JVM's
+     * Peak RSS over the users was, at 508 MB / 100 users, "5,084 MB per 1,000 users": the JVM's
      * baseline divided by the users, which falls as users rise whatever the model. Growth over the
      * ready, idle JVM is what the connections (and the load's garbage) cost.
      */
-    private static Double rssPerThousandConnections(Result r) {
+    private static Double rssPerThousandUsers(Result r) {
         Double rss = peak(r, Result.PerSecond::rssMb);
         Double idle = r.telemetry().phases() == null ? null : r.telemetry().phases().stream().filter(p -> p.name().equals("idle") && p.target() != null && p.target().rssMb() != null)
                 .map(p -> p.target().rssMb().max().doubleValue()).findFirst().orElse(null);

@@ -17,7 +17,7 @@ class MetricTest {
     void rssPerConnectionIsTheGrowthOverTheIdleJvmPerThousandUsers() {
         // The CI sweep's mvc-10 at 100 users: idle 279.5 MB, peak 508; the old figure was 508 / 100 x 1000 = 5,080.
         Result r = result(", 'phases': [{'name': 'idle', 'from_s': -3, 'to_s': 0, 'samples': 1, 'target': {'rss_mb': {'min': 279.5, 'max': 279.5}}}]");
-        assertEquals((508 - 279.5) / 100 * 1000, Metric.RSS_PER_CONNECTIONS.read(r), 1e-9);
+        assertEquals((508 - 279.5) / 100 * 1000, Metric.RSS_PER_USERS.read(r), 1e-9);
         assertEquals(508.0, Metric.RSS.read(r));
         assertEquals(31.0, Metric.THREADS.read(r));
         // 50% and 30% of a core over two seconds = 800 ms of CPU for 2,000 responses
@@ -26,7 +26,7 @@ class MetricTest {
 
     @Test
     void withoutAnIdleReadingThereIsNoFigure() {
-        assertNull(Metric.RSS_PER_CONNECTIONS.read(result("")));
-        assertNull(Metric.RSS_PER_CONNECTIONS.read(result(", 'phases': [{'name': 'idle', 'from_s': -3, 'to_s': 0, 'samples': 0}]")));
+        assertNull(Metric.RSS_PER_USERS.read(result("")));
+        assertNull(Metric.RSS_PER_USERS.read(result(", 'phases': [{'name': 'idle', 'from_s': -3, 'to_s': 0, 'samples': 0}]")));
     }
 }
