@@ -7,6 +7,7 @@ import dev.loomflux.lab.driver.LoadSpec;
 import dev.loomflux.lab.experiment.Profile;
 import dev.loomflux.lab.measure.SteadySignals;
 import dev.loomflux.lab.measure.Warmup;
+import dev.loomflux.lab.process.Stop;
 import dev.loomflux.lab.stats.Stats;
 import dev.loomflux.lab.stats.Verdict;
 import dev.loomflux.lab.steady.SteadyRule;
@@ -34,7 +35,7 @@ import java.util.List;
  * </ol>
  * Both generators get the same connections, measured time and rounds.
  */
-public record Calibration(LoadDriver driver, int connections, Duration measured, int rounds, Duration targetWarmup) {
+public record Calibration(LoadDriver driver, int connections, Duration measured, int rounds, Duration targetWarmup, Stop stop) {
     private static final String STUB_PATH = "/delay?ms=0";
     private static final String TARGET_PATH = "/plaintext";
     private static final Duration STUB_WARMUP = Duration.ofSeconds(10);
@@ -97,7 +98,7 @@ public record Calibration(LoadDriver driver, int connections, Duration measured,
             LoadSpec warm = new LoadSpec(t.base(), TARGET_PATH, new Profile.Fixed(connections, measured), cpus.driver().size(), Duration.ofSeconds(10));
             Warmup.Outcome w0;
             try (ResourceSampler jvm = new ResourceSampler().watch(ResourceReport.TARGET, () -> List.of(t.process().pid()), true).start()) {
-                w0 = Warmup.run(driver, warm, targetWarmup, SteadyRule.DEFAULT, new SteadySignals(jvm, null), s -> { });
+                w0 = Warmup.run(driver, warm, targetWarmup, SteadyRule.DEFAULT, new SteadySignals(jvm, null), s -> { }, stop);
             }
             out.printf("calibrate: %s%n", w0.steady() ? "steady after " + w0.secondsToSteady() + " s of warmup"
                     : "not steady after " + w0.millis() / 1000 + " s (" + (w0.check() == null ? "no warmup" : w0.check().describe()) + "): consider a longer --warmup");

@@ -1,6 +1,7 @@
 package dev.loomflux.lab.cli;
 
 import dev.loomflux.lab.Home;
+import dev.loomflux.lab.process.Reaper;
 import dev.loomflux.lab.UsageException;
 import dev.loomflux.lab.calibrate.Calibration;
 import dev.loomflux.lab.experiment.ExperimentReader;
@@ -88,7 +89,7 @@ public final class CalibrateCommand implements Callable<Integer> {
         Home home = Home.detect();
         home.jar(targetSpec.app().module(), targetSpec.app().jar());
         try (MachineLock taken = machine.take("calibrate", out)) {
-            new Calibration(driver.driver(false, false), connections, measured, rounds, targetWarmup).run(home, settings, cpus, targetSpec, wrk, out);
+            new Calibration(driver.driver(false, false), connections, measured, rounds, targetWarmup, Reaper::stopping).run(home, settings, cpus, targetSpec, wrk, out);
         }
         return 0;
     }

@@ -13,7 +13,7 @@ import dev.loomflux.lab.driver.SecondListener;
 import dev.loomflux.lab.experiment.Profile;
 import dev.loomflux.lab.experiment.Scenario;
 import dev.loomflux.lab.limits.Cgroup;
-import dev.loomflux.lab.process.Reaper;
+import dev.loomflux.lab.process.Stop;
 import dev.loomflux.lab.result.Hlog;
 import dev.loomflux.lab.result.JvmFacts;
 import dev.loomflux.lab.result.Result;
@@ -67,6 +67,7 @@ public final class Measurer {
     private final Log log;
     private final Supplier<String> statusPrefix;
     private final LoadDriver driver;
+    private final Stop stop;
     /** The load's seconds of the current target, for its series should it die. */
     private final List<Heard> heard = Collections.synchronizedList(new ArrayList<>());
 
@@ -74,9 +75,10 @@ public final class Measurer {
      * @param downstream   the run's stub, or null; a restart during a measurement voids it
      * @param database     the run's database, or null; likewise
      * @param statusPrefix the run's progress, put before each second's status line ("" for none)
+     * @param stop         whether the run was told to stop: a measurement cut short by it is no result
      */
     public Measurer(LaunchSettings settings, CpuPlan cpus, ResourceSampler sampler, CpuCanary canary, Downstream downstream, Database database,
-                    Path dir, Log log, Supplier<String> statusPrefix, LoadDriver driver) {
+                    Path dir, Log log, Supplier<String> statusPrefix, LoadDriver driver, Stop stop) {
         this.settings = settings;
         this.cpus = cpus;
         this.sampler = sampler;
@@ -87,6 +89,12 @@ public final class Measurer {
         this.log = log;
         this.statusPrefix = statusPrefix;
         this.driver = driver;
+        this.stop = stop;
+    }
+
+    /** The run's stop, for the procedures that measure through this. */
+    public Stop stop() {
+        return stop;
     }
 
     public Result measure(RunningTarget target, Scenario scenario, Load load, List<Phase> before) {
@@ -114,13 +122,13 @@ public final class Measurer {
                 Duration budget = rest(load, compiled);
                 if (Warmup.continuous(profile)) {
                     Warmup.Measured wm = Warmup.runThenMeasure(driver, spec, budget, SteadyRule.DEFAULT, signals,
-                            progress(name, scenario, "warmup"), progress(name, scenario, "measure"), measuring);
+                            progress(name, scenario, "warmup"), progress(name, scenario, "measure"), measuring, stop);
                     warm = wm.warmup().after(compiled);
                     m = wm.measurement();
                 } else {
-                    warm = Warmup.run(driver, spec, budget, SteadyRule.DEFAULT, signals, progress(name, scenario, "warmup")).after(compiled);
+                    warm = Warmup.run(driver, spec, budget, SteadyRule.DEFAULT, signals, progress(name, scenario, "warmup"), stop).after(compiled);
                     measuring.run();
-                    m = Reaper.stopping() ? null : driver.run(spec, progress(name, scenario, "measure"));
+                    m = stop.requested() ? null : driver.run(spec, progress(name, scenario, "measure"));
                 }
             } finally {
                 if (driverCpus[0] != null) {
@@ -129,12 +137,12 @@ public final class Measurer {
             }
             Cgroup.Usage groupAtEnd = target.cgroup() == null ? null : target.cgroup().usage();
             DriverCpu driverCpu = driverCpus[0];
-            if (!Reaper.stopping() && !target.process().isAlive()) {
+            if (!stop.requested() && !target.process().isAlive()) {
                 // Died before the measurement had a result (its load was cancelled): a sweep's 5,000-user cell
                 // that ran the target out of heap read "interrupted".
                 return exited(target, name, scenario, warmupFrom);
             }
-            if (m == null || driverCpu == null || Reaper.stopping()) {
+            if (m == null || driverCpu == null || stop.requested()) {
                 throw new LabException("interrupted");
             }
             log.line(name + " " + scenario.name() + ": " + (warm.steady() ? "warmup was steady after " + warm.secondsToSteady() + " s"
@@ -189,7 +197,7 @@ public final class Measurer {
             }
             return r;
         } catch (LabException e) {
-            if (!Reaper.stopping() && !target.process().isAlive()) {
+            if (!stop.requested() && !target.process().isAlive()) {
                 // "cannot connect ...: Connection refused" from a probe is the symptom; the exit is the cause
                 return exited(target, name, scenario, warmupFrom);
             }
@@ -233,7 +241,7 @@ public final class Measurer {
     private Warmup.Outcome compileStage(RunningTarget target, Scenario scenario, Load load, LoadSpec spec, SteadySignals signals) {
         String name = target.spec().name();
         Warmup.Outcome compiled = load.compileFirst()
-                ? Warmup.compile(driver, spec, target.cpus(), Warmup.compileBudget(load.warmup()), SteadyRule.DEFAULT, signals, progress(name, scenario, "warmup (compile)"))
+                ? Warmup.compile(driver, spec, target.cpus(), Warmup.compileBudget(load.warmup()), SteadyRule.DEFAULT, signals, progress(name, scenario, "warmup (compile)"), stop)
                 : Warmup.Outcome.NONE;
         if (!compiled.series().isEmpty()) {
             log.line(name + " " + scenario.name() + ": compile stage " + (compiled.steady() ? "quiet" : "ended") + " after "

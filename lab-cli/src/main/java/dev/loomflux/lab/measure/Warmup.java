@@ -7,7 +7,7 @@ import dev.loomflux.lab.driver.Measurement;
 import dev.loomflux.lab.driver.Second;
 import dev.loomflux.lab.driver.SecondListener;
 import dev.loomflux.lab.experiment.Profile;
-import dev.loomflux.lab.process.Reaper;
+import dev.loomflux.lab.process.Stop;
 import dev.loomflux.lab.steady.Point;
 import dev.loomflux.lab.steady.SteadyRule;
 import java.time.Duration;
@@ -104,8 +104,9 @@ public final class Warmup {
      * second when the target's JVM publishes no JIT counters.
      */
     /** @param cpus the CPUs the target can use (pinned, or its quota when less): "busy" is half of them */
-    public static Outcome compile(LoadDriver driver, LoadSpec measured, double cpus, Duration budget, SteadyRule rule, Signals signals, SecondListener listener) {
-        if (budget.isZero() || Reaper.stopping() || (measured.profile() instanceof Profile.Fixed fixed && fixed.users() <= COMPILE_USERS)) {
+    public static Outcome compile(LoadDriver driver, LoadSpec measured, double cpus, Duration budget, SteadyRule rule, Signals signals, SecondListener listener,
+                                  Stop stop) {
+        if (budget.isZero() || stop.requested() || (measured.profile() instanceof Profile.Fixed fixed && fixed.users() <= COMPILE_USERS)) {
             return Outcome.NONE;
         }
         Function<List<Point>, SteadyRule.Check> quiet = points -> rule.jitQuiet(points, QUIET_SECONDS);
@@ -114,7 +115,7 @@ public final class Warmup {
             return follow(driver, with(measured, new Profile.Fixed(COMPILE_USERS, budget)), quiet, signals, listener).heatedBy(COMPILE_USERS);
         }
         Outcome probe = follow(driver, with(measured, new Profile.Fixed(COMPILE_USERS, probeFor)), quiet, signals, listener).heatedBy(COMPILE_USERS);
-        if (probe.steady() || probe.check() == null || Reaper.stopping()) {
+        if (probe.steady() || probe.check() == null || stop.requested()) {
             return probe;
         }
         long end = System.currentTimeMillis();
@@ -145,8 +146,8 @@ public final class Warmup {
     }
 
     /** A warmup load of its own, ended as soon as the rule holds. */
-    public static Outcome run(LoadDriver driver, LoadSpec measured, Duration budget, SteadyRule rule, Signals signals, SecondListener listener) {
-        if (budget.isZero() || Reaper.stopping()) {
+    public static Outcome run(LoadDriver driver, LoadSpec measured, Duration budget, SteadyRule rule, Signals signals, SecondListener listener, Stop stop) {
+        if (budget.isZero() || stop.requested()) {
             return Outcome.NONE;
         }
         return follow(driver, with(measured, profile(measured.profile(), budget)), rule::check, signals, listener);
@@ -168,7 +169,7 @@ public final class Warmup {
      * budget is spent. {@code onMeasure} runs when the window is chosen.
      */
     public static Measured runThenMeasure(LoadDriver driver, LoadSpec measured, Duration budget, SteadyRule rule, Signals signals, SecondListener warmupProgress,
-                                          SecondListener measureProgress, Runnable onMeasure) {
+                                          SecondListener measureProgress, Runnable onMeasure, Stop stop) {
         Duration measuredFor = measured.profile() instanceof Profile.Rate r ? r.duration() : ((Profile.Fixed) measured.profile()).duration();
         MeasuredWindow window = new MeasuredWindow((int) Math.ceil(measuredFor.toMillis() / 1000.0));
         Runnable start = () -> {
@@ -190,7 +191,7 @@ public final class Warmup {
             if (System.currentTimeMillis() - f.t0 >= budget.toMillis()) {
                 start.run();
             }
-            return Reaper.stopping();
+            return stop.requested();
         }, window);
         return new Measured(f.outcome(Math.max(0, window.from()) * 1000L, Math.max(0, window.from())), m);
     }

@@ -14,7 +14,6 @@ import dev.loomflux.lab.measure.Log;
 import dev.loomflux.lab.measure.MeasuredResult;
 import dev.loomflux.lab.measure.Measurer;
 import dev.loomflux.lab.measure.Warmup;
-import dev.loomflux.lab.process.Reaper;
 import dev.loomflux.lab.result.BlockRecord;
 import dev.loomflux.lab.result.Comparisons;
 import dev.loomflux.lab.result.Hlog;
@@ -76,7 +75,7 @@ public final class InRounds {
         Map<String, Warmup.Outcome> warmups = new HashMap<>();
         Map<String, Long> warmupS = new HashMap<>();
         for (TargetVisit v : visits) {
-            if (Reaper.stopping()) {
+            if (measurer.stop().requested()) {
                 return;
             }
             compile(v, scenario, load, cell, warmups, warmupS);
@@ -87,7 +86,7 @@ public final class InRounds {
                 results.add(failed(v, scenario, cell, exited(v, "before its rounds")));
             }
         }
-        if (alive.isEmpty() || Reaper.stopping()) {
+        if (alive.isEmpty() || measurer.stop().requested()) {
             return;
         }
         Design design = experiment.design();
@@ -115,7 +114,7 @@ public final class InRounds {
             alive.forEach(v -> results.add(failed(v, scenario, cell, "rounds failed: " + e.getMessage())));
             return;
         }
-        if (Reaper.stopping()) {
+        if (measurer.stop().requested()) {
             return;
         }
         finish(alive, scenario, load, cell, blocks, atStart, atEnd, yaml, warmups, warmupS);

@@ -3,7 +3,6 @@ package dev.loomflux.lab.procedure;
 import dev.loomflux.lab.experiment.Experiment;
 import dev.loomflux.lab.experiment.Scenario;
 import dev.loomflux.lab.measure.Measurer;
-import dev.loomflux.lab.process.Reaper;
 import dev.loomflux.lab.result.RepeatSummary;
 import dev.loomflux.lab.result.Result;
 import dev.loomflux.lab.result.ResultsFile;
@@ -35,7 +34,7 @@ public final class MeasureProfile implements Procedure {
         }
         Result r = measurer.measure(visit.target(), scenario, new Measurer.Load(experiment.profile(), experiment.warmup(), true, suffix),
                 visit.before());
-        if (Reaper.stopping()) {
+        if (measurer.stop().requested()) {
             return true; // cut short by Ctrl-C: not a result
         }
         results.add(visit.stamp(r));

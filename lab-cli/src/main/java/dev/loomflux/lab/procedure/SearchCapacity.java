@@ -7,7 +7,6 @@ import dev.loomflux.lab.experiment.Profile;
 import dev.loomflux.lab.experiment.Scenario;
 import dev.loomflux.lab.measure.Log;
 import dev.loomflux.lab.measure.Measurer;
-import dev.loomflux.lab.process.Reaper;
 import dev.loomflux.lab.result.CapacityMedian;
 import dev.loomflux.lab.result.CapacitySearchResult;
 import dev.loomflux.lab.result.Result;
@@ -45,14 +44,14 @@ public final class SearchCapacity implements Procedure {
         String name = target.spec().name();
         List<Result> steps = new ArrayList<>();
         CapacitySearch.Outcome outcome = CapacitySearch.search(plan.startRps(), plan.maxRps(), plan.resolution(), plan.maxSteps(), rps -> {
-            if (Reaper.stopping() || !target.process().isAlive()) {
+            if (measurer.stop().requested() || !target.process().isAlive()) {
                 return false;
             }
             Result r = capacityStep(visit, scenario, rps, steps);
             // A miss is measured once more before it counts, unless the driver fell behind (an overload is no accident):
             // a single miss here ended searches below the knee, by a p99 that jumped by half for one step (CI: mvc-10 at
             // 75 rps, 161 ms against 105-124 ms around it) or by a JIT still compiling steps later at a low rate.
-            if (!r.slo().sloMet() && !Boolean.TRUE.equals(r.load().behindSchedule()) && !Reaper.stopping()
+            if (!r.slo().sloMet() && !Boolean.TRUE.equals(r.load().behindSchedule()) && !measurer.stop().requested()
                     && target.process().isAlive()) {
                 log.line(name + " " + scenario.name() + ": measuring " + rps + " rps again before counting the miss");
                 r = capacityStep(visit, scenario, rps, steps);

@@ -6,7 +6,6 @@ import dev.loomflux.lab.experiment.Scenario;
 import dev.loomflux.lab.experiment.Sweep;
 import dev.loomflux.lab.measure.Log;
 import dev.loomflux.lab.measure.Measurer;
-import dev.loomflux.lab.process.Reaper;
 import dev.loomflux.lab.result.Metric;
 import dev.loomflux.lab.result.PairComparison;
 import dev.loomflux.lab.result.Result;
@@ -72,7 +71,7 @@ public final class SweepCells implements Procedure {
         String key = target.spec().name() + " " + visit.repeat() + " " + base.name();
         boolean first = true;
         for (int i = nextCell.getOrDefault(key, 0); i < cells.size(); i++) {
-            if (Reaper.stopping()) {
+            if (measurer.stop().requested()) {
                 return true;
             }
             if (!target.process().isAlive()) {
@@ -91,7 +90,7 @@ public final class SweepCells implements Procedure {
             Result r = measurer.measure(target, scenario, new Measurer.Load(profile, first ? experiment.warmup() : sweep.cellWarmup(), first, suffix),
                     visit.before());
             first = false;
-            if (Reaper.stopping()) {
+            if (measurer.stop().requested()) {
                 return true; // cut short by Ctrl-C: not a result
             }
             r = visit.stamp(r).withCell(at);

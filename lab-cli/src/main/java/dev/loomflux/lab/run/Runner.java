@@ -25,6 +25,7 @@ import dev.loomflux.lab.experiment.Sweep;
 import dev.loomflux.lab.process.MachineLock;
 import dev.loomflux.lab.process.OpenFiles;
 import dev.loomflux.lab.process.Reaper;
+import dev.loomflux.lab.process.Stop;
 import dev.loomflux.lab.process.RunProcesses;
 import dev.loomflux.lab.report.Report;
 import dev.loomflux.lab.result.Environment;
@@ -74,6 +75,7 @@ public final class Runner {
     private final CpuPlan cpus;
     private final DatabaseSource databaseSource;
     private final LoadDriver driver;
+    private final Stop stop;
     private final PrintWriter console;
     private final ResourceSampler sampler = new ResourceSampler();
     private CpuCanary canary;
@@ -86,9 +88,11 @@ public final class Runner {
     private final AtomicReference<Cgroup> targetGroup = new AtomicReference<>();
 
     /** @param kind what to do on each target x scenario: measure its profile, a sweep's cells, or search its capacity */
+    /** @param stop whether the run was told to stop (the command's {@code Reaper::stopping}) */
     public Runner(Home home, Experiment experiment, LaunchSettings settings, CpuPlan cpus, DatabaseSource databaseSource, LoadDriver driver,
-                  Procedure.Kind kind, PrintWriter console) {
+                  Procedure.Kind kind, Stop stop, PrintWriter console) {
         this.driver = driver;
+        this.stop = stop;
         this.kind = kind;
         this.home = home;
         this.declared = experiment;
@@ -164,7 +168,7 @@ public final class Runner {
             Environment env = Described.environment(home, settings.jdk(), cpus, db == null ? null : db.description());
             ResultsFile results = new ResultsFile(dir, runId, env, Described.experiment(experiment, settings, driver.name()));
             Measurer measurer = new Measurer(settings, cpus, sampler, canary, stub, db, dir, log, () -> progress == null ? "" : progress.status() + " | ",
-                    driver);
+                    driver, stop);
             // The declared experiment: a sweep's cells are its own business, its variants of targets the run's.
             Procedure procedure = kind.create(declared, measurer, results, log, progress);
             AtomicBoolean saidInterrupted = new AtomicBoolean();
@@ -187,12 +191,12 @@ public final class Runner {
                 if (experiment.design().paired()) {
                     log.line("measured one target after another: interleaved rounds need a steady load (a fixed or rate profile, no sweep)");
                 }
-                new Turns(experiment, Reaper::stopping, Runner::sleep, log::line).run(
+                new Turns(experiment, stop, Runner::sleep, log::line).run(
                         (target, repeat, left) -> visit(target, repeat, stubUri, db, dir, results, log, procedure, left),
                         () -> results.results().size(),
                         (target, scenario, repeat, why) -> addFailed(results, target.name(), scenario.name(), repeat, why));
             }
-            if (Reaper.stopping()) {
+            if (stop.requested()) {
                 interrupted.run();
                 return results;
             }
@@ -257,7 +261,7 @@ public final class Runner {
             } finally {
                 starter.shutdown();
             }
-            if (Reaper.stopping()) {
+            if (stop.requested()) {
                 return;
             }
             sleep(experiment.idle());
@@ -265,7 +269,7 @@ public final class Runner {
             for (Scenario base : experiment.scenarios()) {
                 List<Map<String, Integer>> cells = sweep == null ? List.of(Map.of()) : sweep.cells();
                 for (int i = 0; i < cells.size(); i++) {
-                    if (Reaper.stopping()) {
+                    if (stop.requested()) {
                         return;
                     }
                     Map<String, Integer> cell = cells.get(i);
@@ -287,7 +291,7 @@ public final class Runner {
 
     /** Starts one target of a set and moves it to the target CPUs; null when it did not start (its results say why). */
     private TargetVisit startForRounds(TargetSpec spec, int set, URI stub, Database db, Path dir, ResultsFile results, RunLog log) {
-        if (Reaper.stopping()) {
+        if (stop.requested()) {
             return null;
         }
         long[] launchedAt = new long[1];
@@ -303,7 +307,7 @@ public final class Runner {
             return new TargetVisit(target, set, List.of(new Phase("startup", launchedAt[0], ready)), affinity,
                     spec.command() == null ? targetConfig(target) : null);
         } catch (LabException e) {
-            if (!Reaper.stopping()) {
+            if (!stop.requested()) {
                 log.line(spec.name() + ": did not start: " + e.getMessage());
                 experiment.scenarios().forEach(s -> results.add(Result.failed(spec.name(), s.name(), e.getMessage()).withVisit(set, null, null, null)));
             }
@@ -393,7 +397,7 @@ public final class Runner {
                 targetPid.set(p.pid());
             });
         } catch (LabException e) {
-            if (!Reaper.stopping()) {
+            if (!stop.requested()) {
                 log.line(spec.name() + ": did not start: " + e.getMessage());
                 left.forEach(s -> addFailed(results, spec.name(), s.name(), repeat, e.getMessage()));
                 left.clear();
@@ -411,7 +415,7 @@ public final class Runner {
             sleep(experiment.idle());
             TargetVisit visit = new TargetVisit(target, repeat,
                     List.of(new Phase("startup", launchedAt[0], ready), new Phase("idle", ready, System.currentTimeMillis())), affinity, config);
-            while (!left.isEmpty() && !Reaper.stopping()) {
+            while (!left.isEmpty() && !stop.requested()) {
                 if (!target.process().isAlive() || !procedure.run(visit, left.get(0))) {
                     return target.process().exitDescription();
                 }

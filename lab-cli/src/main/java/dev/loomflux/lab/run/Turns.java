@@ -2,11 +2,11 @@ package dev.loomflux.lab.run;
 
 import dev.loomflux.lab.experiment.Experiment;
 import dev.loomflux.lab.experiment.Scenario;
+import dev.loomflux.lab.process.Stop;
 import dev.loomflux.lab.sut.TargetSpec;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 import java.util.function.IntSupplier;
 
@@ -28,13 +28,13 @@ final class Turns {
     }
 
     private final Experiment experiment;
-    private final BooleanSupplier stopping;
+    private final Stop stop;
     private final Consumer<Duration> pause;
     private final Consumer<String> log;
 
-    Turns(Experiment experiment, BooleanSupplier stopping, Consumer<Duration> pause, Consumer<String> log) {
+    Turns(Experiment experiment, Stop stop, Consumer<Duration> pause, Consumer<String> log) {
         this.experiment = experiment;
-        this.stopping = stopping;
+        this.stop = stop;
         this.pause = pause;
         this.log = log;
     }
@@ -44,7 +44,7 @@ final class Turns {
         boolean first = true;
         for (int repeat = 1; repeat <= experiment.repeat(); repeat++) {
             for (TargetSpec target : experiment.order(repeat)) {
-                if (stopping.getAsBoolean()) {
+                if (stop.requested()) {
                     return;
                 }
                 if (!first && !experiment.cooldown().isZero()) {
@@ -67,10 +67,10 @@ final class Turns {
      */
     private void turn(TargetSpec target, int repeat, Visit visit, IntSupplier measured, Unmeasured unmeasured) {
         List<Scenario> left = new ArrayList<>(experiment.scenarios());
-        while (!left.isEmpty() && !stopping.getAsBoolean()) {
+        while (!left.isEmpty() && !stop.requested()) {
             int before = measured.getAsInt();
             String exited = visit.run(target, repeat, left);
-            if (exited == null || left.isEmpty() || stopping.getAsBoolean()) {
+            if (exited == null || left.isEmpty() || stop.requested()) {
                 return;
             }
             if (measured.getAsInt() == before) {

@@ -14,6 +14,7 @@ import dev.loomflux.lab.experiment.Profile;
 import dev.loomflux.lab.jdk.JdkLocator;
 import dev.loomflux.lab.measure.SteadySignals;
 import dev.loomflux.lab.measure.Warmup;
+import dev.loomflux.lab.process.Stop;
 import dev.loomflux.lab.steady.SteadyRule;
 import dev.loomflux.lab.sut.LaunchSettings;
 import dev.loomflux.lab.sut.RunningTarget;
@@ -70,8 +71,8 @@ class QuotaIT {
             LoadSpec spec = spec(t, WARMUP);
             try (ResourceSampler sampler = new ResourceSampler().watch(ResourceReport.TARGET, () -> List.of(t.process().pid()), true).start()) {
                 SteadySignals signals = new SteadySignals(sampler, null);
-                Warmup.Outcome compiled = Warmup.compile(DRIVER, spec, t.cpus(), WARMUP, SteadyRule.DEFAULT, signals, s -> { });
-                Warmup.Outcome warm = Warmup.run(DRIVER, spec, WARMUP, SteadyRule.DEFAULT, signals, s -> { }).after(compiled);
+                Warmup.Outcome compiled = Warmup.compile(DRIVER, spec, t.cpus(), WARMUP, SteadyRule.DEFAULT, signals, s -> { }, Stop.NEVER);
+                Warmup.Outcome warm = Warmup.run(DRIVER, spec, WARMUP, SteadyRule.DEFAULT, signals, s -> { }, Stop.NEVER).after(compiled);
                 assertTrue(warm.steady(), "not steady after " + warm.millis() / 1000 + " s: " + warm.check());
             }
             // The two 1-CPU windows around the 0.5 one must agree within 15%, or the machine (or the JIT) moved meanwhile

@@ -1,11 +1,62 @@
 package dev.loomflux.lab.measure;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import dev.loomflux.lab.driver.LoadDriver;
+import dev.loomflux.lab.driver.LoadSpec;
+import dev.loomflux.lab.experiment.Profile;
+import dev.loomflux.lab.process.Stop;
+import dev.loomflux.lab.steady.SteadyRule;
 import org.junit.jupiter.api.Test;
+import java.lang.reflect.Proxy;
+import java.net.URI;
+import java.time.Duration;
+import java.util.function.BooleanSupplier;
 
-/** How many users heat the code in the compile stage, from what the 2-user probe saw. */
+/** How many users heat the code in the compile stage, from what the 2-user probe saw; what a stop does to a warmup. */
 class WarmupTest {
+    private static final LoadSpec FIFTY = new LoadSpec(URI.create("http://127.0.0.1:1"), "/plaintext", new Profile.Fixed(50, Duration.ofSeconds(10)), 1);
+    private static final Warmup.Signals NO_SIGNALS = (start, rps, p50) -> null;
+
+    /** Whether the load would have been cancelled at once: the driver's run asks its {@code enough} and stops there. */
+    private static final class Asked extends RuntimeException {
+        final boolean cancelled;
+
+        Asked(boolean cancelled) {
+            super(null, null, false, false);
+            this.cancelled = cancelled;
+        }
+    }
+
+    private static LoadDriver driver() {
+        return (LoadDriver) Proxy.newProxyInstance(LoadDriver.class.getClassLoader(), new Class<?>[] {LoadDriver.class}, (proxy, method, args) -> {
+            if (method.getName().equals("run") && args.length >= 3) {
+                throw new Asked(((BooleanSupplier) args[2]).getAsBoolean());
+            }
+            throw new AssertionError("the driver was asked to " + method.getName());
+        });
+    }
+
+    @Test
+    void aStoppedRunStartsNoWarmupLoad() {
+        Stop stopped = () -> true;
+        assertSame(Warmup.Outcome.NONE, Warmup.compile(driver(), FIFTY, 1, Duration.ofSeconds(30), SteadyRule.DEFAULT, NO_SIGNALS, s -> { }, stopped));
+        assertSame(Warmup.Outcome.NONE, Warmup.run(driver(), FIFTY, Duration.ofSeconds(30), SteadyRule.DEFAULT, NO_SIGNALS, s -> { }, stopped));
+        // Without a stop the same calls do load the target.
+        assertThrows(Asked.class, () -> Warmup.run(driver(), FIFTY, Duration.ofSeconds(30), SteadyRule.DEFAULT, NO_SIGNALS, s -> { }, Stop.NEVER));
+    }
+
+    @Test
+    void aStopCancelsTheLoadThatWarmsUpAndMeasures() {
+        Asked stopped = assertThrows(Asked.class, () -> Warmup.runThenMeasure(driver(), FIFTY, Duration.ofSeconds(30), SteadyRule.DEFAULT, NO_SIGNALS,
+                s -> { }, s -> { }, () -> { }, () -> true));
+        assertEquals(true, stopped.cancelled);
+        Asked going = assertThrows(Asked.class, () -> Warmup.runThenMeasure(driver(), FIFTY, Duration.ofSeconds(30), SteadyRule.DEFAULT, NO_SIGNALS,
+                s -> { }, s -> { }, () -> { }, Stop.NEVER));
+        assertEquals(false, going.cancelled, "30 s of budget left and no stop: the load goes on");
+    }
     @Test
     void usersWaitingOnADownstreamAreAddedUntilTheRateHeatsTheCode() {
         // gateway over a 20 ms downstream: 2 users made 85 rps at 8% of a core -> 2 x 1000 / 85 = 23.5
