@@ -1,6 +1,7 @@
 package dev.loomflux.lab.cli;
 
 import dev.loomflux.lab.compare.Comparison;
+import dev.loomflux.lab.compare.Conditions;
 import dev.loomflux.lab.compare.PairedAgreement;
 import dev.loomflux.lab.compare.Reproducibility;
 import dev.loomflux.lab.compare.Threshold;
@@ -68,6 +69,8 @@ public final class CompareCommand implements Callable<Integer> {
         List<String[]> table = c.table();
         Tables.plain(table).forEach(out::println);
         c.unmatched().forEach(u -> out.println("not compared: " + u));
+        List<String> conditions = measuredDifferently(runA, runB);
+        conditions.forEach(out::println);
         if (c.unsteadyLine() != null) {
             out.println(c.unsteadyLine());
         }
@@ -79,6 +82,10 @@ public final class CompareCommand implements Callable<Integer> {
         }
         if (markdown != null) {
             List<String> md = new ArrayList<>(Tables.markdown(table));
+            if (!conditions.isEmpty()) {
+                md.add("");
+                conditions.forEach(line -> md.add("- " + line));
+            }
             if (c.unsteadyLine() != null) {
                 md.add("");
                 md.add(c.unsteadyLine());
@@ -107,6 +114,11 @@ public final class CompareCommand implements Callable<Integer> {
         return 0;
     }
 
+    /** "measured differently: load driver: hyperfoil 0.25.2 in A, jmeter 5.6.3 in B", one line per difference. */
+    private static List<String> measuredDifferently(RunRecord a, RunRecord b) {
+        return Conditions.differences(a, b).stream().map(d -> "measured differently (a change may be this, not the targets): " + d).toList();
+    }
+
     private static final String VERDICTS_TITLE = "paired verdicts (results.json comparisons): each pair's ratio a/b (95% CI) and outcome in A and in B";
 
     private static String verdictsLine(PairedAgreement v) {
@@ -126,6 +138,10 @@ public final class CompareCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         List<String> plain = render(r, paired, Tables::plain);
         plain.forEach(out::println);
+        for (int i = 1; i < all.size(); i++) {
+            String which = i == 1 ? "B" : "run " + (i + 1);
+            measuredDifferently(all.get(0), all.get(i)).forEach(line -> out.println(line.replace(" in B", " in " + which)));
+        }
         out.flush();
         if (markdown != null) {
             Files.writeString(markdown, String.join("\n", render(r, paired, Tables::markdown)) + "\n");

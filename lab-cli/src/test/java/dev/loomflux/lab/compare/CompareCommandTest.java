@@ -1,6 +1,7 @@
 package dev.loomflux.lab.compare;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static dev.loomflux.lab.compare.CompareCli.compare;
 
@@ -46,6 +47,24 @@ class CompareCommandTest {
         assertEquals(0, compare(FIXTURE, b, "--fail-on", "throughput:-15%").code());
         // Without thresholds a comparison never fails.
         assertEquals(0, compare(FIXTURE, b).code());
+    }
+
+    /** A change between runs measured by different drivers, or pinned differently, may be that and not the targets. */
+    @Test
+    void runsMeasuredDifferentlySaySoBesideTheTable() throws IOException {
+        ObjectNode root = (ObjectNode) JSON.readTree(FIXTURE.toFile());
+        ((ObjectNode) root.path("experiment")).put("driver", "jmeter");
+        ((ObjectNode) root.path("environment").path("versions")).put("jmeter", "5.6.3");
+        ((ObjectNode) root.path("environment").path("pinning")).put("applied", false);
+        Path b = dir.resolve("b.json");
+        JSON.writeValue(b.toFile(), root);
+        CompareCli.Outcome o = compare(FIXTURE, b, "--markdown", dir.resolve("cmp.md").toString());
+        String prefix = "measured differently (a change may be this, not the targets): ";
+        assertTrue(o.out().contains(prefix + "load driver: hyperfoil 0.25.2 in A, jmeter 5.6.3 in B"), o.out());
+        assertTrue(o.out().contains(prefix + "pinning: target CPUs 0, driver 1, support 1 in A, none in B"), o.out());
+        assertEquals(2, o.out().lines().filter(l -> l.startsWith(prefix)).count(), o.out());
+        assertTrue(Files.readString(dir.resolve("cmp.md")).contains("- " + prefix + "load driver: hyperfoil 0.25.2 in A, jmeter 5.6.3 in B"));
+        assertFalse(compare(FIXTURE, FIXTURE).out().contains("measured differently"), "the same run: nothing differs");
     }
 
     @Test

@@ -1,0 +1,64 @@
+package dev.loomflux.lab.compare;
+
+import dev.loomflux.lab.result.Environment;
+import dev.loomflux.lab.result.ExperimentDescription;
+import dev.loomflux.lab.result.RunRecord;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.function.Function;
+
+/**
+ * How two runs were measured, where it differs: a change between them may then be the conditions', not the
+ * targets'. The same targets measured by JMeter read 4-6% below Hyperfoil (docs/scale-out.md); this VM's speed
+ * alone moves 6-10% between sessions (docs/reproducibility.md). What a run did not record is not compared.
+ */
+public final class Conditions {
+    private Conditions() {
+    }
+
+    /** One line per difference: what, A's, B's. */
+    public static List<String> differences(RunRecord a, RunRecord b) {
+        List<String> out = new ArrayList<>();
+        differ(out, "load driver", a, b, r -> driver(r) + version(r, driver(r)));
+        differ(out, "design", a, b, r -> r.experiment() == null ? null : r.experiment().design() == null ? "sequential" : r.experiment().design().kind());
+        differ(out, "limits", a, b, r -> r.experiment() == null ? null : limits(r.experiment().limits()));
+        differ(out, "machine", a, b, r -> r.environment() == null ? null : r.environment().cpuModel() + ", " + r.environment().os());
+        differ(out, "targets' JDK", a, b, r -> r.environment() == null || r.environment().jdk() == null ? null : r.environment().jdk().targets());
+        differ(out, "pinning", a, b, r -> r.environment() == null ? null : pinning(r.environment().pinning()));
+        return out;
+    }
+
+    private static void differ(List<String> out, String what, RunRecord a, RunRecord b, Function<RunRecord, String> of) {
+        String x = of.apply(a);
+        String y = of.apply(b);
+        if (x != null && y != null && !Objects.equals(x, y)) {
+            out.add(what + ": " + x + " in A, " + y + " in B");
+        }
+    }
+
+    /** Schema 8 and before had one driver. */
+    private static String driver(RunRecord r) {
+        return r.experiment() == null || r.experiment().driver() == null ? "hyperfoil" : r.experiment().driver();
+    }
+
+    private static String version(RunRecord r, String driver) {
+        String v = r.environment() == null || r.environment().versions() == null ? null : r.environment().versions().get(driver);
+        return v == null ? "" : " " + v;
+    }
+
+    private static String limits(ExperimentDescription.Limits l) {
+        if (l == null || (l.cpus() == null && l.memoryMb() == null)) {
+            return "none";
+        }
+        return (l.cpus() == null ? "" : l.cpus() + " CPUs") + (l.cpus() != null && l.memoryMb() != null ? ", " : "")
+                + (l.memoryMb() == null ? "" : l.memoryMb() + " MB") + (Boolean.FALSE.equals(l.applied()) ? " (not applied)" : "");
+    }
+
+    private static String pinning(Environment.Pinning p) {
+        if (p == null) {
+            return null;
+        }
+        return p.applied() ? "target CPUs " + p.target() + ", driver " + p.driver() + ", support " + p.support() : "none";
+    }
+}
