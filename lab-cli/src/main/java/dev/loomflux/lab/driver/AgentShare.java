@@ -7,8 +7,10 @@ package dev.loomflux.lab.driver;
  * @param agent         HOST:PORT, as the controller reached it
  * @param clockOffsetMs the agent's clock minus the lab's, read before its load; NaN when it sent no reading
  * @param clockErrorMs  how far off that offset may be: half the reading's round trip
+ * @param p50Ms         the median latency of its responses in the window; NaN without responses
+ * @param p99Ms         their p99: an agent whose host is overloaded reads slower than the others
  * @param cpu           the agent JVM's CPU over the measured window, as it reported it; null when it reported none
  */
 public record AgentShare(String agent, long requests, long responses, double throughputRps, double inFlight, double clockOffsetMs,
-                         double clockErrorMs, AgentCpu.Use cpu) {
+                         double clockErrorMs, double p50Ms, double p99Ms, AgentCpu.Use cpu) {
 }

@@ -119,8 +119,12 @@ final class JmeterReading {
             Measurement part = t == null ? null : t.finish(end);
             double[] clock = clocks.getOrDefault(a, new double[] {Double.NaN, Double.NaN});
             AgentCpu.Use use = cpu == null ? null : cpu.over(a, from, to, Double.isNaN(clock[0]) ? 0 : clock[0]);
-            parts.add(part == null ? new AgentShare(a, 0, 0, 0, 0, clock[0], clock[1], use)
-                    : new AgentShare(a, part.requests(), part.responses(), part.throughput(), part.inFlight(), clock[0], clock[1], use));
+            if (part == null || part.latency().getTotalCount() == 0) {
+                parts.add(new AgentShare(a, part == null ? 0 : part.requests(), 0, 0, 0, clock[0], clock[1], Double.NaN, Double.NaN, use));
+            } else {
+                parts.add(new AgentShare(a, part.requests(), part.responses(), part.throughput(), part.inFlight(), clock[0], clock[1],
+                        part.latency().getValueAtPercentile(50) / 1e6, part.latency().getValueAtPercentile(99) / 1e6, use));
+            }
         }
         return m.withAgents(parts);
     }

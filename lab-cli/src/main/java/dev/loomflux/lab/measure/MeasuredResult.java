@@ -51,7 +51,7 @@ public final class MeasuredResult {
     static List<DriverCheck.Agent> agents(Measurement m) {
         return m.agents().stream().map(a -> new DriverCheck.Agent(a.agent(), a.requests(), a.responses(), Result.round(a.throughputRps()),
                 Result.round(a.inFlight()), Double.isNaN(a.clockOffsetMs()) ? null : Result.round(a.clockOffsetMs()),
-                Double.isNaN(a.clockErrorMs()) ? null : Result.round(a.clockErrorMs()),
+                Double.isNaN(a.clockErrorMs()) ? null : Result.round(a.clockErrorMs()), Result.finite(a.p50Ms()), Result.finite(a.p99Ms()),
                 a.cpu() == null ? null : a.cpu().cpus(), a.cpu() == null ? null : Result.round(a.cpu().meanPct()),
                 a.cpu() == null ? null : Result.round(a.cpu().maxPct()),
                 a.cpu() == null ? null : a.cpu().meanPct() >= DriverCpu.SATURATED * 100 * a.cpu().cpus())).toList();

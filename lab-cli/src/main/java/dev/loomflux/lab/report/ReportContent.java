@@ -316,7 +316,7 @@ final class ReportContent {
                 List<String> row = who(r, repeated);
                 row.addAll(List.of(a.agent(), Cells.num(a.requests()),
                         r.load().requests() == null || r.load().requests() == 0 ? "" : Cells.num(Result.round(100.0 * a.requests() / r.load().requests())),
-                        Cells.num(a.throughputRps()), Cells.num(a.inFlight()),
+                        Cells.num(a.throughputRps()), Cells.num(a.inFlight()), Cells.num(a.p50Ms()), Cells.num(a.p99Ms()),
                         a.clockOffsetMs() == null ? "no reading" : Cells.num(a.clockOffsetMs()) + " ± " + Cells.num(a.clockErrorMs()),
                         a.cpus() == null ? "not reported" : Cells.num(a.cpuPctMean()) + " (max " + Cells.num(a.cpuPctMax()) + ") of " + a.cpus() * 100
                                 + (Boolean.TRUE.equals(a.saturated()) ? ", saturated" : "")));
@@ -325,7 +325,7 @@ final class ReportContent {
         }
         return new Table("Load per agent (the agent's clock minus the lab's, read before its load; its send times are moved by it."
                 + " Its JVM's CPU as it reported it each second, 100 = one core)",
-                header(repeated, "agent", "requests", "% of requests", "rps", "in flight", "clock offset ms", "agent CPU %"), rows);
+                header(repeated, "agent", "requests", "% of requests", "rps", "in flight", "p50 ms", "p99 ms", "clock offset ms", "agent CPU %"), rows);
     }
 
     private static Table phases(List<Result> results, boolean repeated) {

@@ -12,12 +12,14 @@ public record DriverCheck(int cpus, double cpuPctMean, double cpuPctMax, boolean
      *
      * @param clockOffsetMs the agent's clock minus the lab's, read before its load (null: no reading came back)
      * @param clockErrorMs  half the reading's round trip: how far off the offset may be
+     * @param p50Ms         the median latency of its responses in the window (schema 11; null without responses)
+     * @param p99Ms         their p99: an agent on an overloaded host reads slower than the others
      * @param cpus          the agent JVM's available processors (schema 11; null: it reported no CPU)
      * @param cpuPctMean    the agent JVM's CPU over the window, 100 = one core, as it reported it
      * @param saturated     whether that was at least {@code threshold} of its processors: it may have held the load back
      */
     public record Agent(String agent, long requests, long responses, double throughputRps, double inFlight, Double clockOffsetMs, Double clockErrorMs,
-                        Integer cpus, Double cpuPctMean, Double cpuPctMax, Boolean saturated) {
+                        Double p50Ms, Double p99Ms, Integer cpus, Double cpuPctMean, Double cpuPctMax, Boolean saturated) {
     }
 
     /** With the agents' parts: an agent that saturated its CPU makes the driver saturated, as the lab's own CPU would. */

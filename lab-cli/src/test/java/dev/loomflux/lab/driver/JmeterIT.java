@@ -111,6 +111,8 @@ class JmeterIT {
             // Its JVM's CPU as it reported it each second: on this host, with this host's processors, and per request
             // in the range JMeter costs (calibrate: 238 us per request at full speed; more here, where an idle agent's
             // own work is spread over ~60 requests/s). Off by a unit (ns for us) it would be 1,000 times out.
+            // Each agent's own latencies, of a stub that answers after 50 ms: none faster, none near a second.
+            assertTrue(a.p50Ms() >= 50 && a.p50Ms() <= a.p99Ms() && a.p99Ms() < 1000, a.toString());
             assertEquals(Runtime.getRuntime().availableProcessors(), a.cpu().cpus(), a.toString());
             assertTrue(a.cpu().meanPct() > 0 && a.cpu().meanPct() <= a.cpu().maxPct() && a.cpu().maxPct() <= 100.0 * a.cpu().cpus(), a.toString());
             double cpuMsPerRequest = a.cpu().meanPct() / 100 * 1000 / a.throughputRps();
