@@ -153,13 +153,20 @@ class RunIT {
             assertEquals(2, agents.size(), r.toString());
             long requests = 0;
             double inFlight = 0;
+            double agentsCpu = 0;
             for (JsonNode a : agents) {
                 requests += a.path("requests").asLong();
                 inFlight += a.path("in_flight").asDouble();
+                agentsCpu += a.path("cpu_pct_mean").asDouble();
+                assertTrue(a.path("cpu_pct_mean").asDouble() > 0, "each agent reported its CPU: " + a);
                 assertTrue(report.contains("| " + r.path("target").asText() + " | " + a.path("agent").asText() + " | " + a.path("requests").asLong() + " |"),
                         "the report's row of " + a + ":\n" + report);
             }
             assertEquals(r.path("requests").asLong(), requests, "the agents' parts add up: " + r);
+            // The driver's CPU, read from /proc, counts the lab, the controller and these local agents: the agents' own
+            // reports are a part of it (their windows differ by up to a second's edges, hence the margin).
+            double driverCpu = r.path("driver").path("cpu_pct_mean").asDouble();
+            assertTrue(agentsCpu <= driverCpu * 1.2 + 10, "agents " + agentsCpu + "% of a core, the driver with them " + driverCpu + "%: " + r);
             assertEquals(r.path("in_flight").asDouble(), inFlight, 0.05, r.toString());
             assertEquals(9, r.path("in_flight").asDouble(), 1.5, "Little's law over both agents: " + r);
         }
