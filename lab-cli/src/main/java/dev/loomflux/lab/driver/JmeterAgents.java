@@ -27,7 +27,7 @@ public record JmeterAgents(int local, List<String> remote, Path keystore) {
     /**
      * What errors name: the flags, or an experiment file's fields.
      *
-     * @param agents      {@code --agents 2x}, or {@code file: driver.jmeter.agents}
+     * @param agents      {@code --agents 2}, or {@code file: driver.jmeter.agents}
      * @param keystoreKey what a user adds for agents on other hosts: {@code --agent-keystore}, or {@code keystore}
      * @param keystore    {@code --agent-keystore FILE}, or {@code file: driver.jmeter.keystore}
      */
