@@ -114,9 +114,7 @@ public final class Jmeter implements LoadDriver {
                 boolean exited = !jmeter.isAlive();
                 reading.add(read(jtl));
                 long now = System.currentTimeMillis();
-                if (reading.started >= 0) {
-                    reading.all.publishLive(now);
-                }
+                reading.publishLive(now);
                 if (exited) {
                     break; // the plan ended, or cancel() stopped it
                 }

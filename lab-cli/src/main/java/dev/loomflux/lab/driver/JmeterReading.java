@@ -27,6 +27,8 @@ final class JmeterReading {
     /** Per agent: offset and error, ms. */
     private final Map<String, double[]> clocks = new HashMap<>();
     long started = -1;
+    /** The longest request read so far, ms: JMeter writes a request when it ends, so a second is whole only that long after it. */
+    private long slowestMs;
 
     JmeterReading(Tally all, PhasePlan plan, MeasuredWindow window, long timeoutMs, List<String> agents) {
         this.all = all;
@@ -53,6 +55,7 @@ final class JmeterReading {
             }
             double[] clock = clocks.get(agent);
             requests.add(new Sent(agent, clock == null ? s : s.shifted(-Math.round(clock[0]))));
+            slowestMs = Math.max(slowestMs, s.elapsedMs());
         }
         if (requests.isEmpty()) {
             return;
@@ -83,6 +86,17 @@ final class JmeterReading {
                 agentTally(parts[0]).add(parts[1], snapshot);
             }
         });
+    }
+
+    /**
+     * Hands the listener the seconds whose requests have all been read, as far as the slowest request so far tells:
+     * a second's requests are in the results file only once they end. With two agents on a busy machine requests
+     * took 2.8-3.3 s over a 20 ms stub, and the second handed over 3 s after its start held 123 of its 200.
+     */
+    void publishLive(long now) {
+        if (started >= 0) {
+            all.publishLive(now - slowestMs);
+        }
     }
 
     private Tally agentTally(String agent) {

@@ -1,0 +1,34 @@
+package dev.loomflux.lab.driver;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import dev.loomflux.lab.experiment.Profile;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** What the listener hears of JMeter's results file, which holds a request only once it has ended. */
+class JmeterReadingTest {
+    private static final long T0 = 1_800_000_000_000L;
+
+    private static Jtl.Sample sent(long atMs, long tookMs) {
+        return new Jtl.Sample(T0 + atMs, tookMs, "200", true, "fixed 1-1", 100, 100, 2, 1, "", "request", "");
+    }
+
+    @Test
+    void aSecondIsToldOnlyOnceItsSlowestRequestsCanHaveBeenRead() {
+        PhasePlan plan = PhasePlan.of(new Profile.Fixed(2, Duration.ofSeconds(10)), 1);
+        List<Second> live = new ArrayList<>();
+        JmeterReading reading = new JmeterReading(new Tally(plan, live::add, null, 10_000), plan, null, 10_000, List.of());
+        // Requests take 2.8 s (two agents on a busy machine over a 20 ms stub): one sent at 0 s is read at 2.8 s...
+        reading.add(List.of(sent(0, 2_800)));
+        reading.publishLive(T0 + 3_200);
+        assertEquals(List.of(), live, "3.2 s in, a request of second 0 sent later may still be running");
+        // ...and one sent at 0.5 s only at 3.5 s: second 0 is told whole, once.
+        reading.add(List.of(sent(500, 3_000)));
+        reading.publishLive(T0 + 6_000);
+        assertEquals(1, live.size(), live.toString());
+        assertEquals(2, live.get(0).requests(), live.toString());
+    }
+}
