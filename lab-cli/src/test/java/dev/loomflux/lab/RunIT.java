@@ -159,6 +159,8 @@ class RunIT {
                 inFlight += a.path("in_flight").asDouble();
                 agentsCpu += a.path("cpu_pct_mean").asDouble();
                 assertTrue(a.path("cpu_pct_mean").asDouble() > 0, "each agent reported its CPU: " + a);
+                // Its own latency log holds its responses, as the result's holds them all.
+                assertEquals(a.path("responses").asLong(), hlogCount(resultsDir(run).resolve(a.path("hlog").asText())), a.toString());
                 assertTrue(report.contains("| " + r.path("target").asText() + " | " + a.path("agent").asText() + " | " + a.path("requests").asLong() + " |"),
                         "the report's row of " + a + ":\n" + report);
             }

@@ -134,10 +134,10 @@ final class JmeterReading {
             double[] clock = clocks.getOrDefault(a, new double[] {Double.NaN, Double.NaN});
             AgentCpu.Use use = cpu == null ? null : cpu.over(a, from, to, Double.isNaN(clock[0]) ? 0 : clock[0]);
             if (part == null || part.latency().getTotalCount() == 0) {
-                parts.add(new AgentShare(a, part == null ? 0 : part.requests(), 0, 0, 0, clock[0], clock[1], Double.NaN, Double.NaN, use));
+                parts.add(new AgentShare(a, part == null ? 0 : part.requests(), 0, 0, 0, clock[0], clock[1], Double.NaN, Double.NaN, use, List.of()));
             } else {
                 parts.add(new AgentShare(a, part.requests(), part.responses(), part.throughput(), part.inFlight(), clock[0], clock[1],
-                        part.latency().getValueAtPercentile(50) / 1e6, part.latency().getValueAtPercentile(99) / 1e6, use));
+                        part.latency().getValueAtPercentile(50) / 1e6, part.latency().getValueAtPercentile(99) / 1e6, use, part.intervals()));
             }
         }
         return m.withAgents(parts);

@@ -1,6 +1,7 @@
 package dev.loomflux.lab.measure;
 
 import dev.loomflux.lab.driver.Errors;
+import dev.loomflux.lab.driver.AgentShare;
 import dev.loomflux.lab.driver.Measurement;
 import dev.loomflux.lab.driver.Second;
 import dev.loomflux.lab.driver.WindowShare;
@@ -14,6 +15,8 @@ import dev.loomflux.lab.result.Result.Latency;
 import dev.loomflux.lab.result.Result.PerSecond;
 import dev.loomflux.lab.result.SteadyState;
 import java.util.List;
+import java.util.function.IntFunction;
+import java.util.stream.IntStream;
 import org.HdrHistogram.Histogram;
 
 /**
@@ -47,14 +50,22 @@ public final class MeasuredResult {
                 new Result.Files(hlog, plan, null, null), new Result.Checks(steadyState, null, null), null, null);
     }
 
-    /** JMeter's agents, each with its part of the window; empty without agents. */
-    static List<DriverCheck.Agent> agents(Measurement m) {
-        return m.agents().stream().map(a -> new DriverCheck.Agent(a.agent(), a.requests(), a.responses(), Result.round(a.throughputRps()),
+    /**
+     * JMeter's agents, each with its part of the window; empty without agents.
+     *
+     * @param hlog the file name of an agent's latency log, by its index
+     */
+    static List<DriverCheck.Agent> agents(Measurement m, IntFunction<String> hlog) {
+        return IntStream.range(0, m.agents().size()).mapToObj(i -> agent(m.agents().get(i), hlog.apply(i))).toList();
+    }
+
+    private static DriverCheck.Agent agent(AgentShare a, String hlog) {
+        return new DriverCheck.Agent(a.agent(), a.requests(), a.responses(), Result.round(a.throughputRps()),
                 Result.round(a.inFlight()), Double.isNaN(a.clockOffsetMs()) ? null : Result.round(a.clockOffsetMs()),
                 Double.isNaN(a.clockErrorMs()) ? null : Result.round(a.clockErrorMs()), Result.finite(a.p50Ms()), Result.finite(a.p99Ms()),
                 a.cpu() == null ? null : a.cpu().cpus(), a.cpu() == null ? null : Result.round(a.cpu().meanPct()),
                 a.cpu() == null ? null : Result.round(a.cpu().maxPct()),
-                a.cpu() == null ? null : a.cpu().meanPct() >= DriverCpu.SATURATED * 100 * a.cpu().cpus())).toList();
+                a.cpu() == null ? null : a.cpu().meanPct() >= DriverCpu.SATURATED * 100 * a.cpu().cpus(), hlog);
     }
 
     /** The per-second rows of a measurement before any telemetry is added. */

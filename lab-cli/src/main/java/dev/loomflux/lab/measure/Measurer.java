@@ -155,6 +155,10 @@ public final class Measurer {
             boolean open = profile instanceof Profile.Rate;
             String hlog = base + ".hlog";
             Hlog.write(dir.resolve(hlog), name + " " + scenario.name() + " " + scenario.path(), m.intervals());
+            for (int i = 0; i < m.agents().size(); i++) {
+                Hlog.write(dir.resolve(agentHlog(base, i)), name + " " + scenario.name() + " " + scenario.path() + " on JMeter agent " + m.agents().get(i).agent(),
+                        m.agents().get(i).intervals());
+            }
             // The same load for the driver on its own, e.g. a Hyperfoil controller with agents on other machines (docs/scale-out.md).
             String plan = driver.export(spec, "loomflux-" + base).write(dir, base);
             String jfr = base + ".jfr";
@@ -171,7 +175,7 @@ public final class Measurer {
             Result r = MeasuredResult.of(name, scenario.name(), m, open,
                     new Result.Files(hlog, plan, csv, Files.isRegularFile(dir.resolve(jfr)) ? jfr : null), telemetry,
                     new Result.Checks(SteadyStateReport.of(sampler, warm, load.warmup(), warmup, measured, telemetry.series(), Warmup.continuous(profile)),
-                            driverCpu.check().withAgents(MeasuredResult.agents(m)),
+                            driverCpu.check().withAgents(MeasuredResult.agents(m, i -> agentHlog(base, i))),
                             target.cgroup() != null && groupAtStart[0] != null ? MeasuredResult.limits(target.cgroup().limits(), groupAtStart[0], groupAtEnd) : null));
             if (!target.process().isAlive()) {
                 return exited(target, name, scenario, warmupFrom);
@@ -236,6 +240,11 @@ public final class Measurer {
                 cpus.move(pid, cpus.target());
             }
         }
+    }
+
+    /** One agent's latency log beside the load's: the agent's number, as the report lists them. */
+    private static String agentHlog(String base, int agent) {
+        return base + ".agent" + (agent + 1) + ".hlog";
     }
 
     private Warmup.Outcome compileStage(RunningTarget target, Scenario scenario, Load load, LoadSpec spec, SteadySignals signals) {

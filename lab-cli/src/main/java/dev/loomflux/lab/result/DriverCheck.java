@@ -17,9 +17,10 @@ public record DriverCheck(int cpus, double cpuPctMean, double cpuPctMax, boolean
      * @param cpus          the agent JVM's available processors (schema 11; null: it reported no CPU)
      * @param cpuPctMean    the agent JVM's CPU over the window, 100 = one core, as it reported it
      * @param saturated     whether that was at least {@code threshold} of its processors: it may have held the load back
+     * @param hlog          its latencies second by second, an HdrHistogram interval log in the run's folder (schema 11)
      */
     public record Agent(String agent, long requests, long responses, double throughputRps, double inFlight, Double clockOffsetMs, Double clockErrorMs,
-                        Double p50Ms, Double p99Ms, Integer cpus, Double cpuPctMean, Double cpuPctMax, Boolean saturated) {
+                        Double p50Ms, Double p99Ms, Integer cpus, Double cpuPctMean, Double cpuPctMax, Boolean saturated, String hlog) {
     }
 
     /** With the agents' parts: an agent that saturated its CPU makes the driver saturated, as the lab's own CPU would. */
