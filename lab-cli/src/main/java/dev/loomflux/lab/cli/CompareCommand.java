@@ -69,7 +69,7 @@ public final class CompareCommand implements Callable<Integer> {
         List<String[]> table = c.table();
         Tables.plain(table).forEach(out::println);
         c.unmatched().forEach(u -> out.println("not compared: " + u));
-        List<String> conditions = measuredDifferently(runA, runB);
+        List<String> conditions = measuredDifferently(runA, runB, "B");
         conditions.forEach(out::println);
         if (c.unsteadyLine() != null) {
             out.println(c.unsteadyLine());
@@ -115,8 +115,8 @@ public final class CompareCommand implements Callable<Integer> {
     }
 
     /** "measured differently: load driver: hyperfoil 0.25.2 in A, jmeter 5.6.3 in B", one line per difference. */
-    private static List<String> measuredDifferently(RunRecord a, RunRecord b) {
-        return Conditions.differences(a, b).stream().map(d -> "measured differently (a change may be this, not the targets): " + d).toList();
+    private static List<String> measuredDifferently(RunRecord a, RunRecord b, String nameB) {
+        return Conditions.differences(a, b, nameB).stream().map(d -> "measured differently (a change may be this, not the targets): " + d).toList();
     }
 
     private static final String VERDICTS_TITLE = "paired verdicts (results.json comparisons): each pair's ratio a/b (95% CI) and outcome in A and in B";
@@ -139,8 +139,7 @@ public final class CompareCommand implements Callable<Integer> {
         List<String> plain = render(r, paired, Tables::plain);
         plain.forEach(out::println);
         for (int i = 1; i < all.size(); i++) {
-            String which = i == 1 ? "B" : "run " + (i + 1);
-            measuredDifferently(all.get(0), all.get(i)).forEach(line -> out.println(line.replace(" in B", " in " + which)));
+            measuredDifferently(all.get(0), all.get(i), i == 1 ? "B" : "run " + (i + 1)).forEach(out::println);
         }
         out.flush();
         if (markdown != null) {

@@ -17,23 +17,23 @@ public final class Conditions {
     private Conditions() {
     }
 
-    /** One line per difference: what, A's, B's. */
-    public static List<String> differences(RunRecord a, RunRecord b) {
+    /** One line per difference: what, A's, B's; {@code b} named {@code nameB} ("B", "run 3"). */
+    public static List<String> differences(RunRecord a, RunRecord b, String nameB) {
         List<String> out = new ArrayList<>();
-        differ(out, "load driver", a, b, r -> driver(r) + version(r, driver(r)));
-        differ(out, "design", a, b, r -> r.experiment() == null ? null : r.experiment().design() == null ? "sequential" : r.experiment().design().kind());
-        differ(out, "limits", a, b, r -> r.experiment() == null ? null : limits(r.experiment().limits()));
-        differ(out, "machine", a, b, r -> r.environment() == null ? null : r.environment().cpuModel() + ", " + r.environment().os());
-        differ(out, "targets' JDK", a, b, r -> r.environment() == null || r.environment().jdk() == null ? null : r.environment().jdk().targets());
-        differ(out, "pinning", a, b, r -> r.environment() == null ? null : pinning(r.environment().pinning()));
+        differ(out, nameB, "load driver", a, b, r -> driver(r) + version(r, driver(r)));
+        differ(out, nameB, "design", a, b, r -> r.experiment() == null ? null : r.experiment().design() == null ? "sequential" : r.experiment().design().kind());
+        differ(out, nameB, "limits", a, b, r -> r.experiment() == null ? null : limits(r.experiment().limits()));
+        differ(out, nameB, "machine", a, b, r -> r.environment() == null ? null : r.environment().cpuModel() + ", " + r.environment().os());
+        differ(out, nameB, "targets' JDK", a, b, r -> r.environment() == null || r.environment().jdk() == null ? null : r.environment().jdk().targets());
+        differ(out, nameB, "pinning", a, b, r -> r.environment() == null ? null : pinning(r.environment().pinning()));
         return out;
     }
 
-    private static void differ(List<String> out, String what, RunRecord a, RunRecord b, Function<RunRecord, String> of) {
+    private static void differ(List<String> out, String nameB, String what, RunRecord a, RunRecord b, Function<RunRecord, String> of) {
         String x = of.apply(a);
         String y = of.apply(b);
         if (x != null && y != null && !Objects.equals(x, y)) {
-            out.add(what + ": " + x + " in A, " + y + " in B");
+            out.add(what + ": " + x + " in A, " + y + " in " + nameB);
         }
     }
 

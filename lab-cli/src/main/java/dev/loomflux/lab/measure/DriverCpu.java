@@ -100,7 +100,12 @@ public final class DriverCpu implements AutoCloseable {
     }
 
     public boolean saturated() {
-        return mean() >= SATURATED * 100 * cpus;
+        return saturated(mean(), cpus);
+    }
+
+    /** Whether a driver (the lab's, or a JMeter agent) at {@code meanPct} of one core used at least {@link #SATURATED} of its {@code cpus}. */
+    static boolean saturated(double meanPct, int cpus) {
+        return meanPct >= SATURATED * 100 * cpus;
     }
 
     public int cpus() {

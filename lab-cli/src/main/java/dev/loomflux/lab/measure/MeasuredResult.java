@@ -65,7 +65,7 @@ public final class MeasuredResult {
                 Double.isNaN(a.clockErrorMs()) ? null : Result.round(a.clockErrorMs()), Result.finite(a.p50Ms()), Result.finite(a.p99Ms()),
                 a.cpu() == null ? null : a.cpu().cpus(), a.cpu() == null ? null : Result.round(a.cpu().meanPct()),
                 a.cpu() == null ? null : Result.round(a.cpu().maxPct()),
-                a.cpu() == null ? null : a.cpu().meanPct() >= DriverCpu.SATURATED * 100 * a.cpu().cpus(), hlog);
+                a.cpu() == null ? null : DriverCpu.saturated(a.cpu().meanPct(), a.cpu().cpus()), hlog);
     }
 
     /** The per-second rows of a measurement before any telemetry is added. */
