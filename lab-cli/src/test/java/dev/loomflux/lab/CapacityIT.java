@@ -45,6 +45,7 @@ class CapacityIT {
     }
 
     @Test
+    @Tag("slow") // 75 s: ./check slow, in CI after ./check
     void repeatedSearchesAreFreshJvmsWithTheirOwnFilesAndAMedian() throws Exception {
         // Wiring, not capacity: two searches of one target, each in its own JVM, each one step (and its retry) at 1-2 rps.
         // Too short a warmup to be steady, so they find nothing; what is checked is where each search's results go.

@@ -26,6 +26,7 @@ class PresetRunIT {
 
     /** Seed 003: the downstream stub, and limits from the file (each target in a 1 GB cgroup). */
     @Test
+    @Tag("slow") // 1 min: ./check slow, in CI after ./check
     void seed003RunsAtATenthOfItsScale() throws IOException {
         runsAtATenthOfItsScale("seed-003-gateway-latency");
     }

@@ -15,6 +15,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.HdrHistogram.Histogram;
 import org.HdrHistogram.HistogramLogReader;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** ./lab run end to end: real targets, real Hyperfoil, every profile, short durations. */
@@ -117,6 +118,7 @@ class RunIT {
      * users over a 20 ms stub here (mvc, webflux, unpinned).
      */
     @Test
+    @Tag("slow") // 1 min: ./check slow, in CI after ./check
     void jmeterDrivesASequentialRunIntoTheSameResults() throws IOException {
         LabCli run = LabCli.of("run", "--aot-cache", "--driver", "jmeter", "--design", "sequential", "--targets", "mvc", "--scenario", "gateway", "--delay", "20",
                 "--users", "10", "--duration", "4s", "--warmup", "4s", "--cooldown", "0s", "--no-pin");
@@ -138,6 +140,7 @@ class RunIT {
 
     /** #29's run: a controller here and two agents share every target's load (9 users: 5 and 4), and the report shows each one's part. */
     @Test
+    @Tag("slow") // 1 min: ./check slow, in CI after ./check
     void jmeterAgentsShareEveryTargetsLoad() throws IOException {
         LabCli run = LabCli.of("run", "--aot-cache", "--driver", "jmeter", "--agents", "2", "--targets", "mvc", "--scenario", "gateway", "--delay", "20",
                 "--users", "9", "--duration", "4s", "--warmup", "4s", "--cooldown", "0s", "--no-pin");

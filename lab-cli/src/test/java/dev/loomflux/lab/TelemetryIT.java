@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** Issue #4 end to end: the target's own resources and JVM internals land in results.json. */
@@ -20,6 +21,7 @@ class TelemetryIT {
     private static final ObjectMapper JSON = new ObjectMapper();
 
     @Test
+    @Tag("slow") // 55 s: ./check slow, in CI after ./check
     void gatewayShowsTheThreadContrastAndCpuWorkFillsTheTargetsCpuSet() throws Exception {
         LabCli run = LabCli.of("run", "--aot-cache", "--design", "sequential", "--targets", "mvc,mvc-vt", "--scenario", "gateway,cpu", "--delay", "20",
                 "--profile", "fixed", "--users", "100", "--duration", "5s", "--warmup", "0s", "--cooldown", "0s");

@@ -7,6 +7,7 @@ import dev.loomflux.lab.experiment.Profile;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** Interleaved rounds against two real stubs: every block whole, in order, and each on its own target. */
@@ -23,6 +24,7 @@ class RoundsIT {
      * (the lab's lead-in rounds are there for such a start).
      */
     @Test
+    @Tag("slow") // 56 s: ./check slow, in CI after ./check
     void jmeterRunsTheSameRounds() throws Exception {
         blocksRunInOrder(new Jmeter(dev.loomflux.lab.Home.detect().jmeter()), 2, 1);
     }
