@@ -216,8 +216,9 @@ public class RunCommand implements Callable<Integer> {
             }
         }
         Path resolved = Presets.resolve(Home.detect(), file);
-        Experiment e = ExperimentReader.read(resolved);
-        driver.fromFile(ExperimentReader.driver(resolved));
+        ExperimentReader.ExperimentFile read = ExperimentReader.readFile(resolved);
+        Experiment e = read.experiment();
+        driver.fromFile(read.driver());
         return new Experiment(e.name(), e.targets(), e.scenarios(), e.profile(),
                 warmup == null ? e.warmup() : Flags.duration("--warmup", warmup, true),
                 cooldown == null ? e.cooldown() : Flags.duration("--cooldown", cooldown, true), e.repeat(), e.limits(), e.sweep(), e.idle(), e.design());

@@ -19,13 +19,13 @@ final class PhasePlan {
     enum Model { ALWAYS, AT_ONCE, CONSTANT_RATE }
 
     /**
-     * @param users      sessions: concurrent users (closed models) or at most this many arrivals in
-     *                   flight (constant rate)
+     * @param sessions   Hyperfoil's sessions: concurrent users (closed models), or the cap on arrivals in
+     *                   flight (constant rate, its maxSessions)
      * @param rps        arrivals per second, constant rate only
      * @param durationMs -1 for at-once phases, which end when their users are done
      * @param requests   requests each session sends before it is done
      */
-    record Phase(String name, Model model, int users, int rps, long startMs, long durationMs, int requests) {
+    record Phase(String name, Model model, int sessions, int rps, long startMs, long durationMs, int requests) {
         /** Closed interval, so that a phase ending as another starts counts as overlapping it. */
         boolean activeAt(long ms) {
             return startMs <= ms && (durationMs < 0 || ms <= startMs + durationMs);
@@ -33,7 +33,7 @@ final class PhasePlan {
 
         /** Hyperfoil puts a phase's k-th session on event loop k % threads. */
         int sessionsOn(int loop, int threads) {
-            return users > loop ? (users - loop + threads - 1) / threads : 0;
+            return sessions > loop ? (sessions - loop + threads - 1) / threads : 0;
         }
     }
 

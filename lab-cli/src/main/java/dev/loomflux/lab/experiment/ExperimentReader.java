@@ -29,8 +29,20 @@ public final class ExperimentReader {
     private ExperimentReader() {
     }
 
+    /** An experiment file: its experiment, and the load driver it asks for (the flags can choose another for it). */
+    public record ExperimentFile(Experiment experiment, DriverChoice driver) {
+    }
+
     public static Experiment read(Path file) {
+        return readFile(file).experiment();
+    }
+
+    public static ExperimentFile readFile(Path file) {
         Node root = root(file);
+        return new ExperimentFile(experiment(root, file), driver(root.get("driver"), file));
+    }
+
+    private static Experiment experiment(Node root, Path file) {
         String fileName = file.getFileName().toString().replaceFirst("\\.ya?ml$", "");
         Node nameNode = root.get("name");
         String name = nameNode.isMissing() ? Experiment.nameFrom(fileName) : Experiment.checkName(nameNode.text(), nameNode.where());
@@ -74,10 +86,9 @@ public final class ExperimentReader {
     /**
      * The file's load driver: {@code driver: hyperfoil}, {@code driver: jmeter}, or JMeter with its agents,
      * {@code driver: {jmeter: {agents: 2}}} or {@code {agents: [HOST:PORT, ...], keystore: agents.p12}}, the
-     * keystore's path relative to the file. Not part of the experiment: the flags can choose another driver for it.
+     * keystore's path relative to the file.
      */
-    public static DriverChoice driver(Path file) {
-        Node driver = root(file).get("driver");
+    private static DriverChoice driver(Node driver, Path file) {
         if (driver.isMissing()) {
             return DriverChoice.NONE;
         }

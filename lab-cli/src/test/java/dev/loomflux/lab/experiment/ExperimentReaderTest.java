@@ -194,8 +194,7 @@ class ExperimentReaderTest {
     }
 
     private DriverChoice driver(String profileYaml) throws IOException {
-        read(profileYaml);
-        return ExperimentReader.driver(dir.resolve("x.yaml"));
+        return file(profileYaml, "[plaintext]").driver();
     }
 
     private Experiment read(String profileYaml) throws IOException {
@@ -203,8 +202,12 @@ class ExperimentReaderTest {
     }
 
     private Experiment read(String profileYaml, String scenarios) throws IOException {
+        return file(profileYaml, scenarios).experiment();
+    }
+
+    private ExperimentReader.ExperimentFile file(String profileYaml, String scenarios) throws IOException {
         Path f = dir.resolve("x.yaml");
         Files.writeString(f, "targets: [mvc]\nscenarios: " + scenarios + "\n" + profileYaml + "\n");
-        return ExperimentReader.read(f);
+        return ExperimentReader.readFile(f);
     }
 }
