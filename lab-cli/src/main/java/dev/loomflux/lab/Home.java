@@ -1,6 +1,5 @@
 package dev.loomflux.lab;
 
-import dev.loomflux.lab.sut.App;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.LocalDateTime;
@@ -27,11 +26,6 @@ public final class Home {
 
     public Path results() {
         return root.resolve("results");
-    }
-
-    /** The built jar of a target app. */
-    public Path jar(App app) {
-        return jar(app.module(), app.jar());
     }
 
     /** A new results/<timestamp>-<name> directory path (not created). */

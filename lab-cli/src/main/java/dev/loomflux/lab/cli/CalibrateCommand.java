@@ -87,7 +87,7 @@ public final class CalibrateCommand implements Callable<Integer> {
         CpuPlan cpus = cpuOptions.plan();
         LaunchSettings settings = jvm.settings();
         Home home = Home.detect();
-        home.jar(targetSpec.app().module(), targetSpec.app().jar());
+        targetSpec.app().jar(home);
         try (MachineLock taken = machine.take("calibrate", out)) {
             new Calibration(driver.driver(false, false), connections, measured, rounds, targetWarmup, Reaper::stopping).run(home, settings, cpus, targetSpec, wrk, out);
         }

@@ -1,6 +1,8 @@
 package dev.loomflux.lab.sut;
 
+import dev.loomflux.lab.Home;
 import dev.loomflux.targets.HttpClientLibrary;
+import java.nio.file.Path;
 import java.util.EnumSet;
 import java.util.Set;
 
@@ -25,11 +27,8 @@ public enum App {
         return clients;
     }
 
-    public String module() {
-        return module;
-    }
-
-    public String jar() {
-        return jar;
+    /** Its built jar, or a one-line error saying how to build it. */
+    public Path jar(Home home) {
+        return home.jar(module, jar);
     }
 }

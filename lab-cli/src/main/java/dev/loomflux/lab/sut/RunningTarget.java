@@ -68,7 +68,7 @@ public final class RunningTarget implements AutoCloseable {
         } else {
             cmd.add(settings.jdk().java().toString());
             cmd.addAll(jvmFlags);
-            Path jar = home.jar(spec.app());
+            Path jar = spec.app().jar(home);
             if (settings.aotCache()) {
                 AotCache.Launch cached = AotCache.of(settings.jdk(), settings.host(), jar, settings.jvmFlags(),
                         p -> List.of("--server.address=" + settings.host(), "--server.port=" + p), "/plaintext");

@@ -52,7 +52,7 @@ public record TargetSpec(String name, App app, Map<String, String> properties, L
     /** Fails with a one-line error before anything starts when a built-in app's jar is missing. */
     public void requireBuilt(Home home) {
         if (app != null) {
-            home.jar(app);
+            app.jar(home);
         }
     }
 
