@@ -11,8 +11,14 @@ final class LabProcess {
 
     /** The built jar as ./lab runs it, in a process of its own, with SIGINT at its default (as Ctrl-C in a terminal finds it). */
     static Process start(Path console, String... args) throws java.io.IOException {
+        return start(List.of(), console, args);
+    }
+
+    /** @param prefix what runs the lab, e.g. {@code ip netns exec NAME} to run it in a network namespace */
+    static Process start(List<String> prefix, Path console, String... args) throws java.io.IOException {
         Path home = Path.of(System.getProperty("loomflux.home")).toAbsolutePath();
-        List<String> cmd = new java.util.ArrayList<>(List.of("perl", "-e", "$SIG{INT} = 'DEFAULT'; exec @ARGV or die \"exec: $!\"",
+        List<String> cmd = new java.util.ArrayList<>(prefix);
+        cmd.addAll(List.of("perl", "-e", "$SIG{INT} = 'DEFAULT'; exec @ARGV or die \"exec: $!\"",
                 ProcessHandle.current().info().command().orElse("java"),
                 "-Dloomflux.home=" + home, "-jar", home.resolve("lab-cli/target/loomflux-lab.jar").toString()));
         cmd.addAll(List.of(args));
