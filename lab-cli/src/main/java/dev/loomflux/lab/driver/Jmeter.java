@@ -112,7 +112,7 @@ public final class Jmeter implements LoadDriver {
         try {
             while (true) {
                 boolean exited = !jmeter.isAlive();
-                reading.add(read(jtl));
+                reading.add(read(jtl), System.currentTimeMillis());
                 long now = System.currentTimeMillis();
                 reading.publishLive(now);
                 if (exited) {
@@ -121,7 +121,7 @@ public final class Jmeter implements LoadDriver {
                 if (cluster != null) {
                     cluster.checkAlive();
                 }
-                if (reading.started >= 0 && reading.all.done(window, enough, now)) {
+                if (reading.done(window, enough, now)) {
                     break;
                 }
                 Pause.sleep(POLL);
@@ -130,7 +130,7 @@ public final class Jmeter implements LoadDriver {
             if (jmeter.isAlive()) {
                 jmeter.close();
             }
-            reading.add(read(jtl));
+            reading.add(read(jtl), System.currentTimeMillis());
             if (reading.started < 0) {
                 throw new LabException("JMeter sent no request (exit " + (jmeter.isAlive() ? "none" : jmeter.exitDescription()) + "); last lines of "
                         + dir.resolve("jmeter.log") + ":\n" + tail(dir.resolve("jmeter.log")));

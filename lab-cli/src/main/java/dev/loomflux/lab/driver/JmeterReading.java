@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.BooleanSupplier;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -27,8 +28,11 @@ final class JmeterReading {
     /** Per agent: offset and error, ms. */
     private final Map<String, double[]> clocks = new HashMap<>();
     long started = -1;
-    /** The longest request read so far, ms: JMeter writes a request when it ends, so a second is whole only that long after it. */
-    private long slowestMs;
+    /**
+     * The longest a request took from its send to the lab's read, ms: JMeter writes a request once it ends, after
+     * an agent's RMI brought it to the controller, so a second is whole only that long after it.
+     */
+    private long latestMs;
 
     JmeterReading(Tally all, PhasePlan plan, MeasuredWindow window, long timeoutMs, List<String> agents) {
         this.all = all;
@@ -42,7 +46,8 @@ final class JmeterReading {
     private record Sent(String agent, Jtl.Sample sample) {
     }
 
-    void add(List<Jtl.Sample> samples) {
+    /** @param readAtMs when the lab read them, on its clock */
+    void add(List<Jtl.Sample> samples, long readAtMs) {
         List<Sent> requests = new ArrayList<>();
         for (Jtl.Sample s : samples) {
             String agent = agentOf(s.thread());
@@ -54,8 +59,9 @@ final class JmeterReading {
                 continue;
             }
             double[] clock = clocks.get(agent);
-            requests.add(new Sent(agent, clock == null ? s : s.shifted(-Math.round(clock[0]))));
-            slowestMs = Math.max(slowestMs, s.elapsedMs());
+            Jtl.Sample onLabClock = clock == null ? s : s.shifted(-Math.round(clock[0]));
+            requests.add(new Sent(agent, onLabClock));
+            latestMs = Math.max(latestMs, readAtMs - onLabClock.startMs());
         }
         if (requests.isEmpty()) {
             return;
@@ -89,14 +95,20 @@ final class JmeterReading {
     }
 
     /**
-     * Hands the listener the seconds whose requests have all been read, as far as the slowest request so far tells:
-     * a second's requests are in the results file only once they end. With two agents on a busy machine requests
-     * took 2.8-3.3 s over a 20 ms stub, and the second handed over 3 s after its start held 123 of its 200.
+     * Hands the listener the seconds whose requests have all been read, as far as the latest request so far tells:
+     * a second's requests are in the results file only once they end and reach the controller. With two agents on
+     * a busy machine requests took 2.8-3.3 s over a 20 ms stub, and the second handed over 3 s after its start held
+     * 123 of its 200.
      */
     void publishLive(long now) {
         if (started >= 0) {
-            all.publishLive(now - slowestMs);
+            all.publishLive(now - latestMs);
         }
+    }
+
+    /** The load can end: its window's requests have all been read, however late they reach the lab. */
+    boolean done(MeasuredWindow window, BooleanSupplier enough, long now) {
+        return started >= 0 && all.done(window, enough, now - latestMs);
     }
 
     private Tally agentTally(String agent) {

@@ -22,13 +22,28 @@ class JmeterReadingTest {
         List<Second> live = new ArrayList<>();
         JmeterReading reading = new JmeterReading(new Tally(plan, live::add, null, 10_000), plan, null, 10_000, List.of());
         // Requests take 2.8 s (two agents on a busy machine over a 20 ms stub): one sent at 0 s is read at 2.8 s...
-        reading.add(List.of(sent(0, 2_800)));
+        reading.add(List.of(sent(0, 2_800)), T0 + 2_800);
         reading.publishLive(T0 + 3_200);
         assertEquals(List.of(), live, "3.2 s in, a request of second 0 sent later may still be running");
         // ...and one sent at 0.5 s only at 3.5 s: second 0 is told whole, once.
-        reading.add(List.of(sent(500, 3_000)));
+        reading.add(List.of(sent(500, 3_000)), T0 + 3_500);
         reading.publishLive(T0 + 6_000);
         assertEquals(1, live.size(), live.toString());
         assertEquals(2, live.get(0).requests(), live.toString());
+    }
+
+    @Test
+    void aSecondWaitsAsLongAsSamplesTookToReachTheLab() {
+        PhasePlan plan = PhasePlan.of(new Profile.Fixed(2, Duration.ofSeconds(10)), 1);
+        List<Second> live = new ArrayList<>();
+        JmeterReading reading = new JmeterReading(new Tally(plan, live::add, null, 10_000), plan, null, 10_000, List.of());
+        // 50 ms requests that reach the lab late (an agent's RMI on a busy machine): the first 1.3 s after it was sent.
+        reading.add(List.of(sent(0, 50)), T0 + 1_300);
+        reading.publishLive(T0 + 3_200);
+        assertEquals(List.of(), live, "by their 50 ms alone second 0 would be told now, before its last request is in");
+        reading.add(List.of(sent(900, 50)), T0 + 2_250);
+        reading.publishLive(T0 + 4_400);
+        assertEquals(1, live.size(), live.toString());
+        assertEquals(2, live.get(0).requests(), "second 0 told whole: " + live);
     }
 }
