@@ -12,15 +12,16 @@ import org.junit.jupiter.api.Test;
 class JmeterReadingTest {
     private static final long T0 = 1_800_000_000_000L;
 
+    private static final PhasePlan PLAN = PhasePlan.of(new Profile.Fixed(2, Duration.ofSeconds(10)), 1);
+    private final List<Second> live = new ArrayList<>();
+    private final JmeterReading reading = new JmeterReading(new Tally(PLAN, live::add, null, 10_000), PLAN, null, 10_000, List.of());
+
     private static Jtl.Sample sent(long atMs, long tookMs) {
         return new Jtl.Sample(T0 + atMs, tookMs, "200", true, "fixed 1-1", 100, 100, 2, 1, "", "request", "");
     }
 
     @Test
     void aSecondIsToldOnlyOnceItsSlowestRequestsCanHaveBeenRead() {
-        PhasePlan plan = PhasePlan.of(new Profile.Fixed(2, Duration.ofSeconds(10)), 1);
-        List<Second> live = new ArrayList<>();
-        JmeterReading reading = new JmeterReading(new Tally(plan, live::add, null, 10_000), plan, null, 10_000, List.of());
         // Requests take 2.8 s (two agents on a busy machine over a 20 ms stub): one sent at 0 s is read at 2.8 s...
         reading.add(List.of(sent(0, 2_800)), T0 + 2_800);
         reading.publishLive(T0 + 3_200);
@@ -34,9 +35,6 @@ class JmeterReadingTest {
 
     @Test
     void aSecondWaitsAsLongAsSamplesTookToReachTheLab() {
-        PhasePlan plan = PhasePlan.of(new Profile.Fixed(2, Duration.ofSeconds(10)), 1);
-        List<Second> live = new ArrayList<>();
-        JmeterReading reading = new JmeterReading(new Tally(plan, live::add, null, 10_000), plan, null, 10_000, List.of());
         // 50 ms requests that reach the lab late (an agent's RMI on a busy machine): the first 1.3 s after it was sent.
         reading.add(List.of(sent(0, 50)), T0 + 1_300);
         reading.publishLive(T0 + 3_200);
