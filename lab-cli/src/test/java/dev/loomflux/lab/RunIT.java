@@ -103,6 +103,7 @@ class RunIT {
 
     /** The profiles that end by a request count or keep a schedule; stages and burst are driven for real by LoadDriverIT. */
     @Test
+    @Tag("slow") // 27 s: ./check slow, in CI after ./check (./check kept under 13 min: 12:08 with it)
     void loopsAndRateProfilesRunEndToEnd() throws IOException {
         JsonNode loops = profileRun("--profile", "loops", "--users", "4", "--requests", "50");
         assertEquals(200, loops.path("responses").asLong(), loops.toString());
