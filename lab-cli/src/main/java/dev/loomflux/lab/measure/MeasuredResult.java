@@ -1,7 +1,7 @@
 package dev.loomflux.lab.measure;
 
-import dev.loomflux.lab.driver.Errors;
 import dev.loomflux.lab.driver.AgentShare;
+import dev.loomflux.lab.driver.Errors;
 import dev.loomflux.lab.driver.Measurement;
 import dev.loomflux.lab.driver.Second;
 import dev.loomflux.lab.driver.WindowShare;
