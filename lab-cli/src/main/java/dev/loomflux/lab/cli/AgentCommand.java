@@ -1,7 +1,7 @@
 package dev.loomflux.lab.cli;
 
 import dev.loomflux.lab.Home;
-import dev.loomflux.lab.driver.JmeterAgents;
+import dev.loomflux.lab.driver.jmeter.JmeterAgents;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;

@@ -1,6 +1,6 @@
 package dev.loomflux.lab.cli;
 
-import dev.loomflux.lab.driver.Hyperfoil;
+import dev.loomflux.lab.driver.hyperfoil.Hyperfoil;
 import dev.loomflux.lab.procedure.Procedure;
 import dev.loomflux.lab.Home;
 import dev.loomflux.lab.UsageException;

@@ -2,9 +2,9 @@ package dev.loomflux.lab.cli;
 
 import dev.loomflux.lab.Home;
 import dev.loomflux.lab.UsageException;
-import dev.loomflux.lab.driver.Hyperfoil;
-import dev.loomflux.lab.driver.Jmeter;
-import dev.loomflux.lab.driver.JmeterAgents;
+import dev.loomflux.lab.driver.hyperfoil.Hyperfoil;
+import dev.loomflux.lab.driver.jmeter.Jmeter;
+import dev.loomflux.lab.driver.jmeter.JmeterAgents;
 import dev.loomflux.lab.driver.LoadDriver;
 import dev.loomflux.lab.experiment.DriverChoice;
 import java.nio.file.Path;

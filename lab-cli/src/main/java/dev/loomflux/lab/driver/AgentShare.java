@@ -16,7 +16,7 @@ import org.HdrHistogram.Histogram;
  * @param intervals     its latencies second by second over the window, as the load's own intervals are
  */
 public record AgentShare(String agent, long requests, long responses, double throughputRps, double inFlight, double clockOffsetMs,
-                         double clockErrorMs, double p50Ms, double p99Ms, AgentCpu.Use cpu, List<Histogram> intervals) {
+                         double clockErrorMs, double p50Ms, double p99Ms, AgentCpuUse cpu, List<Histogram> intervals) {
     public AgentShare {
         intervals = List.copyOf(intervals);
     }

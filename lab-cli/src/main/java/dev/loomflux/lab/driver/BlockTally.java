@@ -15,7 +15,7 @@ import org.apache.logging.log4j.Logger;
  * keyed by the second its requests were sent. A block is handed on once its phase terminated,
  * that is after its last straggler was answered (or timed out).
  */
-final class BlockTally implements Collector {
+public final class BlockTally implements Collector {
     private static final Logger LOG = LogManager.getLogger(BlockTally.class);
 
     private static final class State {
@@ -42,7 +42,7 @@ final class BlockTally implements Collector {
     private final long timeoutMs;
 
     /** @param rps the open model's arrivals per second, 0 for a closed model */
-    BlockTally(Rounds plan, Rounds.Listener listener, int rps) {
+    public BlockTally(Rounds plan, Rounds.Listener listener, int rps) {
         this.listener = listener;
         this.rps = rps;
         this.leadInMs = plan.leadIn().toMillis();
@@ -137,7 +137,7 @@ final class BlockTally implements Collector {
     }
 
     /** The blocks that ended, in the order they ran. */
-    synchronized List<Block> blocks() {
+    public synchronized List<Block> blocks() {
         return List.copyOf(done);
     }
 }

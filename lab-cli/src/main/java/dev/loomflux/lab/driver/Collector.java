@@ -8,7 +8,7 @@ import io.hyperfoil.api.statistics.StatisticsSnapshot;
  * block of interleaved rounds ({@link BlockTally}). Fed from the driver's statistics thread and
  * from event loops.
  */
-interface Collector {
+public interface Collector {
     /** The load starts now (epoch ms): connections are open. */
     void start(long nowMillis);
 

@@ -43,13 +43,13 @@ public record LoadSpec(URI base, String path, Profile profile, int threads, Dura
     }
 
     /** Scheme, host and port: Hyperfoil takes the connection target without a path. */
-    String authority() {
+    public String authority() {
         int port = base.getPort() == -1 ? 80 : base.getPort();
         return base.getScheme() + "://" + base.getHost() + ":" + port;
     }
 
     /** The path on the wire: the base's path, if any, followed by {@code path}. */
-    String requestPath() {
+    public String requestPath() {
         String prefix = base.getRawPath() == null ? "" : base.getRawPath();
         if (prefix.endsWith("/")) {
             prefix = prefix.substring(0, prefix.length() - 1);

@@ -32,7 +32,7 @@ public final class MeasuredWindow {
     }
 
     /** Set by the load driver: milliseconds since the load started. */
-    void clock(LongSupplier elapsedMs) {
+    public void clock(LongSupplier elapsedMs) {
         this.elapsedMs = elapsedMs;
     }
 

@@ -36,7 +36,7 @@ public record Measurement(Histogram latency, List<Second> series, List<Histogram
     }
 
     /** The same measurement with the agents' parts of it. */
-    Measurement withAgents(List<AgentShare> parts) {
+    public Measurement withAgents(List<AgentShare> parts) {
         return new Measurement(latency, series, intervals, requests, responses, share, errors, bytesSent, bytesReceived, elapsed, behindSchedule,
                 cacheHits, parts);
     }

@@ -14,9 +14,19 @@ import java.util.Map;
  * A profile as Hyperfoil phases, plus the size of the shared connection pool. Times are relative to
  * the start of the load.
  */
-final class PhasePlan {
+public final class PhasePlan {
+    /** Metric name of the one request in every scenario, for every driver's statistics. */
+    public static final String METRIC = "request";
+    /** Statistics key of the request/response byte counts. */
+    public static final String TRANSFER = "transfer";
+
+    /** The phase of the target at {@code index} in interleaved rounds. */
+    public static String phaseName(int index) {
+        return "t" + index;
+    }
+
     /** Hyperfoil phase models the plan uses. */
-    enum Model { ALWAYS, AT_ONCE, CONSTANT_RATE }
+    public enum Model { ALWAYS, AT_ONCE, CONSTANT_RATE }
 
     /**
      * @param sessions   Hyperfoil's sessions: concurrent users (closed models), or the cap on arrivals in
@@ -25,7 +35,7 @@ final class PhasePlan {
      * @param durationMs -1 for at-once phases, which end when their users are done
      * @param requests   requests each session sends before it is done
      */
-    record Phase(String name, Model model, int sessions, int rps, long startMs, long durationMs, int requests) {
+    public record Phase(String name, Model model, int sessions, int rps, long startMs, long durationMs, int requests) {
         /** Closed interval, so that a phase ending as another starts counts as overlapping it. */
         boolean activeAt(long ms) {
             return startMs <= ms && (durationMs < 0 || ms <= startMs + durationMs);
@@ -40,7 +50,7 @@ final class PhasePlan {
     /** Ramps are cut into slots this long; the per-second series cannot resolve more anyway. */
     static final long RAMP_SLOT_MS = 1000;
     /** Loops start their users over this long, as a JMeter thread group with a 1 s ramp-up. */
-    static final long LOOPS_RAMP_UP_MS = 1000;
+    public static final long LOOPS_RAMP_UP_MS = 1000;
     /** At most this many start times in the loops ramp-up: one per 20 ms. */
     static final int LOOPS_MAX_SLOTS = 50;
     /** Behind schedule when a full second started fewer than this share of its arrivals. */
@@ -59,7 +69,7 @@ final class PhasePlan {
         this.connections = connections(this.phases, threads);
     }
 
-    static PhasePlan of(Profile profile, int threads) {
+    public static PhasePlan of(Profile profile, int threads) {
         List<Phase> phases;
         if (profile instanceof Profile.Fixed f) {
             phases = List.of(new Phase("fixed", Model.ALWAYS, f.users(), 0, 0, f.duration().toMillis(), 1));
@@ -78,7 +88,7 @@ final class PhasePlan {
         return new PhasePlan(profile, phases, threads);
     }
 
-    List<Phase> phases() {
+    public List<Phase> phases() {
         return phases;
     }
 
@@ -94,17 +104,17 @@ final class PhasePlan {
     }
 
     /** Connections in Hyperfoil's shared pool. */
-    int connections() {
+    public int connections() {
         return connections;
     }
 
     /** Each user's pause after a response. */
-    Think think() {
+    public Think think() {
         return profile.think();
     }
 
     /** The loops profile, whose users Hyperfoil starts in slots over {@link #LOOPS_RAMP_UP_MS}. */
-    boolean loops() {
+    public boolean loops() {
         return profile instanceof Profile.Loops;
     }
 
@@ -197,7 +207,7 @@ final class PhasePlan {
      * when it can: Hyperfoil places a phase's sessions on event loops from the first loop on, so
      * one-user slots would all land on the first loop.
      */
-    static List<Phase> loops(int users, int requests, int threads) {
+    public static List<Phase> loops(int users, int requests, int threads) {
         int slots = Math.min(LOOPS_MAX_SLOTS, Math.max(1, users / threads));
         List<Phase> phases = new ArrayList<>();
         for (int j = 0; j < slots; j++) {
@@ -216,7 +226,7 @@ final class PhasePlan {
      * queue for connections and that wait would count as latency. Never below one connection per
      * loop, Hyperfoil's own minimum.
      */
-    static int connections(List<Phase> phases, int threads) {
+    public static int connections(List<Phase> phases, int threads) {
         int[] needed = new int[threads];
         for (Phase at : phases) {
             int[] sessions = new int[threads];

@@ -70,12 +70,12 @@ public record Rounds(List<Target> targets, String path, Profile block, List<List
     }
 
     /** Hyperfoil's name of target {@code index}'s block in {@code round}: an iteration of the target's phase. */
-    static String phase(int index, int round) {
-        return String.format("%s/%03d", BenchmarkYaml.phaseName(index), round);
+    public static String phase(int index, int round) {
+        return String.format("%s/%03d", PhasePlan.phaseName(index), round);
     }
 
     /** The phases in the order they run. */
-    List<String> sequence() {
+    public List<String> sequence() {
         List<String> out = new ArrayList<>();
         for (int r = 0; r < order.size(); r++) {
             for (int t : order.get(r)) {
@@ -85,13 +85,12 @@ public record Rounds(List<Target> targets, String path, Profile block, List<List
         return out;
     }
 
-    PhasePlan blockPlan() {
+    public PhasePlan blockPlan() {
         return PhasePlan.of(block, threads);
     }
 
-    String yaml(String name) {
-        return BenchmarkYaml.renderRounds(targets.stream().map(t -> new LoadSpec(t.base(), path, block, threads, requestTimeout).authority()).toList(),
-                new LoadSpec(targets.get(0).base(), path, block, threads, requestTimeout).requestPath(), blockPlan(), order.size(),
-                requestTimeout.toMillis(), threads, name);
+    /** Target {@code index}'s load of one block, for a driver that renders the rounds in its own format. */
+    public LoadSpec spec(int index) {
+        return new LoadSpec(targets.get(index).base(), path, block, threads, requestTimeout);
     }
 }

@@ -17,7 +17,7 @@ import org.apache.logging.log4j.Logger;
  * Collects Hyperfoil's statistics by second of the run and turns them into {@link Second} rows and
  * the {@link Measurement}. Fed from the driver's statistics thread and from event loops.
  */
-final class Tally implements Collector {
+public final class Tally implements Collector {
     private static final Logger LOG = LogManager.getLogger(Tally.class);
     /**
      * A second is handed to the listener this many seconds after it ended: Hyperfoil publishes a
@@ -43,7 +43,7 @@ final class Tally implements Collector {
 
     private final long timeoutMs;
 
-    Tally(PhasePlan plan, SecondListener listener, MeasuredWindow window, long timeoutMs) {
+    public Tally(PhasePlan plan, SecondListener listener, MeasuredWindow window, long timeoutMs) {
         this.timeoutMs = timeoutMs;
         this.plan = plan;
         this.listener = listener;
@@ -56,7 +56,7 @@ final class Tally implements Collector {
     }
 
     /** Milliseconds since the load started. */
-    synchronized long elapsed(long nowMillis) {
+    public synchronized long elapsed(long nowMillis) {
         return nowMillis - startMillis;
     }
 
@@ -129,7 +129,7 @@ final class Tally implements Collector {
      * The final rows and totals of the measured seconds (all of them, or the {@link MeasuredWindow}'s,
      * renumbered from 0); seconds not yet handed to the listener are handed over now.
      */
-    Measurement finish(long endMillis) {
+    public Measurement finish(long endMillis) {
         List<Second> series = new ArrayList<>();
         List<Histogram> intervals = new ArrayList<>();
         List<Second> unpublished = new ArrayList<>();
@@ -177,7 +177,7 @@ final class Tally implements Collector {
                     + " latencies may include driver pauses", driverStalls);
         }
         HttpStats http = HttpStats.get(total);
-        TransferSizeRecorder.Stats bytes = total.extensions.get(BenchmarkYaml.TRANSFER) instanceof TransferSizeRecorder.Stats b
+        TransferSizeRecorder.Stats bytes = total.extensions.get(PhasePlan.TRANSFER) instanceof TransferSizeRecorder.Stats b
                 ? b : new TransferSizeRecorder.Stats();
         Histogram latency = total.histogram.copy();
         return new Measurement(latency, series, intervals, total.requestCount, total.responseCount, share, Errors.of(total),
@@ -195,7 +195,7 @@ final class Tally implements Collector {
      * is known yet (100 users in lockstep over a 4 s stub lost their last wave, 100 of 800 responses, checking as
      * soon as the window ended).
      */
-    boolean done(MeasuredWindow window, BooleanSupplier enough, long nowMillis) {
+    public boolean done(MeasuredWindow window, BooleanSupplier enough, long nowMillis) {
         boolean enoughNow = enough.getAsBoolean();
         if (window == null || enoughNow) {
             return enoughNow;

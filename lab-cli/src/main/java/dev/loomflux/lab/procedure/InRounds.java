@@ -15,7 +15,7 @@ import dev.loomflux.lab.measure.MeasuredResult;
 import dev.loomflux.lab.measure.Measurer;
 import dev.loomflux.lab.measure.Warmup;
 import dev.loomflux.lab.result.BlockRecord;
-import dev.loomflux.lab.result.Comparisons;
+import dev.loomflux.lab.verdict.Comparisons;
 import dev.loomflux.lab.result.Hlog;
 import dev.loomflux.lab.result.Result;
 import dev.loomflux.lab.result.ResultsFile;

@@ -3,7 +3,7 @@ package dev.loomflux.lab.report;
 import dev.loomflux.lab.result.CapacityMedian;
 import dev.loomflux.lab.result.CapacitySearchResult;
 import dev.loomflux.lab.result.Environment;
-import dev.loomflux.lab.result.Comparisons;
+import dev.loomflux.lab.verdict.Comparisons;
 import dev.loomflux.lab.result.ExperimentDescription;
 import dev.loomflux.lab.result.Metric;
 import dev.loomflux.lab.result.PairComparison;

@@ -13,10 +13,7 @@ import java.util.List;
 public record RunRecord(int schema, String runId, String status, String startedAt, String finishedAt, Environment environment,
                         ExperimentDescription experiment, List<Result> results, RepeatSummary summary, List<CapacitySearchResult> capacity,
                         List<CapacityMedian> capacitySummary, SweepMap sweep, List<BlockRecord> blocks, List<PairComparison> comparisons) {
-    /**
-     * Schema 11 adds each agent's CPU and names the sweep's RSS growth per 1,000 users as such (rss_mb_per_1000_connections before, read as the new name). Schema 10 adds the driver's agents (JMeter's, --agents) to a result's driver section. Schema 9 adds the experiment's load driver and calls a result's plan file "plan" (it was "hyperfoil_yaml"). Schema 8 adds the profile's think time and the blocks' think_ms. Schema 6 adds each result's in_flight and measures blocks' little_users as time in flight. Schema 3 adds the paired design's blocks and comparisons, and the experiment's design; schema 2 left out
-     * fields that do not apply, where schema 1 wrote null.
-     */
+    /** The results.json schema this lab writes, {@value}; history, one entry per version: docs/results-schema.md. */
     public static final int SCHEMA = 11;
 
     public RunRecord {

@@ -1,5 +1,6 @@
 package dev.loomflux.lab.result;
 
+import dev.loomflux.lab.verdict.Comparisons;
 import dev.loomflux.lab.stats.Estimate;
 import dev.loomflux.lab.stats.Stats;
 import dev.loomflux.lab.stats.Verdict;

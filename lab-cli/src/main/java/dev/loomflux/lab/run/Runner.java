@@ -16,7 +16,7 @@ import dev.loomflux.lab.procedure.Procedure;
 import dev.loomflux.lab.procedure.Progress;
 import dev.loomflux.lab.procedure.SweepCells;
 import dev.loomflux.lab.procedure.TargetVisit;
-import dev.loomflux.lab.result.Comparisons;
+import dev.loomflux.lab.verdict.Comparisons;
 import dev.loomflux.lab.result.Summary;
 import dev.loomflux.lab.experiment.Experiment;
 import dev.loomflux.lab.experiment.Profile;

@@ -1,5 +1,6 @@
 package dev.loomflux.lab.driver;
 
+import dev.loomflux.lab.driver.hyperfoil.Hyperfoil;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;

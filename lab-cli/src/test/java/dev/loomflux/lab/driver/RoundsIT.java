@@ -1,5 +1,7 @@
 package dev.loomflux.lab.driver;
 
+import dev.loomflux.lab.driver.hyperfoil.Hyperfoil;
+import dev.loomflux.lab.driver.jmeter.Jmeter;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.loomflux.lab.driver.hyperfoil.Hyperfoil;
 import dev.loomflux.lab.experiment.Profile;
 import io.hyperfoil.api.config.Benchmark;
 import io.hyperfoil.api.config.BenchmarkData;
@@ -61,7 +62,7 @@ class RoundsTest {
     @Test
     void hyperfoilBuildsOneIterationPerBlockWithAPoolPerTarget() throws Exception {
         Rounds r = rounds(2, 3);
-        String yaml = r.yaml("test");
+        String yaml = new Hyperfoil().export(r, "test").text();
         BenchmarkParser parser = BenchmarkParser.instance();
         Benchmark b = parser.buildBenchmark(parser.createSource(yaml, BenchmarkData.EMPTY), Map.of());
         Set<String> names = new HashSet<>(b.phases().stream().map(Phase::name).toList());

@@ -17,7 +17,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /** The real downstream stub (built before the lab in the reactor) as a child process on a free port. */
-final class Stub implements AutoCloseable {
+public final class Stub implements AutoCloseable {
     private static final Pattern READY = Pattern.compile("loomflux-downstream listening on (\\S+):(\\d+)");
     private static final Pattern REQUESTS = Pattern.compile("\"requests\"\\s*:\\s*(\\d+)");
 
@@ -30,7 +30,7 @@ final class Stub implements AutoCloseable {
         this.base = base;
     }
 
-    static Stub start() throws Exception {
+    public static Stub start() throws Exception {
         Path home = Path.of(System.getProperty("loomflux.home", "..")).toAbsolutePath().normalize();
         Path jar = home.resolve("downstream/target/loomflux-downstream.jar");
         if (!Files.isRegularFile(jar)) {
@@ -67,7 +67,7 @@ final class Stub implements AutoCloseable {
         }
     }
 
-    URI base() {
+    public URI base() {
         return base;
     }
 

@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.loomflux.lab.Home;
 import dev.loomflux.lab.cpu.CpuPlan;
-import dev.loomflux.lab.driver.Hyperfoil;
+import dev.loomflux.lab.driver.hyperfoil.Hyperfoil;
 import dev.loomflux.lab.driver.LoadDriver;
 import dev.loomflux.lab.driver.LoadSpec;
 import dev.loomflux.lab.driver.Measurement;

@@ -1,5 +1,6 @@
-package dev.loomflux.lab.driver;
+package dev.loomflux.lab.driver.jmeter;
 
+import dev.loomflux.lab.driver.AgentCpuUse;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -24,11 +25,11 @@ class AgentCpuTest {
         cpu.add(report("10.0.0.6:1099", 10, 0));
         cpu.add(report("10.0.0.6:1099", 11, 2000));
         // Its clock runs 2 s ahead of the lab's: the lab's 9 s..12 s are its 11 s..14 s, the three seconds at 50%.
-        AgentCpu.Use a = cpu.over("10.0.0.5:1099", 9_000, 12_000, 2_000);
+        AgentCpuUse a = cpu.over("10.0.0.5:1099", 9_000, 12_000, 2_000);
         assertEquals(2, a.cpus());
         assertEquals(50.0, a.meanPct(), 1e-9);
         assertEquals(50.0, a.maxPct(), 1e-9);
-        AgentCpu.Use whole = cpu.over("10.0.0.5:1099", 0, 100_000, 0);
+        AgentCpuUse whole = cpu.over("10.0.0.5:1099", 0, 100_000, 0);
         assertEquals(3500 / 5.0 / 10, whole.meanPct(), 1e-9, "700 ms per second of 1 s: 70%");
         assertEquals(150.0, whole.maxPct(), 1e-9);
         assertEquals(200.0, cpu.over("10.0.0.6:1099", 0, 100_000, 0).meanPct(), 1e-9, "the other agent's own reports");

@@ -1,5 +1,8 @@
-package dev.loomflux.lab.driver;
+package dev.loomflux.lab.driver.hyperfoil;
 
+import dev.loomflux.lab.driver.LoadDriver;
+import dev.loomflux.lab.driver.LoadSpec;
+import dev.loomflux.lab.driver.PhasePlan;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;

@@ -1,5 +1,9 @@
-package dev.loomflux.lab.driver;
+package dev.loomflux.lab.driver.hyperfoil;
 
+import dev.loomflux.lab.driver.LoadSpec;
+import dev.loomflux.lab.driver.PhasePlan;
+import dev.loomflux.lab.driver.Rounds;
+import java.util.stream.IntStream;
 import dev.loomflux.lab.experiment.Think;
 import java.net.URI;
 import java.util.HashSet;
@@ -12,10 +16,6 @@ import java.util.Set;
  * when the lab scales out is exactly what runs in-process.
  */
 final class BenchmarkYaml {
-    /** Metric name of the one request in every scenario. */
-    static final String METRIC = "request";
-    /** Statistics key of the request/response byte counts. */
-    static final String TRANSFER = "transfer";
 
     private BenchmarkYaml() {
     }
@@ -58,7 +58,13 @@ final class BenchmarkYaml {
      *
      * @param targets the targets' authorities, {@code http://host:port}, in phase order
      */
-    static String renderRounds(List<String> targets, String path, PhasePlan block, int blocks, long requestTimeoutMs, int threads, String name) {
+    /** The interleaved rounds: one phase per target, each iterated once per round in the rounds' order. */
+    static String render(Rounds rounds, String name) {
+        return renderRounds(IntStream.range(0, rounds.targets().size()).mapToObj(i -> rounds.spec(i).authority()).toList(),
+                rounds.spec(0).requestPath(), rounds.blockPlan(), rounds.order().size(), rounds.requestTimeout().toMillis(), rounds.threads(), name);
+    }
+
+    private static String renderRounds(List<String> targets, String path, PhasePlan block, int blocks, long requestTimeoutMs, int threads, String name) {
         StringBuilder y = new StringBuilder();
         y.append("# loomflux interleaved rounds: ").append(blocks).append(" blocks per target\n");
         y.append("name: ").append(quote(name)).append('\n');
@@ -71,18 +77,13 @@ final class BenchmarkYaml {
         y.append("phases:\n");
         PhasePlan.Phase p = block.phases().get(0);
         for (int i = 0; i < targets.size(); i++) {
-            model(y, new PhasePlan.Phase(phaseName(i), p.model(), p.sessions(), p.rps(), 0, p.durationMs(), p.requests()));
+            model(y, new PhasePlan.Phase(PhasePlan.phaseName(i), p.model(), p.sessions(), p.rps(), 0, p.durationMs(), p.requests()));
             y.append("      duration: ").append(p.durationMs()).append("ms\n");
             y.append("      maxIterations: ").append(blocks).append('\n');
             y.append("      scenario:\n");
             scenario(y, path, URI.create(targets.get(i)).getAuthority(), p.requests(), block.think());
         }
         return y.toString();
-    }
-
-    /** The phase of the target at {@code index} in {@link #renderRounds}. */
-    static String phaseName(int index) {
-        return "t" + index;
     }
 
     /** One connection pool per target, opened before the load starts; keep-alive, one request at a time. */
@@ -122,7 +123,7 @@ final class BenchmarkYaml {
      * @param think     the pause after each response; a user pausing at a phase's end sends nothing more
      */
     private static void scenario(StringBuilder y, String path, String authority, int requests, Think think) {
-        y.append("      - ").append(METRIC).append(":\n");
+        y.append("      - ").append(PhasePlan.METRIC).append(":\n");
         String indent = "        ";
         if (requests > 1) {
             y.append(indent).append("- loop:\n");
@@ -136,7 +137,7 @@ final class BenchmarkYaml {
         if (authority != null) {
             y.append(indent).append("    authority: ").append(quote(authority)).append('\n');
         }
-        y.append(indent).append("    metric: ").append(METRIC).append('\n');
+        y.append(indent).append("    metric: ").append(PhasePlan.METRIC).append('\n');
         // Hyperfoil 0.25.2 caches GET responses per session, so a user's repeated GET would be
         // answered locally. no-store keeps every request on the wire; no-cache would make it
         // revalidate, which 0.25.2 gets wrong on HTTP/1.1.
@@ -145,7 +146,7 @@ final class BenchmarkYaml {
         y.append(indent).append("    handler:\n");
         y.append(indent).append("      rawBytes:\n");
         y.append(indent).append("      - transferSizeRecorder:\n");
-        y.append(indent).append("          key: ").append(TRANSFER).append('\n');
+        y.append(indent).append("          key: ").append(PhasePlan.TRANSFER).append('\n');
         if (think.none()) {
             return;
         }

@@ -1,4 +1,4 @@
-package dev.loomflux.lab.driver;
+package dev.loomflux.lab.driver.jmeter;
 
 import dev.loomflux.lab.process.ManagedProcess;
 import java.nio.file.Path;

@@ -1,5 +1,9 @@
-package dev.loomflux.lab.result;
+package dev.loomflux.lab.verdict;
 
+import dev.loomflux.lab.result.BlockRecord;
+import dev.loomflux.lab.result.Metric;
+import dev.loomflux.lab.result.PairComparison;
+import dev.loomflux.lab.result.Result;
 import dev.loomflux.lab.stats.Paired;
 import dev.loomflux.lab.stats.Stats;
 import java.util.ArrayList;

@@ -1,5 +1,8 @@
-package dev.loomflux.lab.driver;
+package dev.loomflux.lab.driver.jmeter;
 
+import dev.loomflux.lab.driver.PhasePlan;
+import dev.loomflux.lab.driver.Second;
+import dev.loomflux.lab.driver.Tally;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.loomflux.lab.experiment.Profile;

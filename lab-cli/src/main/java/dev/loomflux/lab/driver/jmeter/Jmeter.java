@@ -1,5 +1,14 @@
-package dev.loomflux.lab.driver;
+package dev.loomflux.lab.driver.jmeter;
 
+import dev.loomflux.lab.driver.Block;
+import dev.loomflux.lab.driver.LoadDriver;
+import dev.loomflux.lab.driver.LoadSpec;
+import dev.loomflux.lab.driver.MeasuredWindow;
+import dev.loomflux.lab.driver.Measurement;
+import dev.loomflux.lab.driver.PhasePlan;
+import dev.loomflux.lab.driver.Rounds;
+import dev.loomflux.lab.driver.SecondListener;
+import dev.loomflux.lab.driver.Tally;
 import dev.loomflux.lab.LabException;
 import dev.loomflux.lab.Pause;
 import dev.loomflux.lab.process.ManagedProcess;
@@ -162,14 +171,14 @@ public final class Jmeter implements LoadDriver {
     static StatisticsSnapshot second(long startMs) {
         StatisticsSnapshot n = new StatisticsSnapshot();
         n.histogram.setStartTimeStamp(startMs);
-        n.extensions.put(BenchmarkYaml.TRANSFER, new TransferSizeRecorder.Stats());
+        n.extensions.put(PhasePlan.TRANSFER, new TransferSizeRecorder.Stats());
         return n;
     }
 
     /** One request: a response of any status is timed; below HTTP it is a timeout, a connection error or another failure. */
     static void count(StatisticsSnapshot s, Jtl.Sample sample) {
         s.requestCount++;
-        TransferSizeRecorder.Stats bytes = (TransferSizeRecorder.Stats) s.extensions.get(BenchmarkYaml.TRANSFER);
+        TransferSizeRecorder.Stats bytes = (TransferSizeRecorder.Stats) s.extensions.get(PhasePlan.TRANSFER);
         bytes.sent += sample.sentBytes();
         int status = sample.code().matches("\\d{3}") ? Integer.parseInt(sample.code()) : -1;
         if (status < 0) {

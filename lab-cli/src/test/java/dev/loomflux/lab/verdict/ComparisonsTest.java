@@ -1,5 +1,8 @@
-package dev.loomflux.lab.result;
+package dev.loomflux.lab.verdict;
 
+import dev.loomflux.lab.result.BlockRecord;
+import dev.loomflux.lab.result.Metric;
+import dev.loomflux.lab.result.PairComparison;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;

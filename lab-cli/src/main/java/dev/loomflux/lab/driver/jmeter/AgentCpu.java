@@ -1,5 +1,6 @@
-package dev.loomflux.lab.driver;
+package dev.loomflux.lab.driver.jmeter;
 
+import dev.loomflux.lab.driver.AgentCpuUse;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -16,16 +17,6 @@ import java.util.Map;
 public final class AgentCpu {
     /** One report: the agent JVM's CPU time so far at a moment of the agent's clock, and the cores it has. */
     record Reading(String thread, long atUs, long cpuNs, int cpus) {
-    }
-
-    /**
-     * An agent's CPU over a span of the lab's clock.
-     *
-     * @param cpus    the agent JVM's available processors
-     * @param meanPct CPU over the span, 100 = one core busy
-     * @param maxPct  the busiest interval between two reports in the span
-     */
-    public record Use(int cpus, double meanPct, double maxPct) {
     }
 
     private final List<Reading> readings = new ArrayList<>();
@@ -58,7 +49,7 @@ public final class AgentCpu {
      * inside {@code fromMs..toMs} of the lab's clock, the agent's clock moved by {@code offsetMs}; null when
      * there are none, as when the agent reported nothing.
      */
-    Use over(String agent, long fromMs, long toMs, double offsetMs) {
+    AgentCpuUse over(String agent, long fromMs, long toMs, double offsetMs) {
         List<Reading> mine;
         synchronized (readings) {
             mine = readings.stream().filter(r -> r.thread().startsWith(agent + "-")).sorted(Comparator.comparingLong(Reading::atUs)).toList();
@@ -77,6 +68,6 @@ public final class AgentCpu {
             spanUs += b.atUs() - a.atUs();
             max = Math.max(max, 100.0 * (b.cpuNs() - a.cpuNs()) / 1000.0 / (b.atUs() - a.atUs()));
         }
-        return spanUs == 0 ? null : new Use(mine.get(0).cpus(), 100.0 * cpuNs / 1000.0 / spanUs, max);
+        return spanUs == 0 ? null : new AgentCpuUse(mine.get(0).cpus(), 100.0 * cpuNs / 1000.0 / spanUs, max);
     }
 }

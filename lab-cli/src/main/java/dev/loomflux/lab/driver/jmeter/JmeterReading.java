@@ -1,5 +1,11 @@
-package dev.loomflux.lab.driver;
+package dev.loomflux.lab.driver.jmeter;
 
+import dev.loomflux.lab.driver.AgentCpuUse;
+import dev.loomflux.lab.driver.AgentShare;
+import dev.loomflux.lab.driver.MeasuredWindow;
+import dev.loomflux.lab.driver.Measurement;
+import dev.loomflux.lab.driver.PhasePlan;
+import dev.loomflux.lab.driver.Tally;
 import io.hyperfoil.api.statistics.StatisticsSnapshot;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -144,7 +150,7 @@ final class JmeterReading {
             Tally t = byAgent.get(a);
             Measurement part = t == null ? null : t.finish(end);
             double[] clock = clocks.getOrDefault(a, new double[] {Double.NaN, Double.NaN});
-            AgentCpu.Use use = cpu == null ? null : cpu.over(a, from, to, Double.isNaN(clock[0]) ? 0 : clock[0]);
+            AgentCpuUse use = cpu == null ? null : cpu.over(a, from, to, Double.isNaN(clock[0]) ? 0 : clock[0]);
             if (part == null || part.latency().getTotalCount() == 0) {
                 parts.add(new AgentShare(a, part == null ? 0 : part.requests(), 0, 0, 0, clock[0], clock[1], Double.NaN, Double.NaN, use, List.of()));
             } else {

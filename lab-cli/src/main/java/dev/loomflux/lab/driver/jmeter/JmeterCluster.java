@@ -1,4 +1,4 @@
-package dev.loomflux.lab.driver;
+package dev.loomflux.lab.driver.jmeter;
 
 import com.sun.net.httpserver.HttpServer;
 import dev.loomflux.lab.LabException;

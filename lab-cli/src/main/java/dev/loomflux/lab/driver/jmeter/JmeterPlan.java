@@ -1,5 +1,8 @@
-package dev.loomflux.lab.driver;
+package dev.loomflux.lab.driver.jmeter;
 
+import dev.loomflux.lab.driver.LoadSpec;
+import dev.loomflux.lab.driver.PhasePlan;
+import dev.loomflux.lab.driver.Rounds;
 import dev.loomflux.lab.experiment.Think;
 import java.io.StringWriter;
 import java.math.BigDecimal;
@@ -26,7 +29,7 @@ import org.w3c.dom.Element;
  */
 final class JmeterPlan {
     /** The sampler's label, the JTL's {@code label} column. */
-    static final String LABEL = BenchmarkYaml.METRIC;
+    static final String LABEL = PhasePlan.METRIC;
     static final long CONNECT_TIMEOUT_MS = 2_000;
     /** The clock reading's label: one row per agent, before any request. */
     static final String CLOCK = "clock";

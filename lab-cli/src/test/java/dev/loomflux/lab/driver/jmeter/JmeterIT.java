@@ -1,5 +1,10 @@
-package dev.loomflux.lab.driver;
+package dev.loomflux.lab.driver.jmeter;
 
+import dev.loomflux.lab.driver.AgentShare;
+import dev.loomflux.lab.driver.LoadSpec;
+import dev.loomflux.lab.driver.Measurement;
+import dev.loomflux.lab.driver.Second;
+import dev.loomflux.lab.driver.Stub;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;

@@ -1,5 +1,15 @@
-package dev.loomflux.lab.driver;
+package dev.loomflux.lab.driver.hyperfoil;
 
+import dev.loomflux.lab.driver.Block;
+import dev.loomflux.lab.driver.BlockTally;
+import dev.loomflux.lab.driver.LoadDriver;
+import dev.loomflux.lab.driver.LoadSpec;
+import dev.loomflux.lab.driver.MeasuredWindow;
+import dev.loomflux.lab.driver.Measurement;
+import dev.loomflux.lab.driver.PhasePlan;
+import dev.loomflux.lab.driver.Rounds;
+import dev.loomflux.lab.driver.SecondListener;
+import dev.loomflux.lab.driver.Tally;
 import io.hyperfoil.api.config.Benchmark;
 import io.hyperfoil.api.config.BenchmarkData;
 import io.hyperfoil.core.parser.BenchmarkParser;
@@ -64,7 +74,7 @@ public final class Hyperfoil implements LoadDriver {
 
     @Override
     public List<Block> run(Rounds rounds, Rounds.Listener listener) {
-        Benchmark benchmark = parse(rounds.yaml(RUN_NAME));
+        Benchmark benchmark = parse(BenchmarkYaml.render(rounds, RUN_NAME));
         BlockTally tally = new BlockTally(rounds, listener, rounds.block() instanceof Profile.Rate r ? r.rps() : 0);
         EmbeddedBenchmark run = new EmbeddedBenchmark(benchmark, rounds.targets().get(0).base().toString(), tally, () -> false, rounds.sequence());
         running.add(run);
@@ -90,7 +100,7 @@ public final class Hyperfoil implements LoadDriver {
 
     @Override
     public Plan export(Rounds rounds, String name) {
-        return new Plan(SUFFIX, rounds.yaml(benchmarkName(name)));
+        return new Plan(SUFFIX, BenchmarkYaml.render(rounds, benchmarkName(name)));
     }
 
     /** Letters, digits and '-': a file's base name may hold dots and the sweep cell's '='. */

@@ -1,5 +1,9 @@
-package dev.loomflux.lab.driver;
+package dev.loomflux.lab.driver.jmeter;
 
+import dev.loomflux.lab.driver.LoadSpec;
+import dev.loomflux.lab.driver.PhasePlan;
+import dev.loomflux.lab.driver.Rounds;
+import dev.loomflux.lab.driver.hyperfoil.Hyperfoil;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;

@@ -1,5 +1,6 @@
-package dev.loomflux.lab.driver;
+package dev.loomflux.lab.driver.hyperfoil;
 
+import dev.loomflux.lab.driver.Collector;
 import dev.loomflux.lab.LabException;
 import io.hyperfoil.api.config.Benchmark;
 import io.hyperfoil.api.config.Phase;

@@ -1,5 +1,8 @@
-package dev.loomflux.lab.driver;
+package dev.loomflux.lab.driver.jmeter;
 
+import dev.loomflux.lab.driver.Block;
+import dev.loomflux.lab.driver.BlockTally;
+import dev.loomflux.lab.driver.Rounds;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import dev.loomflux.lab.LabException;
