@@ -100,11 +100,7 @@ public final class LabProcesses implements AutoCloseable {
         }
     }
 
-    /**
-     * Starts the process on one thread that lives as long as this object: a child started under
-     * {@code setpriv --pdeathsig} is killed when the thread that started it ends, not the process
-     * ({@link ManagedProcess}), so a pool thread that retires would take its children with it.
-     */
+    /** Starts the process on this lab's one launcher thread, which lives until the lab is closed (why one: ManagedProcess#launch). */
     Process launch(ProcessBuilder pb) throws IOException {
         ExecutorService thread;
         synchronized (open) {

@@ -22,6 +22,7 @@ public final class ManagedProcess implements AutoCloseable {
     /** On Ctrl-C the whole lab must be gone within 3 s: a server that is still draining its requests is killed. */
     private static final long STOPPING_GRACE_MS = 1_500;
     private static final Pattern JVM_LOG_LINE = Pattern.compile("\\[\\d+\\.\\d+s\\]\\[\\w+\\]");
+
     /** util-linux's setpriv with --pdeathsig (2.33+); where it is missing, the run's guard stops the children instead. */
     private static final boolean PDEATHSIG = pdeathsigWorks();
 

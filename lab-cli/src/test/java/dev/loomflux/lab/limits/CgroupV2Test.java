@@ -202,6 +202,17 @@ class CgroupV2Test {
     }
 
     @Test
+    void aGroupLeftOpenGoesWhenTheLabThatMadeItEnds() throws IOException {
+        Layout v2 = new Layout.V2(own, kernel);
+        Cgroup.create(processes, v2, "mvc", new ResourceLimits(1, 0));
+        Path dir = own.resolve("loomflux-mvc-" + PID);
+        assertTrue(Files.isDirectory(dir));
+        processes.close();
+        assertFalse(Files.exists(dir));
+        assertEquals(List.of(), Cgroup.ofThisLab(v2));
+    }
+
+    @Test
     void aRefusedWriteSaysWhichFileAndTheLabRunsUnlimited() throws IOException {
         // A file that cannot be written, even by root: a folder in its place.
         Files.delete(own.resolve("cgroup.subtree_control"));
