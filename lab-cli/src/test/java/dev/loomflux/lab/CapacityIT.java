@@ -4,10 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.loomflux.lab.result.Results;
 import java.nio.file.Path;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
@@ -26,9 +24,7 @@ class CapacityIT {
                 "--scenario", "gateway", "--delay", "100", "--slo", "p99<200ms", "--max-errors", "0%",
                 "--start", "50", "--step", "4s", "--step-warmup", "40s", "--warmup", "300s");
         assertEquals(0, run.exitCode(), run.toString());
-        Matcher m = Pattern.compile("results: (\\S+results\\.json)").matcher(run.out());
-        assertTrue(m.find(), run.out());
-        JsonNode c = new ObjectMapper().readTree(Path.of(m.group(1)).toFile()).path("capacity").get(0);
+        JsonNode c = Results.tree(run.out()).path("capacity").get(0);
         int capacity = c.path("capacity_rps").asInt();
         assertTrue(capacity >= 90 && capacity <= 110, "capacity " + capacity + " rps, theory 100; steps " + c.path("steps"));
         boolean sawFailure = false;
@@ -52,10 +48,8 @@ class CapacityIT {
         LabCli run = LabCli.of("capacity", "--aot-cache", "--targets", "webflux", "--scenario", "json", "--slo", "p99<500ms", "--start", "1",
                 "--max-rps", "2", "--step", "2s", "--step-warmup", "0s", "--warmup", "3s", "--cooldown", "0s", "--repeat", "2", "--no-pin");
         assertEquals(0, run.exitCode(), run.toString());
-        Matcher m = Pattern.compile("results: (\\S+results\\.json)").matcher(run.out());
-        assertTrue(m.find(), run.out());
-        Path json = Path.of(m.group(1));
-        JsonNode root = new ObjectMapper().readTree(json.toFile());
+        Path json = Results.file(run.out());
+        JsonNode root = Results.tree(json);
         JsonNode searches = root.path("capacity");
         assertEquals(2, searches.size(), searches.toString());
         assertEquals(1, searches.get(0).path("repeat").asInt());

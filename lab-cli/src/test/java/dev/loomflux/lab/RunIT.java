@@ -6,13 +6,11 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.loomflux.lab.result.Results;
 import dev.loomflux.lab.result.RunRecord;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.HdrHistogram.Histogram;
 import org.HdrHistogram.HistogramLogReader;
 import org.junit.jupiter.api.Tag;
@@ -20,9 +18,6 @@ import org.junit.jupiter.api.Test;
 
 /** ./lab run end to end: real targets, real Hyperfoil, every profile, short durations. */
 class RunIT {
-    private static final ObjectMapper JSON = new ObjectMapper();
-    private static final Pattern RESULTS = Pattern.compile("results: (\\S+results\\.json)");
-
     /**
      * One run, three fresh JVMs per target (six starts are most of its time, so unpinned: a JVM starts
      * in 4 s on both CPUs, 9 s on one; TelemetryIT checks pinning): every result as documented, then the
@@ -249,15 +244,13 @@ class RunIT {
     }
 
     private static Path resultsDir(LabCli run) {
-        Matcher m = RESULTS.matcher(run.out());
-        assertTrue(m.find(), run.out());
-        return Path.of(m.group(1)).getParent();
+        return Results.file(run.out()).getParent();
     }
 
     private static JsonNode results(LabCli run) throws IOException {
         Path file = resultsDir(run).resolve("results.json");
         assertTrue(Files.isRegularFile(file), file.toString());
-        JsonNode root = JSON.readTree(file.toFile());
+        JsonNode root = Results.tree(file);
         assertFalse(root.path("results").isEmpty(), root.toString());
         return root;
     }
