@@ -15,7 +15,7 @@ import org.junit.jupiter.api.Test;
  */
 class CapacityIT {
     @Test
-    @Tag("long") // 7 min: ./check long, not CI
+    @Tag("long") // ./check long, not CI
     void findsTheTheoreticalRateOfATenThreadTomcatWithinTenPercent() throws Exception {
         // Steps must be steady: at 25 rps the cold JIT still used 3.6% of a CPU after 61 s; at 50 rps it took 174 s.
         // p99 < 200 ms: below the knee a request takes ~100-110 ms, but this machine's 100-180 ms stalls land in a
@@ -41,7 +41,7 @@ class CapacityIT {
     }
 
     @Test
-    @Tag("slow") // 75 s: ./check slow, in CI after ./check
+    @Tag("slow") // ./check slow, in CI after ./check
     void repeatedSearchesAreFreshJvmsWithTheirOwnFilesAndAMedian() throws Exception {
         // Wiring, not capacity: two searches of one target, each in its own JVM, each one step (and its retry) at 1-2 rps.
         // Too short a warmup to be steady, so they find nothing; what is checked is where each search's results go.

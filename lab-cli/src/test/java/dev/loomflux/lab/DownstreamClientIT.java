@@ -17,7 +17,7 @@ class DownstreamClientIT {
      * client has no cap of its own: this is the test of the target's permit limit.
      */
     @Test
-    @Tag("slow") // 50 s: ./check slow, in CI after ./check
+    @Tag("slow") // ./check slow, in CI after ./check
     void everyClientHoldsTheSharedConnectionCap() throws Exception {
         Map<String, String> libraries = Map.of("apache-2", "apache-httpclient5", "jdk-2", "jdk-httpclient", "netty-2", "reactor-netty");
         LabCli run = LabCli.of("run", "--aot-cache", "--design", "sequential", "--targets", "apache-2,jdk-2,netty-2",

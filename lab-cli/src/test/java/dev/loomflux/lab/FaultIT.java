@@ -63,7 +63,7 @@ class FaultIT {
     }
 
     @Test
-    @Tag("slow") // 25 s: ./check slow, in CI after ./check
+    @Tag("slow") // ./check slow, in CI after ./check
     void aSweepTargetThatDiesInACellLeavesTheRestToAFreshJvm() throws Exception {
         // The --scale 0.1 map-gateway's mvc-vt ran out of heap in its first cell and its other 19 cells went unmeasured.
         LabCli run = runWhileKilling("sweep", "loomflux-mvc.jar", "mvc.log", "--targets", "mvc", "--scenario", "plaintext",
@@ -91,7 +91,7 @@ class FaultIT {
     }
 
     @Test
-    @Tag("slow") // 35 s: ./check slow, in CI after ./check
+    @Tag("slow") // ./check slow, in CI after ./check
     void aDeadStubIsStartedAgainAndVoidsOnlyTheMeasurementItHit() throws Exception {
         LabCli run = runWhileKilling("run", "loomflux-downstream.jar", "mvc-vt.log", "--targets", "mvc-vt,webflux", "--scenario", "gateway",
                 "--delay", "5", "--duration", "8s");
@@ -108,7 +108,7 @@ class FaultIT {
     }
 
     @Test
-    @Tag("slow") // 36 s: ./check slow, in CI after ./check
+    @Tag("slow") // ./check slow, in CI after ./check
     void aDeadDatabaseIsStartedAgainAndVoidsOnlyTheMeasurementItHit() throws Exception {
         LabCli run = runWhileKilling("run", FaultIT::postmaster, "mvc.log", "--targets", "mvc,webflux", "--scenario", "items", "--duration", "8s");
         Path dir = resultsDir(run);
@@ -158,7 +158,7 @@ class FaultIT {
     }
 
     @Test
-    @Tag("slow") // 22 s: ./check slow, in CI after ./check
+    @Tag("slow") // ./check slow, in CI after ./check
     void aTargetThatNeverAnswersIsGivenUpAfterItsReadyTimeoutAndTheNextGoesOn(@TempDir Path tmp) throws Exception {
         Path yaml = tmp.resolve("never.yaml");
         Files.writeString(yaml, String.join("\n",

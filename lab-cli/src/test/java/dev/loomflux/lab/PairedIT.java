@@ -80,7 +80,7 @@ class PairedIT {
      * gets its verdict from one pass over the same warm JVMs, without --repeat.
      */
     @Test
-    @Tag("slow") // 1.6 min: ./check slow, in CI after ./check
+    @Tag("slow") // ./check slow, in CI after ./check
     void aSweepInRoundsFindsTheThreadCapAndNoWinnerBelowIt() throws IOException {
         LabCli run = LabCli.of("sweep", "--aot-cache", "--design", "paired", "--targets", "mvc,mvc-10", "--define", "mvc-10=mvc,server.tomcat.threads.max=10",
                 "--scenario", "gateway", "--delay", "50", "--vary", "users=40,5", "--rounds", "6", "--block", "1s", "--warmup", "10s",
@@ -125,7 +125,7 @@ class PairedIT {
      * flight inside the window, it holds the waves that ran through it rather than those that started in it.
      */
     @Test
-    @Tag("slow") // 1.8 min: ./check slow, in CI after ./check
+    @Tag("slow") // ./check slow, in CI after ./check
     void aSequentialWindowHoldsLittlesLawAtFourSecondLatencies() throws IOException {
         assertLittlesLaw(LabCli.of("run", "--aot-cache", "--design", "sequential", "--define", "mvc-10=mvc,server.tomcat.threads.max=10", "--targets", "mvc-10",
                 "--scenario", "chain", "--delay", "200", "--depth", "2", "--users", "100", "--duration", "30s", "--warmup", "10s", "--no-pin"), 24.4, 2);

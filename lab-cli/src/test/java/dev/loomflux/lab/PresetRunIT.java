@@ -21,14 +21,14 @@ import org.junit.jupiter.api.Test;
 class PresetRunIT {
     /** Seed 003: the downstream stub, and limits from the file (each target in a 1 GB cgroup). */
     @Test
-    @Tag("slow") // 1 min: ./check slow, in CI after ./check
+    @Tag("slow") // ./check slow, in CI after ./check
     void seed003RunsAtATenthOfItsScale() throws IOException {
         runsAtATenthOfItsScale("seed-003-gateway-latency");
     }
 
     /** The documented example: four targets, one an override, two scenarios. */
     @Test
-    @Tag("long") // 1.5 min: ./check long, not CI
+    @Tag("long") // ./check long, not CI
     void theExampleRunsAtATenthOfItsScale() throws IOException {
         runsAtATenthOfItsScale("example");
     }

@@ -98,7 +98,7 @@ class RunIT {
 
     /** The profiles that end by a request count or keep a schedule; stages and burst are driven for real by LoadDriverIT. */
     @Test
-    @Tag("slow") // 27 s: ./check slow, in CI after ./check (./check kept under 13 min: 12:08 with it)
+    @Tag("slow") // ./check slow, in CI after ./check
     void loopsAndRateProfilesRunEndToEnd() throws IOException {
         JsonNode loops = profileRun("--profile", "loops", "--users", "4", "--requests", "50");
         assertEquals(200, loops.path("responses").asLong(), loops.toString());
@@ -114,7 +114,7 @@ class RunIT {
      * users over a 20 ms stub here (mvc, webflux, unpinned).
      */
     @Test
-    @Tag("slow") // 1 min: ./check slow, in CI after ./check
+    @Tag("slow") // ./check slow, in CI after ./check
     void jmeterDrivesASequentialRunIntoTheSameResults() throws IOException {
         LabCli run = LabCli.of("run", "--aot-cache", "--driver", "jmeter", "--design", "sequential", "--targets", "mvc", "--scenario", "gateway", "--delay", "20",
                 "--users", "10", "--duration", "4s", "--warmup", "4s", "--cooldown", "0s", "--no-pin");
@@ -136,7 +136,7 @@ class RunIT {
 
     /** #29's run: a controller here and two agents share every target's load (9 users: 5 and 4), and the report shows each one's part. */
     @Test
-    @Tag("slow") // 1 min: ./check slow, in CI after ./check
+    @Tag("slow") // ./check slow, in CI after ./check
     void jmeterAgentsShareEveryTargetsLoad() throws IOException {
         LabCli run = LabCli.of("run", "--aot-cache", "--driver", "jmeter", "--agents", "2", "--targets", "mvc", "--scenario", "gateway", "--delay", "20",
                 "--users", "9", "--duration", "4s", "--warmup", "4s", "--cooldown", "0s", "--no-pin");

@@ -19,7 +19,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class ScaleOutIT {
     @Test
-    @Tag("slow") // 40 s: ./check slow, in CI after ./check
+    @Tag("slow") // ./check slow, in CI after ./check
     void anAgentOnAnotherHostCarriesTheWholeLoadOverThatHostsLink(@TempDir Path dir) throws Exception {
         String why = NetworkNamespace.unsupported();
         assumeTrue(why == null, why);

@@ -17,7 +17,7 @@ import org.junit.jupiter.api.Test;
  * JVMs per target, each visiting 100, 50 and 5 users. The first cell gets up to 300 s to be steady, as
  * in CapacityIT: mvc-10 at 200 rps compiles slowly (with 120 s, its JIT was still at 6% of the time).
  */
-@Tag("long") // 18 min: ./check long, not CI
+@Tag("long") // ./check long, not CI
 class SweepIT {
     @Test
     void noClearDifferenceAtFiveUsersAndVirtualThreadsClearlyAheadAtFiftyAndAHundred() throws Exception {

@@ -17,7 +17,7 @@ import org.junit.jupiter.api.Test;
 /** Issue #4 end to end: the target's own resources and JVM internals land in results.json. */
 class TelemetryIT {
     @Test
-    @Tag("slow") // 55 s: ./check slow, in CI after ./check
+    @Tag("slow") // ./check slow, in CI after ./check
     void gatewayShowsTheThreadContrastAndCpuWorkFillsTheTargetsCpuSet() throws Exception {
         LabCli run = LabCli.of("run", "--aot-cache", "--design", "sequential", "--targets", "mvc,mvc-vt", "--scenario", "gateway,cpu", "--delay", "20",
                 "--profile", "fixed", "--users", "100", "--duration", "5s", "--warmup", "0s", "--cooldown", "0s");
