@@ -135,8 +135,8 @@ class FaultIT {
     @Test
     void aTargetOutOfHeapSaysSoInTheFirstLineOfItsError() throws Exception {
         // As mvc-vt at 10,000 users over a 100 ms downstream with 512 MB, smaller: every request in flight holds a Tomcat processor.
-        // Users ramp in, so the target lives a few seconds first: 4,000 at once on 64 MB died within its first second
-        // under the full suite; this ramp on 128 MB died at 560 users, 3 s in (2026-11-27).
+        // Users ramp in, so the target lives a few seconds first and its series shows how it ran out: with all users at
+        // once it can die within its first second, before it has a series.
         LabCli run = LabCli.of("run", "--aot-cache", "--design", "sequential", "--targets", "mvc-vt", "--scenario", "gateway", "--delay", "100", "--profile", "stages",
                 "--stages", "20s:4000,10s:4000", "--heap", "128m", "--warmup", "0s", "--cooldown", "0s", "--no-pin");
         assertEquals(0, run.exitCode(), run.toString());

@@ -31,8 +31,8 @@ class PairedIT {
         assertEquals(RunRecord.SCHEMA, root.path("schema").asInt());
         assertEquals("paired", root.path("experiment").path("design").path("kind").asText());
         assertEquals(1.0, root.path("experiment").path("design").path("lead_in_s").asDouble());
-        // The default 10 lead-in rounds: with 4 (run 20261126-181643) both of mvc's JVMs beat both of mvc2's on p99 by 11%
-        // (95% CI 0.813-0.945), a winner in an A/A run. The guard of the default design runs the default.
+        // The default 10 lead-in rounds: with 4, this A/A run once gave a winner (docs/statistics.md, "The JVMs' own levels
+        // in the interval"). The guard of the default design runs the default.
         assertEquals(10, root.path("experiment").path("design").path("lead_in_rounds").asInt());
         JsonNode comparisons = root.path("comparisons");
         assertEquals(4, comparisons.size(), comparisons.toString());

@@ -20,7 +20,7 @@ import org.junit.jupiter.api.Test;
 class RunIT {
     /**
      * One run, three fresh JVMs per target (six starts are most of its time, so unpinned: a JVM starts
-     * in 4 s on both CPUs, 9 s on one; TelemetryIT checks pinning): every result as documented, then the
+     * faster on both CPUs than on one; TelemetryIT checks pinning): every result as documented, then the
      * repeats' summary.
      */
     @Test
@@ -110,8 +110,8 @@ class RunIT {
 
     /**
      * The same run under the second driver: JMeter, assembled by the build, run as a process on the plan rendered from the
-     * profile, read back into the same seconds and results. Little's law holds as under Hyperfoil: 19.7 and 19.9 of 20
-     * users over a 20 ms stub here (mvc, webflux, unpinned).
+     * profile, read back into the same seconds and results. Little's law holds as under Hyperfoil (docs/scale-out.md,
+     * "The same experiment under both drivers").
      */
     @Test
     @Tag("slow") // ./check slow, in CI after ./check
