@@ -83,12 +83,12 @@ public final class CapacityCommand implements Callable<Integer> {
 
     private final LabProcesses processes;
 
+    static final double RESOLUTION = 0.05;
+    static final int MAX_STEPS = 20;
+
     public CapacityCommand(LabProcesses processes) {
         this.processes = processes;
     }
-
-    static final double RESOLUTION = 0.05;
-    static final int MAX_STEPS = 20;
 
     @Override
     public Integer call() {

@@ -26,6 +26,7 @@ public final class LabProcesses implements AutoCloseable {
     private volatile boolean stopping;
     private volatile MachineLock machine;
     private volatile RunProcesses run;
+    /** Made at the first start; guarded by {@code open}, as the rest. */
     private ExecutorService launcher;
 
     public LabProcesses() {
