@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.loomflux.lab.Home;
 import dev.loomflux.lab.jdk.JdkLocator;
 import dev.loomflux.lab.result.Json;
@@ -44,7 +43,6 @@ class WritesIT {
     /** Half of them of created rows, half of seeded ones. */
     private static final int DELETES = 30;
     private static final int CLIENTS = 8;
-    private static final ObjectMapper JSON = new ObjectMapper();
     private static final HttpClient HTTP = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(2)).build();
 
     @TempDir
@@ -82,7 +80,7 @@ class WritesIT {
         for (JsonNode item : all(CREATES, i -> {
             HttpResponse<String> r = send(base, "POST", "/items", "{\"name\":\"new-" + i + "\",\"priceCents\":" + i + "}");
             assertEquals(201, r.statusCode(), r.body());
-            JsonNode body = JSON.readTree(r.body());
+            JsonNode body = Json.read(r.body(), JsonNode.class);
             assertEquals("/items/" + body.path("id").asLong(), r.headers().firstValue("Location").orElse(null));
             assertEquals("new-" + i, body.path("name").asText());
             assertEquals(i, body.path("priceCents").asLong());
