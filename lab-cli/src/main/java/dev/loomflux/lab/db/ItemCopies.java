@@ -13,6 +13,7 @@ import java.util.regex.Pattern;
  * Each built-in target's own copy of table {@code item}, in a schema of its own, so that no target reads
  * rows another one wrote and every measurement can start from the same 10,000 rows. The lab passes the
  * schema to the target as {@code loomflux.db.schema}; its pools then find {@code item} there and only there.
+ * In a database given with --db-url, the lab's user needs the right to create schemas.
  */
 final class ItemCopies {
     /**
@@ -20,7 +21,7 @@ final class ItemCopies {
      * so every schema name stays within PostgreSQL's 63.
      */
     private static final Pattern PLAIN = Pattern.compile("[a-z0-9_]{1,40}");
-    /** A reset waits this long for a lock (a transaction still open in the copy) before it gives up. */
+    /** A reset waits this long for a lock (a transaction still open in the copy, another reset of it) before it gives up. */
     private static final String LOCK_TIMEOUT = "30s";
 
     private ItemCopies() {
