@@ -5,9 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.loomflux.lab.result.Results;
 import dev.loomflux.lab.result.SweepMap;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -21,7 +21,6 @@ import org.junit.jupiter.api.io.TempDir;
 /** report.md from a real run's results.json: the tables carry the fixture's numbers. */
 class ReportMarkdownTest {
     static final Path FIXTURE = Path.of("src/test/resources/fixtures/report-3-targets");
-    private static final ObjectMapper JSON = new ObjectMapper();
 
     @TempDir
     Path dir;
@@ -62,7 +61,7 @@ class ReportMarkdownTest {
     void tablesMatchTheFixtureCellByCell() throws IOException {
         Report.write(copyFixture(dir));
         List<String> md = Files.readAllLines(dir.resolve("report.md"));
-        JsonNode root = JSON.readTree(dir.resolve("results.json").toFile());
+        JsonNode root = Results.tree(dir.resolve("results.json"));
         int checked = 0;
         for (JsonNode r : root.path("results")) {
             String scenario = r.path("scenario").asText();
@@ -132,11 +131,11 @@ class ReportMarkdownTest {
     @Test
     void aWarmupThatNeverRanTheRuleIsStillNotSteady() throws IOException {
         copyFixture(dir);
-        ObjectNode root = (ObjectNode) JSON.readTree(dir.resolve("results.json").toFile());
+        ObjectNode root = (ObjectNode) Results.tree(dir.resolve("results.json"));
         ObjectNode mvcVt = (ObjectNode) root.path("results").get(2).path("steady_state");
         mvcVt.putNull("rule");
         mvcVt.put("warmup_s", 0.0);
-        JSON.writeValue(dir.resolve("results.json").toFile(), root);
+        Results.write(dir.resolve("results.json"), root);
         Report.write(dir);
         String md = Files.readString(dir.resolve("report.md"));
         assertTrue(md.contains("- mvc-vt plaintext: not steady after 0 s of warmup; its figures may include JIT warmup. Use a longer --warmup.\n"), md);
@@ -145,11 +144,11 @@ class ReportMarkdownTest {
     @Test
     void aFailedResultIsACaveatAndNotRanked() throws IOException {
         copyFixture(dir);
-        ObjectNode root = (ObjectNode) JSON.readTree(dir.resolve("results.json").toFile());
+        ObjectNode root = (ObjectNode) Results.tree(dir.resolve("results.json"));
         ObjectNode first = (ObjectNode) root.path("results").get(0);
         first.removeAll();
         first.put("target", "mvc").put("scenario", "plaintext").put("status", "failed").put("error", "target exited during the run (code 137)\nlog");
-        JSON.writeValue(dir.resolve("results.json").toFile(), root);
+        Results.write(dir.resolve("results.json"), root);
         Report.write(dir);
         String md = Files.readString(dir.resolve("report.md"));
         assertTrue(md.contains("- mvc plaintext failed: target exited during the run (code 137)\n"), md);
@@ -161,9 +160,9 @@ class ReportMarkdownTest {
     @Test
     void resultsFromBeforeTheSteadyStateCheckAreNotFlagged() throws IOException {
         copyFixture(dir);
-        ObjectNode root = (ObjectNode) JSON.readTree(dir.resolve("results.json").toFile());
+        ObjectNode root = (ObjectNode) Results.tree(dir.resolve("results.json"));
         root.path("results").forEach(r -> ((ObjectNode) r).remove("steady_state"));
-        JSON.writeValue(dir.resolve("results.json").toFile(), root);
+        Results.write(dir.resolve("results.json"), root);
         Report.write(dir);
         String md = Files.readString(dir.resolve("report.md"));
         assertFalse(md.contains("not steady") || md.contains("## Steady state") || md.contains("drift"), md);
@@ -173,7 +172,7 @@ class ReportMarkdownTest {
     @Test
     void withRepeatsTheVerdictsArePrintedAsGiven() throws IOException {
         copyFixture(dir);
-        ObjectNode root = (ObjectNode) JSON.readTree(dir.resolve("results.json").toFile());
+        ObjectNode root = (ObjectNode) Results.tree(dir.resolve("results.json"));
         ((ObjectNode) root.path("experiment")).put("repeat", 3);
         ArrayNode verdicts = ((ObjectNode) root.path("summary")).putArray("verdicts");
         verdicts.addObject().put("scenario", "plaintext").put("metric", "throughput_rps").put("a", "mvc").put("b", "mvc-vt").put("winner", "mvc")
@@ -182,7 +181,7 @@ class ReportMarkdownTest {
                 .put("significant", false).put("text", "no clear difference (95% CI -4.0% to 9.9%)");
         verdicts.addObject().put("scenario", "gateway-delay20").put("metric", "throughput_rps").put("a", "mvc").put("b", "mvc-vt").putNull("winner")
                 .put("significant", false).put("text", "not steady: mvc-vt repeat 2 drifted while measured");
-        JSON.writeValue(dir.resolve("results.json").toFile(), root);
+        Results.write(dir.resolve("results.json"), root);
         Report.write(dir);
         String md = Files.readString(dir.resolve("report.md"));
         assertTrue(md.contains("**plaintext:** mvc serves 1.29x mvc-vt's throughput, no clear difference from webflux; "
@@ -210,7 +209,7 @@ class ReportMarkdownTest {
     @Test
     void repeatedCapacitySearchesLeadWithTheirMedians() throws IOException {
         copyFixture(dir);
-        ObjectNode root = (ObjectNode) JSON.readTree(dir.resolve("results.json").toFile());
+        ObjectNode root = (ObjectNode) Results.tree(dir.resolve("results.json"));
         ((ObjectNode) root.path("experiment")).put("repeat", 3);
         root.remove("summary");
         root.path("results").forEach(r -> ((ObjectNode) r).put("step", 1));
@@ -229,7 +228,7 @@ class ReportMarkdownTest {
                 .put("min_rps", 1000.0).put("max_rps", 1500.0).put("spread_pct", 35.7).put("reached_max", false);
         medians.addObject().put("target", "mvc-vt").put("scenario", "plaintext").put("slo", "p99<50ms").put("n", 3).put("median_rps", 2200.0)
                 .put("min_rps", 121.0).put("max_rps", 2400.0).put("spread_pct", 103.6).put("reached_max", false);
-        JSON.writeValue(dir.resolve("results.json").toFile(), root);
+        Results.write(dir.resolve("results.json"), root);
         Report.write(dir);
         String md = Files.readString(dir.resolve("report.md"));
         assertTrue(md.contains("**plaintext:** median capacity at p99<50ms: mvc-vt 2200 rps (121-2400), mvc 1400 rps (1000-1500), "
