@@ -57,7 +57,7 @@ final class Answer {
     }
 
     /** Every comparison of the run: the paired design's, else (with enough repeats) the verdicts over repeats. */
-    static List<Row> rows(RunRecord root) {
+    private static List<Row> rows(RunRecord root) {
         List<Row> rows = new ArrayList<>();
         if (paired(root)) {
             root.comparisons().stream().filter(c -> c.cell() == null).forEach(c -> rows.add(row(c)));
@@ -96,8 +96,8 @@ final class Answer {
 
     private static String caption(RunRecord root) {
         String band = Cells.num(Stats.MIN_EFFECT_PCT) + "%";
-        return paired(root) ? "The answer: ratio a / b over the rounds, with its 95% interval; a winner's lies wholly beyond ±" + band
-                + ", an equivalent's wholly within"
+        return paired(root) ? "The answer: ratio a / b over the rounds, with its 95% interval; a win needs the interval wholly beyond ±" + band
+                + ", equivalent wholly within"
                 : "The answer: ratio a / b of the medians of " + root.repeats() + " repeats, with its 95% interval; a winner leads by " + band + " or more";
     }
 

@@ -21,7 +21,8 @@ import org.apache.commons.math3.stat.descriptive.rank.Median;
 /**
  * The executive summary: per scenario a headline a reader takes in at a glance, and the lines under it.
  *
- * <p>Only repeats give verdicts (results.json's summary, used as it is). One run per target gives
+ * <p>Verdicts are results.json's, used as they are: the paired design's comparisons, or the summary
+ * over repeats. One run per target gives
  * none: the CPU speed of the lab's VM was measured to vary by up to 40% over tens of seconds, so a
  * difference between two single runs cannot be told from a change of the machine, however many
  * per-second samples each has. A single run therefore states its figures and says so.

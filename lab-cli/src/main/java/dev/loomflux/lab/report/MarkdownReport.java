@@ -48,6 +48,7 @@ final class MarkdownReport {
                 Tables.markdown(rows).forEach(line -> sb.append(line).append("\n"));
             }
         }
-        return sb.toString();
+        // Each part opens with the blank line it needs; where two meet, one is enough.
+        return sb.toString().replaceAll("\n{3,}", "\n\n");
     }
 }

@@ -82,7 +82,7 @@ class ReportMarkdownTest {
         assertFalse(Files.exists(dir.resolve("results.json")), "rendered from memory");
         String md = Files.readString(dir.resolve("report.md"));
         assertTrue(md.startsWith("# loomflux report: 20261125-110743-default-json\n\n**The answer: ratio a / b over the rounds, with its 95% interval; "
-                + "a winner's lies wholly beyond ±5%, an equivalent's wholly within**\n\n"
+                + "a win needs the interval wholly beyond ±5%, equivalent wholly within**\n\n"
                 + "| a / b | Throughput (higher is better) | Median latency (lower is better) | p99 latency (lower is better) | CPU per request (lower is better) |\n"
                 + "|---|---|---|---|---|\n"
                 + "| mvc / mvc-vt | mvc better: 1.419 (1.397-1.447) | mvc better: 0.648 (0.636-0.661) | undecided: 0.890 (0.784-0.998) "
