@@ -4,8 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.loomflux.lab.result.Results;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -23,11 +23,10 @@ class ReportHtmlIT {
         ReportMarkdownTest.copyFixture(dir);
         // A hostile target name must come out as text, in tables and charts alike.
         String evil = "<img src=x onerror=alert(1)>";
-        ObjectMapper json = new ObjectMapper();
-        ObjectNode root = (ObjectNode) json.readTree(dir.resolve("results.json").toFile());
+        ObjectNode root = (ObjectNode) Results.tree(dir.resolve("results.json"));
         ((ObjectNode) root.path("results").get(0)).put("target", evil);
         ((ObjectNode) root.path("experiment")).put("name", "</script><script>alert(2)</script>");
-        json.writeValue(dir.resolve("results.json").toFile(), root);
+        Results.write(dir.resolve("results.json"), root);
         Path html = Report.write(dir);
         String page = Files.readString(html);
         assertFalse(page.contains(evil), "raw target name in the HTML");
@@ -78,7 +77,7 @@ class ReportHtmlIT {
     @Test
     void aPairedRunDrawsAForestRowPerComparison() throws Exception {
         ReportMarkdownTest.copyFixture(ReportMarkdownTest.PAIRED, dir);
-        int comparisons = new ObjectMapper().readTree(dir.resolve("results.json").toFile()).path("comparisons").size();
+        int comparisons = Results.tree(dir.resolve("results.json")).path("comparisons").size();
         assertEquals(12, comparisons, "3 pairs x 4 metrics in the fixture");
         Path html = Report.write(dir);
         try (Browser browser = Browser.open(html)) {

@@ -5,14 +5,14 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.loomflux.lab.result.ExperimentDescription;
 import dev.loomflux.lab.result.Json;
-import dev.loomflux.lab.result.RepeatSummary;
+import dev.loomflux.lab.result.Results;
 import dev.loomflux.lab.result.RunRecord;
 import dev.loomflux.lab.result.SweepMap;
+import dev.loomflux.lab.verdict.RepeatVerdicts;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -27,7 +27,6 @@ class ReportMarkdownTest {
     static final Path FIXTURE = Path.of("src/test/resources/fixtures/report-3-targets");
     /** A paired run of the default experiment: three targets, one scenario, 20 rounds, one set of JVMs. */
     static final Path PAIRED = Path.of("src/test/resources/fixtures/paired-json");
-    private static final ObjectMapper JSON = new ObjectMapper();
 
     @TempDir
     Path dir;
@@ -110,13 +109,13 @@ class ReportMarkdownTest {
     @Test
     void theSummarySaysEachComparisonShortlyAndTheWhyBelow() throws IOException {
         copyFixture(PAIRED, dir);
-        ObjectNode root = (ObjectNode) JSON.readTree(dir.resolve("results.json").toFile());
+        ObjectNode root = (ObjectNode) Results.tree(dir.resolve("results.json"));
         String note = "the JVMs of one target sit at levels of their own, which rounds do not average out (+-6.1% on this ratio): "
                 + "more sets of JVMs (--repeat) would tell";
         ObjectNode p99 = (ObjectNode) root.path("comparisons").get(6);
         p99.remove("rounds_to_settle");
         p99.put("note", note);
-        JSON.writeValue(dir.resolve("results.json").toFile(), root);
+        Results.write(dir.resolve("results.json"), root);
         Report.write(dir);
         String md = Files.readString(dir.resolve("report.md"));
         assertTrue(md.contains("- p99 latency: p99 undecided between mvc and mvc-vt (mvc/mvc-vt 0.890, 95% CI 0.784-0.998, 20 rounds); "
@@ -147,7 +146,7 @@ class ReportMarkdownTest {
     void tablesMatchTheFixtureCellByCell() throws IOException {
         Report.write(copyFixture(dir));
         List<String> md = Files.readAllLines(dir.resolve("report.md"));
-        JsonNode root = JSON.readTree(dir.resolve("results.json").toFile());
+        JsonNode root = Results.tree(dir.resolve("results.json"));
         int checked = 0;
         for (JsonNode r : root.path("results")) {
             String scenario = r.path("scenario").asText();
@@ -217,11 +216,11 @@ class ReportMarkdownTest {
     @Test
     void aWarmupThatNeverRanTheRuleIsStillNotSteady() throws IOException {
         copyFixture(dir);
-        ObjectNode root = (ObjectNode) JSON.readTree(dir.resolve("results.json").toFile());
+        ObjectNode root = (ObjectNode) Results.tree(dir.resolve("results.json"));
         ObjectNode mvcVt = (ObjectNode) root.path("results").get(2).path("steady_state");
         mvcVt.putNull("rule");
         mvcVt.put("warmup_s", 0.0);
-        JSON.writeValue(dir.resolve("results.json").toFile(), root);
+        Results.write(dir.resolve("results.json"), root);
         Report.write(dir);
         String md = Files.readString(dir.resolve("report.md"));
         assertTrue(md.contains("- mvc-vt plaintext: not steady after 0 s of warmup; its figures may include JIT warmup. Use a longer --warmup.\n"), md);
@@ -230,11 +229,11 @@ class ReportMarkdownTest {
     @Test
     void aFailedResultIsACaveatAndNotRanked() throws IOException {
         copyFixture(dir);
-        ObjectNode root = (ObjectNode) JSON.readTree(dir.resolve("results.json").toFile());
+        ObjectNode root = (ObjectNode) Results.tree(dir.resolve("results.json"));
         ObjectNode first = (ObjectNode) root.path("results").get(0);
         first.removeAll();
         first.put("target", "mvc").put("scenario", "plaintext").put("status", "failed").put("error", "target exited during the run (code 137)\nlog");
-        JSON.writeValue(dir.resolve("results.json").toFile(), root);
+        Results.write(dir.resolve("results.json"), root);
         Report.write(dir);
         String md = Files.readString(dir.resolve("report.md"));
         assertTrue(md.contains("- mvc plaintext failed: target exited during the run (code 137)\n"), md);
@@ -246,9 +245,9 @@ class ReportMarkdownTest {
     @Test
     void resultsFromBeforeTheSteadyStateCheckAreNotFlagged() throws IOException {
         copyFixture(dir);
-        ObjectNode root = (ObjectNode) JSON.readTree(dir.resolve("results.json").toFile());
+        ObjectNode root = (ObjectNode) Results.tree(dir.resolve("results.json"));
         root.path("results").forEach(r -> ((ObjectNode) r).remove("steady_state"));
-        JSON.writeValue(dir.resolve("results.json").toFile(), root);
+        Results.write(dir.resolve("results.json"), root);
         Report.write(dir);
         String md = Files.readString(dir.resolve("report.md"));
         assertFalse(md.contains("not steady") || md.contains("## Steady state") || md.contains("drift"), md);
@@ -258,7 +257,7 @@ class ReportMarkdownTest {
     @Test
     void withRepeatsTheVerdictsArePrintedAsGiven() throws IOException {
         copyFixture(dir);
-        ObjectNode root = (ObjectNode) JSON.readTree(dir.resolve("results.json").toFile());
+        ObjectNode root = (ObjectNode) Results.tree(dir.resolve("results.json"));
         ((ObjectNode) root.path("experiment")).put("repeat", 3);
         ArrayNode verdicts = ((ObjectNode) root.path("summary")).putArray("verdicts");
         verdicts.addObject().put("scenario", "plaintext").put("metric", "throughput_rps").put("a", "mvc").put("b", "mvc-vt").put("winner", "mvc")
@@ -267,7 +266,7 @@ class ReportMarkdownTest {
                 .put("significant", false).put("text", "no clear difference (95% CI -4.0% to 9.9%)");
         verdicts.addObject().put("scenario", "gateway-delay20").put("metric", "throughput_rps").put("a", "mvc").put("b", "mvc-vt").putNull("winner")
                 .put("significant", false).put("text", "not steady: mvc-vt repeat 2 drifted while measured");
-        JSON.writeValue(dir.resolve("results.json").toFile(), root);
+        Results.write(dir.resolve("results.json"), root);
         Report.write(dir);
         String md = Files.readString(dir.resolve("report.md"));
         assertTrue(md.contains("**plaintext:** mvc serves 1.29x mvc-vt's throughput, no clear difference from webflux; "
@@ -286,7 +285,7 @@ class ReportMarkdownTest {
     @Test
     void withRepeatsTheMatrixComesFromTheVerdicts() throws IOException {
         copyFixture(dir);
-        ObjectNode root = (ObjectNode) JSON.readTree(dir.resolve("results.json").toFile());
+        ObjectNode root = (ObjectNode) Results.tree(dir.resolve("results.json"));
         ((ObjectNode) root.path("experiment")).put("repeat", 3);
         ArrayNode verdicts = ((ObjectNode) root.path("summary")).putArray("verdicts");
         verdicts.addObject().put("scenario", "plaintext").put("metric", "throughput_rps").put("a", "mvc").put("b", "mvc-vt").put("winner", "mvc")
@@ -297,7 +296,7 @@ class ReportMarkdownTest {
                 .put("text", "no clear difference (95% CI -4.0% to 9.9%)");
         verdicts.addObject().put("scenario", "gateway-delay20").put("metric", "throughput_rps").put("a", "mvc").put("b", "mvc-vt").putNull("winner")
                 .put("diff_pct", 1.0).put("significant", false).put("text", "not steady: mvc-vt repeat 2 drifted while measured");
-        JSON.writeValue(dir.resolve("results.json").toFile(), root);
+        Results.write(dir.resolve("results.json"), root);
         Report.write(dir);
         String md = Files.readString(dir.resolve("report.md"));
         assertTrue(md.startsWith("# loomflux report: 20261122-121000-report-fixture\n\n**The answer: ratio a / b of the medians of 3 repeats, "
@@ -322,7 +321,7 @@ class ReportMarkdownTest {
     @Test
     void repeatedCapacitySearchesLeadWithTheirMedians() throws IOException {
         copyFixture(dir);
-        ObjectNode root = (ObjectNode) JSON.readTree(dir.resolve("results.json").toFile());
+        ObjectNode root = (ObjectNode) Results.tree(dir.resolve("results.json"));
         ((ObjectNode) root.path("experiment")).put("repeat", 3);
         root.remove("summary");
         root.path("results").forEach(r -> ((ObjectNode) r).put("step", 1));
@@ -341,7 +340,7 @@ class ReportMarkdownTest {
                 .put("min_rps", 1000.0).put("max_rps", 1500.0).put("spread_pct", 35.7).put("reached_max", false);
         medians.addObject().put("target", "mvc-vt").put("scenario", "plaintext").put("slo", "p99<50ms").put("n", 3).put("median_rps", 2200.0)
                 .put("min_rps", 121.0).put("max_rps", 2400.0).put("spread_pct", 103.6).put("reached_max", false);
-        JSON.writeValue(dir.resolve("results.json").toFile(), root);
+        Results.write(dir.resolve("results.json"), root);
         Report.write(dir);
         String md = Files.readString(dir.resolve("report.md"));
         assertTrue(md.contains("**plaintext:** median capacity at p99<50ms: mvc-vt 2200 rps (121-2400), mvc 1400 rps (1000-1500), "
@@ -354,7 +353,7 @@ class ReportMarkdownTest {
 
     /** The paired fixture as the default run records it: a second set of JVMs beside the first, and the summary over both sets. */
     private static RunRecord twoSets() throws IOException {
-        ObjectNode root = (ObjectNode) JSON.readTree(PAIRED.resolve("results.json").toFile());
+        ObjectNode root = (ObjectNode) Results.tree(PAIRED.resolve("results.json"));
         ((ObjectNode) root.path("experiment")).put("repeat", 2);
         ArrayNode results = (ArrayNode) root.path("results");
         for (int i = 0, n = results.size(); i < n; i++) {
@@ -369,7 +368,7 @@ class ReportMarkdownTest {
         RunRecord record = Json.read(root.toString(), RunRecord.class);
         List<String> targets = record.experiment().targets().stream().map(ExperimentDescription.TargetDescription::name).toList();
         List<String> scenarios = record.experiment().scenarios().stream().map(ExperimentDescription.ScenarioDescription::name).toList();
-        root.set("summary", Json.tree(RepeatSummary.of(record.results(), targets, scenarios)));
+        root.set("summary", Json.tree(RepeatVerdicts.of(record.results(), targets, scenarios)));
         return Json.read(root.toString(), RunRecord.class);
     }
 
