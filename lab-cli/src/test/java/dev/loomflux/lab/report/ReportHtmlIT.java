@@ -70,6 +70,52 @@ class ReportHtmlIT {
     }
 
     /**
+     * A paired run opens with its answer: the matrix is the page's first table, above every section, and
+     * under it the forest plot draws one row per comparison, each ratio on its drawn interval, beside
+     * the ±5% band; every chart below has points (the per-block series carry no threads or open files).
+     */
+    @Test
+    void aPairedRunDrawsAForestRowPerComparison() throws Exception {
+        ReportMarkdownTest.copyFixture(ReportMarkdownTest.PAIRED, dir);
+        int comparisons = Results.tree(dir.resolve("results.json")).path("comparisons").size();
+        assertEquals(12, comparisons, "3 pairs x 4 metrics in the fixture");
+        Path html = Report.write(dir);
+        try (Browser browser = Browser.open(html)) {
+            @SuppressWarnings("unchecked")
+            List<Object> rows = (List<Object>) browser.script(
+                    "return Array.from(document.querySelectorAll('#forest g.row')).map(function (g) {"
+                            + " var line = g.querySelector('line.ci'); var dot = g.querySelector('circle');"
+                            + " if (!line || !dot) { return g.getAttribute('data-label') + '|0|false'; }"
+                            + " var ci = line.getBoundingClientRect(); var d = dot.getBoundingClientRect(); var mid = (d.left + d.right) / 2;"
+                            + " return g.getAttribute('data-label') + '|' + Math.round(ci.width) + '|' + (mid >= ci.left - 1 && mid <= ci.right + 1); });");
+            assertEquals(comparisons, rows.size(), "one row per pair and metric: " + rows);
+            for (Object r : rows) {
+                String[] f = r.toString().split("\\|");
+                assertTrue(Long.parseLong(f[1]) > 0, "interval drawn: " + r);
+                assertEquals("true", f[2], "the ratio on its interval: " + r);
+            }
+            assertTrue(((Number) browser.script("return Math.round(document.querySelector('#forest rect.band').getBoundingClientRect().width)"))
+                    .longValue() > 0, "the ±5% band drawn");
+            assertEquals(Boolean.TRUE, browser.script("var t = document.querySelector('table'), h = document.querySelector('h2');"
+                    + " return t.closest('section').className === 'answer' && !!(t.compareDocumentPosition(h) & Node.DOCUMENT_POSITION_FOLLOWING);"),
+                    "the matrix opens the page");
+            @SuppressWarnings("unchecked")
+            List<Object> charts = (List<Object>) browser.script(
+                    "return Array.from(document.querySelectorAll('.chart')).map(function (el) {"
+                            + " var c = echarts.getInstanceByDom(el); var canvas = el.querySelector('canvas');"
+                            + " var points = c ? c.getOption().series.reduce(function (n, s) { return n + s.data.length; }, 0) : 0;"
+                            + " return el.id + ' ' + (canvas ? canvas.width * canvas.height : 0) + ' ' + points; });");
+            assertEquals(List.of("s0-throughput", "s0-latency", "s0-percentiles", "s0-cpu", "s0-rss"),
+                    charts.stream().map(c -> c.toString().split(" ")[0]).toList(), "charts with data only: " + charts);
+            for (Object c : charts) {
+                String[] f = c.toString().split(" ");
+                assertTrue(Long.parseLong(f[1]) > 10_000, "canvas drawn: " + c);
+                assertTrue(Long.parseLong(f[2]) >= 20, "a point per round at least: " + c);
+            }
+        }
+    }
+
+    /**
      * A sweep's map (SweepIT's command with 120 s of first warmup: mvc-10 and mvc-vt behind a 50 ms
      * downstream at 5, 50 and 100 users, three repeats): a heatmap per metric with one labelled cell per grid point, and a line
      * chart per metric with a band per target; a hostile target name stays text there too.
