@@ -4,6 +4,7 @@ import dev.loomflux.lab.Home;
 import dev.loomflux.lab.process.Reaper;
 import dev.loomflux.lab.UsageException;
 import dev.loomflux.lab.calibrate.Calibration;
+import dev.loomflux.lab.experiment.DriverChoice;
 import dev.loomflux.lab.experiment.ExperimentReader;
 import dev.loomflux.lab.process.MachineLock;
 import dev.loomflux.lab.cpu.CpuPlan;
@@ -89,7 +90,7 @@ public final class CalibrateCommand implements Callable<Integer> {
         Home home = Home.detect();
         targetSpec.app().jar(home);
         try (MachineLock taken = machine.take("calibrate", out)) {
-            new Calibration(driver.driver(false, false), connections, measured, rounds, targetWarmup, Reaper::stopping).run(home, settings, cpus, targetSpec, wrk, out);
+            new Calibration(driver.driver(DriverChoice.NONE, false, false), connections, measured, rounds, targetWarmup, Reaper::stopping).run(home, settings, cpus, targetSpec, wrk, out);
         }
         return 0;
     }
