@@ -100,7 +100,8 @@ public final class CapacityCommand implements Callable<Integer> {
         CpuPlan cpus = cpuOptions.plan();
         LimitsCheck.require(experiment.targets(), settings, cpus.target(), jvm.cpus != null, jvm.memory != null, null);
         try (MachineLock taken = machine.take("capacity", spec.commandLine().getOut())) {
-            new Runner(Home.detect(), experiment, settings, cpus, db, new Hyperfoil(), Procedure.capacity(plan), Reaper::stopping, spec.commandLine().getOut()).run();
+            new Runner(Home.detect(), experiment, Procedure.capacity(plan), new Runner.Setup(settings, cpus, db, new Hyperfoil()), Reaper::stopping,
+                    spec.commandLine().getOut()).run();
         }
         return Reaper.stopping() ? 130 : 0;
     }

@@ -152,7 +152,8 @@ public class RunCommand implements Callable<Integer> {
         LimitsCheck.require(experiment.targets(), settings, cpus.target(), jvm.cpus != null, jvm.memory != null, file == null ? null : file.toString());
         LoadDriver load = driver.driver(experiment.driver(), experiment.inRounds(), experiment.profile() instanceof Profile.Rate);
         try (MachineLock taken = machine.take(spec.name(), spec.commandLine().getOut())) {
-            new Runner(Home.detect(), experiment, settings, cpus, db, load, Procedure.of(experiment), Reaper::stopping, spec.commandLine().getOut()).run();
+            new Runner(Home.detect(), experiment, Procedure.of(experiment), new Runner.Setup(settings, cpus, db, load), Reaper::stopping,
+                    spec.commandLine().getOut()).run();
         }
         if (Reaper.stopping()) {
             return 130;

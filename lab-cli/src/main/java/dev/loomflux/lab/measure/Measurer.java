@@ -72,29 +72,22 @@ public final class Measurer {
     private final List<Heard> heard = Collections.synchronizedList(new ArrayList<>());
 
     /**
-     * @param downstream   the run's stub, or null; a restart during a measurement voids it
-     * @param database     the run's database, or null; likewise
+     * @param run          the run, its support processes up: a restart of the stub or the database during a measurement voids it,
+     *                     and a measurement cut short by the run's stop is no result
      * @param statusPrefix the run's progress, put before each second's status line ("" for none)
-     * @param stop         whether the run was told to stop: a measurement cut short by it is no result
      */
-    public Measurer(LaunchSettings settings, CpuPlan cpus, ResourceSampler sampler, CpuCanary canary, Downstream downstream, Database database,
-                    Path dir, Log log, Supplier<String> statusPrefix, LoadDriver driver, Stop stop) {
-        this.settings = settings;
-        this.cpus = cpus;
-        this.sampler = sampler;
-        this.canary = canary;
-        this.downstream = downstream;
-        this.database = database;
-        this.dir = dir;
-        this.log = log;
+    public Measurer(RunContext run, Supplier<String> statusPrefix) {
+        this.settings = run.settings();
+        this.cpus = run.cpus();
+        this.sampler = run.sampler();
+        this.canary = run.canary();
+        this.downstream = run.stub();
+        this.database = run.database();
+        this.dir = run.dir();
+        this.log = run.log();
         this.statusPrefix = statusPrefix;
-        this.driver = driver;
-        this.stop = stop;
-    }
-
-    /** The run's stop, for the procedures that measure through this. */
-    public Stop stop() {
-        return stop;
+        this.driver = run.driver();
+        this.stop = run.stop();
     }
 
     public Result measure(RunningTarget target, Scenario scenario, Load load, List<Phase> before) {
@@ -208,11 +201,6 @@ public final class Measurer {
             log.line(name + " " + scenario.name() + ": failed: " + e.getMessage());
             return Result.failed(name, scenario.name(), e.getMessage());
         }
-    }
-
-    /** The CPU canary's median time in µs over [fromMs, toMs), or null without a canary or readings. */
-    public Double canaryMicros(long fromMs, long toMs) {
-        return canary == null ? null : canary.microsIn(fromMs, toMs);
     }
 
     /**
