@@ -17,9 +17,9 @@ import java.util.function.Function;
 
 /**
  * Unrecorded load before the measurement, in two stages. The compile stage runs few users until the
- * JIT goes quiet: at the profile's 50 users, Tomcat's 50 busy workers left the two compiler threads 8%
- * of the CPU and mvc was still compiling after 180 s; at 2 users they got 40% and were done in 32 s
- * (docs/steady-state.md). Few, but enough to heat the code ({@link #heatUsers}). Then the profile's own concurrency (or rate) runs until the
+ * JIT goes quiet: at the profile's own concurrency the busy request threads starve the compiler threads
+ * of CPU, and the JIT takes minutes where few users let it finish in seconds (docs/steady-state.md,
+ * "The compile stage"). Few, but enough to heat the code ({@link #heatUsers}). Then the profile's own concurrency (or rate) runs until the
  * {@link SteadyRule} holds or the budget is spent. For fixed and rate profiles the measurement is the
  * next seconds of the same load; for the others (stages, loops, burst) it is a load of its own. The
  * warmup's seconds are kept: they show how long each model takes from a cold JIT to steady state.
@@ -75,8 +75,8 @@ public final class Warmup {
     static final int PROBE_SECONDS = 5;
     /**
      * A rate that heats a request path in seconds: C2 compiles a method after some ten thousand
-     * invocations. 2 users over a 20 ms downstream made 85 requests/s, and mvc was still compiling
-     * after 90 s of them and 180 s more at 100 requests/s (docs/steady-state.md).
+     * invocations, so a path served at a hundred requests per second stays partly interpreted for
+     * minutes (docs/steady-state.md, "Enough users to heat the code").
      */
     static final double HEAT_RPS = 1000;
     /** Target CPU, in % of the CPUs it can use, at which {@link #COMPILE_USERS} users keep it busy already: more would crowd the compiler. */
@@ -122,10 +122,10 @@ public final class Warmup {
         // The probe's first seconds run interpreted: its last ones tell the rate better.
         List<Point> last = probe.series().subList(Math.max(0, probe.series().size() - 3), probe.series().size());
         double rps = last.stream().mapToDouble(Point::rps).average().orElse(0);
-        // The compiler threads are busiest in a cold JVM: their CPU is not the requests' (mvc's probe: over 50%).
+        // The compiler threads are busiest in a cold JVM: their CPU is not the requests'.
         double jitPct = last.stream().filter(p -> p.jitCpuMs() != null).mapToDouble(p -> p.jitCpuMs() / 10).average().orElse(0);
         Double cpu = signals.cpuPct(end - 3000, end);
-        // Per CPU the target has: under a 0.5 quota it can never pass 50% of a core, and its probe looked idle (16 users then).
+        // Per CPU the target has: under a 0.5 quota it can never pass 50% of a core, and its probe would look idle.
         int users = heatUsers(rps, cpu == null ? null : (cpu - jitPct) / Math.max(cpus, 0.01), Math.min(MAX_COMPILE_USERS, measured.profile().peakUsers()));
         Outcome stage = follow(driver, with(measured, new Profile.Fixed(users, budget.minusMillis(probe.millis()))), quiet, signals, listener);
         Outcome both = stage.after(probe);

@@ -49,8 +49,8 @@ public final class SearchCapacity implements Procedure {
             }
             Result r = capacityStep(visit, scenario, rps, steps);
             // A miss is measured once more before it counts, unless the driver fell behind (an overload is no accident):
-            // a single miss here ended searches below the knee, by a p99 that jumped by half for one step (CI: mvc-10 at
-            // 75 rps, 161 ms against 105-124 ms around it) or by a JIT still compiling steps later at a low rate.
+            // a single miss ended searches below the knee, by a p99 that jumped for one step or by a JIT still compiling
+            // steps later at a low rate (docs/steady-state.md, "No verdict without steady state").
             if (!r.slo().sloMet() && !Boolean.TRUE.equals(r.load().behindSchedule()) && !stop.requested() && visit.alive()) {
                 log.line(name + " " + scenario.name() + ": measuring " + rps + " rps again before counting the miss");
                 r = capacityStep(visit, scenario, rps, steps);

@@ -33,7 +33,10 @@ import java.util.function.Consumer;
  * drawn from their blocks.
  */
 final class PairedRun implements DesignRun {
-    /** What a target JVM holds beside its heap (metaspace, code cache, thread stacks, Netty's direct buffers), rounded up. */
+    /**
+     * What a target JVM holds beside its heap (metaspace, code cache, thread stacks, Netty's direct buffers), rounded up
+     * (docs/reproducibility.md, "Starting the paired design's JVMs").
+     */
     private static final long NON_HEAP_BYTES = 256L << 20;
     /**
      * Starting a JVM is CPU-bound: JVMs started at once share the CPUs and each takes as much longer, so more of them at once
