@@ -31,26 +31,45 @@ public final class Warmup {
      * @param millis          how long the warmup load ran, the stop included
      * @param check           the rule's verdict that ended the warmup, or its last; null without warmup
      * @param series          every second of the warmup as the rule saw it
+     * @param compile         its compile stage's part of the series, and the users that ran it
      */
-    public record Outcome(boolean steady, int secondsToSteady, long millis, SteadyRule.Check check, List<Point> series, int compileSeconds,
-                          int compileUsers) {
-        static final Outcome NONE = new Outcome(false, -1, 0, null, List.of(), 0, 0);
+    public record Outcome(boolean steady, int secondsToSteady, long millis, SteadyRule.Check check, List<Point> series, CompileStage compile) {
+        static final Outcome NONE = new Outcome(false, -1, 0, null, List.of(), CompileStage.NONE);
 
         public Outcome {
             series = List.copyOf(series);
         }
 
         /** This stage preceded by the compile stage: one warmup, its seconds counted from the first request. */
-        public Outcome after(Outcome compile) {
-            List<Point> all = new ArrayList<>(compile.series());
+        public Outcome after(Outcome compiled) {
+            List<Point> all = new ArrayList<>(compiled.series());
             all.addAll(series);
-            int before = compile.series().size();
-            return new Outcome(steady, steady ? before + secondsToSteady : -1, compile.millis() + millis, check, all, before, compile.compileUsers());
+            int before = compiled.series().size();
+            return new Outcome(steady, steady ? before + secondsToSteady : -1, compiled.millis() + millis, check, all,
+                    new CompileStage(before, compiled.compileUsers()));
         }
 
         private Outcome heatedBy(int users) {
-            return new Outcome(steady, secondsToSteady, millis, check, series, compileSeconds, users);
+            return new Outcome(steady, secondsToSteady, millis, check, series, new CompileStage(compile.seconds(), users));
         }
+
+        /** Seconds of the series that were the compile stage's: 0 without one. */
+        public int compileSeconds() {
+            return compile.seconds();
+        }
+
+        /** The users that ran the compile stage: 0 without one. */
+        public int compileUsers() {
+            return compile.users();
+        }
+    }
+
+    /**
+     * @param seconds how many of the warmup's seconds it took; 0 without one
+     * @param users   the users that ran it; 0 without one
+     */
+    public record CompileStage(int seconds, int users) {
+        static final CompileStage NONE = new CompileStage(0, 0);
     }
 
     /** What the rule needs beyond the driver's own figures, for the second starting at an epoch ms. */
@@ -129,7 +148,7 @@ public final class Warmup {
         int users = heatUsers(rps, cpu == null ? null : (cpu - jitPct) / Math.max(cpus, 0.01), Math.min(MAX_COMPILE_USERS, measured.profile().peakUsers()));
         Outcome stage = follow(driver, with(measured, new Profile.Fixed(users, budget.minusMillis(probe.millis()))), quiet, signals, listener);
         Outcome both = stage.after(probe);
-        return new Outcome(both.steady(), both.secondsToSteady(), both.millis(), both.check(), both.series(), 0, users);
+        return new Outcome(both.steady(), both.secondsToSteady(), both.millis(), both.check(), both.series(), new CompileStage(0, users));
     }
 
     /**
@@ -237,7 +256,7 @@ public final class Warmup {
 
         /** @param seconds the warmup's seconds, the measured ones excluded */
         synchronized Outcome outcome(long millis, int seconds) {
-            return new Outcome(heldAt >= 0, heldAt, millis, last, points.subList(0, Math.min(points.size(), seconds)), 0, 0);
+            return new Outcome(heldAt >= 0, heldAt, millis, last, points.subList(0, Math.min(points.size(), seconds)), CompileStage.NONE);
         }
     }
 

@@ -87,7 +87,7 @@ final class FakeJvm implements TargetVisit {
     @Override
     public Warmup.Outcome compile(Scenario scenario, Measurer.Load load) {
         events.add("compile " + name + " " + scenario.name());
-        return new Warmup.Outcome(true, 1, 1000, null, List.of(), 1, 2);
+        return new Warmup.Outcome(true, 1, 1000, null, List.of(), new Warmup.CompileStage(1, 2));
     }
 
     /** The sequential tests' procedure measures nothing on it. */
