@@ -76,7 +76,7 @@ final class FakeDriver implements LoadDriver {
         latency.recordValueWithCount(1_000_000, 100);
         long start = clockMs;
         clockMs += 1000;
-        return new Block(target, round, position, start, clockMs, 100, 100, new WindowShare(100, 100), new Errors(0, 0, 0, 0, 0), latency,
+        return new Block(target, round, position, start, clockMs, 100, 100, new WindowShare(100, 100), new Errors(0, 0, 0, 0, 0), 0, latency,
                 List.of(100.0), -1);
     }
 
