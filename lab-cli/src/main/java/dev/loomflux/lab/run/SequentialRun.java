@@ -36,7 +36,7 @@ final class SequentialRun implements DesignRun {
 
     @Override
     public void requireMemory(LaunchSettings settings) {
-        // One JVM at a time: the heap flag's own check is enough.
+        // One JVM at a time: no sum of resident JVMs to hold.
     }
 
     @Override

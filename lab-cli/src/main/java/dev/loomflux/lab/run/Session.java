@@ -8,7 +8,8 @@ import dev.loomflux.lab.result.ResultsFile;
 /**
  * What a design runs with, once the run's directory, support processes and results.json exist.
  *
- * @param procedure what the sequential design does on each target x scenario
+ * @param procedure what the sequential design does on each target x scenario; after the paired design's rounds, what
+ *                  maps their results (a sweep)
  * @param progress  the run's progress line, or null when its length is not known ahead
  */
 record Session(RunContext run, TargetStarter starter, Procedure procedure, ResultsFile results, Progress progress) {
