@@ -106,7 +106,8 @@ public final class CapacityCommand implements Callable<Integer> {
         CpuPlan cpus = cpuOptions.plan();
         LimitsCheck.require(experiment.targets(), settings, cpus.target(), jvm.cpus != null, jvm.memory != null, null);
         try (MachineLock taken = machine.take("capacity", spec.commandLine().getOut())) {
-            new Runner(Home.detect(), experiment, settings, cpus, db, new Hyperfoil(), Procedure.capacity(plan), processes, processes::stopping, spec.commandLine().getOut()).run();
+            new Runner(Home.detect(), experiment, Procedure.capacity(plan), new Runner.Setup(settings, cpus, db, new Hyperfoil(), processes), processes::stopping,
+                    spec.commandLine().getOut()).run();
         }
         return processes.stopping() ? 130 : 0;
     }

@@ -5,6 +5,7 @@ import dev.loomflux.lab.procedure.Procedure;
 import dev.loomflux.lab.Home;
 import dev.loomflux.lab.UsageException;
 import dev.loomflux.lab.experiment.Design;
+import dev.loomflux.lab.experiment.DriverChoice;
 import dev.loomflux.lab.experiment.Experiment;
 import dev.loomflux.lab.experiment.ExperimentReader;
 import dev.loomflux.lab.experiment.Profile;
@@ -132,7 +133,7 @@ public class RunCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         Experiment experiment = adjust(file != null ? fromFile() : fromFlags());
-        Design chosen = design(experiment.design(), file == null && pairedByDefault());
+        Design chosen = design(experiment.design(), file == null && pairedByDefault(experiment.driver()));
         String tooShort = Experiment.thinkProblem(experiment.profile(), chosen);
         if (tooShort != null) {
             throw new UsageException(file != null ? file + ": profile.think: " + tooShort : "--think " + think + ": " + tooShort);
@@ -155,9 +156,10 @@ public class RunCommand implements Callable<Integer> {
         CpuPlan cpus = cpuOptions.plan();
         LaunchSettings settings = jvm.settings(experiment.limits());
         LimitsCheck.require(experiment.targets(), settings, cpus.target(), jvm.cpus != null, jvm.memory != null, file == null ? null : file.toString());
-        LoadDriver load = driver.driver(experiment.inRounds(), experiment.profile() instanceof Profile.Rate);
+        LoadDriver load = driver.driver(experiment.driver(), experiment.inRounds(), experiment.profile() instanceof Profile.Rate);
         try (MachineLock taken = machine.take(spec.name(), spec.commandLine().getOut())) {
-            new Runner(Home.detect(), experiment, settings, cpus, db, load, Procedure.of(experiment), processes, processes::stopping, spec.commandLine().getOut()).run();
+            new Runner(Home.detect(), experiment, Procedure.of(experiment), new Runner.Setup(settings, cpus, db, load, processes), processes::stopping,
+                    spec.commandLine().getOut()).run();
         }
         if (processes.stopping()) {
             return 130;
@@ -202,9 +204,13 @@ public class RunCommand implements Callable<Integer> {
         return Design.paired(n, b, l, warm);
     }
 
-    /** A sweep stays sequential unless asked (--design paired measures each cell in rounds, docs/sweep.md); run is paired. */
-        boolean pairedByDefault() {
-        return driver.roundsPossible();
+    /**
+     * A sweep stays sequential unless asked (--design paired measures each cell in rounds, docs/sweep.md); run is paired.
+     *
+     * @param fromFile the experiment file's load driver, which the flags override
+     */
+    boolean pairedByDefault(DriverChoice fromFile) {
+        return driver.roundsPossible(fromFile);
     }
 
     /** What a subcommand adds to the experiment before --scale and --repeat: a sweep's grid. */
@@ -222,12 +228,11 @@ public class RunCommand implements Callable<Integer> {
             }
         }
         Path resolved = Presets.resolve(Home.detect(), file);
-        ExperimentReader.ExperimentFile read = ExperimentReader.readFile(resolved);
-        Experiment e = read.experiment();
-        driver.fromFile(read.driver());
+        Experiment e = ExperimentReader.read(resolved);
         return new Experiment(e.name(), e.targets(), e.scenarios(), e.profile(),
                 warmup == null ? e.warmup() : Flags.duration("--warmup", warmup, true),
-                cooldown == null ? e.cooldown() : Flags.duration("--cooldown", cooldown, true), e.repeat(), e.limits(), e.sweep(), e.idle(), e.design());
+                cooldown == null ? e.cooldown() : Flags.duration("--cooldown", cooldown, true), e.repeat(), e.limits(), e.sweep(), e.idle(), e.design(),
+                e.driver());
     }
 
     private Experiment fromFlags() {

@@ -1,6 +1,7 @@
 package dev.loomflux.lab.cli;
 
 import dev.loomflux.lab.UsageException;
+import dev.loomflux.lab.experiment.DriverChoice;
 import dev.loomflux.lab.experiment.Experiment;
 import dev.loomflux.lab.experiment.Sweep;
 import dev.loomflux.lab.process.LabProcesses;
@@ -30,7 +31,7 @@ public final class SweepCommand extends RunCommand {
     }
 
     @Override
-    boolean pairedByDefault() {
+    boolean pairedByDefault(DriverChoice fromFile) {
         return false;
     }
 

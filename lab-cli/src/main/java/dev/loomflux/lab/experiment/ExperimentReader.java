@@ -29,17 +29,10 @@ public final class ExperimentReader {
     private ExperimentReader() {
     }
 
-    /** An experiment file: its experiment, and the load driver it asks for (the flags can choose another for it). */
-    public record ExperimentFile(Experiment experiment, DriverChoice driver) {
-    }
-
+    /** The experiment a file describes, with the load driver it asks for (the flags can choose another for it). */
     public static Experiment read(Path file) {
-        return readFile(file).experiment();
-    }
-
-    public static ExperimentFile readFile(Path file) {
         Node root = root(file);
-        return new ExperimentFile(experiment(root, file), driver(root.get("driver"), file));
+        return experiment(root, file).withDriver(driver(root.get("driver"), file));
     }
 
     private static Experiment experiment(Node root, Path file) {

@@ -194,7 +194,7 @@ class ExperimentReaderTest {
     }
 
     private DriverChoice driver(String profileYaml) throws IOException {
-        return file(profileYaml, "[plaintext]").driver();
+        return read(profileYaml).driver();
     }
 
     private Experiment read(String profileYaml) throws IOException {
@@ -202,12 +202,8 @@ class ExperimentReaderTest {
     }
 
     private Experiment read(String profileYaml, String scenarios) throws IOException {
-        return file(profileYaml, scenarios).experiment();
-    }
-
-    private ExperimentReader.ExperimentFile file(String profileYaml, String scenarios) throws IOException {
         Path f = dir.resolve("x.yaml");
         Files.writeString(f, "targets: [mvc]\nscenarios: " + scenarios + "\n" + profileYaml + "\n");
-        return ExperimentReader.readFile(f);
+        return ExperimentReader.read(f);
     }
 }

@@ -98,7 +98,7 @@ class TurnsTest {
         return null;
     }
 
-    private void run(Experiment experiment, Turns.Visit visit) {
+    private void run(Experiment experiment, Turns.Jvm visit) {
         new Turns(experiment, stopping::get, d -> { }, events::add).run(visit, () -> results,
                 (target, scenario, repeat, why) -> unmeasured.add(target.name() + "#" + repeat + " " + scenario.name() + ": " + why));
     }
