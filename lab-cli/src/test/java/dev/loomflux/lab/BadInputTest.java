@@ -96,12 +96,12 @@ class BadInputTest {
     void flagsAndExperimentFilesShareOneProfileReadingWithTheSameLimits() throws IOException {
         String[][] cases = {
                 {"--profile fixed --users 0", "{fixed: {users: 0}}", "0 is out of range 1..100000", "--users 0: ", "profile.fixed.users: "},
-                {"--profile loops --connections 100001", "{loops: {users: 100001}}", "100001 is out of range 1..100000", "--users 100001: ",
+                {"--profile loops --users 100001", "{loops: {users: 100001}}", "100001 is out of range 1..100000", "--users 100001: ",
                         "profile.loops.users: "},
                 {"--profile burst --requests 0", "{burst: {requests: 0}}", "0 is out of range 1..10000000", "--requests 0: ", "profile.burst.requests: "},
                 {"--profile rate --duration 5s", "{rate: {duration: 5s}}", "required by the rate profile", "--rps: ", "profile.rate.rps: "},
-                {"--profile rate --rps 10 --max-users 0", "{rate: {rps: 10, max-users: 0}}", "0 is out of range 1..100000", "--max-users 0: ",
-                        "profile.rate.max-users: "},
+                {"--profile rate --rps 10 --max-in-flight 0", "{rate: {rps: 10, max-in-flight: 0}}", "0 is out of range 1..100000", "--max-in-flight 0: ",
+                        "profile.rate.max-in-flight: "},
                 {"--profile fixed --duration 0s", "{fixed: {duration: 0s}}", "must be longer than 0", "--duration 0s: ", "profile.fixed.duration: "},
                 {"--profile stages --stages 10s:0,5s:0", "{stages: [{duration: 10s, users: 0}, {duration: 5s, users: 0}]}", "no stage has users",
                         "--stages 10s:0,5s:0: ", "profile.stages: "},
@@ -139,7 +139,7 @@ class BadInputTest {
         String limits = Files.readString(proc);
         java.util.regex.Matcher m = java.util.regex.Pattern.compile("Max open files\\s+(\\d+)").matcher(limits);
         org.junit.jupiter.api.Assumptions.assumeTrue(m.find() && Long.parseLong(m.group(1)) < 6_000_000, "no open-file limit under 6,000,000 here");
-        assertOneLineError(LabCli.of("run", "--users", "100000", "--repeat", "20", "--no-pin"),
+        assertOneLineError(LabCli.of("run", "--users", "100000", "--sets", "20", "--no-pin"),
                 "--users 100000: the load driver holds 6,000,000 connections at once (100,000 users x 60 target JVMs");
     }
 

@@ -95,7 +95,7 @@ public final class CapacityCommand implements Callable<Integer> {
         List<Scenario> scenarios = scenarioOptions.select(List.of("gateway"));
         Experiment experiment = new Experiment("capacity-" + String.join("+", scenarios.stream().map(s -> s.kind().id()).toList()),
                 targets.select(), scenarios, new Profile.Rate(start, stepTime, plan.inFlight(start)),
-                Flags.duration("--warmup", warmup, true), Flags.duration("--cooldown", cooldown, true), Flags.repeat(repeat));
+                Flags.duration("--warmup", warmup, true), Flags.duration("--cooldown", cooldown, true), Flags.count("--repeat", repeat));
         LaunchSettings settings = jvm.settings();
         CpuPlan cpus = cpuOptions.plan();
         LimitsCheck.require(experiment.targets(), settings, cpus.target(), jvm.cpus != null, jvm.memory != null, null);

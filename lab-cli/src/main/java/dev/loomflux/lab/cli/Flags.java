@@ -10,10 +10,10 @@ final class Flags {
     private Flags() {
     }
 
-    /** --repeat N, for run, sweep and capacity alike. */
-    static int repeat(int n) {
+    /** How many JVMs of each target, --repeat N or --sets N, for run, sweep and capacity alike. */
+    static int count(String flag, int n) {
         if (n < 1 || n > Limits.MAX_REPEAT) {
-            throw new UsageException("--repeat " + n + ": expected 1.." + Limits.MAX_REPEAT);
+            throw new UsageException(flag + " " + n + ": expected 1.." + Limits.MAX_REPEAT);
         }
         return n;
     }

@@ -23,7 +23,7 @@ public final class ListCommand implements Callable<Integer> {
         PROFILES.put("stages", "--stages 15s:50,30s:100,...: k6-style linear ramps of closed-model users");
         PROFILES.put("loops", "--users N --requests L: N users x L requests, started over 1 s (JMeter)");
         PROFILES.put("burst", "--users N --requests L: N users started at once x L requests (Gatling)");
-        PROFILES.put("rate", "--rps R --duration T [--max-users M]: open model, constant arrivals (wrk2)");
+        PROFILES.put("rate", "--rps R --duration T [--max-in-flight M]: open model, constant arrivals (wrk2)");
     }
 
     @Spec

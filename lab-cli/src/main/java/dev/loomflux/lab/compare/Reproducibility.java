@@ -221,7 +221,7 @@ public final class Reproducibility {
     }
 
     private static boolean repeated(RunRecord run) {
-        return run.results().stream().anyMatch(r -> r.repeatOrFirst() > 1);
+        return run.results().stream().anyMatch(r -> r.jvm() > 1);
     }
 
     private static Double ratio(Metric m, Pairs.Pair p) {

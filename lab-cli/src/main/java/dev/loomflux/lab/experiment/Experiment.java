@@ -116,7 +116,12 @@ public record Experiment(String name, List<TargetSpec> targets, List<Scenario> s
 
     /** Measured in interleaved rounds: a paired design, and a steady load (fixed users or a rate) to measure in blocks; a sweep per cell. */
     public boolean inRounds() {
-        return design.paired() && (profile instanceof Profile.Fixed || profile instanceof Profile.Rate);
+        return design.paired() && measuredInRounds(profile);
+    }
+
+    /** Whether the paired design can measure the profile in rounds: a steady load, fixed users or a rate, cut into blocks. */
+    public static boolean measuredInRounds(Profile profile) {
+        return profile instanceof Profile.Fixed || profile instanceof Profile.Rate;
     }
 
     public Experiment withSweep(Sweep grid) {
@@ -154,7 +159,7 @@ public record Experiment(String name, List<TargetSpec> targets, List<Scenario> s
             return new Profile.Burst(x.users(), (int) Math.max(1, Math.round(x.requests() * f)), x.think());
         }
         Profile.Rate x = (Profile.Rate) p;
-        return new Profile.Rate(x.rps(), times(x.duration(), f, Duration.ofSeconds(1)), x.maxUsers());
+        return new Profile.Rate(x.rps(), times(x.duration(), f, Duration.ofSeconds(1)), x.maxInFlight());
     }
 
     private static Duration times(Duration d, double f, Duration min) {

@@ -10,8 +10,8 @@ public final class Limits {
     private Limits() {
     }
 
-    /** Enough sessions for the rate at up to 1 s latency, so the driver is not the limit. */
-    static int defaultMaxUsers(int rps) {
+    /** Enough requests in flight for the rate at up to 1 s latency, so the driver is not the limit. */
+    static int defaultMaxInFlight(int rps) {
         return Math.max(100, Math.min(MAX_USERS, rps));
     }
 }

@@ -12,13 +12,17 @@ import java.util.Map;
  * or {@code --users 0: ...}), and those the {@link Fields} give.
  */
 public final class ProfileReader {
+    /** The open model's cap on requests in flight. */
+    public static final String MAX_IN_FLIGHT = "max-in-flight";
     /** Which fields each kind takes; any other is an error, not silently ignored. */
     public static final Map<String, List<String>> FIELDS = Map.of(
             "stages", List.of("stages"),
             "fixed", List.of("users", "duration"),
             "loops", List.of("users", "requests"),
             "burst", List.of("users", "requests"),
-            "rate", List.of("rps", "duration", "max-users"));
+            "rate", List.of("rps", "duration", MAX_IN_FLIGHT));
+    /** Fields of older labs, by the name that replaced them: an old field is an error that names its new name. */
+    static final Map<String, String> RENAMED = Map.of("max-users", MAX_IN_FLIGHT);
     public static final String KINDS = "stages, fixed, loops, burst, rate";
     static final String CLOSED = "stages, fixed, loops, burst";
     /** Every closed profile's pause between requests: beside the kind's fields, since stages are a list. */
@@ -68,7 +72,7 @@ public final class ProfileReader {
                 }
                 int rps = integer(f, "rps", 1, Limits.MAX_RPS, null);
                 return new Profile.Rate(rps, positive(f, "duration", DEFAULT_DURATION),
-                        integer(f, "max-users", 1, Limits.MAX_USERS, Limits.defaultMaxUsers(rps)));
+                        integer(f, MAX_IN_FLIGHT, 1, Limits.MAX_USERS, Limits.defaultMaxInFlight(rps)));
             default:
                 throw f.error("", "unknown profile (allowed: " + KINDS + ")");
         }

@@ -255,7 +255,7 @@ public record Sweep(List<Axis> axes, Duration cellWarmup) {
                     throw new UsageException("sweep: rate varies a rate profile, not " + base.kind());
                 }
                 int rps = cell.get(a.name());
-                return new Profile.Rate(rps, r.duration(), Math.max(r.maxUsers(), Limits.defaultMaxUsers(rps)));
+                return new Profile.Rate(rps, r.duration(), Math.max(r.maxInFlight(), Limits.defaultMaxInFlight(rps)));
             }
         }
         return base;

@@ -34,7 +34,7 @@ public final class MeasuredResult {
         Result.Load load = new Result.Load(Result.round(seconds), m.requests(), m.responses(), Result.round(m.throughput()), Result.round(m.inFlight()),
                 Latency.of(m.latency()), errors(m.errors()), new Result.Bytes(m.bytesSent(), m.bytesReceived()),
                 openModel ? m.behindSchedule() : null, m.cacheHits());
-        return new Result(new Result.Key(target, scenario, null, null, null), Result.Outcome.OK, load, telemetry, files, checks, null, null);
+        return new Result(new Result.Key(target, scenario, null, null, null, null), Result.Outcome.OK, load, telemetry, files, checks, null, null);
     }
 
     /**
@@ -46,7 +46,7 @@ public final class MeasuredResult {
                                   Errors errors, List<PerSecond> series, String hlog, String plan, SteadyState steadyState, Boolean behindSchedule) {
         Result.Load load = new Result.Load(Result.round(seconds), requests, responses, Result.round(share.rps(seconds)), Result.round(share.inFlight(seconds)),
                 Latency.of(latency), errors(errors), null, behindSchedule, null);
-        return new Result(new Result.Key(target, scenario, null, null, null), Result.Outcome.OK, load, new Result.Telemetry(series, null, null, null),
+        return new Result(new Result.Key(target, scenario, null, null, null, null), Result.Outcome.OK, load, new Result.Telemetry(series, null, null, null),
                 new Result.Files(hlog, plan, null, null), new Result.Checks(steadyState, null, null), null, null);
     }
 

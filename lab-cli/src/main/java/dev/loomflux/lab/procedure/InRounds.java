@@ -254,7 +254,7 @@ public final class InRounds {
     static Profile block(Profile p, Design d) {
         Duration length = d.block().plus(d.leadIn());
         if (p instanceof Profile.Rate r) {
-            return new Profile.Rate(r.rps(), length, r.maxUsers());
+            return new Profile.Rate(r.rps(), length, r.maxInFlight());
         }
         return new Profile.Fixed(p.peakUsers(), length, p.think());
     }

@@ -36,7 +36,8 @@ final class ReportContent {
         }
         List<Section> out = new ArrayList<>();
         List<String> scenarios = scenarios(root);
-        boolean repeated = root.repeats() > 1;
+        boolean repeated = root.jvmsPerTarget() > 1;
+        String jvms = jvms(root);
         List<Paragraph> summary = new ArrayList<>();
         for (String s : scenarios) {
             summary.addAll(Findings.summary(root, s, ok(root, s)));
@@ -55,9 +56,9 @@ final class ReportContent {
                 charts.addAll(List.of(id + "-warmup", id + "-warmup-jit"));
             }
             out.add(new Section("Scenario " + s, List.of(),
-                    List.of(latency(all, repeated), throughput(all, repeated), agents(all, repeated), phases(all, repeated), jvm(all, repeated)), charts));
+                    List.of(latency(all, jvms), throughput(all, jvms), agents(all, jvms), phases(all, jvms), jvm(all, jvms)), charts));
         }
-        Table steady = steadyState(root, repeated);
+        Table steady = steadyState(root, jvms);
         if (!steady.rows().isEmpty()) {
             boolean staged = root.results().stream().anyMatch(r -> r.checks().steadyState() != null && r.checks().steadyState().compileStage() > 0);
             out.add(new Section("Steady state", List.of(Paragraph.plain((staged ? "Each warmup started with a compile stage, 2 users until the target's "
@@ -106,7 +107,7 @@ final class ReportContent {
                     + "every result of the cell steady "
                     + "(" + map.method() + ").")), tables, SweepCharts.ids(map, i)));
         }
-        Table steady = steadyState(root, root.repeats() > 1);
+        Table steady = steadyState(root, jvms(root));
         if (!steady.rows().isEmpty()) {
             out.add(new Section("Steady state", List.of(Paragraph.plain("Every cell was measured after its load was steady; the first cell of "
                     + "each target JVM warmed it from cold.")), List.of(steady), List.of()));
@@ -189,7 +190,7 @@ final class ReportContent {
         rows.add(List.of("targets", String.join(", ", exp.targets().stream()
                 .map(t -> t.name() + (t.limits() != null ? " (own limits: " + readable(Json.tree(t.limits())) + ")" : "")).toList())));
         rows.add(List.of("profile", readable(Json.tree(exp.profile()))));
-        rows.add(List.of("warmup / cooldown / repeat", Cells.num(exp.warmupS()) + " s / " + Cells.num(exp.cooldownS()) + " s / " + root.repeats()));
+        rows.add(List.of("warmup / cooldown / repeat", Cells.num(exp.warmupS()) + " s / " + Cells.num(exp.cooldownS()) + " s / " + root.jvmsPerTarget()));
         if (exp.design() != null) {
             rows.add(List.of("design", "paired".equals(exp.design().kind())
                     ? "paired: " + exp.design().rounds() + " rounds of " + Cells.num(exp.design().blockS()) + " s blocks per target"
@@ -252,28 +253,34 @@ final class ReportContent {
         return node.isNumber() ? Cells.num(node.numberValue()) : node.asText();
     }
 
-    private static List<String> who(Result r, boolean repeated) {
+    /** The column that tells a target's JVMs apart: "set" in the paired design, "repeat" in the sequential one; null with one JVM each. */
+    private static String jvms(RunRecord root) {
+        return root.jvmsPerTarget() < 2 ? null : root.experiment() != null && root.experiment().paired() ? "set" : "repeat";
+    }
+
+    /** @param jvms the column that tells a target's JVMs apart, "set" or "repeat"; null with one JVM per target */
+    private static List<String> who(Result r, String jvms) {
         List<String> cells = new ArrayList<>();
         cells.add(r.target());
-        if (repeated) {
-            cells.add(String.valueOf(r.repeatOrFirst()));
+        if (jvms != null) {
+            cells.add(String.valueOf(r.jvm()));
         }
         return cells;
     }
 
-    private static List<String> header(boolean repeated, String... rest) {
+    private static List<String> header(String jvms, String... rest) {
         List<String> h = new ArrayList<>(List.of("target"));
-        if (repeated) {
-            h.add("repeat");
+        if (jvms != null) {
+            h.add(jvms);
         }
         h.addAll(List.of(rest));
         return h;
     }
 
-    private static Table latency(List<Result> results, boolean repeated) {
+    private static Table latency(List<Result> results, String jvms) {
         List<List<String>> rows = new ArrayList<>();
         for (Result r : results) {
-            List<String> row = who(r, repeated);
+            List<String> row = who(r, jvms);
             if (!r.ok()) {
                 row.addAll(List.of("failed", "", "", "", "", "", ""));
             } else {
@@ -284,13 +291,13 @@ final class ReportContent {
             }
             rows.add(row);
         }
-        return new Table("Response time (ms)", header(repeated, "avg", "p50", "p90", "p95", "p99", "p99.9", "max"), rows);
+        return new Table("Response time (ms)", header(jvms, "avg", "p50", "p90", "p95", "p99", "p99.9", "max"), rows);
     }
 
-    private static Table throughput(List<Result> results, boolean repeated) {
+    private static Table throughput(List<Result> results, String jvms) {
         List<List<String>> rows = new ArrayList<>();
         for (Result r : results) {
-            List<String> row = who(r, repeated);
+            List<String> row = who(r, jvms);
             if (!r.ok()) {
                 row.addAll(List.of("failed", "", "", "", "", "", "", "", ""));
             } else {
@@ -301,19 +308,19 @@ final class ReportContent {
             }
             rows.add(row);
         }
-        return new Table("Throughput and reliability", header(repeated, "rps", "requests", "errors", "connect", "timeout", "4xx", "5xx",
+        return new Table("Throughput and reliability", header(jvms, "rps", "requests", "errors", "connect", "timeout", "4xx", "5xx",
                 "other", "driver CPU %"), rows);
     }
 
     /** JMeter's agents: each one's part of the window, and its clock against the lab's as it read it before its load. */
-    private static Table agents(List<Result> results, boolean repeated) {
+    private static Table agents(List<Result> results, String jvms) {
         List<List<String>> rows = new ArrayList<>();
         for (Result r : results) {
             if (!r.ok() || r.checks().driver() == null || r.checks().driver().agents() == null) {
                 continue;
             }
             for (DriverCheck.Agent a : r.checks().driver().agents()) {
-                List<String> row = who(r, repeated);
+                List<String> row = who(r, jvms);
                 row.addAll(List.of(a.agent(), Cells.num(a.requests()),
                         r.load().requests() == null || r.load().requests() == 0 ? "" : Cells.num(Result.round(100.0 * a.requests() / r.load().requests())),
                         Cells.num(a.throughputRps()), Cells.num(a.inFlight()), Cells.num(a.p50Ms()), Cells.num(a.p99Ms()),
@@ -325,15 +332,15 @@ final class ReportContent {
         }
         return new Table("Load per agent (the agent's clock minus the lab's, read before its load; its send times are moved by it."
                 + " Its JVM's CPU as it reported it each second, 100 = one core)",
-                header(repeated, "agent", "requests", "% of requests", "rps", "in flight", "p50 ms", "p99 ms", "clock offset ms", "agent CPU %"), rows);
+                header(jvms, "agent", "requests", "% of requests", "rps", "in flight", "p50 ms", "p99 ms", "clock offset ms", "agent CPU %"), rows);
     }
 
-    private static Table phases(List<Result> results, boolean repeated) {
+    private static Table phases(List<Result> results, String jvms) {
         boolean limited = results.stream().anyMatch(r -> phases(r).stream().anyMatch(p -> p.limits() != null));
         List<List<String>> rows = new ArrayList<>();
         for (Result r : results) {
             for (PhaseStats p : phases(r)) {
-                List<String> row = who(r, repeated);
+                List<String> row = who(r, jvms);
                 PhaseStats.TargetRanges t = p.target();
                 row.addAll(List.of(p.name(), Cells.num(p.fromS()) + " to " + Cells.num(p.toS()),
                         Cells.range(t.cpuPct()) + " (mean " + Cells.num(t.cpuPct() == null ? null : t.cpuPct().mean()) + ")",
@@ -350,17 +357,17 @@ final class ReportContent {
             columns.addAll(List.of("throttled % of periods", "cgroup memory max MB"));
         }
         return new Table("Target resources per phase (CPU: 100 = one core; s relative to the measured load)",
-                header(repeated, columns.toArray(String[]::new)), rows);
+                header(jvms, columns.toArray(String[]::new)), rows);
     }
 
-    private static Table jvm(List<Result> results, boolean repeated) {
+    private static Table jvm(List<Result> results, String jvms) {
         List<List<String>> rows = new ArrayList<>();
         for (Result r : results) {
             JvmFacts j = r.telemetry().jvm();
             if (j == null) {
                 continue;
             }
-            List<String> row = who(r, repeated);
+            List<String> row = who(r, jvms);
             if (!j.available()) {
                 row.addAll(List.of("-", "-", "-", "-", "-", "-", "-", "unavailable: " + j.note()));
             } else {
@@ -373,11 +380,11 @@ final class ReportContent {
             }
             rows.add(row);
         }
-        return new Table("JVM internals over the measured window (JFR)", header(repeated, "GC pauses", "GC total ms", "GC max ms",
+        return new Table("JVM internals over the measured window (JFR)", header(jvms, "GC pauses", "GC total ms", "GC max ms",
                 "heap after GC MB", "alloc MB/s", "platform threads", "virtual threads", "pinning"), rows);
     }
 
-    private static Table steadyState(RunRecord root, boolean repeated) {
+    private static Table steadyState(RunRecord root, String jvms) {
         boolean steps = root.results().stream().anyMatch(r -> r.key().step() != null);
         boolean cells = root.results().stream().anyMatch(r -> r.key().cell() != null);
         List<List<String>> rows = new ArrayList<>();
@@ -387,8 +394,8 @@ final class ReportContent {
                 continue;
             }
             List<String> row = new ArrayList<>(List.of(r.target(), r.scenario()));
-            if (repeated) {
-                row.add(String.valueOf(r.repeatOrFirst()));
+            if (jvms != null) {
+                row.add(String.valueOf(r.jvm()));
             }
             if (steps) {
                 row.add(r.key().step() == null ? "-" : r.key().step().toString());
@@ -405,8 +412,8 @@ final class ReportContent {
             rows.add(row);
         }
         List<String> header = new ArrayList<>(List.of("target", "scenario"));
-        if (repeated) {
-            header.add("repeat");
+        if (jvms != null) {
+            header.add(jvms);
         }
         if (steps) {
             header.add("step");
@@ -479,7 +486,7 @@ final class ReportContent {
     }
 
     private static Section capacity(RunRecord root) {
-        boolean repeated = root.repeats() > 1;
+        boolean repeated = root.jvmsPerTarget() > 1;
         List<List<String>> rows = new ArrayList<>();
         for (CapacitySearchResult c : root.capacity()) {
             List<String> steps = c.steps().stream().map(s -> s.offeredRps() + (s.sloMet() ? " ok" : " miss")).toList();

@@ -40,7 +40,7 @@ public record RepeatSummary(String method, List<Estimate> estimates, List<PairVe
                         dev.loomflux.lab.stats.Estimate e = Stats.summarize(v);
                         estimates.add(new Estimate(target, scenario, metric.summaryName(), e.n(), Result.round(e.median()), Result.round(e.min()),
                                 Result.round(e.max()), Result.round(e.ciLow()), Result.round(e.ciHigh())));
-                        unsteady.put(target, ok.stream().filter(r -> !r.steady()).map(r -> target + " repeat " + r.repeatOrFirst()).toList());
+                        unsteady.put(target, ok.stream().filter(r -> !r.steady()).map(r -> target + " " + r.jvmLabel()).toList());
                     }
                 }
                 List<String> present = new ArrayList<>(samples.keySet());

@@ -11,7 +11,7 @@ import java.util.Map;
 import org.HdrHistogram.Histogram;
 
 /**
- * One target x scenario x repeat (x capacity step, x sweep cell) of results.json: who it is, how it
+ * One target x scenario x set or repeat (x capacity step, x sweep cell) of results.json: who it is, how it
  * ended, the measured load, the target's telemetry, the files written beside it, what the measurement
  * was checked against, the SLO of a capacity step and the JVM that served it. Each part is a record of
  * its own, written flat into results.json (field names: docs/results-schema.md); a failed result has
@@ -31,11 +31,13 @@ public record Result(@JsonUnwrapped Key key, @JsonUnwrapped Outcome outcome, @Js
     }
 
     /**
-     * @param repeat the repeat, or in the paired design the set of JVMs; null before it is stamped
+     * @param set    the paired design's set of JVMs; null in the sequential design (and before it is stamped)
+     * @param repeat the sequential design's repeat, a capacity search's search; null in the paired design (schema 11 and
+     *               before: the set there too)
      * @param step   the capacity search's step; null elsewhere
      * @param cell   in a sweep, the value of every axis where this was measured (docs/sweep.md)
      */
-    public record Key(String target, String scenario, Integer repeat, Integer step, Map<String, Integer> cell) {
+    public record Key(String target, String scenario, Integer set, Integer repeat, Integer step, Map<String, Integer> cell) {
     }
 
     /** "ok", or "failed" with why. */
@@ -154,25 +156,34 @@ public record Result(@JsonUnwrapped Key key, @JsonUnwrapped Outcome outcome, @Js
      *                   resources up to its death (t counts from that request, not from a measured window); null otherwise
      */
     public static Result failed(String target, String scenario, String error, List<PerSecond> untilDeath) {
-        return new Result(new Key(target, scenario, null, null, null), Outcome.failed(error), null,
+        return new Result(new Key(target, scenario, null, null, null, null), Outcome.failed(error), null,
                 untilDeath == null || untilDeath.isEmpty() ? null : new Telemetry(List.copyOf(untilDeath), null, null, null), null, null, null, null);
     }
 
-    /** Stamped with the repeat it belongs to and the target process that served it. */
+    /**
+     * Stamped with which JVM of its target it measured, numbered as its repeat ({@link #inSet} makes it the paired
+     * design's set), and the target process that served it.
+     */
     public Result withVisit(int repeat, Long startupMs, String targetCpus, TargetConfig targetConfig) {
-        return new Result(new Key(key.target(), key.scenario(), repeat, key.step(), key.cell()), outcome, load, telemetry, files, checks, slo,
+        return new Result(new Key(key.target(), key.scenario(), key.set(), repeat, key.step(), key.cell()), outcome, load, telemetry, files, checks, slo,
                 new Visit(startupMs, targetCpus, targetConfig));
+    }
+
+    /** In the paired design, where a target's JVMs are sets measured in the same rounds: its JVM's number as its set, not its repeat. */
+    public Result inSet() {
+        return key.repeat() == null ? this : new Result(new Key(key.target(), key.scenario(), key.repeat(), null, key.step(), key.cell()), outcome, load,
+                telemetry, files, checks, slo, visit);
     }
 
     /** As measured in this cell of a sweep. */
     public Result withCell(Map<String, Integer> cell) {
-        return new Result(new Key(key.target(), key.scenario(), key.repeat(), key.step(), Collections.unmodifiableMap(new LinkedHashMap<>(cell))),
+        return new Result(new Key(key.target(), key.scenario(), key.set(), key.repeat(), key.step(), Collections.unmodifiableMap(new LinkedHashMap<>(cell))),
                 outcome, load, telemetry, files, checks, slo, visit);
     }
 
     /** As step {@code step} of a capacity search: the rate it offered and why it missed the SLO (empty: met). */
     public Result withStep(int step, int offeredRps, List<String> sloMisses) {
-        return new Result(new Key(key.target(), key.scenario(), key.repeat(), step, key.cell()), outcome, load, telemetry, files, checks,
+        return new Result(new Key(key.target(), key.scenario(), key.set(), key.repeat(), step, key.cell()), outcome, load, telemetry, files, checks,
                 new Slo(offeredRps, sloMisses.isEmpty(), List.copyOf(sloMisses)), visit);
     }
 
@@ -198,8 +209,14 @@ public record Result(@JsonUnwrapped Key key, @JsonUnwrapped Outcome outcome, @Js
         return key.cell() == null ? "" : String.join(" ", key.cell().entrySet().stream().map(e -> e.getKey() + "=" + e.getValue()).toList());
     }
 
-    public int repeatOrFirst() {
-        return key.repeat() == null ? 1 : key.repeat();
+    /** Which of its target's JVMs this was: its set in the paired design, its repeat in the sequential one; 1 when neither is recorded. */
+    public int jvm() {
+        return key.set() != null ? key.set() : key.repeat() != null ? key.repeat() : 1;
+    }
+
+    /** "set 2" or "repeat 2": {@link #jvm} in its design's word. */
+    public String jvmLabel() {
+        return (key.set() != null ? "set " : "repeat ") + jvm();
     }
 
     /** Rounded, or null for a figure that does not exist (NaN: a second without responses has no percentiles). */

@@ -55,7 +55,7 @@ final class Described {
             limits = new Limits(own.cpus(), own.memoryMb(), unsupported.isEmpty(),
                     unsupported.orElse(Cgroup.mechanism() + "; the JVM sees the quota rounded up (ActiveProcessorCount)"));
         }
-        return new ExperimentDescription(e.name(), targets, scenarios, profile(e.profile()), seconds(e.warmup()), seconds(e.cooldown()), e.repeat(),
+        return new ExperimentDescription(e.name(), targets, scenarios, profile(e.profile()), seconds(e.warmup()), seconds(e.cooldown()), e.repeat(), null,
                 settings.heap(), settings.describedFlags(), limits, e.sweep() == null ? null
                         : new ExperimentDescription.SweepPlan(e.sweep().axes().stream().map(a -> new SweepMap.Axis(a.name(), a.label(), a.values())).toList(),
                         seconds(e.sweep().cellWarmup())),
@@ -83,7 +83,7 @@ final class Described {
             return new ProfileDescription(p.kind(), null, b.users(), null, b.requests(), null, null, think);
         }
         Profile.Rate r = (Profile.Rate) p;
-        return new ProfileDescription(p.kind(), null, null, seconds(r.duration()), null, r.rps(), r.maxUsers(), null);
+        return new ProfileDescription(p.kind(), null, null, seconds(r.duration()), null, r.rps(), r.maxInFlight(), null);
     }
 
     private static double seconds(java.time.Duration d) {

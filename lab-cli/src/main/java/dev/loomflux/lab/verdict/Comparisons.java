@@ -163,7 +163,7 @@ public final class Comparisons {
                         + "Hyperfoil (--driver hyperfoil) would", m.id(), resolution * 100);
             } else if (jvms > 0 && !withinJvms.equals(PairComparison.UNDECIDED)) {
                 note = String.format(Locale.ROOT, "the JVMs of one target sit at levels of their own, which rounds do not average out "
-                        + "(+-%.1f%% on this ratio): more sets of JVMs (--repeat) would tell", Math.expm1(jvms) * 100);
+                        + "(+-%.1f%% on this ratio): more sets of JVMs (--sets) would tell", Math.expm1(jvms) * 100);
             }
         }
         if (note != null) {

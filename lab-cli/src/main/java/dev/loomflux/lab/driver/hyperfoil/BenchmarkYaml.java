@@ -77,7 +77,7 @@ final class BenchmarkYaml {
         y.append("phases:\n");
         PhasePlan.Phase p = block.phases().get(0);
         for (int i = 0; i < targets.size(); i++) {
-            model(y, new PhasePlan.Phase(PhasePlan.phaseName(i), p.model(), p.sessions(), p.rps(), 0, p.durationMs(), p.requests()));
+            model(y, new PhasePlan.Phase(PhasePlan.phaseName(i), p.model(), p.users(), p.maxInFlight(), p.rps(), 0, p.durationMs(), p.requests()));
             y.append("      duration: ").append(p.durationMs()).append("ms\n");
             y.append("      maxIterations: ").append(blocks).append('\n');
             y.append("      scenario:\n");
@@ -109,12 +109,12 @@ final class BenchmarkYaml {
     private static void model(StringBuilder y, PhasePlan.Phase p) {
         y.append("- ").append(p.name()).append(":\n");
         switch (p.model()) {
-            case ALWAYS -> y.append("    always:\n      users: ").append(p.sessions()).append('\n');
-            case AT_ONCE -> y.append("    atOnce:\n      users: ").append(p.sessions()).append('\n');
+            case ALWAYS -> y.append("    always:\n      users: ").append(p.users()).append('\n');
+            case AT_ONCE -> y.append("    atOnce:\n      users: ").append(p.users()).append('\n');
             case CONSTANT_RATE -> y.append("    constantRate:\n")
                     .append("      usersPerSec: ").append(p.rps()).append('\n')
                     .append("      variance: false\n")
-                    .append("      maxSessions: ").append(p.sessions()).append('\n');
+                    .append("      maxSessions: ").append(p.maxInFlight()).append('\n');
         }
     }
 

@@ -88,13 +88,13 @@ final class JmeterPlan {
         List<PhasePlan.Phase> phases = plan.phases();
         if (plan.loops()) {
             // The loops' users start over 1 s in 20 ms slots for Hyperfoil; JMeter ramps them up itself.
-            int users = phases.stream().mapToInt(PhasePlan.Phase::sessions).sum();
+            int users = phases.stream().mapToInt(PhasePlan.Phase::users).sum();
             threadGroup(inPlan, "loops", split.users(users), PhasePlan.LOOPS_RAMP_UP_MS, 0, -1, phases.get(0).requests(), spec, plan.think());
         } else {
             for (PhasePlan.Phase p : phases) {
                 switch (p.model()) {
-                    case ALWAYS -> threadGroup(inPlan, p.name(), split.users(p.sessions()), 0, p.startMs(), p.durationMs(), -1, spec, plan.think());
-                    case AT_ONCE -> threadGroup(inPlan, p.name(), split.users(p.sessions()), 0, p.startMs(), -1, p.requests(), spec, plan.think());
+                    case ALWAYS -> threadGroup(inPlan, p.name(), split.users(p.users()), 0, p.startMs(), p.durationMs(), -1, spec, plan.think());
+                    case AT_ONCE -> threadGroup(inPlan, p.name(), split.users(p.users()), 0, p.startMs(), -1, p.requests(), spec, plan.think());
                     case CONSTANT_RATE -> openModel(inPlan, p, split.rate(p.rps()), spec);
                 }
             }
