@@ -84,6 +84,36 @@ class BadInputTest {
                 "lab: --think 100ms..200ms: a paired block must last 10 of the longest pause, 2000ms, not 1000ms; give a longer block or the sequential design");
     }
 
+    /** A flag or field of an older lab is refused with the name that replaced it, rather than read as it once was. */
+    @Test
+    void anOldNameSaysItsNewName() throws IOException {
+        assertOneLineError(LabCli.of("run", "--connections", "5"), "lab: --connections is now --users");
+        assertOneLineError(LabCli.of("run", "--profile", "rate", "--rps", "10", "--max-users", "5"), "lab: --max-users is now --max-in-flight");
+        assertOneLineError(LabCli.of("sweep", "--max-users", "5", "--vary", "rate=10,20"), "lab: --max-users is now --max-in-flight");
+        Path yaml = dir.resolve("old.yaml");
+        Files.writeString(yaml, "targets: [mvc]\nscenarios: [plaintext]\nprofile: {rate: {rps: 10, max-users: 5}}\n");
+        assertOneLineError(LabCli.of("run", yaml.toString()), "lab: " + yaml + ": profile.rate.max-users: is now max-in-flight");
+    }
+
+    /** The paired design's JVMs come in sets, the sequential design's in repeats: each refuses the other's word and names its own. */
+    @Test
+    void setsArePairedAndRepeatsSequential() throws IOException {
+        assertOneLineError(LabCli.of("run", "--targets", "mvc", "--repeat", "3"),
+                "lab: --repeat 3: the paired design measures sets of JVMs in the same rounds; use --sets 3");
+        assertOneLineError(LabCli.of("run", "--design", "sequential", "--targets", "mvc", "--sets", "2"),
+                "lab: --sets 2: sets are the paired design's; this run measures one target after another"
+                        + " (--design sequential, or a profile other than fixed and rate): use --repeat 2");
+        assertOneLineError(LabCli.of("run", "--targets", "mvc", "--sets", "0"), "lab: --sets 0: expected 1..100");
+        Path yaml = dir.resolve("jvms.yaml");
+        String experiment = "targets: [mvc]\nscenarios: [plaintext]\nprofile: {fixed: {users: 2, duration: 5s}}\n";
+        Files.writeString(yaml, experiment + "design: paired\nrepeat: 2\n");
+        assertOneLineError(LabCli.of("run", yaml.toString()),
+                "lab: " + yaml + ": repeat: the paired design measures sets of JVMs in the same rounds: write sets: 2");
+        Files.writeString(yaml, experiment + "sets: 2\n");
+        assertOneLineError(LabCli.of("run", yaml.toString()), "lab: " + yaml + ": sets: sets are the paired design's (a fixed or rate profile);"
+                + " this experiment measures one target after another: write repeat: 2");
+    }
+
     @Test
     void aFileNameThatIsNoNameBecomesOne() throws IOException {
         Path yaml = dir.resolve("my first (test).yaml");

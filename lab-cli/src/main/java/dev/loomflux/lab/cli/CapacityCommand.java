@@ -24,8 +24,8 @@ import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
 
 @Command(name = "capacity", mixinStandardHelpOptions = true, sortOptions = false,
-        description = {"Find each target's capacity at an SLO: open-model rate steps (doubling, then bisection to 5%%),",
-                "each with warmup; reports the highest rate that meets the SLO and the latency-vs-rate curve."})
+        description = {"Find each target's capacity: the highest open-model rate that meets an SLO.",
+                "Rate steps double, then bisect to 5%%, each after its own warmup; reports each target's capacity and its latency-vs-rate curve."})
 public final class CapacityCommand implements Callable<Integer> {
     @Option(names = "--slo", paramLabel = "PCT<MS", defaultValue = "p99<50ms",
             description = "Latency bound, e.g. p99<50ms (p50, p90, p95, p99, p999). Default: ${DEFAULT-VALUE}.")

@@ -26,8 +26,8 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 @Command(name = "run", mixinStandardHelpOptions = true, sortOptions = false, abbreviateSynopsis = true, modelTransformer = OptionSections.class,
-        description = {"Run an experiment: targets x scenarios under one load profile, each target warmed until steady and measured by a load driver.",
-                "Writes results/<run-id>/results.json, .hlog files, run.log and the reports.",
+        description = {"Run an experiment: targets x scenarios under one load profile, each target warmed until steady, then measured.",
+                "The load driver (Hyperfoil or JMeter) and the targets run on CPUs of their own; the results go to results/<run-id>/.",
                 "Give an experiment YAML file (see experiments/example.yaml) or describe it with flags."})
 public class RunCommand implements Callable<Integer> {
     @Parameters(arity = "0..1", paramLabel = "EXPERIMENT",
