@@ -35,8 +35,8 @@ public final class ListCommand implements Callable<Integer> {
         for (TargetSpec t : new Targets().all().values().stream().sorted((a, b) -> a.name().compareTo(b.name())).collect(Collectors.toList())) {
             out.println("target    " + t.name() + ": " + t.runs() + (t.properties().isEmpty() ? "" : " " + t.properties()));
         }
-        for (Scenario.Kind k : Scenario.Kind.values()) {
-            if (k == Scenario.Kind.PATH) {
+        for (Scenario.Endpoint k : Scenario.Endpoint.values()) {
+            if (k == Scenario.Endpoint.PATH) {
                 out.println("scenario  path:/ANY: GET any path, e.g. for a bring-your-own app (YAML: - path: /hello)");
                 continue;
             }

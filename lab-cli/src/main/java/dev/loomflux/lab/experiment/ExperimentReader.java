@@ -123,7 +123,7 @@ public final class ExperimentReader {
             throw sets.error("sets are the paired design's (a fixed or rate profile); this experiment measures one target after another: write repeat: "
                     + sets.text());
         }
-        return (inRounds ? sets : repeat).integer(1, Limits.MAX_REPEAT, 1);
+        return (inRounds ? sets : repeat).integer(1, LoadBounds.MAX_REPEAT, 1);
     }
 
     /**
@@ -257,7 +257,7 @@ public final class ExperimentReader {
     }
 
     private static Scenario scenario(Node where, String id, Node params) {
-        if (id.equals(Scenario.Kind.PATH.id())) {
+        if (id.equals(Scenario.Endpoint.PATH.id())) {
             if (params == null || !params.isText()) {
                 throw where.error("expected the path to load, e.g. {path: /hello}");
             }

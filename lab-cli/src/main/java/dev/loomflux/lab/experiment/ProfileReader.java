@@ -51,7 +51,7 @@ public final class ProfileReader {
             case "stages":
                 List<Profile.Stage> stages = new ArrayList<>();
                 for (Fields s : f.stages()) {
-                    stages.add(new Profile.Stage(positive(s, "duration", null), integer(s, "users", 0, Limits.MAX_USERS, null)));
+                    stages.add(new Profile.Stage(positive(s, "duration", null), integer(s, "users", 0, LoadBounds.MAX_USERS, null)));
                 }
                 if (stages.stream().allMatch(s -> s.users() == 0)) {
                     throw f.error("stages", stages.isEmpty() ? "name at least one stage" : "no stage has users");
@@ -60,9 +60,9 @@ public final class ProfileReader {
             case "fixed":
                 return new Profile.Fixed(users(f), positive(f, "duration", DEFAULT_DURATION), think(f));
             case "loops":
-                return new Profile.Loops(users(f), integer(f, "requests", 1, Limits.MAX_REQUESTS_PER_USER, DEFAULT_REQUESTS), think(f));
+                return new Profile.Loops(users(f), integer(f, "requests", 1, LoadBounds.MAX_REQUESTS_PER_USER, DEFAULT_REQUESTS), think(f));
             case "burst":
-                return new Profile.Burst(users(f), integer(f, "requests", 1, Limits.MAX_REQUESTS_PER_USER, DEFAULT_REQUESTS), think(f));
+                return new Profile.Burst(users(f), integer(f, "requests", 1, LoadBounds.MAX_REQUESTS_PER_USER, DEFAULT_REQUESTS), think(f));
             case "rate":
                 if (f.text(THINK) != null) {
                     throw f.error(THINK, "applies to the closed profiles (" + CLOSED + "); the rate profile's arrivals do not wait for a response");
@@ -70,9 +70,9 @@ public final class ProfileReader {
                 if (f.text("rps") == null) {
                     throw f.error("rps", "required by the rate profile: the arrival rate in requests per second");
                 }
-                int rps = integer(f, "rps", 1, Limits.MAX_RPS, null);
+                int rps = integer(f, "rps", 1, LoadBounds.MAX_RPS, null);
                 return new Profile.Rate(rps, positive(f, "duration", DEFAULT_DURATION),
-                        integer(f, MAX_IN_FLIGHT, 1, Limits.MAX_USERS, Limits.defaultMaxInFlight(rps)));
+                        integer(f, MAX_IN_FLIGHT, 1, LoadBounds.MAX_USERS, LoadBounds.defaultMaxInFlight(rps)));
             default:
                 throw f.error("", "unknown profile (allowed: " + KINDS + ")");
         }
@@ -84,7 +84,7 @@ public final class ProfileReader {
     }
 
     private static int users(Fields f) {
-        return integer(f, "users", 1, Limits.MAX_USERS, DEFAULT_USERS);
+        return integer(f, "users", 1, LoadBounds.MAX_USERS, DEFAULT_USERS);
     }
 
     private static int integer(Fields f, String field, int min, int max, Integer fallback) {

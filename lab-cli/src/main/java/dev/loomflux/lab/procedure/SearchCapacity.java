@@ -43,7 +43,7 @@ public final class SearchCapacity implements Procedure {
         RunningTarget target = visit.target();
         String name = target.spec().name();
         List<Result> steps = new ArrayList<>();
-        CapacitySearch.Outcome outcome = CapacitySearch.search(plan.startRps(), plan.maxRps(), plan.resolution(), plan.maxSteps(), rps -> {
+        CapacitySearch.Found outcome = CapacitySearch.search(plan.startRps(), plan.maxRps(), plan.resolution(), plan.maxSteps(), rps -> {
             if (measurer.stop().requested() || !target.process().isAlive()) {
                 return false;
             }

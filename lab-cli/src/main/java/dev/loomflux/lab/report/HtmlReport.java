@@ -27,7 +27,7 @@ final class HtmlReport {
             sb.append("<section><h2>").append(escape(s.title())).append("</h2>\n");
             boolean inList = false;
             for (Paragraph p : s.paragraphs()) {
-                boolean bullet = p.kind() == Paragraph.Kind.BULLET;
+                boolean bullet = p.kind() == Paragraph.Style.BULLET;
                 if (bullet && !inList) {
                     sb.append("<ul>");
                 } else if (!bullet && inList) {

@@ -15,7 +15,7 @@ final class MarkdownReport {
             sb.append("\n## ").append(s.title()).append("\n\n");
             boolean afterBullet = false;
             for (Paragraph p : s.paragraphs()) {
-                boolean bullet = p.kind() == Paragraph.Kind.BULLET;
+                boolean bullet = p.kind() == Paragraph.Style.BULLET;
                 if (!bullet && afterBullet) {
                     sb.append("\n");
                 }

@@ -6,24 +6,24 @@ package dev.loomflux.lab.report;
  *
  * @param lead the bold lead ("json", "Sweep") of a headline, else null
  */
-record Paragraph(Kind kind, String lead, String text) {
-    enum Kind { PLAIN, HEADLINE, BULLET }
+record Paragraph(Style kind, String lead, String text) {
+    enum Style { PLAIN, HEADLINE, BULLET }
 
     static Paragraph plain(String text) {
-        return new Paragraph(Kind.PLAIN, null, text);
+        return new Paragraph(Style.PLAIN, null, text);
     }
 
     /** "json: mvc ahead of ...", its lead in bold. */
     static Paragraph headline(String lead, String text) {
-        return new Paragraph(Kind.HEADLINE, lead, text);
+        return new Paragraph(Style.HEADLINE, lead, text);
     }
 
     static Paragraph bullet(String text) {
-        return new Paragraph(Kind.BULLET, null, text);
+        return new Paragraph(Style.BULLET, null, text);
     }
 
     /** The paragraph as one line of plain text: "json: mvc ahead of ...". */
     String asText() {
-        return kind == Kind.HEADLINE ? lead + ": " + text : text;
+        return kind == Style.HEADLINE ? lead + ": " + text : text;
     }
 }

@@ -32,7 +32,7 @@ public final class Report {
     /** The executive summary's headline per scenario, as plain text for the console: "items: mvc serves ...". */
     public static List<String> headlines(Path runDir) {
         RunRecord root = read(runDir);
-        return ReportContent.of(root).get(0).paragraphs().stream().filter(p -> p.kind() == Paragraph.Kind.HEADLINE)
+        return ReportContent.of(root).get(0).paragraphs().stream().filter(p -> p.kind() == Paragraph.Style.HEADLINE)
                 .map(Paragraph::asText).toList();
     }
 

@@ -118,8 +118,8 @@ final class ReportContent {
 
     /** One metric over the grid: the first axis across, the second down. */
     private static Table winners(SweepMap map, List<SweepMap.Cell> cells, Metric m) {
-        SweepMap.Axis x = map.axes().get(0);
-        SweepMap.Axis y = map.axes().size() > 1 ? map.axes().get(1) : null;
+        SweepMap.AxisValues x = map.axes().get(0);
+        SweepMap.AxisValues y = map.axes().size() > 1 ? map.axes().get(1) : null;
         List<String> header = new ArrayList<>(List.of(y == null ? "" : y.label() + " \\ " + x.label()));
         x.values().forEach(v -> header.add(v.toString()));
         List<List<String>> rows = new ArrayList<>();
@@ -346,7 +346,7 @@ final class ReportContent {
                         Cells.range(t.cpuPct()) + " (mean " + Cells.num(t.cpuPct() == null ? null : t.cpuPct().mean()) + ")",
                         Cells.range(t.rssMb()), Cells.range(t.threads()), Cells.range(t.fds()), meanCpu(p.stub()), meanCpu(p.db())));
                 if (limited) {
-                    PhaseStats.Limits l = p.limits();
+                    PhaseStats.CgroupUse l = p.limits();
                     row.addAll(List.of(Cells.num(l == null ? null : l.throttledPct()), Cells.num(l == null ? null : l.memoryMaxMb())));
                 }
                 rows.add(row);
@@ -403,7 +403,7 @@ final class ReportContent {
             if (cells) {
                 row.add(r.key().cell() == null ? "-" : r.cellLabel());
             }
-            SteadyState.Drift drift = ss.drift();
+            SteadyState.DriftCheck drift = ss.drift();
             int compiled = ss.compileStage();
             String stage = compiled > 0 ? " (" + compiled + " of them at " + ss.compileStageUsers() + " users)" : "";
             row.addAll(List.of(ss.reached() ? "yes" : "no", (ss.reached() ? Cells.num(ss.seconds()) : "not within " + Cells.num(ss.budgetS()) + " s") + stage,
@@ -426,7 +426,7 @@ final class ReportContent {
     }
 
     /** Compile time in {@code perUnit} ms and the number of compilations; "-" when the JVM published no counters. */
-    private static String jit(SteadyState.Jit j, double perUnit) {
+    private static String jit(SteadyState.JitWork j, double perUnit) {
         if (j == null) {
             return "-";
         }
@@ -472,7 +472,7 @@ final class ReportContent {
         List<Paragraph> verdicts = new ArrayList<>();
         RepeatSummary summary = root.summary();
         if (summary != null) {
-            for (RepeatSummary.Estimate e : summary.estimates()) {
+            for (RepeatSummary.Median e : summary.estimates()) {
                 rows.add(List.of(e.target(), e.scenario(), e.metric(), String.valueOf(e.n()), Cells.num(e.median()),
                         Cells.num(e.ciLow()) + " - " + Cells.num(e.ciHigh()), Cells.num(e.min()) + " - " + Cells.num(e.max())));
             }

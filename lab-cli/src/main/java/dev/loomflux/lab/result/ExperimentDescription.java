@@ -11,7 +11,7 @@ import java.util.Map;
  * @param sets   the paired design's sets of JVMs; null in the sequential design
  */
 public record ExperimentDescription(String name, List<TargetDescription> targets, List<ScenarioDescription> scenarios, ProfileDescription profile,
-                                    double warmupS, double cooldownS, Integer repeat, Integer sets, String heap, List<String> jvmFlags, Limits limits,
+                                    double warmupS, double cooldownS, Integer repeat, Integer sets, String heap, List<String> jvmFlags, LimitsDescription limits,
                                     SweepPlan sweep, DesignDescription design, String driver) {
     /** In the paired design a target's JVMs are sets: a count given as repeats (by the run, or by schema 11 and before) is its sets. */
     public ExperimentDescription {
@@ -31,12 +31,12 @@ public record ExperimentDescription(String name, List<TargetDescription> targets
     }
 
     /** The grid of a sweep, and the most warmup of each cell after a target's first. */
-    public record SweepPlan(List<SweepMap.Axis> axes, double cellWarmupS) {
+    public record SweepPlan(List<SweepMap.AxisValues> axes, double cellWarmupS) {
     }
 
     /** A bring-your-own target has a command instead of an app. */
     public record TargetDescription(String name, String app, List<String> command, String ready, Long readyTimeoutS, Map<String, String> properties,
-                                    List<String> jvmArgs, Limits limits) {
+                                    List<String> jvmArgs, LimitsDescription limits) {
     }
 
     /** @param dist how the downstream's delay is spread; absent for a fixed delay */
@@ -61,6 +61,6 @@ public record ExperimentDescription(String name, List<TargetDescription> targets
     }
 
     /** At the top: every target's, and whether cgroups could apply them (said once, here); per target: its own. */
-    public record Limits(Double cpus, Long memoryMb, Boolean applied, String note) {
+    public record LimitsDescription(Double cpus, Long memoryMb, Boolean applied, String note) {
     }
 }

@@ -11,9 +11,9 @@ import java.util.Map;
  * The "summary" of results.json: per target x scenario x metric the median over repeats with its
  * 95% CI, and per scenario a verdict for every pair of targets (docs/statistics.md).
  */
-public record RepeatSummary(String method, List<Estimate> estimates, List<PairVerdict> verdicts) {
+public record RepeatSummary(String method, List<Median> estimates, List<PairVerdict> verdicts) {
     /** One metric's median over the repeats of one target x scenario. */
-    public record Estimate(String target, String scenario, String metric, int n, double median, double min, double max, double ciLow, double ciHigh) {
+    public record Median(String target, String scenario, String metric, int n, double median, double min, double max, double ciLow, double ciHigh) {
     }
 
     /** Whether {@code a} and {@code b} differ on one metric; {@code winner} only when significant. */
@@ -26,7 +26,7 @@ public record RepeatSummary(String method, List<Estimate> estimates, List<PairVe
     }
 
     public static RepeatSummary of(List<Result> results, List<String> targets, List<String> scenarios) {
-        List<Estimate> estimates = new ArrayList<>();
+        List<Median> estimates = new ArrayList<>();
         List<PairVerdict> verdicts = new ArrayList<>();
         for (String scenario : scenarios) {
             for (Metric metric : Metric.SUMMARIZED) {
@@ -38,7 +38,7 @@ public record RepeatSummary(String method, List<Estimate> estimates, List<PairVe
                     if (v.length > 0) {
                         samples.put(target, v);
                         dev.loomflux.lab.stats.Estimate e = Stats.summarize(v);
-                        estimates.add(new Estimate(target, scenario, metric.summaryName(), e.n(), Result.round(e.median()), Result.round(e.min()),
+                        estimates.add(new Median(target, scenario, metric.summaryName(), e.n(), Result.round(e.median()), Result.round(e.min()),
                                 Result.round(e.max()), Result.round(e.ciLow()), Result.round(e.ciHigh())));
                         unsteady.put(target, ok.stream().filter(r -> !r.steady()).map(r -> target + " " + r.jvmLabel()).toList());
                     }

@@ -17,17 +17,17 @@ import org.HdrHistogram.Histogram;
  * its own, written flat into results.json (field names: docs/results-schema.md); a failed result has
  * only its key and outcome, its other parts empty.
  */
-public record Result(@JsonUnwrapped Key key, @JsonUnwrapped Outcome outcome, @JsonUnwrapped Load load, @JsonUnwrapped Telemetry telemetry,
-                     @JsonUnwrapped Files files, @JsonUnwrapped Checks checks, @JsonUnwrapped Slo slo, @JsonUnwrapped Visit visit) {
+public record Result(@JsonUnwrapped Key key, @JsonUnwrapped Status outcome, @JsonUnwrapped WindowLoad load, @JsonUnwrapped Telemetry telemetry,
+                     @JsonUnwrapped Files files, @JsonUnwrapped Checks checks, @JsonUnwrapped SloCheck slo, @JsonUnwrapped TargetJvm visit) {
 
     /** Read back from results.json, an absent part comes as null or as a record of nulls: always the latter here. */
     public Result {
-        load = load == null ? Load.NONE : load;
+        load = load == null ? WindowLoad.NONE : load;
         telemetry = telemetry == null ? Telemetry.NONE : telemetry;
         files = files == null ? Files.NONE : files;
         checks = checks == null ? Checks.NONE : checks;
-        slo = slo == null ? Slo.NONE : slo;
-        visit = visit == null ? Visit.NONE : visit;
+        slo = slo == null ? SloCheck.NONE : slo;
+        visit = visit == null ? TargetJvm.NONE : visit;
     }
 
     /**
@@ -41,11 +41,11 @@ public record Result(@JsonUnwrapped Key key, @JsonUnwrapped Outcome outcome, @Js
     }
 
     /** "ok", or "failed" with why. */
-    public record Outcome(String status, String error) {
-        public static final Outcome OK = new Outcome(Result.OK, null);
+    public record Status(String status, String error) {
+        public static final Status OK = new Status(Result.OK, null);
 
-        public static Outcome failed(String error) {
-            return new Outcome("failed", error);
+        public static Status failed(String error) {
+            return new Status("failed", error);
         }
     }
 
@@ -56,9 +56,9 @@ public record Result(@JsonUnwrapped Key key, @JsonUnwrapped Outcome outcome, @Js
      *                 closed model's busy users, Little's law's L
      * @param behindSchedule open model only: whether arrivals waited for a free user
      */
-    public record Load(Double durationS, Long requests, Long responses, Double throughputRps, Double inFlight, Latency latencyMs,
+    public record WindowLoad(Double durationS, Long requests, Long responses, Double throughputRps, Double inFlight, Latency latencyMs,
                        ErrorCounts errors, Bytes bytes, Boolean behindSchedule, Long cacheHits) {
-        static final Load NONE = new Load(null, null, null, null, null, null, null, null, null, null);
+        static final WindowLoad NONE = new WindowLoad(null, null, null, null, null, null, null, null, null, null);
     }
 
     /**
@@ -86,13 +86,13 @@ public record Result(@JsonUnwrapped Key key, @JsonUnwrapped Outcome outcome, @Js
     }
 
     /** A capacity step's rate and whether it met the SLO (sloMisses empty: met). */
-    public record Slo(Integer offeredRps, Boolean sloMet, List<String> sloMisses) {
-        static final Slo NONE = new Slo(null, null, null);
+    public record SloCheck(Integer offeredRps, Boolean sloMet, List<String> sloMisses) {
+        static final SloCheck NONE = new SloCheck(null, null, null);
     }
 
     /** The target JVM that served it. */
-    public record Visit(Long startupMs, String targetCpus, TargetConfig targetConfig) {
-        static final Visit NONE = new Visit(null, null, null);
+    public record TargetJvm(Long startupMs, String targetCpus, TargetConfig targetConfig) {
+        static final TargetJvm NONE = new TargetJvm(null, null, null);
     }
 
     public static final String OK = "ok";
@@ -156,7 +156,7 @@ public record Result(@JsonUnwrapped Key key, @JsonUnwrapped Outcome outcome, @Js
      *                   resources up to its death (t counts from that request, not from a measured window); null otherwise
      */
     public static Result failed(String target, String scenario, String error, List<PerSecond> untilDeath) {
-        return new Result(new Key(target, scenario, null, null, null, null), Outcome.failed(error), null,
+        return new Result(new Key(target, scenario, null, null, null, null), Status.failed(error), null,
                 untilDeath == null || untilDeath.isEmpty() ? null : new Telemetry(List.copyOf(untilDeath), null, null, null), null, null, null, null);
     }
 
@@ -166,7 +166,7 @@ public record Result(@JsonUnwrapped Key key, @JsonUnwrapped Outcome outcome, @Js
      */
     public Result withVisit(int repeat, Long startupMs, String targetCpus, TargetConfig targetConfig) {
         return new Result(new Key(key.target(), key.scenario(), key.set(), repeat, key.step(), key.cell()), outcome, load, telemetry, files, checks, slo,
-                new Visit(startupMs, targetCpus, targetConfig));
+                new TargetJvm(startupMs, targetCpus, targetConfig));
     }
 
     /** In the paired design, where a target's JVMs are sets measured in the same rounds: its JVM's number as its set, not its repeat. */
@@ -184,7 +184,7 @@ public record Result(@JsonUnwrapped Key key, @JsonUnwrapped Outcome outcome, @Js
     /** As step {@code step} of a capacity search: the rate it offered and why it missed the SLO (empty: met). */
     public Result withStep(int step, int offeredRps, List<String> sloMisses) {
         return new Result(new Key(key.target(), key.scenario(), key.set(), key.repeat(), step, key.cell()), outcome, load, telemetry, files, checks,
-                new Slo(offeredRps, sloMisses.isEmpty(), List.copyOf(sloMisses)), visit);
+                new SloCheck(offeredRps, sloMisses.isEmpty(), List.copyOf(sloMisses)), visit);
     }
 
     public String target() {

@@ -19,7 +19,7 @@ import java.util.Set;
  * result of the cell is steady; otherwise the cell says why there is none. Crossovers are found pair
  * by pair of targets.
  */
-public record SweepMap(List<Axis> axes, List<String> targets, List<Cell> cells, List<String> crossovers, String method) {
+public record SweepMap(List<AxisValues> axes, List<String> targets, List<Cell> cells, List<String> crossovers, String method) {
     /** @param label short, for headings: "users", "delay", "threads.max" */
     /** An axis of the sweep's grid as the map reads it (the experiment's sweep axis is one). */
     public interface GridAxis {
@@ -33,7 +33,7 @@ public record SweepMap(List<Axis> axes, List<String> targets, List<Cell> cells, 
         String describe(int value);
     }
 
-    public record Axis(String name, String label, List<Integer> values) {
+    public record AxisValues(String name, String label, List<Integer> values) {
     }
 
     /** One target x scenario x cell of the grid, with its measurements. */
@@ -136,7 +136,7 @@ public record SweepMap(List<Axis> axes, List<String> targets, List<Cell> cells, 
     /** @param pairs the paired comparisons the leads come from; null to judge the repeats' results instead */
     private static SweepMap build(List<? extends GridAxis> grid, List<String> targets, List<String> scenarios, List<Entry> entries, List<PairOutcome> pairs,
                                   List<Metric> metrics, String method) {
-        List<Axis> axes = grid.stream().map(a -> new Axis(a.name(), a.label(), a.values())).toList();
+        List<AxisValues> axes = grid.stream().map(a -> new AxisValues(a.name(), a.label(), a.values())).toList();
         List<Cell> cells = new ArrayList<>();
         List<PairLead> leads = new ArrayList<>();
         for (String scenario : scenarios) {

@@ -155,7 +155,7 @@ public final class Comparisons {
             if (pooled.widening() > 1) {
                 note = String.format(Locale.ROOT, "the per-round ratios wander (neighbouring rounds alike, as while a JIT still compiles): "
                         + "interval widened x%.2f, no verdict", pooled.widening());
-            } else if (resolution > 0 && paired(pairs, m, 0, jvms).outcome() != Paired.Outcome.UNDECIDED) {
+            } else if (resolution > 0 && paired(pairs, m, 0, jvms).outcome() != Paired.Decision.UNDECIDED) {
                 note = m == Metric.THROUGHPUT
                         ? String.format(Locale.ROOT, "a block counts too few whole requests per user to tell throughput closer than +-%.1f%%: "
                         + "longer blocks (--block) would", resolution * 100)

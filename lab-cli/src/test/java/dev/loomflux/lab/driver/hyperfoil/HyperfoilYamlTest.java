@@ -59,7 +59,7 @@ class HyperfoilYamlTest {
 
         Map<String, Phase> phases = b.phases().stream().collect(Collectors.toMap(Phase::name, Function.identity()));
         assertEquals(plan.phases().size(), phases.size(), "phases: " + phases.keySet());
-        for (PhasePlan.Phase want : plan.phases()) {
+        for (PhasePlan.LoadPhase want : plan.phases()) {
             Phase got = phases.get(want.name());
             assertTrue(got != null, "missing phase " + want.name());
             assertEquals(want.startMs(), Math.max(0, got.startTime()), want.name() + " start");

@@ -23,12 +23,12 @@ import org.springframework.web.client.RestClient;
  * {@link Param} and {@link Delay} alone decide what is valid and word the 400.
  */
 @RestController
-class TargetController {
+class MvcController {
     private final RestClient downstream;
     private final JdbcClient jdbc;
-    private final ConfigReport config;
+    private final MvcConfigReport config;
 
-    TargetController(RestClient downstream, JdbcClient jdbc, ConfigReport config) {
+    MvcController(RestClient downstream, JdbcClient jdbc, MvcConfigReport config) {
         this.downstream = downstream;
         this.jdbc = jdbc;
         this.config = config;

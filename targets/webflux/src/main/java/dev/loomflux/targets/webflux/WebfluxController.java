@@ -23,12 +23,12 @@ import reactor.core.publisher.Mono;
  * message.
  */
 @RestController
-class TargetController {
+class WebfluxController {
     private final WebClient downstream;
     private final DatabaseClient db;
-    private final ConfigReport config;
+    private final WebfluxConfigReport config;
 
-    TargetController(WebClient downstream, DatabaseClient db, ConfigReport config) {
+    WebfluxController(WebClient downstream, DatabaseClient db, WebfluxConfigReport config) {
         this.downstream = downstream;
         this.db = db;
         this.config = config;
