@@ -26,10 +26,11 @@ import java.util.Map;
  * @param canaryUs        the CPU canary's median time over the block on the target's CPUs (µs; higher is a slower machine), null without one
  * @param secondsRps      responses per second by the second their request was sent
  * @param intended        open model: the arrivals the schedule asked for in the send window; absent for a closed model
+ * @param reconnections   responses to the block's requests that closed their connection ({@code Connection: close}); not errors
  */
 public record BlockRecord(String scenario, Map<String, Integer> cell, int set, int round, int position, String target, Integer users, Double thinkMs, double seconds, long requests, long responses, long errors,
                           double rps, Double p50, Double p99, Double meanMs, @JsonAlias("little_users") Double inFlight, Double cpuMsPerRequest, Double rssMb, Double gcMs,
-                          Double canaryUs, List<Double> secondsRps, Long intended) {
+                          Double canaryUs, List<Double> secondsRps, Long intended, Long reconnections) {
     public BlockRecord {
         cell = cell == null ? null : Collections.unmodifiableMap(new LinkedHashMap<>(cell));
         secondsRps = secondsRps == null ? List.of() : List.copyOf(secondsRps);
@@ -68,9 +69,8 @@ public record BlockRecord(String scenario, Map<String, Integer> cell, int set, i
      * users start together and cycle in step, so the window's end cuts every user's last request at the same
      * point, and {@link dev.loomflux.lab.driver.WindowShare}, which knows send times only to the second,
      * counts it as if sent anywhere in its second: up to half a request, plus half the share of a second a
-     * cycle lasts, per user, the same way in every round. 5 users at 52.7 ms in 1 s blocks measured 97.4
-     * (20 requests each) and 92.5/s (19 each) for two targets that both served 94.9/s; this gives 2.6% and
-     * 2.8%. 0 for an open model, whose arrivals keep their own schedule.
+     * cycle lasts, per user, the same way in every round (docs/statistics.md, "Counting whole requests").
+     * 0 for an open model, whose arrivals keep their own schedule.
      */
     public double rpsResolution() {
         if (users == null || requests <= 0) {

@@ -55,10 +55,12 @@ public record Result(@JsonUnwrapped Key key, @JsonUnwrapped Status outcome, @Jso
      * @param inFlight the mean number of requests in flight over the window (each by its time inside it): a
      *                 closed model's busy users, Little's law's L
      * @param behindSchedule open model only: whether arrivals waited for a free user
+     * @param reconnections  responses that closed their connection ({@code Connection: close}), after each of which the
+     *                       driver opened a new one: not errors, but a cost of the target's; null in results from before it was counted
      */
     public record WindowLoad(Double durationS, Long requests, Long responses, Double throughputRps, Double inFlight, Latency latencyMs,
-                       ErrorCounts errors, Bytes bytes, Boolean behindSchedule, Long cacheHits) {
-        static final WindowLoad NONE = new WindowLoad(null, null, null, null, null, null, null, null, null, null);
+                             ErrorCounts errors, Bytes bytes, Boolean behindSchedule, Long cacheHits, Long reconnections) {
+        static final WindowLoad NONE = new WindowLoad(null, null, null, null, null, null, null, null, null, null, null);
     }
 
     /**
@@ -171,8 +173,8 @@ public record Result(@JsonUnwrapped Key key, @JsonUnwrapped Status outcome, @Jso
 
     /** In the paired design, where a target's JVMs are sets measured in the same rounds: its JVM's number as its set, not its repeat. */
     public Result inSet() {
-        return key.repeat() == null ? this : new Result(new Key(key.target(), key.scenario(), key.repeat(), null, key.step(), key.cell()), outcome, load,
-                telemetry, files, checks, slo, visit);
+        return key.repeat() == null ? this : new Result(new Key(key.target(), key.scenario(), key.set() != null ? key.set() : key.repeat(), null, key.step(),
+                key.cell()), outcome, load, telemetry, files, checks, slo, visit);
     }
 
     /** As measured in this cell of a sweep. */

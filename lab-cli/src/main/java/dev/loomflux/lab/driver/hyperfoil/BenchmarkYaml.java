@@ -13,16 +13,20 @@ import java.util.Set;
 /**
  * A plan as a Hyperfoil 0.25.2 benchmark in its YAML format. Hyperfoil has no writer for it, so the
  * lab renders it, and embedded runs are parsed from this same text: what a controller would run
- * when the lab scales out is exactly what runs in-process.
+ * when the lab scales out is what runs in-process, but for one handler of the lab's own that a stock
+ * Hyperfoil does not have ({@link ConnectionClose}: a response with {@code Connection: close} is a
+ * reconnection, not a connection error), which only the text run in the lab names.
  */
 final class BenchmarkYaml {
 
     private BenchmarkYaml() {
     }
 
-    static String render(LoadSpec spec, PhasePlan plan, String name) {
+    /** @param inLab run inside the lab, with its own handlers; false: for a stock Hyperfoil */
+    static String render(LoadSpec spec, PhasePlan plan, String name, boolean inLab) {
         StringBuilder y = new StringBuilder();
         y.append("# loomflux load profile ").append(spec.profile()).append('\n');
+        withoutLab(y, inLab);
         y.append("name: ").append(quote(name)).append('\n');
         y.append("threads: ").append(spec.threads()).append('\n');
         y.append("http:\n");
@@ -42,7 +46,7 @@ final class BenchmarkYaml {
             String anchor = "requests-" + p.requests();
             if (scenarios.add(p.requests())) {
                 y.append("      scenario: &").append(anchor).append('\n');
-                scenario(y, spec.requestPath(), null, p.requests(), plan.think());
+                scenario(y, spec.requestPath(), null, p.requests(), plan.think(), inLab);
             } else {
                 y.append("      scenario: *").append(anchor).append('\n');
             }
@@ -59,14 +63,16 @@ final class BenchmarkYaml {
      * @param targets the targets' authorities, {@code http://host:port}, in phase order
      */
     /** The interleaved rounds: one phase per target, each iterated once per round in the rounds' order. */
-    static String render(Rounds rounds, String name) {
+    static String render(Rounds rounds, String name, boolean inLab) {
         return renderRounds(IntStream.range(0, rounds.targets().size()).mapToObj(i -> rounds.spec(i).authority()).toList(),
-                rounds.spec(0).requestPath(), rounds.blockPlan(), rounds.order().size(), rounds.requestTimeout().toMillis(), rounds.threads(), name);
+                rounds.spec(0).requestPath(), rounds.blockPlan(), rounds.order().size(), rounds.requestTimeout().toMillis(), rounds.threads(), name, inLab);
     }
 
-    private static String renderRounds(List<String> targets, String path, PhasePlan block, int blocks, long requestTimeoutMs, int threads, String name) {
+    private static String renderRounds(List<String> targets, String path, PhasePlan block, int blocks, long requestTimeoutMs, int threads, String name,
+                                       boolean inLab) {
         StringBuilder y = new StringBuilder();
         y.append("# loomflux interleaved rounds: ").append(blocks).append(" blocks per target\n");
+        withoutLab(y, inLab);
         y.append("name: ").append(quote(name)).append('\n');
         y.append("threads: ").append(threads).append('\n');
         y.append("http:\n");
@@ -81,9 +87,16 @@ final class BenchmarkYaml {
             y.append("      duration: ").append(p.durationMs()).append("ms\n");
             y.append("      maxIterations: ").append(blocks).append('\n');
             y.append("      scenario:\n");
-            scenario(y, path, URI.create(targets.get(i)).getAuthority(), p.requests(), block.think());
+            scenario(y, path, URI.create(targets.get(i)).getAuthority(), p.requests(), block.think(), inLab);
         }
         return y.toString();
+    }
+
+    /** What a stock Hyperfoil does differently from the lab with this file. */
+    private static void withoutLab(StringBuilder y, boolean inLab) {
+        if (!inLab) {
+            y.append("# Run by Hyperfoil itself, a response with \"Connection: close\" may count as a connection error (the lab reconnects)\n");
+        }
     }
 
     /** One connection pool per target, opened before the load starts; keep-alive, one request at a time. */
@@ -121,8 +134,9 @@ final class BenchmarkYaml {
     /**
      * @param authority host:port of the request's target when the benchmark has several, else null
      * @param think     the pause after each response; a user pausing at a phase's end sends nothing more
+     * @param inLab     with the lab's handler of {@code Connection: close}
      */
-    private static void scenario(StringBuilder y, String path, String authority, int requests, Think think) {
+    private static void scenario(StringBuilder y, String path, String authority, int requests, Think think, boolean inLab) {
         y.append("      - ").append(PhasePlan.METRIC).append(":\n");
         String indent = "        ";
         if (requests > 1) {
@@ -144,6 +158,10 @@ final class BenchmarkYaml {
         y.append(indent).append("    headers:\n");
         y.append(indent).append("      cache-control: no-store\n");
         y.append(indent).append("    handler:\n");
+        if (inLab) {
+            y.append(indent).append("      header:\n");
+            y.append(indent).append("      - ").append(ConnectionClose.NAME).append(": {}\n");
+        }
         y.append(indent).append("      rawBytes:\n");
         y.append(indent).append("      - transferSizeRecorder:\n");
         y.append(indent).append("          key: ").append(PhasePlan.TRANSFER).append('\n');

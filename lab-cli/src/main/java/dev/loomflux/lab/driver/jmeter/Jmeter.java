@@ -6,6 +6,7 @@ import dev.loomflux.lab.driver.LoadSpec;
 import dev.loomflux.lab.driver.MeasuredWindow;
 import dev.loomflux.lab.driver.Measurement;
 import dev.loomflux.lab.driver.PhasePlan;
+import dev.loomflux.lab.driver.Reconnections;
 import dev.loomflux.lab.driver.Rounds;
 import dev.loomflux.lab.driver.SecondListener;
 import dev.loomflux.lab.driver.Tally;
@@ -175,7 +176,10 @@ public final class Jmeter implements LoadDriver {
         return n;
     }
 
-    /** One request: a response of any status is timed; below HTTP it is a timeout, a connection error or another failure. */
+    /**
+     * One request: a response of any status is timed, and counted as a reconnection when it closed its connection; below
+     * HTTP it is a timeout, a connection error or another failure.
+     */
     static void count(StatisticsSnapshot s, Jtl.Sample sample) {
         s.requestCount++;
         TransferSizeRecorder.Stats bytes = (TransferSizeRecorder.Stats) s.extensions.get(PhasePlan.TRANSFER);
@@ -196,6 +200,9 @@ public final class Jmeter implements LoadDriver {
             return;
         }
         s.responseCount++;
+        if (sample.closed()) {
+            Reconnections.add(s, 1);
+        }
         bytes.received += sample.bytes();
         s.histogram.recordValue(Math.max(1, sample.elapsedMs()) * 1_000_000L);
         HttpStats http = HttpStats.get(s);

@@ -165,7 +165,7 @@ final class JmeterCluster implements AutoCloseable {
     static List<String> agentCommand(Path home, String address, Path properties, Path log) {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         return List.of(java, "-Djava.rmi.server.hostname=" + host(address), "-jar", home.resolve("bin").resolve("ApacheJMeter.jar").toString(),
-                "-s", "-Jserver_port=" + port(address), "-q", properties.toString(), "-j", log.toString());
+                "-s", "-Jserver_port=" + port(address), "-J" + JmeterProcess.SAMPLE_VARIABLES, "-q", properties.toString(), "-j", log.toString());
     }
 
     static ManagedProcess startAgent(Path home, String address, Path properties, Path log) {

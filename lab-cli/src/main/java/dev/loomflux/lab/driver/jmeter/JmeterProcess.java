@@ -7,6 +7,12 @@ import java.util.List;
 
 /** JMeter in non-GUI mode on one plan, from the home the build assembles, on the lab's own JVM. */
 final class JmeterProcess {
+    /**
+     * The property that makes JMeter write {@link JmeterPlan#CLOSED} into the results file; the JVM that runs a sampler
+     * reads it (with agents, the agent) and so does the one that writes the file.
+     */
+    static final String SAMPLE_VARIABLES = "sample_variables=" + JmeterPlan.CLOSED;
+
     private JmeterProcess() {
     }
 
@@ -26,7 +32,8 @@ final class JmeterProcess {
                 // No UDP port for shutdown messages: JMeter opens it on every interface (a port of 1000 or less turns it off).
                 "-Jjmeterengine.nongui.port=0",
                 "-Jjmeter.save.saveservice.autoflush=true",
-                "-Jjmeter.save.saveservice.output_format=csv"));
+                "-Jjmeter.save.saveservice.output_format=csv",
+                "-J" + JmeterProcess.SAMPLE_VARIABLES));
         command.addAll(options);
         return ManagedProcess.start("jmeter", command, Path.of(log + ".out"));
     }
