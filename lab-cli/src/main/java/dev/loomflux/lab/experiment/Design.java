@@ -27,7 +27,7 @@ public record Design(Scheme kind, int rounds, Duration block, Duration leadIn, i
      */
     public static final int DEFAULT_ROUNDS = 45;
     /**
-     * Sets of JVMs in a default run (`--repeat`): one JVM of a target can run 5-11% faster than another of the
+     * Sets of JVMs in a default run (`--sets`): one JVM of a target can run 5-11% faster than another of the
      * same jar for a whole run (an A/A run with one set: mvc2 ahead of mvc by 11.0%, 95% CI 7.9-14.5%, over
      * 90 rounds), which no interval over rounds sees. Two sets in the same rounds, and a winner only where
      * both show it, keep that out of the verdicts; 45 rounds of two sets are as many blocks as 90 of one.

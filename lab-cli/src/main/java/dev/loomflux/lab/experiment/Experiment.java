@@ -12,8 +12,9 @@ import java.util.regex.Pattern;
 /**
  * Targets x scenarios under one load profile, plus how to run them: the unit a user asks for.
  *
- * @param repeat how many times every target x scenario runs, interleaved and counterbalanced
- *               (A B C C B A A B C, see {@link #order}), each time in a fresh target JVM
+ * @param repeat how many JVMs of each target: in the sequential design its repeats, every target x scenario
+ *               run that many times, interleaved and counterbalanced (A B C C B A A B C, see {@link #order}), each
+ *               time in a fresh target JVM; in the paired design its sets, all measured in the same rounds
  * @param limits the container-like limits every target gets, from the file; flags override them
  * @param sweep  when not null, every target x scenario is measured in every cell of this grid instead of once
  * @param idle   how long each ready target JVM sits without load before its first scenario (seed 000's
