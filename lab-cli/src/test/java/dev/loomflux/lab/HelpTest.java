@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.loomflux.lab.process.LabProcesses;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -52,7 +53,7 @@ class HelpTest {
                 summaries.set(summaries.size() - 1, summaries.get(summaries.size() - 1) + " " + line.strip());
             }
         }
-        assertEquals(new CommandLine(new Lab()).getSubcommands().size(), summaries.size(), run.out());
+        assertEquals(commands().size(), summaries.size(), run.out());
         for (String summary : summaries) {
             assertTrue(summary.endsWith("."), "cut mid-sentence: " + summary);
             assertFalse(summary.substring(0, summary.length() - 1).matches(".*[.:] [A-Z].*"), "more than one sentence: " + summary);
@@ -70,11 +71,18 @@ class HelpTest {
             assertTrue(next > at, heading + " missing or out of order:\n" + out);
             at = next;
         }
-        for (OptionSpec option : new CommandLine(new Lab()).getSubcommands().get(command).getCommandSpec().options()) {
+        for (OptionSpec option : commands().get(command).getCommandSpec().options()) {
             // An option's row starts near the margin; its description's lines are indented further.
             Pattern row = Pattern.compile(" {2,6}(-\\w, )?" + Pattern.quote(option.longestName()) + "([= ].*)?");
             long shown = out.lines().filter(line -> row.matcher(line).matches()).count();
             assertEquals(option.hidden() ? 0 : 1, shown, option.longestName() + " in:\n" + out);
+        }
+    }
+
+    /** The lab's commands as ./lab makes them. */
+    private static java.util.Map<String, CommandLine> commands() {
+        try (LabProcesses processes = new LabProcesses()) {
+            return new CommandLine(new Lab(), new Lab.Factory(processes)).getSubcommands();
         }
     }
 }

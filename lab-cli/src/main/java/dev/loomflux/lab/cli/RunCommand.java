@@ -9,8 +9,8 @@ import dev.loomflux.lab.experiment.Experiment;
 import dev.loomflux.lab.experiment.ExperimentReader;
 import dev.loomflux.lab.experiment.Profile;
 import dev.loomflux.lab.experiment.Scenario;
+import dev.loomflux.lab.process.LabProcesses;
 import dev.loomflux.lab.process.MachineLock;
-import dev.loomflux.lab.process.Reaper;
 import dev.loomflux.lab.sut.LaunchSettings;
 import dev.loomflux.lab.cpu.CpuPlan;
 import dev.loomflux.lab.run.Runner;
@@ -70,6 +70,12 @@ public class RunCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
+    private final LabProcesses processes;
+
+    public RunCommand(LabProcesses processes) {
+        this.processes = processes;
+    }
+
     @Override
     public Integer call() {
         ParseResult given = spec.commandLine().getParseResult();
@@ -96,9 +102,9 @@ public class RunCommand implements Callable<Integer> {
         LimitsCheck.require(experiment.targets(), settings, cpus.target(), jvm.cpus != null, jvm.memory != null, file == null ? null : file.toString());
         LoadDriver loadDriver = driver.driver(experiment.inRounds(), experiment.profile() instanceof Profile.Rate);
         try (MachineLock taken = machine.take(spec.name(), spec.commandLine().getOut())) {
-            new Runner(Home.detect(), experiment, settings, cpus, db, loadDriver, Procedure.of(experiment), Reaper::stopping, spec.commandLine().getOut()).run();
+            new Runner(Home.detect(), experiment, settings, cpus, db, loadDriver, Procedure.of(experiment), processes, processes::stopping, spec.commandLine().getOut()).run();
         }
-        if (Reaper.stopping()) {
+        if (processes.stopping()) {
             return 130;
         }
         return 0;

@@ -7,6 +7,7 @@ import dev.loomflux.lab.Home;
 import dev.loomflux.lab.driver.hyperfoil.Hyperfoil;
 import dev.loomflux.lab.driver.jmeter.Jmeter;
 import dev.loomflux.lab.experiment.Profile;
+import dev.loomflux.lab.process.LabProcesses;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -42,7 +43,9 @@ class ConnectionCloseIT {
 
     @Test
     void jmeterReconnectsAfterEveryClose() throws Exception {
-        closesAreReconnections(new Jmeter(Home.detect().jmeter()), Duration.ofSeconds(5));
+        try (LabProcesses processes = new LabProcesses()) {
+            closesAreReconnections(new Jmeter(processes, Home.detect().jmeter()), Duration.ofSeconds(5));
+        }
     }
 
     /** In interleaved rounds, a block counts the closes of its own target only: the report can tell which target closes. */

@@ -1,5 +1,6 @@
 package dev.loomflux.lab.driver.jmeter;
 
+import dev.loomflux.lab.process.LabProcesses;
 import dev.loomflux.lab.process.ManagedProcess;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -22,7 +23,7 @@ final class JmeterProcess {
      * @param jvmOptions before JMeter's launcher, e.g. RMI's address
      * @param options    JMeter's own, after the lab's, e.g. the agents
      */
-    static ManagedProcess start(Path home, Path plan, Path jtl, Path log, List<String> jvmOptions, List<String> options) {
+    static ManagedProcess start(LabProcesses owner, Path home, Path plan, Path jtl, Path log, List<String> jvmOptions, List<String> options) {
         List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
         command.addAll(jvmOptions);
         command.addAll(List.of("-jar", home.resolve("bin").resolve("ApacheJMeter.jar").toString(),
@@ -35,6 +36,6 @@ final class JmeterProcess {
                 "-Jjmeter.save.saveservice.output_format=csv",
                 "-J" + JmeterProcess.SAMPLE_VARIABLES));
         command.addAll(options);
-        return ManagedProcess.start("jmeter", command, Path.of(log + ".out"));
+        return ManagedProcess.start(owner, "jmeter", command, Path.of(log + ".out"));
     }
 }
