@@ -89,9 +89,9 @@ public final class DriverOptions {
 
     private JmeterAgents agents(DriverChoice file) {
         Path keystore = agentKeystore != null ? agentKeystore : file.keystore();
-        JmeterAgents.Fields fields = agents != null
-                ? JmeterAgents.Fields.flags(agents, keystore)
-                : new JmeterAgents.Fields(file.agentsWhere(), agentKeystore != null ? "--agent-keystore" : "keystore",
+        JmeterAgents.Names fields = agents != null
+                ? JmeterAgents.Names.flags(agents, keystore)
+                : new JmeterAgents.Names(file.agentsWhere(), agentKeystore != null ? "--agent-keystore" : "keystore",
                 agentKeystore != null ? "--agent-keystore " + keystore : file.keystoreWhere() + " " + keystore);
         String value = agents != null ? agents : file.agents();
         JmeterAgents on = value == null ? JmeterAgents.NONE : JmeterAgents.parse(value, keystore, fields);

@@ -12,8 +12,9 @@ import java.util.regex.Pattern;
 /**
  * Targets x scenarios under one load profile, plus how to run them: the unit a user asks for.
  *
- * @param repeat how many times every target x scenario runs, interleaved and counterbalanced
- *               (A B C C B A A B C, see {@link #order}), each time in a fresh target JVM
+ * @param repeat how many JVMs of each target: in the sequential design its repeats, every target x scenario
+ *               run that many times, interleaved and counterbalanced (A B C C B A A B C, see {@link #order}), each
+ *               time in a fresh target JVM; in the paired design its sets, all measured in the same rounds
  * @param limits the container-like limits every target gets, from the file; flags override them
  * @param sweep  when not null, every target x scenario is measured in every cell of this grid instead of once
  * @param idle   how long each ready target JVM sits without load before its first scenario (seed 000's
@@ -124,7 +125,12 @@ public record Experiment(String name, List<TargetSpec> targets, List<Scenario> s
 
     /** Measured in interleaved rounds: a paired design, and a steady load (fixed users or a rate) to measure in blocks; a sweep per cell. */
     public boolean inRounds() {
-        return design.paired() && (profile instanceof Profile.Fixed || profile instanceof Profile.Rate);
+        return design.paired() && measuredInRounds(profile);
+    }
+
+    /** Whether the paired design can measure the profile in rounds: a steady load, fixed users or a rate, cut into blocks. */
+    public static boolean measuredInRounds(Profile profile) {
+        return profile instanceof Profile.Fixed || profile instanceof Profile.Rate;
     }
 
     public Experiment withSweep(Sweep grid) {
@@ -163,7 +169,7 @@ public record Experiment(String name, List<TargetSpec> targets, List<Scenario> s
             return new Profile.Burst(x.users(), (int) Math.max(1, Math.round(x.requests() * f)), x.think());
         }
         Profile.Rate x = (Profile.Rate) p;
-        return new Profile.Rate(x.rps(), times(x.duration(), f, Duration.ofSeconds(1)), x.maxUsers());
+        return new Profile.Rate(x.rps(), times(x.duration(), f, Duration.ofSeconds(1)), x.maxInFlight());
     }
 
     private static Duration times(Duration d, double f, Duration min) {

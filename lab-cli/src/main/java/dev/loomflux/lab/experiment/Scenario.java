@@ -14,8 +14,8 @@ import java.util.stream.Collectors;
  * What one request does: an endpoint of the target API with its parameters, or (kind PATH) any
  * GET path, for bring-your-own targets.
  */
-public record Scenario(Kind kind, Map<String, Integer> params, String customPath, String dist) {
-    public enum Kind {
+public record Scenario(Endpoint kind, Map<String, Integer> params, String customPath, String dist) {
+    public enum Endpoint {
         PLAINTEXT("plaintext"),
         JSON("json"),
         GATEWAY("gateway", "delay"),
@@ -29,7 +29,7 @@ public record Scenario(Kind kind, Map<String, Integer> params, String customPath
         private final String id;
         private final String[] params;
 
-        Kind(String id, String... params) {
+        Endpoint(String id, String... params) {
             this.id = id;
             this.params = params;
         }
@@ -50,7 +50,7 @@ public record Scenario(Kind kind, Map<String, Integer> params, String customPath
         params = Map.copyOf(params);
     }
 
-    public Scenario(Kind kind, Map<String, Integer> params) {
+    public Scenario(Endpoint kind, Map<String, Integer> params) {
         this(kind, params, null, null);
     }
 
@@ -65,10 +65,10 @@ public record Scenario(Kind kind, Map<String, Integer> params, String customPath
         if (!valid) {
             throw new UsageException(where + ": path '" + path + "' must start with '/', be a valid URL path (no spaces) and at most 200 characters");
         }
-        return new Scenario(Kind.PATH, Map.of(), path, null);
+        return new Scenario(Endpoint.PATH, Map.of(), path, null);
     }
 
-    public static final String KNOWN = Arrays.stream(Kind.values()).map(k -> k == Kind.PATH ? "path:/ANY" : k.id()).collect(Collectors.joining(", "));
+    public static final String KNOWN = Arrays.stream(Endpoint.values()).map(k -> k == Endpoint.PATH ? "path:/ANY" : k.id()).collect(Collectors.joining(", "));
 
     /**
      * A scenario by name with some parameters given (others take {@link #DEFAULTS}), checked against
@@ -87,8 +87,8 @@ public record Scenario(Kind kind, Map<String, Integer> params, String customPath
         if (id.startsWith("path:")) {
             return custom(id.substring("path:".length()), where);
         }
-        Kind kind = Arrays.stream(Kind.values()).filter(k -> k.id().equals(id)).findFirst()
-                .filter(k -> k != Kind.PATH)
+        Endpoint kind = Arrays.stream(Endpoint.values()).filter(k -> k.id().equals(id)).findFirst()
+                .filter(k -> k != Endpoint.PATH)
                 .orElseThrow(() -> new UsageException(where + ": unknown scenario '" + id + "' (allowed: " + KNOWN + ")"));
         boolean delayed = Arrays.asList(kind.params).contains("delay");
         if (strict) {
@@ -138,7 +138,7 @@ public record Scenario(Kind kind, Map<String, Integer> params, String customPath
 
     /** The name without some parameters, e.g. a sweep's map of {@code gateway} over the delays it swept. */
     public String nameWithout(Set<String> omitted) {
-        if (kind == Kind.PATH) {
+        if (kind == Endpoint.PATH) {
             String slug = customPath.replaceAll("[^A-Za-z0-9._]+", "-").replaceAll("^-+|-+$", "");
             return "path" + (slug.isEmpty() ? "" : "-" + (slug.length() > 50 ? slug.substring(0, 50) : slug));
         }
@@ -156,7 +156,7 @@ public record Scenario(Kind kind, Map<String, Integer> params, String customPath
 
     /** The request path with its query string, e.g. {@code /chain?delay=20&depth=3}. */
     public String path() {
-        if (kind == Kind.PATH) {
+        if (kind == Endpoint.PATH) {
             return customPath;
         }
         StringBuilder sb = new StringBuilder("/").append(kind.id());
@@ -172,11 +172,11 @@ public record Scenario(Kind kind, Map<String, Integer> params, String customPath
     }
 
     public boolean needsDownstream() {
-        return kind == Kind.GATEWAY || kind == Kind.CHAIN || kind == Kind.MIXED;
+        return kind == Endpoint.GATEWAY || kind == Endpoint.CHAIN || kind == Endpoint.MIXED;
     }
 
     public boolean needsDatabase() {
-        return kind == Kind.ITEMS || kind == Kind.MIXED;
+        return kind == Endpoint.ITEMS || kind == Endpoint.MIXED;
     }
 
     /** The parameters in the endpoint's order, as the name and path give them. */

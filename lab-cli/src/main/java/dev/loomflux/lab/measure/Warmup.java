@@ -267,7 +267,7 @@ public final class Warmup {
     /** The same kind of load as measured: the rate for open models, the peak concurrency (and its think time) for closed ones. */
     static Profile profile(Profile measured, Duration length) {
         if (measured instanceof Profile.Rate r) {
-            return new Profile.Rate(r.rps(), length, r.maxUsers());
+            return new Profile.Rate(r.rps(), length, r.maxInFlight());
         }
         return new Profile.Fixed(Math.max(1, measured.peakUsers()), length, measured.think());
     }

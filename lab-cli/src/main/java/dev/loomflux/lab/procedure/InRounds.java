@@ -252,7 +252,7 @@ public final class InRounds {
     static Profile block(Profile p, Design d) {
         Duration length = d.block().plus(d.leadIn());
         if (p instanceof Profile.Rate r) {
-            return new Profile.Rate(r.rps(), length, r.maxUsers());
+            return new Profile.Rate(r.rps(), length, r.maxInFlight());
         }
         return new Profile.Fixed(p.peakUsers(), length, p.think());
     }
@@ -298,7 +298,7 @@ public final class InRounds {
         String note = drifting ? "its throughput against every other target moved across the rounds (last third vs first)" : null;
         SteadyState steady = new SteadyState(warm.steady(), warm.steady() ? warm.secondsToSteady() : null, Result.round(warmupS), null,
                 warm.compileSeconds(), warm.compileSeconds() > 0 ? warm.compileUsers() : null, null, null,
-                new SteadyState.Drift(drifting, null, null, null, null, note), !drifting, List.of());
+                new SteadyState.DriftCheck(drifting, null, null, null, null, note), !drifting, List.of());
         boolean open = own.get(0).intended() >= 0;
         return MeasuredResult.ofRounds(name, scenario.name(), seconds, requests, responses, share, latency,
                 errors, reconnections, series, hlog, yaml, steady, open ? records.stream().anyMatch(BlockRecord::behindSchedule) : null);

@@ -44,7 +44,7 @@ public final class SearchCapacity implements Procedure {
     public boolean run(TargetVisit visit, Scenario scenario) {
         String name = visit.spec().name();
         List<Result> steps = new ArrayList<>();
-        CapacitySearch.Outcome outcome = CapacitySearch.search(plan.startRps(), plan.maxRps(), plan.resolution(), plan.maxSteps(), rps -> {
+        CapacitySearch.Found outcome = CapacitySearch.search(plan.startRps(), plan.maxRps(), plan.resolution(), plan.maxSteps(), rps -> {
             if (stop.requested() || !visit.alive()) {
                 return false;
             }

@@ -81,7 +81,7 @@ final class JvmStarter implements TargetStarter {
             Pause.sleep(experiment.idle());
             return new StartedTarget(target, repeat,
                     List.of(new Phase("startup", launchedAt[0], ready), new Phase("idle", ready, System.currentTimeMillis())),
-                    new Result.Visit(target.startupMillis(), affinity, config), measurer, unwatch);
+                    new Result.TargetJvm(target.startupMillis(), affinity, config), measurer, unwatch);
         } catch (RuntimeException e) {
             target.close();
             unwatch.run();
@@ -103,7 +103,7 @@ final class JvmStarter implements TargetStarter {
             stopLoadWhenItDies(target, sets > 1 ? spec.name() + "#" + set : spec.name());
             long ready = System.currentTimeMillis();
             return new StartedTarget(target, set, List.of(new Phase("startup", launchedAt[0], ready)),
-                    new Result.Visit(target.startupMillis(), affinity, config(target)), measurer, () -> { });
+                    new Result.TargetJvm(target.startupMillis(), affinity, config(target)), measurer, () -> { });
         } catch (RuntimeException e) {
             target.close();
             throw e;

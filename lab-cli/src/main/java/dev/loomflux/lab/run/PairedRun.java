@@ -70,7 +70,7 @@ final class PairedRun implements DesignRun {
         long available = new oshi.SystemInfo().getHardware().getMemory().getAvailable();
         if (needed > available) {
             throw new UsageException(String.format("--design paired keeps all %d target JVMs resident: about %d MB (heap %s + %d MB each) where %d MB are "
-                            + "available; use a smaller --heap, fewer --targets, a smaller --repeat or --design sequential",
+                            + "available; use a smaller --heap, fewer --targets, fewer --sets or --design sequential",
                     residentJvms(), needed >> 20,
                     settings.heap(), NON_HEAP_BYTES >> 20, available >> 20));
         }

@@ -18,7 +18,7 @@ import java.util.List;
  * @param facts  what every result records about it: its startup time, its CPUs and its own /config
  * @param closed what to do once it is stopped
  */
-record StartedTarget(RunningTarget target, int repeat, List<Phase> before, Result.Visit facts, Measurer measurer, Runnable closed)
+record StartedTarget(RunningTarget target, int repeat, List<Phase> before, Result.TargetJvm facts, Measurer measurer, Runnable closed)
         implements TargetVisit {
     StartedTarget {
         before = List.copyOf(before);

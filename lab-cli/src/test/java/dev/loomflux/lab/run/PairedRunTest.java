@@ -35,8 +35,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** The paired design with its JVMs and its load driver faked: the order of the work, a stop, and a JVM that dies in the rounds. */
 class PairedRunTest {
-    private static final Scenario PLAINTEXT = new Scenario(Scenario.Kind.PLAINTEXT, Map.of());
-    private static final Scenario JSON = new Scenario(Scenario.Kind.JSON, Map.of());
+    private static final Scenario PLAINTEXT = new Scenario(Scenario.Endpoint.PLAINTEXT, Map.of());
+    private static final Scenario JSON = new Scenario(Scenario.Endpoint.JSON, Map.of());
     private static final Scenario PATH = Scenario.custom("/hello", "test");
     /** One lead-in round, then the fewest measured rounds a comparison takes. */
     private static final Design DESIGN = Design.paired(6, Duration.ofSeconds(1), Duration.ZERO, 1);

@@ -38,8 +38,8 @@ import org.junit.jupiter.api.io.TempDir;
  * scenario. The procedure on each JVM records what it was asked, and says whether the JVM lived through it.
  */
 class SequentialRunTest {
-    private static final Scenario PLAINTEXT = new Scenario(Scenario.Kind.PLAINTEXT, Map.of());
-    private static final Scenario JSON = new Scenario(Scenario.Kind.JSON, Map.of());
+    private static final Scenario PLAINTEXT = new Scenario(Scenario.Endpoint.PLAINTEXT, Map.of());
+    private static final Scenario JSON = new Scenario(Scenario.Endpoint.JSON, Map.of());
 
     private final List<String> events = Collections.synchronizedList(new ArrayList<>());
     private final AtomicBoolean stopping = new AtomicBoolean();
@@ -118,7 +118,7 @@ class SequentialRunTest {
                 jvm.die();
                 return false;
             }
-            results.add(visit.stamp(new Result(new Result.Key(visit.spec().name(), scenario.name(), null, null, null), Result.Outcome.OK,
+            results.add(visit.stamp(new Result(new Result.Key(visit.spec().name(), scenario.name(), null, null, null, null), Result.Status.OK,
                     null, null, null, null, null, null)));
             afterMeasuring.accept(what);
             return true;

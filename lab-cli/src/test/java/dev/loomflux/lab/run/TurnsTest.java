@@ -16,8 +16,8 @@ import org.junit.jupiter.api.Test;
 
 /** The sequential design's order of turns, cooldowns, restarts and stop, with the JVMs replaced by a script of what each visit does. */
 class TurnsTest {
-    private static final Scenario PLAINTEXT = new Scenario(Scenario.Kind.PLAINTEXT, Map.of());
-    private static final Scenario JSON = new Scenario(Scenario.Kind.JSON, Map.of());
+    private static final Scenario PLAINTEXT = new Scenario(Scenario.Endpoint.PLAINTEXT, Map.of());
+    private static final Scenario JSON = new Scenario(Scenario.Endpoint.JSON, Map.of());
 
     private final List<String> events = new ArrayList<>();
     private final List<String> unmeasured = new ArrayList<>();

@@ -83,16 +83,16 @@ final class JmeterPlan {
             clock(inPlan, split.clock());
         }
 
-        List<PhasePlan.Phase> phases = plan.phases();
+        List<PhasePlan.LoadPhase> phases = plan.phases();
         if (plan.loops()) {
             // The loops' users start over 1 s in 20 ms slots for Hyperfoil; JMeter ramps them up itself.
-            int users = phases.stream().mapToInt(PhasePlan.Phase::sessions).sum();
+            int users = phases.stream().mapToInt(PhasePlan.LoadPhase::users).sum();
             threadGroup(inPlan, "loops", split.users(users), PhasePlan.LOOPS_RAMP_UP_MS, 0, -1, phases.get(0).requests(), spec, plan.think());
         } else {
-            for (PhasePlan.Phase p : phases) {
+            for (PhasePlan.LoadPhase p : phases) {
                 switch (p.model()) {
-                    case ALWAYS -> threadGroup(inPlan, p.name(), split.users(p.sessions()), 0, p.startMs(), p.durationMs(), -1, spec, plan.think());
-                    case AT_ONCE -> threadGroup(inPlan, p.name(), split.users(p.sessions()), 0, p.startMs(), -1, p.requests(), spec, plan.think());
+                    case ALWAYS -> threadGroup(inPlan, p.name(), split.users(p.users()), 0, p.startMs(), p.durationMs(), -1, spec, plan.think());
+                    case AT_ONCE -> threadGroup(inPlan, p.name(), split.users(p.users()), 0, p.startMs(), -1, p.requests(), spec, plan.think());
                     case CONSTANT_RATE -> openModel(inPlan, p, split.rate(p.rps()), spec);
                 }
             }
@@ -261,7 +261,7 @@ final class JmeterPlan {
         sampler(Jmx.child(parent, "hashTree"), spec, think);
     }
 
-    private static void openModel(Element parent, PhasePlan.Phase p, String rps, LoadSpec spec) {
+    private static void openModel(Element parent, PhasePlan.LoadPhase p, String rps, LoadSpec spec) {
         Element g = Jmx.element(parent, "OpenModelThreadGroup", "OpenModelThreadGroupGui", p.name());
         Jmx.string(g, "ThreadGroup.on_sample_error", "continue");
         Element controller = Jmx.child(g, "elementProp");
