@@ -81,6 +81,9 @@ public final class CalibrateCommand implements Callable<Integer> {
         if (connections < 1) {
             throw new UsageException("--connections " + connections + ": must be at least 1");
         }
+        if (driver.plan != null) {
+            throw new UsageException("--plan: calibrate measures the load driver on plans of its own, against the stub");
+        }
         Duration measured = ExperimentReader.duration(duration, m -> new UsageException("--duration " + duration + ": " + m));
         if (measured.toSeconds() < 1) {
             throw new UsageException("--duration " + duration + ": must be at least 1s (wrk counts whole seconds)");

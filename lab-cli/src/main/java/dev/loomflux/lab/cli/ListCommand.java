@@ -36,6 +36,10 @@ public final class ListCommand implements Callable<Integer> {
                 out.println("scenario  path:/ANY: GET any path, e.g. for a bring-your-own app (YAML: - path: /hello)");
                 continue;
             }
+            if (k == Scenario.Endpoint.PLAN) {
+                out.println("scenario  plan: what a JMeter plan of your own sends (--driver jmeter --plan FILE.jmx)");
+                continue;
+            }
             List<String> params = Arrays.stream(k.params()).map(p -> p + "=" + Scenario.DEFAULTS.get(p)).collect(Collectors.toList());
             out.println("scenario  " + k.id() + ": GET /" + k.id() + (params.isEmpty() ? "" : " (" + String.join(", ", params) + ")"));
         }

@@ -88,7 +88,7 @@ public class RunCommand implements Callable<Integer> {
     public RunRecord execute() {
         ParseResult given = spec.commandLine().getParseResult();
         renamed.refuse(given);
-        Experiment experiment = adjust(file != null ? fromFile(given) : fromFlags(given));
+        Experiment experiment = driver.withPlan(adjust(file != null ? fromFile(given) : fromFlags(given)), given, file != null);
         Design chosen = designOptions.design(experiment.design(), file == null && pairedByDefault(experiment.driver()), load.duration != null);
         String tooShort = Experiment.thinkProblem(experiment.profile(), chosen);
         if (tooShort != null) {

@@ -55,6 +55,20 @@ public interface LoadDriver {
     }
 
     /**
+     * Whether its loads keep a length of their own whatever the spec's profile says (a user's JMeter plan whose thread
+     * groups have their own loop counts or durations): the lab cannot then go on from a warmup into a measured window
+     * in one load, and measures a whole load instead (docs/scale-out.md, "Your own JMeter plan").
+     */
+    default boolean keepsOwnLength() {
+        return false;
+    }
+
+    /** What the driver can tell of its last load beyond the measurement, a line each for the run's log; none by default. */
+    default List<String> lastLoadLines() {
+        return List.of();
+    }
+
+    /**
      * Stops every load this driver runs now (Ctrl-C, a target that died). Each run returns within about
      * a second with what was measured so far; loads started afterwards are not affected.
      */

@@ -11,9 +11,15 @@ import java.nio.file.Path;
  * @param where    {@code file: driver}
  * @param agents   JMeter's agents as --agents takes them ({@code N} or {@code HOST:PORT,...}); null for none
  * @param keystore the agents' keystore, resolved against the file's folder; null for none
+ * @param plan     a JMeter plan of the user's own to run ({@code driver: {jmeter: {plan: FILE.jmx}}}), resolved against the
+ *                 file's folder; null for the lab's own plans
  */
-public record DriverChoice(String name, String where, String agents, Path keystore) {
+public record DriverChoice(String name, String where, String agents, Path keystore, Path plan) {
     public static final DriverChoice NONE = new DriverChoice(null, null, null, null);
+
+    public DriverChoice(String name, String where, String agents, Path keystore) {
+        this(name, where, agents, keystore, null);
+    }
 
     public String agentsWhere() {
         return where + ".jmeter.agents";
@@ -21,6 +27,10 @@ public record DriverChoice(String name, String where, String agents, Path keysto
 
     public String keystoreWhere() {
         return where + ".jmeter.keystore";
+    }
+
+    public String planWhere() {
+        return where + ".jmeter.plan";
     }
 
     static String name(String name, String where) {

@@ -119,6 +119,11 @@ public record Experiment(String name, List<TargetSpec> targets, List<Scenario> s
         return new Experiment(name, targets, scenarios, profile, warmup, cooldown, repeat, limits, sweep, idle, design, d);
     }
 
+    /** The same experiment with one scenario instead of its own, under another name: a user's JMeter plan (--plan). */
+    public Experiment withScenario(String otherName, Scenario only) {
+        return new Experiment(otherName, targets, List.of(only), profile, warmup, cooldown, repeat, limits, sweep, idle, design, driver);
+    }
+
     public Experiment withDesign(Design d) {
         return new Experiment(name, targets, scenarios, profile, warmup, cooldown, repeat, limits, sweep, idle, d, driver);
     }

@@ -32,16 +32,25 @@ public final class ExperimentReader {
     /** The experiment a file describes, with the load driver it asks for (the flags can choose another for it). */
     public static Experiment read(Path file) {
         Node root = root(file);
-        return experiment(root, file).withDriver(driver(root.get("driver"), file));
+        DriverChoice driver = driver(root.get("driver"), file);
+        return experiment(root, file, driver.plan()).withDriver(driver);
     }
 
-    private static Experiment experiment(Node root, Path file) {
+    /** @param plan the user's JMeter plan the file names as its driver's ({@link DriverChoice#plan()}), which is then its scenario; null for none */
+    private static Experiment experiment(Node root, Path file, Path plan) {
         String fileName = file.getFileName().toString().replaceFirst("\\.ya?ml$", "");
         Node nameNode = root.get("name");
         String name = nameNode.isMissing() ? Experiment.nameFrom(fileName) : Experiment.checkName(nameNode.text(), nameNode.where());
         List<TargetSpec> targets = targets(root.get("targets"));
-        List<Scenario> scenarios = scenarios(root.get("scenarios"));
+        if (plan != null && !root.get("scenarios").isMissing()) {
+            throw root.get("scenarios").error("the plan of driver.jmeter.plan sends the requests; remove scenarios");
+        }
+        List<Scenario> scenarios = plan != null ? List.of(Scenario.plan(plan.getFileName().toString())) : scenarios(root.get("scenarios"));
         Profile profile = profile(root.get("profile"));
+        if (plan != null && (!(profile instanceof Profile.Fixed fixed) || !fixed.think().none())) {
+            throw root.get("profile").error("the plan of driver.jmeter.plan runs under the fixed profile without think: the lab gives it users and"
+                    + " duration, its own timers are its pauses");
+        }
         Design design = design(root);
         String tooShort = Experiment.thinkProblem(profile, design);
         if (tooShort != null) {
@@ -78,8 +87,8 @@ public final class ExperimentReader {
 
     /**
      * The file's load driver: {@code driver: hyperfoil}, {@code driver: jmeter}, or JMeter with its agents,
-     * {@code driver: {jmeter: {agents: 2}}} or {@code {agents: [HOST:PORT, ...], keystore: agents.p12}}, the
-     * keystore's path relative to the file.
+     * {@code driver: {jmeter: {agents: 2}}} or {@code {agents: [HOST:PORT, ...], keystore: agents.p12}}, or with a plan
+     * of the user's own, {@code {plan: own-plan.jmx}}; the keystore's and the plan's paths relative to the file.
      */
     private static DriverChoice driver(Node driver, Path file) {
         if (driver.isMissing()) {
@@ -91,14 +100,16 @@ public final class ExperimentReader {
         Map.Entry<String, Node> one = driver.single();
         Node jmeter = one.getValue();
         if (!one.getKey().equals("jmeter")) {
-            throw jmeter.error("only jmeter takes settings (agents, keystore); write driver: " + DriverChoice.name(one.getKey(), jmeter.where()));
+            throw jmeter.error("only jmeter takes settings (agents, keystore, plan); write driver: " + DriverChoice.name(one.getKey(), jmeter.where()));
         }
-        jmeter.only(Set.of("agents", "keystore"));
+        jmeter.only(Set.of("agents", "keystore", "plan"));
         Node agents = jmeter.get("agents");
         String value = agents.isMissing() ? null : agents.isList() ? String.join(",", agents.stringList()) : agents.text();
         Node keystore = jmeter.get("keystore");
         Path parent = file.toAbsolutePath().getParent();
-        return new DriverChoice("jmeter", driver.where(), value, keystore.isMissing() ? null : parent.resolve(keystore.text()).normalize());
+        Node plan = jmeter.get("plan");
+        return new DriverChoice("jmeter", driver.where(), value, keystore.isMissing() ? null : parent.resolve(keystore.text()).normalize(),
+                plan.isMissing() ? null : parent.resolve(plan.text()).normalize());
     }
 
     /**

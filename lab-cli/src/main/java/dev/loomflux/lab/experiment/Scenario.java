@@ -12,7 +12,8 @@ import java.util.stream.Collectors;
 
 /**
  * What one request does: an endpoint of the target API with its parameters, or (kind PATH) any
- * GET path, for bring-your-own targets.
+ * GET path, for bring-your-own targets; or (kind PLAN) whatever a JMeter plan of the user's own sends, its
+ * file name in {@code customPath}.
  */
 public record Scenario(Endpoint kind, Map<String, Integer> params, String customPath, String dist) {
     public enum Endpoint {
@@ -24,7 +25,9 @@ public record Scenario(Endpoint kind, Map<String, Integer> params, String custom
         CPU("cpu", "work"),
         /** CPU work, a page of rows and a downstream call in one request: neither pure sleep nor pure CPU. */
         MIXED("mixed", "work", "page", "size", "delay"),
-        PATH("path");
+        PATH("path"),
+        /** No endpoint of its own: the requests of a user's JMeter plan (--plan), each sampler on its own path. */
+        PLAN("plan");
 
         private final String id;
         private final String[] params;
@@ -54,6 +57,11 @@ public record Scenario(Endpoint kind, Map<String, Integer> params, String custom
         this(kind, params, null, null);
     }
 
+    /** What a JMeter plan of the user's own sends, by the plan's file name, e.g. {@code own-plan.jmx}. */
+    public static Scenario plan(String fileName) {
+        return new Scenario(Endpoint.PLAN, Map.of(), fileName, null);
+    }
+
     /** A GET of any path on the target, e.g. {@code /hello?name=x}. */
     public static Scenario custom(String path, String where) {
         boolean valid = path.startsWith("/") && path.length() <= 200 && !path.matches(".*\\s.*");
@@ -68,7 +76,8 @@ public record Scenario(Endpoint kind, Map<String, Integer> params, String custom
         return new Scenario(Endpoint.PATH, Map.of(), path, null);
     }
 
-    public static final String KNOWN = Arrays.stream(Endpoint.values()).map(k -> k == Endpoint.PATH ? "path:/ANY" : k.id()).collect(Collectors.joining(", "));
+    public static final String KNOWN = Arrays.stream(Endpoint.values()).filter(k -> k != Endpoint.PLAN)
+            .map(k -> k == Endpoint.PATH ? "path:/ANY" : k.id()).collect(Collectors.joining(", "));
 
     /**
      * A scenario by name with some parameters given (others take {@link #DEFAULTS}), checked against
@@ -88,7 +97,7 @@ public record Scenario(Endpoint kind, Map<String, Integer> params, String custom
             return custom(id.substring("path:".length()), where);
         }
         Endpoint kind = Arrays.stream(Endpoint.values()).filter(k -> k.id().equals(id)).findFirst()
-                .filter(k -> k != Endpoint.PATH)
+                .filter(k -> k != Endpoint.PATH && k != Endpoint.PLAN)
                 .orElseThrow(() -> new UsageException(where + ": unknown scenario '" + id + "' (allowed: " + KNOWN + ")"));
         boolean delayed = Arrays.asList(kind.params).contains("delay");
         if (strict) {
@@ -138,6 +147,10 @@ public record Scenario(Endpoint kind, Map<String, Integer> params, String custom
 
     /** The name without some parameters, e.g. a sweep's map of {@code gateway} over the delays it swept. */
     public String nameWithout(Set<String> omitted) {
+        if (kind == Endpoint.PLAN) {
+            // plan-own-plan for own-plan.jmx: the plan's name, in the characters a results file name may hold.
+            return "plan-" + customPath.replaceFirst("(?i)\\.jmx$", "").replaceAll("[^A-Za-z0-9._]+", "-").replaceAll("^-+|-+$", "");
+        }
         if (kind == Endpoint.PATH) {
             String slug = customPath.replaceAll("[^A-Za-z0-9._]+", "-").replaceAll("^-+|-+$", "");
             return "path" + (slug.isEmpty() ? "" : "-" + (slug.length() > 50 ? slug.substring(0, 50) : slug));
@@ -154,8 +167,11 @@ public record Scenario(Endpoint kind, Map<String, Integer> params, String custom
         return sb.toString();
     }
 
-    /** The request path with its query string, e.g. {@code /chain?delay=20&depth=3}. */
+    /** The request path with its query string, e.g. {@code /chain?delay=20&depth=3}; a plan's is the root, its samplers have theirs. */
     public String path() {
+        if (kind == Endpoint.PLAN) {
+            return "/";
+        }
         if (kind == Endpoint.PATH) {
             return customPath;
         }

@@ -110,10 +110,12 @@ public final class Measurer {
                 driverCpus[0] = new DriverCpu(cpus.driver().size(), driver::processes);
                 groupAtStart[0] = target.cgroup() == null ? null : target.cgroup().usage();
             };
+            // A load that keeps its own length (a user's JMeter plan) cannot run on from the warmup into the window.
+            boolean continuous = Warmup.continuous(profile) && !driver.keepsOwnLength();
             try {
                 Warmup.Outcome compiled = compileStage(target, scenario, load, spec, signals);
                 Duration budget = rest(load, compiled);
-                if (Warmup.continuous(profile)) {
+                if (continuous) {
                     Warmup.Measured wm = Warmup.runThenMeasure(driver, spec, budget, SteadyRule.DEFAULT, signals,
                             progress(name, scenario, "warmup"), progress(name, scenario, "measure"), measuring, stop);
                     warm = wm.warmup().after(compiled);
@@ -141,6 +143,7 @@ public final class Measurer {
             log.line(name + " " + scenario.name() + ": " + (warm.steady() ? "warmup was steady after " + warm.secondsToSteady() + " s"
                     : "NOT steady after " + warm.millis() / 1000 + " s" + (warm.check() == null ? "" : " (" + warm.check().describe() + ")")
                     + "; the measurement takes part in no verdict, consider a longer --warmup"));
+            driver.lastLoadLines().forEach(line -> log.line(name + " " + scenario.name() + ": " + line));
             long measuredFrom = m.intervals().isEmpty() ? System.currentTimeMillis() - m.elapsed().toMillis() : m.intervals().get(0).getStartTimeStamp();
             Phase warmup = new Phase("warmup", warmupFrom, measuredFrom);
             String base = name + "." + scenario.name() + load.suffix();
@@ -167,7 +170,7 @@ public final class Measurer {
             SeriesCsv.write(dir.resolve(csv), telemetry.series());
             Result r = MeasuredResult.of(name, scenario.name(), m, open,
                     new Result.Files(hlog, plan, csv, Files.isRegularFile(dir.resolve(jfr)) ? jfr : null), telemetry,
-                    new Result.Checks(SteadyStateReport.of(sampler, warm, load.warmup(), warmup, measured, telemetry.series(), Warmup.continuous(profile)),
+                    new Result.Checks(SteadyStateReport.of(sampler, warm, load.warmup(), warmup, measured, telemetry.series(), continuous),
                             driverCpu.check().withAgents(MeasuredResult.agents(m, i -> agentHlog(base, i))),
                             target.cgroup() != null && groupAtStart[0] != null ? MeasuredResult.limits(target.cgroup().limits(), groupAtStart[0], groupAtEnd) : null));
             if (!target.process().isAlive()) {
@@ -236,7 +239,8 @@ public final class Measurer {
 
     private Warmup.Outcome compileStage(RunningTarget target, Scenario scenario, Load load, LoadSpec spec, SteadySignals signals) {
         String name = target.spec().name();
-        Warmup.Outcome compiled = load.compileFirst()
+        // Few users cannot be asked of a load that keeps its own length: its thread groups have theirs.
+        Warmup.Outcome compiled = load.compileFirst() && !driver.keepsOwnLength()
                 ? Warmup.compile(driver, spec, target.cpus(), Warmup.compileBudget(load.warmup()), SteadyRule.DEFAULT, signals, progress(name, scenario, "warmup (compile)"), stop)
                 : Warmup.Outcome.NONE;
         if (!compiled.series().isEmpty()) {

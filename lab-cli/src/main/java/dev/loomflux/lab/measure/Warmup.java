@@ -164,21 +164,31 @@ public final class Warmup {
         return (int) Math.max(COMPILE_USERS, Math.min(cap, Math.ceil(COMPILE_USERS * HEAT_RPS / probeRps)));
     }
 
-    /** A warmup load of its own, ended as soon as the rule holds. */
+    /**
+     * A warmup load of its own, ended as soon as the rule holds; or when the budget is spent, for a load that keeps its
+     * own length (a user's JMeter plan), which the budget given as its length does not end.
+     */
     public static Outcome run(LoadDriver driver, LoadSpec measured, Duration budget, SteadyRule rule, Signals signals, SecondListener listener, Stop stop) {
         if (budget.isZero() || stop.requested()) {
             return Outcome.NONE;
         }
-        return follow(driver, with(measured, profile(measured.profile(), budget)), rule::check, signals, listener);
+        return follow(driver, with(measured, profile(measured.profile(), budget)), rule::check, signals, listener,
+                driver.keepsOwnLength() ? budget.toMillis() : Long.MAX_VALUE);
     }
 
     /** A load of its own, ended as soon as {@code rule} decides. */
     private static Outcome follow(LoadDriver driver, LoadSpec spec, Function<List<Point>, SteadyRule.Check> rule, Signals signals, SecondListener listener) {
+        return follow(driver, spec, rule, signals, listener, Long.MAX_VALUE);
+    }
+
+    /** @param limitMs the longest it may run, ms */
+    private static Outcome follow(LoadDriver driver, LoadSpec spec, Function<List<Point>, SteadyRule.Check> rule, Signals signals, SecondListener listener,
+                                  long limitMs) {
         Follower f = new Follower(rule, signals, () -> { });
         driver.run(spec, s -> {
             listener.second(s);
             f.second(s);
-        }, f::decided);
+        }, () -> f.decided() || System.currentTimeMillis() - f.t0 >= limitMs);
         return f.outcome(System.currentTimeMillis() - f.t0, Integer.MAX_VALUE);
     }
 

@@ -119,7 +119,7 @@ class ExperimentReaderTest {
         assertEquals(dir.resolve("x.yaml") + ": driver.jmeter.agents", remote.agentsWhere());
         assertError(fixed + "\ndriver: k6", "x.yaml: driver: 'k6': expected hyperfoil or jmeter", true);
         assertError(fixed + "\ndriver: {jmeter: {agent: 2}}", "x.yaml: driver.jmeter.agent: unknown key (allowed: ", true);
-        assertError(fixed + "\ndriver: {hyperfoil: {agents: 2}}", "x.yaml: driver.hyperfoil: only jmeter takes settings (agents, keystore); write driver: hyperfoil", true);
+        assertError(fixed + "\ndriver: {hyperfoil: {agents: 2}}", "x.yaml: driver.hyperfoil: only jmeter takes settings (agents, keystore, plan); write driver: hyperfoil", true);
         assertEquals(new Profile.Fixed(1, Duration.ofSeconds(1)), read(fixed + "\ndriver: jmeter").profile(), "the experiment reads past its driver");
     }
 

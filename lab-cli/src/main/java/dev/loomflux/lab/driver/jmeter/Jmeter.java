@@ -39,6 +39,9 @@ import java.util.function.BooleanSupplier;
  * rate profile's arrivals are each a new thread and connection, and JMeter has no cap on arrivals
  * in flight (maxInFlight is not enforced); latency is in whole milliseconds; seconds are counted from
  * the first request JMeter sent. Interleaved rounds (the paired design) run on one local JMeter, fixed blocks only.
+ *
+ * <p>With a plan of the user's own ({@link OwnPlan}) it runs that plan instead of rendering one, pointed at each load's
+ * target, and reads its HTTP requests' samples as it reads its own plans'; on one local JMeter, one load at a time.
  */
 public final class Jmeter implements LoadDriver {
     private static final String SUFFIX = ".jmx";
@@ -48,6 +51,10 @@ public final class Jmeter implements LoadDriver {
     private final LabProcesses owner;
     private final Path home;
     private final JmeterAgents agents;
+    /** The user's plan it runs; null: the lab's own plans. */
+    private final OwnPlan own;
+    /** Each sampler's part of the last load of the user's plan. */
+    private volatile List<String> lastLoadLines = List.of();
     private final Set<ManagedProcess> running = ConcurrentHashMap.newKeySet();
     private final Set<JmeterCluster> clusters = ConcurrentHashMap.newKeySet();
 
@@ -66,9 +73,18 @@ public final class Jmeter implements LoadDriver {
 
     /** @param agents where each load runs: one local JMeter, or a controller here and agents */
     public Jmeter(LabProcesses owner, Path home, JmeterAgents agents) {
+        this(owner, home, agents, null);
+    }
+
+    /** @param own a plan of the user's own to run, on one local JMeter; null for the lab's plans */
+    public Jmeter(LabProcesses owner, Path home, JmeterAgents agents, OwnPlan own) {
+        if (own != null && agents.distributed()) {
+            throw new IllegalArgumentException("a plan of the user's own runs on one local JMeter");
+        }
         this.owner = owner;
         this.home = home;
         this.agents = agents;
+        this.own = own;
     }
 
     /** JMeter's elapsed times are whole milliseconds. */
@@ -101,7 +117,7 @@ public final class Jmeter implements LoadDriver {
             }
             JmeterPlan.Split split = cluster == null ? JmeterPlan.Split.NONE : new JmeterPlan.Split(agents.count(), cluster.clockUrl());
             try {
-                Files.writeString(dir.resolve("plan.jmx"), JmeterPlan.render(spec, plan, "loomflux", split));
+                Files.writeString(dir.resolve("plan.jmx"), own != null ? own.text() : JmeterPlan.render(spec, plan, "loomflux", split));
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }
@@ -109,7 +125,7 @@ public final class Jmeter implements LoadDriver {
                 clusters.add(cluster);
             }
             try {
-                return run(reading, cluster, dir, window, enough);
+                return run(reading, cluster, own == null ? List.of() : OwnPlan.properties(spec), dir, window, enough);
             } finally {
                 if (cluster != null) {
                     clusters.remove(cluster);
@@ -120,15 +136,19 @@ public final class Jmeter implements LoadDriver {
         }
     }
 
-    private Measurement run(JmeterReading reading, JmeterCluster cluster, Path dir, MeasuredWindow window, BooleanSupplier enough) {
-        Jtl jtl = new Jtl(dir.resolve("out.jtl"));
+    /** @param properties the user's plan's target, users and length ({@link OwnPlan#properties}); none for the lab's plans */
+    private Measurement run(JmeterReading reading, JmeterCluster cluster, List<String> properties, Path dir, MeasuredWindow window, BooleanSupplier enough) {
+        Jtl jtl = new Jtl(dir.resolve("out.jtl"), own != null);
+        List<String> options = new ArrayList<>(cluster == null ? List.of() : cluster.controllerArgs());
+        options.addAll(properties);
+        SamplerCounts samplers = new SamplerCounts();
         ManagedProcess jmeter = JmeterProcess.start(owner, home, dir.resolve("plan.jmx"), dir.resolve("out.jtl"), dir.resolve("jmeter.log"),
-                cluster == null ? List.of() : cluster.controllerJvm(), cluster == null ? List.of() : cluster.controllerArgs());
+                cluster == null ? List.of() : cluster.controllerJvm(), options);
         running.add(jmeter);
         try {
             while (true) {
                 boolean exited = !jmeter.isAlive();
-                reading.add(read(jtl), System.currentTimeMillis());
+                read(jtl, reading, samplers);
                 long now = System.currentTimeMillis();
                 reading.publishLive(now);
                 if (exited) {
@@ -146,7 +166,10 @@ public final class Jmeter implements LoadDriver {
             if (jmeter.isAlive()) {
                 jmeter.close();
             }
-            reading.add(read(jtl), System.currentTimeMillis());
+            read(jtl, reading, samplers);
+            if (own != null) {
+                lastLoadLines = samplers.lines(window);
+            }
             if (reading.started < 0) {
                 throw new LabException("JMeter sent no request (exit " + (jmeter.isAlive() ? "none" : jmeter.exitDescription()) + "); last lines of "
                         + dir.resolve("jmeter.log") + ":\n" + tail(dir.resolve("jmeter.log")));
@@ -163,6 +186,15 @@ public final class Jmeter implements LoadDriver {
             all.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
         } catch (IOException e) {
             // A temporary folder left behind is no reason to lose the measurement.
+        }
+    }
+
+    /** The samples JMeter wrote since the last read, into the load's statistics and, for the user's plan, its samplers'. */
+    private void read(Jtl jtl, JmeterReading reading, SamplerCounts samplers) {
+        List<Jtl.Sample> samples = read(jtl);
+        reading.add(samples, System.currentTimeMillis());
+        if (own != null && reading.started >= 0) {
+            samplers.add(samples, reading.started);
         }
     }
 
@@ -236,6 +268,9 @@ public final class Jmeter implements LoadDriver {
      */
     @Override
     public List<Block> run(Rounds rounds, Rounds.Listener listener) {
+        if (own != null) {
+            throw new LabException("a plan of the user's own runs in the sequential design: the rounds are the lab's own plan");
+        }
         if (agents.distributed()) {
             throw new LabException("JMeter's agents run no interleaved rounds: each would keep rounds of its own");
         }
@@ -286,7 +321,21 @@ public final class Jmeter implements LoadDriver {
     }
 
     @Override
+    public boolean keepsOwnLength() {
+        return own != null && own.ownLength();
+    }
+
+    @Override
+    public List<String> lastLoadLines() {
+        return lastLoadLines;
+    }
+
+    @Override
     public Plan export(LoadSpec spec, String name) {
+        if (own != null) {
+            // As the lab ran it: with -Jhost, -Jport, -Jusers and -Jduration, JMeter runs it alone.
+            return new Plan(SUFFIX, own.text());
+        }
         // Without a clock to read: run by hand, e.g. with -R over agents, the plan is the same load.
         return new Plan(SUFFIX, JmeterPlan.render(spec, PhasePlan.of(spec.profile(), 1), name, new JmeterPlan.Split(agents.count(), null)));
     }
@@ -294,6 +343,9 @@ public final class Jmeter implements LoadDriver {
     /** The rounds' plan as JMeter runs it; its conductor needs the lab (JmeterPlan.LAB), so it does not run alone. */
     @Override
     public Plan export(Rounds rounds, String name) {
+        if (own != null) {
+            throw new IllegalStateException("a plan of the user's own runs no rounds");
+        }
         return new Plan(SUFFIX, JmeterPlan.renderRounds(rounds, name));
     }
 }

@@ -228,7 +228,7 @@ final class JmeterPlan {
      * response is no error, but the results file would not show the reconnection: its {@code Connect} column is in
      * whole ms, and a connect on loopback takes less. JMeter writes the headers one a line ("\n").
      */
-    private static void closed(Element parent) {
+    static void closed(Element parent) {
         Element e = Jmx.element(parent, "RegexExtractor", "RegexExtractorGui", "closed");
         Jmx.string(e, "RegexExtractor.useHeaders", "true");
         Jmx.string(e, "RegexExtractor.refname", CLOSED);
@@ -353,7 +353,7 @@ final class JmeterPlan {
      * JMeter's thread groups count delays and durations in whole seconds: a part of a second is rounded up
      * (a measured window is cut by the lab, not by the plan's end).
      */
-    private static long seconds(long ms) {
+    static long seconds(long ms) {
         return (ms + 999) / 1000;
     }
 

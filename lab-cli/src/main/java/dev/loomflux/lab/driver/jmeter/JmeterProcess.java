@@ -14,6 +14,16 @@ final class JmeterProcess {
      */
     static final String SAMPLE_VARIABLES = "sample_variables=" + JmeterPlan.CLOSED;
 
+    /**
+     * The results file as {@link Jtl} reads it, set on the command line whatever a jmeter.properties or user.properties
+     * says: CSV with a header, flushed row by row, times in epoch ms, and every column the lab reads. A sample's
+     * sub-samples (redirects followed, embedded resources) stay inside it, one row per request a sampler sent.
+     */
+    private static final List<String> RESULTS_FILE = List.of("output_format=csv", "autoflush=true", "print_field_names=true", "default_delimiter=,",
+            "timestamp_format=ms", "time=true", "label=true", "response_code=true", "response_message=true", "successful=true", "thread_name=true",
+            "bytes=true", "sent_bytes=true", "thread_counts=true", "connect_time=true", "assertion_results_failure_message=true", "url=true",
+            "subresults=false");
+
     private JmeterProcess() {
     }
 
@@ -32,9 +42,8 @@ final class JmeterProcess {
                 "-Jjmeterengine.force.system.exit=true",
                 // No UDP port for shutdown messages: JMeter opens it on every interface (a port of 1000 or less turns it off).
                 "-Jjmeterengine.nongui.port=0",
-                "-Jjmeter.save.saveservice.autoflush=true",
-                "-Jjmeter.save.saveservice.output_format=csv",
                 "-J" + JmeterProcess.SAMPLE_VARIABLES));
+        RESULTS_FILE.forEach(p -> command.add("-Jjmeter.save.saveservice." + p));
         command.addAll(options);
         return ManagedProcess.start(owner, "jmeter", command, Path.of(log + ".out"));
     }

@@ -46,11 +46,22 @@ final class Jtl {
     private static final CsvMapper CSV = new CsvMapper();
 
     private final Path file;
+    /** Only the rows of HTTP requests: those with a URL. */
+    private final boolean requestsOnly;
     private long offset;
     private CsvSchema schema;
 
     Jtl(Path file) {
+        this(file, false);
+    }
+
+    /**
+     * @param requestsOnly leave out the rows without a URL, which are no HTTP request: a user's plan may hold other
+     *                     samplers (JSR223, debug) and transaction controllers, whose rows total their requests'
+     */
+    Jtl(Path file, boolean requestsOnly) {
         this.file = file;
+        this.requestsOnly = requestsOnly;
     }
 
     /** Every row of a finished file. */
@@ -89,7 +100,11 @@ final class Jtl {
         List<Sample> out = new ArrayList<>();
         try (MappingIterator<Map<String, String>> rows = CSV.readerFor(Map.class).with(schema).readValues(text)) {
             while (rows.hasNext()) {
-                out.add(sample(rows.next()));
+                Map<String, String> row = rows.next();
+                // JMeter writes "null" for a sample without a URL.
+                if (!requestsOnly || row.getOrDefault("URL", "").regionMatches(true, 0, "http", 0, 4)) {
+                    out.add(sample(row));
+                }
             }
         }
         return out;
