@@ -70,6 +70,50 @@ class BadInputTest {
         assertOneLineError(LabCli.of("run", yaml.toString(), "--driver", "hyperfoil", "--agents", "2"), "lab: --agents: JMeter's agents; add --driver jmeter");
     }
 
+    /** A JMeter plan of your own that cannot run is one line naming --plan, or the file's field, before anything starts. */
+    @Test
+    void aPlanOfYourOwnThatCannotRunIsRefusedNamingWhy() throws IOException {
+        Path plan = Home.detect().root().resolve("experiments").resolve("own-plan.jmx");
+        String sequential = "lab: --plan " + plan + ": a plan of your own runs in the sequential design (the paired design's rounds are plans the lab"
+                + " writes); use --design sequential";
+        assertOneLineError(LabCli.of("run", "--driver", "jmeter", "--plan", plan.toString(), "--design", "paired"), sequential);
+        assertOneLineError(LabCli.of("run", "--driver", "hyperfoil", "--plan", plan.toString()),
+                "lab: --plan " + plan + ": a JMeter plan runs on the JMeter driver, not --driver hyperfoil");
+        assertOneLineError(LabCli.of("run", "--driver", "jmeter", "--agents", "2", "--plan", plan.toString(), "--design", "sequential"),
+                "lab: --plan " + plan + ": a plan of your own runs on one local JMeter, not on agents (each agent would run all of its users)");
+        assertOneLineError(LabCli.of("run", "--plan", plan.toString(), "--scenario", "json"),
+                "lab: --scenario cannot be combined with --plan: the plan's samplers send the requests");
+        assertOneLineError(LabCli.of("run", "--plan", plan.toString(), "--profile", "rate", "--rps", "10"),
+                "lab: --plan: a plan of your own runs under the fixed profile without --think: the lab gives it --users and --duration");
+        assertOneLineError(LabCli.of("sweep", "--plan", plan.toString(), "--targets", "mvc", "--vary", "users=4,16"),
+                "lab: --plan: a sweep varies the lab's own load and scenarios; run the plan with ./lab run");
+        assertOneLineError(LabCli.of("calibrate", "--driver", "jmeter", "--plan", plan.toString()),
+                "lab: --plan: calibrate measures the load driver on plans of its own, against the stub");
+        assertOneLineError(LabCli.of("run", "--plan", "no-such.jmx"), "lab: --plan no-such.jmx: no such readable file");
+        Path notAPlan = Files.writeString(dir.resolve("not-a-plan.jmx"), "targets: [mvc]\n");
+        assertOneLineError(LabCli.of("run", "--plan", notAPlan.toString()),
+                "lab: --plan " + notAPlan + ": not a JMeter plan (JMeter cannot load it: XmlPullParserException: ");
+        Path fixed = Files.writeString(dir.resolve("fixed.jmx"), Files.readString(plan).replace("${__P(host)}", "shop.example.com"));
+        String fixedHost = ": sampler 'plaintext' sends to host 'shop.example.com', not ${__P(host)}: the lab cannot point it at each target";
+        assertOneLineError(LabCli.of("run", "--driver", "jmeter", "--plan", fixed.toString()), "lab: --plan " + fixed + fixedHost);
+
+        Path yaml = dir.resolve("plan.yaml");
+        String fixedLoad = "targets: [mvc]\nprofile: {fixed: {users: 2, duration: 5s}}\n";
+        Files.writeString(yaml, fixedLoad + "driver: {jmeter: {plan: fixed.jmx}}\n");
+        assertOneLineError(LabCli.of("run", yaml.toString()), "lab: " + yaml + ": driver.jmeter.plan " + fixed + fixedHost);
+        Files.writeString(yaml, fixedLoad + "scenarios: [json]\ndriver: {jmeter: {plan: fixed.jmx}}\n");
+        assertOneLineError(LabCli.of("run", yaml.toString()), "lab: " + yaml + ": scenarios: the plan of driver.jmeter.plan sends the requests; remove scenarios");
+        Files.writeString(yaml, "targets: [mvc]\nprofile: {loops: {users: 2, requests: 10}}\ndriver: {jmeter: {plan: fixed.jmx}}\n");
+        assertOneLineError(LabCli.of("run", yaml.toString()), "lab: " + yaml + ": profile: the plan of driver.jmeter.plan runs under the fixed profile without think");
+        Files.writeString(yaml, fixedLoad + "design: paired\ndriver: {jmeter: {plan: " + plan + "}}\n");
+        assertOneLineError(LabCli.of("run", yaml.toString()), "lab: " + yaml + ": driver.jmeter.plan " + plan
+                + ": a plan of your own runs in the sequential design");
+        assertOneLineError(LabCli.of("run", yaml.toString(), "--driver", "hyperfoil"), "lab: " + yaml + ": driver.jmeter.plan " + plan
+                + ": a JMeter plan runs on the JMeter driver, not --driver hyperfoil");
+        assertOneLineError(LabCli.of("run", yaml.toString(), "--plan", plan.toString()),
+                "lab: --plan cannot be combined with an experiment file; name the plan in the file: driver: {jmeter: {plan: FILE.jmx}}");
+    }
+
     @Test
     void aLeadInMustBeWholeSecondsOfAPairedDesign() {
         assertOneLineError(LabCli.of("run", "--lead-in", "500ms"), "lab: --lead-in 500ms: expected whole seconds from 0s to 60s");

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.loomflux.lab.UsageException;
 import dev.loomflux.lab.experiment.DriverChoice;
 import dev.loomflux.lab.process.LabProcesses;
+import java.nio.file.Path;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -43,6 +44,14 @@ class DriverOptionsTest {
         options.agents = "3";
         assertEquals("--agents: JMeter's agents run no interleaved rounds (each would keep its own); use --design sequential",
                 assertThrows(UsageException.class, () -> options.driver(ON_AGENTS, true, false)).getMessage());
+    }
+
+    @Test
+    void aPlanOfYourOwnInTheFileOrOnTheCommandLineMakesTheRunSequential() {
+        DriverOptions options = new DriverOptions(processes);
+        assertFalse(options.roundsPossible(new DriverChoice("jmeter", "x.yaml: driver", null, null, Path.of("own-plan.jmx"))));
+        options.plan = Path.of("own-plan.jmx");
+        assertFalse(options.roundsPossible(DriverChoice.NONE));
     }
 
     @Test

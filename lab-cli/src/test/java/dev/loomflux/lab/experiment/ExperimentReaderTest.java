@@ -123,6 +123,21 @@ class ExperimentReaderTest {
         assertEquals(new Profile.Fixed(1, Duration.ofSeconds(1)), read(fixed + "\ndriver: jmeter").profile(), "the experiment reads past its driver");
     }
 
+    /** A JMeter plan of your own, beside the file: it is the file's scenario, named after it, and the file names no other. */
+    @Test
+    void aPlanOfYourOwnIsTheFilesScenario() throws IOException {
+        Path f = dir.resolve("x.yaml");
+        Files.writeString(f, "targets: [mvc, webflux]\nprofile: {fixed: {users: 4, duration: 10s}}\ndriver: {jmeter: {plan: plans/shop.jmx}}\n");
+        Experiment e = ExperimentReader.read(f);
+        assertEquals(dir.resolve("plans/shop.jmx"), e.driver().plan(), "beside the file, wherever the lab runs from");
+        assertEquals("jmeter", e.driver().name());
+        assertEquals(dir.resolve("x.yaml") + ": driver.jmeter.plan", e.driver().planWhere());
+        assertEquals(List.of(Scenario.plan("shop.jmx")), e.scenarios());
+        assertEquals("plan-shop", e.scenarios().get(0).name());
+        assertEquals("/", e.scenarios().get(0).path(), "its samplers have their paths");
+        assertFalse(e.needsDatabase() || e.needsDownstream());
+    }
+
     @Test
     void errorsNameFileFieldAndWhatIsAllowed() throws IOException {
         assertError("profile: {fixed: {users: 0, duration: 10s}}", "x.yaml: profile.fixed.users: 0 is out of range 1..100000");

@@ -35,6 +35,9 @@ class WarmupTest {
             if (method.getName().equals("run") && args.length >= 3) {
                 throw new Asked(((BooleanSupplier) args[2]).getAsBoolean());
             }
+            if (method.getName().equals("keepsOwnLength")) {
+                return false; // the lab's own plans: a load as long as its profile says
+            }
             throw new AssertionError("the driver was asked to " + method.getName());
         });
     }

@@ -11,6 +11,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -20,7 +21,7 @@ import java.util.stream.Stream;
  * A JMeter plan as JMeter 5.6 itself loads it: {@code SaveService.loadTree}, from the JMeter home the build assembles,
  * in a class loader of its own (JMeter runs as a process of its own and is not on the lab's class path). What the lab
  * needs of it comes out as plain {@link Element}s: the enabled ones (JMeter runs no disabled element, nor anything
- * under one), in the plan's order.
+ * under one), in the plan's order. JMeter stays loaded once it has read a plan: loading it takes seconds of CPU.
  */
 final class PlanTree {
     /** What the lab tells apart in a plan; the rest is OTHER. */
@@ -71,6 +72,9 @@ final class PlanTree {
         return m;
     }
 
+    /** JMeter's classes, by home, with its properties loaded. */
+    private static final Map<Path, ClassLoader> LOADED = new HashMap<>();
+
     private final Map<Class<?>, Kind> kinds = new LinkedHashMap<>();
 
     private PlanTree(ClassLoader jmeter) throws ClassNotFoundException {
@@ -93,13 +97,10 @@ final class PlanTree {
      */
     static List<Element> load(Path file, Path home) throws NotAPlan {
         ClassLoader before = Thread.currentThread().getContextClassLoader();
-        try (URLClassLoader loader = new URLClassLoader(jars(home), ClassLoader.getPlatformClassLoader())) {
+        try {
+            ClassLoader loader = jmeter(home);
             // JMeter's XStream finds its classes through the context class loader.
             Thread.currentThread().setContextClassLoader(loader);
-            Class<?> utils = loader.loadClass("org.apache.jmeter.util.JMeterUtils");
-            utils.getMethod("setJMeterHome", String.class).invoke(null, home.toString());
-            utils.getMethod("loadJMeterProperties", String.class).invoke(null, home.resolve("bin").resolve("jmeter.properties").toString());
-            utils.getMethod("initLocale").invoke(null);
             Object tree;
             try {
                 tree = loader.loadClass("org.apache.jmeter.save.SaveService").getMethod("loadTree", File.class).invoke(null, file.toFile());
@@ -118,6 +119,26 @@ final class PlanTree {
             return new PlanTree(loader).elements(root);
         } catch (ReflectiveOperationException e) {
             throw new IllegalStateException("JMeter in " + home + " cannot load plans: " + e, e);
+        } finally {
+            Thread.currentThread().setContextClassLoader(before);
+        }
+    }
+
+    private static synchronized ClassLoader jmeter(Path home) throws ReflectiveOperationException {
+        ClassLoader loaded = LOADED.get(home);
+        if (loaded != null) {
+            return loaded;
+        }
+        ClassLoader before = Thread.currentThread().getContextClassLoader();
+        try {
+            URLClassLoader loader = new URLClassLoader(jars(home), ClassLoader.getPlatformClassLoader());
+            Thread.currentThread().setContextClassLoader(loader);
+            Class<?> utils = loader.loadClass("org.apache.jmeter.util.JMeterUtils");
+            utils.getMethod("setJMeterHome", String.class).invoke(null, home.toString());
+            utils.getMethod("loadJMeterProperties", String.class).invoke(null, home.resolve("bin").resolve("jmeter.properties").toString());
+            utils.getMethod("initLocale").invoke(null);
+            LOADED.put(home, loader);
+            return loader;
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         } finally {
