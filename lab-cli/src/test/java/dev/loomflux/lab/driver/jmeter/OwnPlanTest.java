@@ -70,7 +70,7 @@ class OwnPlanTest {
     @Test
     void aSamplerWithAFixedHostIsRefusedByName() throws Exception {
         String fixed = good().replaceFirst("\\Q" + HOST + "\\E", "<stringProp name=\"HTTPSampler.domain\">shop.example.com</stringProp>");
-        assertEquals("--plan plan.jmx: sampler 'plaintext' sends to host 'shop.example.com', not ${__P(host)}: the lab cannot point it at each target",
+        assertEquals("--plan plan.jmx: sampler 'cpu' sends to host 'shop.example.com', not ${__P(host)}: the lab cannot point it at each target",
                 refusal(fixed));
     }
 
@@ -78,15 +78,15 @@ class OwnPlanTest {
     void aFixedPortAWholeUrlAndHttpsAreRefusedToo() throws Exception {
         assertEquals("--plan plan.jmx: sampler 'json' sends to port '8080', not ${__P(port)}: the lab cannot point it at each target",
                 refusal(good().replaceFirst("(?s)(?<before>testname=\"json\">.*?)\\$\\{__P\\(port\\)}", "${before}8080")));
-        assertEquals("--plan plan.jmx: sampler 'plaintext' sends to host 'api.example.com', not ${__P(host)}: the lab cannot point it at each target",
-                refusal(good().replace(">/plaintext<", ">http://api.example.com/plaintext<")));
-        assertEquals("--plan plan.jmx: sampler 'plaintext' speaks https: the lab's targets speak plain HTTP",
-                refusal(good().replace(">/plaintext<", ">https://${__P(host)}:${__P(port)}/plaintext<")));
+        assertEquals("--plan plan.jmx: sampler 'cpu' sends to host 'api.example.com', not ${__P(host)}: the lab cannot point it at each target",
+                refusal(good().replace(">/cpu?work=20000<", ">http://api.example.com/cpu?work=20000<")));
+        assertEquals("--plan plan.jmx: sampler 'cpu' speaks https: the lab's targets speak plain HTTP",
+                refusal(good().replace(">/cpu?work=20000<", ">https://${__P(host)}:${__P(port)}/cpu?work=20000<")));
     }
 
     @Test
     void aSamplerWithNoHostAndNoDefaultsIsRefused() throws Exception {
-        assertEquals("--plan plan.jmx: sampler 'plaintext' names no host, nor do HTTP Request Defaults over it: give it ${__P(host)},"
+        assertEquals("--plan plan.jmx: sampler 'cpu' names no host, nor do HTTP Request Defaults over it: give it ${__P(host)},"
                 + " which the lab sets to each target's", refusal(good().replaceFirst("\\Q" + HOST + "\\E", "")));
     }
 
@@ -103,14 +103,14 @@ class OwnPlanTest {
                 </collectionProp>""").replace(HOST, "<stringProp name=\"HTTPSampler.domain\">${HOST}</stringProp>");
         assertTrue(viaVariable.contains("${HOST}") && viaVariable.contains("Argument.value"), viaVariable);
         assertFalse(read(viaVariable).ownLength());
-        assertEquals("--plan plan.jmx: sampler 'plaintext' sends to host '${SERVER}', not ${__P(host)}: the lab cannot point it at each target",
+        assertEquals("--plan plan.jmx: sampler 'cpu' sends to host '${SERVER}', not ${__P(host)}: the lab cannot point it at each target",
                 refusal(good().replaceFirst("\\Q" + HOST + "\\E", "<stringProp name=\"HTTPSampler.domain\">\\${SERVER}</stringProp>")),
                 "a variable the plan does not define is no property");
     }
 
     @Test
     void aDisabledSamplerWithAFixedHostDoesNotRun() throws Exception {
-        String disabled = good().replace("testname=\"plaintext\">", "testname=\"plaintext\" enabled=\"false\">")
+        String disabled = good().replace("testname=\"cpu\">", "testname=\"cpu\" enabled=\"false\">")
                 .replaceFirst("\\Q" + HOST + "\\E", "<stringProp name=\"HTTPSampler.domain\">shop.example.com</stringProp>");
         assertFalse(read(disabled).ownLength());
     }
@@ -127,12 +127,12 @@ class OwnPlanTest {
                 + " as its duration, which the lab sets to each load's length", refusal(forever));
     }
 
-    /** The plaintext sampler inside a transaction controller. */
+    /** The cpu sampler inside a transaction controller. */
     private static String inTransaction(boolean parentSample) throws Exception {
-        String transaction = good().replace("<HTTPSamplerProxy guiclass=\"HttpTestSampleGui\" testclass=\"HTTPSamplerProxy\" testname=\"plaintext\">",
+        String transaction = good().replace("<HTTPSamplerProxy guiclass=\"HttpTestSampleGui\" testclass=\"HTTPSamplerProxy\" testname=\"cpu\">",
                         "<TransactionController guiclass=\"TransactionControllerGui\" testclass=\"TransactionController\" testname=\"browse\">"
                                 + "<boolProp name=\"TransactionController.parent\">" + parentSample + "</boolProp></TransactionController><hashTree>"
-                                + "<HTTPSamplerProxy guiclass=\"HttpTestSampleGui\" testclass=\"HTTPSamplerProxy\" testname=\"plaintext\">")
+                                + "<HTTPSamplerProxy guiclass=\"HttpTestSampleGui\" testclass=\"HTTPSamplerProxy\" testname=\"cpu\">")
                 .replaceFirst("</HTTPSamplerProxy>\\s*<hashTree/>", "</HTTPSamplerProxy><hashTree/></hashTree>");
         assertTrue(transaction.contains("</HTTPSamplerProxy><hashTree/></hashTree>"), transaction);
         return transaction;
