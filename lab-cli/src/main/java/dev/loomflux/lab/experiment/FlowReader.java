@@ -1,8 +1,5 @@
 package dev.loomflux.lab.experiment;
 
-import com.fasterxml.jackson.databind.MappingIterator;
-import com.fasterxml.jackson.dataformat.csv.CsvMapper;
-import com.fasterxml.jackson.dataformat.csv.CsvParser;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -35,8 +32,9 @@ final class FlowReader {
     private static final Set<String> MIX = Set.of("mix", "seed", "flows");
     private static final Set<String> STEP = Set.of("name", "method", "path", "headers", "body", "expect", "extract", "think");
     private static final String CSV = "csv";
+    /** A body goes as JSON unless the step's headers say otherwise. */
+    private static final String CONTENT_TYPE = "Content-Type";
     private static final long MAX_PATH = 500;
-    private static final int MAX_CSV_ROWS = 1_000_000;
     public static final long DEFAULT_SEED = 1;
 
     private FlowReader() {
@@ -123,7 +121,7 @@ final class FlowReader {
         Set<String> names = new LinkedHashSet<>();
         List<FlowStep> steps = new ArrayList<>();
         for (Node s : stepNodes) {
-            FlowStep step = step(s.only(STEP), dir, where, known, data.keySet());
+            FlowStep step = step(s.only(STEP), dir, where, known, known);
             if (!names.add(step.name()) || step.name().equals(name)) {
                 throw s.get("name").error(where + ": '" + step.name() + "' names " + (step.name().equals(name) ? "the flow" : "another step")
                         + " already; every step needs a name of its own (it names the step's statistics)");
@@ -187,49 +185,21 @@ final class FlowReader {
         String perText = node.get("per").text("iteration");
         FlowCsv.Per per = Arrays.stream(FlowCsv.Per.values()).filter(p -> p.name().equalsIgnoreCase(perText)).findFirst()
                 .orElseThrow(() -> node.get("per").error(where + ": expected user (a row per user) or iteration (a row per iteration), not '" + perText + "'"));
-        List<List<String>> lines = new ArrayList<>();
-        CsvMapper mapper = new CsvMapper().enable(CsvParser.Feature.WRAP_AS_ARRAY);
-        try (MappingIterator<List<String>> it = mapper.readerForListOf(String.class).readValues(file.toFile())) {
-            while (it.hasNext()) {
-                List<String> line = it.next();
-                if (!(line.size() == 1 && line.get(0).isEmpty())) {
-                    lines.add(line);
-                }
-                if (lines.size() > MAX_CSV_ROWS + 1) {
-                    throw fileNode.error(where + ": " + file + " has more than " + MAX_CSV_ROWS + " rows");
-                }
-            }
-        } catch (IOException | RuntimeException e) {
-            if (e instanceof dev.loomflux.lab.UsageException u) {
-                throw u;
-            }
-            throw fileNode.error(where + ": cannot read the CSV file " + file + " (" + (Files.exists(file) ? e.getMessage().lines().findFirst().orElse("") : "no such file") + ")");
+        try {
+            return FlowCsv.read(file, per);
+        } catch (IOException e) {
+            throw fileNode.error(where + ": cannot read the CSV file " + file + " (" + (Files.exists(file) ? e.getMessage().lines().findFirst().orElse("") : "no such file")
+                    + ")");
+        } catch (IllegalArgumentException e) {
+            throw fileNode.error(where + ": " + e.getMessage());
         }
-        if (lines.size() < 2) {
-            throw fileNode.error(where + ": " + file + " needs a header line naming its columns and at least one row");
-        }
-        List<String> columns = lines.get(0).stream().map(String::strip).toList();
-        for (String c : columns) {
-            if (!Template.NAME.matcher(c).matches() || c.equals(CSV)) {
-                throw fileNode.error(where + ": " + file + ": column '" + c + "' in the header is not a variable name: a letter, then letters, digits or '_'");
-            }
-        }
-        if (new LinkedHashSet<>(columns).size() != columns.size()) {
-            throw fileNode.error(where + ": " + file + ": the header names a column twice");
-        }
-        for (int i = 1; i < lines.size(); i++) {
-            if (lines.get(i).size() != columns.size()) {
-                throw fileNode.error(where + ": " + file + ": line " + (i + 1) + " has " + lines.get(i).size() + " values, the header " + columns.size());
-            }
-        }
-        return new FlowCsv(file, per, columns, lines.subList(1, lines.size()));
     }
 
     /**
-     * @param known what the step can use: the flow's data and what earlier steps extracted
-     * @param data  the flow's data variables, which no step may extract into
+     * @param known what the step can use: the flow's data and what earlier steps extracted, which it may not extract
+     *              again (a response without the value would leave the earlier one in place)
      */
-    private static FlowStep step(Node s, Path dir, String flow, Set<String> known, Set<String> data) {
+    private static FlowStep step(Node s, Path dir, String flow, Set<String> known, Set<String> taken) {
         String name = s.get("name").isMissing() ? null : s.get("name").text();
         if (name == null || !NAME.matcher(name).matches()) {
             throw s.get("name").error(flow + ": expected the step's name (it names its statistics): letters, digits, '_' or '-' (at most 40)"
@@ -247,7 +217,7 @@ final class FlowReader {
                     + (path == null ? "" : ", got '" + path + "'"));
         }
         uses(pathNode, path, where + ": path", known);
-        Map<String, String> headers = s.get("headers").stringMap();
+        Map<String, String> headers = new LinkedHashMap<>(s.get("headers").stringMap());
         for (Map.Entry<String, String> h : headers.entrySet()) {
             if (!HEADER.matcher(h.getKey()).matches()) {
                 throw s.get("headers").get(h.getKey()).error(where + ": '" + h.getKey() + "' is not a header name");
@@ -275,8 +245,11 @@ final class FlowReader {
                 body = bodyNode.text();
             }
             uses(bodyNode, body, where + ": body", known);
+            if (headers.keySet().stream().noneMatch(h -> h.equalsIgnoreCase(CONTENT_TYPE))) {
+                headers.put(CONTENT_TYPE, "application/json");
+            }
         }
-        return new FlowStep(name, method, path, headers, body, bodyFile, expect(s.get("expect"), where), extract(s.get("extract"), where, data),
+        return new FlowStep(name, method, path, headers, body, bodyFile, expect(s.get("expect"), where), extract(s.get("extract"), where, taken),
                 s.get("think").isMissing() ? Think.NONE : Think.parse(s.get("think").text(), m -> s.get("think").error(where + ": " + m)));
     }
 
@@ -314,7 +287,7 @@ final class FlowReader {
     }
 
     /** {@code {id: $.id, where: {header: Location}}}. */
-    private static List<FlowStep.Extract> extract(Node node, String where, Set<String> data) {
+    private static List<FlowStep.Extract> extract(Node node, String where, Set<String> taken) {
         List<FlowStep.Extract> out = new ArrayList<>();
         if (node.isMissing()) {
             return out;
@@ -327,8 +300,8 @@ final class FlowReader {
             if (!Template.NAME.matcher(var).matches()) {
                 throw from.error(where + ": '" + var + "' is not a variable name: a letter, then letters, digits or '_' (at most 40)");
             }
-            if (data.contains(var)) {
-                throw from.error(where + ": extract " + var + ": " + var + " is a data variable; give the value another name");
+            if (taken.contains(var)) {
+                throw from.error(where + ": extract " + var + ": " + var + " is a data variable or an earlier step's value already; give the value another name");
             }
             if (from.isObject()) {
                 from.only(Set.of("header"));

@@ -65,6 +65,8 @@ class FlowReaderTest {
         assertEquals(List.of(new FlowStep.Extract("id", FlowStep.Extract.Source.JSON, "$.id")), create.extract());
         assertEquals("{\"name\": \"item-${n}\", \"priceCents\": ${price}}", create.body());
         assertEquals(FlowStep.Method.PUT, flow.steps().get(2).method(), "methods in any case");
+        assertEquals(Map.of("Content-Type", "application/json"), create.headers(), "a body goes as JSON unless told");
+        assertEquals(Map.of(), flow.steps().get(1).headers());
         assertEquals(new Think(Duration.ofMillis(50), Duration.ofMillis(50)), flow.steps().get(2).think());
         assertEquals(FlowStep.Expect.SUCCESS, read("- flow: f\n  steps: [{name: a, path: /}]").scenarios().get(0).mix().first().expect(), "2xx unless told");
     }
@@ -186,8 +188,10 @@ class FlowReaderTest {
         assertEquals("x.yaml: scenarios[0].steps[0].body: flow f, step a: a GET sends no body", error("- flow: f\n  steps: [{name: a, path: /, body: x}]"));
         assertEquals("x.yaml: scenarios[0].steps[0].expect: flow f, step a: expect a status of 200..399 (e.g. 201) or a class (2xx, 3xx), not '404':"
                 + " a 4xx or 5xx always counts as an error", error("- flow: f\n  steps: [{name: a, path: /, expect: 404}]"));
-        assertEquals("x.yaml: scenarios[0].steps[0].extract.n: flow f, step a: extract n: n is a data variable; give the value another name",
-                error("- flow: f\n  data: {n: unique}\n  steps: [{name: a, path: /, extract: {n: $.n}}]"));
+        assertEquals("x.yaml: scenarios[0].steps[0].extract.n: flow f, step a: extract n: n is a data variable or an earlier step's value already;"
+                + " give the value another name", error("- flow: f\n  data: {n: unique}\n  steps: [{name: a, path: /, extract: {n: $.n}}]"));
+        assertEquals("x.yaml: scenarios[0].steps[1].extract.id: flow f, step b: extract id: id is a data variable or an earlier step's value already;"
+                + " give the value another name", error("- flow: f\n  steps: [{name: a, path: /, extract: {id: $.id}}, {name: b, path: '/${id}', extract: {id: $.id}}]"));
         assertEquals("x.yaml: scenarios[0].data.price: flow f: expected {uniform: [min, max]} or unique",
                 error("- flow: f\n  data: {price: random}\n  steps: [{name: a, path: /}]"));
         assertEquals("x.yaml: scenarios[0].data.price.uniform: flow f: 9 > 1: give [min, max]",
