@@ -4,11 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.loomflux.lab.result.Results;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -32,9 +30,7 @@ class ByoIT {
                 "cooldown: 0s", ""));
         LabCli run = LabCli.of("run", yaml.toString(), "--no-pin"); // starts on both CPUs; pinning is RunIT's to check
         assertEquals(0, run.exitCode(), run.toString());
-        Matcher m = Pattern.compile("results: (\\S+results\\.json)").matcher(run.out());
-        assertTrue(m.find(), run.out());
-        JsonNode root = new ObjectMapper().readTree(Path.of(m.group(1)).toFile());
+        JsonNode root = Results.tree(run.out());
         JsonNode target = root.path("experiment").path("targets").get(0);
         assertEquals("{java}", target.path("command").get(0).asText(), target.toString());
         JsonNode r = root.path("results").get(0);

@@ -4,10 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.loomflux.lab.result.Results;
 import java.nio.file.Path;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
@@ -17,7 +15,7 @@ import org.junit.jupiter.api.Test;
  */
 class CapacityIT {
     @Test
-    @Tag("long") // 7 min: ./check long, not CI
+    @Tag("long") // ./check long, not CI
     void findsTheTheoreticalRateOfATenThreadTomcatWithinTenPercent() throws Exception {
         // Steps must be steady: at 25 rps the cold JIT still used 3.6% of a CPU after 61 s; at 50 rps it took 174 s.
         // p99 < 200 ms: below the knee a request takes ~100-110 ms, but this machine's 100-180 ms stalls land in a
@@ -26,9 +24,7 @@ class CapacityIT {
                 "--scenario", "gateway", "--delay", "100", "--slo", "p99<200ms", "--max-errors", "0%",
                 "--start", "50", "--step", "4s", "--step-warmup", "40s", "--warmup", "300s");
         assertEquals(0, run.exitCode(), run.toString());
-        Matcher m = Pattern.compile("results: (\\S+results\\.json)").matcher(run.out());
-        assertTrue(m.find(), run.out());
-        JsonNode c = new ObjectMapper().readTree(Path.of(m.group(1)).toFile()).path("capacity").get(0);
+        JsonNode c = Results.tree(run.out()).path("capacity").get(0);
         int capacity = c.path("capacity_rps").asInt();
         assertTrue(capacity >= 90 && capacity <= 110, "capacity " + capacity + " rps, theory 100; steps " + c.path("steps"));
         boolean sawFailure = false;
@@ -45,17 +41,15 @@ class CapacityIT {
     }
 
     @Test
-    @Tag("slow") // 75 s: ./check slow, in CI after ./check
+    @Tag("slow") // ./check slow, in CI after ./check
     void repeatedSearchesAreFreshJvmsWithTheirOwnFilesAndAMedian() throws Exception {
         // Wiring, not capacity: two searches of one target, each in its own JVM, each one step (and its retry) at 1-2 rps.
         // Too short a warmup to be steady, so they find nothing; what is checked is where each search's results go.
         LabCli run = LabCli.of("capacity", "--aot-cache", "--targets", "webflux", "--scenario", "json", "--slo", "p99<500ms", "--start", "1",
                 "--max-rps", "2", "--step", "2s", "--step-warmup", "0s", "--warmup", "3s", "--cooldown", "0s", "--repeat", "2", "--no-pin");
         assertEquals(0, run.exitCode(), run.toString());
-        Matcher m = Pattern.compile("results: (\\S+results\\.json)").matcher(run.out());
-        assertTrue(m.find(), run.out());
-        Path json = Path.of(m.group(1));
-        JsonNode root = new ObjectMapper().readTree(json.toFile());
+        Path json = Results.file(run.out());
+        JsonNode root = Results.tree(json);
         JsonNode searches = root.path("capacity");
         assertEquals(2, searches.size(), searches.toString());
         assertEquals(1, searches.get(0).path("repeat").asInt());

@@ -4,25 +4,20 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import java.nio.file.Path;
+import dev.loomflux.lab.result.Results;
 import java.util.Map;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** The downstream client chosen per target: each library is the one /config reports, and each holds the shared connection cap. */
 class DownstreamClientIT {
-    private static final Pattern RESULTS = Pattern.compile("results: (\\S+results\\.json)");
-
     /**
      * Two connections, 8 users and a 100 ms downstream: a client that keeps to its cap serves 2 / 0.1 s = 20
      * requests/s whatever the server's threads (Little's law), one that does not would serve up to 80. The JDK
      * client has no cap of its own: this is the test of the target's permit limit.
      */
     @Test
-    @Tag("slow") // 50 s: ./check slow, in CI after ./check
+    @Tag("slow") // ./check slow, in CI after ./check
     void everyClientHoldsTheSharedConnectionCap() throws Exception {
         Map<String, String> libraries = Map.of("apache-2", "apache-httpclient5", "jdk-2", "jdk-httpclient", "netty-2", "reactor-netty");
         LabCli run = LabCli.of("run", "--aot-cache", "--design", "sequential", "--targets", "apache-2,jdk-2,netty-2",
@@ -31,9 +26,7 @@ class DownstreamClientIT {
                 "--define", "netty-2=webflux-vt,loomflux.http-client.max-connections=2,loomflux.http-client.library=reactor-netty",
                 "--scenario", "gateway", "--delay", "100", "--users", "8", "--duration", "4s", "--warmup", "3s", "--cooldown", "0s", "--no-pin");
         assertEquals(0, run.exitCode(), run.toString());
-        Matcher m = RESULTS.matcher(run.out());
-        assertTrue(m.find(), run.out());
-        JsonNode root = new ObjectMapper().readTree(Path.of(m.group(1)).toFile());
+        JsonNode root = Results.tree(run.out());
         assertEquals(3, root.path("results").size(), root.toString());
         for (JsonNode r : root.path("results")) {
             String target = r.path("target").asText();

@@ -5,8 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.loomflux.lab.experiment.Experiment;
+import dev.loomflux.lab.result.Results;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -15,22 +15,17 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Supplier;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** Faults the lab must survive (docs/reliability.md), provoked for real on a running lab. */
 class FaultIT {
-    private static final ObjectMapper JSON = new ObjectMapper();
-    private static final Pattern RESULTS = Pattern.compile("results: (\\S+results\\.json)");
-
     @Test
     void targetKilledUnderLoadIsOneFailedResultAndTheNextTargetGoesOn() throws Exception {
         LabCli run = runWhileKilling("run", "loomflux-mvc.jar", "mvc.log", "--targets", "mvc,webflux", "--scenario", "plaintext", "--duration", "8s");
         Path dir = resultsDir(run);
-        JsonNode root = JSON.readTree(dir.resolve("results.json").toFile());
+        JsonNode root = Results.tree(dir.resolve("results.json"));
         assertEquals("completed", root.path("status").asText());
         JsonNode mvc = root.path("results").get(0);
         JsonNode webflux = root.path("results").get(1);
@@ -60,7 +55,7 @@ class FaultIT {
     void targetKilledDuringItsWarmupIsATargetThatExitedNotAnInterruption() throws Exception {
         // Killed 3 s into a warmup of up to 60 s, before any measurement: a sweep's mvc-vt that ran out of heap at 5,000 users read "interrupted".
         LabCli run = runWhileKilling("run", "loomflux-mvc.jar", "mvc.log", "--targets", "mvc", "--scenario", "plaintext", "--warmup", "60s", "--duration", "5s");
-        JsonNode mvc = JSON.readTree(resultsDir(run).resolve("results.json").toFile()).path("results").get(0);
+        JsonNode mvc = Results.tree(run.out()).path("results").get(0);
         assertEquals("failed", mvc.path("status").asText(), mvc.toString());
         assertTrue(mvc.path("error").asText().startsWith("target exited during the run (code 137: killed by SIGKILL"), mvc.toString());
         assertTrue(mvc.path("error").asText().contains("Started MvcApplication"), mvc.toString());
@@ -68,13 +63,13 @@ class FaultIT {
     }
 
     @Test
-    @Tag("slow") // 25 s: ./check slow, in CI after ./check
+    @Tag("slow") // ./check slow, in CI after ./check
     void aSweepTargetThatDiesInACellLeavesTheRestToAFreshJvm() throws Exception {
         // The --scale 0.1 map-gateway's mvc-vt ran out of heap in its first cell and its other 19 cells went unmeasured.
         LabCli run = runWhileKilling("sweep", "loomflux-mvc.jar", "mvc.log", "--targets", "mvc", "--scenario", "plaintext",
                 "--vary", "users=8,4", "--duration", "8s", "--cell-warmup", "0s");
         Path dir = resultsDir(run);
-        JsonNode root = JSON.readTree(dir.resolve("results.json").toFile());
+        JsonNode root = Results.tree(dir.resolve("results.json"));
         JsonNode died = root.path("results").get(0);
         JsonNode after = root.path("results").get(1);
         assertEquals(8, died.path("cell").path("users").asInt(), died.toString());
@@ -96,12 +91,12 @@ class FaultIT {
     }
 
     @Test
-    @Tag("slow") // 35 s: ./check slow, in CI after ./check
+    @Tag("slow") // ./check slow, in CI after ./check
     void aDeadStubIsStartedAgainAndVoidsOnlyTheMeasurementItHit() throws Exception {
         LabCli run = runWhileKilling("run", "loomflux-downstream.jar", "mvc-vt.log", "--targets", "mvc-vt,webflux", "--scenario", "gateway",
                 "--delay", "5", "--duration", "8s");
         Path dir = resultsDir(run);
-        JsonNode root = JSON.readTree(dir.resolve("results.json").toFile());
+        JsonNode root = Results.tree(dir.resolve("results.json"));
         JsonNode hit = root.path("results").get(0);
         JsonNode after = root.path("results").get(1);
         assertEquals("failed", hit.path("status").asText(), hit.toString());
@@ -113,11 +108,11 @@ class FaultIT {
     }
 
     @Test
-    @Tag("slow") // 36 s: ./check slow, in CI after ./check
+    @Tag("slow") // ./check slow, in CI after ./check
     void aDeadDatabaseIsStartedAgainAndVoidsOnlyTheMeasurementItHit() throws Exception {
         LabCli run = runWhileKilling("run", FaultIT::postmaster, "mvc.log", "--targets", "mvc,webflux", "--scenario", "items", "--duration", "8s");
         Path dir = resultsDir(run);
-        JsonNode root = JSON.readTree(dir.resolve("results.json").toFile());
+        JsonNode root = Results.tree(dir.resolve("results.json"));
         assertEquals("completed", root.path("status").asText());
         JsonNode hit = root.path("results").get(0);
         JsonNode after = root.path("results").get(1);
@@ -140,12 +135,12 @@ class FaultIT {
     @Test
     void aTargetOutOfHeapSaysSoInTheFirstLineOfItsError() throws Exception {
         // As mvc-vt at 10,000 users over a 100 ms downstream with 512 MB, smaller: every request in flight holds a Tomcat processor.
-        // Users ramp in, so the target lives a few seconds first: 4,000 at once on 64 MB died within its first second
-        // under the full suite; this ramp on 128 MB died at 560 users, 3 s in (2026-11-27).
+        // Users ramp in, so the target lives a few seconds first and its series shows how it ran out: with all users at
+        // once it can die within its first second, before it has a series.
         LabCli run = LabCli.of("run", "--aot-cache", "--design", "sequential", "--targets", "mvc-vt", "--scenario", "gateway", "--delay", "100", "--profile", "stages",
                 "--stages", "20s:4000,10s:4000", "--heap", "128m", "--warmup", "0s", "--cooldown", "0s", "--no-pin");
         assertEquals(0, run.exitCode(), run.toString());
-        JsonNode r = JSON.readTree(resultsDir(run).resolve("results.json").toFile()).path("results").get(0);
+        JsonNode r = Results.tree(run.out()).path("results").get(0);
         assertEquals("failed", r.path("status").asText(), r.toString());
         String first = r.path("error").asText().lines().findFirst().orElse("");
         System.out.println("out of heap: " + first);
@@ -163,7 +158,7 @@ class FaultIT {
     }
 
     @Test
-    @Tag("slow") // 22 s: ./check slow, in CI after ./check
+    @Tag("slow") // ./check slow, in CI after ./check
     void aTargetThatNeverAnswersIsGivenUpAfterItsReadyTimeoutAndTheNextGoesOn(@TempDir Path tmp) throws Exception {
         Path yaml = tmp.resolve("never.yaml");
         Files.writeString(yaml, String.join("\n",
@@ -179,7 +174,7 @@ class FaultIT {
                 "cooldown: 0s", ""));
         LabCli run = LabCli.of("run", yaml.toString(), "--no-pin");
         assertEquals(0, run.exitCode(), run.toString());
-        JsonNode root = JSON.readTree(resultsDir(run).resolve("results.json").toFile());
+        JsonNode root = Results.tree(run.out());
         JsonNode never = root.path("results").get(0);
         assertEquals("failed", never.path("status").asText(), never.toString());
         assertTrue(never.path("error").asText().startsWith("never-ready not ready after 3 s at http://127.0.0.1:"), never.toString());
@@ -235,9 +230,7 @@ class FaultIT {
     }
 
     private static Path resultsDir(LabCli run) {
-        Matcher m = RESULTS.matcher(run.out());
-        assertTrue(m.find(), run.out());
-        return Path.of(m.group(1)).getParent();
+        return Results.file(run.out()).getParent();
     }
 
     /** Waits until the target whose log is named has started and served load for a few seconds, then SIGKILLs the victim. */

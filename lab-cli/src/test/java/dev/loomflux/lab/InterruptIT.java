@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.loomflux.lab.result.Results;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -50,7 +50,7 @@ class InterruptIT {
             Matcher kept = KEPT.matcher(out);
             assertTrue(kept.find(), "stopped in " + seconds + " s\n" + out);
             assertEquals("1", kept.group(1), out);
-            JsonNode root = new ObjectMapper().readTree(Path.of(kept.group(2)).toFile());
+            JsonNode root = Results.tree(Path.of(kept.group(2)));
             assertEquals("interrupted", root.path("status").asText());
             JsonNode first = root.path("results").get(0);
             assertEquals("mvc-vt plaintext", first.path("target").asText() + " " + first.path("scenario").asText());
@@ -103,7 +103,7 @@ class InterruptIT {
             lab.destroyForcibly();
         }
         String out = Files.readString(console);
-        assertEquals("running", new ObjectMapper().readTree(dir.resolve("results.json").toFile()).path("status").asText(), out);
+        assertEquals("running", Results.tree(dir.resolve("results.json")).path("status").asText(), out);
         List<ProcessHandle> left = started.stream().filter(ProcessHandle::isAlive).toList();
         LabCli next;
         if (guardKilledToo) {
@@ -127,7 +127,7 @@ class InterruptIT {
         }
         assertTrue(next.out().contains("run " + dir.getFileName() + " (lab pid " + lab.pid() + ") died without finishing: "), next.toString());
         assertTrue(next.out().contains("its results.json is marked abandoned"), next.toString());
-        assertEquals("abandoned", new ObjectMapper().readTree(dir.resolve("results.json").toFile()).path("status").asText());
+        assertEquals("abandoned", Results.tree(dir.resolve("results.json")).path("status").asText());
         assertEquals(List.of(), started.stream().filter(ProcessHandle::isAlive).map(ProcessHandle::info).toList());
         assertFalse(Files.exists(dir.resolve("postgres/data")), "the dead server's data is removed");
         // Found once: the next look finds nothing.

@@ -5,19 +5,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.loomflux.lab.limits.Cgroup;
-import java.nio.file.Files;
-import java.nio.file.Path;
+import dev.loomflux.lab.result.Results;
 import java.util.List;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
 /** --cpus and --memory through real cgroups (docs/limits.md). */
 class LimitsIT {
-    private static final Pattern RESULTS = Pattern.compile("results: (\\S+results\\.json)");
-
     @Test
     void halfACpuIsThrottledToHalfACpuAndTheJvmSeesOneProcessor() throws Exception {
         assumeTrue(Cgroup.unsupported().isEmpty(), () -> "cgroups: " + Cgroup.unsupported().orElse(""));
@@ -73,8 +67,6 @@ class LimitsIT {
 
     private static JsonNode resultsOf(LabCli run) throws Exception {
         assertEquals(0, run.exitCode(), run.toString());
-        Matcher m = RESULTS.matcher(run.out());
-        assertTrue(m.find(), run.out());
-        return new ObjectMapper().readTree(Path.of(m.group(1)).toFile());
+        return Results.tree(run.out());
     }
 }

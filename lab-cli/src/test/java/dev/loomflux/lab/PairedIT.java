@@ -5,15 +5,11 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.loomflux.lab.result.Results;
 import dev.loomflux.lab.result.RunRecord;
 import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.HashSet;
 import java.util.Set;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
@@ -22,15 +18,6 @@ import org.junit.jupiter.api.Test;
  * Hyperfoil, checked against Little's law and against an A/A run that must never find a winner.
  */
 class PairedIT {
-    private static final Pattern RESULTS = Pattern.compile("results: (\\S+results\\.json)");
-    private static final ObjectMapper JSON = new ObjectMapper();
-
-    private static JsonNode results(LabCli run) throws IOException {
-        Matcher m = RESULTS.matcher(run.out());
-        assertTrue(m.find(), run.toString());
-        return JSON.readTree(Path.of(m.group(1)).toFile());
-    }
-
     /**
      * The same target under two names, each in two sets of JVMs measured in the same rounds: no winner on
      * any metric, every block whole, the sets pooled round by round.
@@ -40,12 +27,12 @@ class PairedIT {
         LabCli run = LabCli.of("run", "--aot-cache", "--targets", "mvc,mvc2", "--define", "mvc2=mvc", "--scenario", "plaintext", "--users", "16",
                 "--rounds", "8", "--block", "1s", "--lead-in", "1s", "--repeat", "2", "--warmup", "30s", "--cooldown", "0s", "--no-pin");
         assertEquals(0, run.exitCode(), run.toString());
-        JsonNode root = results(run);
+        JsonNode root = Results.tree(run.out());
         assertEquals(RunRecord.SCHEMA, root.path("schema").asInt());
         assertEquals("paired", root.path("experiment").path("design").path("kind").asText());
         assertEquals(1.0, root.path("experiment").path("design").path("lead_in_s").asDouble());
-        // The default 10 lead-in rounds: with 4 (run 20261126-181643) both of mvc's JVMs beat both of mvc2's on p99 by 11%
-        // (95% CI 0.813-0.945), a winner in an A/A run. The guard of the default design runs the default.
+        // The default 10 lead-in rounds: with 4, this A/A run once gave a winner (docs/statistics.md, "The JVMs' own levels
+        // in the interval"). The guard of the default design runs the default.
         assertEquals(10, root.path("experiment").path("design").path("lead_in_rounds").asInt());
         JsonNode comparisons = root.path("comparisons");
         assertEquals(4, comparisons.size(), comparisons.toString());
@@ -93,13 +80,13 @@ class PairedIT {
      * gets its verdict from one pass over the same warm JVMs, without --repeat.
      */
     @Test
-    @Tag("slow") // 1.6 min: ./check slow, in CI after ./check
+    @Tag("slow") // ./check slow, in CI after ./check
     void aSweepInRoundsFindsTheThreadCapAndNoWinnerBelowIt() throws IOException {
         LabCli run = LabCli.of("sweep", "--aot-cache", "--design", "paired", "--targets", "mvc,mvc-10", "--define", "mvc-10=mvc,server.tomcat.threads.max=10",
                 "--scenario", "gateway", "--delay", "50", "--vary", "users=40,5", "--rounds", "6", "--block", "1s", "--warmup", "10s",
                 "--cell-warmup", "5s", "--no-pin");
         assertEquals(0, run.exitCode(), run.toString());
-        JsonNode root = results(run);
+        JsonNode root = Results.tree(run.out());
         Set<String> cells = new HashSet<>();
         for (JsonNode c : root.path("comparisons")) {
             if (!c.path("metric").asText().equals("throughput")) {
@@ -138,7 +125,7 @@ class PairedIT {
      * flight inside the window, it holds the waves that ran through it rather than those that started in it.
      */
     @Test
-    @Tag("slow") // 1.8 min: ./check slow, in CI after ./check
+    @Tag("slow") // ./check slow, in CI after ./check
     void aSequentialWindowHoldsLittlesLawAtFourSecondLatencies() throws IOException {
         assertLittlesLaw(LabCli.of("run", "--aot-cache", "--design", "sequential", "--define", "mvc-10=mvc,server.tomcat.threads.max=10", "--targets", "mvc-10",
                 "--scenario", "chain", "--delay", "200", "--depth", "2", "--users", "100", "--duration", "30s", "--warmup", "10s", "--no-pin"), 24.4, 2);
@@ -154,7 +141,7 @@ class PairedIT {
     /** @param inFlightDelta how far from 100 users the time in flight may read: what the send times' resolution allows */
     private static void assertLittlesLaw(LabCli run, double expectedRps, double inFlightDelta) throws IOException {
         assertEquals(0, run.exitCode(), run.toString());
-        JsonNode r = results(run).path("results").get(0);
+        JsonNode r = Results.tree(run.out()).path("results").get(0);
         double rps = r.path("throughput_rps").asDouble();
         // Time in flight inside the window: 100.1 for the chain, whose throughput x the mean latency of the requests
         // sent in the window read 93.7-99.6 (its latencies spread over 0.4-9 s, and the stragglers at the window's two

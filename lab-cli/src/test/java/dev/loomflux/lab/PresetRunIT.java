@@ -4,13 +4,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.loomflux.lab.experiment.Experiment;
 import dev.loomflux.lab.experiment.ExperimentReader;
+import dev.loomflux.lab.result.Results;
 import java.io.IOException;
-import java.nio.file.Path;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
@@ -22,18 +19,16 @@ import org.junit.jupiter.api.Test;
  * TelemetryIT's to check.
  */
 class PresetRunIT {
-    private static final Pattern RESULTS = Pattern.compile("results: (\\S+results\\.json)");
-
     /** Seed 003: the downstream stub, and limits from the file (each target in a 1 GB cgroup). */
     @Test
-    @Tag("slow") // 1 min: ./check slow, in CI after ./check
+    @Tag("slow") // ./check slow, in CI after ./check
     void seed003RunsAtATenthOfItsScale() throws IOException {
         runsAtATenthOfItsScale("seed-003-gateway-latency");
     }
 
     /** The documented example: four targets, one an override, two scenarios. */
     @Test
-    @Tag("long") // 1.5 min: ./check long, not CI
+    @Tag("long") // ./check long, not CI
     void theExampleRunsAtATenthOfItsScale() throws IOException {
         runsAtATenthOfItsScale("example");
     }
@@ -43,9 +38,7 @@ class PresetRunIT {
         // A smoke test: steady state is tested elsewhere, so warmup stays short.
         LabCli run = LabCli.of("run", preset, "--aot-cache", "--scale", "0.1", "--warmup", "5s", "--no-pin");
         assertEquals(0, run.exitCode(), run.toString());
-        Matcher m = RESULTS.matcher(run.out());
-        assertTrue(m.find(), run.out());
-        JsonNode root = new ObjectMapper().readTree(Path.of(m.group(1)).toFile());
+        JsonNode root = Results.tree(run.out());
         assertEquals("completed", root.path("status").asText());
         JsonNode results = root.path("results");
         assertEquals(e.targets().size() * e.scenarios().size(), results.size(), results.toString());

@@ -6,13 +6,11 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.loomflux.lab.result.Results;
 import dev.loomflux.lab.result.RunRecord;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.HdrHistogram.Histogram;
 import org.HdrHistogram.HistogramLogReader;
 import org.junit.jupiter.api.Tag;
@@ -20,12 +18,9 @@ import org.junit.jupiter.api.Test;
 
 /** ./lab run end to end: real targets, real Hyperfoil, every profile, short durations. */
 class RunIT {
-    private static final ObjectMapper JSON = new ObjectMapper();
-    private static final Pattern RESULTS = Pattern.compile("results: (\\S+results\\.json)");
-
     /**
      * One run, three fresh JVMs per target (six starts are most of its time, so unpinned: a JVM starts
-     * in 4 s on both CPUs, 9 s on one; TelemetryIT checks pinning): every result as documented, then the
+     * faster on both CPUs than on one; TelemetryIT checks pinning): every result as documented, then the
      * repeats' summary.
      */
     @Test
@@ -103,7 +98,7 @@ class RunIT {
 
     /** The profiles that end by a request count or keep a schedule; stages and burst are driven for real by LoadDriverIT. */
     @Test
-    @Tag("slow") // 27 s: ./check slow, in CI after ./check (./check kept under 13 min: 12:08 with it)
+    @Tag("slow") // ./check slow, in CI after ./check
     void loopsAndRateProfilesRunEndToEnd() throws IOException {
         JsonNode loops = profileRun("--profile", "loops", "--users", "4", "--requests", "50");
         assertEquals(200, loops.path("responses").asLong(), loops.toString());
@@ -115,11 +110,11 @@ class RunIT {
 
     /**
      * The same run under the second driver: JMeter, assembled by the build, run as a process on the plan rendered from the
-     * profile, read back into the same seconds and results. Little's law holds as under Hyperfoil: 19.7 and 19.9 of 20
-     * users over a 20 ms stub here (mvc, webflux, unpinned).
+     * profile, read back into the same seconds and results. Little's law holds as under Hyperfoil (docs/scale-out.md,
+     * "The same experiment under both drivers").
      */
     @Test
-    @Tag("slow") // 1 min: ./check slow, in CI after ./check
+    @Tag("slow") // ./check slow, in CI after ./check
     void jmeterDrivesASequentialRunIntoTheSameResults() throws IOException {
         LabCli run = LabCli.of("run", "--aot-cache", "--driver", "jmeter", "--design", "sequential", "--targets", "mvc", "--scenario", "gateway", "--delay", "20",
                 "--users", "10", "--duration", "4s", "--warmup", "4s", "--cooldown", "0s", "--no-pin");
@@ -141,7 +136,7 @@ class RunIT {
 
     /** #29's run: a controller here and two agents share every target's load (9 users: 5 and 4), and the report shows each one's part. */
     @Test
-    @Tag("slow") // 1 min: ./check slow, in CI after ./check
+    @Tag("slow") // ./check slow, in CI after ./check
     void jmeterAgentsShareEveryTargetsLoad() throws IOException {
         LabCli run = LabCli.of("run", "--aot-cache", "--driver", "jmeter", "--agents", "2", "--targets", "mvc", "--scenario", "gateway", "--delay", "20",
                 "--users", "9", "--duration", "4s", "--warmup", "4s", "--cooldown", "0s", "--no-pin");
@@ -249,15 +244,13 @@ class RunIT {
     }
 
     private static Path resultsDir(LabCli run) {
-        Matcher m = RESULTS.matcher(run.out());
-        assertTrue(m.find(), run.out());
-        return Path.of(m.group(1)).getParent();
+        return Results.file(run.out()).getParent();
     }
 
     private static JsonNode results(LabCli run) throws IOException {
         Path file = resultsDir(run).resolve("results.json");
         assertTrue(Files.isRegularFile(file), file.toString());
-        JsonNode root = JSON.readTree(file.toFile());
+        JsonNode root = Results.tree(file);
         assertFalse(root.path("results").isEmpty(), root.toString());
         return root;
     }

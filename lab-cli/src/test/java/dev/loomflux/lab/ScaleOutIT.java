@@ -5,10 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.loomflux.lab.result.Results;
 import java.nio.file.Path;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -20,10 +18,8 @@ import org.junit.jupiter.api.io.TempDir;
  * loopback, where an address mix-up (the controller's RMI address, the clock's, the target's) goes unseen.
  */
 class ScaleOutIT {
-    private static final Pattern RESULTS = Pattern.compile("results: (\\S+results\\.json)");
-
     @Test
-    @Tag("slow") // 40 s: ./check slow, in CI after ./check
+    @Tag("slow") // ./check slow, in CI after ./check
     void anAgentOnAnotherHostCarriesTheWholeLoadOverThatHostsLink(@TempDir Path dir) throws Exception {
         String why = NetworkNamespace.unsupported();
         assumeTrue(why == null, why);
@@ -40,9 +36,7 @@ class ScaleOutIT {
                         "--users", "6", "--duration", "4s", "--warmup", "4s", "--cooldown", "0s", "--no-pin");
                 long sentIn = host.bytesSentIn() - sentBefore;
                 assertEquals(0, run.exitCode(), run.toString());
-                Matcher m = RESULTS.matcher(run.out());
-                assertTrue(m.find(), run.toString());
-                JsonNode r = new ObjectMapper().readTree(Path.of(m.group(1)).toFile()).path("results").get(0);
+                JsonNode r = Results.tree(run.out()).path("results").get(0);
                 assertEquals("ok", r.path("status").asText(), r.toString());
                 JsonNode agents = r.path("driver").path("agents");
                 assertEquals(1, agents.size(), r.toString());

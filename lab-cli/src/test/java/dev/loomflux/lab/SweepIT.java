@@ -4,11 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.loomflux.lab.result.Results;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
@@ -19,7 +17,7 @@ import org.junit.jupiter.api.Test;
  * JVMs per target, each visiting 100, 50 and 5 users. The first cell gets up to 300 s to be steady, as
  * in CapacityIT: mvc-10 at 200 rps compiles slowly (with 120 s, its JIT was still at 6% of the time).
  */
-@Tag("long") // 18 min: ./check long, not CI
+@Tag("long") // ./check long, not CI
 class SweepIT {
     @Test
     void noClearDifferenceAtFiveUsersAndVirtualThreadsClearlyAheadAtFiftyAndAHundred() throws Exception {
@@ -27,10 +25,8 @@ class SweepIT {
                 "--scenario", "gateway", "--delay", "50", "--vary", "users=5,50,100", "--duration", "5s",
                 "--warmup", "300s", "--cell-warmup", "45s", "--cooldown", "1s", "--repeat", "3");
         assertEquals(0, run.exitCode(), run.toString());
-        Matcher m = Pattern.compile("results: (\\S+results\\.json)").matcher(run.out());
-        assertTrue(m.find(), run.out());
-        Path file = Path.of(m.group(1));
-        JsonNode sweep = new ObjectMapper().readTree(file.toFile()).path("sweep");
+        Path file = Results.file(run.out());
+        JsonNode sweep = Results.tree(file).path("sweep");
         assertEquals(3, sweep.path("cells").size(), sweep.toString());
         for (JsonNode cell : sweep.path("cells")) {
             int users = cell.path("at").path("users").asInt();

@@ -5,31 +5,25 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.loomflux.lab.result.Results;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** Issue #4 end to end: the target's own resources and JVM internals land in results.json. */
 class TelemetryIT {
-    private static final ObjectMapper JSON = new ObjectMapper();
-
     @Test
-    @Tag("slow") // 55 s: ./check slow, in CI after ./check
+    @Tag("slow") // ./check slow, in CI after ./check
     void gatewayShowsTheThreadContrastAndCpuWorkFillsTheTargetsCpuSet() throws Exception {
         LabCli run = LabCli.of("run", "--aot-cache", "--design", "sequential", "--targets", "mvc,mvc-vt", "--scenario", "gateway,cpu", "--delay", "20",
                 "--profile", "fixed", "--users", "100", "--duration", "5s", "--warmup", "0s", "--cooldown", "0s");
         assertEquals(0, run.exitCode(), run.toString());
-        Matcher m = Pattern.compile("results: (\\S+results\\.json)").matcher(run.out());
-        assertTrue(m.find(), run.out());
-        Path file = Path.of(m.group(1));
-        JsonNode root = JSON.readTree(file.toFile());
+        Path file = Results.file(run.out());
+        JsonNode root = Results.tree(file);
         Map<String, JsonNode> byName = new HashMap<>();
         root.path("results").forEach(r -> byName.put(r.path("target").asText() + " " + r.path("scenario").asText(), r));
         // Pinned (RunIT's runs are not): every target JVM ran on the plan's target CPUs.

@@ -3,8 +3,8 @@ package dev.loomflux.lab;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.loomflux.lab.result.Results;
+import dev.loomflux.lab.result.RunRecord;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -16,9 +16,6 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** One lab per machine: two CI jobs on one runner measured 1,279 and 4,492 requests/s where one alone measures about 45,000. */
 class TwoLabsIT {
-    private static final ObjectMapper JSON = new ObjectMapper();
-    private static final Pattern RESULTS = Pattern.compile("results: (\\S+results\\.json)");
-
     @Test
     void aSecondLabRefusesWithNoWaitOrWaitsAndNoMeasurementOverlaps(@TempDir Path tmp) throws Exception {
         Path console = tmp.resolve("first.txt");
@@ -47,25 +44,19 @@ class TwoLabsIT {
             assertTrue(first.waitFor(1, TimeUnit.SECONDS));
             assertEquals(0, first.exitValue(), Files.readString(console));
             assertTrue(waited.out().startsWith("lab: waiting for the machine: " + holder), waited.out());
-            JsonNode a = results(Files.readString(console));
-            JsonNode b = results(waited.out());
-            Instant aEnded = Instant.parse(a.path("finished_at").asText());
-            Instant bStarted = Instant.parse(b.path("started_at").asText());
+            RunRecord a = Results.record(Files.readString(console));
+            RunRecord b = Results.record(waited.out());
+            Instant aEnded = Instant.parse(a.finishedAt());
+            Instant bStarted = Instant.parse(b.startedAt());
             System.out.printf("first lab: %s to %s; the second refused in %.2f s with --no-wait, else waited and started %s%n",
-                    a.path("started_at").asText(), aEnded, refusedIn, bStarted);
+                    a.startedAt(), aEnded, refusedIn, bStarted);
             assertTrue(bStarted.isAfter(aEnded), "the second run began " + bStarted + ", before the first ended " + aEnded);
-            assertEquals("ok", a.path("results").get(0).path("status").asText(), a.toString());
-            assertEquals("ok", b.path("results").get(0).path("status").asText(), b.toString());
+            assertEquals("ok", a.results().get(0).outcome().status(), a.toString());
+            assertEquals("ok", b.results().get(0).outcome().status(), b.toString());
         } finally {
             first.descendants().forEach(ProcessHandle::destroyForcibly);
             first.destroyForcibly();
         }
-    }
-
-    private static JsonNode results(String out) throws Exception {
-        Matcher m = RESULTS.matcher(out);
-        assertTrue(m.find(), out);
-        return JSON.readTree(Path.of(m.group(1)).toFile());
     }
 
     private static String[] append(String[] args, String arg) {

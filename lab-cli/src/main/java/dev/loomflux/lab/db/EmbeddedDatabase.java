@@ -14,6 +14,8 @@ import java.sql.Statement;
 import java.time.Duration;
 import java.util.List;
 import java.util.OptionalLong;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 import java.util.stream.Stream;
@@ -25,8 +27,8 @@ import java.util.stream.Stream;
  * registered with the Reaper (two closers racing over the data directory fail).
  *
  * <p>If the server dies during a run it is started again on the same port with fresh, re-seeded
- * data (the targets' pools know that port and reconnect), and {@link #restarts()} tells a
- * measurement that it lost its database, as the downstream stub does.
+ * data, every target's copy of item included (the targets' pools know that port and reconnect),
+ * and {@link #restarts()} tells a measurement that it lost its database, as the downstream stub does.
  */
 public final class EmbeddedDatabase implements Database {
     private static final String DB = "loomflux";
@@ -38,6 +40,8 @@ public final class EmbeddedDatabase implements Database {
     private final int port;
     private final Consumer<String> onRestart;
     private final AtomicInteger restarts = new AtomicInteger();
+    /** The targets given a copy of table item, to give them one again on a restarted server. */
+    private final Set<String> copies = ConcurrentHashMap.newKeySet();
     private volatile EmbeddedPostgres postgres;
     private volatile String version;
     private volatile Path data;
@@ -92,6 +96,8 @@ public final class EmbeddedDatabase implements Database {
             try (Connection c = pg.getDatabase(USER, DB).getConnection()) {
                 Seeder.seed(c);
             }
+            // The targets still running know only their schemas: each finds its copy again, seeded.
+            copies.forEach(target -> ItemCopies.reset(this, target));
             postgres = pg;
             data = fresh;
             // pg_ctl daemonized it: the run's record is what stops it if the lab dies (RunProcesses).
@@ -149,6 +155,13 @@ public final class EmbeddedDatabase implements Database {
         return ProcessHandle.of(pid.getAsLong())
                 .map(p -> Stream.concat(Stream.of(p), p.descendants()).map(ProcessHandle::pid).toList())
                 .orElse(List.of());
+    }
+
+    @Override
+    public String resetCopy(String target) {
+        String schema = Database.super.resetCopy(target);
+        copies.add(target);
+        return schema;
     }
 
     @Override

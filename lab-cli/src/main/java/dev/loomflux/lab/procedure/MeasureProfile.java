@@ -8,6 +8,7 @@ import dev.loomflux.lab.result.Result;
 import dev.loomflux.lab.result.ResultsFile;
 import dev.loomflux.lab.result.Summary;
 import dev.loomflux.lab.sut.TargetSpec;
+import dev.loomflux.lab.verdict.RepeatVerdicts;
 import java.util.function.Consumer;
 
 /** The experiment's own profile, once per target x scenario x repeat; over repeats, medians and verdicts. */
@@ -46,7 +47,7 @@ public final class MeasureProfile implements Procedure {
 
     @Override
     public void summarize() {
-        summary = RepeatSummary.of(results.results(), experiment.targets().stream().map(TargetSpec::name).toList(),
+        summary = RepeatVerdicts.of(results.results(), experiment.targets().stream().map(TargetSpec::name).toList(),
                 experiment.scenarios().stream().map(Scenario::name).toList());
         results.summary(summary);
     }

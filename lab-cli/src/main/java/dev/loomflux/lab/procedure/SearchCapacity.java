@@ -12,6 +12,7 @@ import dev.loomflux.lab.result.CapacitySearchResult;
 import dev.loomflux.lab.result.Result;
 import dev.loomflux.lab.result.ResultsFile;
 import dev.loomflux.lab.sut.RunningTarget;
+import dev.loomflux.lab.verdict.CapacityMedians;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;
@@ -88,7 +89,7 @@ public final class SearchCapacity implements Procedure {
 
     @Override
     public void summarize() {
-        summary = experiment.repeat() > 1 ? CapacityMedian.of(capacities) : List.of();
+        summary = experiment.repeat() > 1 ? CapacityMedians.of(capacities) : List.of();
         if (!summary.isEmpty()) {
             results.capacitySummary(summary);
         }

@@ -14,6 +14,7 @@ import dev.loomflux.lab.result.SweepMap;
 import dev.loomflux.lab.stats.Stats;
 import dev.loomflux.lab.sut.RunningTarget;
 import dev.loomflux.lab.sut.TargetSpec;
+import dev.loomflux.lab.verdict.SweepVerdicts;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -36,9 +37,9 @@ public final class SweepCells implements Procedure {
     private final ResultsFile results;
     private final Log log;
     private final Progress progress;
-    private final List<SweepMap.Entry> entries = new ArrayList<>();
+    private final List<SweepVerdicts.Entry> entries = new ArrayList<>();
     /** The paired comparisons of a sweep measured in rounds; null when measured cell by cell. */
-    private List<SweepMap.PairOutcome> pairs;
+    private List<SweepVerdicts.PairOutcome> pairs;
     /** Per target JVM name, repeat and scenario: the cell its next JVM starts at. */
     private final Map<String, Integer> nextCell = new HashMap<>();
     private SweepMap map;
@@ -95,7 +96,7 @@ public final class SweepCells implements Procedure {
             }
             r = visit.stamp(r).withCell(at);
             results.add(r);
-            entries.add(new SweepMap.Entry(variant.base(), sweep.mapName(base), at, r));
+            entries.add(new SweepVerdicts.Entry(variant.base(), sweep.mapName(base), at, r));
             if (progress != null) {
                 progress.unitDone();
             }
@@ -126,7 +127,7 @@ public final class SweepCells implements Procedure {
             Sweep.Variant v = variants.get(r.target());
             String map = r.key().cell() == null || v == null ? null : mapName(r.scenario(), r.key().cell());
             if (map != null) {
-                entries.add(new SweepMap.Entry(v.base(), map, at(v, r.key().cell()), r));
+                entries.add(new SweepVerdicts.Entry(v.base(), map, at(v, r.key().cell()), r));
             }
         }
         for (PairComparison c : comparisons) {
@@ -134,7 +135,7 @@ public final class SweepCells implements Procedure {
             Sweep.Variant b = variants.get(c.b());
             String map = c.cell() == null || a == null || b == null ? null : mapName(c.scenario(), c.cell());
             if (map != null && a.at().equals(b.at()) && !a.base().equals(b.base()) && c.metricKind() != null) {
-                pairs.add(new SweepMap.PairOutcome(map, at(a, c.cell()), c.metricKind(), a.base(), b.base(), c.outcome()));
+                pairs.add(new SweepVerdicts.PairOutcome(map, at(a, c.cell()), c.metricKind(), a.base(), b.base(), c.outcome()));
             }
         }
     }
@@ -156,7 +157,7 @@ public final class SweepCells implements Procedure {
     public void summarize() {
         List<String> targets = experiment.targets().stream().map(TargetSpec::name).toList();
         List<String> scenarios = experiment.scenarios().stream().map(sweep::mapName).toList();
-        map = pairs == null ? SweepMap.of(sweep.axes(), targets, scenarios, entries) : SweepMap.ofRounds(sweep.axes(), targets, scenarios, entries, pairs);
+        map = pairs == null ? SweepVerdicts.of(sweep.axes(), targets, scenarios, entries) : SweepVerdicts.ofRounds(sweep.axes(), targets, scenarios, entries, pairs);
         results.sweep(map);
     }
 

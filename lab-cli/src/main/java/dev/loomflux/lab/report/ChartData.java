@@ -1,5 +1,6 @@
 package dev.loomflux.lab.report;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -14,7 +15,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.function.Function;
 import org.HdrHistogram.EncodableHistogram;
 import org.HdrHistogram.Histogram;
@@ -33,30 +36,33 @@ final class ChartData {
     private ChartData() {
     }
 
-    static String of(RunRecord root, Path dir) throws IOException {
+    /** Every chart of the run that has a point to draw. */
+    static ObjectNode of(RunRecord root, Path dir) throws IOException {
         ObjectNode out = JSON.createObjectNode();
         ArrayNode charts = out.putArray("charts");
         if (root.sweep() != null) {
             // A sweep's report shows its map, not a chart over time per cell.
             SweepCharts.add(charts, root.sweep());
-            return JSON.writeValueAsString(out);
+            return out;
         }
+        // In rounds a result's series has one row per block, its t the round.
+        String x = ReportContent.inRounds(root) ? "round" : "s";
         List<String> scenarios = ReportContent.scenarios(root);
         for (int i = 0; i < scenarios.size(); i++) {
             List<Result> ok = ReportContent.ok(root, scenarios.get(i)).stream().filter(r -> r.key().step() == null).toList();
             String id = "s" + i;
             String s = scenarios.get(i);
-            overTime(charts, id + "-throughput", s + ": throughput", "responses/s", ok, Column.of("rps", Result.PerSecond::rps));
-            overTime(charts, id + "-latency", s + ": latency p50 and p99 per second", "ms", ok, Column.of("p99", Result.PerSecond::p99),
+            overTime(charts, id + "-throughput", s + ": throughput", x, "responses/s", ok, Column.of("rps", Result.PerSecond::rps));
+            overTime(charts, id + "-latency", s + ": latency p50 and p99 per " + ("s".equals(x) ? "second" : x), x, "ms", ok, Column.of("p99", Result.PerSecond::p99),
                     Column.of("p50", Result.PerSecond::p50));
             percentiles(charts.addObject(), id + "-percentiles", s + ": latency percentile distribution", ok, dir);
             // A target that died keeps its resources up to its death: how it ran out is what its user came to see.
             List<Result> resources = new ArrayList<>(ok);
             resources.addAll(ReportContent.died(root, s));
-            overTime(charts, id + "-cpu", s + ": target CPU (100 = one core)", "%", resources, Column.of("cpu_pct", Result.PerSecond::cpuPct));
-            overTime(charts, id + "-rss", s + ": target resident memory", "MB", resources, Column.of("rss_mb", Result.PerSecond::rssMb));
-            overTime(charts, id + "-threads", s + ": target OS threads", "threads", resources, Column.of("threads", Result.PerSecond::threads));
-            overTime(charts, id + "-fds", s + ": target open files", "open files", resources, Column.of("fds", Result.PerSecond::fds));
+            overTime(charts, id + "-cpu", s + ": target CPU (100 = one core)", x, "%", resources, Column.of("cpu_pct", Result.PerSecond::cpuPct));
+            overTime(charts, id + "-rss", s + ": target resident memory", x, "MB", resources, Column.of("rss_mb", Result.PerSecond::rssMb));
+            overTime(charts, id + "-threads", s + ": target OS threads", x, "threads", resources, Column.of("threads", Result.PerSecond::threads));
+            overTime(charts, id + "-fds", s + ": target open files", x, "open files", resources, Column.of("fds", Result.PerSecond::fds));
             List<Result> warm = ReportContent.warmedUp(root, s);
             if (!warm.isEmpty()) {
                 warmup(charts, id + "-warmup", s + ": warmup, throughput from the first request to steady state", "responses/s", warm,
@@ -67,7 +73,35 @@ final class ChartData {
         if (root.capacity() != null) {
             capacity(charts.addObject(), root.capacity());
         }
-        return JSON.writeValueAsString(out);
+        dropEmpty(charts);
+        return out;
+    }
+
+    /** The ids of the charts there are. */
+    static Set<String> ids(ObjectNode charts) {
+        Set<String> ids = new HashSet<>();
+        charts.path("charts").forEach(c -> ids.add(c.path("id").asText()));
+        return ids;
+    }
+
+    static String json(ObjectNode charts) throws IOException {
+        return JSON.writeValueAsString(charts);
+    }
+
+    /**
+     * A chart none of whose lines has a point would draw its axes and nothing else: it is left out. The paired
+     * design's series, per block, carry no threads or open files; results without .hlog files have no percentiles.
+     */
+    private static void dropEmpty(ArrayNode charts) {
+        for (int i = charts.size() - 1; i >= 0; i--) {
+            int points = 0;
+            for (JsonNode line : charts.get(i).path("series")) {
+                points += line.path("data").size();
+            }
+            if (points == 0) {
+                charts.remove(i);
+            }
+        }
     }
 
     /** A column of the per-second series, named as a line's suffix when a chart has two. */
@@ -77,8 +111,8 @@ final class ChartData {
         }
     }
 
-    private static void overTime(ArrayNode charts, String id, String title, String yName, List<Result> results, Column... columns) {
-        ObjectNode c = chart(charts.addObject(), id, title, "time", "s", yName);
+    private static void overTime(ArrayNode charts, String id, String title, String xName, String yName, List<Result> results, Column... columns) {
+        ObjectNode c = chart(charts.addObject(), id, title, "time", xName, yName);
         ArrayNode series = c.putArray("series");
         for (Result r : results) {
             String name = label(r, results);

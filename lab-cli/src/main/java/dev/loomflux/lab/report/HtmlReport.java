@@ -24,25 +24,8 @@ final class HtmlReport {
                 .append(escape(title)).append("</title>\n<style>").append(resource("/report/report.css")).append("</style>\n</head><body>\n<h1>")
                 .append(escape(title)).append("</h1>\n");
         for (Section s : sections) {
-            sb.append("<section><h2>").append(escape(s.title())).append("</h2>\n");
-            boolean inList = false;
-            for (Paragraph p : s.paragraphs()) {
-                boolean bullet = p.kind() == Paragraph.Kind.BULLET;
-                if (bullet && !inList) {
-                    sb.append("<ul>");
-                } else if (!bullet && inList) {
-                    sb.append("</ul>");
-                }
-                inList = bullet;
-                sb.append(switch (p.kind()) {
-                    case BULLET -> "<li>" + escape(p.text()) + "</li>\n";
-                    case HEADLINE -> "<p><strong>" + escape(p.lead() + ":") + "</strong> " + escape(p.text()) + "</p>\n";
-                    case PLAIN -> "<p>" + escape(p.text()) + "</p>\n";
-                });
-            }
-            if (inList) {
-                sb.append("</ul>");
-            }
+            sb.append(s.title().isEmpty() ? "<section class=\"answer\">" : "<section><h2>" + escape(s.title()) + "</h2>").append("\n");
+            paragraphs(sb, s.paragraphs());
             if (!s.charts().isEmpty()) {
                 sb.append("<div class=\"charts\">");
                 s.charts().forEach(id -> sb.append("<div class=\"chart\" id=\"").append(escape(id)).append("\"></div>"));
@@ -53,12 +36,49 @@ final class HtmlReport {
                     sb.append(table(t));
                 }
             }
+            if (s.figure() != null) {
+                sb.append(s.figure());
+            }
             sb.append("</section>\n");
         }
         sb.append("<script type=\"application/json\" id=\"loomflux-data\">").append(jsonSafe(chartJson)).append("</script>\n<script>")
                 .append(scriptSafe(resource(ECHARTS))).append("</script>\n<script>").append(resource("/report/report.js"))
                 .append("</script>\n</body></html>\n");
         return sb.toString();
+    }
+
+    /** Bullets as a list; the details under a bullet as a list inside its item, under anything else as items of their own. */
+    private static void paragraphs(StringBuilder sb, List<Paragraph> paragraphs) {
+        boolean inList = false;
+        for (int i = 0; i < paragraphs.size(); i++) {
+            Paragraph p = paragraphs.get(i);
+            if (p.listed() && !inList) {
+                sb.append("<ul>");
+            } else if (!p.listed() && inList) {
+                sb.append("</ul>");
+            }
+            inList = p.listed();
+            if (p.kind() == Paragraph.Kind.BULLET) {
+                sb.append("<li>").append(escape(p.text()));
+                if (i + 1 < paragraphs.size() && paragraphs.get(i + 1).kind() == Paragraph.Kind.DETAIL) {
+                    sb.append("<ul class=\"detail\">");
+                    while (i + 1 < paragraphs.size() && paragraphs.get(i + 1).kind() == Paragraph.Kind.DETAIL) {
+                        sb.append("<li>").append(escape(paragraphs.get(++i).text())).append("</li>");
+                    }
+                    sb.append("</ul>");
+                }
+                sb.append("</li>\n");
+                continue;
+            }
+            sb.append(switch (p.kind()) {
+                case HEADLINE -> "<p><strong>" + escape(p.lead() + ":") + "</strong> " + escape(p.text()) + "</p>\n";
+                case DETAIL -> "<li class=\"detail\">" + escape(p.text()) + "</li>\n";
+                default -> "<p>" + escape(p.text()) + "</p>\n";
+            });
+        }
+        if (inList) {
+            sb.append("</ul>");
+        }
     }
 
     private static String table(Table t) {

@@ -4,7 +4,7 @@ import dev.loomflux.lab.result.Tables;
 import java.util.ArrayList;
 import java.util.List;
 
-/** report.md: the sections as GitHub-flavoured Markdown. */
+/** report.md: the sections as GitHub-flavoured Markdown; a section without a title (the answer) goes straight under the report's. */
 final class MarkdownReport {
     private MarkdownReport() {
     }
@@ -12,19 +12,27 @@ final class MarkdownReport {
     static String render(String title, List<Section> sections) {
         StringBuilder sb = new StringBuilder("# ").append(title).append("\n");
         for (Section s : sections) {
-            sb.append("\n## ").append(s.title()).append("\n\n");
-            boolean afterBullet = false;
+            if (!s.title().isEmpty()) {
+                sb.append("\n## ").append(s.title()).append("\n");
+            }
+            if (!s.paragraphs().isEmpty()) {
+                sb.append("\n");
+            }
+            boolean afterList = false;
+            boolean underBullet = false;
             for (Paragraph p : s.paragraphs()) {
-                boolean bullet = p.kind() == Paragraph.Kind.BULLET;
-                if (!bullet && afterBullet) {
+                if (!p.listed() && afterList) {
                     sb.append("\n");
                 }
                 sb.append(switch (p.kind()) {
                     case BULLET -> "- " + p.text() + "\n";
+                    // Under its bullet; under a headline a bullet of its own.
+                    case DETAIL -> (underBullet ? "  - " : "- ") + p.text() + "\n";
                     case HEADLINE -> "**" + p.lead() + ":** " + p.text() + "\n\n";
                     case PLAIN -> p.text() + "\n\n";
                 });
-                afterBullet = bullet;
+                afterList = p.listed();
+                underBullet = p.kind() == Paragraph.Kind.BULLET || underBullet && p.kind() == Paragraph.Kind.DETAIL;
             }
             for (Table t : s.tables()) {
                 if (t.rows().isEmpty()) {
@@ -40,6 +48,7 @@ final class MarkdownReport {
                 Tables.markdown(rows).forEach(line -> sb.append(line).append("\n"));
             }
         }
-        return sb.toString();
+        // Each part opens with the blank line it needs; where two meet, one is enough.
+        return sb.toString().replaceAll("\n{3,}", "\n\n");
     }
 }

@@ -7,7 +7,8 @@ package dev.loomflux.lab.report;
  * @param lead the bold lead ("json", "Sweep") of a headline, else null
  */
 record Paragraph(Kind kind, String lead, String text) {
-    enum Kind { PLAIN, HEADLINE, BULLET }
+    /** DETAIL: the line under a headline or bullet that says why, so the line above reads at a glance. */
+    enum Kind { PLAIN, HEADLINE, BULLET, DETAIL }
 
     static Paragraph plain(String text) {
         return new Paragraph(Kind.PLAIN, null, text);
@@ -22,8 +23,16 @@ record Paragraph(Kind kind, String lead, String text) {
         return new Paragraph(Kind.BULLET, null, text);
     }
 
+    static Paragraph detail(String text) {
+        return new Paragraph(Kind.DETAIL, null, text);
+    }
+
     /** The paragraph as one line of plain text: "json: mvc ahead of ...". */
     String asText() {
         return kind == Kind.HEADLINE ? lead + ": " + text : text;
+    }
+
+    boolean listed() {
+        return kind == Kind.BULLET || kind == Kind.DETAIL;
     }
 }

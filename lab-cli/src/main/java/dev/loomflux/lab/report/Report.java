@@ -1,5 +1,6 @@
 package dev.loomflux.lab.report;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.loomflux.lab.LabException;
 import dev.loomflux.lab.UsageException;
 import dev.loomflux.lab.result.RunRecord;
@@ -8,21 +9,30 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Objects;
+import java.util.Set;
 
-/** Renders report.md and report.html of a run directory from its results.json (and .hlog files). */
+/** Renders report.md and report.html of a run directory from its record (and the .hlog files beside it). */
 public final class Report {
     private Report() {
     }
 
-    /** @return the report.html path */
+    /** From the results.json in {@code runDir}, as ./lab report re-renders it. @return the report.html path */
     public static Path write(Path runDir) {
-        RunRecord root = read(runDir);
-        String title = "loomflux report: " + (root.runId() == null ? runDir.getFileName().toString() : root.runId());
-        List<Section> sections = ReportContent.of(root);
+        return write(runDir, read(runDir));
+    }
+
+    /** From the record in memory, as the run that made it has it. @return the report.html path */
+    public static Path write(Path runDir, RunRecord record) {
+        String title = "loomflux report: " + (record.runId() == null ? runDir.getFileName().toString() : record.runId());
+        List<Section> sections = ReportContent.of(record).stream().filter(Objects::nonNull).toList();
         Path html = runDir.resolve("report.html");
         try {
             Files.writeString(runDir.resolve("report.md"), MarkdownReport.render(title, sections), StandardCharsets.UTF_8);
-            Files.writeString(html, HtmlReport.render(title, sections, ChartData.of(root, runDir)), StandardCharsets.UTF_8);
+            ObjectNode charts = ChartData.of(record, runDir);
+            Set<String> drawn = ChartData.ids(charts);
+            Files.writeString(html, HtmlReport.render(title, sections.stream().map(s -> s.keepCharts(drawn)).toList(), ChartData.json(charts)),
+                    StandardCharsets.UTF_8);
         } catch (IOException e) {
             throw new LabException("cannot write the report into " + runDir + ": " + e.getMessage(), e);
         }
@@ -31,9 +41,12 @@ public final class Report {
 
     /** The executive summary's headline per scenario, as plain text for the console: "items: mvc serves ...". */
     public static List<String> headlines(Path runDir) {
-        RunRecord root = read(runDir);
-        return ReportContent.of(root).get(0).paragraphs().stream().filter(p -> p.kind() == Paragraph.Kind.HEADLINE)
-                .map(Paragraph::asText).toList();
+        return headlines(read(runDir));
+    }
+
+    /** The same from the record in memory. */
+    public static List<String> headlines(RunRecord record) {
+        return Findings.headlines(record).stream().map(Paragraph::asText).toList();
     }
 
     private static RunRecord read(Path runDir) {

@@ -1,24 +1,16 @@
 package dev.loomflux.lab.report;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import dev.loomflux.lab.result.CapacityMedian;
 import dev.loomflux.lab.result.CapacitySearchResult;
-import dev.loomflux.lab.result.Environment;
 import dev.loomflux.lab.result.ExperimentDescription;
-import dev.loomflux.lab.result.DriverCheck;
-import dev.loomflux.lab.result.Json;
-import dev.loomflux.lab.result.JvmFacts;
-import dev.loomflux.lab.result.PhaseStats;
 import dev.loomflux.lab.result.RepeatSummary;
 import dev.loomflux.lab.result.Result;
 import dev.loomflux.lab.result.RunRecord;
 import dev.loomflux.lab.result.SteadyState;
 import dev.loomflux.lab.result.SweepMap;
 import dev.loomflux.lab.result.Metric;
-import dev.loomflux.targets.TargetConfig;
 import dev.loomflux.lab.stats.Stats;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -35,29 +27,27 @@ final class ReportContent {
             return sweep(root);
         }
         List<Section> out = new ArrayList<>();
+        out.add(Answer.of(root));
         List<String> scenarios = scenarios(root);
-        boolean repeated = root.repeats() > 1;
         List<Paragraph> summary = new ArrayList<>();
         for (String s : scenarios) {
             summary.addAll(Findings.summary(root, s, ok(root, s)));
         }
-        boolean verdicts = repeated && root.summary() != null && !root.summary().verdicts().isEmpty();
-        out.add(new Section("Executive summary", summary, verdicts ? List.of(Findings.verdictTable(root)) : List.of(), List.of()));
+        out.add(new Section("Executive summary", summary, List.of(), List.of()));
         out.add(caveats(root));
-        out.add(new Section("Test configuration", List.of(), List.of(configuration(root)), List.of()));
+        out.add(new Section("Test configuration", List.of(), List.of(Configuration.of(root)), List.of()));
+        String column = repeatColumn(root);
         for (int i = 0; i < scenarios.size(); i++) {
             String s = scenarios.get(i);
-            List<Result> all = all(root, s);
             String id = "s" + i;
             List<String> charts = new ArrayList<>(List.of(id + "-throughput", id + "-latency", id + "-percentiles", id + "-cpu", id + "-rss",
                     id + "-threads", id + "-fds"));
             if (!warmedUp(root, s).isEmpty()) {
                 charts.addAll(List.of(id + "-warmup", id + "-warmup-jit"));
             }
-            out.add(new Section("Scenario " + s, List.of(),
-                    List.of(latency(all, repeated), throughput(all, repeated), agents(all, repeated), phases(all, repeated), jvm(all, repeated)), charts));
+            out.add(new Section("Scenario " + s, List.of(), ScenarioTables.of(all(root, s), column), charts));
         }
-        Table steady = steadyState(root, repeated);
+        Table steady = steadyState(root, column);
         if (!steady.rows().isEmpty()) {
             boolean staged = root.results().stream().anyMatch(r -> r.checks().steadyState() != null && r.checks().steadyState().compileStage() > 0);
             out.add(new Section("Steady state", List.of(Paragraph.plain((staged ? "Each warmup started with a compile stage, 2 users until the target's "
@@ -67,8 +57,10 @@ final class ReportContent {
                     + (staged ? "Seconds to steady count from the first request, the compile stage included. " : "")
                     + "Drift compares the last third of the measured window with its first third.")), List.of(steady), List.of()));
         }
-        out.add(new Section("Config parity", List.of(Paragraph.plain("Read back from each running target's GET /config.")), List.of(parity(root)), List.of()));
-        if (repeated) {
+        out.add(new Section("Config parity", List.of(Paragraph.plain("Read back from each running target's GET /config.")), List.of(Configuration.parity(root)),
+                List.of()));
+        // The paired design's verdicts are its comparisons, over rounds: medians of its few sets would only say "too few".
+        if (root.repeats() > 1 && !inRounds(root)) {
             out.add(repeats(root));
         }
         if (root.capacity() != null) {
@@ -77,8 +69,18 @@ final class ReportContent {
         return out;
     }
 
+    /** Whether the run was measured in the paired design's rounds, where a result's number is its set of JVMs, not a repeat. */
+    static boolean inRounds(RunRecord root) {
+        return Answer.paired(root) || root.experiment().design() != null && "paired".equals(root.experiment().design().kind());
+    }
+
+    /** The column that tells a target's results apart: none for one each, "set" in rounds, else "repeat". */
+    private static String repeatColumn(RunRecord root) {
+        return root.repeats() <= 1 ? null : inRounds(root) ? "set" : "repeat";
+    }
+
     private static Section caveats(RunRecord root) {
-        List<Paragraph> caveats = Findings.caveats(root);
+        List<Paragraph> caveats = Caveats.of(root);
         return new Section("Caveats", caveats.isEmpty() ? List.of(Paragraph.plain("None detected.")) : caveats, List.of(), List.of());
     }
 
@@ -91,7 +93,7 @@ final class ReportContent {
         List<Section> out = new ArrayList<>();
         out.add(new Section("Executive summary", Findings.sweepSummary(root), List.of(), List.of()));
         out.add(caveats(root));
-        out.add(new Section("Test configuration", List.of(), List.of(configuration(root)), List.of()));
+        out.add(new Section("Test configuration", List.of(), List.of(Configuration.of(root)), List.of()));
         List<String> scenarios = map.cells().stream().map(SweepMap.Cell::scenario).distinct().toList();
         for (int i = 0; i < scenarios.size(); i++) {
             String s = scenarios.get(i);
@@ -106,12 +108,12 @@ final class ReportContent {
                     + "every result of the cell steady "
                     + "(" + map.method() + ").")), tables, SweepCharts.ids(map, i)));
         }
-        Table steady = steadyState(root, root.repeats() > 1);
+        Table steady = steadyState(root, repeatColumn(root));
         if (!steady.rows().isEmpty()) {
             out.add(new Section("Steady state", List.of(Paragraph.plain("Every cell was measured after its load was steady; the first cell of "
                     + "each target JVM warmed it from cold.")), List.of(steady), List.of()));
         }
-        out.add(new Section("Config parity", List.of(Paragraph.plain("Read back from each running target's GET /config.")), List.of(parity(root)), List.of()));
+        out.add(new Section("Config parity", List.of(Paragraph.plain("Read back from each running target's GET /config.")), List.of(Configuration.parity(root)), List.of()));
         return out;
     }
 
@@ -179,205 +181,7 @@ final class ReportContent {
         return ok(root, scenario).stream().filter(r -> r.key().step() == null && r.checks().steadyState() != null && !r.checks().steadyState().series().isEmpty()).toList();
     }
 
-    private static Table configuration(RunRecord root) {
-        Environment env = root.environment();
-        ExperimentDescription exp = root.experiment();
-        List<List<String>> rows = new ArrayList<>();
-        rows.add(List.of("run", root.runId() + " (" + root.status() + ")"));
-        rows.add(List.of("started / finished", root.startedAt() + " / " + root.finishedAt()));
-        rows.add(List.of("experiment", exp.name()));
-        rows.add(List.of("targets", String.join(", ", exp.targets().stream()
-                .map(t -> t.name() + (t.limits() != null ? " (own limits: " + readable(Json.tree(t.limits())) + ")" : "")).toList())));
-        rows.add(List.of("profile", readable(Json.tree(exp.profile()))));
-        rows.add(List.of("warmup / cooldown / repeat", Cells.num(exp.warmupS()) + " s / " + Cells.num(exp.cooldownS()) + " s / " + root.repeats()));
-        if (exp.design() != null) {
-            rows.add(List.of("design", "paired".equals(exp.design().kind())
-                    ? "paired: " + exp.design().rounds() + " rounds of " + Cells.num(exp.design().blockS()) + " s blocks per target"
-                    + (exp.design().leadInS() == null ? "" : " (each after " + Cells.num(exp.design().leadInS()) + " s of unmeasured load)") + " after "
-                    + exp.design().leadInRounds() + " lead-in round (the profile's duration is not used)"
-                    : "sequential"));
-        }
-        if (exp.driver() != null) {
-            List<List<String>> perLoad = root.results().stream().filter(r -> r.checks().driver() != null && r.checks().driver().agents() != null)
-                    .map(r -> r.checks().driver().agents().stream().map(DriverCheck.Agent::agent).toList()).toList();
-            int agents = perLoad.stream().mapToInt(List::size).max().orElse(0);
-            List<String> addresses = perLoad.stream().flatMap(List::stream).distinct().toList();
-            rows.add(List.of("load driver", "jmeter".equals(exp.driver())
-                    ? "Apache JMeter " + env.versions().getOrDefault("jmeter", "") + ", non-GUI, "
-                    + (agents == 0 ? "one local process" : "a controller here and " + agents + " agents"
-                    // The lab's own agents are started for each load, each time on new ports.
-                    + (addresses.size() > agents ? " started on 127.0.0.1 for each load" : " (" + String.join(", ", addresses) + ")")
-                    + ", RMI over SSL, users and rates split over them")
-                    + " (latency in whole ms; a thread and connection per user, per arrival for a rate)"
-                    : "Hyperfoil " + env.versions().getOrDefault("hyperfoil", "") + ", embedded in the lab"));
-        }
-        rows.add(List.of("JVM flags (every target)", String.join(" ", exp.jvmFlags())));
-        if (exp.limits() != null) {
-            // cpus and memory are every target's (absent when only some targets have their own, shown with the targets).
-            rows.add(List.of("limits", readable(Json.tree(exp.limits()))));
-        }
-        rows.add(List.of("machine", env.os() + ", " + env.cpus() + " CPUs (" + env.cpuModel() + "), " + env.memoryMb() + " MB"));
-        rows.add(List.of("pinning", readable(Json.tree(env.pinning()))));
-        rows.add(List.of("JDK", "targets " + env.jdk().targets() + ", lab " + env.jdk().lab()));
-        rows.add(List.of("database", env.database() == null ? "-" : env.database()));
-        rows.add(List.of("versions", readable(Json.tree(env.versions()))));
-        rows.add(List.of("git commit", env.gitCommit() + (Boolean.TRUE.equals(env.gitDirty()) ? " (uncommitted changes)" : "")));
-        return new Table("", List.of("setting", "value"), rows);
-    }
-
-    /** An object as "key value, key value" (nested objects in parentheses), for a table cell a person reads. */
-    static String readable(JsonNode node) {
-        if (node.isObject()) {
-            List<String> parts = new ArrayList<>();
-            node.fields().forEachRemaining(e -> {
-                if (e.getValue().isNull()) {
-                    return; // not set, e.g. a limit that only some targets have
-                }
-                String key = e.getKey();
-                String unit = key.endsWith("_ms") ? " ms" : key.endsWith("_s") ? " s" : "";
-                key = key.substring(0, key.length() - unit.length()).replace('_', ' ');
-                JsonNode value = e.getValue();
-                parts.add(key + " " + (value.isContainerNode() ? "(" + readable(value) + ")" : readable(value) + unit));
-            });
-            return String.join(", ", parts);
-        }
-        if (node.isArray()) {
-            List<String> parts = new ArrayList<>();
-            node.forEach(n -> parts.add(readable(n)));
-            return String.join(", ", parts);
-        }
-        if (node.isBoolean()) {
-            return node.asBoolean() ? "yes" : "no";
-        }
-        return node.isNumber() ? Cells.num(node.numberValue()) : node.asText();
-    }
-
-    private static List<String> who(Result r, boolean repeated) {
-        List<String> cells = new ArrayList<>();
-        cells.add(r.target());
-        if (repeated) {
-            cells.add(String.valueOf(r.repeatOrFirst()));
-        }
-        return cells;
-    }
-
-    private static List<String> header(boolean repeated, String... rest) {
-        List<String> h = new ArrayList<>(List.of("target"));
-        if (repeated) {
-            h.add("repeat");
-        }
-        h.addAll(List.of(rest));
-        return h;
-    }
-
-    private static Table latency(List<Result> results, boolean repeated) {
-        List<List<String>> rows = new ArrayList<>();
-        for (Result r : results) {
-            List<String> row = who(r, repeated);
-            if (!r.ok()) {
-                row.addAll(List.of("failed", "", "", "", "", "", ""));
-            } else {
-                Result.Latency l = r.load().latencyMs();
-                for (Double v : Arrays.asList(l.mean(), l.p50(), l.p90(), l.p95(), l.p99(), l.p999(), l.max())) {
-                    row.add(Cells.num(v));
-                }
-            }
-            rows.add(row);
-        }
-        return new Table("Response time (ms)", header(repeated, "avg", "p50", "p90", "p95", "p99", "p99.9", "max"), rows);
-    }
-
-    private static Table throughput(List<Result> results, boolean repeated) {
-        List<List<String>> rows = new ArrayList<>();
-        for (Result r : results) {
-            List<String> row = who(r, repeated);
-            if (!r.ok()) {
-                row.addAll(List.of("failed", "", "", "", "", "", "", "", ""));
-            } else {
-                Result.ErrorCounts e = r.load().errors();
-                row.addAll(List.of(Cells.num(r.load().throughputRps()), Cells.num(r.load().requests()), Cells.num(e.total()), Cells.num(e.connect()),
-                        Cells.num(e.timeout()), Cells.num(e.status4xx()), Cells.num(e.status5xx()), Cells.num(e.other()),
-                        Cells.num(r.checks().driver() == null ? null : r.checks().driver().cpuPctMean())));
-            }
-            rows.add(row);
-        }
-        return new Table("Throughput and reliability", header(repeated, "rps", "requests", "errors", "connect", "timeout", "4xx", "5xx",
-                "other", "driver CPU %"), rows);
-    }
-
-    /** JMeter's agents: each one's part of the window, and its clock against the lab's as it read it before its load. */
-    private static Table agents(List<Result> results, boolean repeated) {
-        List<List<String>> rows = new ArrayList<>();
-        for (Result r : results) {
-            if (!r.ok() || r.checks().driver() == null || r.checks().driver().agents() == null) {
-                continue;
-            }
-            for (DriverCheck.Agent a : r.checks().driver().agents()) {
-                List<String> row = who(r, repeated);
-                row.addAll(List.of(a.agent(), Cells.num(a.requests()),
-                        r.load().requests() == null || r.load().requests() == 0 ? "" : Cells.num(Result.round(100.0 * a.requests() / r.load().requests())),
-                        Cells.num(a.throughputRps()), Cells.num(a.inFlight()), Cells.num(a.p50Ms()), Cells.num(a.p99Ms()),
-                        a.clockOffsetMs() == null ? "no reading" : Cells.num(a.clockOffsetMs()) + " ± " + Cells.num(a.clockErrorMs()),
-                        a.cpus() == null ? "not reported" : Cells.num(a.cpuPctMean()) + " (max " + Cells.num(a.cpuPctMax()) + ") of " + a.cpus() * 100
-                                + (Boolean.TRUE.equals(a.saturated()) ? ", saturated" : "")));
-                rows.add(row);
-            }
-        }
-        return new Table("Load per agent (the agent's clock minus the lab's, read before its load; its send times are moved by it."
-                + " Its JVM's CPU as it reported it each second, 100 = one core)",
-                header(repeated, "agent", "requests", "% of requests", "rps", "in flight", "p50 ms", "p99 ms", "clock offset ms", "agent CPU %"), rows);
-    }
-
-    private static Table phases(List<Result> results, boolean repeated) {
-        boolean limited = results.stream().anyMatch(r -> phases(r).stream().anyMatch(p -> p.limits() != null));
-        List<List<String>> rows = new ArrayList<>();
-        for (Result r : results) {
-            for (PhaseStats p : phases(r)) {
-                List<String> row = who(r, repeated);
-                PhaseStats.TargetRanges t = p.target();
-                row.addAll(List.of(p.name(), Cells.num(p.fromS()) + " to " + Cells.num(p.toS()),
-                        Cells.range(t.cpuPct()) + " (mean " + Cells.num(t.cpuPct() == null ? null : t.cpuPct().mean()) + ")",
-                        Cells.range(t.rssMb()), Cells.range(t.threads()), Cells.range(t.fds()), meanCpu(p.stub()), meanCpu(p.db())));
-                if (limited) {
-                    PhaseStats.Limits l = p.limits();
-                    row.addAll(List.of(Cells.num(l == null ? null : l.throttledPct()), Cells.num(l == null ? null : l.memoryMaxMb())));
-                }
-                rows.add(row);
-            }
-        }
-        List<String> columns = new ArrayList<>(List.of("phase", "s", "CPU %", "RSS MB", "threads", "open files", "stub CPU %", "DB CPU %"));
-        if (limited) {
-            columns.addAll(List.of("throttled % of periods", "cgroup memory max MB"));
-        }
-        return new Table("Target resources per phase (CPU: 100 = one core; s relative to the measured load)",
-                header(repeated, columns.toArray(String[]::new)), rows);
-    }
-
-    private static Table jvm(List<Result> results, boolean repeated) {
-        List<List<String>> rows = new ArrayList<>();
-        for (Result r : results) {
-            JvmFacts j = r.telemetry().jvm();
-            if (j == null) {
-                continue;
-            }
-            List<String> row = who(r, repeated);
-            if (!j.available()) {
-                row.addAll(List.of("-", "-", "-", "-", "-", "-", "-", "unavailable: " + j.note()));
-            } else {
-                List<JvmFacts.PinnedFrame> top = j.pinnedTopFrames() == null ? List.of() : j.pinnedTopFrames();
-                String pinning = j.pinningNote() != null ? j.pinningNote()
-                        : j.pinnedEvents() + (top.isEmpty() ? "" : ", top: " + top.get(0).frame() + " x" + top.get(0).count());
-                row.addAll(List.of(Cells.num(j.gcPauses()), Cells.num(j.gcPauseTotalMs()), Cells.num(j.gcPauseMaxMs()),
-                        Cells.num(j.heapAfterGcPeakMb()), Cells.num(j.allocRateMbS()), Cells.num(j.peakPlatformThreads()),
-                        j.virtualThreads() ? "yes" : "no", pinning));
-            }
-            rows.add(row);
-        }
-        return new Table("JVM internals over the measured window (JFR)", header(repeated, "GC pauses", "GC total ms", "GC max ms",
-                "heap after GC MB", "alloc MB/s", "platform threads", "virtual threads", "pinning"), rows);
-    }
-
-    private static Table steadyState(RunRecord root, boolean repeated) {
+    private static Table steadyState(RunRecord root, String column) {
         boolean steps = root.results().stream().anyMatch(r -> r.key().step() != null);
         boolean cells = root.results().stream().anyMatch(r -> r.key().cell() != null);
         List<List<String>> rows = new ArrayList<>();
@@ -387,7 +191,7 @@ final class ReportContent {
                 continue;
             }
             List<String> row = new ArrayList<>(List.of(r.target(), r.scenario()));
-            if (repeated) {
+            if (column != null) {
                 row.add(String.valueOf(r.repeatOrFirst()));
             }
             if (steps) {
@@ -405,8 +209,8 @@ final class ReportContent {
             rows.add(row);
         }
         List<String> header = new ArrayList<>(List.of("target", "scenario"));
-        if (repeated) {
-            header.add("repeat");
+        if (column != null) {
+            header.add(column);
         }
         if (steps) {
             header.add("step");
@@ -426,40 +230,6 @@ final class ReportContent {
         return Cells.num(j.compileMs() / perUnit) + " (" + j.compiles() + " compiles)";
     }
 
-    private static String meanCpu(PhaseStats.Role role) {
-        return Cells.num(role == null || role.cpuPct() == null ? null : role.cpuPct().mean());
-    }
-
-    private static List<PhaseStats> phases(Result r) {
-        return r.telemetry().phases() == null ? List.of() : r.telemetry().phases();
-    }
-
-    private static Table parity(RunRecord root) {
-        List<List<String>> rows = new ArrayList<>();
-        List<String> seen = new ArrayList<>();
-        for (Result r : root.results()) {
-            String target = r.target();
-            if (seen.contains(target) || !r.ok()) {
-                continue;
-            }
-            seen.add(target);
-            TargetConfig c = r.visit().targetConfig();
-            TargetConfig.Server server = c == null ? null : c.server();
-            String threads = server == null ? "-" : server.eventLoops() != null ? server.eventLoops() + " event loops"
-                    : server.threadsMax() != null ? server.threadsMax() + " max threads" : "-";
-            TargetConfig.HttpClientPool http = c == null ? null : c.httpClient();
-            TargetConfig.DbPool db = c == null ? null : c.dbPool();
-            TargetConfig.Jvm jvm = c == null ? null : c.jvm();
-            rows.add(List.of(target, server == null ? "-" : server.engine(), threads, server == null ? "-" : String.valueOf(server.virtualThreads()),
-                    http == null ? "-" : http.library() + " " + http.maxConnections(), db == null ? "-" : db.library() + " " + db.maxSize(),
-                    jvm == null ? "-" : String.valueOf(jvm.heapMaxMb()),
-                    (r.visit().targetCpus() == null ? "-" : r.visit().targetCpus()) + " (JVM sees " + (jvm == null ? "?" : jvm.availableProcessors()) + ")",
-                    jvm == null ? "-" : jvm.jdk()));
-        }
-        return new Table("", List.of("target", "server", "threads / loops", "virtual threads", "HTTP client pool", "DB pool", "heap MB", "CPUs",
-                "JDK"), rows);
-    }
-
     private static Section repeats(RunRecord root) {
         List<List<String>> rows = new ArrayList<>();
         List<Paragraph> verdicts = new ArrayList<>();
@@ -475,7 +245,8 @@ final class ReportContent {
             }
         }
         return new Section("Repeats: medians, 95% confidence intervals and verdicts", verdicts,
-                List.of(new Table("", List.of("target", "scenario", "metric", "n", "median", "95% CI", "min - max"), rows)), List.of());
+                List.of(Findings.verdictTable(root), new Table("Medians", List.of("target", "scenario", "metric", "n", "median", "95% CI", "min - max"), rows)),
+                List.of());
     }
 
     private static Section capacity(RunRecord root) {

@@ -67,9 +67,8 @@ public record BlockRecord(String scenario, Map<String, Integer> cell, int set, i
      * users start together and cycle in step, so the window's end cuts every user's last request at the same
      * point, and {@link dev.loomflux.lab.driver.WindowShare}, which knows send times only to the second,
      * counts it as if sent anywhere in its second: up to half a request, plus half the share of a second a
-     * cycle lasts, per user, the same way in every round. 5 users at 52.7 ms in 1 s blocks measured 97.4
-     * (20 requests each) and 92.5/s (19 each) for two targets that both served 94.9/s; this gives 2.6% and
-     * 2.8%. 0 for an open model, whose arrivals keep their own schedule.
+     * cycle lasts, per user, the same way in every round (docs/statistics.md, "Counting whole requests").
+     * 0 for an open model, whose arrivals keep their own schedule.
      */
     public double rpsResolution() {
         if (users == null || requests <= 0) {

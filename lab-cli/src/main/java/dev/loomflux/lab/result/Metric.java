@@ -107,9 +107,9 @@ public enum Metric {
     }
 
     /**
-     * Peak RSS over the users was, at 508 MB / 100 users, "5,084 MB per 1,000 users": the JVM's
-     * baseline divided by the users, which falls as users rise whatever the model. Growth over the
-     * ready, idle JVM is what the connections (and the load's garbage) cost.
+     * Not peak RSS over the users: that is mostly the JVM's baseline divided by the users, which falls
+     * as users rise whatever the model. Growth over the ready, idle JVM is what the connections (and the
+     * load's garbage) cost (docs/sweep.md, "What each cell reports").
      */
     private static Double rssPerThousandUsers(Result r) {
         Double rss = peak(r, Result.PerSecond::rssMb);

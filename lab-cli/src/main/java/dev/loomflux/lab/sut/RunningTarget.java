@@ -155,6 +155,8 @@ public final class RunningTarget implements AutoCloseable {
             props.put("loomflux.db.jdbc-url", db.jdbcUrl());
             props.put("loomflux.db.r2dbc-url", db.r2dbcUrl());
             props.put("loomflux.db.username", db.username());
+            // Its own copy of table item, made afresh as it starts, so that no target reads another's writes.
+            props.put("loomflux.db.schema", db.resetCopy(spec.name()));
         }
         props.putAll(spec.properties());
         return props;

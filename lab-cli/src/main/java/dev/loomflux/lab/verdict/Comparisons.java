@@ -33,9 +33,9 @@ public final class Comparisons {
     static final double TREND_PCT = 10;
     /**
      * A closed-model block whose users were in a request less than this share of the time (throughput x
-     * mean latency / users, Little's law) was paced by the load side, not by the target: on `items` here,
-     * PostgreSQL and the driver share a core, and when it ran full every target measured the same
-     * ~5,200 requests/s with 31-46 of 50 users busy. A target-bound block measured 47.4 of 50.
+     * mean latency / users, Little's law) was paced by the load side, not by the target: the driver's or
+     * the database's CPU ran full, and every target then measures the load side's pace, while a
+     * target-bound block keeps nearly all its users busy (docs/statistics.md, "Counting a window").
      */
     public static final double MIN_BUSY = 0.9;
     private static final double Z95 = 1.959964;
@@ -119,8 +119,8 @@ public final class Comparisons {
             }
             double[] first = Arrays.copyOfRange(r, 0, third);
             double[] last = Arrays.copyOfRange(r, r.length - third, r.length);
-            // Medians: one round in which the machine changed speed between two blocks (an A/A run had mvc/mvc2 at
-            // 1.61 once, else 0.93-1.08) moved the first third's mean by 8% and called the pair drifting.
+            // Medians, not means: one round in which the machine changed speed between two blocks moves a third's mean
+            // enough to call a steady pair drifting (docs/statistics.md, "What takes a target out of the verdicts").
             double change = Math.exp(median(last) - median(first)) - 1;
             if (Math.abs(change) * 100 > TREND_PCT && new MannWhitneyUTest().mannWhitneyUTest(first, last) < 0.05) {
                 return true;
@@ -181,9 +181,9 @@ public final class Comparisons {
 
     /**
      * A winner must hold in every set of JVMs: each set's own ratio beyond the minimum effect on the
-     * winner's side. One JVM of a target can run 5-11% faster than another of the same jar for the whole
-     * run (an A/A run here: mvc2 ahead of mvc by 11.0%, 95% CI 7.9-14.5%, over 90 rounds), which no
-     * interval over rounds can see; a second set that does not repeat the lead is that.
+     * winner's side. One JVM of a target can run faster than another of the same jar for the whole run,
+     * which no interval over rounds can see; a second set that does not repeat the lead is that
+     * (docs/statistics.md, "Sets of JVMs").
      */
     private static String disagreement(List<BlockRecord> blocks, Metric m, String a, String b, String pooledOutcome, double resolution) {
         Set<Integer> sets = blocks.stream().map(BlockRecord::set).collect(Collectors.toCollection(TreeSet::new));
@@ -215,8 +215,9 @@ public final class Comparisons {
     /**
      * How far, in logs, counting alone may move a target's figure: for throughput the largest
      * {@link BlockRecord#rpsResolution()} of its blocks; for a latency timed in steps of {@code latencyStepMs},
-     * half a step over its smallest figure (JMeter's whole ms: 22 ms medians of two targets read 22 in every
-     * round, 1.000 with an interval of +-0, where the truth may be 2% either way); 0 for CPU per request.
+     * half a step over its smallest figure (JMeter's whole ms: two targets that read the same whole ms in every
+     * round have a ratio of 1.000 with no interval at all; docs/statistics.md, "Timing in whole milliseconds");
+     * 0 for CPU per request.
      */
     private static double resolution(List<BlockRecord> blocks, Metric m, String target, double latencyStepMs) {
         List<BlockRecord> own = blocks.stream().filter(x -> x.target().equals(target)).toList();
@@ -230,8 +231,8 @@ public final class Comparisons {
 
     /**
      * The 95% half-width, in logs, that the JVMs' own levels add to a pooled ratio of k sets. Each JVM of a
-     * target settles at a level of its own for the whole run (3-4% apart per JVM in the A/A runs stored here),
-     * which no number of rounds averages out, only more JVMs; the per-set rule ({@link #disagreement}) alone let
+     * target settles at a level of its own for the whole run (docs/statistics.md, "The JVMs' own levels in the
+     * interval"), which no number of rounds averages out, only more JVMs; the per-set rule ({@link #disagreement}) alone let
      * 21 in 400 simulated A/A runs of 2 sets through with a winner (ComparisonsTest), this 11. The spread is read
      * from the run itself: how far each of a's and b's JVMs lies from its target's mean over the sets, less what
      * the rounds' own spread puts there. Taken with the normal quantile, not Student's t of its 2 (k - 1) degrees
@@ -324,8 +325,7 @@ public final class Comparisons {
     /**
      * A target's JVM of {@code set} against its JVM of set 1, on throughput per round (a sweep's cells pooled): how
      * far two JVMs of one jar differ in this run. Every ratio between targets carries such differences, and
-     * an interval over rounds does not cover them (json here: sd 5.2% per JVM for mvc, 2.6% for webflux, under
-     * 1% for mvc-vt, docs/reproducibility.md).
+     * an interval over rounds does not cover them (docs/statistics.md, "How much of that two sets show").
      */
     public static Paired jvmRatio(List<BlockRecord> blocks, String scenario, String target, int set) {
         Map<String, Double> first = new TreeMap<>();

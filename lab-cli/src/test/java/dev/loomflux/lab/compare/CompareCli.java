@@ -1,8 +1,8 @@
 package dev.loomflux.lab.compare;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.loomflux.lab.Lab;
+import dev.loomflux.lab.result.Results;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -11,7 +11,6 @@ import java.util.function.Consumer;
 
 /** Runs {@code ./lab compare} in process and edits copies of fixtures, for the Compare*Test classes. */
 final class CompareCli {
-    static final ObjectMapper JSON = new ObjectMapper();
     static final Path FIXTURES = Path.of("src/test/resources/fixtures");
     static final Path SINGLE_A = FIXTURES.resolve("compare-single/a");
     static final Path SINGLE_B = FIXTURES.resolve("compare-single/b");
@@ -38,9 +37,9 @@ final class CompareCli {
 
     /** A copy of {@code run}'s results.json at {@code to}, after {@code edit}. */
     static Path edited(Path run, Path to, Consumer<ObjectNode> edit) throws IOException {
-        ObjectNode root = (ObjectNode) JSON.readTree(run.resolve("results.json").toFile());
+        ObjectNode root = (ObjectNode) Results.tree(run.resolve("results.json"));
         edit.accept(root);
-        JSON.writeValue(to.toFile(), root);
+        Results.write(to, root);
         return to;
     }
 }

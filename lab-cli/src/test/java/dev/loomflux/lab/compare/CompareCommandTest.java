@@ -5,8 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static dev.loomflux.lab.compare.CompareCli.compare;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.loomflux.lab.result.Results;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -15,7 +15,6 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** Compares a real run (committed fixture) with a copy that has a planted regression. */
 class CompareCommandTest {
-    private static final ObjectMapper JSON = new ObjectMapper();
     private static final Path FIXTURE = Path.of("src/test/resources/fixtures/plaintext-3-targets/results.json");
 
     @TempDir
@@ -52,12 +51,12 @@ class CompareCommandTest {
     /** A change between runs measured by different drivers, or pinned differently, may be that and not the targets. */
     @Test
     void runsMeasuredDifferentlySaySoBesideTheTable() throws IOException {
-        ObjectNode root = (ObjectNode) JSON.readTree(FIXTURE.toFile());
+        ObjectNode root = (ObjectNode) Results.tree(FIXTURE);
         ((ObjectNode) root.path("experiment")).put("driver", "jmeter");
         ((ObjectNode) root.path("environment").path("versions")).put("jmeter", "5.6.3");
         ((ObjectNode) root.path("environment").path("pinning")).put("applied", false);
         Path b = dir.resolve("b.json");
-        JSON.writeValue(b.toFile(), root);
+        Results.write(b, root);
         CompareCli.Outcome o = compare(FIXTURE, b, "--markdown", dir.resolve("cmp.md").toString());
         String prefix = "measured differently (a change may be this, not the targets): ";
         assertTrue(o.out().contains(prefix + "load driver: hyperfoil 0.25.2 in A, jmeter 5.6.3 in B"), o.out());
@@ -75,7 +74,7 @@ class CompareCommandTest {
     }
 
     private Path planted(String target, String latencyKey, double latencyFactor, String topKey, double topFactor) throws IOException {
-        ObjectNode root = (ObjectNode) JSON.readTree(FIXTURE.toFile());
+        ObjectNode root = (ObjectNode) Results.tree(FIXTURE);
         root.withArray("results").forEach(r -> {
             if (r.path("target").asText().equals(target)) {
                 ObjectNode lat = (ObjectNode) r.path("latency_ms");
@@ -84,7 +83,7 @@ class CompareCommandTest {
             }
         });
         Path b = dir.resolve("b.json");
-        JSON.writeValue(b.toFile(), root);
+        Results.write(b, root);
         return b;
     }
 

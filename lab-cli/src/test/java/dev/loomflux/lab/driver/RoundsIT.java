@@ -26,7 +26,7 @@ class RoundsIT {
      * (the lab's lead-in rounds are there for such a start).
      */
     @Test
-    @Tag("slow") // 56 s: ./check slow, in CI after ./check
+    @Tag("slow") // ./check slow, in CI after ./check
     void jmeterRunsTheSameRounds() throws Exception {
         blocksRunInOrder(new Jmeter(dev.loomflux.lab.Home.detect().jmeter()), 2, 1);
     }

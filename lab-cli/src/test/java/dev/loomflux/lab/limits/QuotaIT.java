@@ -38,7 +38,7 @@ import org.junit.jupiter.api.io.TempDir;
  * then 1 again. Changing the quota of the same process isolates what the quota does; two JVMs (one
  * per quota, as a run compares them) also differ by their JIT, up to 2x here (docs/reproducibility.md).
  */
-@Tag("long") // 2 min: ./check long, not CI
+@Tag("long") // ./check long, not CI
 class QuotaIT {
     private static final LoadDriver DRIVER = new Hyperfoil();
 

@@ -4,8 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.loomflux.lab.result.Results;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -23,11 +23,10 @@ class ReportHtmlIT {
         ReportMarkdownTest.copyFixture(dir);
         // A hostile target name must come out as text, in tables and charts alike.
         String evil = "<img src=x onerror=alert(1)>";
-        ObjectMapper json = new ObjectMapper();
-        ObjectNode root = (ObjectNode) json.readTree(dir.resolve("results.json").toFile());
+        ObjectNode root = (ObjectNode) Results.tree(dir.resolve("results.json"));
         ((ObjectNode) root.path("results").get(0)).put("target", evil);
         ((ObjectNode) root.path("experiment")).put("name", "</script><script>alert(2)</script>");
-        json.writeValue(dir.resolve("results.json").toFile(), root);
+        Results.write(dir.resolve("results.json"), root);
         Path html = Report.write(dir);
         String page = Files.readString(html);
         assertFalse(page.contains(evil), "raw target name in the HTML");
@@ -67,6 +66,52 @@ class ReportHtmlIT {
             assertEquals(4, charts.stream().filter(c -> warmup.containsKey(c.toString().split(" ")[0])).count(), "warmup charts: " + charts);
             assertEquals(0L, browser.script("return document.querySelectorAll('img[src=x]').length"), "the hostile name became an element");
             browser.screenshot(Path.of("target/report-screenshot.png"));
+        }
+    }
+
+    /**
+     * A paired run opens with its answer: the matrix is the page's first table, above every section, and
+     * under it the forest plot draws one row per comparison, each ratio on its drawn interval, beside
+     * the ±5% band; every chart below has points (the per-block series carry no threads or open files).
+     */
+    @Test
+    void aPairedRunDrawsAForestRowPerComparison() throws Exception {
+        ReportMarkdownTest.copyFixture(ReportMarkdownTest.PAIRED, dir);
+        int comparisons = Results.tree(dir.resolve("results.json")).path("comparisons").size();
+        assertEquals(12, comparisons, "3 pairs x 4 metrics in the fixture");
+        Path html = Report.write(dir);
+        try (Browser browser = Browser.open(html)) {
+            @SuppressWarnings("unchecked")
+            List<Object> rows = (List<Object>) browser.script(
+                    "return Array.from(document.querySelectorAll('#forest g.row')).map(function (g) {"
+                            + " var line = g.querySelector('line.ci'); var dot = g.querySelector('circle');"
+                            + " if (!line || !dot) { return g.getAttribute('data-label') + '|0|false'; }"
+                            + " var ci = line.getBoundingClientRect(); var d = dot.getBoundingClientRect(); var mid = (d.left + d.right) / 2;"
+                            + " return g.getAttribute('data-label') + '|' + Math.round(ci.width) + '|' + (mid >= ci.left - 1 && mid <= ci.right + 1); });");
+            assertEquals(comparisons, rows.size(), "one row per pair and metric: " + rows);
+            for (Object r : rows) {
+                String[] f = r.toString().split("\\|");
+                assertTrue(Long.parseLong(f[1]) > 0, "interval drawn: " + r);
+                assertEquals("true", f[2], "the ratio on its interval: " + r);
+            }
+            assertTrue(((Number) browser.script("return Math.round(document.querySelector('#forest rect.band').getBoundingClientRect().width)"))
+                    .longValue() > 0, "the ±5% band drawn");
+            assertEquals(Boolean.TRUE, browser.script("var t = document.querySelector('table'), h = document.querySelector('h2');"
+                    + " return t.closest('section').className === 'answer' && !!(t.compareDocumentPosition(h) & Node.DOCUMENT_POSITION_FOLLOWING);"),
+                    "the matrix opens the page");
+            @SuppressWarnings("unchecked")
+            List<Object> charts = (List<Object>) browser.script(
+                    "return Array.from(document.querySelectorAll('.chart')).map(function (el) {"
+                            + " var c = echarts.getInstanceByDom(el); var canvas = el.querySelector('canvas');"
+                            + " var points = c ? c.getOption().series.reduce(function (n, s) { return n + s.data.length; }, 0) : 0;"
+                            + " return el.id + ' ' + (canvas ? canvas.width * canvas.height : 0) + ' ' + points; });");
+            assertEquals(List.of("s0-throughput", "s0-latency", "s0-percentiles", "s0-cpu", "s0-rss"),
+                    charts.stream().map(c -> c.toString().split(" ")[0]).toList(), "charts with data only: " + charts);
+            for (Object c : charts) {
+                String[] f = c.toString().split(" ");
+                assertTrue(Long.parseLong(f[1]) > 10_000, "canvas drawn: " + c);
+                assertTrue(Long.parseLong(f[2]) >= 20, "a point per round at least: " + c);
+            }
         }
     }
 

@@ -6,7 +6,9 @@ import org.springframework.dao.DataAccessException;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
+import org.springframework.http.converter.HttpMessageNotReadableException;
 import org.springframework.web.bind.annotation.ExceptionHandler;
+import org.springframework.web.server.ServerWebInputException;
 
 /**
  * Maps failures to the statuses of docs/api.md, always as one line of text/plain, on MVC and WebFlux
@@ -20,6 +22,20 @@ public abstract class FailureResponses {
     @ExceptionHandler(BadParameterException.class)
     public ResponseEntity<String> badParameter(BadParameterException e) {
         return text(HttpStatus.BAD_REQUEST, e.getMessage());
+    }
+
+    /**
+     * A body that is not JSON, or JSON but not an object: MVC cannot read it, WebFlux cannot decode it
+     * (the only input WebFlux decodes here, every parameter being an optional string).
+     */
+    @ExceptionHandler({HttpMessageNotReadableException.class, ServerWebInputException.class})
+    public ResponseEntity<String> unreadableBody() {
+        return text(HttpStatus.BAD_REQUEST, ItemFields.NOT_AN_OBJECT);
+    }
+
+    @ExceptionHandler(ItemNotFoundException.class)
+    public ResponseEntity<String> notFound(ItemNotFoundException e) {
+        return text(HttpStatus.NOT_FOUND, e.getMessage());
     }
 
     /** JdbcClient and R2DBC's DatabaseClient both translate every error, pool acquire timeouts included, into this. */

@@ -35,8 +35,9 @@ public record TargetConfig(String target, Server server, @JsonProperty("request_
                                  @JsonProperty("acquire_timeout_ms") long acquireTimeoutMs) {
     }
 
+    /** schema: where the pool's connections find table item, the target's own copy of it (loomflux.db.schema). */
     public record DbPool(String library, @JsonProperty("max_size") int maxSize, @JsonProperty("min_idle") int minIdle,
-                         @JsonProperty("acquire_timeout_ms") long acquireTimeoutMs) {
+                         @JsonProperty("acquire_timeout_ms") long acquireTimeoutMs, String schema) {
     }
 
     public record Jvm(String jdk, String vm, @JsonProperty("available_processors") int availableProcessors, @JsonProperty("heap_max_mb") long heapMaxMb,

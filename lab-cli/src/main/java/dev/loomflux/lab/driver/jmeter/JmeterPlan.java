@@ -4,18 +4,10 @@ import dev.loomflux.lab.driver.LoadSpec;
 import dev.loomflux.lab.driver.PhasePlan;
 import dev.loomflux.lab.driver.Rounds;
 import dev.loomflux.lab.experiment.Think;
-import java.io.StringWriter;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
 import java.net.URI;
 import java.util.List;
-import javax.xml.parsers.DocumentBuilderFactory;
-import javax.xml.parsers.ParserConfigurationException;
-import javax.xml.transform.OutputKeys;
-import javax.xml.transform.TransformerException;
-import javax.xml.transform.TransformerFactory;
-import javax.xml.transform.dom.DOMSource;
-import javax.xml.transform.stream.StreamResult;
 import org.w3c.dom.Document;
 import org.w3c.dom.Element;
 
@@ -79,7 +71,7 @@ final class JmeterPlan {
     }
 
     static String render(LoadSpec spec, PhasePlan plan, String name, Split split) {
-        Document doc = newDocument();
+        Document doc = Jmx.newDocument();
         Element inPlan = testPlan(doc, name, spec);
         if (split.clock() != null) {
             clock(inPlan, split.clock());
@@ -99,7 +91,7 @@ final class JmeterPlan {
                 }
             }
         }
-        return write(doc);
+        return Jmx.write(doc);
     }
 
     /** The JMeter property that holds the lab's address for the rounds' conductor. */
@@ -125,20 +117,20 @@ final class JmeterPlan {
             throw new IllegalArgumentException("JMeter's rounds run fixed blocks only, not " + rounds.block().kind());
         }
         LoadSpec first = new LoadSpec(rounds.targets().get(0).base(), rounds.path(), rounds.block(), rounds.threads(), rounds.requestTimeout());
-        Document doc = newDocument();
+        Document doc = Jmx.newDocument();
         Element inPlan = testPlan(doc, name, first);
         Think think = rounds.blockPlan().think();
         for (int i = 0; i < rounds.targets().size(); i++) {
-            Element g = unscheduled(inPlan, "ThreadGroup", ROUNDS_GROUP + i, fixed.users(), -1);
-            bool(g, "ThreadGroup.same_user_on_next_iteration", true);
-            Element tree = child(inPlan, "hashTree");
+            Element g = Jmx.unscheduled(inPlan, "ThreadGroup", ROUNDS_GROUP + i, fixed.users(), -1);
+            Jmx.bool(g, "ThreadGroup.same_user_on_next_iteration", true);
+            Element tree = Jmx.child(inPlan, "hashTree");
             LoadSpec target = new LoadSpec(rounds.targets().get(i).base(), rounds.path(), rounds.block(), rounds.threads(), rounds.requestTimeout());
             Element s = request(tree, target);
-            string(s, "HTTPSampler.protocol", target.base().getScheme());
-            string(s, "HTTPSampler.domain", target.base().getHost());
-            string(s, "HTTPSampler.port", Integer.toString(target.base().getPort() == -1 ? 80 : target.base().getPort()));
-            Element inSampler = child(tree, "hashTree");
-            script(inSampler, "JSR223PreProcessor", "gate", Integer.toString(i), GATE + """
+            Jmx.string(s, "HTTPSampler.protocol", target.base().getScheme());
+            Jmx.string(s, "HTTPSampler.domain", target.base().getHost());
+            Jmx.string(s, "HTTPSampler.port", Integer.toString(target.base().getPort() == -1 ? 80 : target.base().getPort()));
+            Element inSampler = Jmx.child(tree, "hashTree");
+            Jmx.script(inSampler, "JSR223PreProcessor", "gate", Integer.toString(i), GATE + """
                     int me = Integer.parseInt(Parameters.trim())
                     synchronized (g.lock) {
                         while (g.active != me) {
@@ -149,7 +141,8 @@ final class JmeterPlan {
                     }
                     """);
             // The think time is a pause after the response, before the gate: a pause behind the gate would send after the block.
-            script(inSampler, "JSR223PostProcessor", "release", think.none() ? "0 0" : think.min().toMillis() + " " + think.max().toMillis(), GATE + """
+            String pause = think.none() ? "0 0" : think.min().toMillis() + " " + think.max().toMillis();
+            Jmx.script(inSampler, "JSR223PostProcessor", "release", pause, GATE + """
                     synchronized (g.lock) {
                         g.inflight--
                         g.lock.notifyAll()
@@ -160,9 +153,9 @@ final class JmeterPlan {
                     }
                     """);
         }
-        unscheduled(inPlan, "ThreadGroup", "conductor", 1, 1);
-        Element tree = child(inPlan, "hashTree");
-        script(tree, "JSR223Sampler", "conductor", "${__P(" + LAB + ")}", GATE + """
+        Jmx.unscheduled(inPlan, "ThreadGroup", "conductor", 1, 1);
+        Element tree = Jmx.child(inPlan, "hashTree");
+        Jmx.script(tree, "JSR223Sampler", "conductor", "${__P(" + LAB + ")}", GATE + """
                 def lab = Parameters.trim()
                 while (true) {
                     def next = new URL(lab + '/next').text.trim()
@@ -192,7 +185,7 @@ final class JmeterPlan {
                     new URL(lab + '/ended?target=' + block[0] + '&sent=' + sent + '&start=' + start + '&sendEnd=' + sendEnd + '&end=' + end).text
                 }
                 """);
-        return write(doc);
+        return Jmx.write(doc);
     }
 
     /** The test plan and the defaults every request shares (the target, timeouts, the HTTP client); returns the plan's tree. */
@@ -202,56 +195,24 @@ final class JmeterPlan {
         root.setAttribute("properties", "5.0");
         root.setAttribute("jmeter", "5.6.3");
         doc.appendChild(root);
-        Element top = child(root, "hashTree");
+        Element top = Jmx.child(root, "hashTree");
 
-        Element testPlan = element(top, "TestPlan", "TestPlanGui", name);
-        bool(testPlan, "TestPlan.functional_mode", false);
-        bool(testPlan, "TestPlan.serialize_threadgroups", false);
-        arguments(testPlan, "TestPlan.user_defined_variables");
-        Element inPlan = child(top, "hashTree");
+        Element testPlan = Jmx.element(top, "TestPlan", "TestPlanGui", name);
+        Jmx.bool(testPlan, "TestPlan.functional_mode", false);
+        Jmx.bool(testPlan, "TestPlan.serialize_threadgroups", false);
+        Jmx.arguments(testPlan, "TestPlan.user_defined_variables");
+        Element inPlan = Jmx.child(top, "hashTree");
 
-        Element defaults = element(inPlan, "ConfigTestElement", "HttpDefaultsGui", "target");
-        string(defaults, "HTTPSampler.protocol", spec.base().getScheme());
-        string(defaults, "HTTPSampler.domain", spec.base().getHost());
-        string(defaults, "HTTPSampler.port", Integer.toString(spec.base().getPort() == -1 ? 80 : spec.base().getPort()));
-        string(defaults, "HTTPSampler.connect_timeout", Long.toString(CONNECT_TIMEOUT_MS));
-        string(defaults, "HTTPSampler.response_timeout", Long.toString(spec.requestTimeout().toMillis()));
-        string(defaults, "HTTPSampler.implementation", "HttpClient4");
-        arguments(defaults, "HTTPsampler.Arguments");
-        child(inPlan, "hashTree");
+        Element defaults = Jmx.element(inPlan, "ConfigTestElement", "HttpDefaultsGui", "target");
+        Jmx.string(defaults, "HTTPSampler.protocol", spec.base().getScheme());
+        Jmx.string(defaults, "HTTPSampler.domain", spec.base().getHost());
+        Jmx.string(defaults, "HTTPSampler.port", Integer.toString(spec.base().getPort() == -1 ? 80 : spec.base().getPort()));
+        Jmx.string(defaults, "HTTPSampler.connect_timeout", Long.toString(CONNECT_TIMEOUT_MS));
+        Jmx.string(defaults, "HTTPSampler.response_timeout", Long.toString(spec.requestTimeout().toMillis()));
+        Jmx.string(defaults, "HTTPSampler.implementation", "HttpClient4");
+        Jmx.arguments(defaults, "HTTPsampler.Arguments");
+        Jmx.child(inPlan, "hashTree");
         return inPlan;
-    }
-
-    /** A Groovy element, its script compiled once; {@code parameters} reach it as {@code Parameters}. */
-    private static void script(Element tree, String testclass, String name, String parameters, String script) {
-        Element e = element(tree, testclass, "TestBeanGUI", name);
-        string(e, "scriptLanguage", "groovy");
-        string(e, "cacheKey", "true");
-        string(e, "parameters", parameters);
-        string(e, "filename", "");
-        string(e, "script", script);
-        child(tree, "hashTree");
-    }
-
-    /** A thread group whose users all start at once and run their loops (-1: until JMeter stops), on no schedule. */
-    private static Element unscheduled(Element parent, String testclass, String name, int users, int loops) {
-        Element g = element(parent, testclass, testclass + "Gui", name);
-        string(g, "ThreadGroup.on_sample_error", "continue");
-        loop(g, loops);
-        string(g, "ThreadGroup.num_threads", Integer.toString(users));
-        string(g, "ThreadGroup.ramp_time", "0");
-        bool(g, "ThreadGroup.scheduler", false);
-        return g;
-    }
-
-    private static void loop(Element threadGroup, int loops) {
-        Element loop = child(threadGroup, "elementProp");
-        loop.setAttribute("name", "ThreadGroup.main_controller");
-        loop.setAttribute("elementType", "LoopController");
-        loop.setAttribute("guiclass", "LoopControlPanel");
-        loop.setAttribute("testclass", "LoopController");
-        bool(loop, "LoopController.continue_forever", false);
-        string(loop, "LoopController.loops", Integer.toString(loops));
     }
 
     /**
@@ -260,50 +221,50 @@ final class JmeterPlan {
      */
     private static void threadGroup(Element parent, String name, String users, long rampMs, long startMs, long durationMs, int loops, LoadSpec spec,
                                     Think think) {
-        Element g = element(parent, "ThreadGroup", "ThreadGroupGui", name);
+        Element g = Jmx.element(parent, "ThreadGroup", "ThreadGroupGui", name);
         // A failed request is counted and the user carries on, as with Hyperfoil.
-        string(g, "ThreadGroup.on_sample_error", "continue");
-        loop(g, loops);
-        string(g, "ThreadGroup.num_threads", users);
-        string(g, "ThreadGroup.ramp_time", Long.toString(seconds(rampMs)));
+        Jmx.string(g, "ThreadGroup.on_sample_error", "continue");
+        Jmx.loop(g, loops);
+        Jmx.string(g, "ThreadGroup.num_threads", users);
+        Jmx.string(g, "ThreadGroup.ramp_time", Long.toString(seconds(rampMs)));
         boolean scheduled = durationMs >= 0 || startMs > 0;
-        bool(g, "ThreadGroup.scheduler", scheduled);
+        Jmx.bool(g, "ThreadGroup.scheduler", scheduled);
         if (scheduled) {
-            string(g, "ThreadGroup.duration", durationMs >= 0 ? Long.toString(seconds(durationMs)) : "");
-            string(g, "ThreadGroup.delay", Long.toString(seconds(startMs)));
+            Jmx.string(g, "ThreadGroup.duration", durationMs >= 0 ? Long.toString(seconds(durationMs)) : "");
+            Jmx.string(g, "ThreadGroup.delay", Long.toString(seconds(startMs)));
         }
-        bool(g, "ThreadGroup.same_user_on_next_iteration", true);
-        sampler(child(parent, "hashTree"), spec, think);
+        Jmx.bool(g, "ThreadGroup.same_user_on_next_iteration", true);
+        sampler(Jmx.child(parent, "hashTree"), spec, think);
     }
 
     private static void openModel(Element parent, PhasePlan.Phase p, String rps, LoadSpec spec) {
-        Element g = element(parent, "OpenModelThreadGroup", "OpenModelThreadGroupGui", p.name());
-        string(g, "ThreadGroup.on_sample_error", "continue");
-        Element controller = child(g, "elementProp");
+        Element g = Jmx.element(parent, "OpenModelThreadGroup", "OpenModelThreadGroupGui", p.name());
+        Jmx.string(g, "ThreadGroup.on_sample_error", "continue");
+        Element controller = Jmx.child(g, "elementProp");
         controller.setAttribute("name", "ThreadGroup.main_controller");
         controller.setAttribute("elementType", "OpenModelThreadGroupController");
         // Even arrivals, as Hyperfoil's metronome: Poisson arrivals would make seconds differ by chance. Then a pause as
         // long as a request may take, without which JMeter interrupts the requests in flight when the arrivals end
-        // (1-2 of 400 at 100/s over a 20 ms stub, "Socket closed"), where Hyperfoil lets them finish.
-        string(g, "OpenModelThreadGroup.schedule", "rate(" + rps + "/sec) even_arrivals(" + seconds(p.durationMs())
+        // ("Socket closed"), where Hyperfoil lets them finish (docs/scale-out.md, "The second driver").
+        Jmx.string(g, "OpenModelThreadGroup.schedule", "rate(" + rps + "/sec) even_arrivals(" + seconds(p.durationMs())
                 + " sec) pause(" + (spec.requestTimeout().toMillis() + 999) / 1000 + " sec)");
-        string(g, "OpenModelThreadGroup.random_seed", "");
-        sampler(child(parent, "hashTree"), spec, Think.NONE);
+        Jmx.string(g, "OpenModelThreadGroup.random_seed", "");
+        sampler(Jmx.child(parent, "hashTree"), spec, Think.NONE);
     }
 
     /**
      * Before its load, each agent reads the lab's clock a few times as NTP does (its own clock before and
      * after, the lab's in between) and keeps the reading with the shortest round trip: its offset from the
      * lab's clock within half that round trip. The lab moves the agent's send times by it. Readings 20 ms
-     * apart: the agent's JVM is starting then and shares a core with the controller, and 10 readings in a row
-     * found round trips of 10-46 ms on loopback. Then a daemon thread reports the agent JVM's CPU time to the
-     * lab each second until the lab's server is gone with the load ({@link AgentCpu}): an agent lives on after
-     * the load, ready for the next.
+     * apart: the agent's JVM is starting then and shares a core with the controller, so readings back to
+     * back all wait behind it (docs/scale-out.md, "Agents: N load hosts"). Then a daemon thread reports the
+     * agent JVM's CPU time to the lab each second until the lab's server is gone with the load
+     * ({@link AgentCpu}): an agent lives on after the load, ready for the next.
      */
     private static void clock(Element parent, URI url) {
-        unscheduled(parent, "SetupThreadGroup", CLOCK, 1, 1);
-        Element tree = child(parent, "hashTree");
-        script(tree, "JSR223Sampler", CLOCK, "", """
+        Jmx.unscheduled(parent, "SetupThreadGroup", CLOCK, 1, 1);
+        Element tree = Jmx.child(parent, "hashTree");
+        Jmx.script(tree, "JSR223Sampler", CLOCK, "", """
                 def url = new URL('%s')
                 def now = { def i = java.time.Instant.now(); i.epochSecond * 1000000L + i.nano.intdiv(1000) }
                 long bestRtt = Long.MAX_VALUE
@@ -342,25 +303,25 @@ final class JmeterPlan {
 
     private static void sampler(Element tree, LoadSpec spec, Think think) {
         request(tree, spec);
-        Element inSampler = child(tree, "hashTree");
+        Element inSampler = Jmx.child(tree, "hashTree");
         if (think.none()) {
             return;
         }
         // After each response, in whole ms: a fixed pause, or uniform in min..max.
-        Element timer = element(inSampler, "UniformRandomTimer", "UniformRandomTimerGui", "think");
-        string(timer, "ConstantTimer.delay", Long.toString(think.min().toMillis()));
-        string(timer, "RandomTimer.range", Long.toString(think.max().toMillis() - think.min().toMillis()));
-        child(inSampler, "hashTree");
+        Element timer = Jmx.element(inSampler, "UniformRandomTimer", "UniformRandomTimerGui", "think");
+        Jmx.string(timer, "ConstantTimer.delay", Long.toString(think.min().toMillis()));
+        Jmx.string(timer, "RandomTimer.range", Long.toString(think.max().toMillis() - think.min().toMillis()));
+        Jmx.child(inSampler, "hashTree");
     }
 
     private static Element request(Element tree, LoadSpec spec) {
-        Element s = element(tree, "HTTPSamplerProxy", "HttpTestSampleGui", LABEL);
-        string(s, "HTTPSampler.path", spec.requestPath());
-        string(s, "HTTPSampler.method", "GET");
-        bool(s, "HTTPSampler.use_keepalive", true);
-        bool(s, "HTTPSampler.follow_redirects", false);
-        bool(s, "HTTPSampler.auto_redirects", false);
-        arguments(s, "HTTPsampler.Arguments");
+        Element s = Jmx.element(tree, "HTTPSamplerProxy", "HttpTestSampleGui", LABEL);
+        Jmx.string(s, "HTTPSampler.path", spec.requestPath());
+        Jmx.string(s, "HTTPSampler.method", "GET");
+        Jmx.bool(s, "HTTPSampler.use_keepalive", true);
+        Jmx.bool(s, "HTTPSampler.follow_redirects", false);
+        Jmx.bool(s, "HTTPSampler.auto_redirects", false);
+        Jmx.arguments(s, "HTTPsampler.Arguments");
         return s;
     }
 
@@ -372,60 +333,4 @@ final class JmeterPlan {
         return (ms + 999) / 1000;
     }
 
-    private static Element element(Element parent, String testclass, String gui, String name) {
-        Element e = child(parent, testclass);
-        e.setAttribute("guiclass", gui);
-        e.setAttribute("testclass", testclass);
-        e.setAttribute("testname", name);
-        e.setAttribute("enabled", "true");
-        return e;
-    }
-
-    private static void arguments(Element parent, String name) {
-        Element args = child(parent, "elementProp");
-        args.setAttribute("name", name);
-        args.setAttribute("elementType", "Arguments");
-        args.setAttribute("guiclass", "HTTPArgumentsPanel");
-        args.setAttribute("testclass", "Arguments");
-        child(args, "collectionProp").setAttribute("name", "Arguments.arguments");
-    }
-
-    private static void string(Element parent, String name, String value) {
-        Element p = child(parent, "stringProp");
-        p.setAttribute("name", name);
-        p.setTextContent(value);
-    }
-
-    private static void bool(Element parent, String name, boolean value) {
-        Element p = child(parent, "boolProp");
-        p.setAttribute("name", name);
-        p.setTextContent(Boolean.toString(value));
-    }
-
-    private static Element child(Element parent, String tag) {
-        Element e = parent.getOwnerDocument().createElement(tag);
-        parent.appendChild(e);
-        return e;
-    }
-
-    private static Document newDocument() {
-        try {
-            return DocumentBuilderFactory.newInstance().newDocumentBuilder().newDocument();
-        } catch (ParserConfigurationException e) {
-            throw new IllegalStateException(e);
-        }
-    }
-
-    private static String write(Document doc) {
-        try {
-            var t = TransformerFactory.newInstance().newTransformer();
-            t.setOutputProperty(OutputKeys.INDENT, "yes");
-            t.setOutputProperty("{http://xml.apache.org/xslt}indent-amount", "2");
-            StringWriter out = new StringWriter();
-            t.transform(new DOMSource(doc), new StreamResult(out));
-            return out.toString();
-        } catch (TransformerException e) {
-            throw new IllegalStateException(e);
-        }
-    }
 }

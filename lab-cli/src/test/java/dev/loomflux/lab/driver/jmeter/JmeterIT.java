@@ -78,7 +78,7 @@ class JmeterIT {
     }
 
     @Test
-    @Tag("slow") // 15 s: ./check slow, in CI after ./check
+    @Tag("slow") // ./check slow, in CI after ./check
     void aRateOfOneHundredASecondSendsOneHundredEverySecond() {
         List<Second> live = new CopyOnWriteArrayList<>();
         Measurement m = run(new Profile.Rate(100, Duration.ofSeconds(4), 100), "/delay?ms=20", live);
@@ -99,7 +99,7 @@ class JmeterIT {
 
     /** The agents' parts add up to the load, and each keeps its share of the users busy: JMeter's controller and two agents over SSL. */
     @Test
-    @Tag("slow") // 24 s: ./check slow, in CI after ./check
+    @Tag("slow") // ./check slow, in CI after ./check
     void twoAgentsShareFiveUsersThreeAndTwo() {
         List<Second> live = new CopyOnWriteArrayList<>();
         Measurement m = onTwoAgents(new Profile.Fixed(5, Duration.ofSeconds(5)), "/delay?ms=50", live);
@@ -129,7 +129,7 @@ class JmeterIT {
     }
 
     @Test
-    @Tag("slow") // 30 s: ./check slow, in CI after ./check
+    @Tag("slow") // ./check slow, in CI after ./check
     void twoAgentsSplitARateInHalves() {
         List<Second> live = new CopyOnWriteArrayList<>();
         Measurement m = onTwoAgents(new Profile.Rate(100, Duration.ofSeconds(4), 100), "/delay?ms=20", live);
@@ -141,7 +141,7 @@ class JmeterIT {
 
     /** Agents a user started (./lab agent) on their address, with the keystore they were given; the lab attaches to them. */
     @Test
-    @Tag("slow") // 22 s: ./check slow, in CI after ./check
+    @Tag("slow") // ./check slow, in CI after ./check
     void agentsAUserStartedAreReachedWithTheirKeystore(@TempDir Path dir) throws Exception {
         Path keystore = dir.resolve("agents.p12");
         JmeterCluster.makeKeystore(keystore, JmeterCluster.AGENT_KEYSTORE_PASSWORD);
@@ -179,7 +179,7 @@ class JmeterIT {
 
     /** An agent that dies mid-load fails that load in one line, and nothing of it is left running. */
     @Test
-    @Tag("slow") // 18 s: ./check slow, in CI after ./check
+    @Tag("slow") // ./check slow, in CI after ./check
     void anAgentThatDiesFailsItsLoadAndLeavesNothingBehind() {
         Jmeter jmeter = new Jmeter(Home.detect().jmeter(), new JmeterAgents(2, List.of(), null));
         AtomicBoolean killed = new AtomicBoolean();

@@ -39,7 +39,8 @@ class ConfigReport {
                 server(),
                 TargetConfig.RequestThread.current(),
                 downstream.pool().get(),
-                new TargetConfig.DbPool("hikaricp", dataSource.getMaximumPoolSize(), dataSource.getMinimumIdle(), dataSource.getConnectionTimeout()),
+                new TargetConfig.DbPool("hikaricp", dataSource.getMaximumPoolSize(), dataSource.getMinimumIdle(), dataSource.getConnectionTimeout(),
+                        dataSource.getSchema()),
                 props.downstream().url(), TargetConfig.Jvm.current());
     }
 

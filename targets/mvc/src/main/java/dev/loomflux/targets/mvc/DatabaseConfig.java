@@ -19,6 +19,8 @@ class DatabaseConfig {
         ds.setJdbcUrl(db.jdbcUrl());
         ds.setUsername(db.username());
         ds.setPassword(db.password());
+        // Every connection's search_path is this schema alone: a missing copy fails, never falls back to public.
+        ds.setSchema(db.schema());
         ds.setMaximumPoolSize(db.poolSize());
         ds.setMinimumIdle(db.poolSize());
         ds.setConnectionTimeout(db.acquireTimeout().toMillis());

@@ -13,6 +13,6 @@ public record LoomfluxProperties(String targetName, Downstream downstream, Http 
     public record Http(String library, int maxConnections, Duration connectTimeout, Duration responseTimeout, Duration acquireTimeout) {
     }
 
-    public record Db(String jdbcUrl, String username, String password, int poolSize, Duration acquireTimeout) {
+    public record Db(String jdbcUrl, String username, String password, String schema, int poolSize, Duration acquireTimeout) {
     }
 }

@@ -6,13 +6,21 @@ import static org.springframework.http.MediaType.TEXT_PLAIN_VALUE;
 import dev.loomflux.targets.Api;
 import dev.loomflux.targets.CpuWork;
 import dev.loomflux.targets.Delay;
+import dev.loomflux.targets.ItemFields;
 import dev.loomflux.targets.MixedRequest;
 import dev.loomflux.targets.Param;
 import dev.loomflux.targets.TargetConfig;
+import java.net.URI;
 import java.util.ArrayList;
 import java.util.List;
-import org.springframework.jdbc.core.simple.JdbcClient;
+import java.util.Map;
+import org.springframework.http.ResponseEntity;
+import org.springframework.web.bind.annotation.DeleteMapping;
 import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.PutMapping;
+import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 import org.springframework.web.client.RestClient;
@@ -25,12 +33,12 @@ import org.springframework.web.client.RestClient;
 @RestController
 class TargetController {
     private final RestClient downstream;
-    private final JdbcClient jdbc;
+    private final ItemTable table;
     private final ConfigReport config;
 
-    TargetController(RestClient downstream, JdbcClient jdbc, ConfigReport config) {
+    TargetController(RestClient downstream, ItemTable table, ConfigReport config) {
         this.downstream = downstream;
-        this.jdbc = jdbc;
+        this.table = table;
         this.config = config;
     }
 
@@ -77,7 +85,29 @@ class TargetController {
 
     @GetMapping(path = "/items", produces = APPLICATION_JSON_VALUE)
     Api.ItemsPage items(@RequestParam(required = false) String page, @RequestParam(required = false) String size) {
-        return queryItems(Param.PAGE.parse(page), Param.SIZE.parse(size));
+        return table.page(Param.PAGE.parse(page), Param.SIZE.parse(size));
+    }
+
+    @PostMapping(path = "/items", produces = APPLICATION_JSON_VALUE)
+    ResponseEntity<Api.Item> create(@RequestBody(required = false) Map<String, Object> body) {
+        Api.Item item = table.create(ItemFields.parse(body));
+        return ResponseEntity.created(URI.create(Api.location(item.id()))).body(item);
+    }
+
+    @GetMapping(path = "/items/{id}", produces = APPLICATION_JSON_VALUE)
+    Api.Item item(@PathVariable String id) {
+        return table.one(ItemFields.id(id));
+    }
+
+    @PutMapping(path = "/items/{id}", produces = APPLICATION_JSON_VALUE)
+    Api.Item update(@PathVariable String id, @RequestBody(required = false) Map<String, Object> body) {
+        return table.update(ItemFields.id(id), ItemFields.parse(body));
+    }
+
+    @DeleteMapping(path = "/items/{id}")
+    ResponseEntity<Void> delete(@PathVariable String id) {
+        table.delete(ItemFields.id(id));
+        return ResponseEntity.noContent().build();
     }
 
     @GetMapping(path = "/cpu", produces = TEXT_PLAIN_VALUE)
@@ -91,7 +121,7 @@ class TargetController {
                     @RequestParam(required = false) String dist, @RequestParam(required = false) String p99) {
         MixedRequest m = MixedRequest.parse(work, page, size, delay, dist, p99);
         String digest = CpuWork.digest(m.work());
-        Api.ItemsPage items = queryItems(m.page(), m.size());
+        Api.ItemsPage items = table.page(m.page(), m.size());
         return new Api.Mixed(digest, items, callDownstream(m.delay()));
     }
 
@@ -104,14 +134,6 @@ class TargetController {
     @GetMapping(path = "/diagnostics/pin", produces = TEXT_PLAIN_VALUE)
     String pin() {
         return SlowClassInit.STATE;
-    }
-
-    private Api.ItemsPage queryItems(int page, int size) {
-        List<Api.Item> items = jdbc.sql(Api.ITEMS_SQL_JDBC)
-                .params(size, Api.offset(page, size))
-                .query((rs, row) -> new Api.Item(rs.getLong(1), rs.getString(2), rs.getLong(3)))
-                .list();
-        return new Api.ItemsPage(page, size, items);
     }
 
     private String callDownstream(Delay delay) {

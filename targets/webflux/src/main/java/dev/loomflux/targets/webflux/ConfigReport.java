@@ -22,6 +22,7 @@ class ConfigReport {
     private final HttpClientProperties httpProps;
     private final ConnectionPool pool;
     private final R2dbcProperties.Pool poolProps;
+    private final String schema;
 
     ConfigReport(@Value("${loomflux.target-name}") String target, @Value("${loomflux.downstream.url}") String downstreamUrl,
                  HttpClient downstreamHttpClient, HttpClientProperties httpProps,
@@ -32,6 +33,7 @@ class ConfigReport {
         this.httpProps = httpProps;
         this.pool = pool;
         this.poolProps = r2dbcProps.getPool();
+        this.schema = r2dbcProps.getProperties().get("schema");
     }
 
     /** Called on the request thread, so request_thread names the event loop that served it. */
@@ -43,7 +45,7 @@ class ConfigReport {
                 TargetConfig.RequestThread.current(),
                 ReactorNettyClient.describe(httpClient, httpProps.acquireTimeout()),
                 new TargetConfig.DbPool("r2dbc-pool", pool.getMetrics().map(PoolMetrics::getMaxAllocatedSize).orElse(poolProps.getMaxSize()),
-                        poolProps.getMinIdle(), poolProps.getMaxAcquireTime().toMillis()),
+                        poolProps.getMinIdle(), poolProps.getMaxAcquireTime().toMillis(), schema),
                 downstreamUrl, TargetConfig.Jvm.current());
     }
 }

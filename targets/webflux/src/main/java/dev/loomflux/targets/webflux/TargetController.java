@@ -3,14 +3,22 @@ package dev.loomflux.targets.webflux;
 import dev.loomflux.targets.Api;
 import dev.loomflux.targets.CpuWork;
 import dev.loomflux.targets.Delay;
+import dev.loomflux.targets.ItemFields;
 import dev.loomflux.targets.MixedRequest;
 import dev.loomflux.targets.Param;
 import dev.loomflux.targets.TargetConfig;
+import java.net.URI;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import org.springframework.http.MediaType;
-import org.springframework.r2dbc.core.DatabaseClient;
+import org.springframework.http.ResponseEntity;
+import org.springframework.web.bind.annotation.DeleteMapping;
 import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.PutMapping;
+import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 import org.springframework.web.reactive.function.client.WebClient;
@@ -25,12 +33,12 @@ import reactor.core.publisher.Mono;
 @RestController
 class TargetController {
     private final WebClient downstream;
-    private final DatabaseClient db;
+    private final ItemTable table;
     private final ConfigReport config;
 
-    TargetController(WebClient downstream, DatabaseClient db, ConfigReport config) {
+    TargetController(WebClient downstream, ItemTable table, ConfigReport config) {
         this.downstream = downstream;
-        this.db = db;
+        this.table = table;
         this.config = config;
     }
 
@@ -68,7 +76,28 @@ class TargetController {
 
     @GetMapping(path = "/items", produces = MediaType.APPLICATION_JSON_VALUE)
     Mono<Api.ItemsPage> items(@RequestParam(required = false) String page, @RequestParam(required = false) String size) {
-        return queryItems(Param.PAGE.parse(page), Param.SIZE.parse(size));
+        return table.page(Param.PAGE.parse(page), Param.SIZE.parse(size));
+    }
+
+    /** The body is decoded before the handler runs; a body that is not a JSON object never reaches it (FailureResponses). */
+    @PostMapping(path = "/items", produces = MediaType.APPLICATION_JSON_VALUE)
+    Mono<ResponseEntity<Api.Item>> create(@RequestBody(required = false) Map<String, Object> body) {
+        return table.create(ItemFields.parse(body)).map(item -> ResponseEntity.created(URI.create(Api.location(item.id()))).body(item));
+    }
+
+    @GetMapping(path = "/items/{id}", produces = MediaType.APPLICATION_JSON_VALUE)
+    Mono<Api.Item> item(@PathVariable String id) {
+        return table.one(ItemFields.id(id));
+    }
+
+    @PutMapping(path = "/items/{id}", produces = MediaType.APPLICATION_JSON_VALUE)
+    Mono<Api.Item> update(@PathVariable String id, @RequestBody(required = false) Map<String, Object> body) {
+        return table.update(ItemFields.id(id), ItemFields.parse(body));
+    }
+
+    @DeleteMapping(path = "/items/{id}")
+    Mono<ResponseEntity<Void>> delete(@PathVariable String id) {
+        return table.delete(ItemFields.id(id)).thenReturn(ResponseEntity.noContent().build());
     }
 
     /** Deliberately computed on the event loop, as a naive WebFlux app does: this is what /cpu measures. */
@@ -87,23 +116,12 @@ class TargetController {
                           @RequestParam(required = false) String dist, @RequestParam(required = false) String p99) {
         MixedRequest m = MixedRequest.parse(work, page, size, delay, dist, p99);
         String digest = CpuWork.digest(m.work());
-        return queryItems(m.page(), m.size()).flatMap(items -> callDownstream(m.delay()).map(body -> new Api.Mixed(digest, items, body)));
+        return table.page(m.page(), m.size()).flatMap(items -> callDownstream(m.delay()).map(body -> new Api.Mixed(digest, items, body)));
     }
 
     @GetMapping(path = "/config", produces = MediaType.APPLICATION_JSON_VALUE)
     TargetConfig config() {
         return config.report();
-    }
-
-    private Mono<Api.ItemsPage> queryItems(int page, int size) {
-        return db.sql(Api.ITEMS_SQL)
-                .bind(0, (long) size)
-                .bind(1, Api.offset(page, size))
-                .map(row -> new Api.Item(row.get("id", Long.class), row.get("name", String.class),
-                        row.get("price_cents", Long.class)))
-                .all()
-                .collectList()
-                .map(items -> new Api.ItemsPage(page, size, items));
     }
 
     private Mono<String> callDownstream(Delay delay) {

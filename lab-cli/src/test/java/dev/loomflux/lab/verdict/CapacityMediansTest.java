@@ -1,21 +1,23 @@
-package dev.loomflux.lab.result;
+package dev.loomflux.lab.verdict;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.loomflux.lab.result.CapacityMedian;
+import dev.loomflux.lab.result.CapacitySearchResult;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /** Several capacity searches per target: their median, range and spread, per target x scenario. */
-class CapacityMedianTest {
+class CapacityMediansTest {
     @Test
     void mediansPerTargetAndScenarioWithTheirSpread() {
-        // session 6's two searches of mvc-vt (121 and 2,400 rps) plus a third: one slow JVM does not make the median
+        // One slow JVM of three does not make the median.
         List<CapacitySearchResult> searches = List.of(
                 search("mvc-vt", 1, 121, false), search("webflux", 1, 2900, false), search("mvc-vt", 2, 2400, false),
                 search("webflux", 2, 387, false), search("mvc-vt", 3, 2200, false), search("webflux", 3, 2700, true));
-        List<CapacityMedian> summary = CapacityMedian.of(searches);
+        List<CapacityMedian> summary = CapacityMedians.of(searches);
         assertEquals(2, summary.size());
         CapacityMedian vt = summary.get(0);
         assertEquals("mvc-vt", vt.target());

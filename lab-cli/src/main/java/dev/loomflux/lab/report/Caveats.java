@@ -1,0 +1,177 @@
+package dev.loomflux.lab.report;
+
+import dev.loomflux.lab.result.Environment;
+import dev.loomflux.lab.result.ExperimentDescription;
+import dev.loomflux.lab.result.Result;
+import dev.loomflux.lab.result.RunRecord;
+import dev.loomflux.lab.result.SteadyState;
+import dev.loomflux.lab.stats.Paired;
+import dev.loomflux.lab.stats.Stats;
+import dev.loomflux.lab.verdict.Comparisons;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/** What limits a run's numbers, one bullet each: the model of load, the design, the machine, and each result that failed or was not steady. */
+final class Caveats {
+    /** A measured window shorter than this, in seconds, is called noisy. */
+    private static final int SHORT_S = 10;
+
+    private Caveats() {
+    }
+
+    /** What limits these numbers, one bullet each. */
+    static List<Paragraph> of(RunRecord root) {
+        List<Paragraph> out = new ArrayList<>();
+        String kind = root.experiment().profile().kind();
+        if (!root.completed()) {
+            out.add(Paragraph.bullet("The run did not complete (status " + root.status() + "): results are partial."));
+        }
+        if (!kind.equals("rate") && root.capacity() == null) {
+            out.add(Paragraph.bullet("Closed model (" + kind + "): each user waits for its response before sending again, so when a server "
+                    + "saturates it is offered less load and its percentiles are optimistic (coordinated omission). "
+                    + "For latency at a given load use --profile rate or ./lab capacity."));
+        }
+        ExperimentDescription.ThinkDescription think = root.experiment().profile().think();
+        if (think != null) {
+            out.add(Paragraph.bullet("Think time: every user paused " + (think.minMs() == think.maxMs() ? think.minMs() + " ms"
+                    : "between " + think.minMs() + " and " + think.maxMs() + " ms (uniform)") + " after each response, its connection kept open "
+                    + "and idle. Throughput then follows users / (latency + pause), set mostly by the pause: latency and CPU per request "
+                    + "tell the targets apart."));
+        }
+        boolean paired = root.comparisons() != null && !root.comparisons().isEmpty();
+        if (paired) {
+            ExperimentDescription.DesignDescription d = root.experiment().design();
+            out.add(Paragraph.bullet("Paired design: every target's JVM was started and warmed first, then all were measured in " + d.rounds() + " rounds of "
+                    + Cells.num(d.blockS()) + " s blocks, one block per target per round in a new random order; verdicts come from per-round "
+                    + "ratios (95% Wilcoxon intervals) and need the whole interval beyond " + Cells.num(Stats.MIN_EFFECT_PCT) + "%. "
+                    + (root.repeats() > 1 ? root.repeats() + " sets of JVMs were measured in the same rounds and pooled round by round; a winner "
+                    + "only where every set shows it."
+                    : "One set of JVMs: the ratios hold for these JVMs; JVM-to-JVM variation (each JIT compiles its own way) is not covered, "
+                    + "--repeat 2 or more samples it.")));
+            if (root.repeats() > 1 && root.blocks() != null) {
+                out.add(Paragraph.bullet(jvmSpread(root) + " A ratio between two targets carries such differences of both its targets' JVMs, which the intervals "
+                        + "above, over rounds, do not cover; more sets (--repeat) average them (docs/reproducibility.md)."));
+            }
+            long slow = root.blocks() == null ? 0 : root.blocks().stream()
+                    .filter(b -> b.meanMs() != null && b.meanMs() > 0.04 * b.seconds() * 1000).count();
+            if (root.blocks() != null) {
+                Map<String, Double> rss = new LinkedHashMap<>();
+                root.blocks().stream().filter(b -> b.rssMb() != null).forEach(b -> rss.merge(b.target(), b.rssMb(), Math::max));
+                if (!rss.isEmpty()) {
+                    out.add(Paragraph.bullet("All targets were resident at once; their peak resident memory over the blocks: " + String.join(", ",
+                            rss.entrySet().stream().map(e -> e.getKey() + " " + Cells.num(e.getValue()) + " MB").toList())
+                            + ". A target idles, with its heap and threads, while the others are measured."));
+                }
+            }
+            long paced = root.blocks() == null ? 0 : root.blocks().stream().filter(Comparisons::paced).count();
+            if (paced > 0) {
+                out.add(Paragraph.bullet(paced + " of " + root.blocks().size() + " block(s) had fewer than " + Math.round(Comparisons.MIN_BUSY * 100)
+                        + "% of the users in a request" + (think == null ? "" : " or a pause") + " on average (Little's law): the load side (the driver's CPU, or the "
+                        + "database's where it shares that CPU) set their pace, not the target. Their rounds are left out of the comparisons."));
+            }
+            if (slow > 0) {
+                out.add(Paragraph.bullet(slow + " block(s) had a mean latency above 4% of the block: users start a block together, so its throughput "
+                        + "over-counts by up to half the latency over the block. Use a longer --block."));
+            }
+        } else if (root.repeats() < Stats.MIN_REPEATS) {
+            out.add(Paragraph.bullet("Fewer than " + Stats.MIN_REPEATS + " runs per target x scenario: no verdicts. The machine's CPU speed can change "
+                    + "by tens of percent within a minute, so a difference between single runs may be the machine's, not the targets'. "
+                    + "Use --repeat 3 (or more) for confidence intervals and verdicts."));
+        }
+        Environment.Pinning pinning = root.environment() == null ? null : root.environment().pinning();
+        if (pinning != null && !pinning.applied()) {
+            out.add(Paragraph.bullet("CPU pinning was not applied (" + pinning.note() + "): the driver and the target shared CPUs."));
+        }
+        boolean sets = ReportContent.inRounds(root);
+        List<String> shortRuns = new ArrayList<>();
+        for (Result r : root.results()) {
+            String who = r.target() + " " + r.scenario() + (r.key().cell() != null ? " " + r.cellLabel() : "")
+                    + (r.key().step() != null ? " step " + r.key().step() : r.repeatOrFirst() > 1 ? (sets ? " set " : " repeat ") + r.repeatOrFirst() : "");
+            if (!r.ok()) {
+                out.add(Paragraph.bullet(who + " failed: " + firstLine(String.valueOf(r.outcome().error())).replaceFirst("; last lines:$", ".") + untilDeath(r)));
+                continue;
+            }
+            if (r.checks().driver() != null && r.checks().driver().saturated()) {
+                List<String> agents = r.checks().driver().agents() == null ? List.of() : r.checks().driver().agents().stream()
+                        .filter(a -> Boolean.TRUE.equals(a.saturated()))
+                        .map(a -> "agent " + a.agent() + " " + Cells.num(a.cpuPctMean()) + "% of its " + a.cpus() + " cores' " + a.cpus() * 100 + "%").toList();
+                out.add(Paragraph.bullet(who + ": the driver saturated its CPU (" + (agents.isEmpty() ? Cells.num(r.checks().driver().cpuPctMax()) + "%"
+                        : String.join(", ", agents)) + "); the numbers describe the driver, not the target."));
+            }
+            if (Boolean.TRUE.equals(r.load().behindSchedule())) {
+                out.add(Paragraph.bullet(who + ": the driver fell behind the arrival schedule; requests it could not send are missing from the latencies."));
+            }
+            if (r.load().durationS() != null && r.load().durationS() < SHORT_S) {
+                shortRuns.add(who + " " + Cells.num(r.load().durationS()) + " s");
+            }
+            SteadyState ss = r.checks().steadyState();
+            if (ss != null && !ss.reached() && paired) {
+                out.add(Paragraph.bullet(who + ": not steady after " + Cells.num(ss.warmupS()) + " s of warmup; "
+                        + (ss.steady() ? "its rounds showed no trend against the other targets, so it takes part in the verdicts."
+                        : "its rounds drifted too: no verdict.")));
+            } else if (ss != null && !ss.reached()) {
+                List<String> reasons = ss.rule() == null ? List.of() : ss.rule().reasons();
+                out.add(Paragraph.bullet(who + ": not steady after " + Cells.num(ss.warmupS()) + " s of warmup"
+                        + (reasons.isEmpty() ? "" : " (" + String.join("; ", reasons) + ")") + "; its figures may include JIT warmup. Use a longer --warmup."));
+            }
+            if (ss != null && ss.drift() != null && ss.drift().drifting() && !(paired && !ss.reached())) {
+                out.add(Paragraph.bullet(who + ": " + ss.drift().note()));
+            }
+        }
+        if (!shortRuns.isEmpty()) {
+            out.add(Paragraph.bullet((shortRuns.size() > 3 ? shortRuns.size() + " of " + root.results().size() + " results"
+                    : String.join(", ", shortRuns)) + " measured for less than " + SHORT_S + " s; short runs are noisy."));
+        }
+        return out;
+    }
+
+    private static String firstLine(String s) {
+        int nl = s.indexOf('\n');
+        return nl < 0 ? s : s.substring(0, nl);
+    }
+
+    /** "The same jar's JVMs, set 2 against set 1 (throughput per round): json: mvc 0.902 (95% CI 0.871-0.934), ...". */
+    private static String jvmSpread(RunRecord root) {
+        List<String> parts = new ArrayList<>();
+        List<String> scenarios = root.blocks().stream().map(b -> b.scenario()).distinct().toList();
+        List<String> targets = root.blocks().stream().map(b -> b.target()).distinct().sorted().toList();
+        for (String scenario : scenarios) {
+            List<String> ratios = new ArrayList<>();
+            for (String t : targets) {
+                for (int set = 2; set <= root.repeats(); set++) {
+                    Paired p = Comparisons.jvmRatio(root.blocks(), scenario, t, set);
+                    if (p.rounds() > 0) {
+                        ratios.add(t + (root.repeats() > 2 ? " set " + set : "") + " " + p.describe());
+                    }
+                }
+            }
+            if (!ratios.isEmpty()) {
+                parts.add((scenarios.size() > 1 ? scenario + ": " : "") + String.join(", ", ratios));
+            }
+        }
+        return "The same jar's JVMs in this run, " + (root.repeats() > 2 ? "each set" : "set 2") + " against set 1 (throughput per round): "
+                + String.join("; ", parts) + ".";
+    }
+
+    /** " It died 17 s after its first request, at 9,943 users; its last second: 1,450 MB resident, 31 threads, 10,215 open files." */
+    private static String untilDeath(Result r) {
+        if (r.telemetry().series() == null || r.telemetry().series().isEmpty()) {
+            return "";
+        }
+        Result.PerSecond last = r.telemetry().series().get(r.telemetry().series().size() - 1);
+        List<String> held = new ArrayList<>();
+        if (last.rssMb() != null) {
+            held.add(Cells.num(last.rssMb()) + " MB resident");
+        }
+        if (last.threads() != null) {
+            held.add(Cells.num(last.threads()) + " threads");
+        }
+        if (last.fds() != null) {
+            held.add(Cells.num(last.fds()) + " open files");
+        }
+        return " It died " + (last.t() + 1) + " s after its first request, at " + Cells.num(last.users()) + " users"
+                + (held.isEmpty() ? "" : "; its last second: " + String.join(", ", held)) + " (its resource charts end there).";
+    }
+}

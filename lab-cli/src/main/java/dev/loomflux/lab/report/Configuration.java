@@ -1,0 +1,116 @@
+package dev.loomflux.lab.report;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.loomflux.lab.result.DriverCheck;
+import dev.loomflux.lab.result.Environment;
+import dev.loomflux.lab.result.ExperimentDescription;
+import dev.loomflux.lab.result.Json;
+import dev.loomflux.lab.result.Result;
+import dev.loomflux.lab.result.RunRecord;
+import dev.loomflux.targets.TargetConfig;
+import java.util.ArrayList;
+import java.util.List;
+
+/** How the run was set up, in words: the test configuration, and each target's settings as it reported them (config parity). */
+final class Configuration {
+    private Configuration() {
+    }
+
+    static Table of(RunRecord root) {
+        Environment env = root.environment();
+        ExperimentDescription exp = root.experiment();
+        List<List<String>> rows = new ArrayList<>();
+        rows.add(List.of("run", root.runId() + " (" + root.status() + ")"));
+        rows.add(List.of("started / finished", root.startedAt() + " / " + root.finishedAt()));
+        rows.add(List.of("experiment", exp.name()));
+        rows.add(List.of("targets", String.join(", ", exp.targets().stream()
+                .map(t -> t.name() + (t.limits() != null ? " (own limits: " + readable(Json.tree(t.limits())) + ")" : "")).toList())));
+        rows.add(List.of("profile", readable(Json.tree(exp.profile()))));
+        rows.add(List.of("warmup / cooldown / repeat", Cells.num(exp.warmupS()) + " s / " + Cells.num(exp.cooldownS()) + " s / " + root.repeats()));
+        if (exp.design() != null) {
+            rows.add(List.of("design", "paired".equals(exp.design().kind())
+                    ? "paired: " + exp.design().rounds() + " rounds of " + Cells.num(exp.design().blockS()) + " s blocks per target"
+                    + (exp.design().leadInS() == null ? "" : " (each after " + Cells.num(exp.design().leadInS()) + " s of unmeasured load)") + " after "
+                    + exp.design().leadInRounds() + " lead-in round (the profile's duration is not used)"
+                    : "sequential"));
+        }
+        if (exp.driver() != null) {
+            List<List<String>> perLoad = root.results().stream().filter(r -> r.checks().driver() != null && r.checks().driver().agents() != null)
+                    .map(r -> r.checks().driver().agents().stream().map(DriverCheck.Agent::agent).toList()).toList();
+            int agents = perLoad.stream().mapToInt(List::size).max().orElse(0);
+            List<String> addresses = perLoad.stream().flatMap(List::stream).distinct().toList();
+            rows.add(List.of("load driver", "jmeter".equals(exp.driver())
+                    ? "Apache JMeter " + env.versions().getOrDefault("jmeter", "") + ", non-GUI, "
+                    + (agents == 0 ? "one local process" : "a controller here and " + agents + " agents"
+                    // The lab's own agents are started for each load, each time on new ports.
+                    + (addresses.size() > agents ? " started on 127.0.0.1 for each load" : " (" + String.join(", ", addresses) + ")")
+                    + ", RMI over SSL, users and rates split over them")
+                    + " (latency in whole ms; a thread and connection per user, per arrival for a rate)"
+                    : "Hyperfoil " + env.versions().getOrDefault("hyperfoil", "") + ", embedded in the lab"));
+        }
+        rows.add(List.of("JVM flags (every target)", String.join(" ", exp.jvmFlags())));
+        if (exp.limits() != null) {
+            // cpus and memory are every target's (absent when only some targets have their own, shown with the targets).
+            rows.add(List.of("limits", readable(Json.tree(exp.limits()))));
+        }
+        rows.add(List.of("machine", env.os() + ", " + env.cpus() + " CPUs (" + env.cpuModel() + "), " + env.memoryMb() + " MB"));
+        rows.add(List.of("pinning", readable(Json.tree(env.pinning()))));
+        rows.add(List.of("JDK", "targets " + env.jdk().targets() + ", lab " + env.jdk().lab()));
+        rows.add(List.of("database", env.database() == null ? "-" : env.database()));
+        rows.add(List.of("versions", readable(Json.tree(env.versions()))));
+        rows.add(List.of("git commit", env.gitCommit() + (Boolean.TRUE.equals(env.gitDirty()) ? " (uncommitted changes)" : "")));
+        return new Table("", List.of("setting", "value"), rows);
+    }
+
+    /** An object as "key value, key value" (nested objects in parentheses), for a table cell a person reads. */
+    private static String readable(JsonNode node) {
+        if (node.isObject()) {
+            List<String> parts = new ArrayList<>();
+            node.fields().forEachRemaining(e -> {
+                if (e.getValue().isNull()) {
+                    return; // not set, e.g. a limit that only some targets have
+                }
+                String key = e.getKey();
+                String unit = key.endsWith("_ms") ? " ms" : key.endsWith("_s") ? " s" : "";
+                key = key.substring(0, key.length() - unit.length()).replace('_', ' ');
+                JsonNode value = e.getValue();
+                parts.add(key + " " + (value.isContainerNode() ? "(" + readable(value) + ")" : readable(value) + unit));
+            });
+            return String.join(", ", parts);
+        }
+        if (node.isArray()) {
+            List<String> parts = new ArrayList<>();
+            node.forEach(n -> parts.add(readable(n)));
+            return String.join(", ", parts);
+        }
+        if (node.isBoolean()) {
+            return node.asBoolean() ? "yes" : "no";
+        }
+        return node.isNumber() ? Cells.num(node.numberValue()) : node.asText();
+    }
+
+    static Table parity(RunRecord root) {
+        List<List<String>> rows = new ArrayList<>();
+        List<String> seen = new ArrayList<>();
+        for (Result r : root.results()) {
+            String target = r.target();
+            if (seen.contains(target) || !r.ok()) {
+                continue;
+            }
+            seen.add(target);
+            TargetConfig c = r.visit().targetConfig();
+            TargetConfig.Server server = c == null ? null : c.server();
+            String threads = server == null ? "-" : server.eventLoops() != null ? server.eventLoops() + " event loops"
+                    : server.threadsMax() != null ? server.threadsMax() + " max threads" : "-";
+            TargetConfig.HttpClientPool http = c == null ? null : c.httpClient();
+            TargetConfig.DbPool db = c == null ? null : c.dbPool();
+            TargetConfig.Jvm jvm = c == null ? null : c.jvm();
+            rows.add(List.of(target, server == null ? "-" : server.engine(), threads, server == null ? "-" : String.valueOf(server.virtualThreads()),
+                    http == null ? "-" : http.library() + " " + http.maxConnections(), db == null ? "-" : db.library() + " " + db.maxSize(),
+                    jvm == null ? "-" : String.valueOf(jvm.heapMaxMb()),
+                    (r.visit().targetCpus() == null ? "-" : r.visit().targetCpus()) + " (JVM sees " + (jvm == null ? "?" : jvm.availableProcessors()) + ")",
+                    jvm == null ? "-" : jvm.jdk()));
+        }
+        return new Table("", List.of("target", "server", "threads / loops", "virtual threads", "HTTP client pool", "DB pool", "heap MB", "CPUs",
+                "JDK"), rows);
+    }}
