@@ -149,7 +149,8 @@ public class RunCommand implements Callable<Integer> {
         CpuPlan cpus = cpuOptions.plan();
         LaunchSettings settings = jvm.settings(experiment.limits());
         LimitsCheck.require(experiment.targets(), settings, cpus.target(), jvm.cpus != null, jvm.memory != null, file == null ? null : file.toString());
-        LoadDriver load = driver.driver(experiment.inRounds(), experiment.profile() instanceof Profile.Rate);
+        LoadDriver load = driver.driver(experiment.inRounds(), experiment.profile() instanceof Profile.Rate,
+                experiment.scenarios().stream().anyMatch(Scenario::isFlow));
         try (MachineLock taken = machine.take(spec.name(), spec.commandLine().getOut())) {
             new Runner(Home.detect(), experiment, settings, cpus, db, load, Procedure.of(experiment), Reaper::stopping, spec.commandLine().getOut()).run();
         }
