@@ -10,8 +10,9 @@ import dev.loomflux.lab.cli.CompareCommand;
 import dev.loomflux.lab.cli.RunCommand;
 import dev.loomflux.lab.cli.SweepCommand;
 import dev.loomflux.lab.cli.VerifyCommand;
-import dev.loomflux.lab.process.Reaper;
+import dev.loomflux.lab.process.LabProcesses;
 import java.io.PrintWriter;
+import java.lang.reflect.Constructor;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -23,8 +24,9 @@ public final class Lab implements Runnable {
     CommandLine.Model.CommandSpec spec;
 
     public static void main(String[] args) throws InterruptedException {
-        int code = run(args);
-        if (Reaper.stopping()) {
+        LabProcesses processes = new LabProcesses();
+        int code = run(processes, new PrintWriter(System.out, true), new PrintWriter(System.err, true), args);
+        if (processes.stopping()) {
             // A signal began the JVM's shutdown, which ends with 128 + that signal once the reaper is done. Calling
             // System.exit here raced it: a SIGTERM'd run once exited 130 (CI, 2026-11-27).
             Thread.currentThread().join();
@@ -32,13 +34,18 @@ public final class Lab implements Runnable {
         System.exit(code);
     }
 
-    /** Exit codes: 0 ok, 1 a check or run failed, 2 bad input. */
-    public static int run(String... args) {
-        return run(new PrintWriter(System.out, true), new PrintWriter(System.err, true), args);
+    /**
+     * Runs the lab in a JVM that goes on after it (a test's), with processes of its own that end with it.
+     * Exit codes: 0 ok, 1 a check or run failed, 2 bad input.
+     */
+    public static int run(PrintWriter out, PrintWriter err, String... args) {
+        try (LabProcesses processes = new LabProcesses()) {
+            return run(processes, out, err, args);
+        }
     }
 
-    public static int run(PrintWriter out, PrintWriter err, String... args) {
-        CommandLine cl = new CommandLine(new Lab());
+    private static int run(LabProcesses processes, PrintWriter out, PrintWriter err, String... args) {
+        CommandLine cl = new CommandLine(new Lab(), new Factory(processes));
         cl.setOut(out);
         cl.setErr(err);
         cl.setParameterExceptionHandler((ex, a) -> {
@@ -63,6 +70,22 @@ public final class Lab implements Runnable {
     @Override
     public void run() {
         spec.commandLine().usage(spec.commandLine().getOut());
+    }
+
+    /**
+     * Makes the commands and their mixins as picocli asks for them: one whose constructor takes the lab's
+     * {@link LabProcesses} gets this lab's, the rest picocli's default.
+     */
+    private record Factory(LabProcesses processes) implements CommandLine.IFactory {
+        @Override
+        public <K> K create(Class<K> type) throws Exception {
+            for (Constructor<?> c : type.getConstructors()) {
+                if (c.getParameterCount() == 1 && c.getParameterTypes()[0] == LabProcesses.class) {
+                    return type.cast(c.newInstance(processes));
+                }
+            }
+            return CommandLine.defaultFactory().create(type);
+        }
     }
 
     static final class Version implements CommandLine.IVersionProvider {

@@ -7,6 +7,7 @@ import dev.loomflux.lab.driver.LoadSpec;
 import dev.loomflux.lab.experiment.Profile;
 import dev.loomflux.lab.measure.SteadySignals;
 import dev.loomflux.lab.measure.Warmup;
+import dev.loomflux.lab.process.LabProcesses;
 import dev.loomflux.lab.process.Stop;
 import dev.loomflux.lab.stats.Stats;
 import dev.loomflux.lab.stats.Verdict;
@@ -34,8 +35,10 @@ import java.util.List;
  * <li>a real target's /plaintext, warmed up first: whether the lab measures what wrk measures.</li>
  * </ol>
  * Both generators get the same connections, measured time and rounds.
+ *
+ * @param processes what the lab owns: the stub and the target are started as its
  */
-public record Calibration(LoadDriver driver, int connections, Duration measured, int rounds, Duration targetWarmup, Stop stop) {
+public record Calibration(LoadDriver driver, int connections, Duration measured, int rounds, Duration targetWarmup, LabProcesses processes, Stop stop) {
     private static final String STUB_PATH = "/delay?ms=0";
     private static final String TARGET_PATH = "/plaintext";
     private static final Duration STUB_WARMUP = Duration.ofSeconds(10);
@@ -64,7 +67,7 @@ public record Calibration(LoadDriver driver, int connections, Duration measured,
 
     /** The stub at 0 ms on the target's CPUs: the driver's ceiling, then wrk's on the same CPUs. */
     private CalibrationStep stub(Home home, LaunchSettings settings, CpuPlan cpus, Wrk wrk, Path logs, PrintWriter out) {
-        try (Downstream stub = Downstream.start(home, settings, cpus.targetPlacement(), logs)) {
+        try (Downstream stub = Downstream.start(processes, home, settings, cpus.targetPlacement(), logs)) {
             out.printf("calibrate: stub on CPUs %s, driver on CPUs %s (%s), %d connections%n",
                     CpuPlan.affinityOf(stub.pid()), CpuPlan.list(cpus.driver()), cpus.note(), connections);
             out.flush();
@@ -91,7 +94,7 @@ public record Calibration(LoadDriver driver, int connections, Duration measured,
 
     /** A real target's /plaintext, pinned as ./lab run pins it and warmed up by the lab's driver. */
     private CalibrationStep target(Home home, LaunchSettings settings, CpuPlan cpus, TargetSpec targetSpec, Wrk wrk, Path logs, PrintWriter out) {
-        try (RunningTarget t = RunningTarget.start(home, targetSpec, settings, cpus.targetPlacement(), NO_DOWNSTREAM, null, logs)) {
+        try (RunningTarget t = RunningTarget.start(processes, home, targetSpec, settings, cpus.targetPlacement(), NO_DOWNSTREAM, null, logs)) {
             out.printf("calibrate: %s ready in %d ms on CPUs %s; warmup up to %d s%n", targetSpec.name(), t.startupMillis(),
                     CpuPlan.affinityOf(t.process().pid()), targetWarmup.toSeconds());
             out.flush();

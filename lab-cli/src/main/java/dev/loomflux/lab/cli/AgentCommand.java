@@ -2,6 +2,7 @@ package dev.loomflux.lab.cli;
 
 import dev.loomflux.lab.Home;
 import dev.loomflux.lab.driver.jmeter.JmeterAgents;
+import dev.loomflux.lab.process.LabProcesses;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -24,11 +25,17 @@ public final class AgentCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
+    private final LabProcesses processes;
+
+    public AgentCommand(LabProcesses processes) {
+        this.processes = processes;
+    }
+
     @Override
     public Integer call() {
         Home home = Home.detect();
         String port = bind.substring(bind.lastIndexOf(':') + 1);
-        return JmeterAgents.serve(home.jmeter(), bind, keystore, home.results().resolve("agent-" + (port.matches("\\d{1,5}") ? port : "bad")),
+        return JmeterAgents.serve(processes, home.jmeter(), bind, keystore, home.results().resolve("agent-" + (port.matches("\\d{1,5}") ? port : "bad")),
                 spec.commandLine().getOut());
     }
 }

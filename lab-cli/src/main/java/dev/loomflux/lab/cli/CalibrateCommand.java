@@ -1,10 +1,10 @@
 package dev.loomflux.lab.cli;
 
 import dev.loomflux.lab.Home;
-import dev.loomflux.lab.process.Reaper;
 import dev.loomflux.lab.UsageException;
 import dev.loomflux.lab.calibrate.Calibration;
 import dev.loomflux.lab.experiment.ExperimentReader;
+import dev.loomflux.lab.process.LabProcesses;
 import dev.loomflux.lab.process.MachineLock;
 import dev.loomflux.lab.cpu.CpuPlan;
 import dev.loomflux.lab.sut.LaunchSettings;
@@ -65,6 +65,12 @@ public final class CalibrateCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
+    private final LabProcesses processes;
+
+    public CalibrateCommand(LabProcesses processes) {
+        this.processes = processes;
+    }
+
     @Override
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
@@ -80,7 +86,7 @@ public final class CalibrateCommand implements Callable<Integer> {
         }
         measured = Duration.ofSeconds(measured.toSeconds());
         Duration targetWarmup = ExperimentReader.duration(warmup, m -> new UsageException("--warmup " + warmup + ": " + m));
-        Wrk wrk = Wrk.locate();
+        Wrk wrk = Wrk.locate(processes);
         Targets targets = new Targets();
         definitions.forEach(targets::define);
         TargetSpec targetSpec = targets.get(target, "--target");
@@ -89,7 +95,7 @@ public final class CalibrateCommand implements Callable<Integer> {
         Home home = Home.detect();
         targetSpec.app().jar(home);
         try (MachineLock taken = machine.take("calibrate", out)) {
-            new Calibration(driver.driver(false, false), connections, measured, rounds, targetWarmup, Reaper::stopping).run(home, settings, cpus, targetSpec, wrk, out);
+            new Calibration(driver.driver(false, false), connections, measured, rounds, targetWarmup, processes, processes::stopping).run(home, settings, cpus, targetSpec, wrk, out);
         }
         return 0;
     }

@@ -9,8 +9,8 @@ import dev.loomflux.lab.capacity.Slo;
 import dev.loomflux.lab.experiment.Experiment;
 import dev.loomflux.lab.experiment.Profile;
 import dev.loomflux.lab.experiment.Scenario;
+import dev.loomflux.lab.process.LabProcesses;
 import dev.loomflux.lab.process.MachineLock;
-import dev.loomflux.lab.process.Reaper;
 import dev.loomflux.lab.sut.LaunchSettings;
 import dev.loomflux.lab.cpu.CpuPlan;
 import dev.loomflux.lab.run.Runner;
@@ -81,8 +81,14 @@ public final class CapacityCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
+    private final LabProcesses processes;
+
     static final double RESOLUTION = 0.05;
     static final int MAX_STEPS = 20;
+
+    public CapacityCommand(LabProcesses processes) {
+        this.processes = processes;
+    }
 
     @Override
     public Integer call() {
@@ -100,8 +106,8 @@ public final class CapacityCommand implements Callable<Integer> {
         CpuPlan cpus = cpuOptions.plan();
         LimitsCheck.require(experiment.targets(), settings, cpus.target(), jvm.cpus != null, jvm.memory != null, null);
         try (MachineLock taken = machine.take("capacity", spec.commandLine().getOut())) {
-            new Runner(Home.detect(), experiment, settings, cpus, db, new Hyperfoil(), Procedure.capacity(plan), Reaper::stopping, spec.commandLine().getOut()).run();
+            new Runner(Home.detect(), experiment, settings, cpus, db, new Hyperfoil(), Procedure.capacity(plan), processes, processes::stopping, spec.commandLine().getOut()).run();
         }
-        return Reaper.stopping() ? 130 : 0;
+        return processes.stopping() ? 130 : 0;
     }
 }

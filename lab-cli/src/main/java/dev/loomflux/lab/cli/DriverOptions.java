@@ -7,11 +7,14 @@ import dev.loomflux.lab.driver.jmeter.Jmeter;
 import dev.loomflux.lab.driver.jmeter.JmeterAgents;
 import dev.loomflux.lab.driver.LoadDriver;
 import dev.loomflux.lab.experiment.DriverChoice;
+import dev.loomflux.lab.process.LabProcesses;
 import java.nio.file.Path;
 import picocli.CommandLine.Option;
 
 /** Which load driver a command loads with, and where JMeter's agents are: the flags, else the experiment file's {@code driver}. */
 public final class DriverOptions {
+    private final LabProcesses processes;
+
     @Option(names = "--driver", paramLabel = "NAME",
             description = "Load driver: hyperfoil (embedded in the lab) or jmeter (the JMeter 5.6 the build assembles, run as a process;"
                     + " with --agents, the sequential design). Default: the experiment file's driver, else hyperfoil.")
@@ -26,6 +29,10 @@ public final class DriverOptions {
     Path agentKeystore;
 
     private DriverChoice file = DriverChoice.NONE;
+
+    public DriverOptions(LabProcesses processes) {
+        this.processes = processes;
+    }
 
     /** The experiment file's choice, which the flags override: --driver another driver drops the file's agents too. */
     void fromFile(DriverChoice choice) {
@@ -78,7 +85,7 @@ public final class DriverOptions {
                     // JMeter's plan of a flow is written (JmeterPlan); reading its samples by step and flow is not done yet.
                     throw new UsageException(named + ": flows run on the Hyperfoil driver only so far; use --driver hyperfoil");
                 }
-                yield new Jmeter(Home.detect().jmeter(), agents());
+                yield new Jmeter(processes, Home.detect().jmeter(), agents());
             }
             default -> throw new UsageException(named + ": expected hyperfoil or jmeter");
         };

@@ -7,7 +7,6 @@ import dev.loomflux.lab.sut.Targets;
 import java.io.PrintWriter;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.stream.Collectors;
 import picocli.CommandLine.Command;
@@ -16,15 +15,12 @@ import picocli.CommandLine.Spec;
 
 @Command(name = "list", mixinStandardHelpOptions = true, description = "Targets, scenarios, profiles and experiment files, one line each.")
 public final class ListCommand implements Callable<Integer> {
-    private static final Map<String, String> PROFILES = new java.util.LinkedHashMap<>();
-
-    static {
-        PROFILES.put("fixed", "--users N --duration T: N closed-model users for a time (ab -c N -t T)");
-        PROFILES.put("stages", "--stages 15s:50,30s:100,...: k6-style linear ramps of closed-model users");
-        PROFILES.put("loops", "--users N --requests L: N users x L requests, started over 1 s (JMeter)");
-        PROFILES.put("burst", "--users N --requests L: N users started at once x L requests (Gatling)");
-        PROFILES.put("rate", "--rps R --duration T [--max-users M]: open model, constant arrivals (wrk2)");
-    }
+    private static final List<String> PROFILES = List.of(
+            "fixed: --users N --duration T: N closed-model users for a time (ab -c N -t T)",
+            "stages: --stages 15s:50,30s:100,...: k6-style linear ramps of closed-model users",
+            "loops: --users N --requests L: N users x L requests, started over 1 s (JMeter)",
+            "burst: --users N --requests L: N users started at once x L requests (Gatling)",
+            "rate: --rps R --duration T [--max-users M]: open model, constant arrivals (wrk2)");
 
     @Spec
     CommandSpec spec;
@@ -49,7 +45,7 @@ public final class ListCommand implements Callable<Integer> {
             List<String> params = Arrays.stream(k.params()).map(p -> p + "=" + Scenario.DEFAULTS.get(p)).collect(Collectors.toList());
             out.println("scenario  " + k.id() + ": GET /" + k.id() + (params.isEmpty() ? "" : " (" + String.join(", ", params) + ")"));
         }
-        PROFILES.forEach((k, v) -> out.println("profile   " + k + ": " + v));
+        PROFILES.forEach(p -> out.println("profile   " + p));
         Home home = Home.detect();
         Presets.list(home).forEach(f -> out.println("preset    " + home.root().relativize(f)));
         out.flush();

@@ -10,8 +10,8 @@ import dev.loomflux.lab.experiment.ExperimentReader;
 import dev.loomflux.lab.experiment.Profile;
 import dev.loomflux.lab.experiment.ProfileReader;
 import dev.loomflux.lab.experiment.Scenario;
+import dev.loomflux.lab.process.LabProcesses;
 import dev.loomflux.lab.process.MachineLock;
-import dev.loomflux.lab.process.Reaper;
 import dev.loomflux.lab.sut.LaunchSettings;
 import dev.loomflux.lab.cpu.CpuPlan;
 import dev.loomflux.lab.run.Runner;
@@ -123,6 +123,12 @@ public class RunCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
+    private final LabProcesses processes;
+
+    public RunCommand(LabProcesses processes) {
+        this.processes = processes;
+    }
+
     @Override
     public Integer call() {
         Experiment experiment = adjust(file != null ? fromFile() : fromFlags());
@@ -152,9 +158,9 @@ public class RunCommand implements Callable<Integer> {
         LoadDriver load = driver.driver(experiment.inRounds(), experiment.profile() instanceof Profile.Rate,
                 experiment.scenarios().stream().anyMatch(Scenario::isFlow));
         try (MachineLock taken = machine.take(spec.name(), spec.commandLine().getOut())) {
-            new Runner(Home.detect(), experiment, settings, cpus, db, load, Procedure.of(experiment), Reaper::stopping, spec.commandLine().getOut()).run();
+            new Runner(Home.detect(), experiment, settings, cpus, db, load, Procedure.of(experiment), processes, processes::stopping, spec.commandLine().getOut()).run();
         }
-        if (Reaper.stopping()) {
+        if (processes.stopping()) {
             return 130;
         }
         return 0;

@@ -3,6 +3,7 @@ package dev.loomflux.lab.cli;
 import dev.loomflux.lab.UsageException;
 import dev.loomflux.lab.experiment.Experiment;
 import dev.loomflux.lab.experiment.Sweep;
+import dev.loomflux.lab.process.LabProcesses;
 import java.time.Duration;
 import java.util.List;
 import picocli.CommandLine.Command;
@@ -23,6 +24,10 @@ public final class SweepCommand extends RunCommand {
     @Option(names = "--cell-warmup", paramLabel = "TIME",
             description = "Most warmup of each cell after a target's first, until steady. Default: 60s.")
     String cellWarmup;
+
+    public SweepCommand(LabProcesses processes) {
+        super(processes);
+    }
 
     @Override
     boolean pairedByDefault() {

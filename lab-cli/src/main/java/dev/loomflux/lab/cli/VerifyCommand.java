@@ -1,7 +1,7 @@
 package dev.loomflux.lab.cli;
 
 import dev.loomflux.lab.Home;
-import dev.loomflux.lab.process.Reaper;
+import dev.loomflux.lab.process.LabProcesses;
 import dev.loomflux.lab.verify.CheckResult;
 import dev.loomflux.lab.verify.Verifier;
 import java.io.PrintWriter;
@@ -28,12 +28,18 @@ public final class VerifyCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
+    private final LabProcesses processes;
+
+    public VerifyCommand(LabProcesses processes) {
+        this.processes = processes;
+    }
+
     @Override
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
-        Verifier verifier = new Verifier(Home.detect(), targets.select(), jvm.settings(), db, out);
+        Verifier verifier = new Verifier(processes, Home.detect(), targets.select(), jvm.settings(), db, out);
         List<CheckResult> results = verifier.run();
-        if (Reaper.stopping()) {
+        if (processes.stopping()) {
             out.println("verify: interrupted");
             return 130;
         }

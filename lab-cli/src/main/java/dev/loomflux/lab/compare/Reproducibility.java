@@ -75,11 +75,11 @@ public final class Reproducibility {
         return r;
     }
 
-    private static final String[] HEADER = {"target", "scenario", "throughput A", "throughput B", "ratio B/A", "p50 B/A", "p99 B/A", "both steady", "goal"};
+    private static final List<String> HEADER = List.of("target", "scenario", "throughput A", "throughput B", "ratio B/A", "p50 B/A", "p99 B/A", "both steady", "goal");
 
     public List<String[]> table() {
         List<String[]> out = new ArrayList<>();
-        out.add(HEADER);
+        out.add(HEADER.toArray(String[]::new));
         rows.forEach(r -> out.add(r.cells()));
         return out;
     }
@@ -90,7 +90,7 @@ public final class Reproducibility {
             return List.of();
         }
         List<String[]> out = new ArrayList<>();
-        String[] header = HEADER.clone();
+        String[] header = HEADER.toArray(String[]::new);
         header[7] = "repeats A / B";
         out.add(header);
         medians.forEach(r -> out.add(r.cells()));

@@ -2,7 +2,7 @@ package dev.loomflux.lab.db;
 
 import dev.loomflux.lab.LabException;
 import dev.loomflux.lab.Pause;
-import dev.loomflux.lab.process.RunProcesses;
+import dev.loomflux.lab.process.LabProcesses;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.io.IOException;
 import java.net.ServerSocket;
@@ -24,7 +24,7 @@ import java.util.stream.Stream;
  * A real PostgreSQL server started from io.zonky.test binaries, data under the run directory.
  * As root on Linux, zonky runs it through {@code unshare -U} since PostgreSQL refuses root.
  * Zonky's own shutdown hook stops the server and removes its data on Ctrl-C, so it is not
- * registered with the Reaper (two closers racing over the data directory fail).
+ * registered with the lab's {@link LabProcesses} (two closers racing over the data directory fail).
  *
  * <p>If the server dies during a run it is started again on the same port with fresh, re-seeded
  * data, every target's copy of item included (the targets' pools know that port and reconnect),
@@ -36,6 +36,7 @@ public final class EmbeddedDatabase implements Database {
     private static final String PASSWORD = "loomflux";
     private static final Duration WATCH = Duration.ofMillis(250);
 
+    private final LabProcesses owner;
     private final Path dir;
     private final int port;
     private final Consumer<String> onRestart;
@@ -47,21 +48,23 @@ public final class EmbeddedDatabase implements Database {
     private volatile Path data;
     private volatile boolean closed;
 
-    private EmbeddedDatabase(Path dir, int port, Consumer<String> onRestart) {
+    private EmbeddedDatabase(LabProcesses owner, Path dir, int port, Consumer<String> onRestart) {
+        this.owner = owner;
         this.dir = dir;
         this.port = port;
         this.onRestart = onRestart;
     }
 
     /**
-     * @param dir the run directory's folder for PostgreSQL: data (removed on close) and server log
+     * @param owner     lists the server in the record of the run it is in
+     * @param dir       the run directory's folder for PostgreSQL: data (removed on close) and server log
      * @param onRestart told, in one line, when the server died and was started again
      */
-    public static EmbeddedDatabase start(Path dir, Consumer<String> onRestart) {
+    public static EmbeddedDatabase start(LabProcesses owner, Path dir, Consumer<String> onRestart) {
         EmbeddedDatabase db;
         try {
             Files.createDirectories(dir);
-            db = new EmbeddedDatabase(dir, freePort(), onRestart);
+            db = new EmbeddedDatabase(owner, dir, freePort(), onRestart);
         } catch (IOException e) {
             throw new LabException("embedded PostgreSQL did not start (" + e.getMessage() + ")", e);
         }
@@ -101,7 +104,7 @@ public final class EmbeddedDatabase implements Database {
             postgres = pg;
             data = fresh;
             // pg_ctl daemonized it: the run's record is what stops it if the lab dies (RunProcesses).
-            postmaster().ifPresent(pid -> RunProcesses.add("postgres", pid));
+            postmaster().ifPresent(pid -> owner.started("postgres", pid));
         } catch (IOException | SQLException | RuntimeException e) {
             throw new LabException("embedded PostgreSQL did not start (" + e.getMessage() + "); see " + log, e);
         }

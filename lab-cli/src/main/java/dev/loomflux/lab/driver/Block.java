@@ -13,6 +13,7 @@ import org.HdrHistogram.Histogram;
  * @param position   where in its round the block ran, from 0
  * @param responses  responses to the requests sent in the block
  * @param share      the responses by their share of time in flight inside the send window, and that time ({@link WindowShare})
+ * @param reconnections responses to the block's requests that closed their connection ({@link Reconnections}); not errors
  * @param latency    every response to a request sent in the block, in nanoseconds
  * @param secondsRps responses per second by the second their request was sent; the last second may be shorter
  * @param intended   open model: the arrivals the schedule asked for over the send window; -1 for closed models
@@ -20,7 +21,7 @@ import org.HdrHistogram.Histogram;
  *                   requests together); empty for one request per iteration
  */
 public record Block(String target, int round, int position, long startMs, long endMs, long requests, long responses, WindowShare share, Errors errors,
-                    Histogram latency, List<Double> secondsRps, long intended, List<FlowMeasurement> flows) {
+                    long reconnections, Histogram latency, List<Double> secondsRps, long intended, List<FlowMeasurement> flows) {
     public Block {
         secondsRps = List.copyOf(secondsRps);
         flows = List.copyOf(flows);

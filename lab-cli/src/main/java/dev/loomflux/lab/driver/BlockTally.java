@@ -145,7 +145,7 @@ public final class BlockTally implements Collector {
         }
         long intended = rps == 0 ? -1 : Math.round(rps * (end - from) / 1000.0);
         return new Block(s.target, s.round, s.position, from, end, total.requestCount, total.responseCount,
-                WindowShare.of(s.seconds, from, end, end, timeoutMs), Errors.of(total),
+                WindowShare.of(s.seconds, from, end, end, timeoutMs), Errors.of(total), Reconnections.in(total),
                 total.histogram.copy(), perSecond, intended,
                 flows == null ? List.of() : flows.measure(s.byMetric, from, Long.MAX_VALUE, from, end, end, timeoutMs));
     }

@@ -16,6 +16,8 @@ import org.HdrHistogram.Histogram;
  * @param share          the responses by their share of time in flight inside the window, and that time
  *                       ({@link WindowShare}): throughput and the mean in flight are these over {@code elapsed}
  * @param errors         failed requests by cause
+ * @param reconnections  responses that closed their connection ({@code Connection: close}), after each of
+ *                       which the driver opened a new one ({@link Reconnections}); not errors
  * @param bytesSent      request bytes on the wire, headers included
  * @param bytesReceived  response bytes on the wire, headers included
  * @param elapsed        from the start of the load until the last phase ended
@@ -29,7 +31,7 @@ import org.HdrHistogram.Histogram;
  *                       requests together); empty for one request per iteration
  */
 public record Measurement(Histogram latency, List<Second> series, List<Histogram> intervals, long requests,
-                          long responses, WindowShare share, Errors errors, long bytesSent, long bytesReceived, Duration elapsed,
+                          long responses, WindowShare share, Errors errors, long reconnections, long bytesSent, long bytesReceived, Duration elapsed,
                           boolean behindSchedule, long cacheHits, List<AgentShare> agents, List<FlowMeasurement> flows) {
     public Measurement {
         series = List.copyOf(series);
@@ -40,7 +42,7 @@ public record Measurement(Histogram latency, List<Second> series, List<Histogram
 
     /** The same measurement with the agents' parts of it. */
     public Measurement withAgents(List<AgentShare> parts) {
-        return new Measurement(latency, series, intervals, requests, responses, share, errors, bytesSent, bytesReceived, elapsed, behindSchedule,
+        return new Measurement(latency, series, intervals, requests, responses, share, errors, reconnections, bytesSent, bytesReceived, elapsed, behindSchedule,
                 cacheHits, parts, flows);
     }
 

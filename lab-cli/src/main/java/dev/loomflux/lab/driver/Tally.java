@@ -202,7 +202,7 @@ public final class Tally implements Collector {
                 ? b : new TransferSizeRecorder.Stats();
         Histogram latency = total.histogram.copy();
         return new Measurement(latency, series, intervals, total.requestCount, total.responseCount, share, Errors.of(total),
-                bytes.sent, bytes.received, Duration.ofMillis(elapsedMillis), behind, http.cacheHits, List.of(), flowsMeasured);
+                Reconnections.in(total), bytes.sent, bytes.received, Duration.ofMillis(elapsedMillis), behind, http.cacheHits, List.of(), flowsMeasured);
     }
 
     /** Each metric's seconds keyed by the epoch ms at which they start. */

@@ -2,7 +2,7 @@ package dev.loomflux.lab.limits;
 
 import dev.loomflux.lab.LabException;
 import dev.loomflux.lab.Pause;
-import dev.loomflux.lab.process.Reaper;
+import dev.loomflux.lab.process.LabProcesses;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -24,11 +24,13 @@ public final class Cgroup implements AutoCloseable {
     /** The CFS period a container runtime uses: a quota of 0.5 CPU is 50 ms of CPU time per 100 ms. */
     public static final long PERIOD_US = 100_000;
 
+    private final LabProcesses owner;
     private final Layout layout;
     private final Map<String, Path> dirs;
     private final ResourceLimits limits;
 
-    private Cgroup(Layout layout, Map<String, Path> dirs, ResourceLimits limits) {
+    private Cgroup(LabProcesses owner, Layout layout, Map<String, Path> dirs, ResourceLimits limits) {
+        this.owner = owner;
         this.layout = layout;
         this.dirs = dirs;
         this.limits = limits;
@@ -48,18 +50,22 @@ public final class Cgroup implements AutoCloseable {
         return Layout.read().mechanism();
     }
 
-    /** Creates the groups and writes the limits; {@code name} becomes part of the folder names. */
-    public static Cgroup create(String name, ResourceLimits limits) {
-        return create(Layout.read(), name, limits);
+    /**
+     * Creates the groups and writes the limits; {@code name} becomes part of the folder names.
+     *
+     * @param owner removes them if the lab is stopped first
+     */
+    public static Cgroup create(LabProcesses owner, String name, ResourceLimits limits) {
+        return create(owner, Layout.read(), name, limits);
     }
 
-    static Cgroup create(Layout layout, String name, ResourceLimits limits) {
+    static Cgroup create(LabProcesses owner, Layout layout, String name, ResourceLimits limits) {
         layout.unsupported().ifPresent(reason -> {
             throw new LabException("--cpus/--memory: " + reason);
         });
         String folder = "loomflux-" + name.replaceAll("[^A-Za-z0-9_-]", "-") + "-" + ProcessHandle.current().pid();
         Map<String, Path> dirs = new LinkedHashMap<>();
-        Cgroup group = new Cgroup(layout, dirs, limits);
+        Cgroup group = new Cgroup(owner, layout, dirs, limits);
         try {
             for (Map.Entry<String, Path> parent : layout.parents().entrySet()) {
                 sweepStale(layout, parent.getValue());
@@ -68,8 +74,8 @@ public final class Cgroup implements AutoCloseable {
                 dirs.put(parent.getKey(), dir);
             }
             layout.limit(dirs, limits);
-            // Ctrl-C closes it too, after the process in it (the Reaper closes newest first).
-            Reaper.register(group);
+            // Ctrl-C closes it too, after the process in it (the owner closes newest first).
+            owner.register(group);
             return group;
         } catch (IOException | RuntimeException e) {
             group.close();
@@ -110,7 +116,7 @@ public final class Cgroup implements AutoCloseable {
      */
     @Override
     public void close() {
-        Reaper.unregister(this);
+        owner.unregister(this);
         for (Path dir : dirs.values()) {
             for (int attempt = 0; attempt < 20 && Files.exists(dir); attempt++) {
                 try {

@@ -33,7 +33,7 @@ public final class MeasuredResult {
         double seconds = m.elapsed().toMillis() / 1000.0;
         Result.Load load = new Result.Load(Result.round(seconds), m.requests(), m.responses(), Result.round(m.throughput()), Result.round(m.inFlight()),
                 Latency.of(m.latency()), errors(m.errors()), new Result.Bytes(m.bytesSent(), m.bytesReceived()),
-                openModel ? m.behindSchedule() : null, m.cacheHits());
+                openModel ? m.behindSchedule() : null, m.cacheHits(), m.reconnections());
         return new Result(new Result.Key(target, scenario, null, null, null), Result.Outcome.OK, load, telemetry, files, checks, null, null);
     }
 
@@ -43,9 +43,10 @@ public final class MeasuredResult {
      * (t = the block's round, from 1; rps its throughput, cpu_pct its CPU over the block).
      */
     public static Result ofRounds(String target, String scenario, double seconds, long requests, long responses, WindowShare share, Histogram latency,
-                                  Errors errors, List<PerSecond> series, String hlog, String plan, SteadyState steadyState, Boolean behindSchedule) {
+                                  Errors errors, long reconnections, List<PerSecond> series, String hlog, String plan, SteadyState steadyState,
+                                  Boolean behindSchedule) {
         Result.Load load = new Result.Load(Result.round(seconds), requests, responses, Result.round(share.rps(seconds)), Result.round(share.inFlight(seconds)),
-                Latency.of(latency), errors(errors), null, behindSchedule, null);
+                Latency.of(latency), errors(errors), null, behindSchedule, null, reconnections);
         return new Result(new Result.Key(target, scenario, null, null, null), Result.Outcome.OK, load, new Result.Telemetry(series, null, null, null),
                 new Result.Files(hlog, plan, null, null), new Result.Checks(steadyState, null, null), null, null);
     }

@@ -270,7 +270,7 @@ public final class InRounds {
                 any ? Result.round(b.latency().getValueAtPercentile(99) / 1e6) : null, mean,
                 mean == null ? null : Result.round(b.inFlight()), cpu, to == null ? null : Result.round(to.rssMb()), gc,
                 canaryUs == null ? null : Result.round(canaryUs),
-                b.secondsRps().stream().map(Result::round).toList(), b.intended() < 0 ? null : b.intended());
+                b.secondsRps().stream().map(Result::round).toList(), b.intended() < 0 ? null : b.intended(), b.reconnections());
     }
 
     private static Result result(String name, Scenario scenario, List<Block> own, List<BlockRecord> records, String hlog, String yaml, Warmup.Outcome warm,
@@ -281,6 +281,7 @@ public final class InRounds {
         WindowShare share = WindowShare.NONE;
         double seconds = 0;
         Errors errors = new Errors(0, 0, 0, 0, 0);
+        long reconnections = 0;
         for (int i = 0; i < own.size(); i++) {
             Block b = own.get(i);
             if (i > 0) {
@@ -291,6 +292,7 @@ public final class InRounds {
             share = share.plus(b.share());
             seconds += b.seconds();
             errors = errors.plus(b.errors());
+            reconnections += b.reconnections();
         }
         List<Result.PerSecond> series = records.stream().map(r -> new Result.PerSecond(r.round(), r.rps(), r.p50(), r.p99(), r.errors(), 0, null, null,
                 r.cpuMsPerRequest() == null ? null : Result.round(r.cpuMsPerRequest() * r.rps() / 10), r.rssMb(), null, null, null, null, null,
@@ -301,6 +303,6 @@ public final class InRounds {
                 new SteadyState.Drift(drifting, null, null, null, null, note), !drifting, List.of());
         boolean open = own.get(0).intended() >= 0;
         return MeasuredResult.ofRounds(name, scenario.name(), seconds, requests, responses, share, latency,
-                errors, series, hlog, yaml, steady, open ? records.stream().anyMatch(BlockRecord::behindSchedule) : null);
+                errors, reconnections, series, hlog, yaml, steady, open ? records.stream().anyMatch(BlockRecord::behindSchedule) : null);
     }
 }

@@ -25,8 +25,11 @@ import java.util.function.Consumer;
  */
 public final class MachineLock implements AutoCloseable {
     public static final Path FILE = Path.of(System.getProperty("java.io.tmpdir"), "loomflux-lab.lock");
+    /**
+     * The JVM's, not a lab's: file locks are held on behalf of the whole JVM ({@link FileLock}), so labs that
+     * share one (tests, each with its own {@link LabProcesses}) must queue on one permit.
+     */
     private static final Semaphore IN_THIS_JVM = new Semaphore(1);
-    private static volatile MachineLock held;
 
     private final FileChannel channel;
     private final FileLock lock;
@@ -42,9 +45,9 @@ public final class MachineLock implements AutoCloseable {
      *
      * @param say told, in one line, whom this lab waits for
      * @throws UsageException when another lab holds the machine and {@code wait} is false
+     * @see LabProcesses#takeMachine
      */
-    public static MachineLock acquire(String what, boolean wait, Consumer<String> say) {
-        // File locks belong to the process: labs run in one JVM (tests) queue here first.
+    static MachineLock acquire(String what, boolean wait, Consumer<String> say) {
         boolean ours = IN_THIS_JVM.tryAcquire();
         FileChannel channel = open();
         try {
@@ -63,7 +66,6 @@ public final class MachineLock implements AutoCloseable {
                 lock = channel.lock();
             }
             MachineLock machine = new MachineLock(channel, lock);
-            held = machine;
             machine.write(what);
             return machine;
         } catch (IOException | RuntimeException e) {
@@ -75,11 +77,10 @@ public final class MachineLock implements AutoCloseable {
         }
     }
 
-    /** Says what holds the machine now that it is known, e.g. the run id. */
-    public static void describe(String what) {
-        MachineLock machine = held;
-        if (machine != null) {
-            machine.write(what);
+    /** Says what holds the machine now that it is known, e.g. the run id; nothing once released. */
+    void describe(String what) {
+        if (channel.isOpen()) {
+            write(what);
         }
     }
 
@@ -121,9 +122,6 @@ public final class MachineLock implements AutoCloseable {
 
     @Override
     public void close() {
-        if (held == this) {
-            held = null;
-        }
         try {
             lock.release();
         } catch (IOException e) {

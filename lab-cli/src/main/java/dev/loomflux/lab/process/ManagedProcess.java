@@ -10,9 +10,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
 
@@ -25,33 +22,31 @@ public final class ManagedProcess implements AutoCloseable {
     /** On Ctrl-C the whole lab must be gone within 3 s: a server that is still draining its requests is killed. */
     private static final long STOPPING_GRACE_MS = 1_500;
     private static final Pattern JVM_LOG_LINE = Pattern.compile("\\[\\d+\\.\\d+s\\]\\[\\w+\\]");
-    private static final ExecutorService LAUNCHER = Executors.newSingleThreadExecutor(r -> {
-        Thread t = new Thread(r, "loomflux-launcher");
-        t.setDaemon(true);
-        return t;
-    });
 
     /** util-linux's setpriv with --pdeathsig (2.33+); where it is missing, the run's guard stops the children instead. */
     private static final boolean PDEATHSIG = pdeathsigWorks();
 
+    private final LabProcesses owner;
     private final String name;
     private final Process process;
     private final Path log;
     private final long startedNanos;
     private volatile boolean stoppedByLab;
 
-    private ManagedProcess(String name, Process process, Path log, long startedNanos) {
+    private ManagedProcess(LabProcesses owner, String name, Process process, Path log, long startedNanos) {
+        this.owner = owner;
         this.name = name;
         this.process = process;
         this.log = log;
         this.startedNanos = startedNanos;
     }
 
-    public static ManagedProcess start(String name, List<String> command, Path log) {
-        return start(name, command, Map.of(), log);
+    /** @param owner stops it if the lab is stopped first, and lists it in the run's record */
+    public static ManagedProcess start(LabProcesses owner, String name, List<String> command, Path log) {
+        return start(owner, name, command, Map.of(), log);
     }
 
-    public static ManagedProcess start(String name, List<String> command, Map<String, String> env, Path log) {
+    public static ManagedProcess start(LabProcesses owner, String name, List<String> command, Map<String, String> env, Path log) {
         try {
             Files.createDirectories(log.toAbsolutePath().getParent());
             ProcessBuilder pb = new ProcessBuilder(command)
@@ -60,9 +55,9 @@ public final class ManagedProcess implements AutoCloseable {
                     .redirectInput(ProcessBuilder.Redirect.from(nullDevice()));
             pb.environment().putAll(env);
             long started = System.nanoTime();
-            ManagedProcess p = new ManagedProcess(name, launch(pb), log, started);
-            Reaper.register(p);
-            RunProcesses.add(name, p.pid());
+            ManagedProcess p = new ManagedProcess(owner, name, launch(owner, pb), log, started);
+            owner.register(p);
+            owner.started(name, p.pid());
             return p;
         } catch (IOException e) {
             throw new LabException("cannot start " + name + " (" + command.get(0) + "): " + e.getMessage(), e);
@@ -73,22 +68,15 @@ public final class ManagedProcess implements AutoCloseable {
      * Starts it under {@code setpriv --pdeathsig KILL} where util-linux has it, so the kernel kills it
      * when the lab dies, even by SIGKILL. The kernel means the parent thread, not process: a child
      * started from a pool thread that retires would be killed with it, so every start happens on
-     * one thread that lives as long as the lab.
+     * the owner's one thread ({@link LabProcesses#launch}), which lives as long as the lab.
      */
-    private static Process launch(ProcessBuilder pb) throws IOException {
+    private static Process launch(LabProcesses owner, ProcessBuilder pb) throws IOException {
         if (PDEATHSIG) {
             List<String> cmd = new ArrayList<>(List.of("setpriv", "--pdeathsig", "KILL", "--"));
             cmd.addAll(pb.command());
             pb.command(cmd);
         }
-        try {
-            return LAUNCHER.submit(pb::start).get();
-        } catch (ExecutionException e) {
-            throw e.getCause() instanceof IOException io ? io : new IOException(e.getCause());
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IOException("interrupted while starting " + pb.command().get(0), e);
-        }
+        return owner.launch(pb);
     }
 
     private static boolean pdeathsigWorks() {
@@ -194,12 +182,12 @@ public final class ManagedProcess implements AutoCloseable {
     @Override
     public void close() {
         stoppedByLab = true;
-        Reaper.unregister(this);
+        owner.unregister(this);
         List<ProcessHandle> tree = new ArrayList<>();
         process.descendants().forEach(tree::add);
         tree.add(process.toHandle());
         tree.forEach(ProcessHandle::destroy);
-        long deadline = System.currentTimeMillis() + (Reaper.stopping() ? STOPPING_GRACE_MS : GRACE_MS);
+        long deadline = System.currentTimeMillis() + (owner.stopping() ? STOPPING_GRACE_MS : GRACE_MS);
         for (ProcessHandle h : tree) {
             try {
                 h.onExit().get(Math.max(1, deadline - System.currentTimeMillis()), TimeUnit.MILLISECONDS);

@@ -44,20 +44,21 @@ public final class RunProcesses implements AutoCloseable {
             "  set -- ${stat##*\") \"}", // past the command name, which may hold spaces: field 22 is the 20th
             "  [ \"${20}\" = \"$start\" ] && kill -9 \"$pid\" && echo \"killed $name (pid $pid)\"",
             "done < \"$1\"");
-    private static volatile RunProcesses current;
 
+    private final LabProcesses owner;
     private final Path file;
     private final Process guard;
     private final OutputStream lifeline;
 
-    private RunProcesses(Path file, Process guard) {
+    private RunProcesses(LabProcesses owner, Path file, Process guard) {
+        this.owner = owner;
         this.file = file;
         this.guard = guard;
         this.lifeline = guard == null ? null : guard.getOutputStream();
     }
 
-    /** Starts the record of a run in {@code runDir}, with its guard where {@code sh} and /proc exist. */
-    public static RunProcesses open(Path runDir) {
+    /** Starts the record of a run in {@code runDir}, with its guard where {@code sh} and /proc exist; see {@link LabProcesses#openRun}. */
+    static RunProcesses open(Path runDir, LabProcesses owner) {
         Path file = runDir.resolve(FILE);
         ProcessHandle self = ProcessHandle.current();
         append(file, "lab " + self.pid() + " " + startOf(self.pid()).orElse("?"));
@@ -71,18 +72,12 @@ public final class RunProcesses implements AutoCloseable {
                 // No sh: the next run or ./lab clean is left to find what a dead lab started.
             }
         }
-        RunProcesses record = new RunProcesses(file, guard);
-        current = record;
-        Reaper.register(record); // registered first, closed last: after everything it lists
-        return record;
+        return new RunProcesses(owner, file, guard);
     }
 
-    /** Adds a process the lab started to the open run's record (none outside a run, e.g. verify). */
-    public static void add(String name, long pid) {
-        RunProcesses record = current;
-        if (record != null) {
-            startOf(pid).ifPresent(start -> append(record.file, pid + " " + start + " " + name.replaceAll("\\s", "_")));
-        }
+    /** Adds a process the lab started to the record. */
+    void add(String name, long pid) {
+        startOf(pid).ifPresent(start -> append(file, pid + " " + start + " " + name.replaceAll("\\s", "_")));
     }
 
     /** The process's start time as /proc shows it (clock ticks since boot): with the pid it names one process for good. */
@@ -111,10 +106,7 @@ public final class RunProcesses implements AutoCloseable {
     /** Everything listed has been stopped: the guard is released and has nothing to do. */
     @Override
     public void close() {
-        Reaper.unregister(this);
-        if (current == this) {
-            current = null;
-        }
+        owner.ended(this);
         append(file, ENDED);
         if (lifeline != null) {
             try {

@@ -12,6 +12,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /** What limits a run's numbers, one bullet each: the model of load, the design, the machine, and each result that failed or was not steady. */
 final class Caveats {
@@ -120,11 +121,36 @@ final class Caveats {
                 out.add(Paragraph.bullet(who + ": " + ss.drift().note()));
             }
         }
+        reconnections(root).ifPresent(out::add);
         if (!shortRuns.isEmpty()) {
             out.add(Paragraph.bullet((shortRuns.size() > 3 ? shortRuns.size() + " of " + root.results().size() + " results"
                     : String.join(", ", shortRuns)) + " measured for less than " + SHORT_S + " s; short runs are noisy."));
         }
         return out;
+    }
+
+    /**
+     * A target that closes its kept-alive connections (Connection: close, as Tomcat sends after
+     * max-keep-alive-requests) makes the driver reconnect: not an error, but work the others may not do.
+     */
+    static Optional<Paragraph> reconnections(RunRecord root) {
+        Map<String, long[]> byTarget = new LinkedHashMap<>();
+        for (Result r : root.results()) {
+            if (r.ok() && r.load().responses() != null && r.load().reconnections() != null) {
+                long[] sum = byTarget.computeIfAbsent(r.target(), t -> new long[2]);
+                sum[0] += r.load().reconnections();
+                sum[1] += r.load().responses();
+            }
+        }
+        List<String> closing = byTarget.entrySet().stream().filter(e -> e.getValue()[0] > 0)
+                .map(e -> e.getKey() + " 1 per " + Cells.num(Math.max(1, Math.round((double) e.getValue()[1] / e.getValue()[0]))) + " responses").toList();
+        if (closing.isEmpty()) {
+            return Optional.empty();
+        }
+        List<String> keeping = byTarget.entrySet().stream().filter(e -> e.getValue()[0] == 0).map(Map.Entry::getKey).toList();
+        return Optional.of(Paragraph.bullet("Connections closed by the server (Connection: close), each reopened by the driver and counted, not an error: "
+                + String.join(", ", closing) + "." + (keeping.isEmpty() ? "" : " " + String.join(", ", keeping) + " kept "
+                + (keeping.size() == 1 ? "its" : "theirs") + " open: reconnecting is work the others did not do.")));
     }
 
     private static String firstLine(String s) {

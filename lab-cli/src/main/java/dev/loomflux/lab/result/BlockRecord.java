@@ -25,10 +25,11 @@ import java.util.Map;
  * @param canaryUs        the CPU canary's median time over the block on the target's CPUs (µs; higher is a slower machine), null without one
  * @param secondsRps      responses per second by the second their request was sent
  * @param intended        open model: the arrivals the schedule asked for in the send window; absent for a closed model
+ * @param reconnections   responses to the block's requests that closed their connection ({@code Connection: close}); not errors
  */
 public record BlockRecord(String scenario, Map<String, Integer> cell, int set, int round, int position, String target, Integer users, Double thinkMs, double seconds, long requests, long responses, long errors,
                           double rps, Double p50, Double p99, Double meanMs, Double littleUsers, Double cpuMsPerRequest, Double rssMb, Double gcMs,
-                          Double canaryUs, List<Double> secondsRps, Long intended) {
+                          Double canaryUs, List<Double> secondsRps, Long intended, Long reconnections) {
     public BlockRecord {
         cell = cell == null ? null : Collections.unmodifiableMap(new LinkedHashMap<>(cell));
         secondsRps = secondsRps == null ? List.of() : List.copyOf(secondsRps);

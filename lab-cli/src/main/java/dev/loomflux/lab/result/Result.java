@@ -53,10 +53,12 @@ public record Result(@JsonUnwrapped Key key, @JsonUnwrapped Outcome outcome, @Js
      * @param inFlight the mean number of requests in flight over the window (each by its time inside it): a
      *                 closed model's busy users, Little's law's L
      * @param behindSchedule open model only: whether arrivals waited for a free user
+     * @param reconnections  responses that closed their connection ({@code Connection: close}), after each of which the
+     *                       driver opened a new one: not errors, but a cost of the target's; null in results from before it was counted
      */
     public record Load(Double durationS, Long requests, Long responses, Double throughputRps, Double inFlight, Latency latencyMs,
-                       ErrorCounts errors, Bytes bytes, Boolean behindSchedule, Long cacheHits) {
-        static final Load NONE = new Load(null, null, null, null, null, null, null, null, null, null);
+                       ErrorCounts errors, Bytes bytes, Boolean behindSchedule, Long cacheHits, Long reconnections) {
+        static final Load NONE = new Load(null, null, null, null, null, null, null, null, null, null, null);
     }
 
     /**

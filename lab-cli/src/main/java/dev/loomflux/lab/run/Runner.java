@@ -22,9 +22,8 @@ import dev.loomflux.lab.experiment.Experiment;
 import dev.loomflux.lab.experiment.Profile;
 import dev.loomflux.lab.experiment.Scenario;
 import dev.loomflux.lab.experiment.Sweep;
-import dev.loomflux.lab.process.MachineLock;
+import dev.loomflux.lab.process.LabProcesses;
 import dev.loomflux.lab.process.OpenFiles;
-import dev.loomflux.lab.process.Reaper;
 import dev.loomflux.lab.process.Stop;
 import dev.loomflux.lab.process.RunProcesses;
 import dev.loomflux.lab.report.Report;
@@ -75,6 +74,7 @@ public final class Runner {
     private final CpuPlan cpus;
     private final DatabaseSource databaseSource;
     private final LoadDriver driver;
+    private final LabProcesses processes;
     private final Stop stop;
     private final PrintWriter console;
     private final ResourceSampler sampler = new ResourceSampler();
@@ -87,11 +87,15 @@ public final class Runner {
     private final AtomicLong targetPid = new AtomicLong();
     private final AtomicReference<Cgroup> targetGroup = new AtomicReference<>();
 
-    /** @param kind what to do on each target x scenario: measure its profile, a sweep's cells, or search its capacity */
-    /** @param stop whether the run was told to stop (the command's {@code Reaper::stopping}) */
+    /**
+     * @param kind      what to do on each target x scenario: measure its profile, a sweep's cells, or search its capacity
+     * @param processes what the lab owns: the machine, the run's record, what the run starts
+     * @param stop      whether the run was told to stop (the command's {@code LabProcesses::stopping})
+     */
     public Runner(Home home, Experiment experiment, LaunchSettings settings, CpuPlan cpus, DatabaseSource databaseSource, LoadDriver driver,
-                  Procedure.Kind kind, Stop stop, PrintWriter console) {
+                  Procedure.Kind kind, LabProcesses processes, Stop stop, PrintWriter console) {
         this.driver = driver;
+        this.processes = processes;
         this.stop = stop;
         this.kind = kind;
         this.home = home;
@@ -116,7 +120,7 @@ public final class Runner {
         RunProcesses.cleanUp(home.results(), dead::add); // a lab that was killed may have left servers on these CPUs
         Path dir = home.newRunDir(experiment.name());
         String runId = dir.getFileName().toString();
-        MachineLock.describe("run " + runId);
+        processes.describeMachine("run " + runId);
         try {
             Files.createDirectories(dir);
         } catch (IOException e) {
@@ -126,7 +130,7 @@ public final class Runner {
         long self = ProcessHandle.current().pid();
         String before = CpuPlan.affinityOf(self);
         cpus.move(self, cpus.driver());
-        try (RunProcesses started = RunProcesses.open(dir);
+        try (RunProcesses started = processes.openRun(dir);
              RunLog log = new RunLog(console, dir.resolve("run.log"), System.console() != null); DriverLog driverLog = new DriverLog(dir.resolve("driver.log")); sampler;
              CpuCanary c = new CpuCanary(tid -> cpus.moveThread(tid, cpus.target()))) {
             canary = c;
@@ -156,7 +160,7 @@ public final class Runner {
                  log.line(line);
                  database.pids().forEach(pid -> cpus.move(pid, cpus.support()));
              }) : null;
-             Downstream stub = experiment.needsDownstream() ? Downstream.start(home, settings, cpus.supportPlacement(), dir, log::line) : null) {
+             Downstream stub = experiment.needsDownstream() ? Downstream.start(processes, home, settings, cpus.supportPlacement(), dir, log::line) : null) {
             database = db;
             if (db != null) {
                 // Started by the driver-pinned lab, PostgreSQL inherited the driver's CPUs; its later backends inherit these.
@@ -184,7 +188,7 @@ public final class Runner {
                 }
             };
             AutoCloseable onInterrupt = interrupted::run;
-            Reaper.register(onInterrupt);
+            processes.register(onInterrupt);
             if (experiment.inRounds()) {
                 runSets(stubUri, db, dir, results, log, new InRounds(experiment, measurer, driver, results, log, dir, cpus.driver().size(), progress), runId);
             } else {
@@ -200,7 +204,7 @@ public final class Runner {
                 interrupted.run();
                 return results;
             }
-            Reaper.unregister(onInterrupt);
+            processes.unregister(onInterrupt);
             if (experiment.inRounds()) {
                 results.comparisons(Comparisons.of(results.blocks(), experiment.targets().stream().map(TargetSpec::name).toList(), driver.latencyStepMs()));
                 if (procedure instanceof SweepCells cells) {
@@ -296,7 +300,7 @@ public final class Runner {
         }
         long[] launchedAt = new long[1];
         try {
-            RunningTarget target = RunningTarget.start(home, spec, settings, cpus.startPlacement(), stub, db, dir, p -> launchedAt[0] = System.currentTimeMillis());
+            RunningTarget target = RunningTarget.start(processes, home, spec, settings, cpus.startPlacement(), stub, db, dir, p -> launchedAt[0] = System.currentTimeMillis());
             cpus.move(target.process().pid(), cpus.target());
             String affinity = CpuPlan.affinityOf(target.process().pid());
             log.line(spec.name() + ": ready in " + target.startupMillis() + " ms (started beside the others; pid " + target.process().pid() + ", now on CPUs "
@@ -392,7 +396,7 @@ public final class Runner {
         RunningTarget target;
         long[] launchedAt = new long[1];
         try {
-            target = RunningTarget.start(home, spec, settings, cpus.targetPlacement(), stub, db, dir, p -> {
+            target = RunningTarget.start(processes, home, spec, settings, cpus.targetPlacement(), stub, db, dir, p -> {
                 launchedAt[0] = System.currentTimeMillis();
                 targetPid.set(p.pid());
             });

@@ -3,6 +3,7 @@ package dev.loomflux.lab.sut;
 import dev.loomflux.lab.LabException;
 import dev.loomflux.lab.UsageException;
 import dev.loomflux.lab.jdk.Jdk;
+import dev.loomflux.lab.process.LabProcesses;
 import dev.loomflux.lab.process.ManagedProcess;
 import java.io.IOException;
 import java.net.URI;
@@ -61,12 +62,12 @@ public final class AotCache {
      * @param args     the app's arguments to serve on a port, for the training start
      * @param probe    the path that answers 200 once the app is ready
      */
-    static synchronized Launch of(Jdk jdk, String host, Path jar, List<String> jvmFlags, IntFunction<List<String>> args, String probe) {
+    static synchronized Launch of(LabProcesses owner, Jdk jdk, String host, Path jar, List<String> jvmFlags, IntFunction<List<String>> args, String probe) {
         Path dir = folder(jdk, jar);
         Path extracted = dir.resolve(jar.getFileName());
         Path cache = dir.resolve(FILE);
         if (!Files.isRegularFile(cache)) {
-            make(jdk, host, jar, dir, extracted, cache, jvmFlags, args, probe);
+            make(owner, jdk, host, jar, dir, extracted, cache, jvmFlags, args, probe);
         }
         return new Launch(List.of("-XX:AOTCache=" + cache), extracted);
     }
@@ -85,7 +86,7 @@ public final class AotCache {
         }
     }
 
-    private static void make(Jdk jdk, String host, Path jar, Path dir, Path extracted, Path cache, List<String> jvmFlags,
+    private static void make(LabProcesses owner, Jdk jdk, String host, Path jar, Path dir, Path extracted, Path cache, List<String> jvmFlags,
                              IntFunction<List<String>> args, String probe) {
         String name = jar.getFileName().toString();
         try {
@@ -102,7 +103,7 @@ public final class AotCache {
             cmd.add("-jar");
             cmd.add(extracted.toString());
             cmd.addAll(args.apply(port));
-            ManagedProcess p = ManagedProcess.start(name + " (AOT cache training)", cmd, dir.resolve("training.log"));
+            ManagedProcess p = ManagedProcess.start(owner, name + " (AOT cache training)", cmd, dir.resolve("training.log"));
             try {
                 Readiness.await(p, URI.create("http://" + host + ":" + port + probe), Command.READY_TIMEOUT);
             } catch (LabException e) {

@@ -2,6 +2,7 @@ package dev.loomflux.lab.sut;
 
 import dev.loomflux.lab.Home;
 import dev.loomflux.lab.LabException;
+import dev.loomflux.lab.process.LabProcesses;
 import dev.loomflux.lab.process.ManagedProcess;
 import java.net.URI;
 import java.nio.file.Path;
@@ -16,6 +17,7 @@ import java.util.function.Consumer;
  * {@link #restarts()} tells a measurement that it lost its downstream.
  */
 public final class Downstream implements AutoCloseable {
+    private final LabProcesses owner;
     private final Home home;
     private final LaunchSettings settings;
     private final Placement placement;
@@ -25,7 +27,8 @@ public final class Downstream implements AutoCloseable {
     private final AtomicInteger restarts = new AtomicInteger();
     private volatile ManagedProcess process;
 
-    private Downstream(Home home, LaunchSettings settings, Placement placement, Path logDir, int port, Consumer<String> onRestart) {
+    private Downstream(LabProcesses owner, Home home, LaunchSettings settings, Placement placement, Path logDir, int port, Consumer<String> onRestart) {
+        this.owner = owner;
         this.home = home;
         this.settings = settings;
         this.placement = placement;
@@ -34,13 +37,14 @@ public final class Downstream implements AutoCloseable {
         this.onRestart = onRestart;
     }
 
-    public static Downstream start(Home home, LaunchSettings settings, Placement placement, Path logDir) {
-        return start(home, settings, placement, logDir, message -> System.err.println("lab: " + message));
+    /** @param owner stops it if the lab is stopped first */
+    public static Downstream start(LabProcesses owner, Home home, LaunchSettings settings, Placement placement, Path logDir) {
+        return start(owner, home, settings, placement, logDir, message -> System.err.println("lab: " + message));
     }
 
     /** @param onRestart told, in one line, when the stub died and was started again */
-    public static Downstream start(Home home, LaunchSettings settings, Placement placement, Path logDir, Consumer<String> onRestart) {
-        Downstream d = new Downstream(home, settings, placement, logDir, Ports.free(settings.host()), onRestart);
+    public static Downstream start(LabProcesses owner, Home home, LaunchSettings settings, Placement placement, Path logDir, Consumer<String> onRestart) {
+        Downstream d = new Downstream(owner, home, settings, placement, logDir, Ports.free(settings.host()), onRestart);
         d.launch();
         return d;
     }
@@ -56,7 +60,7 @@ public final class Downstream implements AutoCloseable {
         cmd.add(settings.host());
         cmd.add("--port");
         cmd.add(Integer.toString(port));
-        ManagedProcess p = ManagedProcess.start("downstream", cmd, logDir.resolve("downstream.log"));
+        ManagedProcess p = ManagedProcess.start(owner, "downstream", cmd, logDir.resolve("downstream.log"));
         Readiness.await(p, base().resolve("/delay?ms=0"), Command.READY_TIMEOUT);
         process = p;
         p.onExit().thenRun(() -> {

@@ -5,6 +5,7 @@ import dev.loomflux.lab.LabException;
 import dev.loomflux.lab.db.Database;
 import dev.loomflux.lab.limits.Cgroup;
 import dev.loomflux.lab.limits.ResourceLimits;
+import dev.loomflux.lab.process.LabProcesses;
 import dev.loomflux.lab.process.ManagedProcess;
 import java.net.URI;
 import java.nio.file.Path;
@@ -36,15 +37,16 @@ public final class RunningTarget implements AutoCloseable {
     }
 
     /**
-     * @param db null when no scenario needs the database; /items then answers 503
+     * @param owner stops it (and its cgroup) if the lab is stopped first
+     * @param db    null when no scenario needs the database; /items then answers 503
      */
-    public static RunningTarget start(Home home, TargetSpec spec, LaunchSettings settings, Placement placement,
+    public static RunningTarget start(LabProcesses owner, Home home, TargetSpec spec, LaunchSettings settings, Placement placement,
                                       URI downstream, Database db, Path logDir) {
-        return start(home, spec, settings, placement, downstream, db, logDir, p -> { });
+        return start(owner, home, spec, settings, placement, downstream, db, logDir, p -> { });
     }
 
     /** @param launched told as soon as the process exists, before it is ready (to sample its startup) */
-    public static RunningTarget start(Home home, TargetSpec spec, LaunchSettings settings, Placement placement,
+    public static RunningTarget start(LabProcesses owner, Home home, TargetSpec spec, LaunchSettings settings, Placement placement,
                                       URI downstream, Database db, Path logDir, Consumer<ManagedProcess> launched) {
         Command own = spec.command();
         int port = own != null && own.port() > 0 ? own.port() : Ports.free(settings.host());
@@ -53,7 +55,7 @@ public final class RunningTarget implements AutoCloseable {
         }
         ResourceLimits limits = spec.limits().over(settings.limits());
         // Limits where the machine allows them; elsewhere the run goes on and results.json says so (Runner).
-        Cgroup cgroup = limits.any() && Cgroup.unsupported().isEmpty() ? Cgroup.create(spec.name(), limits) : null;
+        Cgroup cgroup = limits.any() && Cgroup.unsupported().isEmpty() ? Cgroup.create(owner, spec.name(), limits) : null;
         List<String> jvmFlags = new ArrayList<>(settings.jvmFlags());
         // As a container runtime would: the JVM sizes its pools for the quota rounded up, within its CPU set.
         int pinned = placement.cpus() > 0 ? placement.cpus() : Runtime.getRuntime().availableProcessors();
@@ -70,7 +72,7 @@ public final class RunningTarget implements AutoCloseable {
             cmd.addAll(jvmFlags);
             Path jar = spec.app().jar(home);
             if (settings.aotCache()) {
-                AotCache.Launch cached = AotCache.of(settings.jdk(), settings.host(), jar, settings.jvmFlags(),
+                AotCache.Launch cached = AotCache.of(owner, settings.jdk(), settings.host(), jar, settings.jvmFlags(),
                         p -> List.of("--server.address=" + settings.host(), "--server.port=" + p), "/plaintext");
                 cmd.addAll(cached.flags());
                 jar = cached.jar();
@@ -90,7 +92,7 @@ public final class RunningTarget implements AutoCloseable {
         }
         ManagedProcess p;
         try {
-            p = ManagedProcess.start(spec.name(), cmd, env, logDir.resolve(spec.name() + ".log"));
+            p = ManagedProcess.start(owner, spec.name(), cmd, env, logDir.resolve(spec.name() + ".log"));
         } catch (RuntimeException e) {
             closeQuietly(cgroup);
             throw e;

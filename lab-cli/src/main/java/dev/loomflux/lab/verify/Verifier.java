@@ -4,7 +4,7 @@ import dev.loomflux.lab.Home;
 import dev.loomflux.lab.LabException;
 import dev.loomflux.lab.db.Database;
 import dev.loomflux.lab.db.DatabaseSource;
-import dev.loomflux.lab.process.Reaper;
+import dev.loomflux.lab.process.LabProcesses;
 import dev.loomflux.lab.result.Tables;
 import dev.loomflux.lab.sut.Downstream;
 import dev.loomflux.lab.sut.LaunchSettings;
@@ -18,13 +18,16 @@ import java.util.List;
 
 /** Runs the checks on each target in turn, one target alive at a time. */
 public final class Verifier {
+    private final LabProcesses processes;
     private final Home home;
     private final List<TargetSpec> targets;
     private final LaunchSettings settings;
     private final DatabaseSource database;
     private final PrintWriter out;
 
-    public Verifier(Home home, List<TargetSpec> targets, LaunchSettings settings, DatabaseSource database, PrintWriter out) {
+    /** @param processes what the lab owns: the stub and the targets are started as its */
+    public Verifier(LabProcesses processes, Home home, List<TargetSpec> targets, LaunchSettings settings, DatabaseSource database, PrintWriter out) {
+        this.processes = processes;
         this.home = home;
         this.targets = targets;
         this.settings = settings;
@@ -39,10 +42,10 @@ public final class Verifier {
         out.println("verify: JDK " + settings.jdk().version() + " at " + settings.jdk().home() + "; logs in " + dir);
         List<CheckResult> results = new ArrayList<>();
         try (Database db = database.open(dir, line -> out.println("verify: " + line));
-             Downstream stub = Downstream.start(home, settings, Placement.ANYWHERE, dir)) {
+             Downstream stub = Downstream.start(processes, home, settings, Placement.ANYWHERE, dir)) {
             out.println("verify: database " + db.description() + "; stub at " + stub.base());
             for (TargetSpec spec : targets) {
-                try (RunningTarget t = RunningTarget.start(home, spec, settings, Placement.ANYWHERE, stub.base(), db, dir)) {
+                try (RunningTarget t = RunningTarget.start(processes, home, spec, settings, Placement.ANYWHERE, stub.base(), db, dir)) {
                     out.flush();
                     out.println("verify: " + spec.name() + " ready in " + t.startupMillis() + " ms (pid " + t.process().pid() + ")");
                     if (spec.command() != null) {
@@ -51,7 +54,7 @@ public final class Verifier {
                         results.addAll(TargetChecks.run(t, true));
                     }
                 } catch (LabException e) {
-                    if (Reaper.stopping()) {
+                    if (processes.stopping()) {
                         break;
                     }
                     results.add(new CheckResult(spec.name(), "start", false, e.getMessage()));

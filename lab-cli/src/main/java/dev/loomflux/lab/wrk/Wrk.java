@@ -2,6 +2,7 @@ package dev.loomflux.lab.wrk;
 
 import dev.loomflux.lab.LabException;
 import dev.loomflux.lab.UsageException;
+import dev.loomflux.lab.process.LabProcesses;
 import dev.loomflux.lab.process.ManagedProcess;
 import java.io.File;
 import java.io.IOException;
@@ -23,20 +24,25 @@ public final class Wrk {
     public record Sample(WrkResult result, double cpuPct, List<String> command) {
     }
 
+    private final LabProcesses owner;
     private final Path executable;
 
-    private Wrk(Path executable) {
+    private Wrk(LabProcesses owner, Path executable) {
+        this.owner = owner;
         this.executable = executable;
     }
 
-    /** @throws UsageException when wrk is not on the PATH */
-    public static Wrk locate() {
+    /**
+     * @param owner stops a wrk that runs when the lab is stopped
+     * @throws UsageException when wrk is not on the PATH
+     */
+    public static Wrk locate(LabProcesses owner) {
         String path = Optional.ofNullable(System.getenv("PATH")).orElse("");
         for (String dir : path.split(File.pathSeparator)) {
             if (!dir.isEmpty()) {
                 Path candidate = Path.of(dir, "wrk");
                 if (Files.isRegularFile(candidate) && Files.isExecutable(candidate)) {
-                    return new Wrk(candidate);
+                    return new Wrk(owner, candidate);
                 }
             }
         }
@@ -62,7 +68,7 @@ public final class Wrk {
         cmd.add("-H");
         cmd.add("cache-control: no-store");
         cmd.add(url.toString());
-        ManagedProcess p = ManagedProcess.start("wrk", cmd, log);
+        ManagedProcess p = ManagedProcess.start(owner, "wrk", cmd, log);
         double cpuPct = watch(p, duration.plusSeconds(30));
         if (p.exitValue() != 0) {
             throw new LabException("wrk exited with " + p.exitValue() + ": " + p.logTail(3).replace('\n', ' '));

@@ -7,15 +7,23 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.loomflux.lab.UsageException;
 import dev.loomflux.lab.experiment.DriverChoice;
+import dev.loomflux.lab.process.LabProcesses;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /** The flags override the experiment file's driver; the file's agents go with the file's driver. */
 class DriverOptionsTest {
     private static final DriverChoice ON_AGENTS = new DriverChoice("jmeter", "x.yaml: driver", "2", null);
+    private final LabProcesses processes = new LabProcesses();
+
+    @AfterEach
+    void close() {
+        processes.close();
+    }
 
     @Test
     void theFilesJmeterAgentsMakeTheRunSequentialAndAreRefusedInRounds() {
-        DriverOptions options = new DriverOptions();
+        DriverOptions options = new DriverOptions(processes);
         options.fromFile(ON_AGENTS);
         assertFalse(options.roundsPossible());
         assertEquals("x.yaml: driver.jmeter.agents: JMeter's agents run no interleaved rounds (each would keep its own); use --design sequential",
@@ -24,7 +32,7 @@ class DriverOptionsTest {
 
     @Test
     void anotherDriverOnTheCommandLineTakesTheFilesAgentsAway() {
-        DriverOptions options = new DriverOptions();
+        DriverOptions options = new DriverOptions(processes);
         options.driver = "hyperfoil";
         options.fromFile(ON_AGENTS);
         assertTrue(options.roundsPossible());
@@ -33,7 +41,7 @@ class DriverOptionsTest {
 
     @Test
     void agentsOnTheCommandLineReplaceTheFilesAndNameTheFlag() {
-        DriverOptions options = new DriverOptions();
+        DriverOptions options = new DriverOptions(processes);
         options.agents = "3";
         options.fromFile(ON_AGENTS);
         assertEquals("--agents: JMeter's agents run no interleaved rounds (each would keep its own); use --design sequential",
@@ -42,7 +50,7 @@ class DriverOptionsTest {
 
     @Test
     void withoutFlagsOrFileItIsHyperfoil() {
-        DriverOptions options = new DriverOptions();
+        DriverOptions options = new DriverOptions(processes);
         options.fromFile(DriverChoice.NONE);
         assertTrue(options.roundsPossible());
         assertEquals("hyperfoil", options.driver(true, true).name());

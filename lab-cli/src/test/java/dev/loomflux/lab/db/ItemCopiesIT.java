@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.loomflux.lab.LabException;
+import dev.loomflux.lab.process.LabProcesses;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -24,16 +25,19 @@ import org.junit.jupiter.api.io.TempDir;
 class ItemCopiesIT {
     @TempDir
     static Path dir;
+    static LabProcesses processes;
     static EmbeddedDatabase db;
 
     @BeforeAll
     static void start() {
-        db = EmbeddedDatabase.start(dir.resolve("postgres"), line -> { });
+        processes = new LabProcesses();
+        db = EmbeddedDatabase.start(processes, dir.resolve("postgres"), line -> { });
     }
 
     @AfterAll
     static void stop() {
         db.close();
+        processes.close();
     }
 
     @Test

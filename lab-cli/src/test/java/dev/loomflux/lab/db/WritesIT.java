@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.loomflux.lab.Home;
 import dev.loomflux.lab.jdk.JdkLocator;
+import dev.loomflux.lab.process.LabProcesses;
 import dev.loomflux.lab.result.Json;
 import dev.loomflux.lab.sut.LaunchSettings;
 import dev.loomflux.lab.sut.Placement;
@@ -47,16 +48,19 @@ class WritesIT {
 
     @TempDir
     static Path dir;
+    static LabProcesses processes;
     static EmbeddedDatabase db;
 
     @BeforeAll
     static void start() {
-        db = EmbeddedDatabase.start(dir.resolve("postgres"), line -> { });
+        processes = new LabProcesses();
+        db = EmbeddedDatabase.start(processes, dir.resolve("postgres"), line -> { });
     }
 
     @AfterAll
     static void stop() {
         db.close();
+        processes.close();
     }
 
     /** One JVM per target for both checks: starting one takes about 10 s. */
@@ -64,7 +68,7 @@ class WritesIT {
     @ValueSource(strings = {"mvc", "webflux", "webflux-vt"})
     void everySuccessfulWriteIsInTheTargetsCopyAndNoRefusedOneIs(String name) throws Exception {
         LaunchSettings settings = new LaunchSettings(JdkLocator.system().locate(null), "127.0.0.1", LaunchSettings.DEFAULT_HEAP);
-        try (RunningTarget t = RunningTarget.start(Home.detect(), new Targets().all().get(name), settings, Placement.ANYWHERE,
+        try (RunningTarget t = RunningTarget.start(processes, Home.detect(), new Targets().all().get(name), settings, Placement.ANYWHERE,
                 URI.create("http://127.0.0.1:9"), db, dir)) {
             TargetConfig config = Json.read(send(t.base(), "GET", "/config", null).body(), TargetConfig.class);
             assertEquals(ItemCopies.schemaOf(name), config.dbPool().schema(), "the pool's schema: the target's own copy");

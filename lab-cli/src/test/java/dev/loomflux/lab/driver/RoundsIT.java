@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.loomflux.lab.experiment.Profile;
+import dev.loomflux.lab.process.LabProcesses;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -28,7 +29,9 @@ class RoundsIT {
     @Test
     @Tag("slow") // ./check slow, in CI after ./check
     void jmeterRunsTheSameRounds() throws Exception {
-        blocksRunInOrder(new Jmeter(dev.loomflux.lab.Home.detect().jmeter()), 2, 1);
+        try (LabProcesses processes = new LabProcesses()) {
+            blocksRunInOrder(new Jmeter(processes, dev.loomflux.lab.Home.detect().jmeter()), 2, 1);
+        }
     }
 
     /**

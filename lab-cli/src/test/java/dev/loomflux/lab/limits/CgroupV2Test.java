@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.loomflux.lab.LabException;
+import dev.loomflux.lab.process.LabProcesses;
 import java.io.IOException;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.FileSystemException;
@@ -18,6 +19,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -34,6 +36,7 @@ class CgroupV2Test {
     Path root;
     Path own;
     final List<String> writes = new ArrayList<>();
+    final LabProcesses processes = new LabProcesses();
     List<String> groupFiles = List.of("cgroup.procs", "cgroup.type", "cpu.max", "cpu.stat", "memory.max", "memory.swap.max",
             "memory.current", "memory.peak", "memory.events");
 
@@ -85,6 +88,11 @@ class CgroupV2Test {
         Files.writeString(own.resolve("cgroup.procs"), "4101\n4102\n" + PID + "\n");
     }
 
+    @AfterEach
+    void close() {
+        processes.close();
+    }
+
     @Test
     void theLabsGroupMovesItsProcessesToALeafBeforeItHandsCpuAndMemoryToChildGroups() throws IOException {
         Layout v2 = new Layout.V2(own, kernel);
@@ -118,7 +126,7 @@ class CgroupV2Test {
 
     @Test
     void halfACpuAndAGigabyteWithoutSwapAreWrittenAsTheKernelReadsThem() throws IOException {
-        try (Cgroup group = Cgroup.create(new Layout.V2(own, kernel), "webflux 0.5", new ResourceLimits(0.5, 1L << 30))) {
+        try (Cgroup group = Cgroup.create(processes, new Layout.V2(own, kernel), "webflux 0.5", new ResourceLimits(0.5, 1L << 30))) {
             Path dir = own.resolve("loomflux-webflux-0-5-" + PID);
             assertEquals("50000 100000", Files.readString(dir.resolve("cpu.max")));
             assertEquals("1073741824", Files.readString(dir.resolve("memory.max")));
@@ -133,13 +141,13 @@ class CgroupV2Test {
     @Test
     void noCpuLimitIsMaxAndWithoutSwapAccountingNoSwapLimitIsWritten() throws IOException {
         groupFiles = List.of("cgroup.procs", "cpu.max", "memory.max");
-        try (Cgroup group = Cgroup.create(new Layout.V2(own, kernel), "mvc", new ResourceLimits(0, 48L << 20))) {
+        try (Cgroup group = Cgroup.create(processes, new Layout.V2(own, kernel), "mvc", new ResourceLimits(0, 48L << 20))) {
             Path dir = own.resolve("loomflux-mvc-" + PID);
             assertEquals("max 100000", Files.readString(dir.resolve("cpu.max")));
             assertEquals("50331648", Files.readString(dir.resolve("memory.max")));
             assertFalse(Files.exists(dir.resolve("memory.swap.max")));
         }
-        try (Cgroup group = Cgroup.create(new Layout.V2(own, kernel), "mvc", new ResourceLimits(1.5, 0))) {
+        try (Cgroup group = Cgroup.create(processes, new Layout.V2(own, kernel), "mvc", new ResourceLimits(1.5, 0))) {
             assertEquals("150000 100000", Files.readString(own.resolve("loomflux-mvc-" + PID + "/cpu.max")));
             assertEquals("", Files.readString(own.resolve("loomflux-mvc-" + PID + "/memory.max")), "no memory limit: untouched");
         }
@@ -147,7 +155,7 @@ class CgroupV2Test {
 
     @Test
     void usageReadsTheKernelsMicrosecondsAsNanosecondsAndTheOomKill() throws IOException {
-        try (Cgroup group = Cgroup.create(new Layout.V2(own, kernel), "mvc", new ResourceLimits(0.5, 1L << 30))) {
+        try (Cgroup group = Cgroup.create(processes, new Layout.V2(own, kernel), "mvc", new ResourceLimits(0.5, 1L << 30))) {
             Path dir = own.resolve("loomflux-mvc-" + PID);
             Files.writeString(dir.resolve("cpu.stat"), """
                     usage_usec 8000000
@@ -182,7 +190,7 @@ class CgroupV2Test {
     @Test
     void closeMovesAProcessStillInsideToTheLeafAndLeavesTheLeaf() throws IOException {
         Layout v2 = new Layout.V2(own, kernel);
-        Cgroup group = Cgroup.create(v2, "mvc", new ResourceLimits(1, 0));
+        Cgroup group = Cgroup.create(processes, v2, "mvc", new ResourceLimits(1, 0));
         Path dir = own.resolve("loomflux-mvc-" + PID);
         Files.writeString(dir.resolve("cgroup.procs"), "4711\n");
         writes.clear();
@@ -190,6 +198,17 @@ class CgroupV2Test {
         assertEquals(List.of("user.slice/user-1000.slice/session-2.scope/loomflux-lab/cgroup.procs < 4711"), writes);
         assertFalse(Files.exists(dir));
         assertEquals(List.of("4101", "4102", PID, "4711"), Files.readAllLines(own.resolve("loomflux-lab/cgroup.procs")));
+        assertEquals(List.of(), Cgroup.ofThisLab(v2));
+    }
+
+    @Test
+    void aGroupLeftOpenGoesWhenTheLabThatMadeItEnds() throws IOException {
+        Layout v2 = new Layout.V2(own, kernel);
+        Cgroup.create(processes, v2, "mvc", new ResourceLimits(1, 0));
+        Path dir = own.resolve("loomflux-mvc-" + PID);
+        assertTrue(Files.isDirectory(dir));
+        processes.close();
+        assertFalse(Files.exists(dir));
         assertEquals(List.of(), Cgroup.ofThisLab(v2));
     }
 
@@ -202,7 +221,7 @@ class CgroupV2Test {
         String reason = "cgroup v2: cannot write to " + own.resolve("cgroup.subtree_control")
                 + ": Is a directory (needed to give child groups cpu and memory limits)";
         assertEquals(Optional.of(reason), v2.unsupported());
-        LabException e = assertThrows(LabException.class, () -> Cgroup.create(v2, "mvc", new ResourceLimits(1, 0)));
+        LabException e = assertThrows(LabException.class, () -> Cgroup.create(processes, v2, "mvc", new ResourceLimits(1, 0)));
         assertEquals("--cpus/--memory: " + reason, e.getMessage());
 
         // A process the lab may not move (another user's): EACCES, and the lab itself is alive.

@@ -14,6 +14,7 @@ import dev.loomflux.lab.experiment.Profile;
 import dev.loomflux.lab.jdk.JdkLocator;
 import dev.loomflux.lab.measure.SteadySignals;
 import dev.loomflux.lab.measure.Warmup;
+import dev.loomflux.lab.process.LabProcesses;
 import dev.loomflux.lab.process.Stop;
 import dev.loomflux.lab.steady.SteadyRule;
 import dev.loomflux.lab.sut.LaunchSettings;
@@ -60,8 +61,9 @@ class QuotaIT {
         String affinity = CpuPlan.affinityOf(self);
         LaunchSettings settings = new LaunchSettings(JdkLocator.system().locate(null), "127.0.0.1", LaunchSettings.DEFAULT_HEAP,
                 new ResourceLimits(1, 0), false);
-        try (RunningTarget t = RunningTarget.start(Home.detect(), new Targets().all().get("webflux"), settings, plan.targetPlacement(),
-                URI.create("http://127.0.0.1:9"), null, dir)) {
+        try (LabProcesses processes = new LabProcesses();
+             RunningTarget t = RunningTarget.start(processes, Home.detect(), new Targets().all().get("webflux"), settings, plan.targetPlacement(),
+                     URI.create("http://127.0.0.1:9"), null, dir)) {
             plan.move(self, plan.driver());
             // cgroup v1's quota file, or v2's cpu.max ("<quota> <period>"): the test runs on either.
             Path quota = Cgroup.ofThisLab().stream().flatMap(d -> java.util.stream.Stream.of(d.resolve("cpu.cfs_quota_us"), d.resolve("cpu.max")))

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.loomflux.lab.Home;
 import dev.loomflux.lab.result.JvmFacts;
 import dev.loomflux.lab.jdk.JdkLocator;
+import dev.loomflux.lab.process.LabProcesses;
 import dev.loomflux.lab.sut.Http;
 import dev.loomflux.lab.sut.LaunchSettings;
 import dev.loomflux.lab.sut.Placement;
@@ -28,8 +29,9 @@ class PinningIT {
     @Test
     void blockingInAClassInitializerOnMvcVtIsReportedWithItsFrame() throws Exception {
         LaunchSettings settings = new LaunchSettings(JdkLocator.system().locate(null), "127.0.0.1", LaunchSettings.DEFAULT_HEAP);
-        try (RunningTarget t = RunningTarget.start(Home.detect(), new Targets().all().get("mvc-vt"), settings, Placement.ANYWHERE,
-                URI.create("http://127.0.0.1:9"), null, dir)) {
+        try (LabProcesses processes = new LabProcesses();
+             RunningTarget t = RunningTarget.start(processes, Home.detect(), new Targets().all().get("mvc-vt"), settings, Placement.ANYWHERE,
+                     URI.create("http://127.0.0.1:9"), null, dir)) {
             Instant from = Instant.now();
             assertEquals(200, Http.get(t.base().resolve("/diagnostics/pin"), Duration.ofSeconds(10)).status());
             Instant to = Instant.now();

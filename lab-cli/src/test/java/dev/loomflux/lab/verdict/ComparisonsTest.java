@@ -43,7 +43,7 @@ class ComparisonsTest {
     private static BlockRecord block(int set, int round, String target, double rps, double busyUsers, Integer users) {
         double p50 = 50 / rps * 1000; // Little's law with 50 users
         return new BlockRecord("items", null, set, round, 0, target, users, null, 5, (long) (rps * 5), (long) (rps * 5), 0, rps, p50, p50 * 3, p50, busyUsers,
-                10_000 / rps * 0.1, 300.0, 1.0, 500.0, List.of(), null);
+                10_000 / rps * 0.1, 300.0, 1.0, 500.0, List.of(), null, null);
     }
 
     private static PairComparison find(List<PairComparison> all, Metric m) {
@@ -65,7 +65,7 @@ class ComparisonsTest {
     /** A closed model's block of 5 users: {@code requests} whole requests in {@code seconds}, measured at {@code rps}. */
     private static BlockRecord fewUsers(int round, String target, double seconds, long requests, double rps, double meanMs) {
         return new BlockRecord("gateway", null, 1, round, 0, target, 5, null, seconds, requests, requests, 0, rps, meanMs, meanMs * 1.05, meanMs,
-                rps * meanMs / 1000, 1.0, 300.0, 1.0, 95.0, List.of(), null);
+                rps * meanMs / 1000, 1.0, 300.0, 1.0, 95.0, List.of(), null, null);
     }
 
     /**
@@ -100,7 +100,7 @@ class ComparisonsTest {
     /** A block of a JMeter run: its medians in whole ms, as JMeter times requests. */
     private static BlockRecord wholeMs(int round, String target, double p50) {
         return new BlockRecord("gateway", null, 1, round, 0, target, 20, null, 1, 900, 900, 0, 900, p50, p50 + 5, p50, 19.8, 1.0, 300.0, 1.0, 95.0,
-                List.of(), null);
+                List.of(), null, null);
     }
 
     /**
@@ -207,8 +207,8 @@ class ComparisonsTest {
         double[] b = {1.745, 1.468, 1.268, 1.098, 1.17, 1.18, 1.053, 1.125, 1.28, 1.142, 0.93, 0.667, 0.771, 0.785, 0.921, 0.962, 0.725, 0.825, 0.838, 0.632};
         List<BlockRecord> blocks = new ArrayList<>();
         for (int r = 0; r < a.length; r++) {
-            blocks.add(new BlockRecord("gateway", null, 1, r + 1, 0, "a", null, null, 1, 900, 900, 0, 900, 1.0, 3.0, 1.0, null, a[r], 300.0, 1.0, 500.0, List.of(), null));
-            blocks.add(new BlockRecord("gateway", null, 1, r + 1, 1, "b", null, null, 1, 900, 900, 0, 900, 1.0, 3.0, 1.0, null, b[r], 300.0, 1.0, 500.0, List.of(), null));
+            blocks.add(new BlockRecord("gateway", null, 1, r + 1, 0, "a", null, null, 1, 900, 900, 0, 900, 1.0, 3.0, 1.0, null, a[r], 300.0, 1.0, 500.0, List.of(), null, null));
+            blocks.add(new BlockRecord("gateway", null, 1, r + 1, 1, "b", null, null, 1, 900, 900, 0, 900, 1.0, 3.0, 1.0, null, b[r], 300.0, 1.0, 500.0, List.of(), null, null));
         }
         PairComparison cpu = find(Comparisons.of(blocks, List.of("a", "b")), Metric.CPU_PER_REQUEST);
         assertEquals(PairComparison.UNDECIDED, cpu.outcome(), cpu.toString());
@@ -218,8 +218,8 @@ class ComparisonsTest {
         // The same rounds with the ratio held where it ends (b's figures scaled to a's level per round, a 20% lead) stay a winner.
         List<BlockRecord> steady = new ArrayList<>();
         for (int r = 0; r < a.length; r++) {
-            steady.add(new BlockRecord("gateway", null, 1, r + 1, 0, "a", null, null, 1, 900, 900, 0, 900, 1.0, 3.0, 1.0, null, a[r], 300.0, 1.0, 500.0, List.of(), null));
-            steady.add(new BlockRecord("gateway", null, 1, r + 1, 1, "b", null, null, 1, 900, 900, 0, 900, 1.0, 3.0, 1.0, null, a[r] * 1.25, 300.0, 1.0, 500.0, List.of(), null));
+            steady.add(new BlockRecord("gateway", null, 1, r + 1, 0, "a", null, null, 1, 900, 900, 0, 900, 1.0, 3.0, 1.0, null, a[r], 300.0, 1.0, 500.0, List.of(), null, null));
+            steady.add(new BlockRecord("gateway", null, 1, r + 1, 1, "b", null, null, 1, 900, 900, 0, 900, 1.0, 3.0, 1.0, null, a[r] * 1.25, 300.0, 1.0, 500.0, List.of(), null, null));
         }
         assertEquals(PairComparison.A, find(Comparisons.of(steady, List.of("a", "b")), Metric.CPU_PER_REQUEST).outcome());
     }
@@ -263,15 +263,15 @@ class ComparisonsTest {
     void withThinkTimeLittlesLawCountsTheUsersInAPauseToo() {
         // 10 users pausing 100 ms over a 1 ms endpoint: ~99 responses/s with 0.1 users in a request.
         BlockRecord cycling = new BlockRecord("plaintext", null, 1, 1, 0, "a", 10, 100.0, 1, 99, 99, 0, 99, 1.0, 2.0, 1.0, 0.099, null, null, null, null,
-                List.of(), null);
+                List.of(), null, null);
         assertEquals(10.0, cycling.cyclingUsers(), 0.01);
         assertFalse(Comparisons.paced(cycling));
         // The same users at half that rate spent half their time neither in a request nor in a pause: the load side held them.
         BlockRecord held = new BlockRecord("plaintext", null, 1, 1, 0, "a", 10, 100.0, 1, 50, 50, 0, 50, 1.0, 2.0, 1.0, 0.05, null, null, null, null,
-                List.of(), null);
+                List.of(), null, null);
         assertTrue(Comparisons.paced(held), "5 of 10 users cycling");
         BlockRecord noThink = new BlockRecord("plaintext", null, 1, 1, 0, "a", 10, null, 1, 99, 99, 0, 99, 1.0, 2.0, 1.0, 0.099, null, null, null, null,
-                List.of(), null);
+                List.of(), null, null);
         assertTrue(Comparisons.paced(noThink), "without think time 0.1 of 10 users busy is the load side's pace");
     }
 

@@ -13,16 +13,20 @@ import java.util.Set;
 /**
  * A plan as a Hyperfoil 0.25.2 benchmark in its YAML format. Hyperfoil has no writer for it, so the
  * lab renders it, and embedded runs are parsed from this same text: what a controller would run
- * when the lab scales out is exactly what runs in-process.
+ * when the lab scales out is what runs in-process, but for one handler of the lab's own that a stock
+ * Hyperfoil does not have ({@link ConnectionClose}: a response with {@code Connection: close} is a
+ * reconnection, not a connection error), which only the text run in the lab names.
  */
 final class BenchmarkYaml {
 
     private BenchmarkYaml() {
     }
 
-    static String render(LoadSpec spec, PhasePlan plan, String name) {
+    /** @param inLab run inside the lab, with its own handlers; false: for a stock Hyperfoil */
+    static String render(LoadSpec spec, PhasePlan plan, String name, boolean inLab) {
         StringBuilder y = new StringBuilder();
         y.append("# loomflux load profile ").append(spec.profile()).append('\n');
+        withoutLab(y, inLab, spec.mix() != null);
         y.append("name: ").append(quote(name)).append('\n');
         y.append("threads: ").append(spec.threads()).append('\n');
         y.append("http:\n");
@@ -42,7 +46,7 @@ final class BenchmarkYaml {
             String anchor = "requests-" + p.requests();
             if (scenarios.add(p.requests())) {
                 y.append("      scenario: &").append(anchor).append('\n');
-                scenario(y, spec, null, p.requests(), plan.think(), plan.phases().stream().mapToInt(PhasePlan.Phase::sessions).sum());
+                scenario(y, spec, null, p.requests(), plan.think(), plan.phases().stream().mapToInt(PhasePlan.Phase::sessions).sum(), inLab);
             } else {
                 y.append("      scenario: *").append(anchor).append('\n');
             }
@@ -56,7 +60,7 @@ final class BenchmarkYaml {
      * target has a connection pool of its own that stays open from the first block to the last.
      * The phases carry no start times: the runner starts each block when the one before it is over.
      */
-    static String render(Rounds rounds, String name) {
+    static String render(Rounds rounds, String name, boolean inLab) {
         List<LoadSpec> targets = IntStream.range(0, rounds.targets().size()).mapToObj(rounds::spec).toList();
         PhasePlan block = rounds.blockPlan();
         int blocks = rounds.order().size();
@@ -64,6 +68,7 @@ final class BenchmarkYaml {
         int threads = rounds.threads();
         StringBuilder y = new StringBuilder();
         y.append("# loomflux interleaved rounds: ").append(blocks).append(" blocks per target\n");
+        withoutLab(y, inLab, rounds.mix() != null);
         y.append("name: ").append(quote(name)).append('\n');
         y.append("threads: ").append(threads).append('\n');
         y.append("http:\n");
@@ -78,9 +83,19 @@ final class BenchmarkYaml {
             y.append("      duration: ").append(p.durationMs()).append("ms\n");
             y.append("      maxIterations: ").append(blocks).append('\n');
             y.append("      scenario:\n");
-            scenario(y, targets.get(i), URI.create(targets.get(i).authority()).getAuthority(), p.requests(), block.think(), p.sessions());
+            scenario(y, targets.get(i), URI.create(targets.get(i).authority()).getAuthority(), p.requests(), block.think(), p.sessions(), inLab);
         }
         return y.toString();
+    }
+
+    /** What a stock Hyperfoil does differently from the lab with this file, and what it needs of the lab for flows. */
+    private static void withoutLab(StringBuilder y, boolean inLab, boolean flows) {
+        if (!inLab) {
+            y.append("# Run by Hyperfoil itself, a response with \"Connection: close\" may count as a connection error (the lab reconnects)\n");
+            if (flows) {
+                y.append("# Its flows use the lab's own steps (loomflux-iteration, loomflux-record): a Hyperfoil controller needs the lab's jar among its extensions\n");
+            }
+        }
     }
 
     /** One connection pool per target, opened before the load starts; keep-alive, one request at a time. */
@@ -120,10 +135,11 @@ final class BenchmarkYaml {
      * @param think     the pause after each response (after each iteration, for flows); a user pausing at a
      *                  phase's end sends nothing more
      * @param users     the sessions of one target's load, by which a flow's iterations tell their users apart
+     * @param inLab     with the lab's handler of {@code Connection: close}
      */
-    private static void scenario(StringBuilder y, LoadSpec spec, String authority, int requests, Think think, int users) {
+    private static void scenario(StringBuilder y, LoadSpec spec, String authority, int requests, Think think, int users, boolean inLab) {
         if (spec.mix() != null) {
-            FlowYaml.scenario(y, "        ", spec, authority, think, users);
+            FlowYaml.scenario(y, "        ", spec, authority, think, users, inLab);
             return;
         }
         String path = spec.requestPath();
@@ -148,6 +164,10 @@ final class BenchmarkYaml {
         y.append(indent).append("    headers:\n");
         y.append(indent).append("      cache-control: no-store\n");
         y.append(indent).append("    handler:\n");
+        if (inLab) {
+            y.append(indent).append("      header:\n");
+            y.append(indent).append("      - ").append(ConnectionClose.NAME).append(": {}\n");
+        }
         y.append(indent).append("      rawBytes:\n");
         y.append(indent).append("      - transferSizeRecorder:\n");
         y.append(indent).append("          key: ").append(PhasePlan.TRANSFER).append('\n');

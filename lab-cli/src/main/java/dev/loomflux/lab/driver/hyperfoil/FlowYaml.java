@@ -37,8 +37,9 @@ final class FlowYaml {
      * @param authority host:port of the requests' target when the benchmark has several, else null
      * @param think     the pause after each iteration (the profile's)
      * @param users     the sessions one target's load has
+     * @param inLab     with the lab's handler of {@code Connection: close} ({@link ConnectionClose})
      */
-    static void scenario(StringBuilder y, String indent, LoadSpec spec, String authority, Think think, int users) {
+    static void scenario(StringBuilder y, String indent, LoadSpec spec, String authority, Think think, int users, boolean inLab) {
         Mix mix = spec.mix();
         boolean single = mix.flows().size() == 1;
         y.append(indent).append("initialSequences:\n");
@@ -46,7 +47,7 @@ final class FlowYaml {
         String steps = indent + "  ";
         iteration(y, steps, mix, users);
         if (single) {
-            flow(y, steps, mix.flows().get(0), spec, authority, think);
+            flow(y, steps, mix.flows().get(0), spec, authority, think, inLab);
         }
         if (single && mix.steps().stream().allMatch(s -> s.extract().isEmpty())) {
             return;
@@ -55,7 +56,7 @@ final class FlowYaml {
         if (!single) {
             for (Flow f : mix.flows()) {
                 y.append(indent).append("- ").append(quote(f.name())).append(":\n");
-                flow(y, steps, f, spec, authority, think);
+                flow(y, steps, f, spec, authority, think, inLab);
             }
         }
         // One sequence per step that extracts, run once for each of its responses without the value, which it counts.
@@ -99,9 +100,9 @@ final class FlowYaml {
         return "unique";
     }
 
-    private static void flow(StringBuilder y, String in, Flow f, LoadSpec spec, String authority, Think think) {
+    private static void flow(StringBuilder y, String in, Flow f, LoadSpec spec, String authority, Think think, boolean inLab) {
         for (FlowStep s : f.steps()) {
-            step(y, in, s, spec, authority);
+            step(y, in, s, spec, authority, inLab);
         }
         record(y, in, f.name());
         BenchmarkYaml.thinkTime(y, in, think);
@@ -112,7 +113,7 @@ final class FlowYaml {
         y.append(in).append("    metric: ").append(quote(metric)).append('\n');
     }
 
-    private static void step(StringBuilder y, String in, FlowStep s, LoadSpec spec, String authority) {
+    private static void step(StringBuilder y, String in, FlowStep s, LoadSpec spec, String authority, boolean inLab) {
         y.append(in).append("- httpRequest:\n");
         y.append(in).append("    ").append(s.method()).append(":\n");
         y.append(in).append("      pattern: ").append(quote(spec.onWire(s.path()))).append('\n');
@@ -144,8 +145,11 @@ final class FlowYaml {
         y.append(in).append("          min: ").append(s.expect().min()).append('\n');
         y.append(in).append("          max: ").append(s.expect().max()).append('\n');
         y.append(in).append("      - stats: {}\n");
-        if (s.extract().stream().anyMatch(x -> x.source() == FlowStep.Extract.Source.HEADER)) {
+        if (inLab || s.extract().stream().anyMatch(x -> x.source() == FlowStep.Extract.Source.HEADER)) {
             y.append(in).append("      header:\n");
+            if (inLab) {
+                y.append(in).append("      - ").append(ConnectionClose.NAME).append(": {}\n");
+            }
             s.extract().stream().filter(x -> x.source() == FlowStep.Extract.Source.HEADER).forEach(x -> {
                 y.append(in).append("      - filter:\n");
                 y.append(in).append("          header:\n");

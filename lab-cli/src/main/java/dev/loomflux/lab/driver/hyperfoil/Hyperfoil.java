@@ -58,7 +58,7 @@ public final class Hyperfoil implements LoadDriver {
     @Override
     public Measurement run(LoadSpec spec, SecondListener listener, BooleanSupplier enough, MeasuredWindow window) {
         PhasePlan plan = PhasePlan.of(spec.profile(), spec.threads());
-        Benchmark benchmark = parse(BenchmarkYaml.render(spec, plan, RUN_NAME));
+        Benchmark benchmark = parse(BenchmarkYaml.render(spec, plan, RUN_NAME, true));
         Tally tally = new Tally(plan, listener != null ? listener : s -> { }, window, spec.requestTimeout().toMillis(),
                 spec.mix() == null ? null : new FlowMetrics(spec.mix()));
         if (window != null) {
@@ -76,7 +76,7 @@ public final class Hyperfoil implements LoadDriver {
 
     @Override
     public List<Block> run(Rounds rounds, Rounds.Listener listener) {
-        Benchmark benchmark = parse(BenchmarkYaml.render(rounds, RUN_NAME));
+        Benchmark benchmark = parse(BenchmarkYaml.render(rounds, RUN_NAME, true));
         BlockTally tally = new BlockTally(rounds, listener, rounds.block() instanceof Profile.Rate r ? r.rps() : 0);
         EmbeddedBenchmark run = new EmbeddedBenchmark(benchmark, rounds.targets().get(0).base().toString(), tally, () -> false, rounds.sequence());
         running.add(run);
@@ -97,12 +97,12 @@ public final class Hyperfoil implements LoadDriver {
     /** YAML for Hyperfoil's {@code BenchmarkParser} (a controller, {@code hf run}): the benchmark {@link #run} executes. */
     @Override
     public Plan export(LoadSpec spec, String name) {
-        return new Plan(SUFFIX, BenchmarkYaml.render(spec, PhasePlan.of(spec.profile(), spec.threads()), benchmarkName(name)));
+        return new Plan(SUFFIX, BenchmarkYaml.render(spec, PhasePlan.of(spec.profile(), spec.threads()), benchmarkName(name), false));
     }
 
     @Override
     public Plan export(Rounds rounds, String name) {
-        return new Plan(SUFFIX, BenchmarkYaml.render(rounds, benchmarkName(name)));
+        return new Plan(SUFFIX, BenchmarkYaml.render(rounds, benchmarkName(name), false));
     }
 
     /** Letters, digits and '-': a file's base name may hold dots and the sweep cell's '='. */

@@ -6,11 +6,13 @@ import dev.loomflux.lab.driver.LoadSpec;
 import dev.loomflux.lab.driver.MeasuredWindow;
 import dev.loomflux.lab.driver.Measurement;
 import dev.loomflux.lab.driver.PhasePlan;
+import dev.loomflux.lab.driver.Reconnections;
 import dev.loomflux.lab.driver.Rounds;
 import dev.loomflux.lab.driver.SecondListener;
 import dev.loomflux.lab.driver.Tally;
 import dev.loomflux.lab.LabException;
 import dev.loomflux.lab.Pause;
+import dev.loomflux.lab.process.LabProcesses;
 import dev.loomflux.lab.process.ManagedProcess;
 import io.hyperfoil.api.statistics.StatisticsSnapshot;
 import io.hyperfoil.core.handlers.TransferSizeRecorder;
@@ -43,6 +45,7 @@ public final class Jmeter implements LoadDriver {
     /** How often the results file is read. */
     private static final Duration POLL = Duration.ofMillis(200);
 
+    private final LabProcesses owner;
     private final Path home;
     private final JmeterAgents agents;
     private final Set<ManagedProcess> running = ConcurrentHashMap.newKeySet();
@@ -53,13 +56,17 @@ public final class Jmeter implements LoadDriver {
         return "jmeter";
     }
 
-    /** @param home a JMeter home: bin/ApacheJMeter.jar, lib/, lib/ext/ */
-    public Jmeter(Path home) {
-        this(home, JmeterAgents.NONE);
+    /**
+     * @param owner stops its JMeter processes if the lab is stopped first
+     * @param home  a JMeter home: bin/ApacheJMeter.jar, lib/, lib/ext/
+     */
+    public Jmeter(LabProcesses owner, Path home) {
+        this(owner, home, JmeterAgents.NONE);
     }
 
     /** @param agents where each load runs: one local JMeter, or a controller here and agents */
-    public Jmeter(Path home, JmeterAgents agents) {
+    public Jmeter(LabProcesses owner, Path home, JmeterAgents agents) {
+        this.owner = owner;
         this.home = home;
         this.agents = agents;
     }
@@ -87,7 +94,7 @@ public final class Jmeter implements LoadDriver {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        try (JmeterCluster cluster = agents.distributed() ? JmeterCluster.start(home, agents, dir) : null) {
+        try (JmeterCluster cluster = agents.distributed() ? JmeterCluster.start(owner, home, agents, dir) : null) {
             JmeterReading reading = new JmeterReading(tally, plan, window, spec.requestTimeout().toMillis(), cluster == null ? List.of() : cluster.addresses());
             if (window != null) {
                 window.clock(() -> reading.started < 0 ? 0 : tally.elapsed(System.currentTimeMillis()));
@@ -115,7 +122,7 @@ public final class Jmeter implements LoadDriver {
 
     private Measurement run(JmeterReading reading, JmeterCluster cluster, Path dir, MeasuredWindow window, BooleanSupplier enough) {
         Jtl jtl = new Jtl(dir.resolve("out.jtl"));
-        ManagedProcess jmeter = JmeterProcess.start(home, dir.resolve("plan.jmx"), dir.resolve("out.jtl"), dir.resolve("jmeter.log"),
+        ManagedProcess jmeter = JmeterProcess.start(owner, home, dir.resolve("plan.jmx"), dir.resolve("out.jtl"), dir.resolve("jmeter.log"),
                 cluster == null ? List.of() : cluster.controllerJvm(), cluster == null ? List.of() : cluster.controllerArgs());
         running.add(jmeter);
         try {
@@ -175,7 +182,10 @@ public final class Jmeter implements LoadDriver {
         return n;
     }
 
-    /** One request: a response of any status is timed; below HTTP it is a timeout, a connection error or another failure. */
+    /**
+     * One request: a response of any status is timed, and counted as a reconnection when it closed its connection; below
+     * HTTP it is a timeout, a connection error or another failure.
+     */
     static void count(StatisticsSnapshot s, Jtl.Sample sample) {
         s.requestCount++;
         TransferSizeRecorder.Stats bytes = (TransferSizeRecorder.Stats) s.extensions.get(PhasePlan.TRANSFER);
@@ -196,6 +206,9 @@ public final class Jmeter implements LoadDriver {
             return;
         }
         s.responseCount++;
+        if (sample.closed()) {
+            Reconnections.add(s, 1);
+        }
         bytes.received += sample.bytes();
         s.histogram.recordValue(Math.max(1, sample.elapsedMs()) * 1_000_000L);
         HttpStats http = HttpStats.get(s);
@@ -235,7 +248,7 @@ public final class Jmeter implements LoadDriver {
         try (JmeterRounds conductor = new JmeterRounds(rounds, listener)) {
             Files.writeString(dir.resolve("plan.jmx"), JmeterPlan.renderRounds(rounds, "loomflux"));
             Jtl jtl = new Jtl(dir.resolve("out.jtl"));
-            ManagedProcess jmeter = JmeterProcess.start(home, dir.resolve("plan.jmx"), dir.resolve("out.jtl"), dir.resolve("jmeter.log"), List.of(),
+            ManagedProcess jmeter = JmeterProcess.start(owner, home, dir.resolve("plan.jmx"), dir.resolve("out.jtl"), dir.resolve("jmeter.log"), List.of(),
                     List.of("-J" + JmeterPlan.LAB + "=" + conductor.address()));
             running.add(jmeter);
             // A conductor that stopped asking (its script failed) would leave the users waiting at their gates for good.

@@ -1,6 +1,7 @@
 package dev.loomflux.lab.driver.jmeter;
 
 import dev.loomflux.lab.UsageException;
+import dev.loomflux.lab.process.LabProcesses;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -101,10 +102,11 @@ public record JmeterAgents(int local, List<String> remote, Path keystore) {
      * Runs one agent in the foreground until it ends (Ctrl-C): bound to {@code address} only, RMI over SSL with the
      * keystore at {@code keystore}, made there first when it does not exist (copy it to the lab's host and every agent).
      *
-     * @param logs where the agent's logs go
+     * @param owner stops the agent when the lab is stopped (Ctrl-C)
+     * @param logs  where the agent's logs go
      * @return the agent's exit code
      */
-    public static int serve(Path home, String address, Path keystore, Path logs, java.io.PrintWriter out) {
+    public static int serve(LabProcesses owner, Path home, String address, Path keystore, Path logs, java.io.PrintWriter out) {
         address(address, "--bind");
         try {
             Files.createDirectories(logs);
@@ -114,7 +116,7 @@ public record JmeterAgents(int local, List<String> remote, Path keystore) {
             }
             Path properties = logs.resolve("ssl.properties");
             JmeterCluster.writeProperties(properties, keystore, JmeterCluster.AGENT_KEYSTORE_PASSWORD);
-            var agent = JmeterCluster.startAgent(home, address, properties, logs.resolve("jmeter-agent.log"));
+            var agent = JmeterCluster.startAgent(owner, home, address, properties, logs.resolve("jmeter-agent.log"));
             JmeterCluster.awaitAgent(agent, address);
             out.println("agent: listening on " + address + " (JMeter RMI over SSL, clients need the keystore); logs in " + logs + "; Ctrl-C stops it");
             out.flush();

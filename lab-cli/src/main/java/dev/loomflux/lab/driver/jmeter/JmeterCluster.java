@@ -4,6 +4,7 @@ import com.sun.net.httpserver.HttpServer;
 import dev.loomflux.lab.LabException;
 import dev.loomflux.lab.Pause;
 import dev.loomflux.lab.ShortCommand;
+import dev.loomflux.lab.process.LabProcesses;
 import dev.loomflux.lab.process.ManagedProcess;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -53,7 +54,7 @@ final class JmeterCluster implements AutoCloseable {
     }
 
     /** Starts the local agents (or checks that the remote ones answer) and the clock; {@code dir} holds the load's files. */
-    static JmeterCluster start(Path home, JmeterAgents agents, Path dir) {
+    static JmeterCluster start(LabProcesses owner, Path home, JmeterAgents agents, Path dir) {
         List<ManagedProcess> started = new ArrayList<>();
         HttpServer clock = null;
         try {
@@ -67,7 +68,7 @@ final class JmeterCluster implements AutoCloseable {
                 writeProperties(properties, keystore, password);
                 for (int i = 0; i < agents.local(); i++) {
                     String address = "127.0.0.1:" + freePort();
-                    started.add(startAgent(home, address, properties, dir.resolve("agent-" + i + ".log")));
+                    started.add(startAgent(owner, home, address, properties, dir.resolve("agent-" + i + ".log")));
                     addresses.add(address);
                 }
                 for (int i = 0; i < started.size(); i++) {
@@ -165,11 +166,11 @@ final class JmeterCluster implements AutoCloseable {
     static List<String> agentCommand(Path home, String address, Path properties, Path log) {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         return List.of(java, "-Djava.rmi.server.hostname=" + host(address), "-jar", home.resolve("bin").resolve("ApacheJMeter.jar").toString(),
-                "-s", "-Jserver_port=" + port(address), "-q", properties.toString(), "-j", log.toString());
+                "-s", "-Jserver_port=" + port(address), "-J" + JmeterProcess.SAMPLE_VARIABLES, "-q", properties.toString(), "-j", log.toString());
     }
 
-    static ManagedProcess startAgent(Path home, String address, Path properties, Path log) {
-        return ManagedProcess.start("jmeter-agent", agentCommand(home, address, properties, log), Path.of(log + ".out"));
+    static ManagedProcess startAgent(LabProcesses owner, Path home, String address, Path properties, Path log) {
+        return ManagedProcess.start(owner, "jmeter-agent", agentCommand(home, address, properties, log), Path.of(log + ".out"));
     }
 
     /** Waits until the agent's registry accepts connections. */

@@ -27,6 +27,12 @@ final class JmeterPlan {
     static final String CLOCK = "clock";
     /** The JMeter property (sent to every agent with -G) that holds an agent's index, after this prefix its address. */
     static final String AGENT_INDEX = "loomflux.agent.";
+    /**
+     * The JMeter variable that holds 1 when a response closed its connection ({@code Connection: close}) and 0
+     * otherwise; JMeter writes it into the results file as a column of that name when its property
+     * {@code sample_variables} names it ({@link JmeterProcess}).
+     */
+    static final String CLOSED = "loomflux_closed";
 
     /**
      * How a plan is shared out: JMeter's agents each run the whole plan, so each takes its part of every
@@ -219,7 +225,25 @@ final class JmeterPlan {
         Jmx.string(defaults, "HTTPSampler.implementation", "HttpClient4");
         Jmx.arguments(defaults, "HTTPsampler.Arguments");
         Jmx.child(inPlan, "hashTree");
+        closed(inPlan);
         return inPlan;
+    }
+
+    /**
+     * After every sample, {@link #CLOSED} from the response's headers. JMeter's HTTP client (HttpClient 4) closes a
+     * connection whose response says {@code Connection: close} and opens a new one for the next request, so such a
+     * response is no error, but the results file would not show the reconnection: its {@code Connect} column is in
+     * whole ms, and a connect on loopback takes less. JMeter writes the headers one a line ("\n").
+     */
+    private static void closed(Element parent) {
+        Element e = Jmx.element(parent, "RegexExtractor", "RegexExtractorGui", "closed");
+        Jmx.string(e, "RegexExtractor.useHeaders", "true");
+        Jmx.string(e, "RegexExtractor.refname", CLOSED);
+        Jmx.string(e, "RegexExtractor.regex", "(?i)\\nconnection:[^\\n]*\\bclose\\b");
+        Jmx.string(e, "RegexExtractor.template", "1");
+        Jmx.string(e, "RegexExtractor.default", "0");
+        Jmx.string(e, "RegexExtractor.match_number", "1");
+        Jmx.child(parent, "hashTree");
     }
 
     /**

@@ -1,5 +1,6 @@
 package dev.loomflux.lab.driver.jmeter;
 
+import dev.loomflux.lab.process.LabProcesses;
 import dev.loomflux.lab.process.ManagedProcess;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -7,6 +8,12 @@ import java.util.List;
 
 /** JMeter in non-GUI mode on one plan, from the home the build assembles, on the lab's own JVM. */
 final class JmeterProcess {
+    /**
+     * The property that makes JMeter write {@link JmeterPlan#CLOSED} into the results file; the JVM that runs a sampler
+     * reads it (with agents, the agent) and so does the one that writes the file.
+     */
+    static final String SAMPLE_VARIABLES = "sample_variables=" + JmeterPlan.CLOSED;
+
     private JmeterProcess() {
     }
 
@@ -16,7 +23,7 @@ final class JmeterProcess {
      * @param jvmOptions before JMeter's launcher, e.g. RMI's address
      * @param options    JMeter's own, after the lab's, e.g. the agents
      */
-    static ManagedProcess start(Path home, Path plan, Path jtl, Path log, List<String> jvmOptions, List<String> options) {
+    static ManagedProcess start(LabProcesses owner, Path home, Path plan, Path jtl, Path log, List<String> jvmOptions, List<String> options) {
         List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
         command.addAll(jvmOptions);
         command.addAll(List.of("-jar", home.resolve("bin").resolve("ApacheJMeter.jar").toString(),
@@ -26,8 +33,9 @@ final class JmeterProcess {
                 // No UDP port for shutdown messages: JMeter opens it on every interface (a port of 1000 or less turns it off).
                 "-Jjmeterengine.nongui.port=0",
                 "-Jjmeter.save.saveservice.autoflush=true",
-                "-Jjmeter.save.saveservice.output_format=csv"));
+                "-Jjmeter.save.saveservice.output_format=csv",
+                "-J" + JmeterProcess.SAMPLE_VARIABLES));
         command.addAll(options);
-        return ManagedProcess.start("jmeter", command, Path.of(log + ".out"));
+        return ManagedProcess.start(owner, "jmeter", command, Path.of(log + ".out"));
     }
 }

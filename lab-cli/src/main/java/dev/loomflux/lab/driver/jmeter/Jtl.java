@@ -9,6 +9,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 
@@ -28,16 +29,17 @@ final class Jtl {
      * @param allThreads users alive in the whole test when it ended (with agents: on its agent)
      * @param label      the sampler's name: the plan's request, or the agents' clock reading
      * @param message    JMeter's response message ("OK"; the clock reading's figures)
+     * @param closed     the response closed its connection ({@link JmeterPlan#CLOSED}), so the user's next request opens a new one
      */
     record Sample(long startMs, long elapsedMs, String code, boolean success, String thread, long bytes, long sentBytes, int allThreads,
-                  long connectMs, String failure, String label, String message) {
+                  long connectMs, String failure, String label, String message, boolean closed) {
         long endMs() {
             return startMs + elapsedMs;
         }
 
         /** The same request with its send time moved by {@code ms}: an agent's clock read as the lab's. */
         Sample shifted(long ms) {
-            return new Sample(startMs + ms, elapsedMs, code, success, thread, bytes, sentBytes, allThreads, connectMs, failure, label, message);
+            return new Sample(startMs + ms, elapsedMs, code, success, thread, bytes, sentBytes, allThreads, connectMs, failure, label, message, closed);
         }
     }
 
@@ -79,7 +81,9 @@ final class Jtl {
         }
         if (schema == null) {
             int eol = text.indexOf('\n');
-            schema = CsvSchema.builder().addColumns(List.of(text.substring(0, eol).strip().split(",")), CsvSchema.ColumnType.STRING).build();
+            // JMeter quotes the names of the variables it saves (sample_variables): "loomflux_closed".
+            List<String> names = Arrays.stream(text.substring(0, eol).strip().split(",")).map(n -> n.replaceAll("^\"(.*)\"$", "$1")).toList();
+            schema = CsvSchema.builder().addColumns(names, CsvSchema.ColumnType.STRING).build();
             text = text.substring(eol + 1);
         }
         List<Sample> out = new ArrayList<>();
@@ -94,7 +98,7 @@ final class Jtl {
     private static Sample sample(Map<String, String> r) {
         return new Sample(Long.parseLong(r.get("timeStamp")), Long.parseLong(r.get("elapsed")), r.get("responseCode"), Boolean.parseBoolean(r.get("success")),
                 r.get("threadName"), number(r.get("bytes")), number(r.get("sentBytes")), (int) number(r.get("allThreads")), number(r.get("Connect")),
-                r.getOrDefault("failureMessage", ""), r.getOrDefault("label", ""), r.getOrDefault("responseMessage", ""));
+                r.getOrDefault("failureMessage", ""), r.getOrDefault("label", ""), r.getOrDefault("responseMessage", ""), "1".equals(r.get(JmeterPlan.CLOSED)));
     }
 
     private static long number(String s) {

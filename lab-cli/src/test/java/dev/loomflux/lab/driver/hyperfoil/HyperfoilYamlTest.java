@@ -3,6 +3,7 @@ package dev.loomflux.lab.driver.hyperfoil;
 import dev.loomflux.lab.driver.LoadDriver;
 import dev.loomflux.lab.driver.LoadSpec;
 import dev.loomflux.lab.driver.PhasePlan;
+import dev.loomflux.lab.driver.Rounds;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -23,6 +24,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
+import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import org.yaml.snakeyaml.Yaml;
@@ -114,6 +116,37 @@ class HyperfoilYamlTest {
         }
         String none = DRIVER.export(new LoadSpec(TARGET, "/", new Profile.Fixed(2, Duration.ofSeconds(1)), 1), "t").text();
         assertFalse(none.contains("thinkTime"), none);
+    }
+
+    /**
+     * The lab's own handler of {@code Connection: close} follows every request of the benchmark the lab runs, plain loads and
+     * rounds alike, and Hyperfoil's parser finds it; the exported file, for a stock Hyperfoil, does not name it and says so.
+     */
+    @Test
+    void onlyTheBenchmarkRunInTheLabNamesItsHandlerOfConnectionClose() throws Exception {
+        Profile fixed = new Profile.Fixed(20, Duration.ofSeconds(3));
+        LoadSpec spec = new LoadSpec(TARGET, "/", new Profile.Loops(5, 200), 2);
+        Rounds rounds = new Rounds(List.of(new Rounds.Target("a", TARGET), new Rounds.Target("b", URI.create("http://10.0.0.6:8080"))), "/",
+                fixed, Rounds.shuffled(2, 2, 1), 1, Duration.ofSeconds(10), Duration.ZERO);
+        String handler = "- " + ConnectionClose.NAME + ": {}";
+        for (String inLab : List.of(BenchmarkYaml.render(spec, PhasePlan.of(spec.profile(), 2), "t", true), BenchmarkYaml.render(rounds, "r", true))) {
+            assertEquals(inLab.split("httpRequest:", -1).length - 1, inLab.split(Pattern.quote(handler), -1).length - 1, inLab);
+            parse(inLab);
+        }
+        for (String export : List.of(DRIVER.export(spec, "t").text(), DRIVER.export(rounds, "r").text())) {
+            assertFalse(export.contains(ConnectionClose.NAME), export);
+            assertTrue(export.contains("Connection: close"), "says what a stock Hyperfoil does with it: " + export);
+        }
+    }
+
+    @Test
+    void aConnectionHeaderClosesWhenOneOfItsOptionsIsClose() {
+        for (String yes : List.of("close", "Close", " CLOSE ", "keep-alive, close", "close,upgrade")) {
+            assertTrue(ConnectionClose.closes(yes), yes);
+        }
+        for (String no : List.of("keep-alive", "Keep-Alive", "closed", "upgrade, closer", "", ",")) {
+            assertFalse(ConnectionClose.closes(no), no);
+        }
     }
 
     @Test

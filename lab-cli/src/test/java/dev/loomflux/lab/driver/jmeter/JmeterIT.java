@@ -12,6 +12,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.loomflux.lab.Home;
 import dev.loomflux.lab.LabException;
 import dev.loomflux.lab.UsageException;
+import dev.loomflux.lab.process.LabProcesses;
 import dev.loomflux.lab.process.ManagedProcess;
 import java.net.InetAddress;
 import java.net.ServerSocket;
@@ -36,9 +37,11 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class JmeterIT {
     private static Stub stub;
+    private static LabProcesses processes;
 
     @BeforeAll
     static void startStub() throws Exception {
+        processes = new LabProcesses();
         stub = Stub.start();
     }
 
@@ -47,10 +50,11 @@ class JmeterIT {
         if (stub != null) {
             stub.close();
         }
+        processes.close();
     }
 
     private static Measurement run(Profile profile, String path, List<Second> live) {
-        return new Jmeter(Home.detect().jmeter()).run(new LoadSpec(stub.base(), path, profile, 1), live::add);
+        return new Jmeter(processes, Home.detect().jmeter()).run(new LoadSpec(stub.base(), path, profile, 1), live::add);
     }
 
     /** The series, the intervals and the totals describe the same requests, and the listener saw every second. */
@@ -94,7 +98,7 @@ class JmeterIT {
     }
 
     private static Measurement onTwoAgents(Profile profile, String path, List<Second> live) {
-        return new Jmeter(Home.detect().jmeter(), new JmeterAgents(2, List.of(), null)).run(new LoadSpec(stub.base(), path, profile, 1), live::add);
+        return new Jmeter(processes, Home.detect().jmeter(), new JmeterAgents(2, List.of(), null)).run(new LoadSpec(stub.base(), path, profile, 1), live::add);
     }
 
     /** The agents' parts add up to the load, and each keeps its share of the users busy: JMeter's controller and two agents over SSL. */
@@ -154,7 +158,7 @@ class JmeterIT {
                 try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
                     address = "127.0.0.1:" + s.getLocalPort();
                 }
-                agents.add(JmeterCluster.startAgent(Home.detect().jmeter(), address, dir.resolve("ssl.properties"), dir.resolve("agent-" + i + ".log")));
+                agents.add(JmeterCluster.startAgent(processes, Home.detect().jmeter(), address, dir.resolve("ssl.properties"), dir.resolve("agent-" + i + ".log")));
                 addresses.add(address);
             }
             for (int i = 0; i < 2; i++) {
@@ -164,7 +168,7 @@ class JmeterIT {
             remote.requireReachable("--agents");
             List<Second> live = new CopyOnWriteArrayList<>();
             // 5 s, not 3: cold agents leave gaps between a user's first requests, and over 3 s those read 3.58 users in flight of 4 once (CI, session 26).
-            Measurement m = new Jmeter(Home.detect().jmeter(), remote).run(new LoadSpec(stub.base(), "/delay?ms=50", new Profile.Fixed(4, Duration.ofSeconds(5)), 1), live::add);
+            Measurement m = new Jmeter(processes, Home.detect().jmeter(), remote).run(new LoadSpec(stub.base(), "/delay?ms=50", new Profile.Fixed(4, Duration.ofSeconds(5)), 1), live::add);
             consistent(m, live);
             assertEquals(addresses, m.agents().stream().map(AgentShare::agent).toList());
             assertEquals(m.requests(), m.agents().stream().mapToLong(AgentShare::requests).sum());
@@ -181,7 +185,7 @@ class JmeterIT {
     @Test
     @Tag("slow") // ./check slow, in CI after ./check
     void anAgentThatDiesFailsItsLoadAndLeavesNothingBehind() {
-        Jmeter jmeter = new Jmeter(Home.detect().jmeter(), new JmeterAgents(2, List.of(), null));
+        Jmeter jmeter = new Jmeter(processes, Home.detect().jmeter(), new JmeterAgents(2, List.of(), null));
         AtomicBoolean killed = new AtomicBoolean();
         LabException e = assertThrows(LabException.class, () -> jmeter.run(new LoadSpec(stub.base(), "/delay?ms=20", new Profile.Fixed(4, Duration.ofSeconds(30)), 1),
                 s -> {

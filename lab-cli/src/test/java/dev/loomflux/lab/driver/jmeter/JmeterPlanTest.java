@@ -5,6 +5,7 @@ import dev.loomflux.lab.driver.PhasePlan;
 import dev.loomflux.lab.driver.Rounds;
 import dev.loomflux.lab.driver.hyperfoil.Hyperfoil;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -16,6 +17,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.regex.Pattern;
 import javax.xml.parsers.DocumentBuilderFactory;
 import javax.xml.xpath.XPathConstants;
 import javax.xml.xpath.XPathFactory;
@@ -157,6 +159,34 @@ class JmeterPlanTest {
         Document rate = render(new Profile.Rate(100, Duration.ofSeconds(10), 100), "/plaintext", three);
         assertTrue(prop(groups(rate).get(0), "OpenModelThreadGroup.schedule").startsWith("rate(33.333333/sec) even_arrivals(10 sec)"));
         assertEquals("", text(render(new Profile.Fixed(14, Duration.ofSeconds(30)), "/plaintext"), "//SetupThreadGroup/@testname"), "no clock alone");
+    }
+
+    /**
+     * Every sample, in a load's plan or the rounds', marks a response whose headers (as JMeter records them, one a line)
+     * say {@code Connection: close}, whatever the case, alone or among other options; and only those.
+     */
+    @Test
+    void aResponseThatClosesItsConnectionIsMarkedInEveryPlan() throws Exception {
+        Rounds rounds = new Rounds(List.of(new Rounds.Target("a", URI.create("http://127.0.0.1:8181"))), "/plaintext",
+                new Profile.Fixed(7, Duration.ofSeconds(2)), Rounds.shuffled(1, 1, 1), 1, Duration.ofSeconds(10), Duration.ZERO);
+        Document roundsPlan = DocumentBuilderFactory.newInstance().newDocumentBuilder()
+                .parse(new ByteArrayInputStream(JmeterPlan.renderRounds(rounds, "r").getBytes(StandardCharsets.UTF_8)));
+        for (Document d : List.of(render(new Profile.Fixed(8, Duration.ofSeconds(30)), "/"), roundsPlan)) {
+            // At the plan's level, so that it follows every sampler of the plan.
+            String extractor = "/jmeterTestPlan/hashTree/hashTree/RegexExtractor";
+            assertEquals("true", text(d, extractor + "/stringProp[@name='RegexExtractor.useHeaders']"));
+            assertEquals(JmeterPlan.CLOSED, text(d, extractor + "/stringProp[@name='RegexExtractor.refname']"));
+            assertEquals("1", text(d, extractor + "/stringProp[@name='RegexExtractor.template']"));
+            assertEquals("0", text(d, extractor + "/stringProp[@name='RegexExtractor.default']"));
+            Pattern closes = Pattern.compile(text(d, extractor + "/stringProp[@name='RegexExtractor.regex']"));
+            String head = "HTTP/1.1 200 OK\nContent-Type: text/plain\nContent-Length: 13\n";
+            for (String yes : List.of("Connection: close\n", "connection: Close\n", "Connection: keep-alive, close\n")) {
+                assertTrue(closes.matcher(head + yes).find(), yes);
+            }
+            for (String no : List.of("Connection: keep-alive\n", "X-Connection: close\n", "Connection: closed\n", "")) {
+                assertFalse(closes.matcher(head + no + "Date: Fri, 27 Nov 2026 12:17:32 GMT\n").find(), no);
+            }
+        }
     }
 
     /**

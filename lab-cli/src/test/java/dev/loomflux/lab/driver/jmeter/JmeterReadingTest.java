@@ -1,5 +1,6 @@
 package dev.loomflux.lab.driver.jmeter;
 
+import dev.loomflux.lab.driver.Measurement;
 import dev.loomflux.lab.driver.PhasePlan;
 import dev.loomflux.lab.driver.Second;
 import dev.loomflux.lab.driver.Tally;
@@ -20,7 +21,20 @@ class JmeterReadingTest {
     private final JmeterReading reading = new JmeterReading(new Tally(PLAN, live::add, null, 10_000), PLAN, null, 10_000, List.of());
 
     private static Jtl.Sample sent(long atMs, long tookMs) {
-        return new Jtl.Sample(T0 + atMs, tookMs, "200", true, "fixed 1-1", 100, 100, 2, 1, "", "request", "");
+        return sent(atMs, tookMs, false);
+    }
+
+    private static Jtl.Sample sent(long atMs, long tookMs, boolean closed) {
+        return new Jtl.Sample(T0 + atMs, tookMs, "200", true, "fixed 1-1", 100, 100, 2, 1, "", "request", "", closed);
+    }
+
+    @Test
+    void aResponseThatClosedItsConnectionIsAReconnectionNotAnError() {
+        reading.add(List.of(sent(0, 5), sent(10, 5, true), sent(1_200, 5), sent(1_300, 5, true), sent(1_400, 5, true)), T0 + 2_000);
+        Measurement m = reading.finish(T0 + 2_000, null);
+        assertEquals(5, m.responses());
+        assertEquals(3, m.reconnections());
+        assertEquals(0, m.errors().total(), m.errors().toString());
     }
 
     @Test

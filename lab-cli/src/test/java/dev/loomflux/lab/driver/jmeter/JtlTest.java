@@ -26,7 +26,7 @@ class JtlTest {
                 + "1795707328300,16,request,Non HTTP response code: java.net.SocketException,\"Non HTTP response message: Socket closed, reset\",rate 1-9");
         List<Jtl.Sample> first = jtl.next();
         assertEquals(1, first.size());
-        assertEquals(new Jtl.Sample(1795707328267L, 206, "200", true, "fixed 1-1", 127, 127, 8, 24, "", "request", ""), first.get(0));
+        assertEquals(new Jtl.Sample(1795707328267L, 206, "200", true, "fixed 1-1", 127, 127, 8, 24, "", "request", "", false), first.get(0));
         Files.writeString(file, "79,text,false,\"a, b\",3130,0,35,35,http://127.0.0.1:18282/plaintext,0,0,0\n", StandardOpenOption.APPEND);
         List<Jtl.Sample> second = jtl.next();
         assertEquals(1, second.size());
@@ -37,5 +37,18 @@ class JtlTest {
         assertEquals(1795707328316L, failed.endMs());
         assertTrue(jtl.next().isEmpty(), "nothing new");
         assertEquals(2, Jtl.readAll(file).size());
+    }
+
+    @Test
+    void aResponseThatClosedItsConnectionIsMarked(@TempDir Path dir) throws Exception {
+        // As JMeter 5.6.3 wrote them with sample_variables=loomflux_closed, the variable's name quoted.
+        Path file = dir.resolve("out.jtl");
+        Files.writeString(file, HEADER.strip() + ",\"loomflux_closed\"\n"
+                + "1795782555366,137,request,200,,fixed 1-8,text,true,,127,127,20,20,http://127.0.0.1:18431/plaintext,133,0,48,0\n"
+                + "1795782555371,132,request,200,,fixed 1-18,text,true,,146,127,20,20,http://127.0.0.1:18431/plaintext,129,0,0,1\n");
+        List<Jtl.Sample> rows = Jtl.readAll(file);
+        assertFalse(rows.get(0).closed());
+        assertTrue(rows.get(1).closed());
+        assertEquals(List.of(0L, 48L), List.of(rows.get(1).connectMs(), rows.get(0).connectMs()), "the columns before it are read as before");
     }
 }
