@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.loomflux.lab.driver.LoadDriver;
 import dev.loomflux.lab.driver.LoadSpec;
+import dev.loomflux.lab.driver.PhasePlan;
 import dev.loomflux.lab.driver.Rounds;
 import dev.loomflux.lab.experiment.Flow;
 import dev.loomflux.lab.experiment.FlowCsv;
@@ -79,6 +80,11 @@ class FlowYamlTest {
         assertTrue(yaml.contains("\"crud.price\": \"uniform 100 10000\""));
         assertTrue(yaml.contains("\"crud.n\": \"unique\""));
         assertTrue(yaml.contains("duration: 5ms"), "the profile's pause after each iteration");
+        assertTrue(yaml.contains("needs the lab's jar among its extensions"), "an exported flow says what it needs");
+        // As the lab runs it: every step with the lab's handler of Connection: close.
+        String inLab = BenchmarkYaml.render(spec, PhasePlan.of(spec.profile(), spec.threads()), "flow", true);
+        parse(inLab);
+        assertEquals(4, inLab.split("- " + ConnectionClose.NAME + ": \\{}", -1).length - 1, inLab);
     }
 
     @Test

@@ -108,7 +108,7 @@ class JmeterFlowsTest {
         Document d = xml(render(shop(), new Profile.Fixed(4, Duration.ofSeconds(10), new Think(Duration.ofMillis(5), Duration.ofMillis(5)))));
         assertEquals("${" + JmeterFlows.FLOW + "}", text(d, "//SwitchController/stringProp[@name='SwitchController.value']"));
         assertEquals(List.of("browse", "buy"), all(d, "//SwitchController/following-sibling::hashTree[1]/TransactionController/@testname"));
-        assertEquals("(?i)(?:^|\\n)\\QLocation\\E:[ \\t]*([^\\r\\n]*)", text(d, "//RegexExtractor/stringProp[@name='RegexExtractor.regex']"));
+        assertEquals("(?i)(?:^|\\n)\\QLocation\\E:[ \\t]*([^\\r\\n]*)", text(d, "//RegexExtractor[@testname='next']/stringProp[@name='RegexExtractor.regex']"));
         assertEquals("^2\\d\\d$", text(d, "//HTTPSamplerProxy[@testname='search']/following-sibling::hashTree[1]/ResponseAssertion[@testname='expect 2xx']"
                 + "/collectionProp/stringProp"));
         assertEquals(List.of("after search", "think"), all(d, "//TestAction[@testname!='iteration']/@testname"), "the step's pause, then the iteration's");
