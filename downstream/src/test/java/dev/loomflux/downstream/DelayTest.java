@@ -16,9 +16,9 @@ class DelayTest {
 
     @Test
     void absentMeansFixedAndExact() {
-        assertEquals(new Delay(Delay.Dist.FIXED, 0, 0), parse());
-        assertEquals(new Delay(Delay.Dist.FIXED, 20, 0), parse("ms", "20"));
-        assertEquals(new Delay(Delay.Dist.FIXED, 20, 0), parse("ms", "20", "dist", "fixed"));
+        assertEquals(new StubDelay(StubDelay.Distribution.FIXED, 0, 0), parse());
+        assertEquals(new StubDelay(StubDelay.Distribution.FIXED, 20, 0), parse("ms", "20"));
+        assertEquals(new StubDelay(StubDelay.Distribution.FIXED, 20, 0), parse("ms", "20", "dist", "fixed"));
         Stats s = draw(parse("ms", "20"));
         assertEquals(20, s.quantile(0.0));
         assertEquals(20, s.quantile(1.0));
@@ -45,7 +45,7 @@ class DelayTest {
     @Test
     void lognormalHasMedianMsAndTheAskedP99() {
         Stats s = draw(parse("ms", "100", "dist", "lognormal", "p99", "1000"));
-        double sigma = Math.log(10) / Delay.Z99;
+        double sigma = Math.log(10) / StubDelay.Z99;
         near(100, s.quantile(0.5), "median");
         near(1000, s.quantile(0.99), "p99");
         near(100 * Math.exp(sigma * sigma / 2), s.mean(), "mean");
@@ -60,9 +60,9 @@ class DelayTest {
 
     @Test
     void everySampleIsCapped() {
-        assertEquals(Delay.MAX_MS, draw(parse("ms", "60000", "dist", "uniform")).quantile(1.0));
-        assertEquals(Delay.MAX_MS, draw(parse("ms", "30000", "dist", "lognormal", "p99", "60000")).quantile(1.0));
-        assertEquals(Delay.MAX_MS, draw(parse("ms", "60000", "dist", "exponential")).quantile(1.0));
+        assertEquals(StubDelay.MAX_MS, draw(parse("ms", "60000", "dist", "uniform")).quantile(1.0));
+        assertEquals(StubDelay.MAX_MS, draw(parse("ms", "30000", "dist", "lognormal", "p99", "60000")).quantile(1.0));
+        assertEquals(StubDelay.MAX_MS, draw(parse("ms", "60000", "dist", "exponential")).quantile(1.0));
     }
 
     @Test
@@ -85,19 +85,19 @@ class DelayTest {
         }
     }
 
-    private static Delay parse(String... pairs) {
+    private static StubDelay parse(String... pairs) {
         Map<String, List<String>> params = new LinkedHashMap<>();
         for (int i = 0; i < pairs.length; i += 2) {
             params.put(pairs[i], List.of(pairs[i + 1]));
         }
-        return Delay.parse(params);
+        return StubDelay.parse(params);
     }
 
     private static String bad(String... pairs) {
         return assertThrows(IllegalArgumentException.class, () -> parse(pairs)).getMessage();
     }
 
-    private static Stats draw(Delay delay) {
+    private static Stats draw(StubDelay delay) {
         SplittableRandom random = new SplittableRandom(42);
         int[] samples = new int[N];
         for (int i = 0; i < N; i++) {

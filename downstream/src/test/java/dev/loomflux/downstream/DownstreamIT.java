@@ -21,11 +21,11 @@ import org.junit.jupiter.api.Test;
 class DownstreamIT {
     private static final HttpClient CLIENT = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
 
-    private Downstream stub;
+    private LatencyStub stub;
 
     @BeforeEach
     void start() {
-        stub = Downstream.start("127.0.0.1", 0);
+        stub = LatencyStub.start("127.0.0.1", 0);
     }
 
     @AfterEach
@@ -129,15 +129,15 @@ class DownstreamIT {
 
     @Test
     void optionsDefaultToLoopbackAnd8090() {
-        assertEquals(new Downstream.Options("127.0.0.1", 8090), Downstream.Options.parse());
-        assertEquals(new Downstream.Options("0.0.0.0", 0), Downstream.Options.parse("--port", "0", "--host", "0.0.0.0"));
+        assertEquals(new LatencyStub.Options("127.0.0.1", 8090), LatencyStub.Options.parse());
+        assertEquals(new LatencyStub.Options("0.0.0.0", 0), LatencyStub.Options.parse("--port", "0", "--host", "0.0.0.0"));
     }
 
     @Test
     void badOptionsAreRejectedWithAMessage() {
         for (List<String> args : List.of(List.of("--port"), List.of("--port", "x"), List.of("--port", "65536"),
                 List.of("--verbose"), List.of("--host", ""))) {
-            var e = assertThrows(IllegalArgumentException.class, () -> Downstream.Options.parse(args.toArray(String[]::new)));
+            var e = assertThrows(IllegalArgumentException.class, () -> LatencyStub.Options.parse(args.toArray(String[]::new)));
             assertTrue(e.getMessage().contains("--"), e.getMessage());
         }
     }

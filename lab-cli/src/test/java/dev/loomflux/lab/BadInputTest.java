@@ -84,6 +84,36 @@ class BadInputTest {
                 "lab: --think 100ms..200ms: a paired block must last 10 of the longest pause, 2000ms, not 1000ms; give a longer block or the sequential design");
     }
 
+    /** A flag or field of an older lab is refused with the name that replaced it, rather than read as it once was. */
+    @Test
+    void anOldNameSaysItsNewName() throws IOException {
+        assertOneLineError(LabCli.of("run", "--connections", "5"), "lab: --connections is now --users");
+        assertOneLineError(LabCli.of("run", "--profile", "rate", "--rps", "10", "--max-users", "5"), "lab: --max-users is now --max-in-flight");
+        assertOneLineError(LabCli.of("sweep", "--max-users", "5", "--vary", "rate=10,20"), "lab: --max-users is now --max-in-flight");
+        Path yaml = dir.resolve("old.yaml");
+        Files.writeString(yaml, "targets: [mvc]\nscenarios: [plaintext]\nprofile: {rate: {rps: 10, max-users: 5}}\n");
+        assertOneLineError(LabCli.of("run", yaml.toString()), "lab: " + yaml + ": profile.rate.max-users: is now max-in-flight");
+    }
+
+    /** The paired design's JVMs come in sets, the sequential design's in repeats: each refuses the other's word and names its own. */
+    @Test
+    void setsArePairedAndRepeatsSequential() throws IOException {
+        assertOneLineError(LabCli.of("run", "--targets", "mvc", "--repeat", "3"),
+                "lab: --repeat 3: the paired design measures sets of JVMs in the same rounds; use --sets 3");
+        assertOneLineError(LabCli.of("run", "--design", "sequential", "--targets", "mvc", "--sets", "2"),
+                "lab: --sets 2: sets are the paired design's; this run measures one target after another"
+                        + " (--design sequential, or a profile other than fixed and rate): use --repeat 2");
+        assertOneLineError(LabCli.of("run", "--targets", "mvc", "--sets", "0"), "lab: --sets 0: expected 1..100");
+        Path yaml = dir.resolve("jvms.yaml");
+        String experiment = "targets: [mvc]\nscenarios: [plaintext]\nprofile: {fixed: {users: 2, duration: 5s}}\n";
+        Files.writeString(yaml, experiment + "design: paired\nrepeat: 2\n");
+        assertOneLineError(LabCli.of("run", yaml.toString()),
+                "lab: " + yaml + ": repeat: the paired design measures sets of JVMs in the same rounds: write sets: 2");
+        Files.writeString(yaml, experiment + "sets: 2\n");
+        assertOneLineError(LabCli.of("run", yaml.toString()), "lab: " + yaml + ": sets: sets are the paired design's (a fixed or rate profile);"
+                + " this experiment measures one target after another: write repeat: 2");
+    }
+
     @Test
     void aFileNameThatIsNoNameBecomesOne() throws IOException {
         Path yaml = dir.resolve("my first (test).yaml");
@@ -96,12 +126,12 @@ class BadInputTest {
     void flagsAndExperimentFilesShareOneProfileReadingWithTheSameLimits() throws IOException {
         String[][] cases = {
                 {"--profile fixed --users 0", "{fixed: {users: 0}}", "0 is out of range 1..100000", "--users 0: ", "profile.fixed.users: "},
-                {"--profile loops --connections 100001", "{loops: {users: 100001}}", "100001 is out of range 1..100000", "--users 100001: ",
+                {"--profile loops --users 100001", "{loops: {users: 100001}}", "100001 is out of range 1..100000", "--users 100001: ",
                         "profile.loops.users: "},
                 {"--profile burst --requests 0", "{burst: {requests: 0}}", "0 is out of range 1..10000000", "--requests 0: ", "profile.burst.requests: "},
                 {"--profile rate --duration 5s", "{rate: {duration: 5s}}", "required by the rate profile", "--rps: ", "profile.rate.rps: "},
-                {"--profile rate --rps 10 --max-users 0", "{rate: {rps: 10, max-users: 0}}", "0 is out of range 1..100000", "--max-users 0: ",
-                        "profile.rate.max-users: "},
+                {"--profile rate --rps 10 --max-in-flight 0", "{rate: {rps: 10, max-in-flight: 0}}", "0 is out of range 1..100000", "--max-in-flight 0: ",
+                        "profile.rate.max-in-flight: "},
                 {"--profile fixed --duration 0s", "{fixed: {duration: 0s}}", "must be longer than 0", "--duration 0s: ", "profile.fixed.duration: "},
                 {"--profile stages --stages 10s:0,5s:0", "{stages: [{duration: 10s, users: 0}, {duration: 5s, users: 0}]}", "no stage has users",
                         "--stages 10s:0,5s:0: ", "profile.stages: "},
@@ -139,7 +169,7 @@ class BadInputTest {
         String limits = Files.readString(proc);
         java.util.regex.Matcher m = java.util.regex.Pattern.compile("Max open files\\s+(\\d+)").matcher(limits);
         org.junit.jupiter.api.Assumptions.assumeTrue(m.find() && Long.parseLong(m.group(1)) < 6_000_000, "no open-file limit under 6,000,000 here");
-        assertOneLineError(LabCli.of("run", "--users", "100000", "--repeat", "20", "--no-pin"),
+        assertOneLineError(LabCli.of("run", "--users", "100000", "--sets", "20", "--no-pin"),
                 "--users 100000: the load driver holds 6,000,000 connections at once (100,000 users x 60 target JVMs");
     }
 

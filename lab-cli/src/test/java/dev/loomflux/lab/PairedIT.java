@@ -25,7 +25,7 @@ class PairedIT {
     @Test
     void theSameTargetTwiceNeverGetsAWinner() throws IOException {
         LabCli run = LabCli.of("run", "--aot-cache", "--targets", "mvc,mvc2", "--define", "mvc2=mvc", "--scenario", "plaintext", "--users", "16",
-                "--rounds", "8", "--block", "1s", "--lead-in", "1s", "--repeat", "2", "--warmup", "30s", "--cooldown", "0s", "--no-pin");
+                "--rounds", "8", "--block", "1s", "--lead-in", "1s", "--sets", "2", "--warmup", "30s", "--cooldown", "0s", "--no-pin");
         assertEquals(0, run.exitCode(), run.toString());
         JsonNode root = Results.tree(run.out());
         assertEquals(RunRecord.SCHEMA, root.path("schema").asInt());
@@ -61,7 +61,7 @@ class PairedIT {
             // Little's law per block: never more users in a request than there are (that would be miscounting), and at
             // plaintext's ~1 ms at least the 90% the lab holds a block to. The rest is the driver's own 20-50 us between
             // a response and the next request, outside every latency: 15.2 of 16 here, unpinned (RoundsIT: 20 ms, within 2%).
-            double busy = b.path("little_users").asDouble();
+            double busy = b.path("in_flight").asDouble();
             assertTrue(busy <= 16 * 1.01 && busy >= 16 * 0.9, "throughput x mean latency = " + busy + " of 16 users: " + b);
             assertTrue(b.path("cpu_ms_per_request").asDouble() > 0, b.toString());
         }

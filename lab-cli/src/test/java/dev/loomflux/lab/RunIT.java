@@ -102,7 +102,7 @@ class RunIT {
     void loopsAndRateProfilesRunEndToEnd() throws IOException {
         JsonNode loops = profileRun("--profile", "loops", "--users", "4", "--requests", "50");
         assertEquals(200, loops.path("responses").asLong(), loops.toString());
-        JsonNode rate = profileRun("--profile", "rate", "--rps", "200", "--duration", "3s", "--max-users", "50");
+        JsonNode rate = profileRun("--profile", "rate", "--rps", "200", "--duration", "3s", "--max-in-flight", "50");
         assertEquals(false, rate.path("behind_schedule").asBoolean(), rate.toString());
         assertTrue(Math.abs(rate.path("requests").asLong() - 600) <= 60, "rate 200/s for 3 s sent " + rate.path("requests"));
         assertEquals(200, rate.path("series").get(1).path("intended").asLong(), rate.path("series").toString());

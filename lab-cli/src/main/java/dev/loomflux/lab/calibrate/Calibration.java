@@ -72,7 +72,7 @@ public record Calibration(LoadDriver driver, int connections, Duration measured,
                     CpuPlan.affinityOf(stub.pid()), CpuPlan.list(cpus.driver()), cpus.note(), connections);
             out.flush();
             driver.run(new LoadSpec(stub.base(), STUB_PATH, new Profile.Fixed(connections, STUB_WARMUP), cpus.driver().size(), Duration.ofSeconds(10)), s -> { });
-            CalibrationRounds.Result r = new CalibrationRounds(driver, wrk, cpus, connections, measured, rounds, logs, out).run(stub.base(), STUB_PATH, stub.pid(), "stub");
+            CalibrationRounds.StepRounds r = new CalibrationRounds(driver, wrk, cpus, connections, measured, rounds, logs, out).run(stub.base(), STUB_PATH, stub.pid(), "stub");
             double labRps = r.labMedian(CalibrationRounds.LabSample::rps);
             double labCpu = r.labMedian(CalibrationRounds.LabSample::cpuPct);
             boolean saturated = r.lab().stream().filter(CalibrationRounds.LabSample::saturated).count() * 2 > r.lab().size();
@@ -84,7 +84,7 @@ public record Calibration(LoadDriver driver, int connections, Duration measured,
                 out.println("calibrate: the driver was not saturated (the stub was the limit); the ceiling is estimated from its CPU cost per request");
             }
             CalibrationStep step = CalibrationStep.onStub("stub " + STUB_PATH, labRps, labCpu, r.labErrors(),
-                    r.wrkMedian(w -> w.result().requestsPerSecond()), r.wrkMedian(Wrk.Sample::cpuPct), r.wrkErrors(), r.ratio());
+                    r.wrkMedian(w -> w.result().requestsPerSecond()), r.wrkMedian(Wrk.RunWithCpu::cpuPct), r.wrkErrors(), r.ratio());
             verdict(r, out);
             out.println("calibrate: " + step.line());
             out.flush();
@@ -105,9 +105,9 @@ public record Calibration(LoadDriver driver, int connections, Duration measured,
             }
             out.printf("calibrate: %s%n", w0.steady() ? "steady after " + w0.secondsToSteady() + " s of warmup"
                     : "not steady after " + w0.millis() / 1000 + " s (" + (w0.check() == null ? "no warmup" : w0.check().describe()) + "): consider a longer --warmup");
-            CalibrationRounds.Result r = new CalibrationRounds(driver, wrk, cpus, connections, measured, rounds, logs, out).run(t.base(), TARGET_PATH, t.process().pid(), targetSpec.name());
+            CalibrationRounds.StepRounds r = new CalibrationRounds(driver, wrk, cpus, connections, measured, rounds, logs, out).run(t.base(), TARGET_PATH, t.process().pid(), targetSpec.name());
             CalibrationStep step = CalibrationStep.onTarget(targetSpec.name() + " " + TARGET_PATH, r.labMedian(CalibrationRounds.LabSample::rps),
-                    r.labMedian(CalibrationRounds.LabSample::cpuPct), r.labErrors(), r.wrkMedian(w -> w.result().requestsPerSecond()), r.wrkMedian(Wrk.Sample::cpuPct), r.wrkErrors(), r.ratio());
+                    r.labMedian(CalibrationRounds.LabSample::cpuPct), r.labErrors(), r.wrkMedian(w -> w.result().requestsPerSecond()), r.wrkMedian(Wrk.RunWithCpu::cpuPct), r.wrkErrors(), r.ratio());
             verdict(r, out);
             out.println("calibrate: " + step.line());
             out.flush();
@@ -119,7 +119,7 @@ public record Calibration(LoadDriver driver, int connections, Duration measured,
      * Whether lab and wrk differ beyond the round-to-round noise (docs/statistics.md). Unpaired, so
      * more cautious than the per-round ratio: drift that moves both in a round counts as noise here.
      */
-    private static void verdict(CalibrationRounds.Result r, PrintWriter out) {
+    private static void verdict(CalibrationRounds.StepRounds r, PrintWriter out) {
         Verdict v = Stats.compare("throughput", "wrk", r.wrkRps(), "lab", r.labRps(), true);
         out.println("calibrate: lab vs wrk: " + v.text());
     }

@@ -50,7 +50,7 @@ final class CalibrationRounds {
     }
 
     /** Every round of one step, both generators. */
-    record Result(List<LabSample> lab, List<Wrk.Sample> wrk, List<Boolean> quiet) {
+    record StepRounds(List<LabSample> lab, List<Wrk.RunWithCpu> wrk, List<Boolean> quiet) {
         double[] quietOnly(double[] perRound) {
             return IntStream.range(0, perRound.length).filter(quiet::get).mapToDouble(i -> perRound[i]).toArray();
         }
@@ -67,7 +67,7 @@ final class CalibrationRounds {
             return Stats.summarize(lab.stream().mapToDouble(f).toArray()).median();
         }
 
-        double wrkMedian(ToDoubleFunction<Wrk.Sample> f) {
+        double wrkMedian(ToDoubleFunction<Wrk.RunWithCpu> f) {
             return Stats.summarize(wrk.stream().mapToDouble(f).toArray()).median();
         }
 
@@ -89,15 +89,15 @@ final class CalibrationRounds {
      * machine shared with other benchmarks (or a target whose JIT is still settling), whichever
      * always went second would otherwise get all of the drift.
      */
-    Result run(URI base, String path, long serverPid, String name) {
+    StepRounds run(URI base, String path, long serverPid, String name) {
         List<LabSample> lab = new ArrayList<>();
-        List<Wrk.Sample> ref = new ArrayList<>();
+        List<Wrk.RunWithCpu> ref = new ArrayList<>();
         List<Boolean> quiet = new ArrayList<>();
         for (int i = 1; i <= rounds; i++) {
             Path log = logs.resolve("wrk-" + name + "-" + i + ".log");
             double labJvmDuringWrk = 0;
-            Interference.Result labOthers = null;
-            Interference.Result wrkOthers = null;
+            Interference.OthersCpu labOthers = null;
+            Interference.OthersCpu wrkOthers = null;
             for (int j = 0; j < 2; j++) {
                 // Odd rounds: lab then wrk; even rounds: wrk then lab.
                 boolean labTurn = (j == 0) == (i % 2 == 1);
@@ -118,7 +118,7 @@ final class CalibrationRounds {
             }
             quiet.add(labOthers.quiet(QUIET_PCT) && wrkOthers.quiet(QUIET_PCT));
             LabSample l = lab.get(i - 1);
-            Wrk.Sample w = ref.get(i - 1);
+            Wrk.RunWithCpu w = ref.get(i - 1);
             if (w.result().requestsPerSecond() <= 0) {
                 throw new LabException("wrk completed no requests in round " + i + " against " + base.resolve(path) + " (" + log + ")");
             }
@@ -133,7 +133,7 @@ final class CalibrationRounds {
         if (!ref.isEmpty()) {
             out.println("calibrate: wrk command: " + String.join(" ", ref.get(0).command()));
         }
-        Result r = new Result(lab, ref, quiet);
+        StepRounds r = new StepRounds(lab, ref, quiet);
         double[] quietLab = r.quietOnly(r.labRps());
         if (quietLab.length > 0) {
             Estimate q = CalibrationStep.ratios(quietLab, r.quietOnly(r.wrkRps()));

@@ -21,7 +21,7 @@ final class Interference {
             (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
 
     /** CPU used by others, 100 = one core for the whole measurement. */
-    record Result(double onDriverPct, double onServerPct) {
+    record OthersCpu(double onDriverPct, double onServerPct) {
         boolean quiet(double thresholdPct) {
             return onDriverPct < thresholdPct && onServerPct < thresholdPct;
         }
@@ -53,9 +53,9 @@ final class Interference {
     }
 
     /** Call once the generators it ran (wrk, JMeter) have ended: their CPU counts as the lab's own. */
-    Result stop() {
+    OthersCpu stop() {
         if (driverTicks < 0 || serverTicks < 0) {
-            return new Result(Double.NaN, Double.NaN);
+            return new OthersCpu(Double.NaN, Double.NaN);
         }
         double wallMs = (System.nanoTime() - startNanos) / 1e6;
         double driverBusy = 100 * (busyTicks(driverCpus) - driverTicks) * MS_PER_TICK / wallMs;
@@ -68,7 +68,7 @@ final class Interference {
         boolean shared = driverCpus.stream().anyMatch(serverCpus::contains);
         double onDriver = driverBusy - own - (shared ? server : 0);
         double onServer = serverBusy - server - (shared ? own : 0);
-        return new Result(Math.max(0, onDriver), Math.max(0, onServer));
+        return new OthersCpu(Math.max(0, onDriver), Math.max(0, onServer));
     }
 
     private static long cpuNanos(long pid) {

@@ -17,11 +17,11 @@ import java.util.function.IntPredicate;
  */
 public final class CapacitySearch {
     /** One tried rate. */
-    public record Step(int rps, boolean passed) {
+    public record Trial(int rps, boolean passed) {
     }
 
     /** @param capacity the highest passing rate; 0 when even the lowest tried rate failed */
-    public record Outcome(int capacity, List<Step> steps, boolean reachedMax) {
+    public record Found(int capacity, List<Trial> steps, boolean reachedMax) {
     }
 
     private CapacitySearch() {
@@ -31,8 +31,8 @@ public final class CapacitySearch {
      * @param passes     runs one step at the given rate and says whether it met the SLO
      * @param resolution stop when (fail - pass) <= resolution x fail, e.g. 0.05
      */
-    public static Outcome search(int startRps, int maxRps, double resolution, int maxSteps, IntPredicate passes) {
-        List<Step> steps = new ArrayList<>();
+    public static Found search(int startRps, int maxRps, double resolution, int maxSteps, IntPredicate passes) {
+        List<Trial> steps = new ArrayList<>();
         Set<Integer> retried = new HashSet<>();
         int pass = 0;
         int rps = Math.min(startRps, maxRps);
@@ -40,13 +40,13 @@ public final class CapacitySearch {
             int fail = -1;
             while (fail < 0 && steps.size() < maxSteps) {
                 boolean ok = passes.test(rps);
-                steps.add(new Step(rps, ok));
+                steps.add(new Trial(rps, ok));
                 if (!ok) {
                     fail = rps;
                 } else {
                     pass = rps;
                     if (rps >= maxRps) {
-                        return new Outcome(pass, steps, true);
+                        return new Found(pass, steps, true);
                     }
                     rps = (int) Math.min((long) rps * 2, maxRps);
                 }
@@ -54,7 +54,7 @@ public final class CapacitySearch {
             while (fail > 0 && fail - pass > Math.max(1, resolution * fail) && steps.size() < maxSteps) {
                 int mid = pass + (fail - pass) / 2;
                 boolean ok = passes.test(mid);
-                steps.add(new Step(mid, ok));
+                steps.add(new Trial(mid, ok));
                 if (ok) {
                     pass = mid;
                 } else {
@@ -65,16 +65,16 @@ public final class CapacitySearch {
                 break;
             }
             boolean ok = passes.test(fail);
-            steps.add(new Step(fail, ok));
+            steps.add(new Trial(fail, ok));
             if (!ok) {
                 break;
             }
             pass = fail;
             if (fail >= maxRps) {
-                return new Outcome(pass, steps, true);
+                return new Found(pass, steps, true);
             }
             rps = (int) Math.min((long) fail * 2, maxRps);
         }
-        return new Outcome(pass, steps, false);
+        return new Found(pass, steps, false);
     }
 }

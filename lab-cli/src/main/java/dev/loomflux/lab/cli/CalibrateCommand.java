@@ -3,6 +3,7 @@ package dev.loomflux.lab.cli;
 import dev.loomflux.lab.Home;
 import dev.loomflux.lab.UsageException;
 import dev.loomflux.lab.calibrate.Calibration;
+import dev.loomflux.lab.experiment.DriverChoice;
 import dev.loomflux.lab.experiment.ExperimentReader;
 import dev.loomflux.lab.process.LabProcesses;
 import dev.loomflux.lab.process.MachineLock;
@@ -95,7 +96,7 @@ public final class CalibrateCommand implements Callable<Integer> {
         Home home = Home.detect();
         targetSpec.app().jar(home);
         try (MachineLock taken = machine.take("calibrate", out)) {
-            new Calibration(driver.driver(false, false), connections, measured, rounds, targetWarmup, processes, processes::stopping).run(home, settings, cpus, targetSpec, wrk, out);
+            new Calibration(driver.driver(DriverChoice.NONE, false, false), connections, measured, rounds, targetWarmup, processes, processes::stopping).run(home, settings, cpus, targetSpec, wrk, out);
         }
         return 0;
     }

@@ -24,8 +24,8 @@ import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
 
 @Command(name = "capacity", mixinStandardHelpOptions = true, sortOptions = false,
-        description = {"Find each target's capacity at an SLO: open-model rate steps (doubling, then bisection to 5%%),",
-                "each with warmup; reports the highest rate that meets the SLO and the latency-vs-rate curve."})
+        description = {"Find each target's capacity: the highest open-model rate that meets an SLO.",
+                "Rate steps double, then bisect to 5%%, each after its own warmup; reports each target's capacity and its latency-vs-rate curve."})
 public final class CapacityCommand implements Callable<Integer> {
     @Option(names = "--slo", paramLabel = "PCT<MS", defaultValue = "p99<50ms",
             description = "Latency bound, e.g. p99<50ms (p50, p90, p95, p99, p999). Default: ${DEFAULT-VALUE}.")
@@ -101,12 +101,13 @@ public final class CapacityCommand implements Callable<Integer> {
         List<Scenario> scenarios = scenarioOptions.select(List.of("gateway"));
         Experiment experiment = new Experiment("capacity-" + String.join("+", scenarios.stream().map(s -> s.kind().id()).toList()),
                 targets.select(), scenarios, new Profile.Rate(start, stepTime, plan.inFlight(start)),
-                Flags.duration("--warmup", warmup, true), Flags.duration("--cooldown", cooldown, true), Flags.repeat(repeat));
+                Flags.duration("--warmup", warmup, true), Flags.duration("--cooldown", cooldown, true), Flags.count("--repeat", repeat));
         LaunchSettings settings = jvm.settings();
         CpuPlan cpus = cpuOptions.plan();
         LimitsCheck.require(experiment.targets(), settings, cpus.target(), jvm.cpus != null, jvm.memory != null, null);
         try (MachineLock taken = machine.take("capacity", spec.commandLine().getOut())) {
-            new Runner(Home.detect(), experiment, settings, cpus, db, new Hyperfoil(), Procedure.capacity(plan), processes, processes::stopping, spec.commandLine().getOut()).run();
+            new Runner(Home.detect(), experiment, Procedure.capacity(plan), new Runner.Setup(settings, cpus, db, new Hyperfoil(), processes), processes::stopping,
+                    spec.commandLine().getOut()).run();
         }
         return processes.stopping() ? 130 : 0;
     }

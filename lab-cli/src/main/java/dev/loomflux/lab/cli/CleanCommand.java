@@ -9,8 +9,8 @@ import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
 
 @Command(name = "clean", mixinStandardHelpOptions = true,
-        description = {"Stop what a lab that died (SIGKILL, the OOM killer, a CI timeout) left running, from the record in each run's",
-                "directory, and mark those runs' results.json abandoned. Every ./lab run does this first by itself."})
+        description = {"Stop what a lab that died (SIGKILL, the OOM killer, a CI timeout) left running, and mark its runs abandoned.",
+                "Reads the record in each run's directory and marks the run's results.json; every ./lab run does this first by itself."})
 public final class CleanCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;

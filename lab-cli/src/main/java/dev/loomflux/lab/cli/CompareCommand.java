@@ -24,7 +24,8 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 @Command(name = "compare", mixinStandardHelpOptions = true,
-        description = {"Each metric's change from run A to run B, per target x scenario (x repeat, x capacity step by offered rate) in both; capacity runs also by the knee found.",
+        description = {"Each metric's change from run A to run B, per target x scenario (x set or repeat, x capacity step by offered rate) in both.",
+                "Capacity runs are compared by the knee found too.",
                 "With --fail-on, exits 1 when a threshold is crossed (for CI); a result that was not steady never counts.",
                 "With --reproducibility, two runs of one experiment side by side instead (bench/reproduce.sh)."})
 public final class CompareCommand implements Callable<Integer> {

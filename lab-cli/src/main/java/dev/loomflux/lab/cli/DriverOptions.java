@@ -28,46 +28,51 @@ public final class DriverOptions {
     @Option(names = "--agent-keystore", paramLabel = "FILE", description = "The keystore the agents on other hosts were started with (./lab agent made it).")
     Path agentKeystore;
 
-    private DriverChoice file = DriverChoice.NONE;
-
     public DriverOptions(LabProcesses processes) {
         this.processes = processes;
     }
 
-    /** The experiment file's choice, which the flags override: --driver another driver drops the file's agents too. */
-    void fromFile(DriverChoice choice) {
-        file = driver != null && !driver.equals(choice.name()) ? DriverChoice.NONE : choice;
+    /** The file's choice as the flags leave it: --driver another driver drops the file's agents too. */
+    private DriverChoice kept(DriverChoice file) {
+        return driver != null && !driver.equals(file.name()) ? DriverChoice.NONE : file;
     }
 
-    private String name() {
+    private String name(DriverChoice file) {
         return driver != null ? driver : file.name() != null ? file.name() : "hyperfoil";
     }
 
-    private boolean agentsGiven() {
+    private boolean agentsGiven(DriverChoice file) {
         return agents != null || file.agents() != null;
     }
 
     /** Where the agents were given, for errors. */
-    private String agentsField() {
+    private String agentsField(DriverChoice file) {
         return agents != null ? "--agents" : file.agentsWhere();
     }
 
-    /** JMeter's agents each run the whole plan, so they cannot take turns in one set of rounds: with them, runs are sequential. */
-    boolean roundsPossible() {
-        return !"jmeter".equals(name()) || !agentsGiven();
+    /**
+     * JMeter's agents each run the whole plan, so they cannot take turns in one set of rounds: with them, runs are sequential.
+     *
+     * @param fromFile the experiment file's choice ({@link DriverChoice#NONE} without one), which the flags override
+     */
+    boolean roundsPossible(DriverChoice fromFile) {
+        DriverChoice file = kept(fromFile);
+        return !"jmeter".equals(name(file)) || !agentsGiven(file);
     }
 
-    LoadDriver driver(boolean inRounds, boolean rateBlocks) {
-        return driver(inRounds, rateBlocks, false);
+    LoadDriver driver(DriverChoice fromFile, boolean inRounds, boolean rateBlocks) {
+        return driver(fromFile, inRounds, rateBlocks, false);
     }
 
     /**
+     * @param fromFile   the experiment file's choice ({@link DriverChoice#NONE} without one), which the flags override
      * @param inRounds   whether the load is interleaved rounds (the paired design)
      * @param rateBlocks whether those rounds' blocks are a rate
      * @param flows      whether a scenario is a flow
      */
-    LoadDriver driver(boolean inRounds, boolean rateBlocks, boolean flows) {
-        String name = name();
+    LoadDriver driver(DriverChoice fromFile, boolean inRounds, boolean rateBlocks, boolean flows) {
+        DriverChoice file = kept(fromFile);
+        String name = name(file);
         if ((agents != null || agentKeystore != null) && !"jmeter".equals(name)) {
             throw new UsageException((agents != null ? "--agents" : "--agent-keystore") + ": JMeter's agents; add --driver jmeter");
         }
@@ -75,8 +80,8 @@ public final class DriverOptions {
         return switch (name) {
             case "hyperfoil" -> new Hyperfoil();
             case "jmeter" -> {
-                if (inRounds && agentsGiven()) {
-                    throw new UsageException(agentsField() + ": JMeter's agents run no interleaved rounds (each would keep its own); use --design sequential");
+                if (inRounds && agentsGiven(file)) {
+                    throw new UsageException(agentsField(file) + ": JMeter's agents run no interleaved rounds (each would keep its own); use --design sequential");
                 }
                 if (inRounds && rateBlocks) {
                     throw new UsageException(named + ": the paired design's rate blocks need the Hyperfoil driver; use --profile fixed or --design sequential");
@@ -85,21 +90,21 @@ public final class DriverOptions {
                     // JMeter's plan of a flow is written (JmeterPlan); reading its samples by step and flow is not done yet.
                     throw new UsageException(named + ": flows run on the Hyperfoil driver only so far; use --driver hyperfoil");
                 }
-                yield new Jmeter(processes, Home.detect().jmeter(), agents());
+                yield new Jmeter(processes, Home.detect().jmeter(), agents(file));
             }
             default -> throw new UsageException(named + ": expected hyperfoil or jmeter");
         };
     }
 
-    private JmeterAgents agents() {
+    private JmeterAgents agents(DriverChoice file) {
         Path keystore = agentKeystore != null ? agentKeystore : file.keystore();
-        JmeterAgents.Fields fields = agents != null
-                ? JmeterAgents.Fields.flags(agents, keystore)
-                : new JmeterAgents.Fields(file.agentsWhere(), agentKeystore != null ? "--agent-keystore" : "keystore",
+        JmeterAgents.Names fields = agents != null
+                ? JmeterAgents.Names.flags(agents, keystore)
+                : new JmeterAgents.Names(file.agentsWhere(), agentKeystore != null ? "--agent-keystore" : "keystore",
                 agentKeystore != null ? "--agent-keystore " + keystore : file.keystoreWhere() + " " + keystore);
         String value = agents != null ? agents : file.agents();
         JmeterAgents on = value == null ? JmeterAgents.NONE : JmeterAgents.parse(value, keystore, fields);
-        on.requireReachable(agentsField());
+        on.requireReachable(agentsField(file));
         return on;
     }
 }

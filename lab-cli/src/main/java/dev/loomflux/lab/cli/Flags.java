@@ -2,7 +2,7 @@ package dev.loomflux.lab.cli;
 
 import dev.loomflux.lab.UsageException;
 import dev.loomflux.lab.experiment.ExperimentReader;
-import dev.loomflux.lab.experiment.Limits;
+import dev.loomflux.lab.experiment.LoadBounds;
 import java.time.Duration;
 
 /** Flag values in the experiment files' syntax, with errors that name the flag. */
@@ -10,10 +10,10 @@ final class Flags {
     private Flags() {
     }
 
-    /** --repeat N, for run, sweep and capacity alike. */
-    static int repeat(int n) {
-        if (n < 1 || n > Limits.MAX_REPEAT) {
-            throw new UsageException("--repeat " + n + ": expected 1.." + Limits.MAX_REPEAT);
+    /** How many JVMs of each target, --repeat N or --sets N, for run, sweep and capacity alike. */
+    static int count(String flag, int n) {
+        if (n < 1 || n > LoadBounds.MAX_REPEAT) {
+            throw new UsageException(flag + " " + n + ": expected 1.." + LoadBounds.MAX_REPEAT);
         }
         return n;
     }

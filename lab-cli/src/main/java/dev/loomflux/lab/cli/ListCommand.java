@@ -20,7 +20,7 @@ public final class ListCommand implements Callable<Integer> {
             "stages: --stages 15s:50,30s:100,...: k6-style linear ramps of closed-model users",
             "loops: --users N --requests L: N users x L requests, started over 1 s (JMeter)",
             "burst: --users N --requests L: N users started at once x L requests (Gatling)",
-            "rate: --rps R --duration T [--max-users M]: open model, constant arrivals (wrk2)");
+            "rate: --rps R --duration T [--max-in-flight M]: open model, constant arrivals (wrk2)");
 
     @Spec
     CommandSpec spec;
@@ -31,12 +31,12 @@ public final class ListCommand implements Callable<Integer> {
         for (TargetSpec t : new Targets().all().values().stream().sorted((a, b) -> a.name().compareTo(b.name())).collect(Collectors.toList())) {
             out.println("target    " + t.name() + ": " + t.runs() + (t.properties().isEmpty() ? "" : " " + t.properties()));
         }
-        for (Scenario.Kind k : Scenario.Kind.values()) {
-            if (k == Scenario.Kind.PATH) {
+        for (Scenario.Endpoint k : Scenario.Endpoint.values()) {
+            if (k == Scenario.Endpoint.PATH) {
                 out.println("scenario  path:/ANY: GET any path, e.g. for a bring-your-own app (YAML: - path: /hello)");
                 continue;
             }
-            if (k == Scenario.Kind.FLOW) {
+            if (k == Scenario.Endpoint.FLOW) {
                 Scenario crud = Scenario.of("crud", java.util.Map.of(), true, "crud");
                 out.println("scenario  crud: a flow: " + String.join(", ", crud.mix().steps().stream().map(s -> s.request()).toList())
                         + " (YAML: - flow: NAME with its steps, experiments/flow-crud.yaml)");

@@ -1,6 +1,7 @@
 package dev.loomflux.lab.cli;
 
 import dev.loomflux.lab.UsageException;
+import dev.loomflux.lab.experiment.DriverChoice;
 import dev.loomflux.lab.experiment.Experiment;
 import dev.loomflux.lab.experiment.Sweep;
 import dev.loomflux.lab.process.LabProcesses;
@@ -10,10 +11,10 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /** ./lab run with a grid: where each model wins (docs/sweep.md). */
-@Command(name = "sweep", mixinStandardHelpOptions = true, sortOptions = false,
-        description = {"Measure every target at steady state in every cell of a grid of one or two parameters, and draw the map: per cell "
-                + "and metric the winner where it is clear, and where the winner changes. Takes everything ./lab run takes; an experiment "
-                + "file gives the grid in its sweep section, flags with --vary (docs/sweep.md)."})
+@Command(name = "sweep", mixinStandardHelpOptions = true, sortOptions = false, abbreviateSynopsis = true, modelTransformer = OptionSections.class,
+        description = {"Measure every target in every cell of a grid of one or two parameters, and map where each model wins.",
+                "Per cell and metric the map names the winner where it is clear, and where the winner changes.",
+                "Takes everything ./lab run takes; an experiment file gives the grid in its sweep section, flags with --vary (docs/sweep.md)."})
 public final class SweepCommand extends RunCommand {
     @Option(names = "--vary", paramLabel = "NAME=V1,V2,...",
             description = {"A parameter and its values, once or twice: users, rate, delay, depth, page, size, work (same JVM, new load),",
@@ -30,7 +31,7 @@ public final class SweepCommand extends RunCommand {
     }
 
     @Override
-    boolean pairedByDefault() {
+    boolean pairedByDefault(DriverChoice fromFile) {
         return false;
     }
 

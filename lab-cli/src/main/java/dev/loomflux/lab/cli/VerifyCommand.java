@@ -13,8 +13,8 @@ import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
 
 @Command(name = "verify", mixinStandardHelpOptions = true,
-        description = {"Start each target with the stub and PostgreSQL, and check every endpoint before any load:",
-                "status, content type, body, I/O timing and bad input. Exit 1 if any check fails."})
+        description = {"Start each target with the stub and PostgreSQL and check every endpoint, before any load.",
+                "Checks status, content type, body, I/O timing and bad input; exits 1 if any check fails."})
 public final class VerifyCommand implements Callable<Integer> {
     @Mixin
     TargetOptions targets;

@@ -11,14 +11,14 @@ import java.util.Locale;
 /** Each metric's change from run A to run B, per target x scenario (x repeat, x step) present in both. */
 public final class Comparison {
     /** @param unsteady "" or which side's result was not steady ("A", "B", "A, B"): its breaches are no regression */
-    record Row(String target, String scenario, Metric metric, Double a, Double b, Double changePercent, List<Threshold> breached,
+    record MetricChange(String target, String scenario, Metric metric, Double a, Double b, Double changePercent, List<Threshold> breached,
                String unsteady) {
         boolean regression() {
             return !breached.isEmpty() && unsteady.isEmpty();
         }
     }
 
-    private final List<Row> rows = new ArrayList<>();
+    private final List<MetricChange> rows = new ArrayList<>();
     private final List<String> unmatched = new ArrayList<>();
     private String unsteadyLine;
 
@@ -89,10 +89,10 @@ public final class Comparison {
                 breached.add(t);
             }
         }
-        rows.add(new Row(target, where, m, va, vb, change, breached, unsteady));
+        rows.add(new MetricChange(target, where, m, va, vb, change, breached, unsteady));
     }
 
-    List<Row> rows() {
+    List<MetricChange> rows() {
         return rows;
     }
 
@@ -101,7 +101,7 @@ public final class Comparison {
     }
 
     public boolean regressed() {
-        return rows.stream().anyMatch(Row::regression);
+        return rows.stream().anyMatch(MetricChange::regression);
     }
 
     /** Thresholds crossed only where a result was not steady: reported, never counted. */
@@ -117,7 +117,7 @@ public final class Comparison {
     public List<String[]> table() {
         List<String[]> out = new ArrayList<>();
         out.add(new String[] {"target", "scenario", "metric", "A", "B", "change", "verdict"});
-        for (Row r : rows) {
+        for (MetricChange r : rows) {
             out.add(new String[] {r.target(), r.scenario(), r.metric().id() + (r.metric().unit().isEmpty() ? "" : " (" + r.metric().unit() + ")"),
                     fmt(r.a()), fmt(r.b()), r.changePercent() == null ? (r.a() != null && r.a() == 0 && r.b() != null && r.b() > 0 ? "new" : "-")
                     : String.format(Locale.ROOT, "%+.1f%%", r.changePercent()),

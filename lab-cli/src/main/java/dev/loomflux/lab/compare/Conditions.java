@@ -47,7 +47,7 @@ public final class Conditions {
         return v == null ? "" : " " + v;
     }
 
-    private static String limits(ExperimentDescription.Limits l) {
+    private static String limits(ExperimentDescription.LimitsDescription l) {
         if (l == null || (l.cpus() == null && l.memoryMb() == null)) {
             return "none";
         }

@@ -21,7 +21,7 @@ public final class PairedAgreement {
     static final double P50_GOAL_PCT = 10;
     static final double DECISIVE = 0.15;
 
-    private record Row(String scenario, String metric, String a, String b, PairComparison[] runs, double[] ratios, String[] outcomes) {
+    private record AcrossRuns(String scenario, String metric, String a, String b, PairComparison[] runs, double[] ratios, String[] outcomes) {
         double spreadPct() {
             double[] s = ratios.clone();
             Arrays.sort(s);
@@ -42,7 +42,7 @@ public final class PairedAgreement {
         }
     }
 
-    private final List<Row> rows = new ArrayList<>();
+    private final List<AcrossRuns> rows = new ArrayList<>();
     private final int runs;
 
     private PairedAgreement(int runs) {
@@ -62,7 +62,7 @@ public final class PairedAgreement {
             }
         }
         byKey.values().stream().filter(cs -> Arrays.stream(cs).allMatch(c -> c != null && c.ratio() != null)).forEach(cs -> out.rows.add(
-                new Row(cs[0].where(), cs[0].metric(), cs[0].a(), cs[0].b(), cs, Arrays.stream(cs).mapToDouble(PairComparison::ratio).toArray(),
+                new AcrossRuns(cs[0].where(), cs[0].metric(), cs[0].a(), cs[0].b(), cs, Arrays.stream(cs).mapToDouble(PairComparison::ratio).toArray(),
                         Arrays.stream(cs).map(PairComparison::outcome).toArray(String[]::new))));
         return out;
     }
@@ -75,7 +75,7 @@ public final class PairedAgreement {
         }
         header.addAll(List.of("spread", "outcomes", "goal"));
         out.add(header.toArray(String[]::new));
-        for (Row r : rows) {
+        for (AcrossRuns r : rows) {
             List<String> cells = new ArrayList<>(List.of(r.scenario(), r.metric(), r.a() + "/" + r.b()));
             Arrays.stream(r.ratios()).forEach(x -> cells.add(String.format(Locale.ROOT, "%.3f", x)));
             cells.add(String.format(Locale.ROOT, "+-%.1f%%", r.spreadPct()));
@@ -94,7 +94,7 @@ public final class PairedAgreement {
     public List<String[]> changesTable() {
         List<String[]> out = new ArrayList<>();
         out.add(new String[] {"scenario", "metric", "pair a/b", "A", "B", "B/A", "verdict"});
-        for (Row r : rows) {
+        for (AcrossRuns r : rows) {
             PairComparison first = r.runs()[0];
             PairComparison last = r.runs()[r.runs().length - 1];
             out.add(new String[] {r.scenario(), r.metric(), r.a() + "/" + r.b(), cell(first), cell(last),
@@ -113,7 +113,7 @@ public final class PairedAgreement {
         return rows.stream().filter(r -> !r.outcomes()[0].equals(r.outcomes()[r.outcomes().length - 1])).count();
     }
 
-    private static String goal(Row r) {
+    private static String goal(AcrossRuns r) {
         List<String> missed = new ArrayList<>();
         double limit = r.metric().equals(Metric.THROUGHPUT.id()) ? THROUGHPUT_GOAL_PCT : r.metric().equals(Metric.P50.id()) ? P50_GOAL_PCT : -1;
         if (limit > 0 && r.spreadPct() > limit) {
@@ -129,14 +129,14 @@ public final class PairedAgreement {
     }
 
     public String summary() {
-        List<Row> t = rows.stream().filter(r -> r.metric().equals(Metric.THROUGHPUT.id())).toList();
-        List<Row> p = rows.stream().filter(r -> r.metric().equals(Metric.P50.id())).toList();
-        long decisive = rows.stream().filter(Row::decisive).count();
+        List<AcrossRuns> t = rows.stream().filter(r -> r.metric().equals(Metric.THROUGHPUT.id())).toList();
+        List<AcrossRuns> p = rows.stream().filter(r -> r.metric().equals(Metric.P50.id())).toList();
+        long decisive = rows.stream().filter(AcrossRuns::decisive).count();
         return String.format(Locale.ROOT, "%d runs: throughput ratios within +-%.0f%%: %d of %d (widest +-%.1f%%); p50 within +-%.0f%%: %d of %d; "
                         + "flips: %d; pairs 15%%+ apart decided in every run: %d of %d; outcomes that differ between runs: %d of %d",
                 runs, THROUGHPUT_GOAL_PCT, t.stream().filter(r -> r.spreadPct() <= THROUGHPUT_GOAL_PCT).count(), t.size(),
-                t.stream().mapToDouble(Row::spreadPct).max().orElse(0), P50_GOAL_PCT, p.stream().filter(r -> r.spreadPct() <= P50_GOAL_PCT).count(),
-                p.size(), rows.stream().filter(Row::flips).count(), rows.stream().filter(r -> r.decisive() && r.decidedEveryRun()).count(), decisive,
+                t.stream().mapToDouble(AcrossRuns::spreadPct).max().orElse(0), P50_GOAL_PCT, p.stream().filter(r -> r.spreadPct() <= P50_GOAL_PCT).count(),
+                p.size(), rows.stream().filter(AcrossRuns::flips).count(), rows.stream().filter(r -> r.decisive() && r.decidedEveryRun()).count(), decisive,
                 rows.stream().filter(r -> Arrays.stream(r.outcomes()).distinct().count() > 1).count(), rows.size());
     }
 }

@@ -81,16 +81,16 @@ final class Pairs {
     private static Map<String, Result> index(List<Result> results) {
         Map<String, Result> m = new LinkedHashMap<>();
         // A rate measured twice in one search (a miss measured again) is represented by its last measurement, which counted.
-        results.forEach(r -> m.put(r.target() + "\n" + r.scenario() + "\n" + r.key().cell() + "\n" + r.repeatOrFirst() + "\n" + r.slo().offeredRps(), r));
+        results.forEach(r -> m.put(r.target() + "\n" + r.scenario() + "\n" + r.key().cell() + "\n" + r.jvm() + "\n" + r.slo().offeredRps(), r));
         return m;
     }
 
     /** Single runs stay unlabelled, so their tables read as before. */
     private static String label(Result r, List<Result> all) {
-        boolean repeated = all.stream().anyMatch(o -> o.target().equals(r.target()) && o.scenario().equals(r.scenario()) && o.repeatOrFirst() > 1);
+        boolean repeated = all.stream().anyMatch(o -> o.target().equals(r.target()) && o.scenario().equals(r.scenario()) && o.jvm() > 1);
         String step = r.key().step() == null ? "" : "at " + r.slo().offeredRps() + " rps";
         String cell = r.cellLabel();
-        String rep = repeated ? "r" + r.repeatOrFirst() : "";
+        String rep = repeated ? (r.key().set() != null ? "s" : "r") + r.jvm() : "";
         return String.join(" ", java.util.stream.Stream.of(step, cell, rep).filter(x -> !x.isEmpty()).toList());
     }
 }

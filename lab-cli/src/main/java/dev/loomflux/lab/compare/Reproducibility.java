@@ -28,7 +28,7 @@ public final class Reproducibility {
      * One line of a ratio table: one pair of results, or the medians over repeats of one target x
      * scenario. Ratios are B / A, rounded to the 3 decimals printed, so a printed 1.100 is within the goal.
      */
-    record Row(String target, String where, Double throughputA, Double throughputB, Double throughput, Double p50, Double p99, String steady) {
+    record Ratios(String target, String where, Double throughputA, Double throughputB, Double throughput, Double p50, Double p99, String steady) {
         boolean throughputOk() {
             return within(throughput);
         }
@@ -44,8 +44,8 @@ public final class Reproducibility {
     }
 
     private final Pairs pairs;
-    private final List<Row> rows = new ArrayList<>();
-    private final List<Row> medians = new ArrayList<>();
+    private final List<Ratios> rows = new ArrayList<>();
+    private final List<Ratios> medians = new ArrayList<>();
     private final List<String[]> agreement = new ArrayList<>();
     private final boolean verdicts;
     private int flips;
@@ -63,7 +63,7 @@ public final class Reproducibility {
         Reproducibility r = new Reproducibility(Pairs.of(runA, runB), verdicts);
         for (Pairs.Pair p : r.pairs.matched()) {
             String unsteady = p.unsteady();
-            r.rows.add(new Row(p.target(), p.where(), Metric.THROUGHPUT.read(p.a()), Metric.THROUGHPUT.read(p.b()), ratio(Metric.THROUGHPUT, p),
+            r.rows.add(new Ratios(p.target(), p.where(), Metric.THROUGHPUT.read(p.a()), Metric.THROUGHPUT.read(p.b()), ratio(Metric.THROUGHPUT, p),
                     ratio(Metric.P50, p), ratio(Metric.P99, p), unsteady.isEmpty() ? "yes" : "no: " + unsteady));
         }
         if (verdicts) {
@@ -117,31 +117,31 @@ public final class Reproducibility {
 
     /** Judged on the medians when the runs are repeated: a single repeat is not what the lab reports. */
     public String summary() {
-        List<Row> judged = medians.isEmpty() ? rows : medians;
-        double[] t = judged.stream().map(Row::throughput).filter(Objects::nonNull).mapToDouble(Double::doubleValue).toArray();
+        List<Ratios> judged = medians.isEmpty() ? rows : medians;
+        double[] t = judged.stream().map(Ratios::throughput).filter(Objects::nonNull).mapToDouble(Double::doubleValue).toArray();
         String range = t.length == 0 ? "-" : fmt(Arrays.stream(t).min().getAsDouble()) + "-" + fmt(Arrays.stream(t).max().getAsDouble());
         int m = judged.size();
         return String.format(Locale.ROOT, "%sthroughput ratios min-max %s; %d of %d within %.2f-%.2f; p50 within +-10%%: %d of %d; verdict flips: %s",
-                medians.isEmpty() ? "" : "medians over repeats: ", range, judged.stream().filter(Row::throughputOk).count(), m, LOW, HIGH,
-                judged.stream().filter(Row::p50Ok).count(), m,
+                medians.isEmpty() ? "" : "medians over repeats: ", range, judged.stream().filter(Ratios::throughputOk).count(), m, LOW, HIGH,
+                judged.stream().filter(Ratios::p50Ok).count(), m,
                 verdicts ? flips + (weaker > 0 ? " (weaker: " + weaker + ")" : "") : "n/a (single runs); rank changes: " + rankChanges);
     }
 
     /** Per target x scenario in both runs' summary.estimates: the medians of throughput, p50 and p99, and their ratios. */
-    private void compareMedians(Map<String, RepeatSummary.Estimate> a, Map<String, RepeatSummary.Estimate> b) {
+    private void compareMedians(Map<String, RepeatSummary.Median> a, Map<String, RepeatSummary.Median> b) {
         String throughput = Metric.THROUGHPUT.summaryName();
-        for (Map.Entry<String, RepeatSummary.Estimate> e : a.entrySet()) {
+        for (Map.Entry<String, RepeatSummary.Median> e : a.entrySet()) {
             String key = e.getKey();
             if (!key.endsWith("\n" + throughput) || !b.containsKey(key)) {
                 continue;
             }
             String[] id = key.split("\n");
             String prefix = id[0] + "\n" + id[1] + "\n";
-            RepeatSummary.Estimate ta = e.getValue();
-            RepeatSummary.Estimate tb = b.get(key);
+            RepeatSummary.Median ta = e.getValue();
+            RepeatSummary.Median tb = b.get(key);
             String p50 = prefix + Metric.P50.summaryName();
             String p99 = prefix + Metric.P99.summaryName();
-            medians.add(new Row(id[0], id[1], ta.median(), tb.median(), ratio(ta.median(), tb.median()),
+            medians.add(new Ratios(id[0], id[1], ta.median(), tb.median(), ratio(ta.median(), tb.median()),
                     ratio(median(a.get(p50)), median(b.get(p50))), ratio(median(a.get(p99)), median(b.get(p99))), ta.n() + " / " + tb.n()));
         }
     }
@@ -221,7 +221,7 @@ public final class Reproducibility {
     }
 
     private static boolean repeated(RunRecord run) {
-        return run.results().stream().anyMatch(r -> r.repeatOrFirst() > 1);
+        return run.results().stream().anyMatch(r -> r.jvm() > 1);
     }
 
     private static Double ratio(Metric m, Pairs.Pair p) {
@@ -232,13 +232,13 @@ public final class Reproducibility {
         return a == null || b == null || a == 0 ? null : Math.round(b / a * 1000) / 1000.0;
     }
 
-    private static Double median(RepeatSummary.Estimate estimate) {
+    private static Double median(RepeatSummary.Median estimate) {
         return estimate == null ? null : estimate.median();
     }
 
     /** summary.estimates keyed by target, scenario and metric. */
-    private static Map<String, RepeatSummary.Estimate> estimates(RunRecord run) {
-        Map<String, RepeatSummary.Estimate> m = new LinkedHashMap<>();
+    private static Map<String, RepeatSummary.Median> estimates(RunRecord run) {
+        Map<String, RepeatSummary.Median> m = new LinkedHashMap<>();
         if (run.summary() != null && run.summary().estimates() != null) {
             run.summary().estimates().forEach(e -> m.put(e.target() + "\n" + e.scenario() + "\n" + e.metric(), e));
         }

@@ -27,6 +27,12 @@ public record Block(String target, int round, int position, long startMs, long e
         flows = List.copyOf(flows);
     }
 
+    /** A block of a load of one request per iteration: no flows. */
+    public Block(String target, int round, int position, long startMs, long endMs, long requests, long responses, WindowShare share, Errors errors,
+                 long reconnections, Histogram latency, List<Double> secondsRps, long intended) {
+        this(target, round, position, startMs, endMs, requests, responses, share, errors, reconnections, latency, secondsRps, intended, List.of());
+    }
+
     /** The send window in seconds. */
     public double seconds() {
         return Math.max(1, endMs - startMs) / 1000.0;

@@ -29,20 +29,21 @@ public final class PhasePlan {
     public enum Model { ALWAYS, AT_ONCE, CONSTANT_RATE }
 
     /**
-     * @param sessions   Hyperfoil's sessions: concurrent users (closed models), or the cap on arrivals in
-     *                   flight (constant rate, its maxSessions)
-     * @param rps        arrivals per second, constant rate only
-     * @param durationMs -1 for at-once phases, which end when their users are done
-     * @param requests   requests each session sends before it is done
+     * @param users       concurrent users, closed models only (0 for the constant rate)
+     * @param maxInFlight the most arrivals in flight, constant rate only (Hyperfoil's maxSessions; 0 for closed models)
+     * @param rps         arrivals per second, constant rate only
+     * @param durationMs  -1 for at-once phases, which end when their users are done
+     * @param requests    requests each user sends before it is done
      */
-    public record Phase(String name, Model model, int sessions, int rps, long startMs, long durationMs, int requests) {
+    public record LoadPhase(String name, Model model, int users, int maxInFlight, int rps, long startMs, long durationMs, int requests) {
         /** Closed interval, so that a phase ending as another starts counts as overlapping it. */
         boolean activeAt(long ms) {
             return startMs <= ms && (durationMs < 0 || ms <= startMs + durationMs);
         }
 
-        /** Hyperfoil puts a phase's k-th session on event loop k % threads. */
+        /** Hyperfoil runs each user, and each arrival in flight, as a session; it puts a phase's k-th session on event loop k % threads. */
         int sessionsOn(int loop, int threads) {
+            int sessions = model == Model.CONSTANT_RATE ? maxInFlight : users;
             return sessions > loop ? (sessions - loop + threads - 1) / threads : 0;
         }
     }
@@ -57,10 +58,10 @@ public final class PhasePlan {
     static final double ON_SCHEDULE = 0.95;
 
     private final Profile profile;
-    private final List<Phase> phases;
+    private final List<LoadPhase> phases;
     private final int connections;
 
-    private PhasePlan(Profile profile, List<Phase> phases, int threads) {
+    private PhasePlan(Profile profile, List<LoadPhase> phases, int threads) {
         if (phases.isEmpty()) {
             throw new UsageException("profile never reaches one user: nothing to send");
         }
@@ -70,25 +71,25 @@ public final class PhasePlan {
     }
 
     public static PhasePlan of(Profile profile, int threads) {
-        List<Phase> phases;
+        List<LoadPhase> phases;
         if (profile instanceof Profile.Fixed f) {
-            phases = List.of(new Phase("fixed", Model.ALWAYS, f.users(), 0, 0, f.duration().toMillis(), 1));
+            phases = List.of(new LoadPhase("fixed", Model.ALWAYS, f.users(), 0, 0, 0, f.duration().toMillis(), 1));
         } else if (profile instanceof Profile.Stages s) {
             phases = ramp(s.stages());
         } else if (profile instanceof Profile.Loops l) {
             phases = loops(l.users(), l.requests(), threads);
         } else if (profile instanceof Profile.Burst b) {
-            phases = List.of(new Phase("burst", Model.AT_ONCE, b.users(), 0, 0, -1, b.requests()));
+            phases = List.of(new LoadPhase("burst", Model.AT_ONCE, b.users(), 0, 0, 0, -1, b.requests()));
         } else if (profile instanceof Profile.Rate r) {
             // Metronome arrivals (variance off), as wrk2: Poisson arrivals would make seconds differ by chance.
-            phases = List.of(new Phase("rate", Model.CONSTANT_RATE, r.maxUsers(), r.rps(), 0, r.duration().toMillis(), 1));
+            phases = List.of(new LoadPhase("rate", Model.CONSTANT_RATE, 0, r.maxInFlight(), r.rps(), 0, r.duration().toMillis(), 1));
         } else {
             throw new IllegalArgumentException("unknown profile " + profile);
         }
         return new PhasePlan(profile, phases, threads);
     }
 
-    public List<Phase> phases() {
+    public List<LoadPhase> phases() {
         return phases;
     }
 
@@ -151,7 +152,7 @@ public final class PhasePlan {
      * alive over the same slots form one phase. A phase that ends lets its users finish the request
      * in flight, like k6's graceful ramp-down.
      */
-    static List<Phase> ramp(List<Profile.Stage> stages) {
+    static List<LoadPhase> ramp(List<Profile.Stage> stages) {
         long total = stages.stream().mapToLong(s -> s.duration().toMillis()).sum();
         int slots = (int) ((total + RAMP_SLOT_MS - 1) / RAMP_SLOT_MS);
         int[] users = new int[slots];
@@ -173,13 +174,13 @@ public final class PhasePlan {
                 }
             }
         }
-        List<Phase> phases = new ArrayList<>();
+        List<LoadPhase> phases = new ArrayList<>();
         usersBySlots.forEach((range, count) -> {
             long start = slotStart(range.get(0));
             long end = Math.min(slotStart(range.get(1)), total);
-            phases.add(new Phase("ramp-" + range.get(0) + "-" + range.get(1), Model.ALWAYS, count, 0, start, end - start, 1));
+            phases.add(new LoadPhase("ramp-" + range.get(0) + "-" + range.get(1), Model.ALWAYS, count, 0, 0, start, end - start, 1));
         });
-        phases.sort(Comparator.comparingLong(Phase::startMs).thenComparingLong(Phase::durationMs));
+        phases.sort(Comparator.comparingLong(LoadPhase::startMs).thenComparingLong(LoadPhase::durationMs));
         return phases;
     }
 
@@ -207,13 +208,13 @@ public final class PhasePlan {
      * when it can: Hyperfoil places a phase's sessions on event loops from the first loop on, so
      * one-user slots would all land on the first loop.
      */
-    public static List<Phase> loops(int users, int requests, int threads) {
+    public static List<LoadPhase> loops(int users, int requests, int threads) {
         int slots = Math.min(LOOPS_MAX_SLOTS, Math.max(1, users / threads));
-        List<Phase> phases = new ArrayList<>();
+        List<LoadPhase> phases = new ArrayList<>();
         for (int j = 0; j < slots; j++) {
             int count = (int) ((long) (j + 1) * users / slots - (long) j * users / slots);
             long start = j * LOOPS_RAMP_UP_MS / slots;
-            phases.add(new Phase("loops-" + j, Model.AT_ONCE, count, 0, start, -1, requests));
+            phases.add(new LoadPhase("loops-" + j, Model.AT_ONCE, count, 0, 0, start, -1, requests));
         }
         return phases;
     }
@@ -226,11 +227,11 @@ public final class PhasePlan {
      * queue for connections and that wait would count as latency. Never below one connection per
      * loop, Hyperfoil's own minimum.
      */
-    public static int connections(List<Phase> phases, int threads) {
+    public static int connections(List<LoadPhase> phases, int threads) {
         int[] needed = new int[threads];
-        for (Phase at : phases) {
+        for (LoadPhase at : phases) {
             int[] sessions = new int[threads];
-            for (Phase p : phases) {
+            for (LoadPhase p : phases) {
                 if (p.activeAt(at.startMs())) {
                     for (int loop = 0; loop < threads; loop++) {
                         sessions[loop] += p.sessionsOn(loop, threads);

@@ -15,8 +15,8 @@ import java.time.Duration;
  * @param leadIn       unmeasured load at the start of every block (paired), whole seconds
  * @param leadInRounds unmeasured rounds before the measured ones (paired)
  */
-public record Design(Kind kind, int rounds, Duration block, Duration leadIn, int leadInRounds) {
-    public enum Kind { PAIRED, SEQUENTIAL }
+public record Design(Scheme kind, int rounds, Duration block, Duration leadIn, int leadInRounds) {
+    public enum Scheme { PAIRED, SEQUENTIAL }
 
     /**
      * Rounds of 1 s blocks, no lead-in: the machine's speed here moves from second to second (per-second
@@ -27,7 +27,7 @@ public record Design(Kind kind, int rounds, Duration block, Duration leadIn, int
      */
     public static final int DEFAULT_ROUNDS = 45;
     /**
-     * Sets of JVMs in a default run (`--repeat`): one JVM of a target can run 5-11% faster than another of the
+     * Sets of JVMs in a default run (`--sets`): one JVM of a target can run 5-11% faster than another of the
      * same jar for a whole run (an A/A run with one set: mvc2 ahead of mvc by 11.0%, 95% CI 7.9-14.5%, over
      * 90 rounds), which no interval over rounds sees. Two sets in the same rounds, and a winner only where
      * both show it, keep that out of the verdicts; 45 rounds of two sets are as many blocks as 90 of one.
@@ -68,8 +68,8 @@ public record Design(Kind kind, int rounds, Duration block, Duration leadIn, int
     public static final int PAUSES_PER_BLOCK = 10;
     public static final int MAX_ROUNDS = 1000;
 
-    public static final Design SEQUENTIAL = new Design(Kind.SEQUENTIAL, 0, Duration.ZERO, Duration.ZERO, 0);
-    public static final Design PAIRED = new Design(Kind.PAIRED, DEFAULT_ROUNDS, DEFAULT_BLOCK, DEFAULT_LEAD_IN, LEAD_IN);
+    public static final Design SEQUENTIAL = new Design(Scheme.SEQUENTIAL, 0, Duration.ZERO, Duration.ZERO, 0);
+    public static final Design PAIRED = new Design(Scheme.PAIRED, DEFAULT_ROUNDS, DEFAULT_BLOCK, DEFAULT_LEAD_IN, LEAD_IN);
 
     public Design {
         String wrong = leadInProblem(leadIn);
@@ -92,11 +92,11 @@ public record Design(Kind kind, int rounds, Duration block, Duration leadIn, int
      * after {@code leadInRounds} unmeasured rounds.
      */
     public static Design paired(int rounds, Duration block, Duration leadIn, int leadInRounds) {
-        return new Design(Kind.PAIRED, rounds, block, leadIn, leadInRounds);
+        return new Design(Scheme.PAIRED, rounds, block, leadIn, leadInRounds);
     }
 
     public boolean paired() {
-        return kind == Kind.PAIRED;
+        return kind == Scheme.PAIRED;
     }
 
     public String describe() {

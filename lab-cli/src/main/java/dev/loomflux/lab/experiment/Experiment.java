@@ -12,16 +12,19 @@ import java.util.regex.Pattern;
 /**
  * Targets x scenarios under one load profile, plus how to run them: the unit a user asks for.
  *
- * @param repeat how many times every target x scenario runs, interleaved and counterbalanced
- *               (A B C C B A A B C, see {@link #order}), each time in a fresh target JVM
+ * @param repeat how many JVMs of each target: in the sequential design its repeats, every target x scenario
+ *               run that many times, interleaved and counterbalanced (A B C C B A A B C, see {@link #order}), each
+ *               time in a fresh target JVM; in the paired design its sets, all measured in the same rounds
  * @param limits the container-like limits every target gets, from the file; flags override them
  * @param sweep  when not null, every target x scenario is measured in every cell of this grid instead of once
  * @param idle   how long each ready target JVM sits without load before its first scenario (seed 000's
  *               "idle" phase: its idle RSS and threads)
  * @param design paired rounds or one target after another ({@link Design})
+ * @param driver the load driver the experiment file asks for ({@link DriverChoice#NONE} when none); the flags can choose another
  */
 public record Experiment(String name, List<TargetSpec> targets, List<Scenario> scenarios, Profile profile,
-                         Duration warmup, Duration cooldown, int repeat, ResourceLimits limits, Sweep sweep, Duration idle, Design design) {
+                         Duration warmup, Duration cooldown, int repeat, ResourceLimits limits, Sweep sweep, Duration idle, Design design,
+                         DriverChoice driver) {
     /**
      * The warmup budget: warmup ends as soon as the target is steady (docs/steady-state.md). Platform-thread
      * MVC on one CPU needed 110 s on plaintext at 50 users, its C2 compiler starved by 50 busy workers.
@@ -35,12 +38,12 @@ public record Experiment(String name, List<TargetSpec> targets, List<Scenario> s
     private static final Pattern NAME = Pattern.compile("(?!\\.{1,2}$)[A-Za-z0-9._+-]{1,60}");
 
     public Experiment(String name, List<TargetSpec> targets, List<Scenario> scenarios, Profile profile, Duration warmup, Duration cooldown, int repeat) {
-        this(name, targets, scenarios, profile, warmup, cooldown, repeat, ResourceLimits.NONE, null, DEFAULT_IDLE, Design.SEQUENTIAL);
+        this(name, targets, scenarios, profile, warmup, cooldown, repeat, ResourceLimits.NONE, null, DEFAULT_IDLE, Design.SEQUENTIAL, DriverChoice.NONE);
     }
 
     public Experiment(String name, List<TargetSpec> targets, List<Scenario> scenarios, Profile profile, Duration warmup, Duration cooldown, int repeat,
                       ResourceLimits limits) {
-        this(name, targets, scenarios, profile, warmup, cooldown, repeat, limits, null, DEFAULT_IDLE, Design.SEQUENTIAL);
+        this(name, targets, scenarios, profile, warmup, cooldown, repeat, limits, null, DEFAULT_IDLE, Design.SEQUENTIAL, DriverChoice.NONE);
     }
 
     /** Checks a name given by the user; {@code where} names the flag or file field it came from. */
@@ -66,6 +69,7 @@ public record Experiment(String name, List<TargetSpec> targets, List<Scenario> s
             throw new IllegalArgumentException("repeat " + repeat);
         }
         design = design == null ? Design.SEQUENTIAL : design;
+        driver = driver == null ? DriverChoice.NONE : driver;
         String tooShort = thinkProblem(profile, design);
         if (tooShort != null) {
             throw new UsageException("think " + profile.think() + ": " + tooShort);
@@ -115,30 +119,40 @@ public record Experiment(String name, List<TargetSpec> targets, List<Scenario> s
     }
 
     public Experiment withRepeat(int times) {
-        return new Experiment(name, targets, scenarios, profile, warmup, cooldown, times, limits, sweep, idle, design);
+        return new Experiment(name, targets, scenarios, profile, warmup, cooldown, times, limits, sweep, idle, design, driver);
     }
 
     /** The same experiment on other targets, e.g. a sweep's variants of them. */
     public Experiment withTargets(List<TargetSpec> others) {
-        return new Experiment(name, others, scenarios, profile, warmup, cooldown, repeat, limits, sweep, idle, design);
+        return new Experiment(name, others, scenarios, profile, warmup, cooldown, repeat, limits, sweep, idle, design, driver);
     }
 
     public Experiment withWarmup(Duration w) {
-        return new Experiment(name, targets, scenarios, profile, w, cooldown, repeat, limits, sweep, idle, design);
+        return new Experiment(name, targets, scenarios, profile, w, cooldown, repeat, limits, sweep, idle, design, driver);
+    }
+
+    /** The load driver an experiment file asks for. */
+    public Experiment withDriver(DriverChoice d) {
+        return new Experiment(name, targets, scenarios, profile, warmup, cooldown, repeat, limits, sweep, idle, design, d);
     }
 
     public Experiment withDesign(Design d) {
-        return new Experiment(name, targets, scenarios, profile, warmup, cooldown, repeat, limits, sweep, idle, d);
+        return new Experiment(name, targets, scenarios, profile, warmup, cooldown, repeat, limits, sweep, idle, d, driver);
     }
 
     /** Measured in interleaved rounds: a paired design, and a steady load (fixed users or a rate) to measure in blocks; a sweep per cell. */
     public boolean inRounds() {
-        return design.paired() && (profile instanceof Profile.Fixed || profile instanceof Profile.Rate);
+        return design.paired() && measuredInRounds(profile);
+    }
+
+    /** Whether the paired design can measure the profile in rounds: a steady load, fixed users or a rate, cut into blocks. */
+    public static boolean measuredInRounds(Profile profile) {
+        return profile instanceof Profile.Fixed || profile instanceof Profile.Rate;
     }
 
     public Experiment withSweep(Sweep grid) {
         grid.check(this);
-        return new Experiment(name, targets, scenarios, profile, warmup, cooldown, repeat, limits, grid, idle, design);
+        return new Experiment(name, targets, scenarios, profile, warmup, cooldown, repeat, limits, grid, idle, design, driver);
     }
 
     /**
@@ -150,7 +164,8 @@ public record Experiment(String name, List<TargetSpec> targets, List<Scenario> s
         return new Experiment(name, targets, scenarios, scale(profile, factor), times(warmup, factor, Duration.ZERO),
                 times(cooldown, factor, Duration.ZERO), repeat, limits,
                 sweep == null ? null : new Sweep(sweep.axes(), times(sweep.cellWarmup(), factor, Duration.ZERO)), times(idle, factor, MIN_IDLE),
-                design.paired() ? Design.paired(design.rounds(), times(design.block(), factor, Duration.ofSeconds(1)), design.leadIn(), design.leadInRounds()) : design);
+                design.paired() ? Design.paired(design.rounds(), times(design.block(), factor, Duration.ofSeconds(1)), design.leadIn(), design.leadInRounds()) : design,
+                driver);
     }
 
     private static Profile scale(Profile p, double f) {
@@ -171,7 +186,7 @@ public record Experiment(String name, List<TargetSpec> targets, List<Scenario> s
             return new Profile.Burst(x.users(), (int) Math.max(1, Math.round(x.requests() * f)), x.think());
         }
         Profile.Rate x = (Profile.Rate) p;
-        return new Profile.Rate(x.rps(), times(x.duration(), f, Duration.ofSeconds(1)), x.maxUsers());
+        return new Profile.Rate(x.rps(), times(x.duration(), f, Duration.ofSeconds(1)), x.maxInFlight());
     }
 
     private static Duration times(Duration d, double f, Duration min) {

@@ -23,23 +23,16 @@ import java.util.Set;
 /** Reads an experiment YAML file (see experiments/example.yaml), naming file and field on any error. */
 public final class ExperimentReader {
     private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
-    private static final Set<String> TOP = Set.of("name", "targets", "scenarios", "profile", "warmup", "cooldown", "repeat", "limits", "sweep", "design", "rounds",
+    private static final Set<String> TOP = Set.of("name", "targets", "scenarios", "profile", "warmup", "cooldown", "repeat", "sets", "limits", "sweep", "design", "rounds",
             "block", "lead-in", "lead-in-rounds", "driver");
 
     private ExperimentReader() {
     }
 
-    /** An experiment file: its experiment, and the load driver it asks for (the flags can choose another for it). */
-    public record ExperimentFile(Experiment experiment, DriverChoice driver) {
-    }
-
+    /** The experiment a file describes, with the load driver it asks for (the flags can choose another for it). */
     public static Experiment read(Path file) {
-        return readFile(file).experiment();
-    }
-
-    public static ExperimentFile readFile(Path file) {
         Node root = root(file);
-        return new ExperimentFile(experiment(root, file), driver(root.get("driver"), file));
+        return experiment(root, file).withDriver(driver(root.get("driver"), file));
     }
 
     private static Experiment experiment(Node root, Path file) {
@@ -60,7 +53,7 @@ public final class ExperimentReader {
         }
         Experiment e = new Experiment(name, targets, scenarios, profile,
                 root.get("warmup").duration(Experiment.DEFAULT_WARMUP), root.get("cooldown").duration(Experiment.DEFAULT_COOLDOWN),
-                root.get("repeat").integer(1, Limits.MAX_REPEAT, 1), limits(root.get("limits")))
+                jvms(root, design.paired() && Experiment.measuredInRounds(profile)), limits(root.get("limits")))
                 .withDesign(design);
         Node sweep = root.get("sweep");
         if (sweep.isMissing()) {
@@ -110,6 +103,24 @@ public final class ExperimentReader {
         Node keystore = jmeter.get("keystore");
         Path parent = file.toAbsolutePath().getParent();
         return new DriverChoice("jmeter", driver.where(), value, keystore.isMissing() ? null : parent.resolve(keystore.text()).normalize());
+    }
+
+    /**
+     * How many JVMs of each target: {@code sets} of the paired design, measured in the same rounds, or
+     * {@code repeat}s of the sequential one, one after another. A file that gives the other design's word is
+     * refused with the right one.
+     */
+    private static int jvms(Node root, boolean inRounds) {
+        Node repeat = root.get("repeat");
+        Node sets = root.get("sets");
+        if (inRounds && !repeat.isMissing()) {
+            throw repeat.error("the paired design measures sets of JVMs in the same rounds: write sets: " + repeat.text());
+        }
+        if (!inRounds && !sets.isMissing()) {
+            throw sets.error("sets are the paired design's (a fixed or rate profile); this experiment measures one target after another: write repeat: "
+                    + sets.text());
+        }
+        return (inRounds ? sets : repeat).integer(1, LoadBounds.MAX_REPEAT, 1);
     }
 
     /**
@@ -252,7 +263,7 @@ public final class ExperimentReader {
     }
 
     private static Scenario scenario(Node where, String id, Node params) {
-        if (id.equals(Scenario.Kind.PATH.id())) {
+        if (id.equals(Scenario.Endpoint.PATH.id())) {
             if (params == null || !params.isText()) {
                 throw where.error("expected the path to load, e.g. {path: /hello}");
             }
@@ -285,6 +296,11 @@ public final class ExperimentReader {
         }
         String kind = kinds.get(0);
         Node p = node.get(kind);
+        ProfileReader.RENAMED.forEach((old, now) -> {
+            if (!p.get(old).isMissing()) {
+                throw p.get(old).error("is now " + now);
+            }
+        });
         List<String> fields = ProfileReader.FIELDS.get(kind);
         if (fields != null && !kind.equals("stages")) {
             p.only(Set.copyOf(fields));

@@ -122,8 +122,8 @@ public sealed interface Profile {
         }
     }
 
-    /** Open model: a constant arrival rate, at most maxUsers requests in flight (wrk2 style). */
-    record Rate(int rps, Duration duration, int maxUsers) implements Profile {
+    /** Open model: a constant arrival rate, at most maxInFlight requests in flight (wrk2 style). */
+    record Rate(int rps, Duration duration, int maxInFlight) implements Profile {
         @Override
         public Duration plannedDuration() {
             return duration;
@@ -136,7 +136,7 @@ public sealed interface Profile {
 
         @Override
         public int peakUsers() {
-            return maxUsers;
+            return maxInFlight;
         }
     }
 }

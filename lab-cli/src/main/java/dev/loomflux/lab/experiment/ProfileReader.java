@@ -12,13 +12,17 @@ import java.util.Map;
  * or {@code --users 0: ...}), and those the {@link Fields} give.
  */
 public final class ProfileReader {
+    /** The open model's cap on requests in flight. */
+    public static final String MAX_IN_FLIGHT = "max-in-flight";
     /** Which fields each kind takes; any other is an error, not silently ignored. */
     public static final Map<String, List<String>> FIELDS = Map.of(
             "stages", List.of("stages"),
             "fixed", List.of("users", "duration"),
             "loops", List.of("users", "requests"),
             "burst", List.of("users", "requests"),
-            "rate", List.of("rps", "duration", "max-users"));
+            "rate", List.of("rps", "duration", MAX_IN_FLIGHT));
+    /** Fields of older labs, by the name that replaced them: an old field is an error that names its new name. */
+    static final Map<String, String> RENAMED = Map.of("max-users", MAX_IN_FLIGHT);
     public static final String KINDS = "stages, fixed, loops, burst, rate";
     static final String CLOSED = "stages, fixed, loops, burst";
     /** Every closed profile's pause between requests: beside the kind's fields, since stages are a list. */
@@ -47,7 +51,7 @@ public final class ProfileReader {
             case "stages":
                 List<Profile.Stage> stages = new ArrayList<>();
                 for (Fields s : f.stages()) {
-                    stages.add(new Profile.Stage(positive(s, "duration", null), integer(s, "users", 0, Limits.MAX_USERS, null)));
+                    stages.add(new Profile.Stage(positive(s, "duration", null), integer(s, "users", 0, LoadBounds.MAX_USERS, null)));
                 }
                 if (stages.stream().allMatch(s -> s.users() == 0)) {
                     throw f.error("stages", stages.isEmpty() ? "name at least one stage" : "no stage has users");
@@ -56,9 +60,9 @@ public final class ProfileReader {
             case "fixed":
                 return new Profile.Fixed(users(f), positive(f, "duration", DEFAULT_DURATION), think(f));
             case "loops":
-                return new Profile.Loops(users(f), integer(f, "requests", 1, Limits.MAX_REQUESTS_PER_USER, DEFAULT_REQUESTS), think(f));
+                return new Profile.Loops(users(f), integer(f, "requests", 1, LoadBounds.MAX_REQUESTS_PER_USER, DEFAULT_REQUESTS), think(f));
             case "burst":
-                return new Profile.Burst(users(f), integer(f, "requests", 1, Limits.MAX_REQUESTS_PER_USER, DEFAULT_REQUESTS), think(f));
+                return new Profile.Burst(users(f), integer(f, "requests", 1, LoadBounds.MAX_REQUESTS_PER_USER, DEFAULT_REQUESTS), think(f));
             case "rate":
                 if (f.text(THINK) != null) {
                     throw f.error(THINK, "applies to the closed profiles (" + CLOSED + "); the rate profile's arrivals do not wait for a response");
@@ -66,9 +70,9 @@ public final class ProfileReader {
                 if (f.text("rps") == null) {
                     throw f.error("rps", "required by the rate profile: the arrival rate in requests per second");
                 }
-                int rps = integer(f, "rps", 1, Limits.MAX_RPS, null);
+                int rps = integer(f, "rps", 1, LoadBounds.MAX_RPS, null);
                 return new Profile.Rate(rps, positive(f, "duration", DEFAULT_DURATION),
-                        integer(f, "max-users", 1, Limits.MAX_USERS, Limits.defaultMaxUsers(rps)));
+                        integer(f, MAX_IN_FLIGHT, 1, LoadBounds.MAX_USERS, LoadBounds.defaultMaxInFlight(rps)));
             default:
                 throw f.error("", "unknown profile (allowed: " + KINDS + ")");
         }
@@ -80,7 +84,7 @@ public final class ProfileReader {
     }
 
     private static int users(Fields f) {
-        return integer(f, "users", 1, Limits.MAX_USERS, DEFAULT_USERS);
+        return integer(f, "users", 1, LoadBounds.MAX_USERS, DEFAULT_USERS);
     }
 
     private static int integer(Fields f, String field, int min, int max, Integer fallback) {

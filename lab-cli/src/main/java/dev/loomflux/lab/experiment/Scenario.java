@@ -17,8 +17,8 @@ import java.util.stream.Collectors;
  *
  * @param mix the flows of a FLOW scenario, null for the others
  */
-public record Scenario(Kind kind, Map<String, Integer> params, String customPath, String dist, Mix mix) {
-    public enum Kind {
+public record Scenario(Endpoint kind, Map<String, Integer> params, String customPath, String dist, Mix mix) {
+    public enum Endpoint {
         PLAINTEXT("plaintext"),
         JSON("json"),
         GATEWAY("gateway", "delay"),
@@ -28,12 +28,13 @@ public record Scenario(Kind kind, Map<String, Integer> params, String customPath
         /** CPU work, a page of rows and a downstream call in one request: neither pure sleep nor pure CPU. */
         MIXED("mixed", "work", "page", "size", "delay"),
         PATH("path"),
+        /** No endpoint of its own: the steps of a flow, or of a mix of flows, each on its own path. */
         FLOW("flow");
 
         private final String id;
         private final String[] params;
 
-        Kind(String id, String... params) {
+        Endpoint(String id, String... params) {
             this.id = id;
             this.params = params;
         }
@@ -52,22 +53,22 @@ public record Scenario(Kind kind, Map<String, Integer> params, String customPath
 
     public Scenario {
         params = Map.copyOf(params);
-        if ((kind == Kind.FLOW) != (mix != null)) {
+        if ((kind == Endpoint.FLOW) != (mix != null)) {
             throw new IllegalArgumentException("a flow scenario, and only one, has a mix: " + kind);
         }
     }
 
-    public Scenario(Kind kind, Map<String, Integer> params, String customPath, String dist) {
+    public Scenario(Endpoint kind, Map<String, Integer> params, String customPath, String dist) {
         this(kind, params, customPath, dist, null);
     }
 
-    public Scenario(Kind kind, Map<String, Integer> params) {
+    public Scenario(Endpoint kind, Map<String, Integer> params) {
         this(kind, params, null, null);
     }
 
     /** A flow, or a mix of flows, as a scenario. */
     public static Scenario flow(Mix mix) {
-        return new Scenario(Kind.FLOW, Map.of(), null, null, java.util.Objects.requireNonNull(mix, "mix"));
+        return new Scenario(Endpoint.FLOW, Map.of(), null, null, java.util.Objects.requireNonNull(mix, "mix"));
     }
 
 
@@ -82,11 +83,11 @@ public record Scenario(Kind kind, Map<String, Integer> params, String customPath
         if (!valid) {
             throw new UsageException(where + ": path '" + path + "' must start with '/', be a valid URL path (no spaces) and at most 200 characters");
         }
-        return new Scenario(Kind.PATH, Map.of(), path, null);
+        return new Scenario(Endpoint.PATH, Map.of(), path, null);
     }
 
-    public static final String KNOWN = Arrays.stream(Kind.values()).filter(k -> k != Kind.FLOW)
-            .map(k -> k == Kind.PATH ? Crud.NAME + ", path:/ANY" : k.id()).collect(Collectors.joining(", "));
+    public static final String KNOWN = Arrays.stream(Endpoint.values()).filter(k -> k != Endpoint.FLOW)
+            .map(k -> k == Endpoint.PATH ? Crud.NAME + ", path:/ANY" : k.id()).collect(Collectors.joining(", "));
 
     /**
      * A scenario by name with some parameters given (others take {@link #DEFAULTS}), checked against
@@ -112,8 +113,8 @@ public record Scenario(Kind kind, Map<String, Integer> params, String customPath
             }
             return flow(Crud.mix());
         }
-        Kind kind = Arrays.stream(Kind.values()).filter(k -> k.id().equals(id)).findFirst()
-                .filter(k -> k != Kind.PATH && k != Kind.FLOW)
+        Endpoint kind = Arrays.stream(Endpoint.values()).filter(k -> k.id().equals(id)).findFirst()
+                .filter(k -> k != Endpoint.PATH && k != Endpoint.FLOW)
                 .orElseThrow(() -> new UsageException(where + ": unknown scenario '" + id + "' (allowed: " + KNOWN + ")"));
         boolean delayed = Arrays.asList(kind.params).contains("delay");
         if (strict) {
@@ -163,10 +164,10 @@ public record Scenario(Kind kind, Map<String, Integer> params, String customPath
 
     /** The name without some parameters, e.g. a sweep's map of {@code gateway} over the delays it swept. */
     public String nameWithout(Set<String> omitted) {
-        if (kind == Kind.FLOW) {
+        if (kind == Endpoint.FLOW) {
             return mix.name();
         }
-        if (kind == Kind.PATH) {
+        if (kind == Endpoint.PATH) {
             String slug = customPath.replaceAll("[^A-Za-z0-9._]+", "-").replaceAll("^-+|-+$", "");
             return "path" + (slug.isEmpty() ? "" : "-" + (slug.length() > 50 ? slug.substring(0, 50) : slug));
         }
@@ -184,10 +185,10 @@ public record Scenario(Kind kind, Map<String, Integer> params, String customPath
 
     /** The request path with its query string, e.g. {@code /chain?delay=20&depth=3}; a flow's first step's path. */
     public String path() {
-        if (kind == Kind.FLOW) {
+        if (kind == Endpoint.FLOW) {
             return mix.first().path();
         }
-        if (kind == Kind.PATH) {
+        if (kind == Endpoint.PATH) {
             return customPath;
         }
         StringBuilder sb = new StringBuilder("/").append(kind.id());
@@ -203,22 +204,22 @@ public record Scenario(Kind kind, Map<String, Integer> params, String customPath
     }
 
     public boolean needsDownstream() {
-        return kind == Kind.GATEWAY || kind == Kind.CHAIN || kind == Kind.MIXED || calls(Kind.GATEWAY, Kind.CHAIN, Kind.MIXED);
+        return kind == Endpoint.GATEWAY || kind == Endpoint.CHAIN || kind == Endpoint.MIXED || calls(Endpoint.GATEWAY, Endpoint.CHAIN, Endpoint.MIXED);
     }
 
     public boolean needsDatabase() {
-        return kind == Kind.ITEMS || kind == Kind.MIXED || calls(Kind.ITEMS, Kind.MIXED);
+        return kind == Endpoint.ITEMS || kind == Endpoint.MIXED || calls(Endpoint.ITEMS, Endpoint.MIXED);
     }
 
     /** A flow with a step on one of these built-in endpoints ({@code /items/${id}} is on items): a built-in target needs what they need. */
-    private boolean calls(Kind... endpoints) {
-        return kind == Kind.FLOW && mix.steps().stream().anyMatch(s -> Arrays.stream(endpoints)
+    private boolean calls(Endpoint... endpoints) {
+        return kind == Endpoint.FLOW && mix.steps().stream().anyMatch(s -> Arrays.stream(endpoints)
                 .anyMatch(e -> s.path().equals("/" + e.id()) || s.path().startsWith("/" + e.id() + "/") || s.path().startsWith("/" + e.id() + "?")));
     }
 
     /** Whether a user's iteration is a flow of requests rather than one request. */
     public boolean isFlow() {
-        return kind == Kind.FLOW;
+        return kind == Endpoint.FLOW;
     }
 
     /** The parameters in the endpoint's order, as the name and path give them. */

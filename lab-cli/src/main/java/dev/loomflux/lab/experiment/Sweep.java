@@ -29,7 +29,7 @@ public record Sweep(List<Axis> axes, Duration cellWarmup) {
     /** One or more flags, space-separated, at least one with {}: "-Xmx{}m", or "-Xms{}m -Xmx{}m" (the lab starts targets with -Xms = --heap). */
     private static final Pattern JVM_FLAGS = Pattern.compile("-[A-Za-z0-9:+._={}-]+( -[A-Za-z0-9:+._={}-]+)*");
 
-    public enum Kind {
+    public enum AxisKind {
         /** Closed-model users of a fixed profile. */
         USERS,
         /** Open-model arrivals per second. */
@@ -45,14 +45,14 @@ public record Sweep(List<Axis> axes, Duration cellWarmup) {
     /**
      * @param name as given: {@code users}, {@code delay}, {@code property:server.tomcat.threads.max}, {@code jvm:-Xmx{}m}
      */
-    public record Axis(String name, Kind kind, List<Integer> values) implements SweepMap.GridAxis {
+    public record Axis(String name, AxisKind kind, List<Integer> values) implements SweepMap.GridAxis {
         public Axis {
             values = List.copyOf(values);
         }
 
         /** Whether each value needs its own target JVM. */
         public boolean restartsTarget() {
-            return kind == Kind.PROPERTY || kind == Kind.JVM;
+            return kind == AxisKind.PROPERTY || kind == AxisKind.JVM;
         }
 
         /** Short, for tables and sentences: "users", "delay", "threads.max", "-Xmx{}m". */
@@ -87,7 +87,7 @@ public record Sweep(List<Axis> axes, Duration cellWarmup) {
         if (axes.isEmpty() || axes.size() > MAX_AXES) {
             throw new IllegalArgumentException("axes " + axes.size());
         }
-        if (axes.stream().filter(a -> a.kind() == Kind.USERS || a.kind() == Kind.RATE).count() > 1) {
+        if (axes.stream().filter(a -> a.kind() == AxisKind.USERS || a.kind() == AxisKind.RATE).count() > 1) {
             throw new UsageException("sweep: users and rate cannot both vary (one is a closed, the other an open model)");
         }
         if (axes.size() == 2 && axes.get(0).name().equals(axes.get(1).name())) {
@@ -126,26 +126,26 @@ public record Sweep(List<Axis> axes, Duration cellWarmup) {
         if (values.stream().distinct().count() != values.size()) {
             throw new UsageException(at + ": a value is given twice");
         }
-        Kind kind;
+        AxisKind kind;
         if (name.equals("users")) {
-            kind = Kind.USERS;
-            within(at, values, 1, Limits.MAX_USERS);
+            kind = AxisKind.USERS;
+            within(at, values, 1, LoadBounds.MAX_USERS);
         } else if (name.equals("rate")) {
-            kind = Kind.RATE;
-            within(at, values, 1, Limits.MAX_RPS);
+            kind = AxisKind.RATE;
+            within(at, values, 1, LoadBounds.MAX_RPS);
         } else if (name.startsWith("property:")) {
-            kind = Kind.PROPERTY;
+            kind = AxisKind.PROPERTY;
             if (!PROPERTY.matcher(name.substring("property:".length())).matches()) {
                 throw new UsageException(at + ": expected property:NAME with letters, digits, '.', '_' or '-'");
             }
         } else if (name.startsWith("jvm:")) {
-            kind = Kind.JVM;
+            kind = AxisKind.JVM;
             String flags = name.substring("jvm:".length());
             if (!JVM_FLAGS.matcher(flags).matches() || !flags.contains("{}")) {
                 throw new UsageException(at + ": expected jvm:FLAG with {} where the value goes, e.g. 'jvm:-Xms{}m -Xmx{}m'");
             }
-        } else if (Arrays.stream(Scenario.Kind.values()).anyMatch(k -> Arrays.asList(k.params()).contains(name))) {
-            kind = Kind.SCENARIO;
+        } else if (Arrays.stream(Scenario.Endpoint.values()).anyMatch(k -> Arrays.asList(k.params()).contains(name))) {
+            kind = AxisKind.SCENARIO;
             dev.loomflux.targets.Param param = dev.loomflux.targets.Param.valueOf(name.toUpperCase());
             within(at, values, param.min(), param.max());
         } else {
@@ -175,7 +175,7 @@ public record Sweep(List<Axis> axes, Duration cellWarmup) {
                 continue;
             }
             List<Integer> values = new ArrayList<>(a.values());
-            if (a.kind() == Kind.USERS || a.kind() == Kind.RATE) {
+            if (a.kind() == AxisKind.USERS || a.kind() == AxisKind.RATE) {
                 values.sort(java.util.Comparator.reverseOrder());
             }
             List<Map<String, Integer>> next = new ArrayList<>();
@@ -209,7 +209,7 @@ public record Sweep(List<Axis> axes, Duration cellWarmup) {
                         Map<String, Integer> at = new LinkedHashMap<>(v.at());
                         at.put(a.name(), value);
                         String suffix = a.label().replace("{}", "").replaceAll("[^A-Za-z0-9.-]+", "").replaceFirst("^-+", "") + "-" + value;
-                        TargetSpec spec = a.kind() == Kind.PROPERTY
+                        TargetSpec spec = a.kind() == AxisKind.PROPERTY
                                 ? v.spec().derive(v.spec().name() + "+" + suffix, Map.of(a.name().substring("property:".length()), Integer.toString(value)), List.of())
                                 : v.spec().derive(v.spec().name() + "+" + suffix, Map.of(), List.of(a.label().replace("{}", Integer.toString(value)).split(" ")));
                         next.add(new Variant(spec, t.name(), at));
@@ -225,13 +225,13 @@ public record Sweep(List<Axis> axes, Duration cellWarmup) {
     /** The scenario of a cell: the request axes' values on top of the base scenario's parameters. */
     /** The scenario as the map names it: without the parameters the grid varies ("gateway" when the delay is swept). */
     public String mapName(Scenario base) {
-        return base.nameWithout(axes.stream().filter(a -> a.kind() == Kind.SCENARIO).map(Axis::name).collect(Collectors.toSet()));
+        return base.nameWithout(axes.stream().filter(a -> a.kind() == AxisKind.SCENARIO).map(Axis::name).collect(Collectors.toSet()));
     }
 
     public Scenario scenario(Scenario base, Map<String, Integer> cell) {
         Map<String, Integer> params = new LinkedHashMap<>(base.params());
         for (Axis a : axes) {
-            if (a.kind() == Kind.SCENARIO && cell.containsKey(a.name())) {
+            if (a.kind() == AxisKind.SCENARIO && cell.containsKey(a.name())) {
                 if (!Arrays.asList(base.kind().params()).contains(a.name())) {
                     throw new UsageException("sweep: " + a.name() + " does not apply to scenario " + base.name());
                 }
@@ -247,18 +247,18 @@ public record Sweep(List<Axis> axes, Duration cellWarmup) {
     /** The profile of a cell: the users or rate axis's value in the base profile, which must be of that kind. */
     public Profile profile(Profile base, Map<String, Integer> cell) {
         for (Axis a : axes) {
-            if (a.kind() == Kind.USERS && cell.containsKey(a.name())) {
+            if (a.kind() == AxisKind.USERS && cell.containsKey(a.name())) {
                 if (!(base instanceof Profile.Fixed f)) {
                     throw new UsageException("sweep: users varies a fixed profile, not " + base.kind());
                 }
                 return new Profile.Fixed(cell.get(a.name()), f.duration(), f.think());
             }
-            if (a.kind() == Kind.RATE && cell.containsKey(a.name())) {
+            if (a.kind() == AxisKind.RATE && cell.containsKey(a.name())) {
                 if (!(base instanceof Profile.Rate r)) {
                     throw new UsageException("sweep: rate varies a rate profile, not " + base.kind());
                 }
                 int rps = cell.get(a.name());
-                return new Profile.Rate(rps, r.duration(), Math.max(r.maxUsers(), Limits.defaultMaxUsers(rps)));
+                return new Profile.Rate(rps, r.duration(), Math.max(r.maxInFlight(), LoadBounds.defaultMaxInFlight(rps)));
             }
         }
         return base;

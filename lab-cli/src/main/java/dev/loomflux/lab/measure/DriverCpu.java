@@ -14,7 +14,7 @@ import java.util.function.Supplier;
  * The driver's self-check: the lab JVM, with the driver's own processes where it runs any (JMeter),
  * is the load driver, so their CPU use per second tells whether the driver, not the target, was the
  * bottleneck (seed 000 ran k6 on the server's cores). Counted from the lab's JVM alone, a JMeter run
- * read 5% of a core where Hyperfoil's read 19% for the same load.
+ * reads a fraction of what Hyperfoil's does for the same load (docs/scale-out.md, "The second driver").
  */
 public final class DriverCpu implements AutoCloseable {
     /** Above this share of its CPU set, the driver may have limited the load it offered. */

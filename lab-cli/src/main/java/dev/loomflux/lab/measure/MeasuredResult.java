@@ -31,10 +31,10 @@ public final class MeasuredResult {
     static Result of(String target, String scenario, Measurement m, boolean openModel, Result.Files files, Result.Telemetry telemetry,
                      Result.Checks checks) {
         double seconds = m.elapsed().toMillis() / 1000.0;
-        Result.Load load = new Result.Load(Result.round(seconds), m.requests(), m.responses(), Result.round(m.throughput()), Result.round(m.inFlight()),
+        Result.WindowLoad load = new Result.WindowLoad(Result.round(seconds), m.requests(), m.responses(), Result.round(m.throughput()), Result.round(m.inFlight()),
                 Latency.of(m.latency()), errors(m.errors()), new Result.Bytes(m.bytesSent(), m.bytesReceived()),
                 openModel ? m.behindSchedule() : null, m.cacheHits(), m.reconnections());
-        return new Result(new Result.Key(target, scenario, null, null, null), Result.Outcome.OK, load, telemetry, files, checks, null, null);
+        return new Result(new Result.Key(target, scenario, null, null, null, null), Result.Status.OK, load, telemetry, files, checks, null, null);
     }
 
     /**
@@ -45,9 +45,9 @@ public final class MeasuredResult {
     public static Result ofRounds(String target, String scenario, double seconds, long requests, long responses, WindowShare share, Histogram latency,
                                   Errors errors, long reconnections, List<PerSecond> series, String hlog, String plan, SteadyState steadyState,
                                   Boolean behindSchedule) {
-        Result.Load load = new Result.Load(Result.round(seconds), requests, responses, Result.round(share.rps(seconds)), Result.round(share.inFlight(seconds)),
+        Result.WindowLoad load = new Result.WindowLoad(Result.round(seconds), requests, responses, Result.round(share.rps(seconds)), Result.round(share.inFlight(seconds)),
                 Latency.of(latency), errors(errors), null, behindSchedule, null, reconnections);
-        return new Result(new Result.Key(target, scenario, null, null, null), Result.Outcome.OK, load, new Result.Telemetry(series, null, null, null),
+        return new Result(new Result.Key(target, scenario, null, null, null, null), Result.Status.OK, load, new Result.Telemetry(series, null, null, null),
                 new Result.Files(hlog, plan, null, null), new Result.Checks(steadyState, null, null), null, null);
     }
 

@@ -72,29 +72,22 @@ public final class Measurer {
     private final List<Heard> heard = Collections.synchronizedList(new ArrayList<>());
 
     /**
-     * @param downstream   the run's stub, or null; a restart during a measurement voids it
-     * @param database     the run's database, or null; likewise
+     * @param run          the run, its support processes up: a restart of the stub or the database during a measurement voids it,
+     *                     and a measurement cut short by the run's stop is no result
      * @param statusPrefix the run's progress, put before each second's status line ("" for none)
-     * @param stop         whether the run was told to stop: a measurement cut short by it is no result
      */
-    public Measurer(LaunchSettings settings, CpuPlan cpus, ResourceSampler sampler, CpuCanary canary, Downstream downstream, Database database,
-                    Path dir, Log log, Supplier<String> statusPrefix, LoadDriver driver, Stop stop) {
-        this.settings = settings;
-        this.cpus = cpus;
-        this.sampler = sampler;
-        this.canary = canary;
-        this.downstream = downstream;
-        this.database = database;
-        this.dir = dir;
-        this.log = log;
+    public Measurer(RunContext run, Supplier<String> statusPrefix) {
+        this.settings = run.settings();
+        this.cpus = run.cpus();
+        this.sampler = run.sampler();
+        this.canary = run.canary();
+        this.downstream = run.stub();
+        this.database = run.database();
+        this.dir = run.dir();
+        this.log = run.log();
         this.statusPrefix = statusPrefix;
-        this.driver = driver;
-        this.stop = stop;
-    }
-
-    /** The run's stop, for the procedures that measure through this. */
-    public Stop stop() {
-        return stop;
+        this.driver = run.driver();
+        this.stop = run.stop();
     }
 
     public Result measure(RunningTarget target, Scenario scenario, Load load, List<Phase> before) {
@@ -138,8 +131,8 @@ public final class Measurer {
             Cgroup.Usage groupAtEnd = target.cgroup() == null ? null : target.cgroup().usage();
             DriverCpu driverCpu = driverCpus[0];
             if (!stop.requested() && !target.process().isAlive()) {
-                // Died before the measurement had a result (its load was cancelled): a sweep's 5,000-user cell
-                // that ran the target out of heap read "interrupted".
+                // Died before the measurement had a result (its load was cancelled): the target's exit, not an
+                // interruption of the run (docs/reliability.md).
                 return exited(target, name, scenario, warmupFrom);
             }
             if (m == null || driverCpu == null || stop.requested()) {
@@ -193,7 +186,7 @@ public final class Measurer {
                 // Not a sample of the target's speed: statistics over repeats must not average it in.
                 Errors e = m.errors();
                 if (e.total() == 0) {
-                    // webflux at 5,000 users over a 500 ms downstream, measured 1.5 s (--scale 0.1): queued, not failed
+                    // Every request outlived the window, still queued: slower than the window, not failed
                     return Result.failed(name, scenario.name(), "no responses within the measured " + m.elapsed().toMillis() / 1000.0 + " s: "
                             + m.requests() + " requests sent, none answered and none failed (each took longer than the window; a longer --duration)");
                 }
@@ -211,19 +204,13 @@ public final class Measurer {
         }
     }
 
-    /** The CPU canary's median time in µs over [fromMs, toMs), or null without a canary or readings. */
-    public Double canaryMicros(long fromMs, long toMs) {
-        return canary == null ? null : canary.microsIn(fromMs, toMs);
-    }
-
     /**
      * The paired design's warmup of one JVM: the compile stage alone, on the target's and the driver's CPUs (which
-     * the driver's 2 users leave mostly idle), then back on the target CPUs. The profile's own load follows in the
-     * rounds' lead-in rounds, every JVM side by side, where a steady stage per JVM took 25-40 s each (3.5 of a
-     * default run's 12.6 minutes) and its rule mostly judged the machine's noise ("throughput varies 26% second to
-     * second"), not the JVM. On both CPUs the six compile stages of a default run went quiet after 23-31 s, where
-     * on the target CPU alone they took 27-38 s and two of six ran out of their 37 s; two JVMs compiling at once,
-     * one on each CPU, starved the one beside the driver (three of three still compiling at 37 s).
+     * the driver's 2 users leave mostly idle), then back on the target CPUs; one JVM at a time, since two compiling
+     * at once starve the one beside the driver. The profile's own load follows in the rounds' lead-in rounds, every
+     * JVM side by side: a steady stage per JVM would cost minutes and mostly judge the machine's noise, not the JVM
+     * (docs/statistics.md, "The paired design", step 2; docs/reproducibility.md, "The default: compile stage, ten
+     * lead-in rounds, two sets").
      */
     public Warmup.Outcome compile(RunningTarget target, Scenario scenario, Load load) {
         heard.clear();
@@ -231,8 +218,8 @@ public final class Measurer {
         cpus.move(pid, cpus.startCpus());
         // A sampler of its own: the run's watches no target in rounds, whose blocks read each JVM at their edges.
         try (ResourceSampler own = new ResourceSampler().watch(ResourceReport.TARGET, () -> List.of(pid), true).start()) {
-            // The rule reads the JIT from the sampler, which needs two ticks: without them mvc's compile stage found no
-            // JIT counters and ended after 4 s.
+            // The rule reads the JIT from the sampler, which needs two ticks: without them the compile stage finds no
+            // JIT counters and ends before the JIT has done its work.
             Pause.sleep(ResourceSampler.PERIOD.multipliedBy(2).plusMillis(500));
             return compileStage(target, scenario, load, new LoadSpec(target.base(), scenario.path(), load.profile(), cpus.driver().size(), REQUEST_TIMEOUT, scenario.mix()),
                     new SteadySignals(own, canary));

@@ -37,7 +37,7 @@ final class SteadyStateReport {
                 w.check() == null ? null : rule(w.check()),
                 new SteadyState.JitPhases(jit(ResourceReport.jitBetween(sampler, warmup.fromMs(), warmup.toMs())),
                         jit(ResourceReport.jitBetween(sampler, measured.fromMs(), measured.toMs()))),
-                new SteadyState.Drift(drift.drifting(), Result.finite(drift.rpsChangePct()), Result.finite(drift.p50ChangePct()),
+                new SteadyState.DriftCheck(drift.drifting(), Result.finite(drift.rpsChangePct()), Result.finite(drift.p50ChangePct()),
                         rounded(drift.machineChangePct()), Result.finite(drift.fromWarmupPct()), drift.note()),
                 w.steady() && !drift.drifting(), series);
     }
@@ -51,8 +51,8 @@ final class SteadyStateReport {
                 Result.finite(c.p50ChangePct()), rounded(c.jitPct()), rounded(c.jitCpuPct()), rounded(c.machineChangePct()), c.reasons());
     }
 
-    private static SteadyState.Jit jit(Reading.Jit j) {
-        return j == null ? null : new SteadyState.Jit(j.compiles(), Result.round(j.compileMs()), j.compilerCpuMs() < 0 ? null : Result.round(j.compilerCpuMs()));
+    private static SteadyState.JitWork jit(Reading.Jit j) {
+        return j == null ? null : new SteadyState.JitWork(j.compiles(), Result.round(j.compileMs()), j.compilerCpuMs() < 0 ? null : Result.round(j.compilerCpuMs()));
     }
 
     /** Rounded; null for a figure that is unknown or not finite. */

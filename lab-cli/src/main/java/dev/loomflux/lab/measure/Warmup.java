@@ -17,9 +17,9 @@ import java.util.function.Function;
 
 /**
  * Unrecorded load before the measurement, in two stages. The compile stage runs few users until the
- * JIT goes quiet: at the profile's 50 users, Tomcat's 50 busy workers left the two compiler threads 8%
- * of the CPU and mvc was still compiling after 180 s; at 2 users they got 40% and were done in 32 s
- * (docs/steady-state.md). Few, but enough to heat the code ({@link #heatUsers}). Then the profile's own concurrency (or rate) runs until the
+ * JIT goes quiet: at the profile's own concurrency the busy request threads starve the compiler threads
+ * of CPU, and the JIT takes minutes where few users let it finish in seconds (docs/steady-state.md,
+ * "The compile stage"). Few, but enough to heat the code ({@link #heatUsers}). Then the profile's own concurrency (or rate) runs until the
  * {@link SteadyRule} holds or the budget is spent. For fixed and rate profiles the measurement is the
  * next seconds of the same load; for the others (stages, loops, burst) it is a load of its own. The
  * warmup's seconds are kept: they show how long each model takes from a cold JIT to steady state.
@@ -31,26 +31,45 @@ public final class Warmup {
      * @param millis          how long the warmup load ran, the stop included
      * @param check           the rule's verdict that ended the warmup, or its last; null without warmup
      * @param series          every second of the warmup as the rule saw it
+     * @param compile         its compile stage's part of the series, and the users that ran it
      */
-    public record Outcome(boolean steady, int secondsToSteady, long millis, SteadyRule.Check check, List<Point> series, int compileSeconds,
-                          int compileUsers) {
-        static final Outcome NONE = new Outcome(false, -1, 0, null, List.of(), 0, 0);
+    public record Outcome(boolean steady, int secondsToSteady, long millis, SteadyRule.Check check, List<Point> series, CompileStage compile) {
+        static final Outcome NONE = new Outcome(false, -1, 0, null, List.of(), CompileStage.NONE);
 
         public Outcome {
             series = List.copyOf(series);
         }
 
         /** This stage preceded by the compile stage: one warmup, its seconds counted from the first request. */
-        public Outcome after(Outcome compile) {
-            List<Point> all = new ArrayList<>(compile.series());
+        public Outcome after(Outcome compiled) {
+            List<Point> all = new ArrayList<>(compiled.series());
             all.addAll(series);
-            int before = compile.series().size();
-            return new Outcome(steady, steady ? before + secondsToSteady : -1, compile.millis() + millis, check, all, before, compile.compileUsers());
+            int before = compiled.series().size();
+            return new Outcome(steady, steady ? before + secondsToSteady : -1, compiled.millis() + millis, check, all,
+                    new CompileStage(before, compiled.compileUsers()));
         }
 
         private Outcome heatedBy(int users) {
-            return new Outcome(steady, secondsToSteady, millis, check, series, compileSeconds, users);
+            return new Outcome(steady, secondsToSteady, millis, check, series, new CompileStage(compile.seconds(), users));
         }
+
+        /** Seconds of the series that were the compile stage's: 0 without one. */
+        public int compileSeconds() {
+            return compile.seconds();
+        }
+
+        /** The users that ran the compile stage: 0 without one. */
+        public int compileUsers() {
+            return compile.users();
+        }
+    }
+
+    /**
+     * @param seconds how many of the warmup's seconds it took; 0 without one
+     * @param users   the users that ran it; 0 without one
+     */
+    public record CompileStage(int seconds, int users) {
+        static final CompileStage NONE = new CompileStage(0, 0);
     }
 
     /** What the rule needs beyond the driver's own figures, for the second starting at an epoch ms. */
@@ -75,8 +94,8 @@ public final class Warmup {
     static final int PROBE_SECONDS = 5;
     /**
      * A rate that heats a request path in seconds: C2 compiles a method after some ten thousand
-     * invocations. 2 users over a 20 ms downstream made 85 requests/s, and mvc was still compiling
-     * after 90 s of them and 180 s more at 100 requests/s (docs/steady-state.md).
+     * invocations, so a path served at a hundred requests per second stays partly interpreted for
+     * minutes (docs/steady-state.md, "Enough users to heat the code").
      */
     static final double HEAT_RPS = 1000;
     /** Target CPU, in % of the CPUs it can use, at which {@link #COMPILE_USERS} users keep it busy already: more would crowd the compiler. */
@@ -122,14 +141,14 @@ public final class Warmup {
         // The probe's first seconds run interpreted: its last ones tell the rate better.
         List<Point> last = probe.series().subList(Math.max(0, probe.series().size() - 3), probe.series().size());
         double rps = last.stream().mapToDouble(Point::rps).average().orElse(0);
-        // The compiler threads are busiest in a cold JVM: their CPU is not the requests' (mvc's probe: over 50%).
+        // The compiler threads are busiest in a cold JVM: their CPU is not the requests'.
         double jitPct = last.stream().filter(p -> p.jitCpuMs() != null).mapToDouble(p -> p.jitCpuMs() / 10).average().orElse(0);
         Double cpu = signals.cpuPct(end - 3000, end);
-        // Per CPU the target has: under a 0.5 quota it can never pass 50% of a core, and its probe looked idle (16 users then).
+        // Per CPU the target has: under a 0.5 quota it can never pass 50% of a core, and its probe would look idle.
         int users = heatUsers(rps, cpu == null ? null : (cpu - jitPct) / Math.max(cpus, 0.01), Math.min(MAX_COMPILE_USERS, measured.profile().peakUsers()));
         Outcome stage = follow(driver, measured.withProfile(new Profile.Fixed(users, budget.minusMillis(probe.millis()))), quiet, signals, listener);
         Outcome both = stage.after(probe);
-        return new Outcome(both.steady(), both.secondsToSteady(), both.millis(), both.check(), both.series(), 0, users);
+        return new Outcome(both.steady(), both.secondsToSteady(), both.millis(), both.check(), both.series(), new CompileStage(0, users));
     }
 
     /**
@@ -237,7 +256,7 @@ public final class Warmup {
 
         /** @param seconds the warmup's seconds, the measured ones excluded */
         synchronized Outcome outcome(long millis, int seconds) {
-            return new Outcome(heldAt >= 0, heldAt, millis, last, points.subList(0, Math.min(points.size(), seconds)), 0, 0);
+            return new Outcome(heldAt >= 0, heldAt, millis, last, points.subList(0, Math.min(points.size(), seconds)), CompileStage.NONE);
         }
     }
 
@@ -245,7 +264,7 @@ public final class Warmup {
     /** The same kind of load as measured: the rate for open models, the peak concurrency (and its think time) for closed ones. */
     static Profile profile(Profile measured, Duration length) {
         if (measured instanceof Profile.Rate r) {
-            return new Profile.Rate(r.rps(), length, r.maxUsers());
+            return new Profile.Rate(r.rps(), length, r.maxInFlight());
         }
         return new Profile.Fixed(Math.max(1, measured.peakUsers()), length, measured.think());
     }

@@ -13,13 +13,16 @@ import dev.loomflux.lab.experiment.Scenario;
 import dev.loomflux.lab.measure.Log;
 import dev.loomflux.lab.measure.MeasuredResult;
 import dev.loomflux.lab.measure.Measurer;
+import dev.loomflux.lab.measure.RunContext;
 import dev.loomflux.lab.measure.Warmup;
+import dev.loomflux.lab.process.Stop;
 import dev.loomflux.lab.result.BlockRecord;
 import dev.loomflux.lab.verdict.Comparisons;
 import dev.loomflux.lab.result.Hlog;
 import dev.loomflux.lab.result.Result;
 import dev.loomflux.lab.result.ResultsFile;
 import dev.loomflux.lab.result.SteadyState;
+import dev.loomflux.lab.telemetry.CpuCanary;
 import dev.loomflux.lab.telemetry.ProcessProbe;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -44,24 +47,26 @@ import org.HdrHistogram.Histogram;
  */
 public final class InRounds {
     private final Experiment experiment;
-    private final Measurer measurer;
     private final ResultsFile results;
     private final Log log;
     private final Path dir;
     private final int threads;
     private final Progress progress;
     private final LoadDriver driver;
+    private final Stop stop;
+    private final CpuCanary canary;
 
     /** @param progress the run's progress, or null */
-    public InRounds(Experiment experiment, Measurer measurer, LoadDriver driver, ResultsFile results, Log log, Path dir, int threads, Progress progress) {
-        this.driver = driver;
+    public InRounds(RunContext run, Experiment experiment, ResultsFile results, Progress progress) {
+        this.driver = run.driver();
+        this.stop = run.stop();
+        this.canary = run.canary();
         this.progress = progress;
         this.experiment = experiment;
-        this.measurer = measurer;
         this.results = results;
-        this.log = log;
-        this.dir = dir;
-        this.threads = threads;
+        this.log = run.log();
+        this.dir = run.dir();
+        this.threads = run.cpus().driver().size();
     }
 
     /**
@@ -75,23 +80,23 @@ public final class InRounds {
         Map<String, Warmup.Outcome> warmups = new HashMap<>();
         Map<String, Long> warmupS = new HashMap<>();
         for (TargetVisit v : visits) {
-            if (measurer.stop().requested()) {
+            if (stop.requested()) {
                 return;
             }
             compile(v, scenario, load, cell, warmups, warmupS);
         }
-        List<TargetVisit> alive = visits.stream().filter(v -> v.target().process().isAlive() && warmups.containsKey(label(v))).toList();
+        List<TargetVisit> alive = visits.stream().filter(v -> v.alive() && warmups.containsKey(label(v))).toList();
         for (TargetVisit v : visits) {
-            if (!v.target().process().isAlive()) {
-                results.add(failed(v, scenario, cell, exited(v, "before its rounds")));
+            if (!v.alive()) {
+                results.add(failed(v, scenario, cell, v.exited("before its rounds")));
             }
         }
-        if (alive.isEmpty() || measurer.stop().requested()) {
+        if (alive.isEmpty() || stop.requested()) {
             return;
         }
         Design design = experiment.design();
         int total = design.rounds() + design.leadInRounds();
-        Rounds rounds = new Rounds(alive.stream().map(v -> new Rounds.Target(label(v), v.target().base())).toList(), scenario.path(),
+        Rounds rounds = new Rounds(alive.stream().map(v -> new Rounds.Target(label(v), v.base())).toList(), scenario.path(),
                 block(load.profile(), design), Rounds.shuffled(alive.size(), total, seed), threads, Measurer.REQUEST_TIMEOUT,
                 design.leadIn(), scenario.mix());
         String base = "rounds." + scenario.name() + load.suffix();
@@ -102,7 +107,7 @@ public final class InRounds {
                 + (experiment.repeat() > 1 ? ", the " + experiment.repeat() + " sets of JVMs in the same rounds" : ""));
 
         Map<String, ProcessProbe> probes = new HashMap<>();
-        alive.forEach(v -> probes.put(label(v), new ProcessProbe(v.target().process().pid())));
+        alive.forEach(v -> probes.put(label(v), new ProcessProbe(v.pid())));
         Map<String, ProcessProbe.Snapshot> atStart = new ConcurrentHashMap<>();
         Map<String, ProcessProbe.Snapshot> atEnd = new ConcurrentHashMap<>();
         List<Block> blocks;
@@ -114,7 +119,7 @@ public final class InRounds {
             alive.forEach(v -> results.add(failed(v, scenario, cell, "rounds failed: " + e.getMessage())));
             return;
         }
-        if (measurer.stop().requested()) {
+        if (stop.requested()) {
             return;
         }
         finish(alive, scenario, load, cell, blocks, atStart, atEnd, yaml, warmups, warmupS);
@@ -123,7 +128,7 @@ public final class InRounds {
     /** One JVM's compile stage; a failure leaves it out of the rounds with a failed result. */
     private void compile(TargetVisit v, Scenario scenario, Measurer.Load load, Map<String, Integer> cell, Map<String, Warmup.Outcome> warmups,
                          Map<String, Long> warmupS) {
-        if (!v.target().process().isAlive()) {
+        if (!v.alive()) {
             return;
         }
         if (progress != null) {
@@ -132,10 +137,10 @@ public final class InRounds {
         long from = System.currentTimeMillis();
         String name = label(v);
         try {
-            warmups.put(name, measurer.compile(v.target(), scenario, load));
+            warmups.put(name, v.compile(scenario, load));
             warmupS.put(name, (System.currentTimeMillis() - from) / 1000);
         } catch (LabException e) {
-            if (v.target().process().isAlive()) {
+            if (v.alive()) {
                 log.line(name + " " + scenario.name() + ": failed: " + e.getMessage());
                 results.add(failed(v, scenario, cell, e.getMessage()));
             }
@@ -144,8 +149,8 @@ public final class InRounds {
 
     private List<Block> rounds(Rounds rounds, int targets, Scenario scenario, Design design, Map<String, ProcessProbe> probes,
                                Map<String, ProcessProbe.Snapshot> atStart, Map<String, ProcessProbe.Snapshot> atEnd) {
-        // Read where the measured part starts: read at the lead-in's start, a 1 s lead-in before 4 s blocks put
-        // 5 s of CPU over 4 s of responses, and every block's CPU per request read 25% high.
+        // Read where the measured part starts, not at the lead-in's start: the lead-in's CPU over the block's responses
+        // reads every block's CPU per request high (docs/reproducibility.md, "Why the default measures 1 s blocks").
         ScheduledExecutorService reader = Executors.newSingleThreadScheduledExecutor();
         try {
             return driver.run(rounds, new Rounds.Listener() {
@@ -188,20 +193,19 @@ public final class InRounds {
             if (b.round() >= leadInRounds) {
                 String key = b.target() + "/" + b.round();
                 TargetVisit v = byLabel.get(b.target());
-                records.add(record(scenario, cell, users(load.profile()), thinkMs(load.profile()), v.target().spec().name(), v.repeat(), b,
-                        b.round() + 1 - leadInRounds, measurer.canaryMicros(b.startMs(), b.endMs()), atStart.get(key), atEnd.get(key)));
+                records.add(record(scenario, cell, users(load.profile()), thinkMs(load.profile()), v.spec().name(), v.repeat(), b,
+                        b.round() + 1 - leadInRounds, canary == null ? null : canary.microsIn(b.startMs(), b.endMs()), atStart.get(key), atEnd.get(key)));
             }
         }
-        Set<String> drifting = Comparisons.drifting(records, alive.stream().map(v -> v.target().spec().name()).distinct().toList());
+        Set<String> drifting = Comparisons.drifting(records, alive.stream().map(v -> v.spec().name()).distinct().toList());
         List<Result> perTarget = new ArrayList<>();
         for (TargetVisit v : alive) {
-            String name = v.target().spec().name();
+            String name = v.spec().name();
             String label = label(v);
             List<Block> own = blocks.stream().filter(b -> b.target().equals(label) && b.round() >= leadInRounds).toList();
             List<BlockRecord> ownRecords = records.stream().filter(r -> r.target().equals(name) && r.set() == v.repeat()).toList();
             if (own.isEmpty()) {
-                perTarget.add(failed(v, scenario, cell, v.target().process().isAlive() ? "no block was measured"
-                        : exited(v, "during the rounds")));
+                perTarget.add(failed(v, scenario, cell, v.alive() ? "no block was measured" : v.exited("during the rounds")));
                 continue;
             }
             String hlog = name + "." + scenario.name() + load.suffix() + (experiment.repeat() > 1 ? ".s" + v.repeat() : "") + ".hlog";
@@ -227,19 +231,13 @@ public final class InRounds {
     }
 
     private static Result failed(TargetVisit v, Scenario scenario, Map<String, Integer> cell, String why) {
-        Result r = Result.failed(v.target().spec().name(), scenario.name(), why).withVisit(v.repeat(), null, null, null);
+        Result r = Result.failed(v.spec().name(), scenario.name(), why).withVisit(v.repeat(), null, null, null);
         return cell == null ? r : r.withCell(cell);
     }
 
     /** A target's JVM of one set, as the rounds and the log name it: "mvc", or "mvc#2" for the second set's. */
     private String label(TargetVisit v) {
-        return experiment.repeat() > 1 ? v.target().spec().name() + "#" + v.repeat() : v.target().spec().name();
-    }
-
-    /** Led by what ended it when its log or cgroup tells (out of heap, the memory limit, a crash), then its last words. */
-    private static String exited(TargetVisit v, String when) {
-        return v.target().exitCause().map(c -> c + ": ").orElse("") + "target exited " + when + " (" + v.target().process().exitDescription()
-                + "); last lines:\n" + v.target().process().logTail(10);
+        return experiment.repeat() > 1 ? v.spec().name() + "#" + v.repeat() : v.spec().name();
     }
 
     private static Integer users(Profile p) {
@@ -254,7 +252,7 @@ public final class InRounds {
     static Profile block(Profile p, Design d) {
         Duration length = d.block().plus(d.leadIn());
         if (p instanceof Profile.Rate r) {
-            return new Profile.Rate(r.rps(), length, r.maxUsers());
+            return new Profile.Rate(r.rps(), length, r.maxInFlight());
         }
         return new Profile.Fixed(p.peakUsers(), length, p.think());
     }
@@ -300,7 +298,7 @@ public final class InRounds {
         String note = drifting ? "its throughput against every other target moved across the rounds (last third vs first)" : null;
         SteadyState steady = new SteadyState(warm.steady(), warm.steady() ? warm.secondsToSteady() : null, Result.round(warmupS), null,
                 warm.compileSeconds(), warm.compileSeconds() > 0 ? warm.compileUsers() : null, null, null,
-                new SteadyState.Drift(drifting, null, null, null, null, note), !drifting, List.of());
+                new SteadyState.DriftCheck(drifting, null, null, null, null, note), !drifting, List.of());
         boolean open = own.get(0).intended() >= 0;
         return MeasuredResult.ofRounds(name, scenario.name(), seconds, requests, responses, share, latency,
                 errors, reconnections, series, hlog, yaml, steady, open ? records.stream().anyMatch(BlockRecord::behindSchedule) : null);

@@ -3,6 +3,7 @@ package dev.loomflux.lab.procedure;
 import dev.loomflux.lab.experiment.Experiment;
 import dev.loomflux.lab.experiment.Scenario;
 import dev.loomflux.lab.measure.Measurer;
+import dev.loomflux.lab.process.Stop;
 import dev.loomflux.lab.result.RepeatSummary;
 import dev.loomflux.lab.result.Result;
 import dev.loomflux.lab.result.ResultsFile;
@@ -14,15 +15,15 @@ import java.util.function.Consumer;
 /** The experiment's own profile, once per target x scenario x repeat; over repeats, medians and verdicts. */
 public final class MeasureProfile implements Procedure {
     private final Experiment experiment;
-    private final Measurer measurer;
+    private final Stop stop;
     private final ResultsFile results;
     private final Progress progress;
     private RepeatSummary summary;
 
     /** @param progress null when the profile ends by a request count (loops, burst): no time to estimate */
-    public MeasureProfile(Experiment experiment, Measurer measurer, ResultsFile results, Progress progress) {
+    public MeasureProfile(Experiment experiment, Stop stop, ResultsFile results, Progress progress) {
         this.experiment = experiment;
-        this.measurer = measurer;
+        this.stop = stop;
         this.results = results;
         this.progress = progress;
     }
@@ -33,9 +34,8 @@ public final class MeasureProfile implements Procedure {
         if (progress != null) {
             progress.unitStarted();
         }
-        Result r = measurer.measure(visit.target(), scenario, new Measurer.Load(experiment.profile(), experiment.warmup(), true, suffix),
-                visit.before());
-        if (measurer.stop().requested()) {
+        Result r = visit.measure(scenario, new Measurer.Load(experiment.profile(), experiment.warmup(), true, suffix));
+        if (stop.requested()) {
             return true; // cut short by Ctrl-C: not a result
         }
         results.add(visit.stamp(r));

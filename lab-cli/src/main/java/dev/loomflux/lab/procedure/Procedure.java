@@ -3,16 +3,18 @@ package dev.loomflux.lab.procedure;
 import dev.loomflux.lab.capacity.CapacityPlan;
 import dev.loomflux.lab.experiment.Experiment;
 import dev.loomflux.lab.experiment.Scenario;
-import dev.loomflux.lab.measure.Log;
-import dev.loomflux.lab.measure.Measurer;
+import dev.loomflux.lab.measure.RunContext;
+import dev.loomflux.lab.result.PairComparison;
+import dev.loomflux.lab.result.Result;
 import dev.loomflux.lab.result.ResultsFile;
+import java.util.List;
 import java.util.function.Consumer;
 
 /**
  * What a run does to each target for each scenario: measure the experiment's profile
  * ({@link MeasureProfile}), each cell of its sweep ({@link SweepCells}) or search the highest rate
  * that meets an SLO ({@link SearchCapacity}). The command chooses ({@link Kind}); the run itself
- * (database, stub, pinning, Ctrl-C, the targets in turn) is the Runner's.
+ * (database, stub, pinning, Ctrl-C) is the Runner's, the order of the targets the design's.
  */
 public interface Procedure {
     /**
@@ -23,6 +25,13 @@ public interface Procedure {
      */
     boolean run(TargetVisit visit, Scenario scenario);
 
+    /**
+     * What the paired design measured instead, once its rounds are over: the results of every target and set, and the
+     * comparisons drawn from their blocks. Only a sweep maps them.
+     */
+    default void fromRounds(List<Result> measured, List<PairComparison> comparisons) {
+    }
+
     /** After the last target, before results.json is marked completed: the sections over all results. */
     void summarize();
 
@@ -32,10 +41,10 @@ public interface Procedure {
     /** Whether the report's headlines answer the experiment's question (a capacity search's steps do not). */
     boolean answers();
 
-    /** What a command hands the Runner: the procedure, built once the run's measurer and results exist. */
+    /** What a command hands the Runner: the procedure, built once the run and its results exist. */
     interface Kind {
         /** @param progress the run's progress line, or null when its length is not known ahead */
-        Procedure create(Experiment experiment, Measurer measurer, ResultsFile results, Log log, Progress progress);
+        Procedure create(Experiment experiment, RunContext run, ResultsFile results, Progress progress);
 
         /** Whether the run's length is known ahead, for its progress line: a capacity search's is not. */
         default boolean timed() {
@@ -45,15 +54,15 @@ public interface Procedure {
 
     /** The experiment's own question: its sweep's grid when it has one, else its profile on every target x scenario. */
     static Kind of(Experiment experiment) {
-        return experiment.sweep() != null ? SweepCells::new : (e, measurer, results, log, progress) -> new MeasureProfile(e, measurer, results, progress);
+        return experiment.sweep() != null ? SweepCells::new : (e, run, results, progress) -> new MeasureProfile(e, run.stop(), results, progress);
     }
 
     /** Each target x scenario's highest rate that meets the plan's SLO, in rate steps. */
     static Kind capacity(CapacityPlan plan) {
         return new Kind() {
             @Override
-            public Procedure create(Experiment experiment, Measurer measurer, ResultsFile results, Log log, Progress progress) {
-                return new SearchCapacity(experiment, plan, measurer, results, log);
+            public Procedure create(Experiment experiment, RunContext run, ResultsFile results, Progress progress) {
+                return new SearchCapacity(experiment, plan, run, results);
             }
 
             @Override

@@ -10,14 +10,14 @@ import java.time.Duration;
  * honest estimate is an upper bound: every warmup using its whole budget.
  */
 public final class Progress {
-    /** A target's start (JVM, Spring, readiness): 5-20 s measured here, the longer ones while the machine is busy. */
+    /** A target's start (JVM, Spring, readiness), above the "ready in" times run.log records, which grow while the machine is busy. */
     private static final Duration START = Duration.ofSeconds(30);
     /** After each load: the JFR dump, telemetry, the hlog and results files. */
     private static final Duration PER_SCENARIO = Duration.ofSeconds(5);
     /** Once per run: PostgreSQL and the stub starting, then the report at the end. */
     private static final Duration SETUP = Duration.ofSeconds(20);
     private static final Duration END = Duration.ofSeconds(10);
-    /** A block's drain (the last responses) and the telemetry read at its edges: 273 blocks of 1 s took 274 s here. */
+    /** A block's drain (the last responses) and the telemetry read at its edges: above what run.log's times show between blocks. */
     private static final Duration BLOCK_OVERHEAD = Duration.ofMillis(50);
 
     private final int total;

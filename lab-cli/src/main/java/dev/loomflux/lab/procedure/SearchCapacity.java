@@ -7,11 +7,12 @@ import dev.loomflux.lab.experiment.Profile;
 import dev.loomflux.lab.experiment.Scenario;
 import dev.loomflux.lab.measure.Log;
 import dev.loomflux.lab.measure.Measurer;
+import dev.loomflux.lab.measure.RunContext;
+import dev.loomflux.lab.process.Stop;
 import dev.loomflux.lab.result.CapacityMedian;
 import dev.loomflux.lab.result.CapacitySearchResult;
 import dev.loomflux.lab.result.Result;
 import dev.loomflux.lab.result.ResultsFile;
-import dev.loomflux.lab.sut.RunningTarget;
 import dev.loomflux.lab.verdict.CapacityMedians;
 import java.util.ArrayList;
 import java.util.List;
@@ -25,35 +26,33 @@ import java.util.function.Consumer;
 public final class SearchCapacity implements Procedure {
     private final Experiment experiment;
     private final CapacityPlan plan;
-    private final Measurer measurer;
+    private final Stop stop;
     private final ResultsFile results;
     private final Log log;
     private final List<CapacitySearchResult> capacities = new ArrayList<>();
     private List<CapacityMedian> summary = List.of();
 
-    public SearchCapacity(Experiment experiment, CapacityPlan plan, Measurer measurer, ResultsFile results, Log log) {
+    public SearchCapacity(Experiment experiment, CapacityPlan plan, RunContext run, ResultsFile results) {
         this.experiment = experiment;
         this.plan = plan;
-        this.measurer = measurer;
+        this.stop = run.stop();
         this.results = results;
-        this.log = log;
+        this.log = run.log();
     }
 
     @Override
     public boolean run(TargetVisit visit, Scenario scenario) {
-        RunningTarget target = visit.target();
-        String name = target.spec().name();
+        String name = visit.spec().name();
         List<Result> steps = new ArrayList<>();
-        CapacitySearch.Outcome outcome = CapacitySearch.search(plan.startRps(), plan.maxRps(), plan.resolution(), plan.maxSteps(), rps -> {
-            if (measurer.stop().requested() || !target.process().isAlive()) {
+        CapacitySearch.Found outcome = CapacitySearch.search(plan.startRps(), plan.maxRps(), plan.resolution(), plan.maxSteps(), rps -> {
+            if (stop.requested() || !visit.alive()) {
                 return false;
             }
             Result r = capacityStep(visit, scenario, rps, steps);
             // A miss is measured once more before it counts, unless the driver fell behind (an overload is no accident):
-            // a single miss here ended searches below the knee, by a p99 that jumped by half for one step (CI: mvc-10 at
-            // 75 rps, 161 ms against 105-124 ms around it) or by a JIT still compiling steps later at a low rate.
-            if (!r.slo().sloMet() && !Boolean.TRUE.equals(r.load().behindSchedule()) && !measurer.stop().requested()
-                    && target.process().isAlive()) {
+            // a single miss ended searches below the knee, by a p99 that jumped for one step or by a JIT still compiling
+            // steps later at a low rate (docs/steady-state.md, "No verdict without steady state").
+            if (!r.slo().sloMet() && !Boolean.TRUE.equals(r.load().behindSchedule()) && !stop.requested() && visit.alive()) {
                 log.line(name + " " + scenario.name() + ": measuring " + rps + " rps again before counting the miss");
                 r = capacityStep(visit, scenario, rps, steps);
             }
@@ -67,13 +66,11 @@ public final class SearchCapacity implements Procedure {
 
     /** One measured rate of a capacity search, recorded as a result and as the search's next step. */
     private Result capacityStep(TargetVisit visit, Scenario scenario, int rps, List<Result> steps) {
-        RunningTarget target = visit.target();
         int repeat = visit.repeat();
         int k = steps.size() + 1;
         Profile.Rate profile = new Profile.Rate(rps, plan.stepDuration(), plan.inFlight(rps));
         String suffix = (experiment.repeat() > 1 ? ".r" + repeat : "") + ".step" + k;
-        Result r = measurer.measure(target, scenario,
-                new Measurer.Load(profile, k == 1 ? experiment.warmup() : plan.stepWarmup(), k == 1, suffix), visit.before());
+        Result r = visit.measure(scenario, new Measurer.Load(profile, k == 1 ? experiment.warmup() : plan.stepWarmup(), k == 1, suffix));
         List<String> misses = new ArrayList<>(plan.slo().misses(r));
         if (!r.steady()) {
             // Its percentiles may still be moving: a step that is not steady cannot show that the target meets the SLO.
@@ -82,7 +79,7 @@ public final class SearchCapacity implements Procedure {
         r = visit.stamp(r).withStep(k, rps, misses);
         results.add(r);
         steps.add(r);
-        log.line(target.spec().name() + " " + scenario.name() + ": step " + k + " at " + rps + " rps: "
+        log.line(visit.spec().name() + " " + scenario.name() + ": step " + k + " at " + rps + " rps: "
                 + (misses.isEmpty() ? "meets the SLO" : "misses: " + String.join("; ", misses)));
         return r;
     }

@@ -6,13 +6,14 @@ import dev.loomflux.lab.experiment.Scenario;
 import dev.loomflux.lab.experiment.Sweep;
 import dev.loomflux.lab.measure.Log;
 import dev.loomflux.lab.measure.Measurer;
+import dev.loomflux.lab.measure.RunContext;
+import dev.loomflux.lab.process.Stop;
 import dev.loomflux.lab.result.Metric;
 import dev.loomflux.lab.result.PairComparison;
 import dev.loomflux.lab.result.Result;
 import dev.loomflux.lab.result.ResultsFile;
 import dev.loomflux.lab.result.SweepMap;
 import dev.loomflux.lab.stats.Stats;
-import dev.loomflux.lab.sut.RunningTarget;
 import dev.loomflux.lab.sut.TargetSpec;
 import dev.loomflux.lab.verdict.SweepVerdicts;
 import java.util.ArrayList;
@@ -33,7 +34,7 @@ public final class SweepCells implements Procedure {
     private final Experiment experiment;
     private final Sweep sweep;
     private final Map<String, Sweep.Variant> variants = new LinkedHashMap<>();
-    private final Measurer measurer;
+    private final Stop stop;
     private final ResultsFile results;
     private final Log log;
     private final Progress progress;
@@ -48,13 +49,13 @@ public final class SweepCells implements Procedure {
      * @param experiment the experiment as declared (its targets, not their variants)
      * @param progress   null when not estimated
      */
-    public SweepCells(Experiment experiment, Measurer measurer, ResultsFile results, Log log, Progress progress) {
+    public SweepCells(Experiment experiment, RunContext run, ResultsFile results, Progress progress) {
         this.experiment = experiment;
         this.sweep = experiment.sweep();
         sweep.variants(experiment.targets()).forEach(v -> variants.put(v.spec().name(), v));
-        this.measurer = measurer;
+        this.stop = run.stop();
         this.results = results;
-        this.log = log;
+        this.log = run.log();
         this.progress = progress;
     }
 
@@ -65,17 +66,17 @@ public final class SweepCells implements Procedure {
 
     @Override
     public boolean run(TargetVisit visit, Scenario base) {
-        RunningTarget target = visit.target();
-        Sweep.Variant variant = variants.get(target.spec().name());
+        String name = visit.spec().name();
+        Sweep.Variant variant = variants.get(name);
         List<Map<String, Integer>> cells = sweep.cells();
         // A fresh JVM after one that died goes on with the cell after the one it died in.
-        String key = target.spec().name() + " " + visit.repeat() + " " + base.name();
+        String key = name + " " + visit.repeat() + " " + base.name();
         boolean first = true;
         for (int i = nextCell.getOrDefault(key, 0); i < cells.size(); i++) {
-            if (measurer.stop().requested()) {
+            if (stop.requested()) {
                 return true;
             }
-            if (!target.process().isAlive()) {
+            if (!visit.alive()) {
                 nextCell.put(key, i);
                 return false;
             }
@@ -87,11 +88,10 @@ public final class SweepCells implements Procedure {
             }
             Profile profile = sweep.profile(experiment.profile(), cell);
             String suffix = (experiment.repeat() > 1 ? ".r" + visit.repeat() : "") + cellSuffix(cell, scenario);
-            log.line(target.spec().name() + " " + scenario.name() + ": cell " + at);
-            Result r = measurer.measure(target, scenario, new Measurer.Load(profile, first ? experiment.warmup() : sweep.cellWarmup(), first, suffix),
-                    visit.before());
+            log.line(name + " " + scenario.name() + ": cell " + at);
+            Result r = visit.measure(scenario, new Measurer.Load(profile, first ? experiment.warmup() : sweep.cellWarmup(), first, suffix));
             first = false;
-            if (measurer.stop().requested()) {
+            if (stop.requested()) {
                 return true; // cut short by Ctrl-C: not a result
             }
             r = visit.stamp(r).withCell(at);
@@ -117,10 +117,11 @@ public final class SweepCells implements Procedure {
     }
 
     /**
-     * The sweep was measured in paired rounds (Runner): its cells' results and comparisons become the
+     * The sweep was measured in paired rounds (PairedRun): its cells' results and comparisons become the
      * map's entries and leads. A target axis makes a JVM per value; only variants at the same values of
      * the target axes are compared in the map, as in a cell of a sequential sweep.
      */
+    @Override
     public void fromRounds(List<Result> measured, List<PairComparison> comparisons) {
         pairs = new ArrayList<>();
         for (Result r : measured) {

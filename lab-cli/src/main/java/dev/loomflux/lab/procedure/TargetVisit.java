@@ -1,23 +1,44 @@
 package dev.loomflux.lab.procedure;
 
+import dev.loomflux.lab.experiment.Scenario;
+import dev.loomflux.lab.measure.Measurer;
+import dev.loomflux.lab.measure.Warmup;
 import dev.loomflux.lab.result.Result;
-import dev.loomflux.lab.sut.RunningTarget;
-import dev.loomflux.lab.telemetry.Phase;
-import dev.loomflux.targets.TargetConfig;
-import java.util.List;
-
+import dev.loomflux.lab.sut.TargetSpec;
+import java.net.URI;
 
 /**
- * One started target, as the procedures see it: which repeat it serves, the phases it went through
- * before any load (startup, idle), where it runs and its own /config.
+ * One started target JVM, as the designs and the procedures see it: which repeat (in the paired design, which
+ * set) it serves, whether it still runs, and what the run's {@link Measurer} measures on it. Closing it stops it.
  */
-public record TargetVisit(RunningTarget target, int repeat, List<Phase> before, String affinity, TargetConfig config) {
-    public TargetVisit {
-        before = List.copyOf(before);
-    }
+public interface TargetVisit extends AutoCloseable {
+    TargetSpec spec();
+
+    /** The repeat it serves, from 1; in the paired design its set. */
+    int repeat();
+
+    URI base();
+
+    long pid();
+
+    boolean alive();
+
+    /** How it exited: "code 137: killed by SIGKILL (...)". */
+    String exitDescription();
+
+    /** Why it is gone, for a failed result: what ended it when its log or cgroup tells, how, {@code when}, and its last lines. */
+    String exited(String when);
 
     /** What every result records about the target process it measured. */
-    Result stamp(Result r) {
-        return r.withVisit(repeat, target.startupMillis(), affinity, config);
-    }
+    Result stamp(Result r);
+
+    /** The paired design's warmup: the compile stage alone ({@link Measurer#compile}). */
+    Warmup.Outcome compile(Scenario scenario, Measurer.Load load);
+
+    /** One load on it, as one result ({@link Measurer#measure}). */
+    Result measure(Scenario scenario, Measurer.Load load);
+
+    /** Stops the JVM. */
+    @Override
+    void close();
 }

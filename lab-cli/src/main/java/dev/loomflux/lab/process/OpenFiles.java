@@ -32,7 +32,7 @@ public final class OpenFiles {
         }
         return String.format("--users %d: the load driver holds %,d connections at once (%,d users x %d target JVM%s%s) and needs about %,d open "
                         + "files, but this process may open %,d (ulimit -n); raise the limit in the shell that runs the lab (ulimit -n %d; "
-                        + "./lab raises it to the hard limit itself) or use fewer --users, --targets or --repeat",
+                        + "./lab raises it to the hard limit itself) or use fewer --users, --targets or --sets",
                 users, (long) users * jvmsAtOnce, users, jvmsAtOnce, jvmsAtOnce == 1 ? "" : "s",
                 jvmsAtOnce == 1 ? "" : ", whose connections stay open across the rounds", needed, limit, needed);
     }

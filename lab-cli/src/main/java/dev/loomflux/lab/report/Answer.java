@@ -17,7 +17,7 @@ import java.util.Locale;
  */
 final class Answer {
     /** A winner, equivalent (the whole interval within the minimum effect) or neither; how the forest plot colours it. */
-    enum Outcome { WINNER, EQUIVALENT, UNDECIDED }
+    enum Standing { WINNER, EQUIVALENT, UNDECIDED }
 
     /**
      * One comparison: two targets on one metric of one scenario.
@@ -26,7 +26,7 @@ final class Answer {
      * @param label "mvc better", "equivalent", "undecided" or "not steady"
      * @param text  the comparison in words, as the summary says it
      */
-    record Row(String scenario, Metric metric, String metricName, String a, String b, Double ratio, Double low, Double high, Outcome outcome,
+    record Row(String scenario, Metric metric, String metricName, String a, String b, Double ratio, Double low, Double high, Standing outcome,
                String label, String text) {
         String pair() {
             return a + " / " + b;
@@ -61,7 +61,7 @@ final class Answer {
         List<Row> rows = new ArrayList<>();
         if (paired(root)) {
             root.comparisons().stream().filter(c -> c.cell() == null).forEach(c -> rows.add(row(c)));
-        } else if (root.repeats() >= Stats.MIN_REPEATS && root.summary() != null && root.capacity() == null) {
+        } else if (root.jvmsPerTarget() >= Stats.MIN_REPEATS && root.summary() != null && root.capacity() == null) {
             root.summary().verdicts().forEach(v -> rows.add(row(v)));
         }
         return rows;
@@ -74,7 +74,7 @@ final class Answer {
     private static Row row(PairComparison c) {
         Metric m = c.metricKind();
         boolean won = PairComparison.A.equals(c.outcome()) || PairComparison.B.equals(c.outcome());
-        Outcome outcome = won ? Outcome.WINNER : PairComparison.EQUIVALENT.equals(c.outcome()) ? Outcome.EQUIVALENT : Outcome.UNDECIDED;
+        Standing outcome = won ? Standing.WINNER : PairComparison.EQUIVALENT.equals(c.outcome()) ? Standing.EQUIVALENT : Standing.UNDECIDED;
         String label = won ? (PairComparison.A.equals(c.outcome()) ? c.a() : c.b()) + " better" : c.outcome();
         boolean ci = c.ci().size() == 2;
         return new Row(c.scenario(), m, m == null ? c.metric() : m.label(), c.a(), c.b(), c.ratio(), ci ? c.ci().get(0) : null, ci ? c.ci().get(1) : null,
@@ -87,7 +87,7 @@ final class Answer {
         String winner = v.clearWinner();
         String label = winner != null ? winner + " better" : v.text().startsWith("not steady") ? "not steady" : "undecided";
         return new Row(v.scenario(), m, m == null ? v.metric() : m.label(), v.a(), v.b(), inverse(v.diffPct()), inverse(v.ciHighPct()), inverse(v.ciLowPct()),
-                winner != null ? Outcome.WINNER : Outcome.UNDECIDED, label, v.text());
+                winner != null ? Standing.WINNER : Standing.UNDECIDED, label, v.text());
     }
 
     private static Double inverse(Double pct) {
@@ -98,7 +98,7 @@ final class Answer {
         String band = Cells.num(Stats.MIN_EFFECT_PCT) + "%";
         return paired(root) ? "The answer: ratio a / b over the rounds, with its 95% interval; a win needs the interval wholly beyond ±" + band
                 + ", equivalent wholly within"
-                : "The answer: ratio a / b of the medians of " + root.repeats() + " repeats, with its 95% interval; a winner leads by " + band + " or more";
+                : "The answer: ratio a / b of the medians of " + root.jvmsPerTarget() + " repeats, with its 95% interval; a winner leads by " + band + " or more";
     }
 
     /** Pairs down, metrics across; the scenario leads each pair when there are several. */
@@ -139,7 +139,7 @@ final class Answer {
         if (root.experiment().design() != null && "paired".equals(root.experiment().design().kind())) {
             return "No comparison: no round compared two targets (see Caveats).";
         }
-        int n = root.repeats();
+        int n = root.jvmsPerTarget();
         return n < Stats.MIN_REPEATS ? "Nothing compared: " + (n == 1 ? "one run per target gives" : n + " runs per target give") + " no verdict "
                 + "(--repeat " + Stats.MIN_REPEATS + " or --design paired gives one)."
                 : "No verdicts: too few successful runs per target to compare (see Caveats).";

@@ -47,13 +47,13 @@ final class Caveats {
             out.add(Paragraph.bullet("Paired design: every target's JVM was started and warmed first, then all were measured in " + d.rounds() + " rounds of "
                     + Cells.num(d.blockS()) + " s blocks, one block per target per round in a new random order; verdicts come from per-round "
                     + "ratios (95% Wilcoxon intervals) and need the whole interval beyond " + Cells.num(Stats.MIN_EFFECT_PCT) + "%. "
-                    + (root.repeats() > 1 ? root.repeats() + " sets of JVMs were measured in the same rounds and pooled round by round; a winner "
+                    + (root.jvmsPerTarget() > 1 ? root.jvmsPerTarget() + " sets of JVMs were measured in the same rounds and pooled round by round; a winner "
                     + "only where every set shows it."
                     : "One set of JVMs: the ratios hold for these JVMs; JVM-to-JVM variation (each JIT compiles its own way) is not covered, "
-                    + "--repeat 2 or more samples it.")));
-            if (root.repeats() > 1 && root.blocks() != null) {
+                    + "--sets 2 or more samples it.")));
+            if (root.jvmsPerTarget() > 1 && root.blocks() != null) {
                 out.add(Paragraph.bullet(jvmSpread(root) + " A ratio between two targets carries such differences of both its targets' JVMs, which the intervals "
-                        + "above, over rounds, do not cover; more sets (--repeat) average them (docs/reproducibility.md)."));
+                        + "above, over rounds, do not cover; more sets (--sets) average them (docs/reproducibility.md)."));
             }
             long slow = root.blocks() == null ? 0 : root.blocks().stream()
                     .filter(b -> b.meanMs() != null && b.meanMs() > 0.04 * b.seconds() * 1000).count();
@@ -76,7 +76,7 @@ final class Caveats {
                 out.add(Paragraph.bullet(slow + " block(s) had a mean latency above 4% of the block: users start a block together, so its throughput "
                         + "over-counts by up to half the latency over the block. Use a longer --block."));
             }
-        } else if (root.repeats() < Stats.MIN_REPEATS) {
+        } else if (root.jvmsPerTarget() < Stats.MIN_REPEATS) {
             out.add(Paragraph.bullet("Fewer than " + Stats.MIN_REPEATS + " runs per target x scenario: no verdicts. The machine's CPU speed can change "
                     + "by tens of percent within a minute, so a difference between single runs may be the machine's, not the targets'. "
                     + "Use --repeat 3 (or more) for confidence intervals and verdicts."));
@@ -85,11 +85,10 @@ final class Caveats {
         if (pinning != null && !pinning.applied()) {
             out.add(Paragraph.bullet("CPU pinning was not applied (" + pinning.note() + "): the driver and the target shared CPUs."));
         }
-        boolean sets = ReportContent.inRounds(root);
         List<String> shortRuns = new ArrayList<>();
         for (Result r : root.results()) {
             String who = r.target() + " " + r.scenario() + (r.key().cell() != null ? " " + r.cellLabel() : "")
-                    + (r.key().step() != null ? " step " + r.key().step() : r.repeatOrFirst() > 1 ? (sets ? " set " : " repeat ") + r.repeatOrFirst() : "");
+                    + (r.key().step() != null ? " step " + r.key().step() : r.jvm() > 1 ? " " + r.jvmLabel() : "");
             if (!r.ok()) {
                 out.add(Paragraph.bullet(who + " failed: " + firstLine(String.valueOf(r.outcome().error())).replaceFirst("; last lines:$", ".") + untilDeath(r)));
                 continue;
@@ -166,10 +165,10 @@ final class Caveats {
         for (String scenario : scenarios) {
             List<String> ratios = new ArrayList<>();
             for (String t : targets) {
-                for (int set = 2; set <= root.repeats(); set++) {
+                for (int set = 2; set <= root.jvmsPerTarget(); set++) {
                     Paired p = Comparisons.jvmRatio(root.blocks(), scenario, t, set);
                     if (p.rounds() > 0) {
-                        ratios.add(t + (root.repeats() > 2 ? " set " + set : "") + " " + p.describe());
+                        ratios.add(t + (root.jvmsPerTarget() > 2 ? " set " + set : "") + " " + p.describe());
                     }
                 }
             }
@@ -177,7 +176,7 @@ final class Caveats {
                 parts.add((scenarios.size() > 1 ? scenario + ": " : "") + String.join(", ", ratios));
             }
         }
-        return "The same jar's JVMs in this run, " + (root.repeats() > 2 ? "each set" : "set 2") + " against set 1 (throughput per round): "
+        return "The same jar's JVMs in this run, " + (root.jvmsPerTarget() > 2 ? "each set" : "set 2") + " against set 1 (throughput per round): "
                 + String.join("; ", parts) + ".";
     }
 

@@ -194,8 +194,8 @@ final class ChartData {
 
     /** Repeats of one target are told apart by number. */
     private static String label(Result r, List<Result> all) {
-        boolean repeated = all.stream().anyMatch(x -> x.repeatOrFirst() > 1);
-        return r.target() + (repeated ? " #" + r.repeatOrFirst() : "") + (r.ok() ? "" : " (until it died; s from its first request)");
+        boolean repeated = all.stream().anyMatch(x -> x.jvm() > 1);
+        return r.target() + (repeated ? " #" + r.jvm() : "") + (r.ok() ? "" : " (until it died; s from its first request)");
     }
 
     private static Histogram readHlog(Path file) throws IOException {

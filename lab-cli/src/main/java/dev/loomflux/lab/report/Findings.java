@@ -29,7 +29,7 @@ import org.apache.commons.math3.stat.descriptive.rank.Median;
  */
 final class Findings {
     /** One target's figure: the median of its results (one each unless --repeat 2). */
-    private record Figure(String target, double value, boolean steady) {
+    private record TargetFigure(String target, double value, boolean steady) {
     }
 
     private static final List<Metric> METRICS = Metric.SUMMARIZED;
@@ -62,8 +62,8 @@ final class Findings {
                     lines.addAll(notes(pairs, m));
                 }
             }
-        } else if (root.repeats() < Stats.MIN_REPEATS) {
-            String runs = runs(root.repeats());
+        } else if (root.jvmsPerTarget() < Stats.MIN_REPEATS) {
+            String runs = runs(root.jvmsPerTarget());
             METRICS.forEach(m -> lines.add(fromRuns(ranked(ok, m), m, runs)));
         }
         lines.add(errors(ok));
@@ -81,7 +81,7 @@ final class Findings {
         if (!pairs.isEmpty()) {
             return Paragraph.headline(scenario, paired(pairs, Metric.THROUGHPUT) + ".");
         }
-        int repeat = root.repeats();
+        int repeat = root.jvmsPerTarget();
         return Paragraph.headline(scenario, repeat >= Stats.MIN_REPEATS ? repeatHeadline(root, scenario, ok, repeat)
                 : runHeadline(ranked(ok, METRICS.get(0)), runs(repeat)));
     }
@@ -122,10 +122,10 @@ final class Findings {
                         + "settle apart (./lab capacity --repeat 3 for medians).";
     }
 
-    private static String runHeadline(List<Figure> throughput, String runs) {
-        Figure top = throughput.get(0);
+    private static String runHeadline(List<TargetFigure> throughput, String runs) {
+        TargetFigure top = throughput.get(0);
         String value = Cells.num((top.value())) + " rps" + (top.steady() ? "" : ", not steady");
-        List<String> unsteady = throughput.stream().filter(f -> !f.steady()).map(Figure::target).toList();
+        List<String> unsteady = throughput.stream().filter(f -> !f.steady()).map(TargetFigure::target).toList();
         String steadiness = unsteady.isEmpty() ? " Every result was steady." : " Not steady: " + String.join(", ", unsteady) + " (see Caveats).";
         return (throughput.size() == 1 ? top.target() + " alone: " + value + " in " + runs + "."
                 : top.target() + " had the highest throughput (" + value + ") in " + runs + "; no verdict from " + runs + ".") + steadiness;
@@ -140,15 +140,15 @@ final class Findings {
     private static String repeatHeadline(RunRecord root, String scenario, List<Result> ok, int repeat) {
         List<String> clauses = new ArrayList<>();
         for (Metric m : METRICS) {
-            List<Figure> ranked = ranked(ok, m);
-            Figure top = ranked.get(0);
+            List<TargetFigure> ranked = ranked(ok, m);
+            TargetFigure top = ranked.get(0);
             if (ranked.size() < 2) {
                 return top.target() + " alone: " + Cells.num((top.value())) + " rps (median of " + repeat + " repeats).";
             }
             List<String> clear = new ArrayList<>();
             List<String> unclear = new ArrayList<>();
             List<String> unsteady = new ArrayList<>();
-            for (Figure other : ranked.subList(1, ranked.size())) {
+            for (TargetFigure other : ranked.subList(1, ranked.size())) {
                 RepeatSummary.PairVerdict v = verdict(root, scenario, m.summaryName(), top.target(), other.target());
                 if (v != null && top.target().equals(v.clearWinner())) {
                     clear.add(m.higherIsBetter() ? ratio(top.value(), other.value()) + "x " + other.target() + "'s" : other.target());
@@ -161,7 +161,7 @@ final class Findings {
             clauses.add(clause(m, top.target(), clear, unclear, unsteady));
         }
         List<String> notSteady = new ArrayList<>();
-        ok.stream().filter(r -> !r.steady()).forEach(r -> notSteady.add(r.target() + " repeat " + r.repeatOrFirst()));
+        ok.stream().filter(r -> !r.steady()).forEach(r -> notSteady.add(r.target() + " " + r.jvmLabel()));
         return String.join("; ", clauses) + ". Medians of " + repeat + " repeats per target, 95% confidence; "
                 + (notSteady.isEmpty() ? "every result steady." : "not steady: " + String.join(", ", notSteady)
                 + " (their pairs get no verdict; see Caveats).");
@@ -218,10 +218,10 @@ final class Findings {
         return root.summary() == null ? List.of() : root.summary().verdicts();
     }
 
-    private static Paragraph fromRuns(List<Figure> ranked, Metric m, String runs) {
+    private static Paragraph fromRuns(List<TargetFigure> ranked, Metric m, String runs) {
         double first = ranked.get(0).value();
         List<String> parts = new ArrayList<>();
-        for (Figure f : ranked) {
+        for (TargetFigure f : ranked) {
             List<String> notes = new ArrayList<>();
             if (f != ranked.get(0)) {
                 notes.add(Cells.pct(first == 0 ? 0 : (f.value() - first) / first * 100));
@@ -234,14 +234,14 @@ final class Findings {
         return Paragraph.bullet(m.label() + ": " + String.join(", ", parts) + "; " + runs + ": no verdict (run --repeat 3 for one)");
     }
 
-    private static List<Figure> ranked(List<Result> ok, Metric m) {
+    private static List<TargetFigure> ranked(List<Result> ok, Metric m) {
         Map<String, List<Result>> byTarget = new LinkedHashMap<>();
         ok.forEach(r -> byTarget.computeIfAbsent(r.target(), k -> new ArrayList<>()).add(r));
-        List<Figure> out = new ArrayList<>();
-        byTarget.forEach((target, rs) -> out.add(new Figure(target,
+        List<TargetFigure> out = new ArrayList<>();
+        byTarget.forEach((target, rs) -> out.add(new TargetFigure(target,
                 new Median().evaluate(rs.stream().mapToDouble(r -> m.read(r) == null ? Double.NaN : m.read(r)).toArray()),
                 rs.stream().allMatch(Result::steady))));
-        Comparator<Figure> byValue = Comparator.comparingDouble(Figure::value);
+        Comparator<TargetFigure> byValue = Comparator.comparingDouble(TargetFigure::value);
         out.sort(m.higherIsBetter() ? byValue.reversed() : byValue);
         return out;
     }
@@ -273,8 +273,8 @@ final class Findings {
         int[] clear = map.clearOfAll();
         String axes = String.join(" x ", map.axes().stream().map(a -> a.label() + " " + a.values()).toList());
         return Paragraph.headline("Sweep", String.join(", ", map.targets()) + " over " + axes + ": " + map.cells().size() + " cells; a clear winner in "
-                + clear[0] + " of " + clear[1] + " cell x metric pairs" + (root.repeats() < Stats.MIN_REPEATS
-                ? " (one run per cell gives no verdicts: --repeat 3)." : ", medians of " + root.repeats() + " repeats, 95% confidence."));
+                + clear[0] + " of " + clear[1] + " cell x metric pairs" + (root.jvmsPerTarget() < Stats.MIN_REPEATS
+                ? " (one run per cell gives no verdicts: --repeat 3)." : ", medians of " + root.jvmsPerTarget() + " repeats, 95% confidence."));
     }
 
     /** Every pair's outcome on one metric, from the per-round ratios; why one is undecided goes one line below ({@link #notes}). */

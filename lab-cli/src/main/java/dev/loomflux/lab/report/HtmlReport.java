@@ -58,11 +58,11 @@ final class HtmlReport {
                 sb.append("</ul>");
             }
             inList = p.listed();
-            if (p.kind() == Paragraph.Kind.BULLET) {
+            if (p.kind() == Paragraph.Style.BULLET) {
                 sb.append("<li>").append(escape(p.text()));
-                if (i + 1 < paragraphs.size() && paragraphs.get(i + 1).kind() == Paragraph.Kind.DETAIL) {
+                if (i + 1 < paragraphs.size() && paragraphs.get(i + 1).kind() == Paragraph.Style.DETAIL) {
                     sb.append("<ul class=\"detail\">");
-                    while (i + 1 < paragraphs.size() && paragraphs.get(i + 1).kind() == Paragraph.Kind.DETAIL) {
+                    while (i + 1 < paragraphs.size() && paragraphs.get(i + 1).kind() == Paragraph.Style.DETAIL) {
                         sb.append("<li>").append(escape(paragraphs.get(++i).text())).append("</li>");
                     }
                     sb.append("</ul>");

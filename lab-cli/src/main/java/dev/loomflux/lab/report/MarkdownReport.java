@@ -32,7 +32,7 @@ final class MarkdownReport {
                     case PLAIN -> p.text() + "\n\n";
                 });
                 afterList = p.listed();
-                underBullet = p.kind() == Paragraph.Kind.BULLET || underBullet && p.kind() == Paragraph.Kind.DETAIL;
+                underBullet = p.kind() == Paragraph.Style.BULLET || underBullet && p.kind() == Paragraph.Style.DETAIL;
             }
             for (Table t : s.tables()) {
                 if (t.rows().isEmpty()) {

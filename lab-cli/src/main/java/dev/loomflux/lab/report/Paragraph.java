@@ -6,33 +6,33 @@ package dev.loomflux.lab.report;
  *
  * @param lead the bold lead ("json", "Sweep") of a headline, else null
  */
-record Paragraph(Kind kind, String lead, String text) {
+record Paragraph(Style kind, String lead, String text) {
     /** DETAIL: the line under a headline or bullet that says why, so the line above reads at a glance. */
-    enum Kind { PLAIN, HEADLINE, BULLET, DETAIL }
+    enum Style { PLAIN, HEADLINE, BULLET, DETAIL }
 
     static Paragraph plain(String text) {
-        return new Paragraph(Kind.PLAIN, null, text);
+        return new Paragraph(Style.PLAIN, null, text);
     }
 
     /** "json: mvc ahead of ...", its lead in bold. */
     static Paragraph headline(String lead, String text) {
-        return new Paragraph(Kind.HEADLINE, lead, text);
+        return new Paragraph(Style.HEADLINE, lead, text);
     }
 
     static Paragraph bullet(String text) {
-        return new Paragraph(Kind.BULLET, null, text);
+        return new Paragraph(Style.BULLET, null, text);
     }
 
     static Paragraph detail(String text) {
-        return new Paragraph(Kind.DETAIL, null, text);
+        return new Paragraph(Style.DETAIL, null, text);
     }
 
     /** The paragraph as one line of plain text: "json: mvc ahead of ...". */
     String asText() {
-        return kind == Kind.HEADLINE ? lead + ": " + text : text;
+        return kind == Style.HEADLINE ? lead + ": " + text : text;
     }
 
     boolean listed() {
-        return kind == Kind.BULLET || kind == Kind.DETAIL;
+        return kind == Style.BULLET || kind == Style.DETAIL;
     }
 }

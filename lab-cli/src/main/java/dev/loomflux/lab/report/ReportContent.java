@@ -60,7 +60,7 @@ final class ReportContent {
         out.add(new Section("Config parity", List.of(Paragraph.plain("Read back from each running target's GET /config.")), List.of(Configuration.parity(root)),
                 List.of()));
         // The paired design's verdicts are its comparisons, over rounds: medians of its few sets would only say "too few".
-        if (root.repeats() > 1 && !inRounds(root)) {
+        if (root.jvmsPerTarget() > 1 && !inRounds(root)) {
             out.add(repeats(root));
         }
         if (root.capacity() != null) {
@@ -76,7 +76,7 @@ final class ReportContent {
 
     /** The column that tells a target's results apart: none for one each, "set" in rounds, else "repeat". */
     private static String repeatColumn(RunRecord root) {
-        return root.repeats() <= 1 ? null : inRounds(root) ? "set" : "repeat";
+        return root.jvmsPerTarget() <= 1 ? null : inRounds(root) ? "set" : "repeat";
     }
 
     private static Section caveats(RunRecord root) {
@@ -119,8 +119,8 @@ final class ReportContent {
 
     /** One metric over the grid: the first axis across, the second down. */
     private static Table winners(SweepMap map, List<SweepMap.Cell> cells, Metric m) {
-        SweepMap.Axis x = map.axes().get(0);
-        SweepMap.Axis y = map.axes().size() > 1 ? map.axes().get(1) : null;
+        SweepMap.AxisValues x = map.axes().get(0);
+        SweepMap.AxisValues y = map.axes().size() > 1 ? map.axes().get(1) : null;
         List<String> header = new ArrayList<>(List.of(y == null ? "" : y.label() + " \\ " + x.label()));
         x.values().forEach(v -> header.add(v.toString()));
         List<List<String>> rows = new ArrayList<>();
@@ -192,7 +192,7 @@ final class ReportContent {
             }
             List<String> row = new ArrayList<>(List.of(r.target(), r.scenario()));
             if (column != null) {
-                row.add(String.valueOf(r.repeatOrFirst()));
+                row.add(String.valueOf(r.jvm()));
             }
             if (steps) {
                 row.add(r.key().step() == null ? "-" : r.key().step().toString());
@@ -200,7 +200,7 @@ final class ReportContent {
             if (cells) {
                 row.add(r.key().cell() == null ? "-" : r.cellLabel());
             }
-            SteadyState.Drift drift = ss.drift();
+            SteadyState.DriftCheck drift = ss.drift();
             int compiled = ss.compileStage();
             String stage = compiled > 0 ? " (" + compiled + " of them at " + ss.compileStageUsers() + " users)" : "";
             row.addAll(List.of(ss.reached() ? "yes" : "no", (ss.reached() ? Cells.num(ss.seconds()) : "not within " + Cells.num(ss.budgetS()) + " s") + stage,
@@ -223,7 +223,7 @@ final class ReportContent {
     }
 
     /** Compile time in {@code perUnit} ms and the number of compilations; "-" when the JVM published no counters. */
-    private static String jit(SteadyState.Jit j, double perUnit) {
+    private static String jit(SteadyState.JitWork j, double perUnit) {
         if (j == null) {
             return "-";
         }
@@ -235,7 +235,7 @@ final class ReportContent {
         List<Paragraph> verdicts = new ArrayList<>();
         RepeatSummary summary = root.summary();
         if (summary != null) {
-            for (RepeatSummary.Estimate e : summary.estimates()) {
+            for (RepeatSummary.Median e : summary.estimates()) {
                 rows.add(List.of(e.target(), e.scenario(), e.metric(), String.valueOf(e.n()), Cells.num(e.median()),
                         Cells.num(e.ciLow()) + " - " + Cells.num(e.ciHigh()), Cells.num(e.min()) + " - " + Cells.num(e.max())));
             }
@@ -250,7 +250,7 @@ final class ReportContent {
     }
 
     private static Section capacity(RunRecord root) {
-        boolean repeated = root.repeats() > 1;
+        boolean repeated = root.jvmsPerTarget() > 1;
         List<List<String>> rows = new ArrayList<>();
         for (CapacitySearchResult c : root.capacity()) {
             List<String> steps = c.steps().stream().map(s -> s.offeredRps() + (s.sloMet() ? " ok" : " miss")).toList();

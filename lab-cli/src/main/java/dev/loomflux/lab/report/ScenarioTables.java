@@ -26,7 +26,7 @@ final class ScenarioTables {
         List<String> cells = new ArrayList<>();
         cells.add(r.target());
         if (column != null) {
-            cells.add(String.valueOf(r.repeatOrFirst()));
+            cells.add(String.valueOf(r.jvm()));
         }
         return cells;
     }
@@ -109,7 +109,7 @@ final class ScenarioTables {
                         Cells.range(t.cpuPct()) + " (mean " + Cells.num(t.cpuPct() == null ? null : t.cpuPct().mean()) + ")",
                         Cells.range(t.rssMb()), Cells.range(t.threads()), Cells.range(t.fds()), meanCpu(p.stub()), meanCpu(p.db())));
                 if (limited) {
-                    PhaseStats.Limits l = p.limits();
+                    PhaseStats.CgroupUse l = p.limits();
                     row.addAll(List.of(Cells.num(l == null ? null : l.throttledPct()), Cells.num(l == null ? null : l.memoryMaxMb())));
                 }
                 rows.add(row);

@@ -50,8 +50,8 @@ final class SweepCharts {
     }
 
     private static void heatmap(ObjectNode c, String id, String scenario, Metric m, SweepMap map, List<SweepMap.Cell> cells) {
-        SweepMap.Axis x = map.axes().get(0);
-        SweepMap.Axis y = map.axes().size() > 1 ? map.axes().get(1) : null;
+        SweepMap.AxisValues x = map.axes().get(0);
+        SweepMap.AxisValues y = map.axes().size() > 1 ? map.axes().get(1) : null;
         ChartData.chart(c, id, scenario + ": " + m.words() + ", who wins where", "heatmap", x.label(), y == null ? "" : y.label());
         ArrayNode xs = c.putArray("x");
         x.values().forEach(v -> xs.add(v.toString()));
@@ -90,8 +90,8 @@ final class SweepCharts {
     }
 
     private static void lines(ObjectNode c, String id, String scenario, Metric m, SweepMap map, int axis, List<SweepMap.Cell> cells) {
-        SweepMap.Axis x = map.axes().get(axis);
-        SweepMap.Axis other = map.axes().size() > 1 ? map.axes().get(1 - axis) : null;
+        SweepMap.AxisValues x = map.axes().get(axis);
+        SweepMap.AxisValues other = map.axes().size() > 1 ? map.axes().get(1 - axis) : null;
         ChartData.chart(c, id, scenario + ": " + m.words() + " by " + x.label() + " (95% CI)", "sweep", x.label(), m.unit());
         ArrayNode xs = c.putArray("x");
         x.values().forEach(v -> xs.add(v.toString()));

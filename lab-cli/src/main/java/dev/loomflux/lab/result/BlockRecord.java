@@ -1,5 +1,6 @@
 package dev.loomflux.lab.result;
 
+import com.fasterxml.jackson.annotation.JsonAlias;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -10,15 +11,15 @@ import java.util.Map;
  * (docs/results-schema.md). Latency figures in ms; the target's CPU, memory and GC over the block.
  *
  * @param cell            a sweep's cell ({@code {"users": 50}}); null outside a sweep
- * @param set             the set of JVMs (1.. --repeat) the block belongs to
+ * @param set             the set of JVMs (1.. --sets) the block belongs to
  * @param round           from 1; lead-in rounds are not recorded
  * @param position        where in its round the block ran, from 0
  * @param users           a closed model's users; null for an open model
  * @param thinkMs         a closed model's mean pause between a response and the user's next request; null without think time
  * @param seconds         the send window; every request sent in it was answered, failed or timed out
  * @param rps             responses per second of the send window
- * @param littleUsers     the mean number of requests in flight over the block, each by its time inside it: a closed
- *                        model's busy users (Little's law's L)
+ * @param inFlight        the mean number of requests in flight over the block, each by its time inside it: a closed
+ *                        model's busy users (Little's law's L); schema 11 and before called it little_users
  * @param cpuMsPerRequest the target's CPU time (user + system) from the block's start to its last response, per response
  * @param rssMb           the target's resident memory at the block's end
  * @param gcMs            the target's collector time over the block (hsperfdata), null where it publishes none
@@ -28,7 +29,7 @@ import java.util.Map;
  * @param reconnections   responses to the block's requests that closed their connection ({@code Connection: close}); not errors
  */
 public record BlockRecord(String scenario, Map<String, Integer> cell, int set, int round, int position, String target, Integer users, Double thinkMs, double seconds, long requests, long responses, long errors,
-                          double rps, Double p50, Double p99, Double meanMs, Double littleUsers, Double cpuMsPerRequest, Double rssMb, Double gcMs,
+                          double rps, Double p50, Double p99, Double meanMs, @JsonAlias("little_users") Double inFlight, Double cpuMsPerRequest, Double rssMb, Double gcMs,
                           Double canaryUs, List<Double> secondsRps, Long intended, Long reconnections) {
     public BlockRecord {
         cell = cell == null ? null : Collections.unmodifiableMap(new LinkedHashMap<>(cell));
@@ -60,7 +61,7 @@ public record BlockRecord(String scenario, Map<String, Integer> cell, int set, i
      * think)); without think time, the busy users.
      */
     public Double cyclingUsers() {
-        return littleUsers == null || thinkMs == null ? littleUsers : littleUsers + rps * thinkMs / 1000;
+        return inFlight == null || thinkMs == null ? inFlight : inFlight + rps * thinkMs / 1000;
     }
 
     /**

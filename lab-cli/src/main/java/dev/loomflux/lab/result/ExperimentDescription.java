@@ -1,33 +1,56 @@
 package dev.loomflux.lab.result;
 
+import com.fasterxml.jackson.annotation.JsonAlias;
 import java.util.List;
 import java.util.Map;
 
-/** The resolved experiment as results.json records it: everything needed to run it again. */
+/**
+ * The resolved experiment as results.json records it: everything needed to run it again.
+ *
+ * @param repeat the sequential design's repeats of every target x scenario; null in the paired design
+ * @param sets   the paired design's sets of JVMs; null in the sequential design
+ */
 public record ExperimentDescription(String name, List<TargetDescription> targets, List<ScenarioDescription> scenarios, ProfileDescription profile,
-                                    double warmupS, double cooldownS, Integer repeat, String heap, List<String> jvmFlags, Limits limits,
+                                    double warmupS, double cooldownS, Integer repeat, Integer sets, String heap, List<String> jvmFlags, LimitsDescription limits,
                                     SweepPlan sweep, DesignDescription design, String driver) {
+    /** In the paired design a target's JVMs are sets: a count given as repeats (by the run, or by schema 11 and before) is its sets. */
+    public ExperimentDescription {
+        if (sets == null && design != null && "paired".equals(design.kind())) {
+            sets = repeat;
+            repeat = null;
+        }
+    }
+
     /** How the targets were measured against each other; rounds, block and lead-ins only for the paired design. */
     public record DesignDescription(String kind, Integer rounds, Double blockS, Double leadInS, Integer leadInRounds) {
     }
 
+    /** Measured in interleaved rounds, its JVMs in sets (not a method Jackson writes: it is no getter). */
+    public boolean paired() {
+        return design != null && "paired".equals(design.kind());
+    }
+
     /** The grid of a sweep, and the most warmup of each cell after a target's first. */
-    public record SweepPlan(List<SweepMap.Axis> axes, double cellWarmupS) {
+    public record SweepPlan(List<SweepMap.AxisValues> axes, double cellWarmupS) {
     }
 
     /** A bring-your-own target has a command instead of an app. */
     public record TargetDescription(String name, String app, List<String> command, String ready, Long readyTimeoutS, Map<String, String> properties,
-                                    List<String> jvmArgs, Limits limits) {
+                                    List<String> jvmArgs, LimitsDescription limits) {
     }
 
     /** @param dist how the downstream's delay is spread; absent for a fixed delay */
     public record ScenarioDescription(String name, String endpoint, Map<String, Integer> params, String dist, String path) {
     }
 
-    /** The fields of the profile's kind; the others are absent. */
-    /** @param think each user's pause after a response (closed profiles); null without one */
+    /**
+     * The fields of the profile's kind; the others are absent.
+     *
+     * @param maxInFlight the rate's most requests in flight; schema 11 and before called it max_users
+     * @param think       each user's pause after a response (closed profiles); null without one
+     */
     public record ProfileDescription(String kind, List<StageDescription> stages, Integer users, Double durationS, Integer requestsPerUser,
-                                     Integer rps, Integer maxUsers, ThinkDescription think) {
+                                     Integer rps, @JsonAlias("max_users") Integer maxInFlight, ThinkDescription think) {
     }
 
     /** Equal bounds: a fixed pause; else uniform between them. */
@@ -38,6 +61,6 @@ public record ExperimentDescription(String name, List<TargetDescription> targets
     }
 
     /** At the top: every target's, and whether cgroups could apply them (said once, here); per target: its own. */
-    public record Limits(Double cpus, Long memoryMb, Boolean applied, String note) {
+    public record LimitsDescription(Double cpus, Long memoryMb, Boolean applied, String note) {
     }
 }

@@ -5,7 +5,7 @@ package dev.loomflux.lab.result;
  * resources as ranges, what its limits did, and the support processes' CPU. Times in s relative
  * to the start of the measured load.
  */
-public record PhaseStats(String name, double fromS, double toS, int samples, TargetRanges target, Limits limits, Role stub, Role db) {
+public record PhaseStats(String name, double fromS, double toS, int samples, TargetRanges target, CgroupUse limits, Role stub, Role db) {
     /** Ranges are null when the phase had no reading (shorter than a second, or the process was gone). */
     public record TargetRanges(Range cpuPct, Range rssMb, Range threads, Range fds) {
     }
@@ -19,6 +19,6 @@ public record PhaseStats(String name, double fromS, double toS, int samples, Tar
     }
 
     /** The cgroup's accounting over the phase, as results.json "limits" over the measured window. */
-    public record Limits(double cpuPct, double throttledPct, double throttledS, double memoryMaxMb, long oomKills) {
+    public record CgroupUse(double cpuPct, double throttledPct, double throttledS, double memoryMaxMb, long oomKills) {
     }
 }

@@ -7,9 +7,9 @@ import java.util.List;
  * 95% CI, and per scenario a verdict for every pair of targets (docs/statistics.md). Drawn by
  * {@code verdict.RepeatVerdicts}.
  */
-public record RepeatSummary(String method, List<Estimate> estimates, List<PairVerdict> verdicts) {
+public record RepeatSummary(String method, List<Median> estimates, List<PairVerdict> verdicts) {
     /** One metric's median over the repeats of one target x scenario. */
-    public record Estimate(String target, String scenario, String metric, int n, double median, double min, double max, double ciLow, double ciHigh) {
+    public record Median(String target, String scenario, String metric, int n, double median, double min, double max, double ciLow, double ciHigh) {
     }
 
     /** Whether {@code a} and {@code b} differ on one metric; {@code winner} only when significant. */

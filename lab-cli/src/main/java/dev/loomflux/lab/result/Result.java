@@ -11,39 +11,41 @@ import java.util.Map;
 import org.HdrHistogram.Histogram;
 
 /**
- * One target x scenario x repeat (x capacity step, x sweep cell) of results.json: who it is, how it
+ * One target x scenario x set or repeat (x capacity step, x sweep cell) of results.json: who it is, how it
  * ended, the measured load, the target's telemetry, the files written beside it, what the measurement
  * was checked against, the SLO of a capacity step and the JVM that served it. Each part is a record of
  * its own, written flat into results.json (field names: docs/results-schema.md); a failed result has
  * only its key and outcome, its other parts empty.
  */
-public record Result(@JsonUnwrapped Key key, @JsonUnwrapped Outcome outcome, @JsonUnwrapped Load load, @JsonUnwrapped Telemetry telemetry,
-                     @JsonUnwrapped Files files, @JsonUnwrapped Checks checks, @JsonUnwrapped Slo slo, @JsonUnwrapped Visit visit) {
+public record Result(@JsonUnwrapped Key key, @JsonUnwrapped Status outcome, @JsonUnwrapped WindowLoad load, @JsonUnwrapped Telemetry telemetry,
+                     @JsonUnwrapped Files files, @JsonUnwrapped Checks checks, @JsonUnwrapped SloCheck slo, @JsonUnwrapped TargetJvm visit) {
 
     /** Read back from results.json, an absent part comes as null or as a record of nulls: always the latter here. */
     public Result {
-        load = load == null ? Load.NONE : load;
+        load = load == null ? WindowLoad.NONE : load;
         telemetry = telemetry == null ? Telemetry.NONE : telemetry;
         files = files == null ? Files.NONE : files;
         checks = checks == null ? Checks.NONE : checks;
-        slo = slo == null ? Slo.NONE : slo;
-        visit = visit == null ? Visit.NONE : visit;
+        slo = slo == null ? SloCheck.NONE : slo;
+        visit = visit == null ? TargetJvm.NONE : visit;
     }
 
     /**
-     * @param repeat the repeat, or in the paired design the set of JVMs; null before it is stamped
+     * @param set    the paired design's set of JVMs; null in the sequential design (and before it is stamped)
+     * @param repeat the sequential design's repeat, a capacity search's search; null in the paired design (schema 11 and
+     *               before: the set there too)
      * @param step   the capacity search's step; null elsewhere
      * @param cell   in a sweep, the value of every axis where this was measured (docs/sweep.md)
      */
-    public record Key(String target, String scenario, Integer repeat, Integer step, Map<String, Integer> cell) {
+    public record Key(String target, String scenario, Integer set, Integer repeat, Integer step, Map<String, Integer> cell) {
     }
 
     /** "ok", or "failed" with why. */
-    public record Outcome(String status, String error) {
-        public static final Outcome OK = new Outcome(Result.OK, null);
+    public record Status(String status, String error) {
+        public static final Status OK = new Status(Result.OK, null);
 
-        public static Outcome failed(String error) {
-            return new Outcome("failed", error);
+        public static Status failed(String error) {
+            return new Status("failed", error);
         }
     }
 
@@ -56,9 +58,9 @@ public record Result(@JsonUnwrapped Key key, @JsonUnwrapped Outcome outcome, @Js
      * @param reconnections  responses that closed their connection ({@code Connection: close}), after each of which the
      *                       driver opened a new one: not errors, but a cost of the target's; null in results from before it was counted
      */
-    public record Load(Double durationS, Long requests, Long responses, Double throughputRps, Double inFlight, Latency latencyMs,
-                       ErrorCounts errors, Bytes bytes, Boolean behindSchedule, Long cacheHits, Long reconnections) {
-        static final Load NONE = new Load(null, null, null, null, null, null, null, null, null, null, null);
+    public record WindowLoad(Double durationS, Long requests, Long responses, Double throughputRps, Double inFlight, Latency latencyMs,
+                             ErrorCounts errors, Bytes bytes, Boolean behindSchedule, Long cacheHits, Long reconnections) {
+        static final WindowLoad NONE = new WindowLoad(null, null, null, null, null, null, null, null, null, null, null);
     }
 
     /**
@@ -86,13 +88,13 @@ public record Result(@JsonUnwrapped Key key, @JsonUnwrapped Outcome outcome, @Js
     }
 
     /** A capacity step's rate and whether it met the SLO (sloMisses empty: met). */
-    public record Slo(Integer offeredRps, Boolean sloMet, List<String> sloMisses) {
-        static final Slo NONE = new Slo(null, null, null);
+    public record SloCheck(Integer offeredRps, Boolean sloMet, List<String> sloMisses) {
+        static final SloCheck NONE = new SloCheck(null, null, null);
     }
 
     /** The target JVM that served it. */
-    public record Visit(Long startupMs, String targetCpus, TargetConfig targetConfig) {
-        static final Visit NONE = new Visit(null, null, null);
+    public record TargetJvm(Long startupMs, String targetCpus, TargetConfig targetConfig) {
+        static final TargetJvm NONE = new TargetJvm(null, null, null);
     }
 
     public static final String OK = "ok";
@@ -156,26 +158,35 @@ public record Result(@JsonUnwrapped Key key, @JsonUnwrapped Outcome outcome, @Js
      *                   resources up to its death (t counts from that request, not from a measured window); null otherwise
      */
     public static Result failed(String target, String scenario, String error, List<PerSecond> untilDeath) {
-        return new Result(new Key(target, scenario, null, null, null), Outcome.failed(error), null,
+        return new Result(new Key(target, scenario, null, null, null, null), Status.failed(error), null,
                 untilDeath == null || untilDeath.isEmpty() ? null : new Telemetry(List.copyOf(untilDeath), null, null, null), null, null, null, null);
     }
 
-    /** Stamped with the repeat it belongs to and the target process that served it. */
+    /**
+     * Stamped with which JVM of its target it measured, numbered as its repeat ({@link #inSet} makes it the paired
+     * design's set), and the target process that served it.
+     */
     public Result withVisit(int repeat, Long startupMs, String targetCpus, TargetConfig targetConfig) {
-        return new Result(new Key(key.target(), key.scenario(), repeat, key.step(), key.cell()), outcome, load, telemetry, files, checks, slo,
-                new Visit(startupMs, targetCpus, targetConfig));
+        return new Result(new Key(key.target(), key.scenario(), key.set(), repeat, key.step(), key.cell()), outcome, load, telemetry, files, checks, slo,
+                new TargetJvm(startupMs, targetCpus, targetConfig));
+    }
+
+    /** In the paired design, where a target's JVMs are sets measured in the same rounds: its JVM's number as its set, not its repeat. */
+    public Result inSet() {
+        return key.repeat() == null ? this : new Result(new Key(key.target(), key.scenario(), key.set() != null ? key.set() : key.repeat(), null, key.step(),
+                key.cell()), outcome, load, telemetry, files, checks, slo, visit);
     }
 
     /** As measured in this cell of a sweep. */
     public Result withCell(Map<String, Integer> cell) {
-        return new Result(new Key(key.target(), key.scenario(), key.repeat(), key.step(), Collections.unmodifiableMap(new LinkedHashMap<>(cell))),
+        return new Result(new Key(key.target(), key.scenario(), key.set(), key.repeat(), key.step(), Collections.unmodifiableMap(new LinkedHashMap<>(cell))),
                 outcome, load, telemetry, files, checks, slo, visit);
     }
 
     /** As step {@code step} of a capacity search: the rate it offered and why it missed the SLO (empty: met). */
     public Result withStep(int step, int offeredRps, List<String> sloMisses) {
-        return new Result(new Key(key.target(), key.scenario(), key.repeat(), step, key.cell()), outcome, load, telemetry, files, checks,
-                new Slo(offeredRps, sloMisses.isEmpty(), List.copyOf(sloMisses)), visit);
+        return new Result(new Key(key.target(), key.scenario(), key.set(), key.repeat(), step, key.cell()), outcome, load, telemetry, files, checks,
+                new SloCheck(offeredRps, sloMisses.isEmpty(), List.copyOf(sloMisses)), visit);
     }
 
     public String target() {
@@ -200,8 +211,14 @@ public record Result(@JsonUnwrapped Key key, @JsonUnwrapped Outcome outcome, @Js
         return key.cell() == null ? "" : String.join(" ", key.cell().entrySet().stream().map(e -> e.getKey() + "=" + e.getValue()).toList());
     }
 
-    public int repeatOrFirst() {
-        return key.repeat() == null ? 1 : key.repeat();
+    /** Which of its target's JVMs this was: its set in the paired design, its repeat in the sequential one; 1 when neither is recorded. */
+    public int jvm() {
+        return key.set() != null ? key.set() : key.repeat() != null ? key.repeat() : 1;
+    }
+
+    /** "set 2" or "repeat 2": {@link #jvm} in its design's word. */
+    public String jvmLabel() {
+        return (key.set() != null ? "set " : "repeat ") + jvm();
     }
 
     /** Rounded, or null for a figure that does not exist (NaN: a second without responses has no percentiles). */

@@ -14,10 +14,11 @@ public record RunRecord(int schema, String runId, String status, String startedA
                         ExperimentDescription experiment, List<Result> results, RepeatSummary summary, List<CapacitySearchResult> capacity,
                         List<CapacityMedian> capacitySummary, SweepMap sweep, List<BlockRecord> blocks, List<PairComparison> comparisons) {
     /** The results.json schema this lab writes, {@value}; history, one entry per version: docs/results-schema.md. */
-    public static final int SCHEMA = 11;
+    public static final int SCHEMA = 12;
 
+    /** In the paired design a result's JVM is its set: the run stamps it as a repeat, and schema 11 and before wrote it as one. */
     public RunRecord {
-        results = results == null ? List.of() : List.copyOf(results);
+        results = results == null ? List.of() : experiment != null && experiment.paired() ? results.stream().map(Result::inSet).toList() : List.copyOf(results);
     }
 
     /** @throws IOException unreadable, not JSON, or JSON without a results list (not a loomflux results.json) */
@@ -29,8 +30,10 @@ public record RunRecord(int schema, String runId, String status, String startedA
         return Json.MAPPER.treeToValue(tree, RunRecord.class);
     }
 
-    public int repeats() {
-        return experiment == null || experiment.repeat() == null ? 1 : Math.max(1, experiment.repeat());
+    /** How many JVMs of each target the run measured: its sets in the paired design, its repeats in the sequential one. */
+    public int jvmsPerTarget() {
+        Integer jvms = experiment == null ? null : experiment.sets() != null ? experiment.sets() : experiment.repeat();
+        return jvms == null ? 1 : Math.max(1, jvms);
     }
 
     public boolean completed() {

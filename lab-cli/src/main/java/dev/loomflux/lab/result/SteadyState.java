@@ -8,7 +8,7 @@ import java.util.List;
  * result is {@code steady} only when the rule held and it did not drift.
  */
 public record SteadyState(boolean reached, Integer seconds, Double warmupS, Double budgetS, Integer compileStageS, Integer compileStageUsers,
-                          Rule rule, JitPhases jit, Drift drift, boolean steady, List<WarmupSecond> series) {
+                          Rule rule, JitPhases jit, DriftCheck drift, boolean steady, List<WarmupSecond> series) {
     /** Seconds of the compile stage; 0 when there was none (results from before it existed have no figure). */
     public int compileStage() {
         return compileStageS == null ? 0 : compileStageS;
@@ -19,14 +19,14 @@ public record SteadyState(boolean reached, Integer seconds, Double warmupS, Doub
                        Double machineChangePct, List<String> reasons) {
     }
 
-    public record JitPhases(Jit warmup, Jit measured) {
+    public record JitPhases(JitWork warmup, JitWork measured) {
     }
 
     /** The JIT's work over a span; compiler_cpu_ms absent where the JVM does not publish it. */
-    public record Jit(long compiles, double compileMs, Double compilerCpuMs) {
+    public record JitWork(long compiles, double compileMs, Double compilerCpuMs) {
     }
 
-    public record Drift(boolean drifting, Double rpsChangePct, Double p50ChangePct, Double machineChangePct, Double fromWarmupPct, String note) {
+    public record DriftCheck(boolean drifting, Double rpsChangePct, Double p50ChangePct, Double machineChangePct, Double fromWarmupPct, String note) {
     }
 
     public record WarmupSecond(int t, double rps, Double p50, Double jitMs, Double jitCpuMs, Double canaryUs) {

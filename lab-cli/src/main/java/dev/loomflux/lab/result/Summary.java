@@ -49,7 +49,7 @@ public final class Summary {
     public static void printRepeats(RepeatSummary summary, Consumer<String> out) {
         List<String[]> rows = new ArrayList<>();
         rows.add(new String[] {"TARGET", "SCENARIO", "METRIC", "N", "MEDIAN", "95% CI", "MIN-MAX"});
-        for (RepeatSummary.Estimate e : summary.estimates()) {
+        for (RepeatSummary.Median e : summary.estimates()) {
             rows.add(new String[] {e.target(), e.scenario(), e.metric(), str(e.n()), str(e.median()), e.ciLow() + " - " + e.ciHigh(),
                     e.min() + " - " + e.max()});
         }

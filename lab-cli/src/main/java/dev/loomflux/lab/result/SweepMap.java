@@ -9,7 +9,7 @@ import java.util.Map;
  * the winner when it is clear or why there is none; then where the winner changes, in words. Drawn by
  * {@code verdict.SweepVerdicts}.
  */
-public record SweepMap(List<Axis> axes, List<String> targets, List<Cell> cells, List<String> crossovers, String method) {
+public record SweepMap(List<AxisValues> axes, List<String> targets, List<Cell> cells, List<String> crossovers, String method) {
     /** An axis of the sweep's grid as the map reads it (the experiment's sweep axis is one). */
     public interface GridAxis {
         String name();
@@ -23,7 +23,7 @@ public record SweepMap(List<Axis> axes, List<String> targets, List<Cell> cells, 
         String describe(int value);
     }
 
-    public record Axis(String name, String label, List<Integer> values) {
+    public record AxisValues(String name, String label, List<Integer> values) {
     }
 
     /**

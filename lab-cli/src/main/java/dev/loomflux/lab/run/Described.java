@@ -10,7 +10,7 @@ import dev.loomflux.lab.limits.Cgroup;
 import dev.loomflux.lab.limits.ResourceLimits;
 import dev.loomflux.lab.result.Environment;
 import dev.loomflux.lab.result.ExperimentDescription;
-import dev.loomflux.lab.result.ExperimentDescription.Limits;
+import dev.loomflux.lab.result.ExperimentDescription.LimitsDescription;
 import dev.loomflux.lab.result.ExperimentDescription.ProfileDescription;
 import dev.loomflux.lab.result.ExperimentDescription.ScenarioDescription;
 import dev.loomflux.lab.result.ExperimentDescription.StageDescription;
@@ -47,17 +47,17 @@ final class Described {
         List<TargetDescription> targets = e.targets().stream().map(Described::target).toList();
         List<ScenarioDescription> scenarios = e.scenarios().stream()
                 .map(s -> new ScenarioDescription(s.name(), s.kind().id(), s.orderedParams(), s.dist(), s.path())).toList();
-        Limits limits = null;
+        LimitsDescription limits = null;
         // Present whenever a target runs limited.
         if (settings.limits().any() || e.targets().stream().anyMatch(t -> t.limits().any())) {
-            Limits own = limits(settings.limits());
+            LimitsDescription own = limits(settings.limits());
             Optional<String> unsupported = Cgroup.unsupported();
-            limits = new Limits(own.cpus(), own.memoryMb(), unsupported.isEmpty(),
+            limits = new LimitsDescription(own.cpus(), own.memoryMb(), unsupported.isEmpty(),
                     unsupported.orElse(Cgroup.mechanism() + "; the JVM sees the quota rounded up (ActiveProcessorCount)"));
         }
-        return new ExperimentDescription(e.name(), targets, scenarios, profile(e.profile()), seconds(e.warmup()), seconds(e.cooldown()), e.repeat(),
+        return new ExperimentDescription(e.name(), targets, scenarios, profile(e.profile()), seconds(e.warmup()), seconds(e.cooldown()), e.repeat(), null,
                 settings.heap(), settings.describedFlags(), limits, e.sweep() == null ? null
-                        : new ExperimentDescription.SweepPlan(e.sweep().axes().stream().map(a -> new SweepMap.Axis(a.name(), a.label(), a.values())).toList(),
+                        : new ExperimentDescription.SweepPlan(e.sweep().axes().stream().map(a -> new SweepMap.AxisValues(a.name(), a.label(), a.values())).toList(),
                         seconds(e.sweep().cellWarmup())),
                 e.inRounds() ? new ExperimentDescription.DesignDescription("paired", e.design().rounds(), seconds(e.design().block()), seconds(e.design().leadIn()),
                         e.design().leadInRounds()) : new ExperimentDescription.DesignDescription("sequential", null, null, null, null), driver);
@@ -83,15 +83,15 @@ final class Described {
             return new ProfileDescription(p.kind(), null, b.users(), null, b.requests(), null, null, think);
         }
         Profile.Rate r = (Profile.Rate) p;
-        return new ProfileDescription(p.kind(), null, null, seconds(r.duration()), null, r.rps(), r.maxUsers(), null);
+        return new ProfileDescription(p.kind(), null, null, seconds(r.duration()), null, r.rps(), r.maxInFlight(), null);
     }
 
     private static double seconds(java.time.Duration d) {
         return d.toMillis() / 1000.0;
     }
 
-    private static Limits limits(ResourceLimits l) {
-        return new Limits(l.cpus() > 0 ? l.cpus() : null, l.memoryBytes() > 0 ? l.memoryBytes() / (1 << 20) : null, null, null);
+    private static LimitsDescription limits(ResourceLimits l) {
+        return new LimitsDescription(l.cpus() > 0 ? l.cpus() : null, l.memoryBytes() > 0 ? l.memoryBytes() / (1 << 20) : null, null, null);
     }
 
     private static String readCpuModel() {

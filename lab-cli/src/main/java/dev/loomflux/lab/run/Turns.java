@@ -17,7 +17,7 @@ import java.util.function.IntSupplier;
  */
 final class Turns {
     /** One JVM of a target: starts it and runs the scenarios left, removing each one done. */
-    interface Visit {
+    interface Jvm {
         /** @return how the JVM exited when it died with scenarios left; null when none is left, on a stop, or when it did not start */
         String run(TargetSpec target, int repeat, List<Scenario> left);
     }
@@ -40,7 +40,7 @@ final class Turns {
     }
 
     /** @param measured how many results the run holds so far: a JVM that added none is not started again */
-    void run(Visit visit, IntSupplier measured, Unmeasured unmeasured) {
+    void run(Jvm visit, IntSupplier measured, Unmeasured unmeasured) {
         boolean first = true;
         for (int repeat = 1; repeat <= experiment.repeat(); repeat++) {
             for (TargetSpec target : experiment.order(repeat)) {
@@ -62,10 +62,10 @@ final class Turns {
 
     /**
      * One repeat of a target: a fresh JVM that runs the scenarios in turn. When that JVM dies with work
-     * left (a sweep's mvc-vt out of heap at 5,000 users), another one takes the rest, warmed from cold;
+     * left (out of heap in a sweep's heaviest cell), another one takes the rest, warmed from cold;
      * a JVM that dies before anything was measured is not started again.
      */
-    private void turn(TargetSpec target, int repeat, Visit visit, IntSupplier measured, Unmeasured unmeasured) {
+    private void turn(TargetSpec target, int repeat, Jvm visit, IntSupplier measured, Unmeasured unmeasured) {
         List<Scenario> left = new ArrayList<>(experiment.scenarios());
         while (!left.isEmpty() && !stop.requested()) {
             int before = measured.getAsInt();

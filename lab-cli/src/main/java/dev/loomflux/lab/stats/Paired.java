@@ -29,9 +29,9 @@ import java.util.Locale;
  * @param resolution how far every round's log ratio may be off the same way, added to both ends of the interval; 0 for none
  * @param jvms     the part of the interval's half-width (in logs) for the JVMs' own levels, added in quadrature; 0 for none
  */
-public record Paired(double ratio, double low, double high, int rounds, Outcome outcome, double widening, double resolution, double jvms) {
+public record Paired(double ratio, double low, double high, int rounds, Decision outcome, double widening, double resolution, double jvms) {
     /** What the interval supports, given which way the metric is better. */
-    public enum Outcome {
+    public enum Decision {
         /** The whole interval lies beyond the minimum effect in a's favour. */
         A,
         /** In b's favour. */
@@ -84,14 +84,14 @@ public record Paired(double ratio, double low, double high, int rounds, Outcome 
         }
         logs = Arrays.copyOf(logs, n);
         if (n == 0) {
-            return new Paired(Double.NaN, Double.NaN, Double.NaN, 0, Outcome.UNDECIDED, 1, 0, 0);
+            return new Paired(Double.NaN, Double.NaN, Double.NaN, 0, Decision.UNDECIDED, 1, 0, 0);
         }
         double[] walsh = walshAverages(logs);
         double estimate = median(walsh);
         int k = lowerRank(n, Stats.ALPHA);
         if (k == 0) {
             // Too few rounds for any 95% interval: say so with the widest honest one, the range.
-            return new Paired(Math.exp(estimate), Math.exp(walsh[0]), Math.exp(walsh[walsh.length - 1]), n, Outcome.UNDECIDED, 1, 0, 0);
+            return new Paired(Math.exp(estimate), Math.exp(walsh[0]), Math.exp(walsh[walsh.length - 1]), n, Decision.UNDECIDED, 1, 0, 0);
         }
         double widening = widening(logs);
         double res = Math.log1p(resolution);
@@ -124,17 +124,17 @@ public record Paired(double ratio, double low, double high, int rounds, Outcome 
         return var > 0 ? cov / var : 0;
     }
 
-    private static Outcome outcome(double lo, double hi, boolean higherIsBetter) {
+    private static Decision outcome(double lo, double hi, boolean higherIsBetter) {
         if (lo > MARGIN) {
-            return higherIsBetter ? Outcome.A : Outcome.B;
+            return higherIsBetter ? Decision.A : Decision.B;
         }
         if (hi < -MARGIN) {
-            return higherIsBetter ? Outcome.B : Outcome.A;
+            return higherIsBetter ? Decision.B : Decision.A;
         }
         if (lo > -MARGIN && hi < MARGIN) {
-            return Outcome.EQUIVALENT;
+            return Decision.EQUIVALENT;
         }
-        return Outcome.UNDECIDED;
+        return Decision.UNDECIDED;
     }
 
     /**
@@ -143,8 +143,8 @@ public record Paired(double ratio, double low, double high, int rounds, Outcome 
      * or when the estimate sits so near the minimum effect that no number of rounds is worth stating.
      */
     public int roundsToSettle() {
-        if (outcome != Outcome.UNDECIDED || rounds < MIN_ROUNDS) {
-            return outcome != Outcome.UNDECIDED ? -1 : MIN_ROUNDS * 2;
+        if (outcome != Decision.UNDECIDED || rounds < MIN_ROUNDS) {
+            return outcome != Decision.UNDECIDED ? -1 : MIN_ROUNDS * 2;
         }
         // The interval is not symmetric: scale the side that has to clear the line. Only the rounds' part of it
         // shrinks with rounds; the resolution and the JVMs' part stay, and an estimate within them of the line is

@@ -8,7 +8,7 @@ import java.util.Set;
 
 /** The built-in applications under test; every target runs one of them. */
 public enum App {
-    /** RestClient takes any of the three (targets/mvc DownstreamConfig). */
+    /** RestClient takes any of the three (targets/mvc MvcDownstreamConfig). */
     MVC("targets/mvc", "loomflux-mvc.jar", EnumSet.allOf(HttpClientLibrary.class)),
     WEBFLUX("targets/webflux", "loomflux-webflux.jar", EnumSet.of(HttpClientLibrary.REACTOR_NETTY));
 

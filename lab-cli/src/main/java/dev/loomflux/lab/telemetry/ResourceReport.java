@@ -63,13 +63,13 @@ public final class ResourceReport {
     }
 
     /** What the limits did in a phase: the same figures as results.json "limits", over the phase; null without a cgroup. */
-    private static PhaseStats.Limits groupPhase(ResourceSampler sampler, Phase p) {
+    private static PhaseStats.CgroupUse groupPhase(ResourceSampler sampler, Phase p) {
         List<ResourceSampler.GroupReading> in = sampler.groupReadings(p.fromMs() - ResourceSampler.PERIOD.toMillis(), p.toMs());
         if (in.size() < 2) {
             return null;
         }
         Cgroup.Change c = in.get(in.size() - 1).usage().since(in.get(0).usage());
-        return new PhaseStats.Limits(Result.round(c.cpuPct()), Result.round(c.throttledPct()), Result.round(c.throttledSeconds()),
+        return new PhaseStats.CgroupUse(Result.round(c.cpuPct()), Result.round(c.throttledPct()), Result.round(c.throttledSeconds()),
                 Result.round(in.stream().mapToLong(r -> r.usage().memoryBytes()).max().orElse(0) / 1048576.0), c.oomKills());
     }
 

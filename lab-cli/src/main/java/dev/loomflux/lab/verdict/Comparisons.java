@@ -155,7 +155,7 @@ public final class Comparisons {
             if (pooled.widening() > 1) {
                 note = String.format(Locale.ROOT, "the per-round ratios wander (neighbouring rounds alike, as while a JIT still compiles): "
                         + "interval widened x%.2f, no verdict", pooled.widening());
-            } else if (resolution > 0 && paired(pairs, m, 0, jvms).outcome() != Paired.Outcome.UNDECIDED) {
+            } else if (resolution > 0 && paired(pairs, m, 0, jvms).outcome() != Paired.Decision.UNDECIDED) {
                 note = m == Metric.THROUGHPUT
                         ? String.format(Locale.ROOT, "a block counts too few whole requests per user to tell throughput closer than +-%.1f%%: "
                         + "longer blocks (--block) would", resolution * 100)
@@ -163,7 +163,7 @@ public final class Comparisons {
                         + "Hyperfoil (--driver hyperfoil) would", m.id(), resolution * 100);
             } else if (jvms > 0 && !withinJvms.equals(PairComparison.UNDECIDED)) {
                 note = String.format(Locale.ROOT, "the JVMs of one target sit at levels of their own, which rounds do not average out "
-                        + "(+-%.1f%% on this ratio): more sets of JVMs (--repeat) would tell", Math.expm1(jvms) * 100);
+                        + "(+-%.1f%% on this ratio): more sets of JVMs (--sets) would tell", Math.expm1(jvms) * 100);
             }
         }
         if (note != null) {

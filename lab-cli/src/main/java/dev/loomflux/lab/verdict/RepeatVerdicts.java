@@ -22,7 +22,7 @@ public final class RepeatVerdicts {
 
     /** Over the results that are ok, per scenario, the metrics of {@link Metric#SUMMARIZED}, the targets in the order given. */
     public static RepeatSummary of(List<Result> results, List<String> targets, List<String> scenarios) {
-        List<RepeatSummary.Estimate> estimates = new ArrayList<>();
+        List<RepeatSummary.Median> estimates = new ArrayList<>();
         List<RepeatSummary.PairVerdict> verdicts = new ArrayList<>();
         for (String scenario : scenarios) {
             for (Metric metric : Metric.SUMMARIZED) {
@@ -34,9 +34,9 @@ public final class RepeatVerdicts {
                     if (v.length > 0) {
                         samples.put(target, v);
                         Estimate e = Stats.summarize(v);
-                        estimates.add(new RepeatSummary.Estimate(target, scenario, metric.summaryName(), e.n(), Result.round(e.median()), Result.round(e.min()),
+                        estimates.add(new RepeatSummary.Median(target, scenario, metric.summaryName(), e.n(), Result.round(e.median()), Result.round(e.min()),
                                 Result.round(e.max()), Result.round(e.ciLow()), Result.round(e.ciHigh())));
-                        unsteady.put(target, ok.stream().filter(r -> !r.steady()).map(r -> target + " repeat " + r.repeatOrFirst()).toList());
+                        unsteady.put(target, ok.stream().filter(r -> !r.steady()).map(r -> target + " " + r.jvmLabel()).toList());
                     }
                 }
                 List<String> present = new ArrayList<>(samples.keySet());

@@ -4,7 +4,7 @@ import dev.loomflux.lab.result.Metric;
 import dev.loomflux.lab.result.PairComparison;
 import dev.loomflux.lab.result.Result;
 import dev.loomflux.lab.result.SweepMap;
-import dev.loomflux.lab.result.SweepMap.Axis;
+import dev.loomflux.lab.result.SweepMap.AxisValues;
 import dev.loomflux.lab.result.SweepMap.Cell;
 import dev.loomflux.lab.result.SweepMap.Figure;
 import dev.loomflux.lab.result.SweepMap.GridAxis;
@@ -71,7 +71,7 @@ public final class SweepVerdicts {
     /** @param pairs the paired comparisons the leads come from; null to judge the repeats' results instead */
     private static SweepMap build(List<? extends GridAxis> grid, List<String> targets, List<String> scenarios, List<Entry> entries, List<PairOutcome> pairs,
                                   List<Metric> metrics, String method) {
-        List<Axis> axes = grid.stream().map(a -> new Axis(a.name(), a.label(), a.values())).toList();
+        List<AxisValues> axes = grid.stream().map(a -> new AxisValues(a.name(), a.label(), a.values())).toList();
         List<Cell> cells = new ArrayList<>();
         List<PairLead> leads = new ArrayList<>();
         for (String scenario : scenarios) {

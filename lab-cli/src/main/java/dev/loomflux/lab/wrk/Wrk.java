@@ -21,7 +21,7 @@ import java.util.Optional;
  */
 public final class Wrk {
     /** A wrk run with how much CPU it used: 100 = one core busy for the whole run. */
-    public record Sample(WrkResult result, double cpuPct, List<String> command) {
+    public record RunWithCpu(WrkResult result, double cpuPct, List<String> command) {
     }
 
     private final LabProcesses owner;
@@ -57,7 +57,7 @@ public final class Wrk {
      * @param connections {@code -c}
      * @param duration    {@code -d}, whole seconds (wrk's smallest time unit)
      */
-    public Sample run(List<String> prefix, int threads, int connections, Duration duration, URI url, Path log) {
+    public RunWithCpu run(List<String> prefix, int threads, int connections, Duration duration, URI url, Path log) {
         List<String> cmd = new ArrayList<>(prefix);
         cmd.add(executable.toString());
         cmd.add("-t" + Math.min(threads, connections));
@@ -74,7 +74,7 @@ public final class Wrk {
             throw new LabException("wrk exited with " + p.exitValue() + ": " + p.logTail(3).replace('\n', ' '));
         }
         try {
-            return new Sample(WrkOutput.parse(Files.readString(log, StandardCharsets.UTF_8)), cpuPct, cmd);
+            return new RunWithCpu(WrkOutput.parse(Files.readString(log, StandardCharsets.UTF_8)), cpuPct, cmd);
         } catch (IOException | IllegalArgumentException e) {
             throw new LabException("wrk: " + e.getMessage() + " (" + log + ")", e);
         }

@@ -24,35 +24,31 @@ class DriverOptionsTest {
     @Test
     void theFilesJmeterAgentsMakeTheRunSequentialAndAreRefusedInRounds() {
         DriverOptions options = new DriverOptions(processes);
-        options.fromFile(ON_AGENTS);
-        assertFalse(options.roundsPossible());
+        assertFalse(options.roundsPossible(ON_AGENTS));
         assertEquals("x.yaml: driver.jmeter.agents: JMeter's agents run no interleaved rounds (each would keep its own); use --design sequential",
-                assertThrows(UsageException.class, () -> options.driver(true, false)).getMessage());
+                assertThrows(UsageException.class, () -> options.driver(ON_AGENTS, true, false)).getMessage());
     }
 
     @Test
     void anotherDriverOnTheCommandLineTakesTheFilesAgentsAway() {
         DriverOptions options = new DriverOptions(processes);
         options.driver = "hyperfoil";
-        options.fromFile(ON_AGENTS);
-        assertTrue(options.roundsPossible());
-        assertEquals("hyperfoil", options.driver(true, false).name());
+        assertTrue(options.roundsPossible(ON_AGENTS));
+        assertEquals("hyperfoil", options.driver(ON_AGENTS, true, false).name());
     }
 
     @Test
     void agentsOnTheCommandLineReplaceTheFilesAndNameTheFlag() {
         DriverOptions options = new DriverOptions(processes);
         options.agents = "3";
-        options.fromFile(ON_AGENTS);
         assertEquals("--agents: JMeter's agents run no interleaved rounds (each would keep its own); use --design sequential",
-                assertThrows(UsageException.class, () -> options.driver(true, false)).getMessage());
+                assertThrows(UsageException.class, () -> options.driver(ON_AGENTS, true, false)).getMessage());
     }
 
     @Test
     void withoutFlagsOrFileItIsHyperfoil() {
         DriverOptions options = new DriverOptions(processes);
-        options.fromFile(DriverChoice.NONE);
-        assertTrue(options.roundsPossible());
-        assertEquals("hyperfoil", options.driver(true, true).name());
+        assertTrue(options.roundsPossible(DriverChoice.NONE));
+        assertEquals("hyperfoil", options.driver(DriverChoice.NONE, true, true).name());
     }
 }

@@ -16,8 +16,8 @@ class PhasePlanTest {
         return new Profile.Stage(Duration.ofSeconds(seconds), users);
     }
 
-    private static int usersAt(List<PhasePlan.Phase> phases, long ms) {
-        return phases.stream().filter(p -> p.startMs() <= ms && ms < p.startMs() + p.durationMs()).mapToInt(PhasePlan.Phase::sessions).sum();
+    private static int usersAt(List<PhasePlan.LoadPhase> phases, long ms) {
+        return phases.stream().filter(p -> p.startMs() <= ms && ms < p.startMs() + p.durationMs()).mapToInt(PhasePlan.LoadPhase::users).sum();
     }
 
     @Test
@@ -42,8 +42,8 @@ class PhasePlanTest {
     void shortRampIsTwoLayers() {
         PhasePlan plan = PhasePlan.of(new Profile.Stages(List.of(stage(1, 10), stage(2, 10), stage(1, 0))), 1);
         assertEquals(List.of(
-                new PhasePlan.Phase("ramp-0-4", PhasePlan.Model.ALWAYS, 5, 0, 0, 4000, 1),
-                new PhasePlan.Phase("ramp-1-3", PhasePlan.Model.ALWAYS, 5, 0, 1000, 2000, 1)), plan.phases());
+                new PhasePlan.LoadPhase("ramp-0-4", PhasePlan.Model.ALWAYS, 5, 0, 0, 0, 4000, 1),
+                new PhasePlan.LoadPhase("ramp-1-3", PhasePlan.Model.ALWAYS, 5, 0, 0, 1000, 2000, 1)), plan.phases());
         assertEquals(10, plan.connections());
     }
 
@@ -63,19 +63,19 @@ class PhasePlanTest {
 
     @Test
     void loopsStartUsersEvenlyOverOneSecond() {
-        List<PhasePlan.Phase> five = PhasePlan.of(new Profile.Loops(5, 7), 1).phases();
-        assertEquals(List.of(0L, 200L, 400L, 600L, 800L), five.stream().map(PhasePlan.Phase::startMs).toList());
-        assertTrue(five.stream().allMatch(p -> p.sessions() == 1 && p.requests() == 7 && p.model() == PhasePlan.Model.AT_ONCE));
+        List<PhasePlan.LoadPhase> five = PhasePlan.of(new Profile.Loops(5, 7), 1).phases();
+        assertEquals(List.of(0L, 200L, 400L, 600L, 800L), five.stream().map(PhasePlan.LoadPhase::startMs).toList());
+        assertTrue(five.stream().allMatch(p -> p.users() == 1 && p.requests() == 7 && p.model() == PhasePlan.Model.AT_ONCE));
 
         // Slots of at least one user per event loop, so that the loops share the users.
-        List<PhasePlan.Phase> twoLoops = PhasePlan.of(new Profile.Loops(5, 7), 2).phases();
-        assertEquals(List.of(0L, 500L), twoLoops.stream().map(PhasePlan.Phase::startMs).toList());
-        assertEquals(List.of(2, 3), twoLoops.stream().map(PhasePlan.Phase::sessions).toList());
+        List<PhasePlan.LoadPhase> twoLoops = PhasePlan.of(new Profile.Loops(5, 7), 2).phases();
+        assertEquals(List.of(0L, 500L), twoLoops.stream().map(PhasePlan.LoadPhase::startMs).toList());
+        assertEquals(List.of(2, 3), twoLoops.stream().map(PhasePlan.LoadPhase::users).toList());
 
-        List<PhasePlan.Phase> many = PhasePlan.of(new Profile.Loops(1000, 1), 1).phases();
+        List<PhasePlan.LoadPhase> many = PhasePlan.of(new Profile.Loops(1000, 1), 1).phases();
         assertEquals(50, many.size());
         assertEquals(980, many.get(49).startMs());
-        assertTrue(many.stream().allMatch(p -> p.sessions() == 20));
+        assertTrue(many.stream().allMatch(p -> p.users() == 20));
     }
 
     @Test

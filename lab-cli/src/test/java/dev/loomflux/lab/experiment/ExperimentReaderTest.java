@@ -37,9 +37,9 @@ class ExperimentReaderTest {
                 , read("profile: {stages: [{duration: 15s, users: 50}, {duration: 30s, users: 0}]}").profile());
         assertEquals(new Profile.Loops(200, 300), read("profile: {loops: {users: 200, requests: 300}}").profile());
         assertEquals(new Profile.Burst(10000, 100), read("profile: {burst: {users: 10000, requests: 100}}").profile());
-        assertEquals(new Profile.Rate(2000, Duration.ofMillis(1500), 500), read("profile: {rate: {rps: 2000, duration: 1500ms, max-users: 500}}").profile());
+        assertEquals(new Profile.Rate(2000, Duration.ofMillis(1500), 500), read("profile: {rate: {rps: 2000, duration: 1500ms, max-in-flight: 500}}").profile());
         assertEquals(new Profile.Rate(50, Duration.ofMinutes(1), 100), read("profile: {rate: {rps: 50, duration: 1m}}").profile());
-        // The defaults of the flags (--connections 50, --duration 15s, --requests 100): one reader for both.
+        // The defaults of the flags (--users 50, --duration 15s, --requests 100): one reader for both.
         assertEquals(new Profile.Fixed(50, Duration.ofSeconds(15)), read("profile: {fixed: {}}").profile());
         assertEquals(new Profile.Loops(50, 100), read("profile: {loops: {}}").profile());
         assertEquals(new Profile.Rate(20000, Duration.ofSeconds(15), 20000), read("profile: {rate: {rps: 20000}}").profile());
@@ -194,7 +194,7 @@ class ExperimentReaderTest {
     }
 
     private DriverChoice driver(String profileYaml) throws IOException {
-        return file(profileYaml, "[plaintext]").driver();
+        return read(profileYaml).driver();
     }
 
     private Experiment read(String profileYaml) throws IOException {
@@ -202,12 +202,8 @@ class ExperimentReaderTest {
     }
 
     private Experiment read(String profileYaml, String scenarios) throws IOException {
-        return file(profileYaml, scenarios).experiment();
-    }
-
-    private ExperimentReader.ExperimentFile file(String profileYaml, String scenarios) throws IOException {
         Path f = dir.resolve("x.yaml");
         Files.writeString(f, "targets: [mvc]\nscenarios: " + scenarios + "\n" + profileYaml + "\n");
-        return ExperimentReader.readFile(f);
+        return ExperimentReader.read(f);
     }
 }

@@ -22,7 +22,7 @@ class OpenFilesTest {
         String wrong = OpenFiles.problem(10_000, 6, 20_000);
         assertEquals("--users 10000: the load driver holds 60,000 connections at once (10,000 users x 6 target JVMs, whose connections stay open "
                 + "across the rounds) and needs about 60,300 open files, but this process may open 20,000 (ulimit -n); raise the limit in the shell "
-                + "that runs the lab (ulimit -n 60300; ./lab raises it to the hard limit itself) or use fewer --users, --targets or --repeat", wrong);
+                + "that runs the lab (ulimit -n 60300; ./lab raises it to the hard limit itself) or use fewer --users, --targets or --sets", wrong);
     }
 
     @Test

@@ -44,6 +44,14 @@ class RoundTripTest {
                     ((ObjectNode) r).set("plan", ((ObjectNode) r).remove("hyperfoil_yaml"));
                 }
             });
+            // Schema 12 names one thing one word: a paired run's sets (schema 11 wrote them as repeat), a block's in_flight
+            // (little_users), the rate's max_in_flight (max_users).
+            renamed(original.path("experiment").path("profile"), "max_users", "max_in_flight");
+            original.path("blocks").forEach(b -> renamed(b, "little_users", "in_flight"));
+            if (original.path("experiment").path("design").path("kind").asText().equals("paired")) {
+                renamed(original.path("experiment"), "repeat", "sets");
+                original.path("results").forEach(r -> renamed(r, "repeat", "set"));
+            }
             RunRecord run = RunRecord.read(file);
             // target_config is the target's own JSON, kept as it came, nulls included.
             JsonNode written = withoutNulls(Json.MAPPER.valueToTree(run));
@@ -70,6 +78,12 @@ class RoundTripTest {
                 first.telemetry().phases().get(0).target().threads().max().longValue());
         assertEquals(tree.path("environment").path("pinning").path("driver").asText(), run.environment().pinning().driver());
         assertFalse(run.results().stream().anyMatch(x -> x.target() == null || x.outcome().status() == null));
+    }
+
+    private static void renamed(JsonNode node, String old, String now) {
+        if (node instanceof ObjectNode o && o.has(old)) {
+            o.set(now, o.remove(old));
+        }
     }
 
     /** Where {@code b} differs from {@code a}, by path. */

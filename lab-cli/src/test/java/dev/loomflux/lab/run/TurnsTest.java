@@ -16,8 +16,8 @@ import org.junit.jupiter.api.Test;
 
 /** The sequential design's order of turns, cooldowns, restarts and stop, with the JVMs replaced by a script of what each visit does. */
 class TurnsTest {
-    private static final Scenario PLAINTEXT = new Scenario(Scenario.Kind.PLAINTEXT, Map.of());
-    private static final Scenario JSON = new Scenario(Scenario.Kind.JSON, Map.of());
+    private static final Scenario PLAINTEXT = new Scenario(Scenario.Endpoint.PLAINTEXT, Map.of());
+    private static final Scenario JSON = new Scenario(Scenario.Endpoint.JSON, Map.of());
 
     private final List<String> events = new ArrayList<>();
     private final List<String> unmeasured = new ArrayList<>();
@@ -98,7 +98,7 @@ class TurnsTest {
         return null;
     }
 
-    private void run(Experiment experiment, Turns.Visit visit) {
+    private void run(Experiment experiment, Turns.Jvm visit) {
         new Turns(experiment, stopping::get, d -> { }, events::add).run(visit, () -> results,
                 (target, scenario, repeat, why) -> unmeasured.add(target.name() + "#" + repeat + " " + scenario.name() + ": " + why));
     }

@@ -52,7 +52,7 @@ class PairedTest {
             double[][] ab = experiment(rnd, 20, 1.0);
             Paired p = Paired.of(ab[0], ab[1], true);
             assertTrue(p.low() <= p.ratio() && p.ratio() <= p.high(), p.describe());
-            if (p.outcome() == Paired.Outcome.A || p.outcome() == Paired.Outcome.B) {
+            if (p.outcome() == Paired.Decision.A || p.outcome() == Paired.Decision.B) {
                 winners++;
             }
         }
@@ -67,8 +67,8 @@ class PairedTest {
         for (int i = 0; i < 200; i++) {
             double[][] ab = experiment(rnd, 20, 1.2);
             Paired p = Paired.of(ab[0], ab[1], true);
-            found += p.outcome() == Paired.Outcome.A ? 1 : 0;
-            wrong += p.outcome() == Paired.Outcome.B ? 1 : 0;
+            found += p.outcome() == Paired.Decision.A ? 1 : 0;
+            wrong += p.outcome() == Paired.Decision.B ? 1 : 0;
             // The interval holds the truth in nearly all experiments; 95% nominal.
         }
         assertTrue(found >= 190, "a 20% lead found in " + found + " of 200");
@@ -130,10 +130,10 @@ class PairedTest {
         for (int i = 0; i < 200; i++) {
             double[][] same = secondsExperiment(rnd, 90, 1.0);
             Paired aa = Paired.of(same[0], same[1], true);
-            falseWinners += aa.outcome() == Paired.Outcome.A || aa.outcome() == Paired.Outcome.B ? 1 : 0;
+            falseWinners += aa.outcome() == Paired.Decision.A || aa.outcome() == Paired.Decision.B ? 1 : 0;
             double[][] lead = secondsExperiment(rnd, 90, 1.2);
             Paired p = Paired.of(lead[0], lead[1], true);
-            found += p.outcome() == Paired.Outcome.A ? 1 : 0;
+            found += p.outcome() == Paired.Decision.A ? 1 : 0;
             covered += p.low() <= 1.2 && 1.2 <= p.high() ? 1 : 0;
         }
         assertTrue(falseWinners <= 10, falseWinners + " winners of 200 A/A experiments");
@@ -163,7 +163,7 @@ class PairedTest {
             coveredAsIfIndependent += narrow[0] <= Math.log(1.1) && Math.log(1.1) <= narrow[1] ? 1 : 0;
             double[][] same = wandering(rnd, 20, 1.0);
             Paired aa = Paired.of(same[0], same[1], true);
-            falseWinners += aa.outcome() == Paired.Outcome.A || aa.outcome() == Paired.Outcome.B ? 1 : 0;
+            falseWinners += aa.outcome() == Paired.Decision.A || aa.outcome() == Paired.Decision.B ? 1 : 0;
             double[] aaNarrow = asIfIndependent(aa);
             falseAsIfIndependent += aaNarrow[0] > Math.log(1.05) || aaNarrow[1] < -Math.log(1.05) ? 1 : 0;
         }
@@ -209,8 +209,8 @@ class PairedTest {
     void lowerIsBetterTurnsTheWinnerAround() {
         double[] a = {10, 11, 10.5, 10.2, 9.9, 10.1, 10.4, 10.3};
         double[] b = {20, 21, 20.5, 20.2, 19.9, 20.1, 20.4, 20.3};
-        assertEquals(Paired.Outcome.A, Paired.of(a, b, false).outcome(), "a's latency is half of b's");
-        assertEquals(Paired.Outcome.B, Paired.of(a, b, true).outcome(), "b's throughput is twice a's");
+        assertEquals(Paired.Decision.A, Paired.of(a, b, false).outcome(), "a's latency is half of b's");
+        assertEquals(Paired.Decision.B, Paired.of(a, b, true).outcome(), "b's throughput is twice a's");
         assertEquals(0.5, Paired.of(a, b, false).ratio(), 0.01);
     }
 
@@ -219,7 +219,7 @@ class PairedTest {
         double[] a = {2, 2, 2, 2, 2};
         double[] b = {1, 1, 1, 1, 1};
         Paired p = Paired.of(a, b, true);
-        assertEquals(Paired.Outcome.UNDECIDED, p.outcome(), "5 rounds cannot reach 95%");
+        assertEquals(Paired.Decision.UNDECIDED, p.outcome(), "5 rounds cannot reach 95%");
         assertEquals(2.0, p.ratio(), 1e-9);
     }
 
@@ -234,7 +234,7 @@ class PairedTest {
             b[r] = Math.exp(rnd.nextGaussian() * 0.15);
         }
         Paired p = Paired.of(a, b, true);
-        if (p.outcome() == Paired.Outcome.UNDECIDED) {
+        if (p.outcome() == Paired.Decision.UNDECIDED) {
             assertTrue(p.roundsToSettle() == -1 || p.roundsToSettle() > 8, p.describe() + " -> " + p.roundsToSettle());
         } else {
             assertEquals(-1, p.roundsToSettle());
@@ -251,9 +251,9 @@ class PairedTest {
             b[r] = 1;
         }
         Paired told = Paired.of(a, b, true);
-        assertEquals(Paired.Outcome.A, told.outcome(), told.describe());
+        assertEquals(Paired.Decision.A, told.outcome(), told.describe());
         Paired counted = Paired.of(a, b, true, 0.04, 0);
-        assertEquals(Paired.Outcome.UNDECIDED, counted.outcome(), counted.describe());
+        assertEquals(Paired.Decision.UNDECIDED, counted.outcome(), counted.describe());
         assertEquals(told.ratio(), counted.ratio(), 1e-12, "the estimate stays");
         assertEquals(Math.log(told.low()) - Math.log1p(0.04), Math.log(counted.low()), 1e-9, "4% lower");
         assertEquals(-1, counted.roundsToSettle(), "8% lead, 5% line, 4% resolution: no number of rounds settles it");

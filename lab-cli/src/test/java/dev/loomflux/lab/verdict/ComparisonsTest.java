@@ -254,7 +254,7 @@ class ComparisonsTest {
         assertEquals(PairComparison.UNDECIDED, t.outcome(), "4 rounds left: " + t);
         assertTrue(t.note().contains("load side, not the targets, set the pace in 16 round(s)"), t.note());
         // Counted as rounds, they would have put a 30% lead at a few percent.
-        List<BlockRecord> open = b.stream().map(x -> block(1, x.round(), x.target(), x.rps(), x.littleUsers(), null)).toList();
+        List<BlockRecord> open = b.stream().map(x -> block(1, x.round(), x.target(), x.rps(), x.inFlight(), null)).toList();
         PairComparison counted = find(Comparisons.of(open, List.of("a", "b")), Metric.THROUGHPUT);
         assertTrue(counted.ratio() < 1.05 && !counted.outcome().equals(PairComparison.A), counted.toString());
     }

@@ -34,7 +34,7 @@ final class BenchmarkYaml {
         ergonomics(y);
         y.append("phases:\n");
         Set<Integer> scenarios = new HashSet<>();
-        for (PhasePlan.Phase p : plan.phases()) {
+        for (PhasePlan.LoadPhase p : plan.phases()) {
             model(y, p);
             if (p.startMs() > 0) {
                 y.append("      startTime: ").append(p.startMs()).append("ms\n");
@@ -46,7 +46,7 @@ final class BenchmarkYaml {
             String anchor = "requests-" + p.requests();
             if (scenarios.add(p.requests())) {
                 y.append("      scenario: &").append(anchor).append('\n');
-                scenario(y, spec, null, p.requests(), plan.think(), plan.phases().stream().mapToInt(PhasePlan.Phase::sessions).sum(), inLab);
+                scenario(y, spec, null, p.requests(), plan.think(), plan.phases().stream().mapToInt(PhasePlan.LoadPhase::users).sum(), inLab);
             } else {
                 y.append("      scenario: *").append(anchor).append('\n');
             }
@@ -77,13 +77,13 @@ final class BenchmarkYaml {
         }
         ergonomics(y);
         y.append("phases:\n");
-        PhasePlan.Phase p = block.phases().get(0);
+        PhasePlan.LoadPhase p = block.phases().get(0);
         for (int i = 0; i < targets.size(); i++) {
-            model(y, new PhasePlan.Phase(PhasePlan.phaseName(i), p.model(), p.sessions(), p.rps(), 0, p.durationMs(), p.requests()));
+            model(y, new PhasePlan.LoadPhase(PhasePlan.phaseName(i), p.model(), p.users(), p.maxInFlight(), p.rps(), 0, p.durationMs(), p.requests()));
             y.append("      duration: ").append(p.durationMs()).append("ms\n");
             y.append("      maxIterations: ").append(blocks).append('\n');
             y.append("      scenario:\n");
-            scenario(y, targets.get(i), URI.create(targets.get(i).authority()).getAuthority(), p.requests(), block.think(), p.sessions(), inLab);
+            scenario(y, targets.get(i), URI.create(targets.get(i).authority()).getAuthority(), p.requests(), block.think(), p.users(), inLab);
         }
         return y.toString();
     }
@@ -118,15 +118,15 @@ final class BenchmarkYaml {
         y.append("  stopOnInvalid: false\n");
     }
 
-    private static void model(StringBuilder y, PhasePlan.Phase p) {
+    private static void model(StringBuilder y, PhasePlan.LoadPhase p) {
         y.append("- ").append(p.name()).append(":\n");
         switch (p.model()) {
-            case ALWAYS -> y.append("    always:\n      users: ").append(p.sessions()).append('\n');
-            case AT_ONCE -> y.append("    atOnce:\n      users: ").append(p.sessions()).append('\n');
+            case ALWAYS -> y.append("    always:\n      users: ").append(p.users()).append('\n');
+            case AT_ONCE -> y.append("    atOnce:\n      users: ").append(p.users()).append('\n');
             case CONSTANT_RATE -> y.append("    constantRate:\n")
                     .append("      usersPerSec: ").append(p.rps()).append('\n')
                     .append("      variance: false\n")
-                    .append("      maxSessions: ").append(p.sessions()).append('\n');
+                    .append("      maxSessions: ").append(p.maxInFlight()).append('\n');
         }
     }
 

@@ -35,9 +35,9 @@ import java.util.function.BooleanSupplier;
  * <li>loops: N users each sending L requests, started evenly over 1 s;</li>
  * <li>burst: N users started at once, each sending L requests;</li>
  * <li>rate: arrivals on a fixed schedule (no randomness), each sending one request, at most
- *     maxUsers in flight; arrivals beyond that wait for a free user and the run is behind schedule.</li>
+ *     maxInFlight requests in flight; arrivals beyond that wait for a free session and the run is behind schedule.</li>
  * </ul>
- * Connections: as many as users at the peak (maxUsers for rate), opened before the load starts;
+ * Connections: as many as users at the peak (max in flight for rate), opened before the load starts;
  * with several event loops a ramp may get a few more, so that no user waits for a connection.
  */
 public final class Hyperfoil implements LoadDriver {

@@ -16,10 +16,10 @@ import java.util.Map;
  */
 public final class AgentCpu {
     /** One report: the agent JVM's CPU time so far at a moment of the agent's clock, and the cores it has. */
-    record Reading(String thread, long atUs, long cpuNs, int cpus) {
+    record CpuReport(String thread, long atUs, long cpuNs, int cpus) {
     }
 
-    private final List<Reading> readings = new ArrayList<>();
+    private final List<CpuReport> readings = new ArrayList<>();
 
     /** A report's query string: {@code thread=...&at_us=...&cpu_ns=...&cpus=...}; false when it is not one. */
     boolean add(String query) {
@@ -31,7 +31,7 @@ public final class AgentCpu {
             }
         }
         try {
-            Reading r = new Reading(q.get("thread"), Long.parseLong(q.get("at_us")), Long.parseLong(q.get("cpu_ns")), Integer.parseInt(q.get("cpus")));
+            CpuReport r = new CpuReport(q.get("thread"), Long.parseLong(q.get("at_us")), Long.parseLong(q.get("cpu_ns")), Integer.parseInt(q.get("cpus")));
             if (r.thread() == null) {
                 return false;
             }
@@ -50,16 +50,16 @@ public final class AgentCpu {
      * there are none, as when the agent reported nothing.
      */
     AgentCpuUse over(String agent, long fromMs, long toMs, double offsetMs) {
-        List<Reading> mine;
+        List<CpuReport> mine;
         synchronized (readings) {
-            mine = readings.stream().filter(r -> r.thread().startsWith(agent + "-")).sorted(Comparator.comparingLong(Reading::atUs)).toList();
+            mine = readings.stream().filter(r -> r.thread().startsWith(agent + "-")).sorted(Comparator.comparingLong(CpuReport::atUs)).toList();
         }
         long cpuNs = 0;
         long spanUs = 0;
         double max = 0;
         for (int i = 1; i < mine.size(); i++) {
-            Reading a = mine.get(i - 1);
-            Reading b = mine.get(i);
+            CpuReport a = mine.get(i - 1);
+            CpuReport b = mine.get(i);
             double endMs = b.atUs() / 1000.0 - offsetMs;
             if (endMs <= fromMs || endMs > toMs || b.atUs() <= a.atUs()) {
                 continue;

@@ -37,7 +37,7 @@ import java.util.function.BooleanSupplier;
  *
  * <p>Where it differs from Hyperfoil: every user is a JMeter thread with its own connection; the
  * rate profile's arrivals are each a new thread and connection, and JMeter has no cap on arrivals
- * in flight (maxUsers is not enforced); latency is in whole milliseconds; seconds are counted from
+ * in flight (maxInFlight is not enforced); latency is in whole milliseconds; seconds are counted from
  * the first request JMeter sent. Interleaved rounds (the paired design) run on one local JMeter, fixed blocks only.
  */
 public final class Jmeter implements LoadDriver {

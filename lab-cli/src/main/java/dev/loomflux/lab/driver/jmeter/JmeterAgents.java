@@ -32,9 +32,9 @@ public record JmeterAgents(int local, List<String> remote, Path keystore) {
      * @param keystoreKey what a user adds for agents on other hosts: {@code --agent-keystore}, or {@code keystore}
      * @param keystore    {@code --agent-keystore FILE}, or {@code file: driver.jmeter.keystore}
      */
-    public record Fields(String agents, String keystoreKey, String keystore) {
-        public static Fields flags(String agents, Path keystore) {
-            return new Fields("--agents " + agents, "--agent-keystore", "--agent-keystore " + keystore);
+    public record Names(String agents, String keystoreKey, String keystore) {
+        public static Names flags(String agents, Path keystore) {
+            return new Names("--agents " + agents, "--agent-keystore", "--agent-keystore " + keystore);
         }
     }
 
@@ -43,7 +43,7 @@ public record JmeterAgents(int local, List<String> remote, Path keystore) {
      *
      * @throws UsageException naming the field of {@code fields} that is wrong
      */
-    public static JmeterAgents parse(String value, Path keystore, Fields fields) {
+    public static JmeterAgents parse(String value, Path keystore, Names fields) {
         String v = value.strip();
         if (v.matches("\\d+")) {
             int n = Integer.parseInt(v);

@@ -83,22 +83,22 @@ final class JmeterPlan {
             clock(inPlan, split.clock());
         }
 
-        List<PhasePlan.Phase> phases = plan.phases();
-        int users = phases.stream().mapToInt(PhasePlan.Phase::sessions).sum();
+        List<PhasePlan.LoadPhase> phases = plan.phases();
+        int users = phases.stream().mapToInt(PhasePlan.LoadPhase::users).sum();
         if (plan.loops()) {
             // The loops' users start over 1 s in 20 ms slots for Hyperfoil; JMeter ramps them up itself.
             threadGroup(inPlan, "loops", split.users(users), PhasePlan.LOOPS_RAMP_UP_MS, 0, -1, phases.get(0).requests(),
                     new Work(spec, plan.think(), 0, users));
         } else {
             int first = 0;
-            for (PhasePlan.Phase p : phases) {
+            for (PhasePlan.LoadPhase p : phases) {
                 Work work = new Work(spec, plan.think(), first, users);
                 switch (p.model()) {
-                    case ALWAYS -> threadGroup(inPlan, p.name(), split.users(p.sessions()), 0, p.startMs(), p.durationMs(), -1, work);
-                    case AT_ONCE -> threadGroup(inPlan, p.name(), split.users(p.sessions()), 0, p.startMs(), -1, p.requests(), work);
+                    case ALWAYS -> threadGroup(inPlan, p.name(), split.users(p.users()), 0, p.startMs(), p.durationMs(), -1, work);
+                    case AT_ONCE -> threadGroup(inPlan, p.name(), split.users(p.users()), 0, p.startMs(), -1, p.requests(), work);
                     case CONSTANT_RATE -> openModel(inPlan, p, split.rate(p.rps()), work);
                 }
-                first += p.sessions();
+                first += p.users();
             }
         }
         return Jmx.write(doc);
@@ -291,7 +291,7 @@ final class JmeterPlan {
         work.fill(Jmx.child(parent, "hashTree"));
     }
 
-    private static void openModel(Element parent, PhasePlan.Phase p, String rps, Work work) {
+    private static void openModel(Element parent, PhasePlan.LoadPhase p, String rps, Work work) {
         LoadSpec spec = work.spec();
         Element g = Jmx.element(parent, "OpenModelThreadGroup", "OpenModelThreadGroupGui", p.name());
         Jmx.string(g, "ThreadGroup.on_sample_error", work.onError());

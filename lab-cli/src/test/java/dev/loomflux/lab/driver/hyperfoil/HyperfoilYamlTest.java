@@ -61,18 +61,18 @@ class HyperfoilYamlTest {
 
         Map<String, Phase> phases = b.phases().stream().collect(Collectors.toMap(Phase::name, Function.identity()));
         assertEquals(plan.phases().size(), phases.size(), "phases: " + phases.keySet());
-        for (PhasePlan.Phase want : plan.phases()) {
+        for (PhasePlan.LoadPhase want : plan.phases()) {
             Phase got = phases.get(want.name());
             assertTrue(got != null, "missing phase " + want.name());
             assertEquals(want.startMs(), Math.max(0, got.startTime()), want.name() + " start");
             assertEquals(want.durationMs(), got.duration(), want.name() + " duration");
             switch (want.model()) {
-                case ALWAYS -> assertEquals(want.sessions(), ((Model.Always) got.model).users);
-                case AT_ONCE -> assertEquals(want.sessions(), ((Model.AtOnce) got.model).users);
+                case ALWAYS -> assertEquals(want.users(), ((Model.Always) got.model).users);
+                case AT_ONCE -> assertEquals(want.users(), ((Model.AtOnce) got.model).users);
                 case CONSTANT_RATE -> {
                     Model.ConstantRate rate = (Model.ConstantRate) got.model;
                     assertEquals(want.rps(), rate.usersPerSec);
-                    assertEquals(want.sessions(), rate.maxSessions);
+                    assertEquals(want.maxInFlight(), rate.maxSessions);
                     assertFalse(rate.variance, "metronome arrivals");
                 }
             }

@@ -164,7 +164,7 @@ class JmeterIT {
             for (int i = 0; i < 2; i++) {
                 JmeterCluster.awaitAgent(agents.get(i), addresses.get(i));
             }
-            JmeterAgents remote = JmeterAgents.parse(String.join(",", addresses), keystore, JmeterAgents.Fields.flags(String.join(",", addresses), keystore));
+            JmeterAgents remote = JmeterAgents.parse(String.join(",", addresses), keystore, JmeterAgents.Names.flags(String.join(",", addresses), keystore));
             remote.requireReachable("--agents");
             List<Second> live = new CopyOnWriteArrayList<>();
             // 5 s, not 3: cold agents leave gaps between a user's first requests, and over 3 s those read 3.58 users in flight of 4 once (CI, session 26).
@@ -177,7 +177,7 @@ class JmeterIT {
         } finally {
             agents.forEach(ManagedProcess::close);
         }
-        UsageException gone = assertThrows(UsageException.class, () -> JmeterAgents.parse(addresses.get(0), keystore, JmeterAgents.Fields.flags(addresses.get(0), keystore)).requireReachable("--agents"));
+        UsageException gone = assertThrows(UsageException.class, () -> JmeterAgents.parse(addresses.get(0), keystore, JmeterAgents.Names.flags(addresses.get(0), keystore)).requireReachable("--agents"));
         assertTrue(gone.getMessage().contains("agent " + addresses.get(0) + " does not answer"), gone.getMessage());
     }
 

@@ -15,7 +15,7 @@ import reactor.netty.resources.LoopResources;
  * the rest (pending-acquire timeouts, the pool's min idle) only exist in the settings they were built from.
  */
 @Component
-class ConfigReport {
+class WebfluxConfigReport {
     private final String target;
     private final String downstreamUrl;
     private final HttpClient httpClient;
@@ -24,7 +24,7 @@ class ConfigReport {
     private final R2dbcProperties.Pool poolProps;
     private final String schema;
 
-    ConfigReport(@Value("${loomflux.target-name}") String target, @Value("${loomflux.downstream.url}") String downstreamUrl,
+    WebfluxConfigReport(@Value("${loomflux.target-name}") String target, @Value("${loomflux.downstream.url}") String downstreamUrl,
                  HttpClient downstreamHttpClient, HttpClientProperties httpProps,
                  ConnectionPool pool, R2dbcProperties r2dbcProps) {
         this.target = target;

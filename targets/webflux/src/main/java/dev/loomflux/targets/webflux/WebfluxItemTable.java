@@ -14,11 +14,11 @@ import reactor.core.publisher.Mono;
  * its own through Boot's TransactionalOperator: the connection is held from BEGIN to COMMIT.
  */
 @Component
-class ItemTable {
+class WebfluxItemTable {
     private final DatabaseClient db;
     private final TransactionalOperator tx;
 
-    ItemTable(DatabaseClient db, TransactionalOperator tx) {
+    WebfluxItemTable(DatabaseClient db, TransactionalOperator tx) {
         this.db = db;
         this.tx = tx;
     }
@@ -27,22 +27,22 @@ class ItemTable {
         return db.sql(Api.ITEMS_SQL)
                 .bind(0, (long) size)
                 .bind(1, Api.offset(page, size))
-                .map(ItemTable::item)
+                .map(WebfluxItemTable::item)
                 .all()
                 .collectList()
                 .map(items -> new Api.ItemsPage(page, size, items));
     }
 
     Mono<Api.Item> one(long id) {
-        return db.sql(Api.ITEM_SQL).bind(0, id).map(ItemTable::item).one().switchIfEmpty(Mono.error(() -> new ItemNotFoundException(id)));
+        return db.sql(Api.ITEM_SQL).bind(0, id).map(WebfluxItemTable::item).one().switchIfEmpty(Mono.error(() -> new ItemNotFoundException(id)));
     }
 
     Mono<Api.Item> create(ItemFields fields) {
-        return db.sql(Api.INSERT_SQL).bind(0, fields.name()).bind(1, fields.priceCents()).map(ItemTable::item).one().as(tx::transactional);
+        return db.sql(Api.INSERT_SQL).bind(0, fields.name()).bind(1, fields.priceCents()).map(WebfluxItemTable::item).one().as(tx::transactional);
     }
 
     Mono<Api.Item> update(long id, ItemFields fields) {
-        return db.sql(Api.UPDATE_SQL).bind(0, fields.name()).bind(1, fields.priceCents()).bind(2, id).map(ItemTable::item).one()
+        return db.sql(Api.UPDATE_SQL).bind(0, fields.name()).bind(1, fields.priceCents()).bind(2, id).map(WebfluxItemTable::item).one()
                 .as(tx::transactional)
                 .switchIfEmpty(Mono.error(() -> new ItemNotFoundException(id)));
     }

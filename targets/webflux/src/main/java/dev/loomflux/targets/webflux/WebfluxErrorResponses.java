@@ -8,7 +8,7 @@ import org.springframework.web.reactive.function.client.WebClientException;
 
 /** The shared failure statuses, and WebClient's failure as 502. */
 @RestControllerAdvice
-class ErrorResponses extends FailureResponses {
+class WebfluxErrorResponses extends FailureResponses {
 
     // WebClient wraps connect, pool-acquire and response timeouts in WebClientRequestException.
     @ExceptionHandler(WebClientException.class)

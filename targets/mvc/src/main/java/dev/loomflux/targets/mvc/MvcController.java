@@ -31,12 +31,12 @@ import org.springframework.web.client.RestClient;
  * {@link Param} and {@link Delay} alone decide what is valid and word the 400.
  */
 @RestController
-class TargetController {
+class MvcController {
     private final RestClient downstream;
-    private final ItemTable table;
-    private final ConfigReport config;
+    private final MvcItemTable table;
+    private final MvcConfigReport config;
 
-    TargetController(RestClient downstream, ItemTable table, ConfigReport config) {
+    MvcController(RestClient downstream, MvcItemTable table, MvcConfigReport config) {
         this.downstream = downstream;
         this.table = table;
         this.config = config;

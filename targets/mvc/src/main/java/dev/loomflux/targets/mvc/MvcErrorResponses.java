@@ -8,7 +8,7 @@ import org.springframework.web.client.RestClientException;
 
 /** The shared failure statuses, and RestClient's failure (every library's, the permit wait's too) as 502. */
 @RestControllerAdvice
-class ErrorResponses extends FailureResponses {
+class MvcErrorResponses extends FailureResponses {
 
     @ExceptionHandler(RestClientException.class)
     ResponseEntity<String> downstreamFailed(RestClientException e) {

@@ -15,29 +15,29 @@ import org.springframework.transaction.support.TransactionTemplate;
  * own through Boot's TransactionTemplate: the connection is held from BEGIN to COMMIT.
  */
 @Component
-class ItemTable {
+class MvcItemTable {
     private final JdbcClient jdbc;
     private final TransactionTemplate tx;
 
-    ItemTable(JdbcClient jdbc, TransactionTemplate tx) {
+    MvcItemTable(JdbcClient jdbc, TransactionTemplate tx) {
         this.jdbc = jdbc;
         this.tx = tx;
     }
 
     Api.ItemsPage page(int page, int size) {
-        return new Api.ItemsPage(page, size, jdbc.sql(Api.ITEMS_SQL_JDBC).params(size, Api.offset(page, size)).query(ItemTable::item).list());
+        return new Api.ItemsPage(page, size, jdbc.sql(Api.ITEMS_SQL_JDBC).params(size, Api.offset(page, size)).query(MvcItemTable::item).list());
     }
 
     Api.Item one(long id) {
-        return jdbc.sql(Api.ITEM_SQL_JDBC).params(id).query(ItemTable::item).optional().orElseThrow(() -> new ItemNotFoundException(id));
+        return jdbc.sql(Api.ITEM_SQL_JDBC).params(id).query(MvcItemTable::item).optional().orElseThrow(() -> new ItemNotFoundException(id));
     }
 
     Api.Item create(ItemFields fields) {
-        return tx.execute(status -> jdbc.sql(Api.INSERT_SQL_JDBC).params(fields.name(), fields.priceCents()).query(ItemTable::item).single());
+        return tx.execute(status -> jdbc.sql(Api.INSERT_SQL_JDBC).params(fields.name(), fields.priceCents()).query(MvcItemTable::item).single());
     }
 
     Api.Item update(long id, ItemFields fields) {
-        return tx.execute(status -> jdbc.sql(Api.UPDATE_SQL_JDBC).params(fields.name(), fields.priceCents(), id).query(ItemTable::item).optional())
+        return tx.execute(status -> jdbc.sql(Api.UPDATE_SQL_JDBC).params(fields.name(), fields.priceCents(), id).query(MvcItemTable::item).optional())
                 .orElseThrow(() -> new ItemNotFoundException(id));
     }
 

@@ -31,12 +31,12 @@ import reactor.core.publisher.Mono;
  * message.
  */
 @RestController
-class TargetController {
+class WebfluxController {
     private final WebClient downstream;
-    private final ItemTable table;
-    private final ConfigReport config;
+    private final WebfluxItemTable table;
+    private final WebfluxConfigReport config;
 
-    TargetController(WebClient downstream, ItemTable table, ConfigReport config) {
+    WebfluxController(WebClient downstream, WebfluxItemTable table, WebfluxConfigReport config) {
         this.downstream = downstream;
         this.table = table;
         this.config = config;

@@ -18,15 +18,15 @@ import reactor.netty.resources.LoopResources;
  * that did not take effect shows.
  */
 @Component
-class ConfigReport {
+class MvcConfigReport {
     private final LoomfluxProperties props;
     private final WebServerApplicationContext context;
     private final Environment environment;
     private final HikariDataSource dataSource;
-    private final DownstreamConfig.Client downstream;
+    private final MvcDownstreamConfig.Client downstream;
 
-    ConfigReport(LoomfluxProperties props, WebServerApplicationContext context, Environment environment,
-                 HikariDataSource dataSource, DownstreamConfig.Client downstream) {
+    MvcConfigReport(LoomfluxProperties props, WebServerApplicationContext context, Environment environment,
+                 HikariDataSource dataSource, MvcDownstreamConfig.Client downstream) {
         this.props = props;
         this.context = context;
         this.environment = environment;

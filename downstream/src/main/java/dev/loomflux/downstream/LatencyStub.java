@@ -16,13 +16,13 @@ import reactor.netty.resources.LoopResources;
 
 /**
  * The latency stub the targets call: {@code GET /delay?ms=MS[&dist=D&p99=P]} answers after a wait
- * drawn from {@link Delay} without holding a thread, {@code GET /stats} counts the {@code /delay}
+ * drawn from {@link StubDelay} without holding a thread, {@code GET /stats} counts the {@code /delay}
  * requests served. For the lab's tests of flows it also keeps items in memory, as the targets' items API
  * answers: {@code POST /items} creates one (201, its {@code Location} and {@code {"id": N}}),
  * {@code GET}, {@code PUT} and {@code DELETE /items/N} read (200), update (200) and delete (204) it, and
  * answer 404 for an item that is not there; {@code /stats} counts them.
  */
-public final class Downstream implements AutoCloseable {
+public final class LatencyStub implements AutoCloseable {
     private static final String NAME = "loomflux-downstream";
     private static final String TEXT = "text/plain; charset=UTF-8";
     private static final String JSON = "application/json";
@@ -38,7 +38,7 @@ public final class Downstream implements AutoCloseable {
             LoopResources.create("downstream", Runtime.getRuntime().availableProcessors(), true);
     private final DisposableServer server;
 
-    private Downstream(String host, int port) {
+    private LatencyStub(String host, int port) {
         try {
             server = HttpServer.create().runOn(loops).host(host).port(port).handle(this::handle).bindNow();
         } catch (RuntimeException e) {
@@ -48,8 +48,8 @@ public final class Downstream implements AutoCloseable {
     }
 
     /** Binds and serves until {@link #close()}; port 0 picks a free port. */
-    public static Downstream start(String host, int port) {
-        return new Downstream(host, port);
+    public static LatencyStub start(String host, int port) {
+        return new LatencyStub(host, port);
     }
 
     public int port() {
@@ -88,9 +88,9 @@ public final class Downstream implements AutoCloseable {
     }
 
     private Mono<Void> delay(HttpServerRequest req, HttpServerResponse res) {
-        Delay delay;
+        StubDelay delay;
         try {
-            delay = Delay.parse(new QueryStringDecoder(req.uri()).parameters());
+            delay = StubDelay.parse(new QueryStringDecoder(req.uri()).parameters());
         } catch (IllegalArgumentException e) {
             return send(res, HttpResponseStatus.BAD_REQUEST, TEXT, e.getMessage());
         }
@@ -161,7 +161,7 @@ public final class Downstream implements AutoCloseable {
             System.exit(2);
             return;
         }
-        Downstream stub;
+        LatencyStub stub;
         try {
             stub = start(options.host(), options.port());
         } catch (RuntimeException e) {

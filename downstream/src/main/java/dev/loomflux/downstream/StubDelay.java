@@ -11,28 +11,28 @@ import java.util.random.RandomGenerator;
  *
  * @param p99 the lognormal's 99th percentile; 0 for the other distributions
  */
-record Delay(Dist dist, int ms, int p99) {
+record StubDelay(Distribution dist, int ms, int p99) {
     static final int MAX_MS = 60_000;
     /** The standard normal's 99th percentile: a lognormal's p99 is its median * exp(Z99 * sigma). */
     static final double Z99 = 2.3263;
 
-    enum Dist {
+    enum Distribution {
         FIXED, UNIFORM, EXPONENTIAL, LOGNORMAL;
 
         final String query = name().toLowerCase(Locale.ROOT);
     }
 
     /** Reads {@code ms}, {@code dist} and {@code p99} from decoded query parameters; absent or empty means the default. */
-    static Delay parse(Map<String, List<String>> params) {
+    static StubDelay parse(Map<String, List<String>> params) {
         String rawMs = first(params, "ms");
         int ms = rawMs == null ? 0 : integer(rawMs, "ms", 0, MAX_MS);
-        Dist dist = dist(first(params, "dist"));
+        Distribution dist = dist(first(params, "dist"));
         String p99 = first(params, "p99");
-        if (dist != Dist.LOGNORMAL) {
+        if (dist != Distribution.LOGNORMAL) {
             if (p99 != null) {
                 throw new IllegalArgumentException("parameter 'p99' applies only to dist=lognormal");
             }
-            return new Delay(dist, ms, 0);
+            return new StubDelay(dist, ms, 0);
         }
         if (ms == 0) {
             // A median of 0 leaves no lognormal with a positive p99.
@@ -41,7 +41,7 @@ record Delay(Dist dist, int ms, int p99) {
         if (p99 == null) {
             throw new IllegalArgumentException("parameter 'p99' is required for dist=lognormal");
         }
-        return new Delay(dist, ms, integer(p99, "p99", ms, MAX_MS));
+        return new StubDelay(dist, ms, integer(p99, "p99", ms, MAX_MS));
     }
 
     /** One wait in ms. Called on the event loop with its ThreadLocalRandom: no lock, no shared state. */
@@ -55,11 +55,11 @@ record Delay(Dist dist, int ms, int p99) {
         return (int) Math.min(Math.round(drawn), MAX_MS);
     }
 
-    private static Dist dist(String raw) {
+    private static Distribution dist(String raw) {
         if (raw == null) {
-            return Dist.FIXED;
+            return Distribution.FIXED;
         }
-        for (Dist d : Dist.values()) {
+        for (Distribution d : Distribution.values()) {
             if (d.query.equals(raw)) {
                 return d;
             }

@@ -29,7 +29,7 @@ import org.springframework.web.client.RestClient;
  * RestClient would pick Reactor Netty whenever it is on the classpath (it is, for webflux-vt).
  */
 @Configuration(proxyBeanMethods = false)
-class DownstreamConfig {
+class MvcDownstreamConfig {
 
     /** A request factory, and /config's account of its pool read back from the live client. */
     record Client(ClientHttpRequestFactory factory, Supplier<TargetConfig.HttpClientPool> pool, AutoCloseable resources) implements AutoCloseable {
@@ -41,7 +41,7 @@ class DownstreamConfig {
 
     @Bean
     Client downstreamClient(LoomfluxProperties props) {
-        LoomfluxProperties.Http http = props.httpClient();
+        LoomfluxProperties.HttpClientSettings http = props.httpClient();
         return switch (HttpClientLibrary.of(http.library())) {
             case APACHE_HTTPCLIENT5 -> apache(http);
             case JDK_HTTPCLIENT -> jdk(http);
@@ -54,7 +54,7 @@ class DownstreamConfig {
         return builder.requestFactory(client.factory()).baseUrl(props.downstream().url()).build();
     }
 
-    private static Client apache(LoomfluxProperties.Http http) {
+    private static Client apache(LoomfluxProperties.HttpClientSettings http) {
         PoolingHttpClientConnectionManager pool = PoolingHttpClientConnectionManagerBuilder.create()
                 .setMaxConnTotal(http.maxConnections())
                 .setMaxConnPerRoute(http.maxConnections())
@@ -75,7 +75,7 @@ class DownstreamConfig {
                 client);
     }
 
-    private static Client jdk(LoomfluxProperties.Http http) {
+    private static Client jdk(LoomfluxProperties.HttpClientSettings http) {
         // HTTP/1.1 as the other two speak it: on HTTP_2, its default, the JDK client asks every new
         // plain-text connection to upgrade to h2c.
         HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(http.connectTimeout()).build();
@@ -90,7 +90,7 @@ class DownstreamConfig {
                 () -> { });
     }
 
-    private static Client reactorNetty(LoomfluxProperties.Http http) {
+    private static Client reactorNetty(LoomfluxProperties.HttpClientSettings http) {
         reactor.netty.http.client.HttpClient client = ReactorNettyClient.pooled(http.maxConnections(), http.connectTimeout(), http.responseTimeout(),
                 http.acquireTimeout());
         return new Client(new ReactorClientHttpRequestFactory(client), () -> ReactorNettyClient.describe(client, http.acquireTimeout()),

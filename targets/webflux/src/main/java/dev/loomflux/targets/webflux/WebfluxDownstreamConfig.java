@@ -16,7 +16,7 @@ import reactor.netty.http.client.HttpClient;
  * streams to hold their connections to the shared cap (docs/api.md, "Downstream client").
  */
 @Configuration(proxyBeanMethods = false)
-class DownstreamConfig {
+class WebfluxDownstreamConfig {
 
     @Bean
     HttpClient downstreamHttpClient(HttpClientProperties props) {

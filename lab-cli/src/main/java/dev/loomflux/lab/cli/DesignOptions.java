@@ -1,0 +1,98 @@
+package dev.loomflux.lab.cli;
+
+import dev.loomflux.lab.UsageException;
+import dev.loomflux.lab.experiment.Design;
+import dev.loomflux.lab.experiment.Experiment;
+import dev.loomflux.lab.stats.Paired;
+import java.time.Duration;
+import picocli.CommandLine.Option;
+
+/** How the targets are measured against each other, and how many JVMs of each: sets in the paired design, repeats in the sequential one. */
+public final class DesignOptions {
+    @Option(names = "--design", paramLabel = "KIND",
+            description = "paired: start every target, warm each, then measure all in interleaved rounds and judge per-round ratios"
+                    + " (the default without a file); sequential: one target after another, one window each (a file's default).")
+    String design;
+
+    @Option(names = "--sets", paramLabel = "N",
+            description = "Paired: N sets of JVMs measured in the same rounds, a winner only where every set shows it."
+                    + " Default: the file's sets, else " + Design.DEFAULT_SETS + " (1 in a sweep).")
+    Integer sets;
+
+    @Option(names = "--repeat", paramLabel = "N",
+            description = "Sequential: every target x scenario N times, interleaved and mirrored (A B C C B A ...), each in a fresh JVM;"
+                    + " verdicts need N >= 3. Default: the file's repeat, else 1.")
+    Integer repeat;
+
+    @Option(names = "--rounds", paramLabel = "N", description = "Measured rounds of the paired design. Default: " + Design.DEFAULT_ROUNDS + ".")
+    Integer rounds;
+
+    @Option(names = "--block", paramLabel = "TIME", description = "One target's block in a round (paired). Default: 1s.")
+    String block;
+
+    @Option(names = "--lead-in", paramLabel = "TIME", description = "Unmeasured load at the start of every block (paired), whole seconds. Default: 0s.")
+    String leadIn;
+
+    @Option(names = "--lead-in-rounds", paramLabel = "N", description = "Unmeasured rounds before the measured ones (paired). Default: " + Design.LEAD_IN + ".")
+    Integer leadInRounds;
+
+    /**
+     * The file's design (or, without a file, the paired one) with what the flags change in it.
+     *
+     * @param durationGiven whether --duration was given, which only the sequential design measures
+     */
+    Design design(Design fromFile, boolean flagsOnly, boolean durationGiven) {
+        String kind = design != null ? design : flagsOnly ? "paired" : fromFile.paired() ? "paired" : "sequential";
+        if (!kind.equals("paired") && !kind.equals("sequential")) {
+            throw new UsageException("--design " + design + ": expected paired or sequential");
+        }
+        if (kind.equals("sequential")) {
+            if (rounds != null || block != null || leadIn != null || leadInRounds != null) {
+                throw new UsageException((rounds != null ? "--rounds" : block != null ? "--block" : leadIn != null ? "--lead-in" : "--lead-in-rounds")
+                        + " applies to --design paired only");
+            }
+            return Design.SEQUENTIAL;
+        }
+        if (flagsOnly && durationGiven) {
+            throw new UsageException("--duration applies to --design sequential; the paired design measures --rounds N blocks of --block TIME");
+        }
+        int n = rounds != null ? rounds : fromFile.paired() ? fromFile.rounds() : Design.DEFAULT_ROUNDS;
+        if (n < Paired.MIN_ROUNDS || n > Design.MAX_ROUNDS) {
+            throw new UsageException("--rounds " + n + ": expected " + Paired.MIN_ROUNDS + ".." + Design.MAX_ROUNDS
+                    + " (fewer than " + Paired.MIN_ROUNDS + " rounds cannot give a 95% interval)");
+        }
+        Duration b = block != null ? Flags.duration("--block", block, false) : fromFile.paired() ? fromFile.block() : Design.DEFAULT_BLOCK;
+        if (b.toMillis() < 1000) {
+            throw new UsageException("--block " + block + ": a block must last at least 1s");
+        }
+        Duration l = leadIn != null ? Flags.duration("--lead-in", leadIn, true) : fromFile.paired() ? fromFile.leadIn() : Design.DEFAULT_LEAD_IN;
+        String wrong = Design.leadInProblem(l);
+        if (wrong != null) {
+            throw new UsageException("--lead-in " + leadIn + ": " + wrong);
+        }
+        int warm = leadInRounds != null ? leadInRounds : fromFile.paired() ? fromFile.leadInRounds() : Design.LEAD_IN;
+        if (warm < 0 || warm > Design.MAX_LEAD_IN_ROUNDS) {
+            throw new UsageException("--lead-in-rounds " + warm + ": expected 0.." + Design.MAX_LEAD_IN_ROUNDS);
+        }
+        return Design.paired(n, b, l, warm);
+    }
+
+    /**
+     * The experiment with as many JVMs of each target as the flags ask: --sets when it is measured in rounds,
+     * --repeat when one target after another; without either, the file's, or for a paired run from flags
+     * alone (not a sweep) {@link Design#DEFAULT_SETS}.
+     */
+    Experiment jvms(Experiment e, boolean flagsOnly) {
+        if (e.inRounds() && repeat != null) {
+            throw new UsageException("--repeat " + repeat + ": the paired design measures sets of JVMs in the same rounds; use --sets " + repeat);
+        }
+        if (!e.inRounds() && sets != null) {
+            throw new UsageException("--sets " + sets + ": sets are the paired design's; this run measures one target after another"
+                    + " (--design sequential, or a profile other than fixed and rate): use --repeat " + sets);
+        }
+        if (sets != null || repeat != null) {
+            return e.withRepeat(sets != null ? Flags.count("--sets", sets) : Flags.count("--repeat", repeat));
+        }
+        return flagsOnly && e.inRounds() && e.sweep() == null ? e.withRepeat(Design.DEFAULT_SETS) : e;
+    }
+}

@@ -1,0 +1,173 @@
+package dev.loomflux.lab.run;
+
+import dev.loomflux.lab.LabException;
+import dev.loomflux.lab.UsageException;
+import dev.loomflux.lab.cpu.CpuPlan;
+import dev.loomflux.lab.experiment.Experiment;
+import dev.loomflux.lab.experiment.Scenario;
+import dev.loomflux.lab.experiment.Sweep;
+import dev.loomflux.lab.limits.ResourceLimits;
+import dev.loomflux.lab.measure.Measurer;
+import dev.loomflux.lab.procedure.InRounds;
+import dev.loomflux.lab.procedure.SweepCells;
+import dev.loomflux.lab.procedure.TargetVisit;
+import dev.loomflux.lab.result.Result;
+import dev.loomflux.lab.result.ResultsFile;
+import dev.loomflux.lab.sut.LaunchSettings;
+import dev.loomflux.lab.sut.TargetSpec;
+import dev.loomflux.lab.verdict.Comparisons;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.function.Consumer;
+
+/**
+ * The paired design: every JVM of every set started up front, side by side on the target's and the driver's CPUs
+ * (docs/statistics.md, "The paired design"), then moved to the target CPUs and idle together; then per scenario, and
+ * per cell of a sweep, warmed in turn and measured in the same interleaved rounds ({@link InRounds}), the comparisons
+ * drawn from their blocks.
+ */
+final class PairedRun implements DesignRun {
+    /**
+     * What a target JVM holds beside its heap (metaspace, code cache, thread stacks, Netty's direct buffers), rounded up
+     * (docs/reproducibility.md, "Starting the paired design's JVMs").
+     */
+    private static final long NON_HEAP_BYTES = 256L << 20;
+    /**
+     * Starting a JVM is CPU-bound: JVMs started at once share the CPUs and each takes as much longer, so more of them at once
+     * save no time and, past some, miss their readiness limit. Two per start CPU at a time keep each start well within it
+     * (docs/reproducibility.md, "Starting the paired design's JVMs").
+     */
+    private static final int STARTS_PER_CPU = 2;
+
+    private final Experiment experiment;
+    private final Consumer<Duration> pause;
+
+    /**
+     * @param experiment the experiment as the run starts it (a sweep's targets are its variants)
+     * @param pause      how the run waits out the JVMs' idle time
+     */
+    PairedRun(Experiment experiment, Consumer<Duration> pause) {
+        this.experiment = experiment;
+        this.pause = pause;
+    }
+
+    /** Every target in every set, all resident and connected at once. */
+    @Override
+    public int residentJvms() {
+        return experiment.targets().size() * experiment.repeat();
+    }
+
+    @Override
+    public void requireMemory(LaunchSettings settings) {
+        long perTarget = ResourceLimits.parseMemory(settings.heap(), "--heap") + NON_HEAP_BYTES;
+        long needed = perTarget * residentJvms();
+        long available = new oshi.SystemInfo().getHardware().getMemory().getAvailable();
+        if (needed > available) {
+            throw new UsageException(String.format("--design paired keeps all %d target JVMs resident: about %d MB (heap %s + %d MB each) where %d MB are "
+                            + "available; use a smaller --heap, fewer --targets, fewer --sets or --design sequential",
+                    residentJvms(), needed >> 20,
+                    settings.heap(), NON_HEAP_BYTES >> 20, available >> 20));
+        }
+    }
+
+    @Override
+    public void run(Session s) {
+        InRounds rounds = new InRounds(s.run(), experiment, s.results(), s.progress());
+        List<TargetVisit> visits = new ArrayList<>();
+        try {
+            startAll(s, visits);
+            if (s.run().stop().requested()) {
+                return;
+            }
+            pause.accept(experiment.idle());
+            Sweep sweep = experiment.sweep();
+            for (Scenario base : experiment.scenarios()) {
+                List<Map<String, Integer>> cells = sweep == null ? List.of(Map.of()) : sweep.cells();
+                for (int i = 0; i < cells.size(); i++) {
+                    if (s.run().stop().requested()) {
+                        return;
+                    }
+                    Map<String, Integer> cell = cells.get(i);
+                    Scenario scenario = sweep == null ? base : sweep.scenario(base, cell);
+                    // A sweep's later cells find the JVMs warm: they only settle at their own load, as a sequential sweep's do.
+                    Measurer.Load load = sweep == null ? new Measurer.Load(experiment.profile(), experiment.warmup(), true, "")
+                            : new Measurer.Load(sweep.profile(experiment.profile(), cell), i == 0 ? experiment.warmup() : sweep.cellWarmup(), i == 0,
+                            SweepCells.cellSuffix(cell, scenario));
+                    rounds.run(visits, scenario, load, sweep == null ? null : cell,
+                            s.runId().hashCode() * 31L + scenario.name().hashCode() + cell.hashCode());
+                }
+            }
+        } finally {
+            visits.forEach(TargetVisit::close);
+        }
+    }
+
+    /** Starts every JVM of every set, a few at a time; each one started goes into {@code visits}, to be stopped however the run ends. */
+    private void startAll(Session s, List<TargetVisit> visits) {
+        CpuPlan cpus = s.run().cpus();
+        int cpuCount = cpus.applied() ? cpus.startCpus().size() : Runtime.getRuntime().availableProcessors();
+        ExecutorService starter = Executors.newFixedThreadPool(STARTS_PER_CPU * cpuCount);
+        try {
+            List<CompletableFuture<TargetVisit>> starting = new ArrayList<>();
+            for (int set = 1; set <= experiment.repeat(); set++) {
+                for (TargetSpec spec : experiment.targets()) {
+                    int thisSet = set;
+                    starting.add(CompletableFuture.supplyAsync(() -> start(s, spec, thisSet), starter));
+                }
+            }
+            RuntimeException failed = null;
+            for (CompletableFuture<TargetVisit> f : starting) {
+                try {
+                    TargetVisit v = f.join();
+                    if (v != null) {
+                        visits.add(v);
+                    }
+                } catch (CompletionException e) {
+                    // The others are still collected, so that the caller stops them.
+                    failed = failed != null ? failed : e.getCause() instanceof RuntimeException r ? r : e;
+                }
+            }
+            if (failed != null) {
+                throw failed;
+            }
+        } finally {
+            starter.shutdown();
+        }
+    }
+
+    /** One JVM of a set; null when the run is stopping or it did not start (then its results say why). */
+    private TargetVisit start(Session s, TargetSpec spec, int set) {
+        if (s.run().stop().requested()) {
+            return null;
+        }
+        try {
+            return s.starter().beside(spec, set);
+        } catch (LabException e) {
+            if (!s.run().stop().requested()) {
+                s.run().log().line(spec.name() + ": did not start: " + e.getMessage());
+                experiment.scenarios().forEach(scenario -> s.results().add(Result.failed(spec.name(), scenario.name(), e.getMessage())
+                        .withVisit(set, null, null, null)));
+            }
+            return null;
+        }
+    }
+
+    /** The paired comparisons of every two targets, from the blocks of all sets; a sweep maps them. */
+    @Override
+    public void compare(Session s) {
+        ResultsFile results = s.results();
+        results.comparisons(Comparisons.of(results.blocks(), experiment.targets().stream().map(TargetSpec::name).toList(), s.run().driver().latencyStepMs()));
+        s.procedure().fromRounds(results.snapshot().results(), results.snapshot().comparisons());
+    }
+
+    @Override
+    public void conclude(Session s) {
+        s.results().snapshot().comparisons().forEach(c -> s.run().log().line("paired " + c.where() + ": " + c.sentence()));
+    }
+}

@@ -1,0 +1,79 @@
+package dev.loomflux.lab.run;
+
+import dev.loomflux.lab.experiment.Scenario;
+import dev.loomflux.lab.measure.Measurer;
+import dev.loomflux.lab.measure.Warmup;
+import dev.loomflux.lab.procedure.TargetVisit;
+import dev.loomflux.lab.result.Result;
+import dev.loomflux.lab.sut.RunningTarget;
+import dev.loomflux.lab.sut.TargetSpec;
+import dev.loomflux.lab.telemetry.Phase;
+import java.net.URI;
+import java.util.List;
+
+/**
+ * A target JVM that {@link JvmStarter} started, measured by the run's {@link Measurer}.
+ *
+ * @param before what it went through before any load (startup, and idle in the sequential design)
+ * @param facts  what every result records about it: its startup time, its CPUs and its own /config
+ * @param closed what to do once it is stopped
+ */
+record StartedTarget(RunningTarget target, int repeat, List<Phase> before, Result.TargetJvm facts, Measurer measurer, Runnable closed)
+        implements TargetVisit {
+    StartedTarget {
+        before = List.copyOf(before);
+    }
+
+    @Override
+    public TargetSpec spec() {
+        return target.spec();
+    }
+
+    @Override
+    public URI base() {
+        return target.base();
+    }
+
+    @Override
+    public long pid() {
+        return target.process().pid();
+    }
+
+    @Override
+    public boolean alive() {
+        return target.process().isAlive();
+    }
+
+    @Override
+    public String exitDescription() {
+        return target.process().exitDescription();
+    }
+
+    /** Led by what ended it when its log or cgroup tells (out of heap, the memory limit, a crash), then its last words. */
+    @Override
+    public String exited(String when) {
+        return target.exitCause().map(c -> c + ": ").orElse("") + "target exited " + when + " (" + target.process().exitDescription()
+                + "); last lines:\n" + target.process().logTail(10);
+    }
+
+    @Override
+    public Result stamp(Result r) {
+        return r.withVisit(repeat, facts.startupMs(), facts.targetCpus(), facts.targetConfig());
+    }
+
+    @Override
+    public Warmup.Outcome compile(Scenario scenario, Measurer.Load load) {
+        return measurer.compile(target, scenario, load);
+    }
+
+    @Override
+    public Result measure(Scenario scenario, Measurer.Load load) {
+        return measurer.measure(target, scenario, load, before);
+    }
+
+    @Override
+    public void close() {
+        target.close();
+        closed.run();
+    }
+}

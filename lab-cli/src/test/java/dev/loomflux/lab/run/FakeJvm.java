@@ -1,0 +1,103 @@
+package dev.loomflux.lab.run;
+
+import dev.loomflux.lab.experiment.Scenario;
+import dev.loomflux.lab.measure.Measurer;
+import dev.loomflux.lab.measure.Warmup;
+import dev.loomflux.lab.procedure.TargetVisit;
+import dev.loomflux.lab.result.Result;
+import dev.loomflux.lab.sut.TargetSpec;
+import java.net.URI;
+import java.util.List;
+
+/**
+ * A started target that is no process: alive until a test kills it, when it does what the run's starter makes a real
+ * one do (stop the load on it); every step the design takes with it goes to the test's list of events.
+ */
+final class FakeJvm implements TargetVisit {
+    private final TargetSpec spec;
+    private final int repeat;
+    private final String name;
+    private final List<String> events;
+    private final Runnable stopLoad;
+    private volatile boolean alive = true;
+
+    /**
+     * @param name     as the events name it: the target, its repeat or set, and which JVM of it ("a#1", "a#1 (2nd JVM)")
+     * @param stopLoad what the starter does when a JVM dies under load: cancel the driver's loads
+     */
+    FakeJvm(TargetSpec spec, int repeat, String name, List<String> events, Runnable stopLoad) {
+        this.spec = spec;
+        this.repeat = repeat;
+        this.name = name;
+        this.events = events;
+        this.stopLoad = stopLoad;
+    }
+
+    String name() {
+        return name;
+    }
+
+    void die() {
+        alive = false;
+        events.add(name + " died");
+        stopLoad.run();
+    }
+
+    @Override
+    public TargetSpec spec() {
+        return spec;
+    }
+
+    @Override
+    public int repeat() {
+        return repeat;
+    }
+
+    @Override
+    public URI base() {
+        return URI.create("http://127.0.0.1:9");
+    }
+
+    /** The test's own JVM, so that the probes read at a block's edges read a process that exists. */
+    @Override
+    public long pid() {
+        return ProcessHandle.current().pid();
+    }
+
+    @Override
+    public boolean alive() {
+        return alive;
+    }
+
+    @Override
+    public String exitDescription() {
+        return "code 137";
+    }
+
+    @Override
+    public String exited(String when) {
+        return "target exited " + when + " (" + exitDescription() + ")";
+    }
+
+    @Override
+    public Result stamp(Result r) {
+        return r.withVisit(repeat, null, null, null);
+    }
+
+    @Override
+    public Warmup.Outcome compile(Scenario scenario, Measurer.Load load) {
+        events.add("compile " + name + " " + scenario.name());
+        return new Warmup.Outcome(true, 1, 1000, null, List.of(), new Warmup.CompileStage(1, 2));
+    }
+
+    /** The sequential tests' procedure measures nothing on it. */
+    @Override
+    public Result measure(Scenario scenario, Measurer.Load load) {
+        throw new UnsupportedOperationException("no load on a fake JVM");
+    }
+
+    @Override
+    public void close() {
+        events.add("stop " + name);
+    }
+}
