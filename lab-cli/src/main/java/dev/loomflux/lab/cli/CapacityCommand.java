@@ -13,6 +13,7 @@ import dev.loomflux.lab.process.LabProcesses;
 import dev.loomflux.lab.process.MachineLock;
 import dev.loomflux.lab.sut.LaunchSettings;
 import dev.loomflux.lab.cpu.CpuPlan;
+import dev.loomflux.lab.result.RunRecord;
 import dev.loomflux.lab.run.Runner;
 import java.time.Duration;
 import java.util.List;
@@ -92,6 +93,12 @@ public final class CapacityCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
+        execute();
+        return processes.stopping() ? 130 : 0;
+    }
+
+    /** Searches each target x scenario's capacity; the run's record, as results.json holds it. */
+    public RunRecord execute() {
         Slo bound = Slo.parse(slo, maxErrors);
         if (start < 1 || maxRps < start) {
             throw new UsageException("--start " + start + " / --max-rps " + maxRps + ": expected 1 <= start <= max-rps");
@@ -106,9 +113,8 @@ public final class CapacityCommand implements Callable<Integer> {
         CpuPlan cpus = cpuOptions.plan();
         LimitsCheck.require(experiment.targets(), settings, cpus.target(), jvm.cpus != null, jvm.memory != null, null);
         try (MachineLock taken = machine.take("capacity", spec.commandLine().getOut())) {
-            new Runner(Home.detect(), experiment, Procedure.capacity(plan), new Runner.Setup(settings, cpus, db, new Hyperfoil(), processes), processes::stopping,
+            return new Runner(Home.detect(), experiment, Procedure.capacity(plan), new Runner.Setup(settings, cpus, db, new Hyperfoil(), processes), processes::stopping,
                     spec.commandLine().getOut()).run();
         }
-        return processes.stopping() ? 130 : 0;
     }
 }

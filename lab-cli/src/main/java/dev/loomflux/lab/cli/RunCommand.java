@@ -14,6 +14,7 @@ import dev.loomflux.lab.process.LabProcesses;
 import dev.loomflux.lab.process.MachineLock;
 import dev.loomflux.lab.sut.LaunchSettings;
 import dev.loomflux.lab.cpu.CpuPlan;
+import dev.loomflux.lab.result.RunRecord;
 import dev.loomflux.lab.run.Runner;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -79,6 +80,12 @@ public class RunCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
+        execute();
+        return processes.stopping() ? 130 : 0;
+    }
+
+    /** Runs the experiment the arguments describe; its record, as results.json holds it. */
+    public RunRecord execute() {
         ParseResult given = spec.commandLine().getParseResult();
         renamed.refuse(given);
         Experiment experiment = adjust(file != null ? fromFile(given) : fromFlags(given));
@@ -104,13 +111,9 @@ public class RunCommand implements Callable<Integer> {
         LoadDriver loadDriver = driver.driver(experiment.driver(), experiment.inRounds(), experiment.profile() instanceof Profile.Rate,
                 experiment.scenarios().stream().anyMatch(Scenario::isFlow));
         try (MachineLock taken = machine.take(spec.name(), spec.commandLine().getOut())) {
-            new Runner(Home.detect(), experiment, Procedure.of(experiment), new Runner.Setup(settings, cpus, db, loadDriver, processes), processes::stopping,
+            return new Runner(Home.detect(), experiment, Procedure.of(experiment), new Runner.Setup(settings, cpus, db, loadDriver, processes), processes::stopping,
                     spec.commandLine().getOut()).run();
         }
-        if (processes.stopping()) {
-            return 130;
-        }
-        return 0;
     }
 
     /**

@@ -25,6 +25,7 @@ import dev.loomflux.lab.process.RunProcesses;
 import dev.loomflux.lab.report.Report;
 import dev.loomflux.lab.result.Environment;
 import dev.loomflux.lab.result.ResultsFile;
+import dev.loomflux.lab.result.RunRecord;
 import dev.loomflux.lab.sut.Downstream;
 import dev.loomflux.lab.sut.LaunchSettings;
 import dev.loomflux.lab.telemetry.ResourceReport;
@@ -83,8 +84,8 @@ public final class Runner {
         this.progress = kind.timed() ? Progress.of(this.experiment) : null;
     }
 
-    /** @return the results file */
-    public ResultsFile run() {
+    /** @return the run's record as results.json holds it */
+    public RunRecord run() {
         DesignRun design = experiment.inRounds() ? new PairedRun(experiment, Pause::sleep) : new SequentialRun(experiment, Pause::sleep);
         OpenFiles.require(peakUsers(), design.residentJvms());
         experiment.targets().forEach(t -> t.requireBuilt(home));
@@ -133,7 +134,7 @@ public final class Runner {
     }
 
     /** The run once its directory, log and pinning are in place: support processes up, the design run, then the summary and reports. */
-    private ResultsFile runIn(RunContext bare, String runId, DesignRun design) {
+    private RunRecord runIn(RunContext bare, String runId, DesignRun design) {
         Log log = bare.log();
         CpuPlan cpus = bare.cpus();
         try (Database db = experiment.needsDatabase() ? setup.databaseSource().open(bare.dir(), line -> {
@@ -172,7 +173,7 @@ public final class Runner {
             design.run(session);
             if (stop.requested()) {
                 interrupted.run();
-                return results;
+                return results.snapshot();
             }
             setup.processes().unregister(onInterrupt);
             design.compare(session);
@@ -182,9 +183,9 @@ public final class Runner {
             procedure.conclude(log::line);
             design.conclude(session);
             log.line(String.format("resource sampler: %.0f us CPU per 1 s tick", run.sampler().cpuMicrosPerTick()));
-            report(run.dir(), log, procedure.answers());
+            report(run.dir(), results.snapshot(), log, procedure.answers());
             log.line("results: " + results.path());
-            return results;
+            return results.snapshot();
         }
     }
 
@@ -210,12 +211,12 @@ public final class Runner {
         return e.getMessage();
     }
 
-    /** A report problem must not hide where the results are. */
-    private static void report(Path dir, Log log, boolean answers) {
+    /** Rendered from the record in memory; a report problem must not hide where the results are. */
+    private static void report(Path dir, RunRecord record, Log log, boolean answers) {
         try {
-            Path html = Report.write(dir);
+            Path html = Report.write(dir, record);
             if (answers) {
-                Report.headlines(dir).forEach(h -> log.line("answer: " + h));
+                Report.headlines(record).forEach(h -> log.line("answer: " + h));
             }
             log.line("report: " + html.resolveSibling("report.md"));
             log.line("report: " + html + " (open it in a browser; works offline)");
