@@ -71,7 +71,6 @@ public record Scenario(Endpoint kind, Map<String, Integer> params, String custom
         return new Scenario(Endpoint.FLOW, Map.of(), null, null, java.util.Objects.requireNonNull(mix, "mix"));
     }
 
-
     /** A GET of any path on the target, e.g. {@code /hello?name=x}. */
     public static Scenario custom(String path, String where) {
         boolean valid = path.startsWith("/") && path.length() <= 200 && !path.matches(".*\\s.*");
