@@ -12,10 +12,13 @@ import java.util.stream.Collectors;
 
 /**
  * What one request does: an endpoint of the target API with its parameters, or (kind PATH) any
- * GET path, for bring-your-own targets; or (kind PLAN) whatever a JMeter plan of the user's own sends, its
+ * GET path, for bring-your-own targets; or (kind FLOW) what one iteration of a user does: a flow of
+ * requests, or a mix of flows ({@link Mix}); or (kind PLAN) whatever a JMeter plan of the user's own sends, its
  * file name in {@code customPath}.
+ *
+ * @param mix the flows of a FLOW scenario, null for the others
  */
-public record Scenario(Endpoint kind, Map<String, Integer> params, String customPath, String dist) {
+public record Scenario(Endpoint kind, Map<String, Integer> params, String customPath, String dist, Mix mix) {
     public enum Endpoint {
         PLAINTEXT("plaintext"),
         JSON("json"),
@@ -26,6 +29,8 @@ public record Scenario(Endpoint kind, Map<String, Integer> params, String custom
         /** CPU work, a page of rows and a downstream call in one request: neither pure sleep nor pure CPU. */
         MIXED("mixed", "work", "page", "size", "delay"),
         PATH("path"),
+        /** No endpoint of its own: the steps of a flow, or of a mix of flows, each on its own path. */
+        FLOW("flow"),
         /** No endpoint of its own: the requests of a user's JMeter plan (--plan), each sampler on its own path. */
         PLAN("plan");
 
@@ -51,10 +56,22 @@ public record Scenario(Endpoint kind, Map<String, Integer> params, String custom
 
     public Scenario {
         params = Map.copyOf(params);
+        if ((kind == Endpoint.FLOW) != (mix != null)) {
+            throw new IllegalArgumentException("a flow scenario, and only one, has a mix: " + kind);
+        }
+    }
+
+    public Scenario(Endpoint kind, Map<String, Integer> params, String customPath, String dist) {
+        this(kind, params, customPath, dist, null);
     }
 
     public Scenario(Endpoint kind, Map<String, Integer> params) {
         this(kind, params, null, null);
+    }
+
+    /** A flow, or a mix of flows, as a scenario. */
+    public static Scenario flow(Mix mix) {
+        return new Scenario(Endpoint.FLOW, Map.of(), null, null, java.util.Objects.requireNonNull(mix, "mix"));
     }
 
     /** What a JMeter plan of the user's own sends, by the plan's file name, e.g. {@code own-plan.jmx}. */
@@ -76,8 +93,8 @@ public record Scenario(Endpoint kind, Map<String, Integer> params, String custom
         return new Scenario(Endpoint.PATH, Map.of(), path, null);
     }
 
-    public static final String KNOWN = Arrays.stream(Endpoint.values()).filter(k -> k != Endpoint.PLAN)
-            .map(k -> k == Endpoint.PATH ? "path:/ANY" : k.id()).collect(Collectors.joining(", "));
+    public static final String KNOWN = Arrays.stream(Endpoint.values()).filter(k -> k != Endpoint.FLOW && k != Endpoint.PLAN)
+            .map(k -> k == Endpoint.PATH ? Crud.NAME + ", path:/ANY" : k.id()).collect(Collectors.joining(", "));
 
     /**
      * A scenario by name with some parameters given (others take {@link #DEFAULTS}), checked against
@@ -96,8 +113,15 @@ public record Scenario(Endpoint kind, Map<String, Integer> params, String custom
         if (id.startsWith("path:")) {
             return custom(id.substring("path:".length()), where);
         }
+        if (id.equals(Crud.NAME)) {
+            if (strict && (dist != null || !given.isEmpty())) {
+                throw new UsageException(where + ": '" + (dist != null ? "dist" : given.keySet().iterator().next()) + "' does not apply to "
+                        + Crud.NAME + " (it takes no parameters)");
+            }
+            return flow(Crud.mix());
+        }
         Endpoint kind = Arrays.stream(Endpoint.values()).filter(k -> k.id().equals(id)).findFirst()
-                .filter(k -> k != Endpoint.PATH && k != Endpoint.PLAN)
+                .filter(k -> k != Endpoint.PATH && k != Endpoint.FLOW && k != Endpoint.PLAN)
                 .orElseThrow(() -> new UsageException(where + ": unknown scenario '" + id + "' (allowed: " + KNOWN + ")"));
         boolean delayed = Arrays.asList(kind.params).contains("delay");
         if (strict) {
@@ -147,6 +171,9 @@ public record Scenario(Endpoint kind, Map<String, Integer> params, String custom
 
     /** The name without some parameters, e.g. a sweep's map of {@code gateway} over the delays it swept. */
     public String nameWithout(Set<String> omitted) {
+        if (kind == Endpoint.FLOW) {
+            return mix.name();
+        }
         if (kind == Endpoint.PLAN) {
             // plan-own-plan for own-plan.jmx: the plan's name, in the characters a results file name may hold.
             return "plan-" + customPath.replaceFirst("(?i)\\.jmx$", "").replaceAll("[^A-Za-z0-9._]+", "-").replaceAll("^-+|-+$", "");
@@ -167,8 +194,11 @@ public record Scenario(Endpoint kind, Map<String, Integer> params, String custom
         return sb.toString();
     }
 
-    /** The request path with its query string, e.g. {@code /chain?delay=20&depth=3}; a plan's is the root, its samplers have theirs. */
+    /** The request path with its query string, e.g. {@code /chain?delay=20&depth=3}; a flow's first step's path; a plan's is the root, its samplers have theirs. */
     public String path() {
+        if (kind == Endpoint.FLOW) {
+            return mix.first().path();
+        }
         if (kind == Endpoint.PLAN) {
             return "/";
         }
@@ -188,11 +218,22 @@ public record Scenario(Endpoint kind, Map<String, Integer> params, String custom
     }
 
     public boolean needsDownstream() {
-        return kind == Endpoint.GATEWAY || kind == Endpoint.CHAIN || kind == Endpoint.MIXED;
+        return kind == Endpoint.GATEWAY || kind == Endpoint.CHAIN || kind == Endpoint.MIXED || calls(Endpoint.GATEWAY, Endpoint.CHAIN, Endpoint.MIXED);
     }
 
     public boolean needsDatabase() {
-        return kind == Endpoint.ITEMS || kind == Endpoint.MIXED;
+        return kind == Endpoint.ITEMS || kind == Endpoint.MIXED || calls(Endpoint.ITEMS, Endpoint.MIXED);
+    }
+
+    /** A flow with a step on one of these built-in endpoints ({@code /items/${id}} is on items): a built-in target needs what they need. */
+    private boolean calls(Endpoint... endpoints) {
+        return kind == Endpoint.FLOW && mix.steps().stream().anyMatch(s -> Arrays.stream(endpoints)
+                .anyMatch(e -> s.path().equals("/" + e.id()) || s.path().startsWith("/" + e.id() + "/") || s.path().startsWith("/" + e.id() + "?")));
+    }
+
+    /** Whether a user's iteration is a flow of requests rather than one request. */
+    public boolean isFlow() {
+        return kind == Endpoint.FLOW;
     }
 
     /** The parameters in the endpoint's order, as the name and path give them. */
