@@ -79,9 +79,9 @@ class OwnPlanTest {
         assertEquals("--plan plan.jmx: sampler 'json' sends to port '8080', not ${__P(port)}: the lab cannot point it at each target",
                 refusal(good().replaceFirst("(?s)(?<before>testname=\"json\">.*?)\\$\\{__P\\(port\\)}", "${before}8080")));
         assertEquals("--plan plan.jmx: sampler 'cpu' sends to host 'api.example.com', not ${__P(host)}: the lab cannot point it at each target",
-                refusal(good().replace(">/cpu?work=50000<", ">http://api.example.com/cpu?work=50000<")));
+                refusal(good().replace(">/cpu?work=100000<", ">http://api.example.com/cpu?work=100000<")));
         assertEquals("--plan plan.jmx: sampler 'cpu' speaks https: the lab's targets speak plain HTTP",
-                refusal(good().replace(">/cpu?work=50000<", ">https://${__P(host)}:${__P(port)}/cpu?work=50000<")));
+                refusal(good().replace(">/cpu?work=100000<", ">https://${__P(host)}:${__P(port)}/cpu?work=100000<")));
     }
 
     @Test
