@@ -141,7 +141,7 @@ public final class Jmeter implements LoadDriver {
         Jtl jtl = new Jtl(dir.resolve("out.jtl"), own != null);
         List<String> options = new ArrayList<>(cluster == null ? List.of() : cluster.controllerArgs());
         options.addAll(properties);
-        SamplerCounts samplers = new SamplerCounts();
+        SamplerCounts samplers = own == null ? null : new SamplerCounts();
         ManagedProcess jmeter = JmeterProcess.start(owner, home, dir.resolve("plan.jmx"), dir.resolve("out.jtl"), dir.resolve("jmeter.log"),
                 cluster == null ? List.of() : cluster.controllerJvm(), options);
         running.add(jmeter);
@@ -167,7 +167,7 @@ public final class Jmeter implements LoadDriver {
                 jmeter.close();
             }
             read(jtl, reading, samplers);
-            if (own != null) {
+            if (samplers != null) {
                 lastLoadLines = samplers.lines(window);
             }
             if (reading.started < 0) {
@@ -189,11 +189,11 @@ public final class Jmeter implements LoadDriver {
         }
     }
 
-    /** The samples JMeter wrote since the last read, into the load's statistics and, for the user's plan, its samplers'. */
+    /** The samples JMeter wrote since the last read, into the load's statistics and, for the user's plan, its samplers' ({@code samplers}; else null). */
     private void read(Jtl jtl, JmeterReading reading, SamplerCounts samplers) {
         List<Jtl.Sample> samples = read(jtl);
         reading.add(samples, System.currentTimeMillis());
-        if (own != null && reading.started >= 0) {
+        if (samplers != null && reading.started >= 0) {
             samplers.add(samples, reading.started);
         }
     }

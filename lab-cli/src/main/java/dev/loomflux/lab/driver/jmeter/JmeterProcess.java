@@ -17,7 +17,7 @@ final class JmeterProcess {
     /**
      * The results file as {@link Jtl} reads it, set on the command line whatever a jmeter.properties or user.properties
      * says: CSV with a header, flushed row by row, times in epoch ms, and every column the lab reads. A sample's
-     * sub-samples (redirects followed, embedded resources) stay inside it, one row per request a sampler sent.
+     * sub-samples (redirects followed, embedded resources) stay inside it: one row per sample a sampler took.
      */
     private static final List<String> RESULTS_FILE = List.of("output_format=csv", "autoflush=true", "print_field_names=true", "default_delimiter=,",
             "timestamp_format=ms", "time=true", "label=true", "response_code=true", "response_message=true", "successful=true", "thread_name=true",

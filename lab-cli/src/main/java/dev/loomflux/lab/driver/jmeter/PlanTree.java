@@ -51,7 +51,7 @@ final class PlanTree {
     static final String PARENT_SAMPLE = "TransactionController.parent";
 
     private static final Map<Kind, List<String>> READ = Map.of(
-            Kind.HTTP_DEFAULTS, List.of(DOMAIN, PORT, PROTOCOL, PATH),
+            Kind.HTTP_DEFAULTS, List.of(DOMAIN, PORT, PROTOCOL),
             Kind.HTTP_SAMPLER, List.of(DOMAIN, PORT, PROTOCOL, PATH),
             Kind.THREAD_GROUP, List.of(THREADS, SCHEDULER, DURATION),
             Kind.TRANSACTION, List.of(PARENT_SAMPLE));
