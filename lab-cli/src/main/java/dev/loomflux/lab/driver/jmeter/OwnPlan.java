@@ -97,6 +97,8 @@ public final class OwnPlan {
             DocumentBuilderFactory factory = DocumentBuilderFactory.newInstance();
             factory.setFeature("http://apache.org/xml/features/disallow-doctype-decl", true);
             Document doc = factory.newDocumentBuilder().parse(file.toFile());
+            // The writer indents anew: the file's own indentation would come out as blank lines between its elements.
+            dropBlankText(doc.getDocumentElement());
             // <jmeterTestPlan><hashTree><TestPlan/><hashTree>the plan's elements</hashTree></hashTree></jmeterTestPlan>
             Element top = firstElement(doc.getDocumentElement().getFirstChild());
             Element plan = top == null ? null : firstElement(top.getFirstChild());
@@ -112,6 +114,20 @@ public final class OwnPlan {
             return Jmx.write(doc);
         } catch (ParserConfigurationException | SAXException | IOException e) {
             throw new UsageException(where + ": not a JMeter plan (" + e.getMessage() + ")");
+        }
+    }
+
+    /** Blank text between elements; a value's own text, blank or not ({@code <stringProp> </stringProp>}), stays. */
+    private static void dropBlankText(Node node) {
+        boolean holdsElements = firstElement(node.getFirstChild()) != null;
+        for (Node n = node.getFirstChild(); n != null; ) {
+            Node next = n.getNextSibling();
+            if (holdsElements && n.getNodeType() == Node.TEXT_NODE && n.getTextContent().isBlank()) {
+                node.removeChild(n);
+            } else {
+                dropBlankText(n);
+            }
+            n = next;
         }
     }
 

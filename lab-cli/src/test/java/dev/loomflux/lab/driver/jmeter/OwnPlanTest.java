@@ -53,6 +53,13 @@ class OwnPlanTest {
         List<PlanTree.Element> top = PlanTree.load(asRun, HOME);
         assertEquals(List.of("closed", "target", "users"), top.get(0).children().stream().map(PlanTree.Element::name).toList());
         assertTrue(plan.text().contains("<stringProp name=\"RegexExtractor.refname\">" + JmeterPlan.CLOSED + "</stringProp>"), plan.text());
+        assertFalse(java.util.regex.Pattern.compile("\n[ \t]*\n").matcher(plan.text()).find(), "indented anew, without the file's indentation as blank lines:\n" + plan.text());
+    }
+
+    @Test
+    void aValueOfBlanksStaysInThePlanAsRun() throws Exception {
+        String blanks = good().replace("<stringProp name=\"ThreadGroup.delay\">0</stringProp>", "<stringProp name=\"ThreadGroup.delay\"> </stringProp>");
+        assertTrue(read(blanks).text().contains("<stringProp name=\"ThreadGroup.delay\"> </stringProp>"), read(blanks).text());
     }
 
     @Test
