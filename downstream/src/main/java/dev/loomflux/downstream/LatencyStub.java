@@ -17,7 +17,10 @@ import reactor.netty.resources.LoopResources;
 /**
  * The latency stub the targets call: {@code GET /delay?ms=MS[&dist=D&p99=P]} answers after a wait
  * drawn from {@link StubDelay} without holding a thread, {@code GET /stats} counts the {@code /delay}
- * requests served.
+ * requests served. For the lab's tests of flows it also keeps items in memory, as the targets' items API
+ * answers: {@code POST /items} creates one (201, its {@code Location} and {@code {"id": N}}),
+ * {@code GET}, {@code PUT} and {@code DELETE /items/N} read (200), update (200) and delete (204) it, and
+ * answer 404 for an item that is not there; {@code /stats} counts them.
  */
 public final class LatencyStub implements AutoCloseable {
     private static final String NAME = "loomflux-downstream";
@@ -25,6 +28,7 @@ public final class LatencyStub implements AutoCloseable {
     private static final String JSON = "application/json";
 
     private final LongAdder served = new LongAdder();
+    private final Items items = new Items();
     /*
      * One event loop per CPU instead of Reactor Netty's default max(CPUs, 4): nothing here blocks, so
      * extra loops only add context switches. Pinned to one core, 1 loop served ~80-100k req/s at 0 ms
@@ -60,12 +64,25 @@ public final class LatencyStub implements AutoCloseable {
     }
 
     private Mono<Void> handle(HttpServerRequest req, HttpServerResponse res) {
+        if (req.fullPath().equals("/items") || req.fullPath().startsWith("/items/")) {
+            // The body, if any, is read and dropped: the item holds no data.
+            return req.receive().then(Mono.defer(() -> {
+                Items.Answer a = items.answer(req.method(), req.fullPath());
+                if (a.location() != null) {
+                    res.header("Location", a.location());
+                }
+                if (a.body() == null) {
+                    return res.status(a.status()).send();
+                }
+                return send(res, a.status(), JSON, a.body());
+            }));
+        }
         if (!HttpMethod.GET.equals(req.method())) {
             return send(res, HttpResponseStatus.NOT_FOUND, TEXT, "not found");
         }
         return switch (req.fullPath()) {
             case "/delay" -> delay(req, res);
-            case "/stats" -> send(res, HttpResponseStatus.OK, JSON, "{\"requests\":" + served.sum() + "}");
+            case "/stats" -> send(res, HttpResponseStatus.OK, JSON, "{\"requests\":" + served.sum() + "," + items.stats() + "}");
             default -> send(res, HttpResponseStatus.NOT_FOUND, TEXT, "not found");
         };
     }

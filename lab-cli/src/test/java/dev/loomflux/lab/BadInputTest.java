@@ -176,6 +176,34 @@ class BadInputTest {
                 "--users 100000: the load driver holds 6,000,000 connections at once (100,000 users x 60 target JVMs");
     }
 
+    /** A malformed flow is refused before anything starts, naming the file, the flow and the step; so is a driver that cannot run flows yet. */
+    @Test
+    void aMalformedFlowIsOneLineNamingFileFlowAndStep() throws IOException {
+        Path results = Home.detect().results();
+        List<Path> before = listing(results);
+        Path yaml = dir.resolve("flow.yaml");
+        String head = "targets: [mvc]\nprofile: {fixed: {users: 2, duration: 5s}}\nscenarios:\n  - flow: crud\n    steps:\n";
+        Files.writeString(yaml, head + "      - {name: create, method: POST, path: /items, body: '{}', extract: {id: $.id}}\n"
+                + "      - {name: read, method: FETCH, path: '/items/${id}'}\n");
+        assertOneLineError(LabCli.of("run", yaml.toString()), "lab: " + yaml + ": scenarios[0].steps[1].method: flow crud, step read: unknown method 'FETCH'");
+        Files.writeString(yaml, head + "      - {name: read, path: '/items/${id}'}\n");
+        assertOneLineError(LabCli.of("run", yaml.toString()),
+                "lab: " + yaml + ": scenarios[0].steps[0].path: flow crud, step read: path uses ${id}, which no earlier step extracts and no data defines");
+        Files.writeString(yaml, head + "      - {name: create, method: POST, path: /items, body: {file: item.json}}\n");
+        assertOneLineError(LabCli.of("run", yaml.toString()), "lab: " + yaml + ": scenarios[0].steps[0].body.file: flow crud, step create: cannot read the body file "
+                + dir.resolve("item.json") + " (no such file)");
+        Files.writeString(yaml, head + "      - {name: create, method: POST, path: /items, extract: {id: '$..id'}}\n");
+        assertOneLineError(LabCli.of("run", yaml.toString()), "lab: " + yaml + ": scenarios[0].steps[0].extract.id: flow crud, step create: extract id: '$..id'");
+        Files.writeString(yaml, "targets: [mvc]\nprofile: {fixed: {users: 2, duration: 5s}}\nscenarios:\n  - mix: shop\n    flows:\n"
+                + "      - {flow: a, weight: 80, steps: [{name: x, path: /}]}\n      - {flow: b, weight: -1, steps: [{name: y, path: /}]}\n");
+        assertOneLineError(LabCli.of("run", yaml.toString()), "lab: " + yaml + ": scenarios[0].flows[1].weight: mix shop, flow b: weight must be a whole number");
+        assertOneLineError(LabCli.of("run", "--scenario", "crud", "--driver", "jmeter", "--design", "sequential"),
+                "lab: --driver jmeter: flows run on the Hyperfoil driver only so far; use --driver hyperfoil");
+        assertOneLineError(LabCli.of("run", "--scenario", "crud", "--profile", "loops"),
+                "lab: profile loops: flow crud runs iterations of its steps, and loops counts requests per user: use fixed, stages or rate");
+        assertEquals(before, listing(results), "nothing created under results/");
+    }
+
     private static void assertOneLineError(LabCli run, String expected) {
         assertEquals(2, run.exitCode(), run.toString());
         assertTrue(run.err().contains(expected), run.toString());

@@ -36,6 +36,12 @@ public final class ListCommand implements Callable<Integer> {
                 out.println("scenario  path:/ANY: GET any path, e.g. for a bring-your-own app (YAML: - path: /hello)");
                 continue;
             }
+            if (k == Scenario.Endpoint.FLOW) {
+                Scenario crud = Scenario.of("crud", java.util.Map.of(), true, "crud");
+                out.println("scenario  crud: a flow: " + String.join(", ", crud.mix().steps().stream().map(s -> s.request()).toList())
+                        + " (YAML: - flow: NAME with its steps, experiments/flow-crud.yaml)");
+                continue;
+            }
             List<String> params = Arrays.stream(k.params()).map(p -> p + "=" + Scenario.DEFAULTS.get(p)).collect(Collectors.toList());
             out.println("scenario  " + k.id() + ": GET /" + k.id() + (params.isEmpty() ? "" : " (" + String.join(", ", params) + ")"));
         }

@@ -10,7 +10,7 @@ import picocli.CommandLine.Option;
 /** Which scenarios, with the endpoint parameters that apply to the scenarios that take them. */
 public final class ScenarioOptions {
     @Option(names = "--scenario", split = ",", paramLabel = "NAME",
-            description = "Scenarios: plaintext, json, gateway, chain, items, cpu, mixed, or path:/ANY for any GET path. Default (run): items.")
+            description = "Scenarios: plaintext, json, gateway, chain, items, cpu, mixed, crud (a flow: create, read, update, delete an item), or path:/ANY for any GET path. Default (run): items.")
     List<String> names;
 
     @Option(names = "--delay", paramLabel = "MS", description = "Downstream delay for gateway and chain. Default: 20.")

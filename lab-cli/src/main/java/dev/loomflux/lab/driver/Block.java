@@ -17,11 +17,20 @@ import org.HdrHistogram.Histogram;
  * @param latency    every response to a request sent in the block, in nanoseconds
  * @param secondsRps responses per second by the second their request was sent; the last second may be shorter
  * @param intended   open model: the arrivals the schedule asked for over the send window; -1 for closed models
+ * @param flows      a load of flows: each flow and its steps over the send window (the fields above count the steps'
+ *                   requests together); empty for one request per iteration
  */
 public record Block(String target, int round, int position, long startMs, long endMs, long requests, long responses, WindowShare share, Errors errors,
-                    long reconnections, Histogram latency, List<Double> secondsRps, long intended) {
+                    long reconnections, Histogram latency, List<Double> secondsRps, long intended, List<FlowMeasurement> flows) {
     public Block {
         secondsRps = List.copyOf(secondsRps);
+        flows = List.copyOf(flows);
+    }
+
+    /** A block of a load of one request per iteration: no flows. */
+    public Block(String target, int round, int position, long startMs, long endMs, long requests, long responses, WindowShare share, Errors errors,
+                 long reconnections, Histogram latency, List<Double> secondsRps, long intended) {
+        this(target, round, position, startMs, endMs, requests, responses, share, errors, reconnections, latency, secondsRps, intended, List.of());
     }
 
     /** The send window in seconds. */

@@ -23,6 +23,8 @@ public final class BlockTally implements Collector {
         final int round;
         final int position;
         final TreeMap<Long, StatisticsSnapshot> seconds = new TreeMap<>();
+        /** A load of flows: every metric's samples by second. */
+        final Map<String, TreeMap<Long, StatisticsSnapshot>> byMetric = new HashMap<>();
         long started = -1;
         long finished = -1;
 
@@ -40,9 +42,12 @@ public final class BlockTally implements Collector {
 
     private final long leadInMs;
     private final long timeoutMs;
+    /** The metrics of a load of flows; null for one request per iteration. */
+    private final FlowMetrics flows;
 
     /** @param rps the open model's arrivals per second, 0 for a closed model */
     public BlockTally(Rounds plan, Rounds.Listener listener, int rps) {
+        this.flows = plan.mix() == null ? null : new FlowMetrics(plan.mix());
         this.listener = listener;
         this.rps = rps;
         this.leadInMs = plan.leadIn().toMillis();
@@ -60,11 +65,19 @@ public final class BlockTally implements Collector {
     }
 
     @Override
-    public synchronized void add(String phase, StatisticsSnapshot sample) {
+    public synchronized void add(String phase, String metric, StatisticsSnapshot sample) {
         State s = states.get(phase);
-        if (s != null) {
-            s.seconds.computeIfAbsent(sample.histogram.getStartTimeStamp(), k -> new StatisticsSnapshot()).add(sample);
+        if (s == null) {
+            return;
         }
+        long second = sample.histogram.getStartTimeStamp();
+        if (flows != null) {
+            s.byMetric.computeIfAbsent(metric, k -> new TreeMap<>()).computeIfAbsent(second, k -> new StatisticsSnapshot()).add(sample);
+            if (!flows.isRequest(metric)) {
+                return;
+            }
+        }
+        s.seconds.computeIfAbsent(second, k -> new StatisticsSnapshot()).add(sample);
     }
 
     @Override
@@ -133,7 +146,8 @@ public final class BlockTally implements Collector {
         long intended = rps == 0 ? -1 : Math.round(rps * (end - from) / 1000.0);
         return new Block(s.target, s.round, s.position, from, end, total.requestCount, total.responseCount,
                 WindowShare.of(s.seconds, from, end, end, timeoutMs), Errors.of(total), Reconnections.in(total),
-                total.histogram.copy(), perSecond, intended);
+                total.histogram.copy(), perSecond, intended,
+                flows == null ? List.of() : flows.measure(s.byMetric, from, Long.MAX_VALUE, from, end, end, timeoutMs));
     }
 
     /** The blocks that ended, in the order they ran. */

@@ -12,8 +12,11 @@ public interface Collector {
     /** The load starts now (epoch ms): connections are open. */
     void start(long nowMillis);
 
-    /** One published Hyperfoil sample: 1 s of one phase; late responses come as further samples of the same second. */
-    void add(String phase, StatisticsSnapshot sample);
+    /**
+     * One published Hyperfoil sample: 1 s of one metric of one phase; late responses come as further samples of the
+     * same second. A one-request load has one metric ({@link PhasePlan#METRIC}), a load of flows those of {@link FlowMetrics}.
+     */
+    void add(String phase, String metric, StatisticsSnapshot sample);
 
     /** Users in the middle of a request at {@code nowMillis}. */
     void users(long nowMillis, int active);

@@ -1,5 +1,6 @@
 package dev.loomflux.lab.driver;
 
+import dev.loomflux.lab.experiment.Mix;
 import dev.loomflux.lab.experiment.Profile;
 import java.net.URI;
 import java.time.Duration;
@@ -7,15 +8,17 @@ import java.util.Objects;
 
 /**
  * One load test for the driver: GET {@code base + path} over HTTP/1.1 keep-alive, offered as
- * {@code profile} describes.
+ * {@code profile} describes; or, with a {@code mix}, each user's iteration one of its flows.
  *
  * @param base           the target, {@code http://host:port}; a path in it prefixes {@code path}
  * @param path           request path with query string, e.g. {@code /gateway?delay=20}
  * @param profile        how the load is offered
  * @param threads        Hyperfoil event loops, one per CPU the driver may use
  * @param requestTimeout a request without a response after this long counts as a timeout error
+ * @param mix            the flows a user's iterations run (their paths are under the base's path too); null:
+ *                       each iteration is one GET of {@code path}
  */
-public record LoadSpec(URI base, String path, Profile profile, int threads, Duration requestTimeout) {
+public record LoadSpec(URI base, String path, Profile profile, int threads, Duration requestTimeout, Mix mix) {
     public static final Duration DEFAULT_REQUEST_TIMEOUT = Duration.ofSeconds(10);
 
     public LoadSpec {
@@ -38,8 +41,17 @@ public record LoadSpec(URI base, String path, Profile profile, int threads, Dura
         }
     }
 
+    public LoadSpec(URI base, String path, Profile profile, int threads, Duration requestTimeout) {
+        this(base, path, profile, threads, requestTimeout, null);
+    }
+
     public LoadSpec(URI base, String path, Profile profile, int threads) {
         this(base, path, profile, threads, DEFAULT_REQUEST_TIMEOUT);
+    }
+
+    /** The same load under another profile, e.g. a warmup's. */
+    public LoadSpec withProfile(Profile other) {
+        return new LoadSpec(base, path, other, threads, requestTimeout, mix);
     }
 
     /** Scheme, host and port: Hyperfoil takes the connection target without a path. */
@@ -50,10 +62,15 @@ public record LoadSpec(URI base, String path, Profile profile, int threads, Dura
 
     /** The path on the wire: the base's path, if any, followed by {@code path}. */
     public String requestPath() {
+        return onWire(path);
+    }
+
+    /** A path (or a step's path template) on the wire: the base's path, if any, followed by it. */
+    public String onWire(String relative) {
         String prefix = base.getRawPath() == null ? "" : base.getRawPath();
         if (prefix.endsWith("/")) {
             prefix = prefix.substring(0, prefix.length() - 1);
         }
-        return prefix + path;
+        return prefix + relative;
     }
 }

@@ -27,20 +27,23 @@ import org.HdrHistogram.Histogram;
  * @param cacheHits      requests Hyperfoil answered from its own HTTP cache; 0 means every request
  *                       reached the target
  * @param agents         JMeter's agents, each with its part of the window; empty for one local driver
+ * @param flows          a load of flows: each flow and its steps over the window (the fields above count the steps'
+ *                       requests together); empty for one request per iteration
  */
 public record Measurement(Histogram latency, List<Second> series, List<Histogram> intervals, long requests,
                           long responses, WindowShare share, Errors errors, long reconnections, long bytesSent, long bytesReceived, Duration elapsed,
-                          boolean behindSchedule, long cacheHits, List<AgentShare> agents) {
+                          boolean behindSchedule, long cacheHits, List<AgentShare> agents, List<FlowMeasurement> flows) {
     public Measurement {
         series = List.copyOf(series);
         intervals = List.copyOf(intervals);
         agents = List.copyOf(agents);
+        flows = List.copyOf(flows);
     }
 
     /** The same measurement with the agents' parts of it. */
     public Measurement withAgents(List<AgentShare> parts) {
         return new Measurement(latency, series, intervals, requests, responses, share, errors, reconnections, bytesSent, bytesReceived, elapsed, behindSchedule,
-                cacheHits, parts);
+                cacheHits, parts, flows);
     }
 
     /** Responses per second of the window, each by its share of time in flight inside it. */

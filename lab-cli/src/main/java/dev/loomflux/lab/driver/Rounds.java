@@ -1,5 +1,6 @@
 package dev.loomflux.lab.driver;
 
+import dev.loomflux.lab.experiment.Mix;
 import dev.loomflux.lab.experiment.Profile;
 import java.net.URI;
 import java.time.Duration;
@@ -20,9 +21,10 @@ import java.util.stream.IntStream;
  * @param block   one block's load: fixed users or a rate, for the block's duration, its lead-in included
  * @param order   per round, the targets' indexes in the order they run; each a permutation of all of them
  * @param leadIn  the first part of every block, loaded but not measured: whole seconds, shorter than the block
+ * @param mix     the flows each user's iterations run; null: one GET of {@code path} ({@link LoadSpec#mix()})
  */
 public record Rounds(List<Target> targets, String path, Profile block, List<List<Integer>> order, int threads, Duration requestTimeout,
-                     Duration leadIn) {
+                     Duration leadIn, Mix mix) {
     /** One target of the rounds, as named in results. */
     public record Target(String name, URI base) {
     }
@@ -48,10 +50,14 @@ public record Rounds(List<Target> targets, String path, Profile block, List<List
                 throw new IllegalArgumentException("a round must run every target once: " + round);
             }
         }
-        new LoadSpec(targets.get(0).base(), path, block, threads, requestTimeout); // the same checks as one load
+        new LoadSpec(targets.get(0).base(), path, block, threads, requestTimeout, mix); // the same checks as one load
         if (leadIn.toMillis() % 1000 != 0 || leadIn.compareTo(block.plannedDuration()) >= 0) {
             throw new IllegalArgumentException("a lead-in of whole seconds, shorter than the block: " + leadIn);
         }
+    }
+
+    public Rounds(List<Target> targets, String path, Profile block, List<List<Integer>> order, int threads, Duration requestTimeout, Duration leadIn) {
+        this(targets, path, block, order, threads, requestTimeout, leadIn, null);
     }
 
     /**
@@ -91,6 +97,6 @@ public record Rounds(List<Target> targets, String path, Profile block, List<List
 
     /** Target {@code index}'s load of one block, for a driver that renders the rounds in its own format. */
     public LoadSpec spec(int index) {
-        return new LoadSpec(targets.get(index).base(), path, block, threads, requestTimeout);
+        return new LoadSpec(targets.get(index).base(), path, block, threads, requestTimeout, mix);
     }
 }

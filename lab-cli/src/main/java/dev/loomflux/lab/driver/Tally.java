@@ -5,8 +5,10 @@ import io.hyperfoil.core.handlers.TransferSizeRecorder;
 import io.hyperfoil.http.statistics.HttpStats;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.NavigableMap;
 import java.util.TreeMap;
 import java.util.function.BooleanSupplier;
 import org.HdrHistogram.Histogram;
@@ -28,8 +30,12 @@ public final class Tally implements Collector {
 
     private final PhasePlan plan;
     private final SecondListener listener;
-    /** Statistics by second; Hyperfoil's snapshots are reset after publishing, so they are added in. */
+    /** The requests' statistics by second; Hyperfoil's snapshots are reset after publishing, so they are added in. */
     private final TreeMap<Integer, StatisticsSnapshot> seconds = new TreeMap<>();
+    /** A load of flows: what its metrics are; null for one request per iteration. */
+    private final FlowMetrics flows;
+    /** A load of flows: every metric's statistics by second. */
+    private final Map<String, TreeMap<Integer, StatisticsSnapshot>> byMetric = new HashMap<>();
     private long longestNanos;
     /** Active-user samples by second: sum and count. */
     private final Map<Integer, double[]> users = new TreeMap<>();
@@ -44,6 +50,12 @@ public final class Tally implements Collector {
     private final long timeoutMs;
 
     public Tally(PhasePlan plan, SecondListener listener, MeasuredWindow window, long timeoutMs) {
+        this(plan, listener, window, timeoutMs, null);
+    }
+
+    /** @param flows the metrics of a load of flows, which the measurement breaks down by flow and step; null for one request */
+    public Tally(PhasePlan plan, SecondListener listener, MeasuredWindow window, long timeoutMs, FlowMetrics flows) {
+        this.flows = flows;
         this.timeoutMs = timeoutMs;
         this.plan = plan;
         this.listener = listener;
@@ -72,9 +84,15 @@ public final class Tally implements Collector {
      * request may be filed up to 1 s early.
      */
     @Override
-    public synchronized void add(String phase, StatisticsSnapshot sample) {
+    public synchronized void add(String phase, String metric, StatisticsSnapshot sample) {
         long t = Math.floorDiv(sample.histogram.getStartTimeStamp() - startMillis, 1000L);
         int second = (int) Math.max(0, Math.min(t, plan.lastSecond(phase)));
+        if (flows != null) {
+            byMetric.computeIfAbsent(metric, k -> new TreeMap<>()).computeIfAbsent(second, k -> new StatisticsSnapshot()).add(sample);
+            if (!flows.isRequest(metric)) {
+                return;
+            }
+        }
         seconds.computeIfAbsent(second, k -> new StatisticsSnapshot()).add(sample);
         if (sample.histogram.getTotalCount() > 0) {
             longestNanos = Math.max(longestNanos, sample.histogram.getMaxValue());
@@ -136,6 +154,7 @@ public final class Tally implements Collector {
         StatisticsSnapshot total = new StatisticsSnapshot();
         long elapsedMillis;
         WindowShare share;
+        List<FlowMeasurement> flowsMeasured;
         boolean behind;
         int driverStalls;
         synchronized (this) {
@@ -168,6 +187,8 @@ public final class Tally implements Collector {
             seconds.forEach((t, snapshot) -> byMillis.put(startMillis + t * 1000L, snapshot));
             long windowFrom = startMillis + from * 1000L;
             share = WindowShare.of(byMillis, windowFrom, windowFrom + elapsedMillis, Long.MAX_VALUE, timeoutMs);
+            flowsMeasured = flows == null ? List.of() : flows.measure(byMillis(byMetric), startMillis + from * 1000L, startMillis + (last + 1) * 1000L,
+                    windowFrom, windowFrom + elapsedMillis, Long.MAX_VALUE, timeoutMs);
             nextLive = lastSecond() + 1;
             driverStalls = stalls;
         }
@@ -181,7 +202,18 @@ public final class Tally implements Collector {
                 ? b : new TransferSizeRecorder.Stats();
         Histogram latency = total.histogram.copy();
         return new Measurement(latency, series, intervals, total.requestCount, total.responseCount, share, Errors.of(total),
-                Reconnections.in(total), bytes.sent, bytes.received, Duration.ofMillis(elapsedMillis), behind, http.cacheHits, List.of());
+                Reconnections.in(total), bytes.sent, bytes.received, Duration.ofMillis(elapsedMillis), behind, http.cacheHits, List.of(), flowsMeasured);
+    }
+
+    /** Each metric's seconds keyed by the epoch ms at which they start. */
+    private Map<String, NavigableMap<Long, StatisticsSnapshot>> byMillis(Map<String, TreeMap<Integer, StatisticsSnapshot>> bySecond) {
+        Map<String, NavigableMap<Long, StatisticsSnapshot>> out = new HashMap<>();
+        bySecond.forEach((metric, seconds) -> {
+            TreeMap<Long, StatisticsSnapshot> m = new TreeMap<>();
+            seconds.forEach((t, s) -> m.put(startMillis + t * 1000L, s));
+            out.put(metric, m);
+        });
+        return out;
     }
 
     /**

@@ -76,6 +76,23 @@ public record Experiment(String name, List<TargetSpec> targets, List<Scenario> s
         if (tooShort != null) {
             throw new UsageException("think " + profile.think() + ": " + tooShort);
         }
+        String iterations = flowProblem(scenarios, profile);
+        if (iterations != null) {
+            throw new UsageException("profile " + profile.kind() + ": " + iterations);
+        }
+    }
+
+    /**
+     * Why a flow cannot run under the profile; null when it can. Loops and burst count requests per user, and a
+     * flow's user runs iterations of several requests: the flows run under fixed, stages and rate, whose users
+     * start one iteration after another (or arrive, one iteration each) until the time is up.
+     */
+    public static String flowProblem(List<Scenario> scenarios, Profile profile) {
+        if (!(profile instanceof Profile.Loops || profile instanceof Profile.Burst)) {
+            return null;
+        }
+        return scenarios.stream().filter(Scenario::isFlow).findFirst().map(s -> "flow " + s.name() + " runs iterations of its steps, and " + profile.kind()
+                + " counts requests per user: use fixed, stages or rate").orElse(null);
     }
 
     /**

@@ -43,8 +43,12 @@ public final class ExperimentReader {
         Node nameNode = root.get("name");
         String name = nameNode.isMissing() ? Experiment.nameFrom(fileName) : Experiment.checkName(nameNode.text(), nameNode.where());
         List<TargetSpec> targets = targets(root.get("targets"));
-        List<Scenario> scenarios = scenarios(root.get("scenarios"));
+        List<Scenario> scenarios = scenarios(root.get("scenarios"), file.toAbsolutePath().getParent());
         Profile profile = profile(root.get("profile"));
+        String iterations = Experiment.flowProblem(scenarios, profile);
+        if (iterations != null) {
+            throw root.get("profile").error(iterations);
+        }
         Design design = design(root);
         String tooShort = Experiment.thinkProblem(profile, design);
         if (tooShort != null) {
@@ -239,15 +243,24 @@ public final class ExperimentReader {
         return new Command(argv, ready, t.get("port").integer(1, 65535, 0), readyTimeout);
     }
 
-    static List<Scenario> scenarios(Node node) {
+    /** @param dir where the files a flow names are: the experiment file's directory */
+    static List<Scenario> scenarios(Node node, Path dir) {
         List<Scenario> out = new ArrayList<>();
         for (Node s : node.list()) {
-            if (s.isText()) {
-                out.add(scenario(s, s.text(), null));
+            Scenario next;
+            if (FlowReader.isFlow(s)) {
+                next = Scenario.flow(FlowReader.read(s, dir));
+            } else if (s.isText()) {
+                next = scenario(s, s.text(), null);
             } else {
                 Map.Entry<String, Node> e = s.single();
-                out.add(scenario(e.getValue(), e.getKey(), e.getValue()));
+                next = scenario(e.getValue(), e.getKey(), e.getValue());
             }
+            // A flow's name is its results' name: it must not pass for another scenario's.
+            if ((next.isFlow() || out.stream().anyMatch(Scenario::isFlow)) && out.stream().anyMatch(o -> o.name().equals(next.name()))) {
+                throw s.error("another scenario is named " + next.name() + " already; give each flow a name of its own (it names its results)");
+            }
+            out.add(next);
         }
         if (out.isEmpty()) {
             throw node.error("name at least one scenario");

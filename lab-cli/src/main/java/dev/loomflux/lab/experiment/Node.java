@@ -50,6 +50,15 @@ final class Node {
         return json != null && json.isObject();
     }
 
+    boolean isIntegral() {
+        return json != null && json.isIntegralNumber();
+    }
+
+    /** The value as written, for a message that shows what was given. */
+    String raw() {
+        return json == null ? "" : json.isValueNode() ? json.asText() : json.toString();
+    }
+
     /** {@code file: path}, for messages built elsewhere. */
     String where() {
         return path.isEmpty() ? source : source + ": " + path;
@@ -151,6 +160,14 @@ final class Node {
             throw error(v + " is out of range " + min + ".." + max);
         }
         return v;
+    }
+
+    /** A whole number in {@code min..max}, for values wider than an int (a seed, a data range). */
+    long whole(long min, long max) {
+        if (json == null || !json.isIntegralNumber() || !json.canConvertToLong() || json.asLong() < min || json.asLong() > max) {
+            throw error("expected a whole number in " + min + ".." + max + ", got '" + (json == null ? "" : json.asText()) + "'");
+        }
+        return json.asLong();
     }
 
     int integer(int min, int max, int fallback) {

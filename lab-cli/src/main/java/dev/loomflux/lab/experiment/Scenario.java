@@ -12,9 +12,12 @@ import java.util.stream.Collectors;
 
 /**
  * What one request does: an endpoint of the target API with its parameters, or (kind PATH) any
- * GET path, for bring-your-own targets.
+ * GET path, for bring-your-own targets; or (kind FLOW) what one iteration of a user does: a flow of
+ * requests, or a mix of flows ({@link Mix}).
+ *
+ * @param mix the flows of a FLOW scenario, null for the others
  */
-public record Scenario(Endpoint kind, Map<String, Integer> params, String customPath, String dist) {
+public record Scenario(Endpoint kind, Map<String, Integer> params, String customPath, String dist, Mix mix) {
     public enum Endpoint {
         PLAINTEXT("plaintext"),
         JSON("json"),
@@ -24,7 +27,9 @@ public record Scenario(Endpoint kind, Map<String, Integer> params, String custom
         CPU("cpu", "work"),
         /** CPU work, a page of rows and a downstream call in one request: neither pure sleep nor pure CPU. */
         MIXED("mixed", "work", "page", "size", "delay"),
-        PATH("path");
+        PATH("path"),
+        /** No endpoint of its own: the steps of a flow, or of a mix of flows, each on its own path. */
+        FLOW("flow");
 
         private final String id;
         private final String[] params;
@@ -48,10 +53,22 @@ public record Scenario(Endpoint kind, Map<String, Integer> params, String custom
 
     public Scenario {
         params = Map.copyOf(params);
+        if ((kind == Endpoint.FLOW) != (mix != null)) {
+            throw new IllegalArgumentException("a flow scenario, and only one, has a mix: " + kind);
+        }
+    }
+
+    public Scenario(Endpoint kind, Map<String, Integer> params, String customPath, String dist) {
+        this(kind, params, customPath, dist, null);
     }
 
     public Scenario(Endpoint kind, Map<String, Integer> params) {
         this(kind, params, null, null);
+    }
+
+    /** A flow, or a mix of flows, as a scenario. */
+    public static Scenario flow(Mix mix) {
+        return new Scenario(Endpoint.FLOW, Map.of(), null, null, java.util.Objects.requireNonNull(mix, "mix"));
     }
 
     /** A GET of any path on the target, e.g. {@code /hello?name=x}. */
@@ -68,7 +85,8 @@ public record Scenario(Endpoint kind, Map<String, Integer> params, String custom
         return new Scenario(Endpoint.PATH, Map.of(), path, null);
     }
 
-    public static final String KNOWN = Arrays.stream(Endpoint.values()).map(k -> k == Endpoint.PATH ? "path:/ANY" : k.id()).collect(Collectors.joining(", "));
+    public static final String KNOWN = Arrays.stream(Endpoint.values()).filter(k -> k != Endpoint.FLOW)
+            .map(k -> k == Endpoint.PATH ? Crud.NAME + ", path:/ANY" : k.id()).collect(Collectors.joining(", "));
 
     /**
      * A scenario by name with some parameters given (others take {@link #DEFAULTS}), checked against
@@ -87,8 +105,15 @@ public record Scenario(Endpoint kind, Map<String, Integer> params, String custom
         if (id.startsWith("path:")) {
             return custom(id.substring("path:".length()), where);
         }
+        if (id.equals(Crud.NAME)) {
+            if (strict && (dist != null || !given.isEmpty())) {
+                throw new UsageException(where + ": '" + (dist != null ? "dist" : given.keySet().iterator().next()) + "' does not apply to "
+                        + Crud.NAME + " (it takes no parameters)");
+            }
+            return flow(Crud.mix());
+        }
         Endpoint kind = Arrays.stream(Endpoint.values()).filter(k -> k.id().equals(id)).findFirst()
-                .filter(k -> k != Endpoint.PATH)
+                .filter(k -> k != Endpoint.PATH && k != Endpoint.FLOW)
                 .orElseThrow(() -> new UsageException(where + ": unknown scenario '" + id + "' (allowed: " + KNOWN + ")"));
         boolean delayed = Arrays.asList(kind.params).contains("delay");
         if (strict) {
@@ -138,6 +163,9 @@ public record Scenario(Endpoint kind, Map<String, Integer> params, String custom
 
     /** The name without some parameters, e.g. a sweep's map of {@code gateway} over the delays it swept. */
     public String nameWithout(Set<String> omitted) {
+        if (kind == Endpoint.FLOW) {
+            return mix.name();
+        }
         if (kind == Endpoint.PATH) {
             String slug = customPath.replaceAll("[^A-Za-z0-9._]+", "-").replaceAll("^-+|-+$", "");
             return "path" + (slug.isEmpty() ? "" : "-" + (slug.length() > 50 ? slug.substring(0, 50) : slug));
@@ -154,8 +182,11 @@ public record Scenario(Endpoint kind, Map<String, Integer> params, String custom
         return sb.toString();
     }
 
-    /** The request path with its query string, e.g. {@code /chain?delay=20&depth=3}. */
+    /** The request path with its query string, e.g. {@code /chain?delay=20&depth=3}; a flow's first step's path. */
     public String path() {
+        if (kind == Endpoint.FLOW) {
+            return mix.first().path();
+        }
         if (kind == Endpoint.PATH) {
             return customPath;
         }
@@ -172,11 +203,22 @@ public record Scenario(Endpoint kind, Map<String, Integer> params, String custom
     }
 
     public boolean needsDownstream() {
-        return kind == Endpoint.GATEWAY || kind == Endpoint.CHAIN || kind == Endpoint.MIXED;
+        return kind == Endpoint.GATEWAY || kind == Endpoint.CHAIN || kind == Endpoint.MIXED || calls(Endpoint.GATEWAY, Endpoint.CHAIN, Endpoint.MIXED);
     }
 
     public boolean needsDatabase() {
-        return kind == Endpoint.ITEMS || kind == Endpoint.MIXED;
+        return kind == Endpoint.ITEMS || kind == Endpoint.MIXED || calls(Endpoint.ITEMS, Endpoint.MIXED);
+    }
+
+    /** A flow with a step on one of these built-in endpoints ({@code /items/${id}} is on items): a built-in target needs what they need. */
+    private boolean calls(Endpoint... endpoints) {
+        return kind == Endpoint.FLOW && mix.steps().stream().anyMatch(s -> Arrays.stream(endpoints)
+                .anyMatch(e -> s.path().equals("/" + e.id()) || s.path().startsWith("/" + e.id() + "/") || s.path().startsWith("/" + e.id() + "?")));
+    }
+
+    /** Whether a user's iteration is a flow of requests rather than one request. */
+    public boolean isFlow() {
+        return kind == Endpoint.FLOW;
     }
 
     /** The parameters in the endpoint's order, as the name and path give them. */

@@ -238,6 +238,9 @@ public record Sweep(List<Axis> axes, Duration cellWarmup) {
                 params.put(a.name(), cell.get(a.name()));
             }
         }
+        if (base.isFlow()) {
+            return base;
+        }
         return Scenario.of(base.kind().id(), params, base.dist(), true, "sweep");
     }
 

@@ -93,7 +93,7 @@ public final class Measurer {
     public Result measure(RunningTarget target, Scenario scenario, Load load, List<Phase> before) {
         String name = target.spec().name();
         Profile profile = load.profile();
-        LoadSpec spec = new LoadSpec(target.base(), scenario.path(), profile, cpus.driver().size(), REQUEST_TIMEOUT);
+        LoadSpec spec = new LoadSpec(target.base(), scenario.path(), profile, cpus.driver().size(), REQUEST_TIMEOUT, scenario.mix());
         int stubRestarts = downstream == null ? 0 : downstream.restarts();
         int dbRestarts = database == null ? 0 : database.restarts();
         heard.clear();
@@ -141,6 +141,7 @@ public final class Measurer {
             log.line(name + " " + scenario.name() + ": " + (warm.steady() ? "warmup was steady after " + warm.secondsToSteady() + " s"
                     : "NOT steady after " + warm.millis() / 1000 + " s" + (warm.check() == null ? "" : " (" + warm.check().describe() + ")")
                     + "; the measurement takes part in no verdict, consider a longer --warmup"));
+            FlowLines.of(m.flows()).forEach(line -> log.line(name + " " + scenario.name() + ": " + line));
             long measuredFrom = m.intervals().isEmpty() ? System.currentTimeMillis() - m.elapsed().toMillis() : m.intervals().get(0).getStartTimeStamp();
             Phase warmup = new Phase("warmup", warmupFrom, measuredFrom);
             String base = name + "." + scenario.name() + load.suffix();
@@ -220,7 +221,7 @@ public final class Measurer {
             // The rule reads the JIT from the sampler, which needs two ticks: without them the compile stage finds no
             // JIT counters and ends before the JIT has done its work.
             Pause.sleep(ResourceSampler.PERIOD.multipliedBy(2).plusMillis(500));
-            return compileStage(target, scenario, load, new LoadSpec(target.base(), scenario.path(), load.profile(), cpus.driver().size(), REQUEST_TIMEOUT),
+            return compileStage(target, scenario, load, new LoadSpec(target.base(), scenario.path(), load.profile(), cpus.driver().size(), REQUEST_TIMEOUT, scenario.mix()),
                     new SteadySignals(own, canary));
         } finally {
             if (target.process().isAlive()) {

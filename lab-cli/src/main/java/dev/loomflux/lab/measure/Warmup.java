@@ -131,9 +131,9 @@ public final class Warmup {
         Function<List<Point>, SteadyRule.Check> quiet = points -> rule.jitQuiet(points, QUIET_SECONDS);
         Duration probeFor = Duration.ofSeconds(PROBE_SECONDS);
         if (budget.compareTo(probeFor.multipliedBy(2)) < 0) {
-            return follow(driver, with(measured, new Profile.Fixed(COMPILE_USERS, budget)), quiet, signals, listener).heatedBy(COMPILE_USERS);
+            return follow(driver, measured.withProfile(new Profile.Fixed(COMPILE_USERS, budget)), quiet, signals, listener).heatedBy(COMPILE_USERS);
         }
-        Outcome probe = follow(driver, with(measured, new Profile.Fixed(COMPILE_USERS, probeFor)), quiet, signals, listener).heatedBy(COMPILE_USERS);
+        Outcome probe = follow(driver, measured.withProfile(new Profile.Fixed(COMPILE_USERS, probeFor)), quiet, signals, listener).heatedBy(COMPILE_USERS);
         if (probe.steady() || probe.check() == null || stop.requested()) {
             return probe;
         }
@@ -146,7 +146,7 @@ public final class Warmup {
         Double cpu = signals.cpuPct(end - 3000, end);
         // Per CPU the target has: under a 0.5 quota it can never pass 50% of a core, and its probe would look idle.
         int users = heatUsers(rps, cpu == null ? null : (cpu - jitPct) / Math.max(cpus, 0.01), Math.min(MAX_COMPILE_USERS, measured.profile().peakUsers()));
-        Outcome stage = follow(driver, with(measured, new Profile.Fixed(users, budget.minusMillis(probe.millis()))), quiet, signals, listener);
+        Outcome stage = follow(driver, measured.withProfile(new Profile.Fixed(users, budget.minusMillis(probe.millis()))), quiet, signals, listener);
         Outcome both = stage.after(probe);
         return new Outcome(both.steady(), both.secondsToSteady(), both.millis(), both.check(), both.series(), new CompileStage(0, users));
     }
@@ -169,7 +169,7 @@ public final class Warmup {
         if (budget.isZero() || stop.requested()) {
             return Outcome.NONE;
         }
-        return follow(driver, with(measured, profile(measured.profile(), budget)), rule::check, signals, listener);
+        return follow(driver, measured.withProfile(profile(measured.profile(), budget)), rule::check, signals, listener);
     }
 
     /** A load of its own, ended as soon as {@code rule} decides. */
@@ -198,7 +198,7 @@ public final class Warmup {
             }
         };
         Follower f = new Follower(budget.isZero() ? null : rule::check, signals, start);
-        Measurement m = driver.run(with(measured, profile(measured.profile(), budget.plus(measuredFor).plusSeconds(3))), s -> {
+        Measurement m = driver.run(measured.withProfile(profile(measured.profile(), budget.plus(measuredFor).plusSeconds(3))), s -> {
             int from = window.from();
             if (from < 0 || s.t() < from) {
                 warmupProgress.second(s);
@@ -260,9 +260,6 @@ public final class Warmup {
         }
     }
 
-    private static LoadSpec with(LoadSpec measured, Profile profile) {
-        return new LoadSpec(measured.base(), measured.path(), profile, measured.threads(), measured.requestTimeout());
-    }
 
     /** The same kind of load as measured: the rate for open models, the peak concurrency (and its think time) for closed ones. */
     static Profile profile(Profile measured, Duration length) {

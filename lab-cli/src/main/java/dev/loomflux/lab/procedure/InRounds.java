@@ -98,7 +98,7 @@ public final class InRounds {
         int total = design.rounds() + design.leadInRounds();
         Rounds rounds = new Rounds(alive.stream().map(v -> new Rounds.Target(label(v), v.base())).toList(), scenario.path(),
                 block(load.profile(), design), Rounds.shuffled(alive.size(), total, seed), threads, Measurer.REQUEST_TIMEOUT,
-                design.leadIn());
+                design.leadIn(), scenario.mix());
         String base = "rounds." + scenario.name() + load.suffix();
         String yaml = driver.export(rounds, "loomflux-" + base).write(dir, base);
         log.line(BlockRecord.where(scenario.name(), cell) + ": " + design.rounds() + " rounds of " + design.block().toMillis() / 1000.0 + " s blocks (each after "

@@ -48,11 +48,11 @@ class ReconnectionsTest {
         PhasePlan plan = PhasePlan.of(new Profile.Fixed(2, Duration.ofSeconds(3)), 1);
         Tally tally = new Tally(plan, s -> { }, null, 10_000);
         tally.start(T0);
-        tally.add("fixed", second(T0 + 5, 300, 3));
-        tally.add("fixed", second(T0 + 1005, 300, 0));
-        tally.add("fixed", second(T0 + 2005, 300, 2));
+        tally.add("fixed", PhasePlan.METRIC, second(T0 + 5, 300, 3));
+        tally.add("fixed", PhasePlan.METRIC, second(T0 + 1005, 300, 0));
+        tally.add("fixed", PhasePlan.METRIC, second(T0 + 2005, 300, 2));
         // A late response of the first second comes as another sample of it.
-        tally.add("fixed", second(T0 + 5, 1, 1));
+        tally.add("fixed", PhasePlan.METRIC, second(T0 + 5, 1, 1));
         Measurement m = tally.finish(T0 + 3000);
         assertEquals(901, m.responses());
         assertEquals(6, m.reconnections());
@@ -81,8 +81,8 @@ class ReconnectionsTest {
             boolean closes = phase.startsWith(PhasePlan.phaseName(0));
             tally.phase(phase, PhaseInstance.Status.RUNNING, at);
             // The lead-in's second is loaded but not measured: its reconnections are not the block's.
-            tally.add(phase, second(at, 100, closes ? 4 : 0));
-            tally.add(phase, second(at + 1000, 100, closes ? 1 : 0));
+            tally.add(phase, PhasePlan.METRIC, second(at, 100, closes ? 4 : 0));
+            tally.add(phase, PhasePlan.METRIC, second(at + 1000, 100, closes ? 1 : 0));
             tally.phase(phase, PhaseInstance.Status.FINISHED, at + 2000);
             tally.phase(phase, PhaseInstance.Status.TERMINATED, at + 2010);
             at += 3000;

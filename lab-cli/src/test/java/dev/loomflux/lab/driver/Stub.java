@@ -19,7 +19,6 @@ import java.util.regex.Pattern;
 /** The real downstream stub (built before the lab in the reactor) as a child process on a free port. */
 public final class Stub implements AutoCloseable {
     private static final Pattern READY = Pattern.compile("loomflux-downstream listening on (\\S+):(\\d+)");
-    private static final Pattern REQUESTS = Pattern.compile("\"requests\"\\s*:\\s*(\\d+)");
 
     private final Process process;
     private final URI base;
@@ -73,9 +72,14 @@ public final class Stub implements AutoCloseable {
 
     /** The stub's count of /delay requests it answered with 200. */
     long served() throws Exception {
+        return count("requests");
+    }
+
+    /** One of the stub's counts in /stats: requests (to /delay), created, read, updated, deleted, notFound (of /items). */
+    long count(String name) throws Exception {
         HttpResponse<String> r = client.send(HttpRequest.newBuilder(base.resolve("/stats")).build(),
                 HttpResponse.BodyHandlers.ofString());
-        Matcher m = REQUESTS.matcher(r.body());
+        Matcher m = Pattern.compile("\"" + name + "\"\\s*:\\s*(\\d+)").matcher(r.body());
         if (!m.find()) {
             throw new IllegalStateException("unexpected /stats body: " + r.body());
         }

@@ -187,7 +187,7 @@ class ExperimentReaderTest {
         assertError("profile: {rate: {duration: 1s}}", "x.yaml: profile.rate.rps: required by the rate profile");
         assertErrorScenarios("[gateway: {delay: 99999}]", "x.yaml: scenarios[0].gateway: delay 99999 is out of range 0..5000");
         assertErrorScenarios("[gateway: {depth: 2}]", "x.yaml: scenarios[0].gateway: 'depth' does not apply to gateway (it takes delay)");
-        assertErrorScenarios("[soap]", "x.yaml: scenarios[0]: unknown scenario 'soap' (allowed: plaintext, json, gateway, chain, items, cpu, mixed, path:/ANY)");
+        assertErrorScenarios("[soap]", "x.yaml: scenarios[0]: unknown scenario 'soap' (allowed: plaintext, json, gateway, chain, items, cpu, mixed, crud, path:/ANY)");
         assertErrorScenarios("[gateway: {delay: 20, dist: lognormal}]", "x.yaml: scenarios[0].gateway: parameter 'p99' is required for dist=lognormal");
         assertErrorScenarios("[gateway: {delay: 20, dist: gauss}]", "x.yaml: scenarios[0].gateway: parameter 'dist' must be one of fixed, uniform, exponential, lognormal");
         assertErrorScenarios("[json: {dist: uniform}]", "x.yaml: scenarios[0].json: 'dist' does not apply to json (only to scenarios that call the downstream: gateway, chain, mixed)");

@@ -26,7 +26,7 @@ final class BenchmarkYaml {
     static String render(LoadSpec spec, PhasePlan plan, String name, boolean inLab) {
         StringBuilder y = new StringBuilder();
         y.append("# loomflux load profile ").append(spec.profile()).append('\n');
-        withoutLab(y, inLab);
+        withoutLab(y, inLab, spec.mix() != null);
         y.append("name: ").append(quote(name)).append('\n');
         y.append("threads: ").append(spec.threads()).append('\n');
         y.append("http:\n");
@@ -46,7 +46,7 @@ final class BenchmarkYaml {
             String anchor = "requests-" + p.requests();
             if (scenarios.add(p.requests())) {
                 y.append("      scenario: &").append(anchor).append('\n');
-                scenario(y, spec.requestPath(), null, p.requests(), plan.think(), inLab);
+                scenario(y, spec, null, p.requests(), plan.think(), plan.phases().stream().mapToInt(PhasePlan.LoadPhase::users).sum(), inLab);
             } else {
                 y.append("      scenario: *").append(anchor).append('\n');
             }
@@ -59,25 +59,21 @@ final class BenchmarkYaml {
      * {@code t0/001}, ...), so that a target's blocks share its users and statistics, and every
      * target has a connection pool of its own that stays open from the first block to the last.
      * The phases carry no start times: the runner starts each block when the one before it is over.
-     *
-     * @param targets the targets' authorities, {@code http://host:port}, in phase order
      */
-    /** The interleaved rounds: one phase per target, each iterated once per round in the rounds' order. */
     static String render(Rounds rounds, String name, boolean inLab) {
-        return renderRounds(IntStream.range(0, rounds.targets().size()).mapToObj(i -> rounds.spec(i).authority()).toList(),
-                rounds.spec(0).requestPath(), rounds.blockPlan(), rounds.order().size(), rounds.requestTimeout().toMillis(), rounds.threads(), name, inLab);
-    }
-
-    private static String renderRounds(List<String> targets, String path, PhasePlan block, int blocks, long requestTimeoutMs, int threads, String name,
-                                       boolean inLab) {
+        List<LoadSpec> targets = IntStream.range(0, rounds.targets().size()).mapToObj(rounds::spec).toList();
+        PhasePlan block = rounds.blockPlan();
+        int blocks = rounds.order().size();
+        long requestTimeoutMs = rounds.requestTimeout().toMillis();
+        int threads = rounds.threads();
         StringBuilder y = new StringBuilder();
         y.append("# loomflux interleaved rounds: ").append(blocks).append(" blocks per target\n");
-        withoutLab(y, inLab);
+        withoutLab(y, inLab, rounds.mix() != null);
         y.append("name: ").append(quote(name)).append('\n');
         y.append("threads: ").append(threads).append('\n');
         y.append("http:\n");
-        for (String t : targets) {
-            endpoint(y, "- ", t, block.connections(), requestTimeoutMs);
+        for (LoadSpec t : targets) {
+            endpoint(y, "- ", t.authority(), block.connections(), requestTimeoutMs);
         }
         ergonomics(y);
         y.append("phases:\n");
@@ -87,15 +83,18 @@ final class BenchmarkYaml {
             y.append("      duration: ").append(p.durationMs()).append("ms\n");
             y.append("      maxIterations: ").append(blocks).append('\n');
             y.append("      scenario:\n");
-            scenario(y, path, URI.create(targets.get(i)).getAuthority(), p.requests(), block.think(), inLab);
+            scenario(y, targets.get(i), URI.create(targets.get(i).authority()).getAuthority(), p.requests(), block.think(), p.users(), inLab);
         }
         return y.toString();
     }
 
-    /** What a stock Hyperfoil does differently from the lab with this file. */
-    private static void withoutLab(StringBuilder y, boolean inLab) {
+    /** What a stock Hyperfoil does differently from the lab with this file, and what it needs of the lab for flows. */
+    private static void withoutLab(StringBuilder y, boolean inLab, boolean flows) {
         if (!inLab) {
             y.append("# Run by Hyperfoil itself, a response with \"Connection: close\" may count as a connection error (the lab reconnects)\n");
+            if (flows) {
+                y.append("# Its flows use the lab's own steps (loomflux-iteration, loomflux-record): a Hyperfoil controller needs the lab's jar among its extensions\n");
+            }
         }
     }
 
@@ -133,10 +132,17 @@ final class BenchmarkYaml {
 
     /**
      * @param authority host:port of the request's target when the benchmark has several, else null
-     * @param think     the pause after each response; a user pausing at a phase's end sends nothing more
+     * @param think     the pause after each response (after each iteration, for flows); a user pausing at a
+     *                  phase's end sends nothing more
+     * @param users     the sessions of one target's load, by which a flow's iterations tell their users apart
      * @param inLab     with the lab's handler of {@code Connection: close}
      */
-    private static void scenario(StringBuilder y, String path, String authority, int requests, Think think, boolean inLab) {
+    private static void scenario(StringBuilder y, LoadSpec spec, String authority, int requests, Think think, int users, boolean inLab) {
+        if (spec.mix() != null) {
+            FlowYaml.scenario(y, "        ", spec, authority, think, users, inLab);
+            return;
+        }
+        String path = spec.requestPath();
         y.append("      - ").append(PhasePlan.METRIC).append(":\n");
         String indent = "        ";
         if (requests > 1) {
@@ -165,6 +171,11 @@ final class BenchmarkYaml {
         y.append(indent).append("      rawBytes:\n");
         y.append(indent).append("      - transferSizeRecorder:\n");
         y.append(indent).append("          key: ").append(PhasePlan.TRANSFER).append('\n');
+        thinkTime(y, indent, think);
+    }
+
+    /** A pause, when there is one, in a list of steps at {@code indent}. */
+    static void thinkTime(StringBuilder y, String indent, Think think) {
         if (think.none()) {
             return;
         }

@@ -13,6 +13,7 @@ import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.net.URI;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executors;
@@ -266,8 +267,8 @@ final class EmbeddedBenchmark extends SimulationRunner {
             if (phase == null) {
                 continue; // a terminated phase, already drained and pruned
             }
-            for (Statistics s : statistics.stats(i).values()) {
-                s.visitSnapshots(sample -> tally.add(phase.name(), sample));
+            for (Map.Entry<String, Statistics> metric : statistics.stats(i).entrySet()) {
+                metric.getValue().visitSnapshots(sample -> tally.add(phase.name(), metric.getKey(), sample));
             }
         }
     }

@@ -2,6 +2,7 @@ package dev.loomflux.lab.driver.hyperfoil;
 
 import dev.loomflux.lab.driver.Block;
 import dev.loomflux.lab.driver.BlockTally;
+import dev.loomflux.lab.driver.FlowMetrics;
 import dev.loomflux.lab.driver.LoadDriver;
 import dev.loomflux.lab.driver.LoadSpec;
 import dev.loomflux.lab.driver.MeasuredWindow;
@@ -58,7 +59,8 @@ public final class Hyperfoil implements LoadDriver {
     public Measurement run(LoadSpec spec, SecondListener listener, BooleanSupplier enough, MeasuredWindow window) {
         PhasePlan plan = PhasePlan.of(spec.profile(), spec.threads());
         Benchmark benchmark = parse(BenchmarkYaml.render(spec, plan, RUN_NAME, true));
-        Tally tally = new Tally(plan, listener != null ? listener : s -> { }, window, spec.requestTimeout().toMillis());
+        Tally tally = new Tally(plan, listener != null ? listener : s -> { }, window, spec.requestTimeout().toMillis(),
+                spec.mix() == null ? null : new FlowMetrics(spec.mix()));
         if (window != null) {
             window.clock(() -> tally.elapsed(System.currentTimeMillis()));
         }

@@ -84,17 +84,21 @@ final class JmeterPlan {
         }
 
         List<PhasePlan.LoadPhase> phases = plan.phases();
+        int users = phases.stream().mapToInt(PhasePlan.LoadPhase::users).sum();
         if (plan.loops()) {
             // The loops' users start over 1 s in 20 ms slots for Hyperfoil; JMeter ramps them up itself.
-            int users = phases.stream().mapToInt(PhasePlan.LoadPhase::users).sum();
-            threadGroup(inPlan, "loops", split.users(users), PhasePlan.LOOPS_RAMP_UP_MS, 0, -1, phases.get(0).requests(), spec, plan.think());
+            threadGroup(inPlan, "loops", split.users(users), PhasePlan.LOOPS_RAMP_UP_MS, 0, -1, phases.get(0).requests(),
+                    new Work(spec, plan.think(), 0, users));
         } else {
+            int first = 0;
             for (PhasePlan.LoadPhase p : phases) {
+                Work work = new Work(spec, plan.think(), first, users);
                 switch (p.model()) {
-                    case ALWAYS -> threadGroup(inPlan, p.name(), split.users(p.users()), 0, p.startMs(), p.durationMs(), -1, spec, plan.think());
-                    case AT_ONCE -> threadGroup(inPlan, p.name(), split.users(p.users()), 0, p.startMs(), -1, p.requests(), spec, plan.think());
-                    case CONSTANT_RATE -> openModel(inPlan, p, split.rate(p.rps()), spec);
+                    case ALWAYS -> threadGroup(inPlan, p.name(), split.users(p.users()), 0, p.startMs(), p.durationMs(), -1, work);
+                    case AT_ONCE -> threadGroup(inPlan, p.name(), split.users(p.users()), 0, p.startMs(), -1, p.requests(), work);
+                    case CONSTANT_RATE -> openModel(inPlan, p, split.rate(p.rps()), work);
                 }
+                first += p.users();
             }
         }
         return Jmx.write(doc);
@@ -121,6 +125,9 @@ final class JmeterPlan {
     static String renderRounds(Rounds rounds, String name) {
         if (!(rounds.block() instanceof dev.loomflux.lab.experiment.Profile.Fixed fixed)) {
             throw new IllegalArgumentException("JMeter's rounds run fixed blocks only, not " + rounds.block().kind());
+        }
+        if (rounds.mix() != null) {
+            throw new IllegalArgumentException("JMeter's rounds gate one request per iteration, not flows: " + rounds.mix().name());
         }
         LoadSpec first = new LoadSpec(rounds.targets().get(0).base(), rounds.path(), rounds.block(), rounds.threads(), rounds.requestTimeout());
         Document doc = Jmx.newDocument();
@@ -240,14 +247,37 @@ final class JmeterPlan {
     }
 
     /**
+     * What a thread group's users do in each iteration: one request, or a flow of a mix ({@link JmeterFlows}).
+     *
+     * @param think     the pause after each iteration
+     * @param firstUser the group's first user among the load's, by which a flow's draws tell users apart
+     * @param users     the load's users
+     */
+    private record Work(LoadSpec spec, Think think, int firstUser, int users) {
+        void fill(Element tree) {
+            if (spec.mix() == null) {
+                sampler(tree, spec, think);
+            } else {
+                JmeterFlows.iteration(tree, spec, firstUser, users, think);
+            }
+        }
+
+        /**
+         * A failed request is counted and the user carries on, as with Hyperfoil; in a flow, the user's iteration ends with
+         * it and the next starts over, as Hyperfoil's session stops and starts again.
+         */
+        String onError() {
+            return spec.mix() == null ? "continue" : "startnextloop";
+        }
+    }
+
+    /**
      * @param durationMs -1: until each user has sent {@code loops} requests
      * @param loops      -1: until the duration is over
      */
-    private static void threadGroup(Element parent, String name, String users, long rampMs, long startMs, long durationMs, int loops, LoadSpec spec,
-                                    Think think) {
+    private static void threadGroup(Element parent, String name, String users, long rampMs, long startMs, long durationMs, int loops, Work work) {
         Element g = Jmx.element(parent, "ThreadGroup", "ThreadGroupGui", name);
-        // A failed request is counted and the user carries on, as with Hyperfoil.
-        Jmx.string(g, "ThreadGroup.on_sample_error", "continue");
+        Jmx.string(g, "ThreadGroup.on_sample_error", work.onError());
         Jmx.loop(g, loops);
         Jmx.string(g, "ThreadGroup.num_threads", users);
         Jmx.string(g, "ThreadGroup.ramp_time", Long.toString(seconds(rampMs)));
@@ -258,12 +288,13 @@ final class JmeterPlan {
             Jmx.string(g, "ThreadGroup.delay", Long.toString(seconds(startMs)));
         }
         Jmx.bool(g, "ThreadGroup.same_user_on_next_iteration", true);
-        sampler(Jmx.child(parent, "hashTree"), spec, think);
+        work.fill(Jmx.child(parent, "hashTree"));
     }
 
-    private static void openModel(Element parent, PhasePlan.LoadPhase p, String rps, LoadSpec spec) {
+    private static void openModel(Element parent, PhasePlan.LoadPhase p, String rps, Work work) {
+        LoadSpec spec = work.spec();
         Element g = Jmx.element(parent, "OpenModelThreadGroup", "OpenModelThreadGroupGui", p.name());
-        Jmx.string(g, "ThreadGroup.on_sample_error", "continue");
+        Jmx.string(g, "ThreadGroup.on_sample_error", work.onError());
         Element controller = Jmx.child(g, "elementProp");
         controller.setAttribute("name", "ThreadGroup.main_controller");
         controller.setAttribute("elementType", "OpenModelThreadGroupController");
@@ -273,7 +304,7 @@ final class JmeterPlan {
         Jmx.string(g, "OpenModelThreadGroup.schedule", "rate(" + rps + "/sec) even_arrivals(" + seconds(p.durationMs())
                 + " sec) pause(" + (spec.requestTimeout().toMillis() + 999) / 1000 + " sec)");
         Jmx.string(g, "OpenModelThreadGroup.random_seed", "");
-        sampler(Jmx.child(parent, "hashTree"), spec, Think.NONE);
+        new Work(spec, Think.NONE, work.firstUser(), work.users()).fill(Jmx.child(parent, "hashTree"));
     }
 
     /**
@@ -332,10 +363,15 @@ final class JmeterPlan {
             return;
         }
         // After each response, in whole ms: a fixed pause, or uniform in min..max.
-        Element timer = Jmx.element(inSampler, "UniformRandomTimer", "UniformRandomTimerGui", "think");
+        pause(inSampler, think);
+    }
+
+    /** A timer: a fixed pause, or uniform in min..max, in whole ms, before the sampler (or the Flow Control Action) it belongs to. */
+    static void pause(Element tree, Think think) {
+        Element timer = Jmx.element(tree, "UniformRandomTimer", "UniformRandomTimerGui", "think");
         Jmx.string(timer, "ConstantTimer.delay", Long.toString(think.min().toMillis()));
         Jmx.string(timer, "RandomTimer.range", Long.toString(think.max().toMillis() - think.min().toMillis()));
-        Jmx.child(inSampler, "hashTree");
+        Jmx.child(tree, "hashTree");
     }
 
     private static Element request(Element tree, LoadSpec spec) {

@@ -82,7 +82,8 @@ final class JmeterReading {
             Jtl.Sample s = r.sample();
             long second = Math.floorDiv(s.startMs() - started, 1000L);
             String group = s.thread().substring(agent.isEmpty() ? 0 : agent.length() + 1).replaceFirst(" \\d+-\\d+$", "");
-            StatisticsSnapshot snapshot = bySecond.computeIfAbsent(agent + "\n" + group + "\n" + second, k -> Jmeter.second(started + second * 1000L));
+            StatisticsSnapshot snapshot = bySecond.computeIfAbsent(agent + "\n" + group + "\n" + s.label() + "\n" + second,
+                    k -> Jmeter.second(started + second * 1000L));
             Jmeter.count(snapshot, s);
             Integer before = threads.put(agent, s.allThreads());
             allThreads += s.allThreads() - (before == null ? 0 : before);
@@ -93,9 +94,9 @@ final class JmeterReading {
         }
         bySecond.forEach((key, snapshot) -> {
             String[] parts = key.split("\n");
-            all.add(parts[1], snapshot);
+            all.add(parts[1], parts[2], snapshot);
             if (!parts[0].isEmpty()) {
-                agentTally(parts[0]).add(parts[1], snapshot);
+                agentTally(parts[0]).add(parts[1], parts[2], snapshot);
             }
         });
     }

@@ -157,7 +157,7 @@ final class JmeterRounds implements AutoCloseable {
         if (inBlock < pending.sent() && System.currentTimeMillis() - pendingSince < rounds.requestTimeout().toMillis() + 5_000) {
             return;
         }
-        TreeMap<Long, StatisticsSnapshot> bySecond = new TreeMap<>();
+        Map<String, TreeMap<Long, StatisticsSnapshot>> bySecond = new TreeMap<>();
         List<Jtl.Sample> later = new ArrayList<>();
         for (Jtl.Sample s : own) {
             if (s.startMs() > pending.sendEndMs()) {
@@ -165,11 +165,11 @@ final class JmeterRounds implements AutoCloseable {
                 continue;
             }
             long second = pending.startMs() + Math.max(0, Math.floorDiv(s.startMs() - pending.startMs(), 1000L)) * 1000L;
-            StatisticsSnapshot snapshot = bySecond.computeIfAbsent(second, Jmeter::second);
+            StatisticsSnapshot snapshot = bySecond.computeIfAbsent(s.label(), k -> new TreeMap<>()).computeIfAbsent(second, Jmeter::second);
             Jmeter.count(snapshot, s);
         }
         unassigned.put(pending.target(), later);
-        bySecond.values().forEach(s -> tally.add(current, s));
+        bySecond.forEach((label, seconds) -> seconds.values().forEach(s -> tally.add(current, label, s)));
         tally.phase(current, PhaseInstance.Status.FINISHED, pending.sendEndMs());
         tally.phase(current, PhaseInstance.Status.TERMINATED, pending.endMs());
         ended++;

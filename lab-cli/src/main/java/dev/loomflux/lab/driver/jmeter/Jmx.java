@@ -68,6 +68,12 @@ final class Jmx {
         p.setTextContent(Boolean.toString(value));
     }
 
+    static void integer(Element parent, String name, int value) {
+        Element p = child(parent, "intProp");
+        p.setAttribute("name", name);
+        p.setTextContent(Integer.toString(value));
+    }
+
     static void arguments(Element parent, String name) {
         Element args = child(parent, "elementProp");
         args.setAttribute("name", name);
