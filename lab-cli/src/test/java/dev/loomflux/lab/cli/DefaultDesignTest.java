@@ -6,14 +6,20 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.loomflux.lab.Home;
 import dev.loomflux.lab.Lab;
 import dev.loomflux.lab.UsageException;
 import dev.loomflux.lab.experiment.Design;
 import dev.loomflux.lab.experiment.Experiment;
+import dev.loomflux.lab.experiment.ExperimentReader;
 import dev.loomflux.lab.process.LabProcesses;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import picocli.CommandLine;
@@ -101,6 +107,21 @@ class DefaultDesignTest {
         assertEquals(Design.PAIRED, stages.design());
         assertFalse(stages.inRounds());
         assertEquals("a steady load (a fixed or rate profile, no sweep)", stages.sequentialBecause());
+    }
+
+    /** Every preset plans as its command runs it, and none leaves its design to the fallback: it is in rounds or says sequential. */
+    @Test
+    void everyPresetIsInRoundsOrNamesTheSequentialDesign() throws IOException {
+        List<Path> presets;
+        try (Stream<Path> files = Files.list(Home.detect().root().resolve("experiments"))) {
+            presets = files.filter(f -> f.toString().endsWith(".yaml")).sorted().toList();
+        }
+        assertTrue(presets.size() >= 20, presets.toString());
+        for (Path preset : presets) {
+            String name = preset.getFileName().toString().replace(".yaml", "");
+            Experiment e = plan(ExperimentReader.read(preset).sweep() != null ? "sweep" : "run", name);
+            assertTrue(e.inRounds() || e.design().equals(Design.SEQUENTIAL), name + ": " + e.design());
+        }
     }
 
     /** The presets that replay a seed or a peer one target after another name the sequential design; the rest take the default. */
