@@ -12,7 +12,7 @@ import java.time.Duration;
  *
  * <p>Paired is the default of every door ({@code ./lab run} with or without a file, {@code ./lab sweep}); sequential is
  * chosen by name. A design not chosen by name gives way to the sequential one where the paired design cannot measure
- * the experiment ({@link Experiment#decided}).
+ * the experiment ({@link Experiment#decided}; docs/guide.md, "The two designs").
  *
  * @param rounds       measured rounds (paired), after the lead-in rounds
  * @param block        one block's length (paired)

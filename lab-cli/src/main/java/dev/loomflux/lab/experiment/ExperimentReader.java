@@ -29,7 +29,10 @@ public final class ExperimentReader {
     private ExperimentReader() {
     }
 
-    /** The experiment a file describes, with the load driver it asks for (the flags can choose another for it). */
+    /**
+     * The experiment a file describes, in the design it names or else the default (which the run decides on,
+     * {@link Experiment#decided}), with the load driver it asks for (the flags can choose another for it).
+     */
     public static Experiment read(Path file) {
         Node root = root(file);
         Experiment e = experiment(root, file);
