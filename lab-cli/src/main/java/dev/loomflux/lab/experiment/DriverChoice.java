@@ -33,6 +33,32 @@ public record DriverChoice(String name, String where, String agents, Path keysto
         return where + ".jmeter.plan";
     }
 
+    /**
+     * Why a load driver cannot run the paired design's interleaved rounds, as the run log ends "interleaved rounds need ...":
+     * JMeter's agents would each keep their own rounds, and JMeter has no rate blocks; null when it can.
+     *
+     * @param name   hyperfoil or jmeter
+     * @param agents whether JMeter is to split the load over agents
+     * @param rate   whether the profile is a rate, whose blocks are rates too
+     */
+    public static String roundsObstacle(String name, boolean agents, boolean rate) {
+        if (!"jmeter".equals(name)) {
+            return null;
+        }
+        return agents ? "one load driver: JMeter's agents would each keep their own rounds" : rate ? "the Hyperfoil driver for rate blocks" : null;
+    }
+
+    /**
+     * Why a plan of the user's own runs no interleaved rounds, as the run log ends "interleaved rounds need ...": the rounds
+     * are one JMeter plan the lab writes for every target, each request passing its target's gate.
+     */
+    public static final String PLAN_OBSTACLE = "a plan the lab writes, each request passing its target's gate: a plan of your own has none";
+
+    /** {@link #roundsObstacle(String, boolean, boolean)} of this choice, the file's own; with a plan of the user's own, {@link #PLAN_OBSTACLE}. */
+    public String roundsObstacle(boolean rate) {
+        return plan != null ? PLAN_OBSTACLE : roundsObstacle(name, agents != null, rate);
+    }
+
     static String name(String name, String where) {
         if (!name.equals("hyperfoil") && !name.equals("jmeter")) {
             throw new UsageException(where + ": '" + name + "': expected hyperfoil or jmeter");

@@ -1,9 +1,8 @@
 package dev.loomflux.lab.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.loomflux.lab.UsageException;
 import dev.loomflux.lab.experiment.DriverChoice;
@@ -25,7 +24,7 @@ class DriverOptionsTest {
     @Test
     void theFilesJmeterAgentsMakeTheRunSequentialAndAreRefusedInRounds() {
         DriverOptions options = new DriverOptions(processes);
-        assertFalse(options.roundsPossible(ON_AGENTS));
+        assertEquals("one load driver: JMeter's agents would each keep their own rounds", options.roundsObstacle(ON_AGENTS, false));
         assertEquals("x.yaml: driver.jmeter.agents: JMeter's agents run no interleaved rounds (each would keep its own); use --design sequential",
                 assertThrows(UsageException.class, () -> options.driver(ON_AGENTS, true, false)).getMessage());
     }
@@ -34,7 +33,7 @@ class DriverOptionsTest {
     void anotherDriverOnTheCommandLineTakesTheFilesAgentsAway() {
         DriverOptions options = new DriverOptions(processes);
         options.driver = "hyperfoil";
-        assertTrue(options.roundsPossible(ON_AGENTS));
+        assertNull(options.roundsObstacle(ON_AGENTS, true));
         assertEquals("hyperfoil", options.driver(ON_AGENTS, true, false).name());
     }
 
@@ -49,15 +48,17 @@ class DriverOptionsTest {
     @Test
     void aPlanOfYourOwnInTheFileOrOnTheCommandLineMakesTheRunSequential() {
         DriverOptions options = new DriverOptions(processes);
-        assertFalse(options.roundsPossible(new DriverChoice("jmeter", "x.yaml: driver", null, null, Path.of("own-plan.jmx"))));
+        DriverChoice inFile = new DriverChoice("jmeter", "x.yaml: driver", null, null, Path.of("own-plan.jmx"));
+        assertEquals(DriverChoice.PLAN_OBSTACLE, options.roundsObstacle(inFile, false));
+        assertEquals(DriverChoice.PLAN_OBSTACLE, inFile.roundsObstacle(false), "as the file's reader decides its design");
         options.plan = Path.of("own-plan.jmx");
-        assertFalse(options.roundsPossible(DriverChoice.NONE));
+        assertEquals(DriverChoice.PLAN_OBSTACLE, options.roundsObstacle(DriverChoice.NONE, false));
     }
 
     @Test
     void withoutFlagsOrFileItIsHyperfoil() {
         DriverOptions options = new DriverOptions(processes);
-        assertTrue(options.roundsPossible(DriverChoice.NONE));
+        assertNull(options.roundsObstacle(DriverChoice.NONE, true));
         assertEquals("hyperfoil", options.driver(DriverChoice.NONE, true, true).name());
     }
 }
