@@ -10,8 +10,11 @@ import dev.loomflux.lab.Home;
 import dev.loomflux.lab.Lab;
 import dev.loomflux.lab.UsageException;
 import dev.loomflux.lab.experiment.Design;
+import dev.loomflux.lab.experiment.DriverChoice;
 import dev.loomflux.lab.experiment.Experiment;
 import dev.loomflux.lab.experiment.ExperimentReader;
+import dev.loomflux.lab.experiment.Profile;
+import dev.loomflux.lab.experiment.Scenario;
 import dev.loomflux.lab.process.LabProcesses;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -44,6 +47,18 @@ class DefaultDesignTest {
         all.addAll(List.of(args));
         lab.parseArgs(all.toArray(String[]::new));
         return ((RunCommand) lab.getSubcommands().get(command).getCommand()).experiment();
+    }
+
+    /** A JMeter plan of your own runs one target after another without naming a design, as its one scenario, named after it. */
+    @Test
+    void aPlanOfYourOwnGivesWayToTheSequentialDesign() {
+        Path plan = Home.detect().root().resolve("experiments").resolve("own-plan.jmx");
+        Experiment own = plan("run", "--driver", "jmeter", "--plan", plan.toString(), "--targets", "mvc,webflux", "--users", "6", "--duration", "4s");
+        assertFalse(own.inRounds(), own.design().toString());
+        assertEquals(DriverChoice.PLAN_OBSTACLE, own.sequentialBecause());
+        assertEquals("plan-own-plan", own.name());
+        assertEquals(List.of(Scenario.plan("own-plan.jmx")), own.scenarios());
+        assertEquals(new Profile.Fixed(6, Duration.ofSeconds(4)), own.profile());
     }
 
     @Test
