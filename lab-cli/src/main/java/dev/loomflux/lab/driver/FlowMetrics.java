@@ -14,6 +14,7 @@ import java.util.NavigableMap;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.stream.Collectors;
+import org.HdrHistogram.Histogram;
 
 /**
  * The statistics a load of flows keeps, by the metric names both drivers record them under: each step's
@@ -72,13 +73,13 @@ public final class FlowMetrics {
                 WindowShare share = WindowShare.of(samples, shareFrom, shareTo, sendEndMs, timeoutMs);
                 steps.add(new StepMeasurement(step.name(), step.request(), total.requestCount, total.responseCount, share.rps(seconds),
                         total.histogram.copy(), Errors.of(total), unexpected(step.expect(), total), missing,
-                        step.extract().stream().map(FlowStep.Extract::describe).collect(Collectors.joining(" or "))));
+                        step.extract().stream().map(FlowStep.Extract::describe).collect(Collectors.joining(" or ")), intervals(samples, countFrom, countTo)));
             }
             NavigableMap<Long, StatisticsSnapshot> iterations = samples(byMetric, f.name());
             StatisticsSnapshot total = sum(iterations, countFrom, countTo);
             WindowShare share = WindowShare.of(iterations, shareFrom, shareTo, sendEndMs, timeoutMs);
             out.add(new FlowMeasurement(f.name(), total.responseCount, steps.stream().mapToLong(StepMeasurement::failures).sum(), share.rps(seconds),
-                    share.inFlight(seconds), total.histogram.copy(), steps));
+                    share.inFlight(seconds), total.histogram.copy(), steps, intervals(iterations, countFrom, countTo)));
         }
         return out;
     }
@@ -101,6 +102,18 @@ public final class FlowMetrics {
     private static NavigableMap<Long, StatisticsSnapshot> samples(Map<String, ? extends NavigableMap<Long, StatisticsSnapshot>> byMetric, String metric) {
         NavigableMap<Long, StatisticsSnapshot> m = byMetric.get(metric);
         return m == null ? new TreeMap<>() : m;
+    }
+
+    /** The counted seconds' histograms, each stamped with its second (epoch ms), for a .hlog. */
+    private static List<Histogram> intervals(NavigableMap<Long, StatisticsSnapshot> samples, long from, long to) {
+        List<Histogram> out = new ArrayList<>();
+        samples.subMap(from, true, to, false).forEach((second, s) -> {
+            Histogram h = s.histogram.copy();
+            h.setStartTimeStamp(second);
+            h.setEndTimeStamp(second + 1000);
+            out.add(h);
+        });
+        return out;
     }
 
     private static StatisticsSnapshot sum(NavigableMap<Long, StatisticsSnapshot> samples, long from, long to) {
