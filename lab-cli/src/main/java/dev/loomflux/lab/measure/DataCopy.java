@@ -19,7 +19,7 @@ public final class DataCopy {
     }
 
     /** Whether the target writes into a copy of the lab's under this scenario. */
-    public static boolean applies(Database db, TargetSpec target, Scenario scenario) {
+    private static boolean applies(Database db, TargetSpec target, Scenario scenario) {
         return db != null && target.command() == null && scenario.isFlow() && scenario.needsDatabase();
     }
 

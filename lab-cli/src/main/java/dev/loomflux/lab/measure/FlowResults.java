@@ -11,7 +11,11 @@ import dev.loomflux.lab.result.Result;
 import dev.loomflux.lab.result.StepResult;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+import java.util.function.ToDoubleFunction;
 import org.HdrHistogram.Histogram;
 
 /**
@@ -53,40 +57,42 @@ public final class FlowResults {
     }
 
     /**
-     * A target's blocks' flows as one window's: counts and latencies summed, throughput and in flight over the blocks' send windows,
-     * one log interval per block (as the load's own log has in the paired design).
+     * A target's blocks' flows as one window's: counts and latencies summed, throughput and in flight over all the blocks' send
+     * windows, one log interval per block that measured the flow or step (as the load's own log has in the paired design).
+     * Flows and steps are matched by name, in the order the blocks first give them.
      */
     public static List<FlowMeasurement> overBlocks(List<Block> blocks) {
-        List<FlowMeasurement> out = new ArrayList<>();
         double seconds = blocks.stream().mapToDouble(Block::seconds).sum();
-        int flows = blocks.isEmpty() ? 0 : blocks.get(0).flows().size();
-        for (int i = 0; i < flows; i++) {
-            int flow = i;
-            List<FlowMeasurement> each = blocks.stream().map(b -> b.flows().get(flow)).toList();
-            FlowMeasurement first = each.get(0);
-            List<StepMeasurement> steps = new ArrayList<>();
-            for (int j = 0; j < first.steps().size(); j++) {
-                int step = j;
-                steps.add(stepOverBlocks(blocks, each.stream().map(f -> f.steps().get(step)).toList(), seconds));
-            }
-            out.add(new FlowMeasurement(first.flow(), each.stream().mapToLong(FlowMeasurement::completed).sum(), each.stream().mapToLong(FlowMeasurement::failed).sum(),
-                    perSecond(blocks, each.stream().map(FlowMeasurement::throughput).toList(), seconds),
-                    perSecond(blocks, each.stream().map(FlowMeasurement::inFlight).toList(), seconds),
-                    sum(each.stream().map(FlowMeasurement::latency).toList()), steps, stamped(blocks, each.stream().map(FlowMeasurement::latency).toList())));
+        Map<String, List<Measured<FlowMeasurement>>> byFlow = new LinkedHashMap<>();
+        for (Block b : blocks) {
+            b.flows().forEach(f -> byFlow.computeIfAbsent(f.flow(), k -> new ArrayList<>()).add(new Measured<>(b, f)));
         }
+        List<FlowMeasurement> out = new ArrayList<>();
+        byFlow.forEach((flow, each) -> {
+            Map<String, List<Measured<StepMeasurement>>> bySteps = new LinkedHashMap<>();
+            each.forEach(m -> m.part().steps().forEach(s -> bySteps.computeIfAbsent(s.step(), k -> new ArrayList<>()).add(new Measured<>(m.block(), s))));
+            List<StepMeasurement> steps = bySteps.values().stream().map(s -> stepOverBlocks(s, seconds)).toList();
+            out.add(new FlowMeasurement(flow, each.stream().mapToLong(m -> m.part().completed()).sum(), each.stream().mapToLong(m -> m.part().failed()).sum(),
+                    perSecond(each, FlowMeasurement::throughput, seconds), perSecond(each, FlowMeasurement::inFlight, seconds),
+                    sum(each, FlowMeasurement::latency), steps, stamped(each, FlowMeasurement::latency)));
+        });
         return out;
     }
 
-    private static StepMeasurement stepOverBlocks(List<Block> blocks, List<StepMeasurement> each, double seconds) {
-        StepMeasurement first = each.get(0);
+    /** A flow or step as one block measured it. */
+    private record Measured<T>(Block block, T part) {
+    }
+
+    private static StepMeasurement stepOverBlocks(List<Measured<StepMeasurement>> each, double seconds) {
+        StepMeasurement first = each.get(0).part();
         Errors errors = new Errors(0, 0, 0, 0, 0);
-        for (StepMeasurement s : each) {
-            errors = errors.plus(s.errors());
+        for (Measured<StepMeasurement> s : each) {
+            errors = errors.plus(s.part().errors());
         }
-        return new StepMeasurement(first.step(), first.request(), each.stream().mapToLong(StepMeasurement::requests).sum(),
-                each.stream().mapToLong(StepMeasurement::responses).sum(), perSecond(blocks, each.stream().map(StepMeasurement::throughput).toList(), seconds),
-                sum(each.stream().map(StepMeasurement::latency).toList()), errors, each.stream().mapToLong(StepMeasurement::unexpected).sum(),
-                each.stream().mapToLong(StepMeasurement::missing).sum(), first.extracts(), stamped(blocks, each.stream().map(StepMeasurement::latency).toList()));
+        return new StepMeasurement(first.step(), first.request(), each.stream().mapToLong(m -> m.part().requests()).sum(),
+                each.stream().mapToLong(m -> m.part().responses()).sum(), perSecond(each, StepMeasurement::throughput, seconds),
+                sum(each, StepMeasurement::latency), errors, each.stream().mapToLong(m -> m.part().unexpected()).sum(),
+                each.stream().mapToLong(m -> m.part().missing()).sum(), first.extracts(), stamped(each, StepMeasurement::latency));
     }
 
     /** A block's flows as results.json's blocks carry them: what the comparisons of each flow and step read. */
@@ -118,28 +124,24 @@ public final class FlowResults {
         return flows.stream().flatMap(f -> f.steps().stream()).mapToLong(s -> s.unexpected() + s.missing()).sum();
     }
 
-    /** Each block's rate weighted by its send window: the rate over all of them. */
-    private static double perSecond(List<Block> blocks, List<Double> rates, double seconds) {
-        double sum = 0;
-        for (int i = 0; i < blocks.size(); i++) {
-            sum += rates.get(i) * blocks.get(i).seconds();
-        }
-        return seconds == 0 ? 0 : sum / seconds;
+    /** Each block's rate weighted by its send window: the rate over all the blocks' {@code seconds}. */
+    private static <T> double perSecond(List<Measured<T>> each, ToDoubleFunction<T> rate, double seconds) {
+        return seconds == 0 ? 0 : each.stream().mapToDouble(m -> rate.applyAsDouble(m.part()) * m.block().seconds()).sum() / seconds;
     }
 
-    private static Histogram sum(List<Histogram> each) {
-        Histogram out = each.get(0).copy();
-        each.subList(1, each.size()).forEach(out::add);
+    private static <T> Histogram sum(List<Measured<T>> each, Function<T, Histogram> latency) {
+        Histogram out = latency.apply(each.get(0).part()).copy();
+        each.subList(1, each.size()).forEach(m -> out.add(latency.apply(m.part())));
         return out;
     }
 
     /** One interval per block, stamped with its send window. */
-    private static List<Histogram> stamped(List<Block> blocks, List<Histogram> each) {
+    private static <T> List<Histogram> stamped(List<Measured<T>> each, Function<T, Histogram> latency) {
         List<Histogram> out = new ArrayList<>();
-        for (int i = 0; i < blocks.size(); i++) {
-            Histogram h = each.get(i).copy();
-            h.setStartTimeStamp(blocks.get(i).startMs());
-            h.setEndTimeStamp(blocks.get(i).endMs());
+        for (Measured<T> m : each) {
+            Histogram h = latency.apply(m.part()).copy();
+            h.setStartTimeStamp(m.block().startMs());
+            h.setEndTimeStamp(m.block().endMs());
             out.add(h);
         }
         return out;

@@ -1,6 +1,7 @@
 package dev.loomflux.lab.procedure;
 
 import dev.loomflux.lab.LabException;
+import dev.loomflux.lab.db.Database;
 import dev.loomflux.lab.driver.Block;
 import dev.loomflux.lab.driver.Errors;
 import dev.loomflux.lab.driver.LoadDriver;
@@ -10,7 +11,6 @@ import dev.loomflux.lab.experiment.Design;
 import dev.loomflux.lab.experiment.Experiment;
 import dev.loomflux.lab.experiment.Profile;
 import dev.loomflux.lab.experiment.Scenario;
-import dev.loomflux.lab.db.Database;
 import dev.loomflux.lab.measure.DataCopy;
 import dev.loomflux.lab.measure.FlowResults;
 import dev.loomflux.lab.measure.Log;

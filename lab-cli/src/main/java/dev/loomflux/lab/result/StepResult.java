@@ -15,8 +15,4 @@ package dev.loomflux.lab.result;
  */
 public record StepResult(String step, String request, long requests, long responses, Double throughputRps, Result.Latency latencyMs,
                          Result.ErrorCounts errors, String missingCause, String hlog) {
-    /** Failures of the step: every error, the step's own included. */
-    public long failures() {
-        return errors == null ? 0 : errors.total();
-    }
 }
