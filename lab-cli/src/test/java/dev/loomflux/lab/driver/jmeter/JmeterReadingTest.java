@@ -3,7 +3,6 @@ package dev.loomflux.lab.driver.jmeter;
 import dev.loomflux.lab.driver.Measurement;
 import dev.loomflux.lab.driver.PhasePlan;
 import dev.loomflux.lab.driver.Second;
-import dev.loomflux.lab.driver.Tally;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.loomflux.lab.experiment.Profile;
@@ -18,7 +17,7 @@ class JmeterReadingTest {
 
     private static final PhasePlan PLAN = PhasePlan.of(new Profile.Fixed(2, Duration.ofSeconds(10)), 1);
     private final List<Second> live = new ArrayList<>();
-    private final JmeterReading reading = new JmeterReading(new Tally(PLAN, live::add, null, 10_000), PLAN, null, 10_000, List.of());
+    private final JmeterReading reading = new JmeterReading(PLAN, null, live::add, null, 10_000, List.of());
 
     private static Jtl.Sample sent(long atMs, long tookMs) {
         return sent(atMs, tookMs, false);
