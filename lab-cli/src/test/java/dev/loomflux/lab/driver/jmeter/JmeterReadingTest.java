@@ -23,6 +23,10 @@ class JmeterReadingTest {
         return sent(atMs, tookMs, false);
     }
 
+    private static Jtl.Sample answered(long atMs, String status) {
+        return new Jtl.Sample(T0 + atMs, 5, status, false, "fixed 1-1", 100, 100, 2, 1, "", "request", "", false);
+    }
+
     private static Jtl.Sample sent(long atMs, long tookMs, boolean closed) {
         return new Jtl.Sample(T0 + atMs, tookMs, "200", true, "fixed 1-1", 100, 100, 2, 1, "", "request", "", closed);
     }
@@ -34,6 +38,16 @@ class JmeterReadingTest {
         assertEquals(5, m.responses());
         assertEquals(3, m.reconnections());
         assertEquals(0, m.errors().total(), m.errors().toString());
+    }
+
+    @Test
+    void aResponseOfFourOrFiveHundredIsAnErrorOfItsClass() {
+        reading.add(List.of(sent(0, 5), answered(10, "404"), answered(20, "503"), answered(30, "503")), T0 + 1_000);
+        Measurement m = reading.finish(T0 + 1_000, null);
+        assertEquals(4, m.responses());
+        assertEquals(1, m.errors().status4xx(), m.errors().toString());
+        assertEquals(2, m.errors().status5xx(), m.errors().toString());
+        assertEquals(3, m.series().get(0).errors());
     }
 
     @Test
