@@ -33,7 +33,7 @@ import java.util.function.BooleanSupplier;
  * non-GUI on the plan {@link JmeterPlan} renders from the same {@link PhasePlan} as Hyperfoil's. Its
  * results file is read while it grows and each request goes into the same per-second statistics the
  * Hyperfoil driver keeps ({@link Tally}), so seconds, windows, steady state and results are counted
- * one way for both.
+ * one way for both; a load of flows is read by step and by flow as Hyperfoil records it ({@link SampleMetrics}).
  *
  * <p>Where it differs from Hyperfoil: every user is a JMeter thread with its own connection; the
  * rate profile's arrivals are each a new thread and connection, and JMeter has no cap on arrivals

@@ -21,6 +21,9 @@ import org.w3c.dom.Element;
  * Extractor and a JSON Assertion per JSON path, a Regular Expression Extractor and a Response Assertion per
  * header, and a Response Assertion on the status it expects. A failed sample starts the user's next iteration
  * (the thread group's "start next thread loop" on error). A step's pause is a timer before the sampler after it.
+ * The Transaction Controller generates no parent sample: its own row in the results file follows its steps' rows
+ * ({@link SampleMetrics} reads both). A flow's CSV file is read where the plan runs, by its absolute path: on JMeter's
+ * agents, from the same path on every load host (docs/scale-out.md).
  */
 final class JmeterFlows {
     /** The JMeter variable the iteration's chosen flow goes in, by index. */
