@@ -76,7 +76,7 @@ public final class Lab implements Runnable {
      * Makes the commands and their mixins as picocli asks for them: one whose constructor takes the lab's
      * {@link LabProcesses} gets this lab's, the rest picocli's default.
      */
-    record Factory(LabProcesses processes) implements CommandLine.IFactory {
+    public record Factory(LabProcesses processes) implements CommandLine.IFactory {
         @Override
         public <K> K create(Class<K> type) throws Exception {
             for (Constructor<?> c : type.getConstructors()) {

@@ -42,7 +42,7 @@ class BadInputTest {
     void aDriverThatCannotRunTheDesignOrDoesNotExist() {
         assertOneLineError(LabCli.of("run", "--driver", "jmeter", "--agents", "2", "--design", "paired"),
                 "lab: --agents: JMeter's agents run no interleaved rounds (each would keep its own); use --design sequential");
-        assertOneLineError(LabCli.of("run", "--driver", "jmeter", "--profile", "rate", "--rps", "10"),
+        assertOneLineError(LabCli.of("run", "--driver", "jmeter", "--profile", "rate", "--rps", "10", "--design", "paired"),
                 "lab: --driver jmeter: the paired design's rate blocks need the Hyperfoil driver; use --profile fixed or --design sequential");
         assertOneLineError(LabCli.of("run", "--driver", "k6", "--design", "sequential"), "lab: --driver k6: expected hyperfoil or jmeter");
     }
@@ -80,7 +80,7 @@ class BadInputTest {
 
     @Test
     void thinkTimeLongerThanATenthOfAPairedBlockIsRefused() {
-        assertOneLineError(LabCli.of("run", "--targets", "mvc", "--think", "100ms..200ms"),
+        assertOneLineError(LabCli.of("run", "--targets", "mvc", "--think", "100ms..200ms", "--design", "paired"),
                 "lab: --think 100ms..200ms: a paired block must last 10 of the longest pause, 2000ms, not 1000ms; give a longer block or the sequential design");
     }
 
@@ -108,8 +108,11 @@ class BadInputTest {
         String experiment = "targets: [mvc]\nscenarios: [plaintext]\nprofile: {fixed: {users: 2, duration: 5s}}\n";
         Files.writeString(yaml, experiment + "design: paired\nrepeat: 2\n");
         assertOneLineError(LabCli.of("run", yaml.toString()),
-                "lab: " + yaml + ": repeat: the paired design measures sets of JVMs in the same rounds: write sets: 2");
-        Files.writeString(yaml, experiment + "sets: 2\n");
+                "lab: " + yaml + ": repeat: applies to design: sequential; the paired design's JVM sets are sets: 2");
+        Files.writeString(yaml, experiment + "repeat: 2\n");
+        assertOneLineError(LabCli.of("run", yaml.toString()),
+                "lab: " + yaml + ": repeat: applies to design: sequential; the paired design's JVM sets are sets: 2");
+        Files.writeString(yaml, experiment + "design: sequential\nsets: 2\n");
         assertOneLineError(LabCli.of("run", yaml.toString()), "lab: " + yaml + ": sets: sets are the paired design's (a fixed or rate profile);"
                 + " this experiment measures one target after another: write repeat: 2");
     }

@@ -26,6 +26,7 @@ class ByoIT {
                 "    ready: /plaintext",
                 "scenarios: [{path: /json}]",
                 "profile: {fixed: {users: 4, duration: 3s}}",
+                "design: sequential",
                 "warmup: 0s",
                 "cooldown: 0s", ""));
         LabCli run = LabCli.of("run", yaml.toString(), "--no-pin"); // starts on both CPUs; pinning is RunIT's to check

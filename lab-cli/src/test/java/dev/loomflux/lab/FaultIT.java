@@ -170,6 +170,7 @@ class FaultIT {
                 "  - webflux",
                 "scenarios: [plaintext]",
                 "profile: {fixed: {users: 4, duration: 3s}}",
+                "design: sequential",
                 "warmup: 0s",
                 "cooldown: 0s", ""));
         LabCli run = LabCli.of("run", yaml.toString(), "--no-pin");
@@ -219,9 +220,7 @@ class FaultIT {
         if (!List.of(args).contains("--warmup")) {
             all.addAll(List.of("--warmup", "0s"));
         }
-        if (command.equals("run")) {
-            all.addAll(List.of("--design", "sequential")); // these faults strike one target at a time
-        }
+        all.addAll(List.of("--design", "sequential")); // these faults strike one target at a time
         all.addAll(List.of(args));
         LabCli run = LabCli.of(all.toArray(String[]::new));
         killed.get();

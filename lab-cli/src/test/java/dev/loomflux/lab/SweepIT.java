@@ -23,7 +23,7 @@ class SweepIT {
     void noClearDifferenceAtFiveUsersAndVirtualThreadsClearlyAheadAtFiftyAndAHundred() throws Exception {
         LabCli run = LabCli.of("sweep", "--aot-cache", "--define", "mvc-10=mvc,server.tomcat.threads.max=10", "--targets", "mvc-10,mvc-vt",
                 "--scenario", "gateway", "--delay", "50", "--vary", "users=5,50,100", "--duration", "5s",
-                "--warmup", "300s", "--cell-warmup", "45s", "--cooldown", "1s", "--repeat", "3");
+                "--warmup", "300s", "--cell-warmup", "45s", "--cooldown", "1s", "--design", "sequential", "--repeat", "3");
         assertEquals(0, run.exitCode(), run.toString());
         Path file = Results.file(run.out());
         JsonNode sweep = Results.tree(file).path("sweep");

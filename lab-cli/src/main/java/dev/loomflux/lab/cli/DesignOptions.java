@@ -10,8 +10,9 @@ import picocli.CommandLine.Option;
 /** How the targets are measured against each other, and how many JVMs of each: sets in the paired design, repeats in the sequential one. */
 public final class DesignOptions {
     @Option(names = "--design", paramLabel = "KIND",
-            description = "paired: start every target, warm each, then measure all in interleaved rounds and judge per-round ratios"
-                    + " (the default without a file); sequential: one target after another, one window each (a file's default).")
+            description = "paired (the default): start every target, warm each, then measure all in interleaved rounds and judge per-round ratios;"
+                    + " sequential: one target after another, one window each. Without this flag or the file's design, a run the paired"
+                    + " design cannot measure (a profile other than fixed and rate, JMeter's agents) is sequential, and says so.")
     String design;
 
     @Option(names = "--sets", paramLabel = "N",
@@ -37,24 +38,19 @@ public final class DesignOptions {
     Integer leadInRounds;
 
     /**
-     * The file's design (or, without a file, the paired one) with what the flags change in it.
-     *
-     * @param durationGiven whether --duration was given, which only the sequential design measures
+     * The file's design (or, without a file, the default) with what the flags change in it: named when --design or the file
+     * names it, else the default, which {@link Experiment#decided} turns sequential where the paired design cannot measure.
      */
-    Design design(Design fromFile, boolean flagsOnly, boolean durationGiven) {
-        String kind = design != null ? design : flagsOnly ? "paired" : fromFile.paired() ? "paired" : "sequential";
-        if (!kind.equals("paired") && !kind.equals("sequential")) {
+    Design design(Design fromFile) {
+        if (design != null && !design.equals("paired") && !design.equals("sequential")) {
             throw new UsageException("--design " + design + ": expected paired or sequential");
         }
-        if (kind.equals("sequential")) {
+        if (design != null ? design.equals("sequential") : !fromFile.paired()) {
             if (rounds != null || block != null || leadIn != null || leadInRounds != null) {
                 throw new UsageException((rounds != null ? "--rounds" : block != null ? "--block" : leadIn != null ? "--lead-in" : "--lead-in-rounds")
                         + " applies to --design paired only");
             }
             return Design.SEQUENTIAL;
-        }
-        if (flagsOnly && durationGiven) {
-            throw new UsageException("--duration applies to --design sequential; the paired design measures --rounds N blocks of --block TIME");
         }
         int n = rounds != null ? rounds : fromFile.paired() ? fromFile.rounds() : Design.DEFAULT_ROUNDS;
         if (n < Paired.MIN_ROUNDS || n > Design.MAX_ROUNDS) {
@@ -74,13 +70,16 @@ public final class DesignOptions {
         if (warm < 0 || warm > Design.MAX_LEAD_IN_ROUNDS) {
             throw new UsageException("--lead-in-rounds " + warm + ": expected 0.." + Design.MAX_LEAD_IN_ROUNDS);
         }
-        return Design.paired(n, b, l, warm);
+        Design paired = Design.paired(n, b, l, warm);
+        return design != null || fromFile.named() ? paired : paired.byDefault();
     }
 
     /**
      * The experiment with as many JVMs of each target as the flags ask: --sets when it is measured in rounds,
      * --repeat when one target after another; without either, the file's, or for a paired run from flags
      * alone (not a sweep) {@link Design#DEFAULT_SETS}.
+     *
+     * @param e the experiment in the design that measures it ({@link Experiment#decided})
      */
     Experiment jvms(Experiment e, boolean flagsOnly) {
         if (e.inRounds() && repeat != null) {

@@ -51,13 +51,14 @@ public final class DriverOptions {
     }
 
     /**
-     * JMeter's agents each run the whole plan, so they cannot take turns in one set of rounds: with them, runs are sequential.
+     * Why the driver the flags and the file choose cannot run interleaved rounds ({@link DriverChoice#roundsObstacle}); null when it can.
      *
      * @param fromFile the experiment file's choice ({@link DriverChoice#NONE} without one), which the flags override
+     * @param rate     whether the profile is a rate
      */
-    boolean roundsPossible(DriverChoice fromFile) {
+    String roundsObstacle(DriverChoice fromFile, boolean rate) {
         DriverChoice file = kept(fromFile);
-        return !"jmeter".equals(name(file)) || !agentsGiven(file);
+        return DriverChoice.roundsObstacle(name(file), agentsGiven(file), rate);
     }
 
     /**

@@ -5,7 +5,6 @@ import dev.loomflux.lab.procedure.Procedure;
 import dev.loomflux.lab.Home;
 import dev.loomflux.lab.UsageException;
 import dev.loomflux.lab.experiment.Design;
-import dev.loomflux.lab.experiment.DriverChoice;
 import dev.loomflux.lab.experiment.Experiment;
 import dev.loomflux.lab.experiment.ExperimentReader;
 import dev.loomflux.lab.experiment.Profile;
@@ -86,25 +85,7 @@ public class RunCommand implements Callable<Integer> {
 
     /** Runs the experiment the arguments describe; its record, as results.json holds it. */
     public RunRecord execute() {
-        ParseResult given = spec.commandLine().getParseResult();
-        renamed.refuse(given);
-        Experiment experiment = adjust(file != null ? fromFile(given) : fromFlags(given));
-        Design chosen = designOptions.design(experiment.design(), file == null && pairedByDefault(experiment.driver()), load.duration != null);
-        String tooShort = Experiment.thinkProblem(experiment.profile(), chosen);
-        if (tooShort != null) {
-            throw new UsageException(file != null ? file + ": profile.think: " + tooShort : "--think " + load.think + ": " + tooShort);
-        }
-        experiment = experiment.withDesign(chosen);
-        if (file == null && load.warmup == null && experiment.inRounds()) {
-            experiment = experiment.withWarmup(Design.DEFAULT_WARMUP);
-        }
-        if (load.scale != null) {
-            if (!(load.scale > 0 && load.scale <= 100)) {
-                throw new UsageException("--scale " + load.scale + ": expected a factor above 0, e.g. 0.1");
-            }
-            experiment = experiment.scaled(load.scale);
-        }
-        experiment = designOptions.jvms(experiment, file == null);
+        Experiment experiment = experiment();
         CpuPlan cpus = cpuOptions.plan();
         LaunchSettings settings = jvm.settings(experiment.limits());
         LimitsCheck.require(experiment.targets(), settings, cpus.target(), jvm.cpus != null, jvm.memory != null, file == null ? null : file.toString());
@@ -115,13 +96,30 @@ public class RunCommand implements Callable<Integer> {
         }
     }
 
-    /**
-     * A sweep stays sequential unless asked (--design paired measures each cell in rounds, docs/sweep.md); run is paired.
-     *
-     * @param fromFile the experiment file's load driver, which the flags override
-     */
-    boolean pairedByDefault(DriverChoice fromFile) {
-        return driver.roundsPossible(fromFile);
+    /** The experiment the arguments describe as the run measures it: in the design that measures it ({@link Experiment#decided}), scaled, with its JVMs. */
+    Experiment experiment() {
+        ParseResult given = spec.commandLine().getParseResult();
+        renamed.refuse(given);
+        Experiment experiment = adjust(file != null ? fromFile(given) : fromFlags(given));
+        Design chosen = designOptions.design(experiment.design());
+        String tooShort = Experiment.thinkProblem(experiment.profile(), chosen);
+        if (tooShort != null) {
+            throw new UsageException(file != null ? file + ": profile.think: " + tooShort : "--think " + load.think + ": " + tooShort);
+        }
+        experiment = experiment.withDesign(chosen).decided(driver.roundsObstacle(experiment.driver(), experiment.profile() instanceof Profile.Rate));
+        if (file == null && load.duration != null && experiment.inRounds()) {
+            throw new UsageException("--duration applies to --design sequential; the paired design measures --rounds N blocks of --block TIME");
+        }
+        if (file == null && load.warmup == null && experiment.inRounds()) {
+            experiment = experiment.withWarmup(Design.DEFAULT_WARMUP);
+        }
+        if (load.scale != null) {
+            if (!(load.scale > 0 && load.scale <= 100)) {
+                throw new UsageException("--scale " + load.scale + ": expected a factor above 0, e.g. 0.1");
+            }
+            experiment = experiment.scaled(load.scale);
+        }
+        return designOptions.jvms(experiment, file == null);
     }
 
     /** What a subcommand adds to the experiment before --scale, --sets and --repeat: a sweep's grid. */
@@ -158,7 +156,7 @@ public class RunCommand implements Callable<Integer> {
                 : String.join("+", list.stream().map(s -> s.kind().id()).toList());
         return new Experiment(experimentName, targets.select(), list, load.profile(given),
                 load.warmup == null ? Experiment.DEFAULT_WARMUP : Flags.duration("--warmup", load.warmup, true),
-                load.cooldown == null ? Experiment.DEFAULT_COOLDOWN : Flags.duration("--cooldown", load.cooldown, true), 1);
+                load.cooldown == null ? Experiment.DEFAULT_COOLDOWN : Flags.duration("--cooldown", load.cooldown, true), 1).withDesign(Design.DEFAULT);
     }
 
     /** items where the database gets CPUs the driver does not use, else json (see fromFlags). */

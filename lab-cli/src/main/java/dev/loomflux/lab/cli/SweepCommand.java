@@ -1,7 +1,6 @@
 package dev.loomflux.lab.cli;
 
 import dev.loomflux.lab.UsageException;
-import dev.loomflux.lab.experiment.DriverChoice;
 import dev.loomflux.lab.experiment.Experiment;
 import dev.loomflux.lab.experiment.Sweep;
 import dev.loomflux.lab.process.LabProcesses;
@@ -28,11 +27,6 @@ public final class SweepCommand extends RunCommand {
 
     public SweepCommand(LabProcesses processes) {
         super(processes);
-    }
-
-    @Override
-    boolean pairedByDefault(DriverChoice fromFile) {
-        return false;
     }
 
     @Override

@@ -10,12 +10,19 @@ import java.time.Duration;
  * per-round ratios (docs/statistics.md). Sequential: one target after another, each warmed and
  * measured in one window, judged over repeats by medians, as the lab did before rounds.
  *
+ * <p>Paired is the default of every door ({@code ./lab run} with or without a file, {@code ./lab sweep}); sequential is
+ * chosen by name. A design not chosen by name gives way to the sequential one where the paired design cannot measure
+ * the experiment ({@link Experiment#decided}; docs/guide.md, "The two designs").
+ *
  * @param rounds       measured rounds (paired), after the lead-in rounds
  * @param block        one block's length (paired)
  * @param leadIn       unmeasured load at the start of every block (paired), whole seconds
  * @param leadInRounds unmeasured rounds before the measured ones (paired)
+ * @param named        whether the user chose it by name ({@code --design}, {@code design:}) rather than took the default
+ * @param fallback     when the default gave way to the sequential design, what interleaved rounds would have needed
+ *                     (for the run log); null otherwise
  */
-public record Design(Scheme kind, int rounds, Duration block, Duration leadIn, int leadInRounds) {
+public record Design(Scheme kind, int rounds, Duration block, Duration leadIn, int leadInRounds, boolean named, String fallback) {
     public enum Scheme { PAIRED, SEQUENTIAL }
 
     /**
@@ -70,8 +77,18 @@ public record Design(Scheme kind, int rounds, Duration block, Duration leadIn, i
 
     public static final Design SEQUENTIAL = new Design(Scheme.SEQUENTIAL, 0, Duration.ZERO, Duration.ZERO, 0);
     public static final Design PAIRED = new Design(Scheme.PAIRED, DEFAULT_ROUNDS, DEFAULT_BLOCK, DEFAULT_LEAD_IN, LEAD_IN);
+    /** What a run that names no design starts from: {@link #PAIRED}, not named. */
+    public static final Design DEFAULT = PAIRED.byDefault();
+
+    /** A design chosen by name. */
+    public Design(Scheme kind, int rounds, Duration block, Duration leadIn, int leadInRounds) {
+        this(kind, rounds, block, leadIn, leadInRounds, true, null);
+    }
 
     public Design {
+        if (fallback != null && (named || kind != Scheme.SEQUENTIAL)) {
+            throw new IllegalArgumentException("only the default gives way, and to the sequential design");
+        }
         String wrong = leadInProblem(leadIn);
         if (wrong != null) {
             throw new IllegalArgumentException("lead-in " + leadIn + ": " + wrong);
@@ -93,6 +110,20 @@ public record Design(Scheme kind, int rounds, Duration block, Duration leadIn, i
      */
     public static Design paired(int rounds, Duration block, Duration leadIn, int leadInRounds) {
         return new Design(Scheme.PAIRED, rounds, block, leadIn, leadInRounds);
+    }
+
+    /** The same design, taken by default rather than named. */
+    public Design byDefault() {
+        return new Design(kind, rounds, block, leadIn, leadInRounds, false, null);
+    }
+
+    /**
+     * The sequential design in place of the default, which could not measure the experiment.
+     *
+     * @param need what interleaved rounds would have needed, e.g. "a steady load (a fixed or rate profile, no sweep)"
+     */
+    public static Design fallback(String need) {
+        return new Design(Scheme.SEQUENTIAL, 0, Duration.ZERO, Duration.ZERO, 0, false, need);
     }
 
     public boolean paired() {

@@ -23,6 +23,26 @@ public record DriverChoice(String name, String where, String agents, Path keysto
         return where + ".jmeter.keystore";
     }
 
+    /**
+     * Why a load driver cannot run the paired design's interleaved rounds, as the run log ends "interleaved rounds need ...":
+     * JMeter's agents would each keep their own rounds, and JMeter has no rate blocks; null when it can.
+     *
+     * @param name   hyperfoil or jmeter
+     * @param agents whether JMeter is to split the load over agents
+     * @param rate   whether the profile is a rate, whose blocks are rates too
+     */
+    public static String roundsObstacle(String name, boolean agents, boolean rate) {
+        if (!"jmeter".equals(name)) {
+            return null;
+        }
+        return agents ? "one load driver: JMeter's agents would each keep their own rounds" : rate ? "the Hyperfoil driver for rate blocks" : null;
+    }
+
+    /** {@link #roundsObstacle(String, boolean, boolean)} of this choice, the file's own. */
+    public String roundsObstacle(boolean rate) {
+        return roundsObstacle(name, agents != null, rate);
+    }
+
     static String name(String name, String where) {
         if (!name.equals("hyperfoil") && !name.equals("jmeter")) {
             throw new UsageException(where + ": '" + name + "': expected hyperfoil or jmeter");

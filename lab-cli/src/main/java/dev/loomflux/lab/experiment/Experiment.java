@@ -34,6 +34,8 @@ public record Experiment(String name, List<TargetSpec> targets, List<Scenario> s
     public static final Duration DEFAULT_IDLE = Duration.ofSeconds(3);
     /** The resource sampler ticks every second: a shorter idle phase could hold no sample at all. */
     private static final Duration MIN_IDLE = Duration.ofSeconds(2);
+    /** What interleaved rounds need of the profile: blocks of the same load, one after another ({@link #measuredInRounds}). */
+    private static final String STEADY_LOAD = "a steady load (a fixed or rate profile, no sweep)";
     /** No '/', '\\', NUL or ".." alone: the name becomes a directory under results/ and must stay there. */
     private static final Pattern NAME = Pattern.compile("(?!\\.{1,2}$)[A-Za-z0-9._+-]{1,60}");
 
@@ -93,14 +95,20 @@ public record Experiment(String name, List<TargetSpec> targets, List<Scenario> s
                 + " counts requests per user: use fixed, stages or rate").orElse(null);
     }
 
-    /** Why the design's blocks cannot hold the profile's think time ({@link Design#PAUSES_PER_BLOCK}); null when they can. */
+    /**
+     * Why a paired design named by the user cannot hold the profile's think time in its blocks
+     * ({@link Design#PAUSES_PER_BLOCK}); null when it can, or when the design was not named (then it gives way, {@link #decided}).
+     */
     public static String thinkProblem(Profile profile, Design design) {
+        Duration pauses = pausesTooLong(profile, design);
+        return pauses == null || !design.named() ? null : "a paired block must last " + Design.PAUSES_PER_BLOCK + " of the longest pause, "
+                + pauses.toMillis() + "ms, not " + design.block().toMillis() + "ms; give a longer block or the sequential design";
+    }
+
+    /** The block the profile's pauses need, when the paired design's blocks are shorter; null when they hold them. */
+    private static Duration pausesTooLong(Profile profile, Design design) {
         Duration pauses = profile.think().max().multipliedBy(Design.PAUSES_PER_BLOCK);
-        if (!design.paired() || !(profile instanceof Profile.Fixed) || pauses.compareTo(design.block()) <= 0) {
-            return null;
-        }
-        return "a paired block must last " + Design.PAUSES_PER_BLOCK + " of the longest pause, " + pauses.toMillis() + "ms, not "
-                + design.block().toMillis() + "ms; give a longer block or the sequential design";
+        return design.paired() && profile instanceof Profile.Fixed && pauses.compareTo(design.block()) > 0 ? pauses : null;
     }
 
     /**
@@ -145,6 +153,41 @@ public record Experiment(String name, List<TargetSpec> targets, List<Scenario> s
         return design.paired() && measuredInRounds(profile);
     }
 
+    /**
+     * This experiment in the design that measures it, decided here for every door (docs/guide.md, "The two designs").
+     * A design named by the user stays: a paired one over a load that is not steady runs one target after another, and
+     * what else it cannot run is refused (the driver's agents or rate, pauses longer than its blocks hold). The default,
+     * paired, gives way to the sequential design wherever the paired one cannot measure the experiment, and says why
+     * ({@link #sequentialBecause}).
+     *
+     * @param driverCannot why the load driver cannot run interleaved rounds of this profile ({@link DriverChoice#roundsObstacle}); null when it can
+     */
+    public Experiment decided(String driverCannot) {
+        if (design.named() || !design.paired()) {
+            return this;
+        }
+        String need = roundsNeed(driverCannot);
+        return need == null ? this : withDesign(Design.fallback(need));
+    }
+
+    /** What interleaved rounds of this experiment's paired design need that it lacks; null when it lacks nothing. */
+    private String roundsNeed(String driverCannot) {
+        if (!measuredInRounds(profile)) {
+            return STEADY_LOAD;
+        }
+        if (driverCannot != null) {
+            return driverCannot;
+        }
+        Duration pauses = pausesTooLong(profile, design);
+        return pauses == null ? null : "blocks of " + Design.PAUSES_PER_BLOCK + " of the longest pause, " + pauses.toMillis() + "ms, not "
+                + design.block().toMillis() + "ms (--block, block:)";
+    }
+
+    /** Why a paired design, named or the default, measures this experiment one target after another; null when it is in rounds or named sequential. */
+    public String sequentialBecause() {
+        return inRounds() ? null : design.paired() ? STEADY_LOAD : design.fallback();
+    }
+
     /** Whether the paired design can measure the profile in rounds: a steady load, fixed users or a rate, cut into blocks. */
     public static boolean measuredInRounds(Profile profile) {
         return profile instanceof Profile.Fixed || profile instanceof Profile.Rate;
@@ -164,7 +207,8 @@ public record Experiment(String name, List<TargetSpec> targets, List<Scenario> s
         return new Experiment(name, targets, scenarios, scale(profile, factor), times(warmup, factor, Duration.ZERO),
                 times(cooldown, factor, Duration.ZERO), repeat, limits,
                 sweep == null ? null : new Sweep(sweep.axes(), times(sweep.cellWarmup(), factor, Duration.ZERO)), times(idle, factor, MIN_IDLE),
-                design.paired() ? Design.paired(design.rounds(), times(design.block(), factor, Duration.ofSeconds(1)), design.leadIn(), design.leadInRounds()) : design,
+                design.paired() ? new Design(design.kind(), design.rounds(), times(design.block(), factor, Duration.ofSeconds(1)), design.leadIn(),
+                        design.leadInRounds(), design.named(), null) : design,
                 driver);
     }
 

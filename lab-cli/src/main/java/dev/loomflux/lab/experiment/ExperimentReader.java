@@ -29,10 +29,16 @@ public final class ExperimentReader {
     private ExperimentReader() {
     }
 
-    /** The experiment a file describes, with the load driver it asks for (the flags can choose another for it). */
+    /**
+     * The experiment a file describes, in the design it names or else the default (which the run decides on,
+     * {@link Experiment#decided}), with the load driver it asks for (the flags can choose another for it).
+     */
     public static Experiment read(Path file) {
         Node root = root(file);
-        return experiment(root, file).withDriver(driver(root.get("driver"), file));
+        Experiment e = experiment(root, file);
+        DriverChoice driver = driver(root.get("driver"), file);
+        boolean inRounds = e.decided(driver.roundsObstacle(e.profile() instanceof Profile.Rate)).inRounds();
+        return e.withDriver(driver).withRepeat(jvms(root, inRounds));
     }
 
     private static Experiment experiment(Node root, Path file) {
@@ -53,7 +59,7 @@ public final class ExperimentReader {
         }
         Experiment e = new Experiment(name, targets, scenarios, profile,
                 root.get("warmup").duration(Experiment.DEFAULT_WARMUP), root.get("cooldown").duration(Experiment.DEFAULT_COOLDOWN),
-                jvms(root, design.paired() && Experiment.measuredInRounds(profile)), limits(root.get("limits")))
+                1, limits(root.get("limits")))
                 .withDesign(design);
         Node sweep = root.get("sweep");
         if (sweep.isMissing()) {
@@ -108,13 +114,15 @@ public final class ExperimentReader {
     /**
      * How many JVMs of each target: {@code sets} of the paired design, measured in the same rounds, or
      * {@code repeat}s of the sequential one, one after another. A file that gives the other design's word is
-     * refused with the right one.
+     * refused with the right one: repeats where the file is measured in rounds, its design paired by name or by default.
+     *
+     * @param inRounds whether the file, in the design that measures it ({@link Experiment#decided}), is measured in rounds
      */
     private static int jvms(Node root, boolean inRounds) {
         Node repeat = root.get("repeat");
         Node sets = root.get("sets");
         if (inRounds && !repeat.isMissing()) {
-            throw repeat.error("the paired design measures sets of JVMs in the same rounds: write sets: " + repeat.text());
+            throw repeat.error("applies to design: sequential; the paired design's JVM sets are sets: " + repeat.text());
         }
         if (!inRounds && !sets.isMissing()) {
             throw sets.error("sets are the paired design's (a fixed or rate profile); this experiment measures one target after another: write repeat: "
@@ -125,11 +133,11 @@ public final class ExperimentReader {
 
     /**
      * {@code design: paired} with {@code rounds}, {@code block} and {@code lead-in}, or {@code design: sequential}. A file that
-     * names none keeps the sequential design its profile's duration was written for (the seeds' replays).
+     * names none takes the default, paired with those settings, which gives way where it cannot measure the file ({@link Experiment#decided}).
      */
     static Design design(Node root) {
         Node kind = root.get("design");
-        String k = kind.text("sequential");
+        String k = kind.text("paired");
         if (!k.equals("paired") && !k.equals("sequential")) {
             throw kind.error("expected paired or sequential, not '" + k + "'");
         }
@@ -150,8 +158,9 @@ public final class ExperimentReader {
         if (wrong != null) {
             throw root.get("lead-in").error(wrong);
         }
-        return Design.paired(root.get("rounds").integer(Paired.MIN_ROUNDS, Design.MAX_ROUNDS, Design.DEFAULT_ROUNDS), block, leadIn,
+        Design paired = Design.paired(root.get("rounds").integer(Paired.MIN_ROUNDS, Design.MAX_ROUNDS, Design.DEFAULT_ROUNDS), block, leadIn,
                 root.get("lead-in-rounds").integer(0, Design.MAX_LEAD_IN_ROUNDS, Design.LEAD_IN));
+        return kind.isMissing() ? paired.byDefault() : paired;
     }
 
     /** {@code sweep: {users: [10, 100], delay: [0, 20], cell-warmup: 60s}}: one or two axes, each a parameter and its values. */

@@ -41,8 +41,9 @@ final class SequentialRun implements DesignRun {
 
     @Override
     public void run(Session s) {
-        if (experiment.design().paired()) {
-            s.run().log().line("measured one target after another: interleaved rounds need a steady load (a fixed or rate profile, no sweep)");
+        String because = experiment.sequentialBecause();
+        if (because != null) {
+            s.run().log().line("measured one target after another: interleaved rounds need " + because);
         }
         new Turns(experiment, s.run().stop(), pause, s.run().log()::line).run(
                 (target, repeat, left) -> visit(s, target, repeat, left),

@@ -1,9 +1,8 @@
 package dev.loomflux.lab.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.loomflux.lab.UsageException;
 import dev.loomflux.lab.experiment.DriverChoice;
@@ -24,7 +23,7 @@ class DriverOptionsTest {
     @Test
     void theFilesJmeterAgentsMakeTheRunSequentialAndAreRefusedInRounds() {
         DriverOptions options = new DriverOptions(processes);
-        assertFalse(options.roundsPossible(ON_AGENTS));
+        assertEquals("one load driver: JMeter's agents would each keep their own rounds", options.roundsObstacle(ON_AGENTS, false));
         assertEquals("x.yaml: driver.jmeter.agents: JMeter's agents run no interleaved rounds (each would keep its own); use --design sequential",
                 assertThrows(UsageException.class, () -> options.driver(ON_AGENTS, true, false)).getMessage());
     }
@@ -33,7 +32,7 @@ class DriverOptionsTest {
     void anotherDriverOnTheCommandLineTakesTheFilesAgentsAway() {
         DriverOptions options = new DriverOptions(processes);
         options.driver = "hyperfoil";
-        assertTrue(options.roundsPossible(ON_AGENTS));
+        assertNull(options.roundsObstacle(ON_AGENTS, true));
         assertEquals("hyperfoil", options.driver(ON_AGENTS, true, false).name());
     }
 
@@ -48,7 +47,7 @@ class DriverOptionsTest {
     @Test
     void withoutFlagsOrFileItIsHyperfoil() {
         DriverOptions options = new DriverOptions(processes);
-        assertTrue(options.roundsPossible(DriverChoice.NONE));
+        assertNull(options.roundsObstacle(DriverChoice.NONE, true));
         assertEquals("hyperfoil", options.driver(DriverChoice.NONE, true, true).name());
     }
 }

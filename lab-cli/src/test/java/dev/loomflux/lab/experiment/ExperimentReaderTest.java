@@ -2,6 +2,7 @@ package dev.loomflux.lab.experiment;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
@@ -61,6 +62,8 @@ class ExperimentReaderTest {
         // A paired block holds ten of the longest pause; the sequential design takes any.
         assertError("profile: {fixed: {users: 5}, think: 200ms}\ndesign: paired",
                 "x.yaml: profile.think: a paired block must last 10 of the longest pause, 2000ms, not 1000ms");
+        assertEquals(new Think(Duration.ofMillis(200), Duration.ofMillis(200)), read("profile: {fixed: {users: 5}, think: 200ms}").profile().think(),
+                "the default gives way instead");
         assertEquals(uniform, read("profile: {fixed: {users: 5}, think: 1s..3s}\ndesign: paired\nblock: 30s").profile().think());
     }
 
@@ -88,22 +91,73 @@ class ExperimentReaderTest {
     }
 
     @Test
-    void theDesignIsSequentialUnlessTheFileSaysPaired() throws IOException {
+    void theDesignIsPairedUnlessTheFileSaysSequential() throws IOException {
         String fixed = "profile: {fixed: {users: 1, duration: 1s}}";
-        assertEquals(Design.SEQUENTIAL, read(fixed).design());
+        assertEquals(Design.DEFAULT, read(fixed).design());
+        assertFalse(read(fixed).design().named());
+        assertTrue(read(fixed).decided(null).inRounds());
+        assertEquals(Design.SEQUENTIAL, read(fixed + "\ndesign: sequential").design());
         assertEquals(Design.paired(45, Duration.ofSeconds(1), Duration.ZERO, 10), read(fixed + "\ndesign: paired").design());
         assertEquals(Design.paired(8, Duration.ofSeconds(2), Duration.ofSeconds(1), 3),
                 read(fixed + "\ndesign: paired\nrounds: 8\nblock: 2s\nlead-in: 1s\nlead-in-rounds: 3").design());
+        // The default's settings are the file's too: only the name is missing.
+        assertEquals(Design.paired(8, Duration.ofSeconds(2), Duration.ZERO, 10).byDefault(), read(fixed + "\nrounds: 8\nblock: 2s").design());
         assertTrue(read(fixed + "\ndesign: paired").inRounds());
         assertFalse(read("profile: {loops: {users: 2, requests: 3}}\ndesign: paired").inRounds(), "loops end by a count: no blocks");
         assertError(fixed + "\ndesign: duet", "x.yaml: design: expected paired or sequential, not 'duet'");
         assertError(fixed + "\ndesign: paired\nrounds: 5", "x.yaml: rounds: 5 is out of range 6..1000");
-        assertError(fixed + "\nrounds: 8", "x.yaml: rounds: applies to design: paired only");
+        assertError(fixed + "\nrounds: 5", "x.yaml: rounds: 5 is out of range 6..1000");
+        assertError(fixed + "\ndesign: sequential\nrounds: 8", "x.yaml: rounds: applies to design: paired only");
         assertError(fixed + "\ndesign: paired\nblock: 500ms", "x.yaml: block: a block must last at least 1s");
         assertError(fixed + "\ndesign: paired\nlead-in: 1500ms", "x.yaml: lead-in: expected whole seconds from 0s to 60s");
-        assertError(fixed + "\nlead-in: 1s", "x.yaml: lead-in: applies to design: paired only");
-        assertError(fixed + "\nlead-in-rounds: 2", "x.yaml: lead-in-rounds: applies to design: paired only");
+        assertError(fixed + "\ndesign: sequential\nlead-in: 1s", "x.yaml: lead-in: applies to design: paired only");
+        assertError(fixed + "\ndesign: sequential\nlead-in-rounds: 2", "x.yaml: lead-in-rounds: applies to design: paired only");
         assertError(fixed + "\ndesign: paired\nlead-in-rounds: -1", "x.yaml: lead-in-rounds: -1 is out of range 0..100");
+    }
+
+    /**
+     * A file that names no design is paired where the paired design can measure it, else sequential with what rounds
+     * would need (the run log's line); named, paired runs a load that is not steady one target after another and
+     * refuses the rest.
+     */
+    @Test
+    void theDefaultGivesWayToTheSequentialDesignWhereRoundsCannotMeasureTheFile() throws IOException {
+        for (String profile : List.of("{stages: [{duration: 5s, users: 2}]}", "{loops: {users: 2, requests: 3}}", "{burst: {users: 2}}")) {
+            Experiment e = read("profile: " + profile).decided(null);
+            assertEquals(Design.fallback("a steady load (a fixed or rate profile, no sweep)"), e.design(), profile);
+            assertEquals("a steady load (a fixed or rate profile, no sweep)", e.sequentialBecause(), profile);
+            Experiment named = read("profile: " + profile + "\ndesign: paired").decided(null);
+            assertEquals(Design.PAIRED, named.design(), "named, it stays paired: " + profile);
+            assertEquals("a steady load (a fixed or rate profile, no sweep)", named.sequentialBecause(), profile);
+        }
+        String fixed = "profile: {fixed: {users: 2, duration: 5s}}";
+        assertEquals(Design.fallback("one load driver: JMeter's agents would each keep their own rounds"),
+                read(fixed).decided(DriverChoice.roundsObstacle("jmeter", true, false)).design());
+        assertEquals(Design.fallback("the Hyperfoil driver for rate blocks"),
+                read("profile: {rate: {rps: 10}}").decided(DriverChoice.roundsObstacle("jmeter", false, true)).design());
+        assertEquals(Design.paired(45, Duration.ofSeconds(1), Duration.ZERO, 10),
+                read(fixed + "\ndesign: paired").decided(DriverChoice.roundsObstacle("jmeter", true, false)).design(), "named: the driver refuses it");
+        assertEquals(Design.fallback("blocks of 10 of the longest pause, 2000ms, not 1000ms (--block, block:)"),
+                read("profile: {fixed: {users: 5}, think: 200ms}").decided(null).design());
+        assertTrue(read("profile: {fixed: {users: 5}, think: 200ms}\nblock: 2s").decided(null).inRounds(), "a block that holds the pauses");
+        assertNull(read(fixed + "\ndesign: sequential").decided(null).sequentialBecause(), "named sequential: nothing to say");
+        assertNull(read(fixed).decided(null).sequentialBecause(), "in rounds");
+    }
+
+    /** One word, one meaning: repeats are the sequential design's, sets the paired design's, named or by default. */
+    @Test
+    void repeatNeedsTheSequentialDesignAndSetsThePairedOne() throws IOException {
+        String fixed = "profile: {fixed: {users: 2, duration: 5s}}";
+        assertError(fixed + "\nrepeat: 3", "x.yaml: repeat: applies to design: sequential; the paired design's JVM sets are sets: 3");
+        assertError(fixed + "\ndesign: paired\nrepeat: 3", "x.yaml: repeat: applies to design: sequential; the paired design's JVM sets are sets: 3");
+        assertEquals(3, read(fixed + "\ndesign: sequential\nrepeat: 3").repeat());
+        assertEquals(2, read(fixed + "\nsets: 2").repeat());
+        assertError(fixed + "\ndesign: sequential\nsets: 2", "x.yaml: sets: sets are the paired design's (a fixed or rate profile);"
+                + " this experiment measures one target after another: write repeat: 2");
+        // Where the default gives way, the file is measured one target after another: repeats, as with the flags.
+        assertEquals(3, read("profile: {loops: {users: 2, requests: 3}}\nrepeat: 3").repeat());
+        assertEquals(3, read(fixed + "\nrepeat: 3\ndriver: {jmeter: {agents: 2}}").repeat());
+        assertError(fixed + "\nrepeat: 3\ndriver: jmeter", "x.yaml: repeat: applies to design: sequential");
     }
 
     @Test

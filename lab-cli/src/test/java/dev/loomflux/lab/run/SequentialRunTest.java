@@ -1,6 +1,7 @@
 package dev.loomflux.lab.run;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.loomflux.lab.cpu.CpuPlan;
 import dev.loomflux.lab.experiment.Design;
@@ -74,6 +75,19 @@ class SequentialRunTest {
     void aPairedExperimentWhoseLoadCannotBeMeasuredInRoundsSaysItRunsOneTargetAfterAnother() throws IOException {
         run(experiment(1, Design.PAIRED, "a"));
         assertEquals("measured one target after another: interleaved rounds need a steady load (a fixed or rate profile, no sweep)", events.get(0));
+    }
+
+    /** A run that named no design and could not be paired says so in the same words, with what rounds would need; a named sequential run says nothing. */
+    @Test
+    void theDefaultThatGaveWaySaysWhatRoundsWouldNeed() throws IOException {
+        run(experiment(1, Design.DEFAULT, "a").decided(null));
+        assertEquals("measured one target after another: interleaved rounds need a steady load (a fixed or rate profile, no sweep)", events.get(0));
+        events.clear();
+        run(experiment(1, Design.fallback("one load driver: JMeter's agents would each keep their own rounds"), "a"));
+        assertEquals("measured one target after another: interleaved rounds need one load driver: JMeter's agents would each keep their own rounds", events.get(0));
+        events.clear();
+        run(experiment(1, Design.SEQUENTIAL, "a"));
+        assertTrue(events.stream().noneMatch(e -> e.startsWith("measured one target after another")), events.toString());
     }
 
     @Test

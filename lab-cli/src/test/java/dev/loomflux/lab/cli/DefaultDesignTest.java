@@ -1,0 +1,145 @@
+package dev.loomflux.lab.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.loomflux.lab.Home;
+import dev.loomflux.lab.Lab;
+import dev.loomflux.lab.UsageException;
+import dev.loomflux.lab.experiment.Design;
+import dev.loomflux.lab.experiment.Experiment;
+import dev.loomflux.lab.experiment.ExperimentReader;
+import dev.loomflux.lab.process.LabProcesses;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import picocli.CommandLine;
+
+/**
+ * One default everywhere (issue 46): ./lab run with or without a file, ./lab sweep and bring-your-own targets plan the
+ * paired design unless a design is named; where it cannot measure the experiment, the plan is sequential and says why.
+ * The plans only: nothing is started.
+ */
+class DefaultDesignTest {
+    private final LabProcesses processes = new LabProcesses();
+
+    @AfterEach
+    void close() {
+        processes.close();
+    }
+
+    /** The experiment ./lab {@code command} would measure with these arguments, as its {@link RunCommand#experiment()} plans it, the command made as ./lab makes it. */
+    private Experiment plan(String command, String... args) {
+        CommandLine lab = new CommandLine(new Lab(), new Lab.Factory(processes));
+        List<String> all = new ArrayList<>(List.of(command));
+        all.addAll(List.of(args));
+        lab.parseArgs(all.toArray(String[]::new));
+        return ((RunCommand) lab.getSubcommands().get(command).getCommand()).experiment();
+    }
+
+    @Test
+    void theBringYourOwnPresetIsPairedWithoutNamingADesign() {
+        Experiment own = plan("run", "own-app");
+        assertTrue(own.inRounds(), own.design().toString());
+        assertFalse(own.design().named());
+        assertEquals(1, own.repeat(), "a file's sets: 1 unless it says");
+        assertNull(own.sequentialBecause());
+    }
+
+    @Test
+    void aTwoCellSweepIsPairedWithoutNamingADesign() {
+        Experiment sweep = plan("sweep", "--targets", "mvc,webflux", "--scenario", "plaintext", "--vary", "users=4,16");
+        assertTrue(sweep.inRounds(), sweep.design().toString());
+        assertEquals(2, sweep.sweep().cells().size());
+        assertEquals(1, sweep.repeat(), "one set in a sweep");
+        assertEquals(Design.DEFAULT_WARMUP, sweep.warmup(), "the paired warmup budget, as ./lab run's");
+        Experiment named = plan("sweep", "--targets", "mvc,webflux", "--scenario", "plaintext", "--vary", "users=4,16", "--design", "sequential",
+                "--repeat", "3", "--duration", "5s");
+        assertEquals(Design.SEQUENTIAL, named.design());
+        assertEquals(3, named.repeat());
+    }
+
+    /** Paired by default, a sweep takes the paired design's words: sets and rounds, not repeats and a duration. */
+    @Test
+    void aSweepWithoutADesignRefusesTheSequentialDesignsWords() {
+        assertEquals("--repeat 3: the paired design measures sets of JVMs in the same rounds; use --sets 3", assertThrows(UsageException.class,
+                () -> plan("sweep", "--targets", "mvc,webflux", "--scenario", "plaintext", "--vary", "users=4,16", "--repeat", "3")).getMessage());
+        assertEquals("--duration applies to --design sequential; the paired design measures --rounds N blocks of --block TIME", assertThrows(UsageException.class,
+                () -> plan("sweep", "--targets", "mvc,webflux", "--scenario", "plaintext", "--vary", "users=4,16", "--duration", "5s")).getMessage());
+    }
+
+    @Test
+    void theDefaultRunIsUnchanged() {
+        Experiment run = plan("run");
+        assertTrue(run.inRounds());
+        assertEquals(Design.DEFAULT, run.design());
+        assertEquals(Design.DEFAULT_SETS, run.repeat());
+        assertEquals(Design.DEFAULT_WARMUP, run.warmup());
+    }
+
+    @Test
+    void whereRoundsCannotMeasureTheDefaultGivesWayAndSaysWhy() {
+        Experiment stages = plan("run", "--targets", "mvc", "--profile", "stages", "--stages", "5s:2");
+        assertEquals(Design.fallback("a steady load (a fixed or rate profile, no sweep)"), stages.design());
+        Experiment agents = plan("run", "--targets", "mvc", "--driver", "jmeter", "--agents", "2", "--duration", "4s", "--repeat", "2");
+        assertEquals("one load driver: JMeter's agents would each keep their own rounds", agents.sequentialBecause());
+        assertEquals(2, agents.repeat());
+        Experiment rate = plan("run", "--targets", "mvc", "--driver", "jmeter", "--profile", "rate", "--rps", "10");
+        assertEquals("the Hyperfoil driver for rate blocks", rate.sequentialBecause());
+        Experiment think = plan("run", "--targets", "mvc", "--think", "100ms..200ms");
+        assertEquals("blocks of 10 of the longest pause, 2000ms, not 1000ms (--block, block:)", think.sequentialBecause());
+        assertTrue(plan("run", "--targets", "mvc", "--think", "100ms..200ms", "--block", "2s").inRounds(), "a block that holds the pauses");
+    }
+
+    /** Named paired keeps what it did: a load that is not steady runs one target after another, and says so. */
+    @Test
+    void namedPairedStaysPaired() {
+        Experiment stages = plan("run", "--targets", "mvc", "--profile", "stages", "--stages", "5s:2", "--design", "paired");
+        assertEquals(Design.PAIRED, stages.design());
+        assertFalse(stages.inRounds());
+        assertEquals("a steady load (a fixed or rate profile, no sweep)", stages.sequentialBecause());
+    }
+
+    /** Every preset plans as its command runs it, and none leaves its design to the fallback: it is in rounds or says sequential. */
+    @Test
+    void everyPresetIsInRoundsOrNamesTheSequentialDesign() throws IOException {
+        List<Path> presets;
+        try (Stream<Path> files = Files.list(Home.detect().root().resolve("experiments"))) {
+            presets = files.filter(f -> f.toString().endsWith(".yaml")).sorted().toList();
+        }
+        assertTrue(presets.size() >= 20, presets.toString());
+        for (Path preset : presets) {
+            String name = preset.getFileName().toString().replace(".yaml", "");
+            Experiment e = plan(ExperimentReader.read(preset).sweep() != null ? "sweep" : "run", name);
+            assertTrue(e.inRounds() || e.design().equals(Design.SEQUENTIAL), name + ": " + e.design());
+        }
+    }
+
+    /** The presets that replay a seed or a peer one target after another name the sequential design; the rest take the default. */
+    @Test
+    void thePresetsThatMeasureOneTargetAfterAnotherSayIt() {
+        for (String preset : List.of("seed-000-k6-stages", "seed-001-jmeter-users", "seed-002-ab-tomcat-threads", "seed-003-gateway-latency",
+                "seed-004-gatling-burst", "peer-smoketest", "peer-25k-smooth-spike", "peer-25k-stepped-spike", "cpu-quotas", "example")) {
+            assertEquals(Design.SEQUENTIAL, plan("run", preset).design(), preset);
+        }
+        for (String sweep : List.of("map-cpu", "map-db", "map-gateway", "vt-processor-cache")) {
+            Experiment e = plan("sweep", sweep);
+            assertEquals(Design.SEQUENTIAL, e.design(), sweep);
+            assertEquals(3, e.repeat(), sweep);
+        }
+        for (String paired : List.of("peer-10k", "peer-10k-depth-1", "peer-1k-no-delay", "peer-5k")) {
+            Experiment e = plan("run", paired);
+            assertTrue(e.inRounds(), paired);
+            assertEquals(Duration.ofSeconds(75), e.warmup(), paired);
+        }
+    }
+}
