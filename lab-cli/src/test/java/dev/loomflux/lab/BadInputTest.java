@@ -220,7 +220,7 @@ class BadInputTest {
                 "--users 100000: the load driver holds 6,000,000 connections at once (100,000 users x 60 target JVMs");
     }
 
-    /** A malformed flow is refused before anything starts, naming the file, the flow and the step; so is a driver that cannot run flows yet. */
+    /** A malformed flow is refused before anything starts, naming the file, the flow and the step. */
     @Test
     void aMalformedFlowIsOneLineNamingFileFlowAndStep() throws IOException {
         Path results = Home.detect().results();
@@ -241,8 +241,6 @@ class BadInputTest {
         Files.writeString(yaml, "targets: [mvc]\nprofile: {fixed: {users: 2, duration: 5s}}\nscenarios:\n  - mix: shop\n    flows:\n"
                 + "      - {flow: a, weight: 80, steps: [{name: x, path: /}]}\n      - {flow: b, weight: -1, steps: [{name: y, path: /}]}\n");
         assertOneLineError(LabCli.of("run", yaml.toString()), "lab: " + yaml + ": scenarios[0].flows[1].weight: mix shop, flow b: weight must be a whole number");
-        assertOneLineError(LabCli.of("run", "--scenario", "crud", "--driver", "jmeter", "--design", "sequential"),
-                "lab: --driver jmeter: flows run on the Hyperfoil driver only so far; use --driver hyperfoil");
         assertOneLineError(LabCli.of("run", "--scenario", "crud", "--profile", "loops"),
                 "lab: profile loops: flow crud runs iterations of its steps, and loops counts requests per user: use fixed, stages or rate");
         assertEquals(before, listing(results), "nothing created under results/");

@@ -8,6 +8,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.loomflux.lab.result.Results;
 import dev.loomflux.lab.result.RunRecord;
 import java.io.IOException;
+import java.nio.file.Files;
+import java.util.List;
 import java.util.HashSet;
 import java.util.Set;
 import org.junit.jupiter.api.Tag;
@@ -72,6 +74,12 @@ class PairedIT {
         }
         assertTrue(run.out().contains("paired plaintext: "), run.out());
         assertFalse(run.out().contains(" ahead of "), run.out());
+        // The report opens with the answer: the matrix of pairs x metrics is its first table, and no repeats table follows.
+        String md = Files.readString(Results.file(run.out()).resolveSibling("report.md"));
+        List<String> lines = md.lines().filter(l -> !l.isBlank()).toList();
+        assertTrue(lines.get(0).startsWith("# loomflux report: ") && lines.get(2).startsWith("| a / b | Throughput") && lines.get(4).startsWith("| mvc / mvc2 | "),
+                md);
+        assertFalse(md.contains("too few repeats") || md.contains("Verdicts (medians of repeats)"), md);
     }
 
     /**

@@ -79,17 +79,12 @@ public final class DriverOptions {
         return DriverChoice.roundsObstacle(name(file), agentsGiven(file), rate);
     }
 
-    LoadDriver driver(DriverChoice fromFile, boolean inRounds, boolean rateBlocks) {
-        return driver(fromFile, inRounds, rateBlocks, false);
-    }
-
     /**
      * @param fromFile   the experiment file's choice ({@link DriverChoice#NONE} without one), which the flags override
      * @param inRounds   whether the load is interleaved rounds (the paired design)
      * @param rateBlocks whether those rounds' blocks are a rate
-     * @param flows      whether a scenario is a flow
      */
-    LoadDriver driver(DriverChoice fromFile, boolean inRounds, boolean rateBlocks, boolean flows) {
+    LoadDriver driver(DriverChoice fromFile, boolean inRounds, boolean rateBlocks) {
         if (plan != null || fromFile.plan() != null) {
             return ownPlan(fromFile, inRounds);
         }
@@ -107,10 +102,6 @@ public final class DriverOptions {
                 }
                 if (inRounds && rateBlocks) {
                     throw new UsageException(named + ": the paired design's rate blocks need the Hyperfoil driver; use --profile fixed or --design sequential");
-                }
-                if (flows) {
-                    // JMeter's plan of a flow is written (JmeterPlan); reading its samples by step and flow is not done yet.
-                    throw new UsageException(named + ": flows run on the Hyperfoil driver only so far; use --driver hyperfoil");
                 }
                 yield new Jmeter(processes, Home.detect().jmeter(), agents(file));
             }

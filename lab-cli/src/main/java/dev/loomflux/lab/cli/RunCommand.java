@@ -89,8 +89,7 @@ public class RunCommand implements Callable<Integer> {
         CpuPlan cpus = cpuOptions.plan();
         LaunchSettings settings = jvm.settings(experiment.limits());
         LimitsCheck.require(experiment.targets(), settings, cpus.target(), jvm.cpus != null, jvm.memory != null, file == null ? null : file.toString());
-        LoadDriver loadDriver = driver.driver(experiment.driver(), experiment.inRounds(), experiment.profile() instanceof Profile.Rate,
-                experiment.scenarios().stream().anyMatch(Scenario::isFlow));
+        LoadDriver loadDriver = driver.driver(experiment.driver(), experiment.inRounds(), experiment.profile() instanceof Profile.Rate);
         try (MachineLock taken = machine.take(spec.name(), spec.commandLine().getOut())) {
             return new Runner(Home.detect(), experiment, Procedure.of(experiment), new Runner.Setup(settings, cpus, db, loadDriver, processes), processes::stopping,
                     spec.commandLine().getOut()).run();

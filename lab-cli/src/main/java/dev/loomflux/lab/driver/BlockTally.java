@@ -147,7 +147,7 @@ public final class BlockTally implements Collector {
         return new Block(s.target, s.round, s.position, from, end, total.requestCount, total.responseCount,
                 WindowShare.of(s.seconds, from, end, end, timeoutMs), Errors.of(total), Reconnections.in(total),
                 total.histogram.copy(), perSecond, intended,
-                flows == null ? List.of() : flows.measure(s.byMetric, from, Long.MAX_VALUE, from, end, end, timeoutMs));
+                flows == null ? List.of() : flows.measure(s.byMetric, from, Long.MAX_VALUE, from, end, end, timeoutMs, false));
     }
 
     /** The blocks that ended, in the order they ran. */

@@ -15,10 +15,18 @@ import org.HdrHistogram.Histogram;
  * @param inFlight   the mean number of iterations under way over the window (Little's law: throughput x mean
  *                   latency, and a closed model's users when nothing fails and nobody pauses between iterations)
  * @param latency    the completed iterations, in nanoseconds
+ * @param intervals  the same iterations per second of the window, with start/end timestamps (epoch ms), for a .hlog; empty
+ *                   when the driver keeps none (a .hlog then holds {@code latency} as one interval)
  */
 public record FlowMeasurement(String flow, long completed, long failed, double throughput, double inFlight, Histogram latency,
-                              List<StepMeasurement> steps) {
+                              List<StepMeasurement> steps, List<Histogram> intervals) {
     public FlowMeasurement {
         steps = List.copyOf(steps);
+        intervals = List.copyOf(intervals);
+    }
+
+    /** Without per-second intervals. */
+    public FlowMeasurement(String flow, long completed, long failed, double throughput, double inFlight, Histogram latency, List<StepMeasurement> steps) {
+        this(flow, completed, failed, throughput, inFlight, latency, steps, List.of());
     }
 }

@@ -14,6 +14,7 @@ import java.util.NavigableMap;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.stream.Collectors;
+import org.HdrHistogram.Histogram;
 
 /**
  * The statistics a load of flows keeps, by the metric names both drivers record them under: each step's
@@ -58,9 +59,11 @@ public final class FlowMetrics {
      * @param byMetric  each metric's samples keyed by the epoch ms at which their send second starts
      * @param countFrom samples from this key on are counted, up to {@code countTo} (exclusive)
      * @param shareFrom the window whose shares make throughput and time in flight ({@link WindowShare}), up to {@code shareTo}
+     * @param perSecond whether to keep each second's histograms for a .hlog: a window's, not a block's, which is one interval of its
+     *                  target's log (and a histogram per second, flow and step of every block would hold megabytes for nothing)
      */
     List<FlowMeasurement> measure(Map<String, ? extends NavigableMap<Long, StatisticsSnapshot>> byMetric, long countFrom, long countTo,
-                                  long shareFrom, long shareTo, long sendEndMs, long timeoutMs) {
+                                  long shareFrom, long shareTo, long sendEndMs, long timeoutMs, boolean perSecond) {
         double seconds = Math.max(0, shareTo - shareFrom) / 1000.0;
         List<FlowMeasurement> out = new ArrayList<>();
         for (Flow f : mix.flows()) {
@@ -72,13 +75,14 @@ public final class FlowMetrics {
                 WindowShare share = WindowShare.of(samples, shareFrom, shareTo, sendEndMs, timeoutMs);
                 steps.add(new StepMeasurement(step.name(), step.request(), total.requestCount, total.responseCount, share.rps(seconds),
                         total.histogram.copy(), Errors.of(total), unexpected(step.expect(), total), missing,
-                        step.extract().stream().map(FlowStep.Extract::describe).collect(Collectors.joining(" or "))));
+                        step.extract().stream().map(FlowStep.Extract::describe).collect(Collectors.joining(" or ")),
+                        perSecond ? intervals(samples, countFrom, countTo) : List.of()));
             }
             NavigableMap<Long, StatisticsSnapshot> iterations = samples(byMetric, f.name());
             StatisticsSnapshot total = sum(iterations, countFrom, countTo);
             WindowShare share = WindowShare.of(iterations, shareFrom, shareTo, sendEndMs, timeoutMs);
             out.add(new FlowMeasurement(f.name(), total.responseCount, steps.stream().mapToLong(StepMeasurement::failures).sum(), share.rps(seconds),
-                    share.inFlight(seconds), total.histogram.copy(), steps));
+                    share.inFlight(seconds), total.histogram.copy(), steps, perSecond ? intervals(iterations, countFrom, countTo) : List.of()));
         }
         return out;
     }
@@ -101,6 +105,18 @@ public final class FlowMetrics {
     private static NavigableMap<Long, StatisticsSnapshot> samples(Map<String, ? extends NavigableMap<Long, StatisticsSnapshot>> byMetric, String metric) {
         NavigableMap<Long, StatisticsSnapshot> m = byMetric.get(metric);
         return m == null ? new TreeMap<>() : m;
+    }
+
+    /** The counted seconds' histograms, each stamped with its second (epoch ms), for a .hlog. */
+    private static List<Histogram> intervals(NavigableMap<Long, StatisticsSnapshot> samples, long from, long to) {
+        List<Histogram> out = new ArrayList<>();
+        samples.subMap(from, true, to, false).forEach((second, s) -> {
+            Histogram h = s.histogram.copy();
+            h.setStartTimeStamp(second);
+            h.setEndTimeStamp(second + 1000);
+            out.add(h);
+        });
+        return out;
     }
 
     private static StatisticsSnapshot sum(NavigableMap<Long, StatisticsSnapshot> samples, long from, long to) {

@@ -1,5 +1,6 @@
 package dev.loomflux.lab.driver;
 
+import java.util.List;
 import org.HdrHistogram.Histogram;
 
 /**
@@ -16,9 +17,21 @@ import org.HdrHistogram.Histogram;
  *                   where the step expects 201, a 3xx
  * @param missing    responses with the expected status without a value the step extracts
  * @param extracts   what the step extracts, as its missing values' cause reads: {@code $.id}, {@code header Location}
+ * @param intervals  the step's responses per second of the window, with start/end timestamps (epoch ms), for a .hlog; empty
+ *                   when the driver keeps none (a .hlog then holds {@code latency} as one interval)
  */
 public record StepMeasurement(String step, String request, long requests, long responses, double throughput, Histogram latency, Errors errors,
-                              long unexpected, long missing, String extracts) {
+                              long unexpected, long missing, String extracts, List<Histogram> intervals) {
+    public StepMeasurement {
+        intervals = List.copyOf(intervals);
+    }
+
+    /** Without per-second intervals. */
+    public StepMeasurement(String step, String request, long requests, long responses, double throughput, Histogram latency, Errors errors,
+                           long unexpected, long missing, String extracts) {
+        this(step, request, requests, responses, throughput, latency, errors, unexpected, missing, extracts, List.of());
+    }
+
     /** The step's failures: each ended its user's iteration. */
     public long failures() {
         return errors.total() + unexpected + missing;

@@ -188,7 +188,7 @@ public final class Tally implements Collector {
             long windowFrom = startMillis + from * 1000L;
             share = WindowShare.of(byMillis, windowFrom, windowFrom + elapsedMillis, Long.MAX_VALUE, timeoutMs);
             flowsMeasured = flows == null ? List.of() : flows.measure(byMillis(byMetric), startMillis + from * 1000L, startMillis + (last + 1) * 1000L,
-                    windowFrom, windowFrom + elapsedMillis, Long.MAX_VALUE, timeoutMs);
+                    windowFrom, windowFrom + elapsedMillis, Long.MAX_VALUE, timeoutMs, true);
             nextLive = lastSecond() + 1;
             driverStalls = stalls;
         }

@@ -66,6 +66,8 @@ final class FlowReader {
             flows.add(flow(f.only(IN_MIX), dir, "mix " + name + ", flow", name));
         }
         Map<String, String> owners = new HashMap<>();
+        // The mix's name too: results name a mix's flow and step after it (shop/browse/list), and a flow named as its mix would read as the mix.
+        owners.put(name, "the mix");
         for (int i = 0; i < flows.size(); i++) {
             Node where = nodes.get(i);
             claim(owners, flows.get(i).name(), "flow " + flows.get(i).name(), where.get("flow"), name);
@@ -77,7 +79,7 @@ final class FlowReader {
         return new Mix(name, seed(entry), flows);
     }
 
-    /** Names are the statistics' names: no two flows or steps of a mix share one. */
+    /** Names are the statistics' names: no two flows or steps of a mix share one, nor one with the mix. */
     private static void claim(Map<String, String> owners, String name, String owner, Node where, String mix) {
         String before = owners.putIfAbsent(name, owner);
         if (before != null) {

@@ -8,9 +8,9 @@ import dev.loomflux.lab.driver.WindowShare;
 import dev.loomflux.lab.limits.Cgroup;
 import dev.loomflux.lab.limits.ResourceLimits;
 import dev.loomflux.lab.result.DriverCheck;
+import dev.loomflux.lab.result.FlowResult;
 import dev.loomflux.lab.result.LimitsReport;
 import dev.loomflux.lab.result.Result;
-import dev.loomflux.lab.result.Result.ErrorCounts;
 import dev.loomflux.lab.result.Result.Latency;
 import dev.loomflux.lab.result.Result.PerSecond;
 import dev.loomflux.lab.result.SteadyState;
@@ -28,12 +28,13 @@ public final class MeasuredResult {
     private MeasuredResult() {
     }
 
-    static Result of(String target, String scenario, Measurement m, boolean openModel, Result.Files files, Result.Telemetry telemetry,
+    /** @param flows a load of flows: each flow and step over the window (FlowResults); empty for one request per iteration */
+    static Result of(String target, String scenario, Measurement m, boolean openModel, List<FlowResult> flows, Result.Files files, Result.Telemetry telemetry,
                      Result.Checks checks) {
         double seconds = m.elapsed().toMillis() / 1000.0;
         Result.WindowLoad load = new Result.WindowLoad(Result.round(seconds), m.requests(), m.responses(), Result.round(m.throughput()), Result.round(m.inFlight()),
-                Latency.of(m.latency()), errors(m.errors()), new Result.Bytes(m.bytesSent(), m.bytesReceived()),
-                openModel ? m.behindSchedule() : null, m.cacheHits(), m.reconnections());
+                Latency.of(m.latency()), FlowResults.errors(m.errors(), flows), new Result.Bytes(m.bytesSent(), m.bytesReceived()),
+                openModel ? m.behindSchedule() : null, m.cacheHits(), m.reconnections(), flows.isEmpty() ? null : flows, null);
         return new Result(new Result.Key(target, scenario, null, null, null, null), Result.Status.OK, load, telemetry, files, checks, null, null);
     }
 
@@ -41,12 +42,14 @@ public final class MeasuredResult {
      * A target's measured blocks of interleaved rounds as one result: its requests, responses, errors and
      * latencies over every block, its throughput over their send windows, one row per block in {@code series}
      * (t = the block's round, from 1; rps its throughput, cpu_pct its CPU over the block).
+     *
+     * @param flows a load of flows: each flow and step over the blocks (FlowResults); empty for one request per iteration
      */
     public static Result ofRounds(String target, String scenario, double seconds, long requests, long responses, WindowShare share, Histogram latency,
-                                  Errors errors, long reconnections, List<PerSecond> series, String hlog, String plan, SteadyState steadyState,
-                                  Boolean behindSchedule) {
+                                  Errors errors, long reconnections, List<FlowResult> flows, List<PerSecond> series, String hlog, String plan,
+                                  SteadyState steadyState, Boolean behindSchedule) {
         Result.WindowLoad load = new Result.WindowLoad(Result.round(seconds), requests, responses, Result.round(share.rps(seconds)), Result.round(share.inFlight(seconds)),
-                Latency.of(latency), errors(errors), null, behindSchedule, null, reconnections);
+                Latency.of(latency), FlowResults.errors(errors, flows), null, behindSchedule, null, reconnections, flows.isEmpty() ? null : flows, null);
         return new Result(new Result.Key(target, scenario, null, null, null, null), Result.Status.OK, load, new Result.Telemetry(series, null, null, null),
                 new Result.Files(hlog, plan, null, null), new Result.Checks(steadyState, null, null), null, null);
     }
@@ -92,10 +95,6 @@ public final class MeasuredResult {
         return new LimitsReport(limits.cpus() > 0 ? limits.cpus() : null, limits.memoryBytes() > 0 ? limits.memoryBytes() / (1 << 20) : null,
                 tenths(c.cpuPct()), c.periods(), c.throttledPeriods(), tenths(c.throttledPct()), tenths(c.throttledSeconds()),
                 tenths(end.memoryBytes() / 1048576.0), tenths(end.peakMemoryBytes() / 1048576.0), end.oomKills());
-    }
-
-    private static ErrorCounts errors(Errors e) {
-        return new ErrorCounts(e.total(), e.connect(), e.timeout(), e.status4xx(), e.status5xx(), e.other());
     }
 
     private static double tenths(double v) {

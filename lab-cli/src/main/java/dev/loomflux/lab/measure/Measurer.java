@@ -14,6 +14,7 @@ import dev.loomflux.lab.experiment.Profile;
 import dev.loomflux.lab.experiment.Scenario;
 import dev.loomflux.lab.limits.Cgroup;
 import dev.loomflux.lab.process.Stop;
+import dev.loomflux.lab.result.FlowResult;
 import dev.loomflux.lab.result.Hlog;
 import dev.loomflux.lab.result.JvmFacts;
 import dev.loomflux.lab.result.Result;
@@ -99,6 +100,7 @@ public final class Measurer {
         heard.clear();
         long warmupFrom = System.currentTimeMillis();
         try {
+            DataCopy.reset(database, target.spec(), scenario);
             log.line(name + " " + scenario.name() + ": warmup until steady (up to " + load.warmup().toSeconds() + " s)");
             SteadySignals signals = new SteadySignals(sampler, canary);
             Warmup.Outcome warm;
@@ -143,7 +145,6 @@ public final class Measurer {
             log.line(name + " " + scenario.name() + ": " + (warm.steady() ? "warmup was steady after " + warm.secondsToSteady() + " s"
                     : "NOT steady after " + warm.millis() / 1000 + " s" + (warm.check() == null ? "" : " (" + warm.check().describe() + ")")
                     + "; the measurement takes part in no verdict, consider a longer --warmup"));
-            FlowLines.of(m.flows()).forEach(line -> log.line(name + " " + scenario.name() + ": " + line));
             driver.lastLoadLines().forEach(line -> log.line(name + " " + scenario.name() + ": " + line));
             long measuredFrom = m.intervals().isEmpty() ? System.currentTimeMillis() - m.elapsed().toMillis() : m.intervals().get(0).getStartTimeStamp();
             Phase warmup = new Phase("warmup", warmupFrom, measuredFrom);
@@ -169,7 +170,8 @@ public final class Measurer {
             }
             String csv = base + ".series.csv";
             SeriesCsv.write(dir.resolve(csv), telemetry.series());
-            Result r = MeasuredResult.of(name, scenario.name(), m, open,
+            List<FlowResult> flows = FlowResults.of(m.flows(), dir, base, name + " " + scenario.name(), measured.fromMs(), measured.toMs());
+            Result r = MeasuredResult.of(name, scenario.name(), m, open, flows,
                     new Result.Files(hlog, plan, csv, Files.isRegularFile(dir.resolve(jfr)) ? jfr : null), telemetry,
                     new Result.Checks(SteadyStateReport.of(sampler, warm, load.warmup(), warmup, measured, telemetry.series(), continuous),
                             driverCpu.check().withAgents(MeasuredResult.agents(m, i -> agentHlog(base, i))),
@@ -184,6 +186,10 @@ public final class Measurer {
             if (scenario.needsDatabase() && database.restarts() != dbRestarts) {
                 return Result.failed(name, scenario.name(), "PostgreSQL died during the warmup or measurement and was "
                         + "started again: what the measurement saw of that (errors, a stall) was the database's, not the target's (run.log has when)");
+            }
+            Result.DataRows rows = DataCopy.count(database, target.spec(), scenario, log);
+            if (rows != null) {
+                r = r.withDataRows(rows);
             }
             if (m.responses() == 0) {
                 // Not a sample of the target's speed: statistics over repeats must not average it in.

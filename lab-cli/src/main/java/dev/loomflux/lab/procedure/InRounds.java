@@ -1,6 +1,7 @@
 package dev.loomflux.lab.procedure;
 
 import dev.loomflux.lab.LabException;
+import dev.loomflux.lab.db.Database;
 import dev.loomflux.lab.driver.Block;
 import dev.loomflux.lab.driver.Errors;
 import dev.loomflux.lab.driver.LoadDriver;
@@ -10,6 +11,8 @@ import dev.loomflux.lab.experiment.Design;
 import dev.loomflux.lab.experiment.Experiment;
 import dev.loomflux.lab.experiment.Profile;
 import dev.loomflux.lab.experiment.Scenario;
+import dev.loomflux.lab.measure.DataCopy;
+import dev.loomflux.lab.measure.FlowResults;
 import dev.loomflux.lab.measure.Log;
 import dev.loomflux.lab.measure.MeasuredResult;
 import dev.loomflux.lab.measure.Measurer;
@@ -17,6 +20,7 @@ import dev.loomflux.lab.measure.RunContext;
 import dev.loomflux.lab.measure.Warmup;
 import dev.loomflux.lab.process.Stop;
 import dev.loomflux.lab.result.BlockRecord;
+import dev.loomflux.lab.result.FlowResult;
 import dev.loomflux.lab.verdict.Comparisons;
 import dev.loomflux.lab.result.Hlog;
 import dev.loomflux.lab.result.Result;
@@ -31,6 +35,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
@@ -55,9 +60,11 @@ public final class InRounds {
     private final LoadDriver driver;
     private final Stop stop;
     private final CpuCanary canary;
+    private final Database database;
 
     /** @param progress the run's progress, or null */
     public InRounds(RunContext run, Experiment experiment, ResultsFile results, Progress progress) {
+        this.database = run.database();
         this.driver = run.driver();
         this.stop = run.stop();
         this.canary = run.canary();
@@ -92,6 +99,14 @@ public final class InRounds {
             }
         }
         if (alive.isEmpty() || stop.requested()) {
+            return;
+        }
+        try {
+            // After the compile stages, which wrote too: the rounds start from the seeded rows. A target's sets share its copy.
+            alive.stream().map(TargetVisit::spec).distinct().forEach(spec -> DataCopy.reset(database, spec, scenario));
+        } catch (LabException e) {
+            log.line(scenario.name() + ": " + e.getMessage());
+            alive.forEach(v -> results.add(failed(v, scenario, cell, e.getMessage())));
             return;
         }
         Design design = experiment.design();
@@ -199,6 +214,8 @@ public final class InRounds {
         }
         Set<String> drifting = Comparisons.drifting(records, alive.stream().map(v -> v.spec().name()).distinct().toList());
         List<Result> perTarget = new ArrayList<>();
+        // Counted once per target after all rounds: its sets share its copy.
+        Map<String, Optional<Result.DataRows>> dataRows = new HashMap<>();
         for (TargetVisit v : alive) {
             String name = v.spec().name();
             String label = label(v);
@@ -208,7 +225,8 @@ public final class InRounds {
                 perTarget.add(failed(v, scenario, cell, v.alive() ? "no block was measured" : v.exited("during the rounds")));
                 continue;
             }
-            String hlog = name + "." + scenario.name() + load.suffix() + (experiment.repeat() > 1 ? ".s" + v.repeat() : "") + ".hlog";
+            String base = name + "." + scenario.name() + load.suffix() + (experiment.repeat() > 1 ? ".s" + v.repeat() : "");
+            String hlog = base + ".hlog";
             List<Histogram> intervals = own.stream().map(b -> {
                 Histogram h = b.latency().copy();
                 h.setStartTimeStamp(b.startMs());
@@ -216,8 +234,12 @@ public final class InRounds {
                 return h;
             }).toList();
             Hlog.write(dir.resolve(hlog), name + " " + scenario.name() + " " + scenario.path() + " (blocks of interleaved rounds)", intervals);
-            Result r = v.stamp(result(name, scenario, own, ownRecords, hlog, yaml, warmups.get(label), warmupS.getOrDefault(label, 0L),
+            List<FlowResult> flows = FlowResults.of(FlowResults.overBlocks(own), dir, base, name + " " + scenario.name() + " (blocks of interleaved rounds)",
+                    own.get(0).startMs(), own.get(own.size() - 1).endMs());
+            Result r = v.stamp(result(name, scenario, own, ownRecords, flows, hlog, yaml, warmups.get(label), warmupS.getOrDefault(label, 0L),
                     drifting.contains(name)));
+            Result.DataRows rows = dataRows.computeIfAbsent(name, n -> Optional.ofNullable(DataCopy.count(database, v.spec(), scenario, log))).orElse(null);
+            r = rows == null ? r : r.withDataRows(rows);
             perTarget.add(cell == null ? r : r.withCell(cell));
         }
         results.addRounds(perTarget, records);
@@ -264,15 +286,16 @@ public final class InRounds {
         Double cpu = from != null && to != null && b.responses() > 0 ? Result.round((double) (to.cpuMs() - from.cpuMs()) / b.responses()) : null;
         Double gc = from != null && to != null && from.gcMs() >= 0 && to.gcMs() >= 0 ? Result.round(to.gcMs() - from.gcMs()) : null;
         return new BlockRecord(scenario.name(), cell, set, round, b.position(), target, users, think, Result.round(b.seconds()), b.requests(),
-                b.responses(), b.errors().total(), Result.round(b.rps()), any ? Result.round(b.latency().getValueAtPercentile(50) / 1e6) : null,
+                b.responses(), b.errors().total() + FlowResults.stepFailures(b.flows()), Result.round(b.rps()), any ? Result.round(b.latency().getValueAtPercentile(50) / 1e6) : null,
                 any ? Result.round(b.latency().getValueAtPercentile(99) / 1e6) : null, mean,
                 mean == null ? null : Result.round(b.inFlight()), cpu, to == null ? null : Result.round(to.rssMb()), gc,
                 canaryUs == null ? null : Result.round(canaryUs),
-                b.secondsRps().stream().map(Result::round).toList(), b.intended() < 0 ? null : b.intended(), b.reconnections());
+                b.secondsRps().stream().map(Result::round).toList(), b.intended() < 0 ? null : b.intended(), b.reconnections(),
+                b.flows().isEmpty() ? null : FlowResults.figures(b.flows()));
     }
 
-    private static Result result(String name, Scenario scenario, List<Block> own, List<BlockRecord> records, String hlog, String yaml, Warmup.Outcome warm,
-                                 long warmupS, boolean drifting) {
+    private static Result result(String name, Scenario scenario, List<Block> own, List<BlockRecord> records, List<FlowResult> flows, String hlog, String yaml,
+                                 Warmup.Outcome warm, long warmupS, boolean drifting) {
         Histogram latency = own.get(0).latency().copy();
         long requests = 0;
         long responses = 0;
@@ -301,6 +324,6 @@ public final class InRounds {
                 new SteadyState.DriftCheck(drifting, null, null, null, null, note), !drifting, List.of());
         boolean open = own.get(0).intended() >= 0;
         return MeasuredResult.ofRounds(name, scenario.name(), seconds, requests, responses, share, latency,
-                errors, reconnections, series, hlog, yaml, steady, open ? records.stream().anyMatch(BlockRecord::behindSchedule) : null);
+                errors, reconnections, flows, series, hlog, yaml, steady, open ? records.stream().anyMatch(BlockRecord::behindSchedule) : null);
     }
 }

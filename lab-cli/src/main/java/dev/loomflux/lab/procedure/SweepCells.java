@@ -135,7 +135,7 @@ public final class SweepCells implements Procedure {
             Sweep.Variant a = variants.get(c.a());
             Sweep.Variant b = variants.get(c.b());
             String map = c.cell() == null || a == null || b == null ? null : mapName(c.scenario(), c.cell());
-            if (map != null && a.at().equals(b.at()) && !a.base().equals(b.base()) && c.metricKind() != null) {
+            if (map != null && a.at().equals(b.at()) && !a.base().equals(b.base()) && c.metricKind() != null && c.wholeScenario()) {
                 pairs.add(new SweepVerdicts.PairOutcome(map, at(a, c.cell()), c.metricKind(), a.base(), b.base(), c.outcome()));
             }
         }

@@ -20,8 +20,9 @@ final class Answer {
     enum Standing { WINNER, EQUIVALENT, UNDECIDED }
 
     /**
-     * One comparison: two targets on one metric of one scenario.
+     * One comparison: two targets on one metric of one scenario, or of one flow or step of it.
      *
+     * @param scenario where, as the matrix and the forest plot name it: {@code json}, a step {@code crud/create (POST /items)}
      * @param ratio a / b, null when nothing could be compared
      * @param label "mvc better", "equivalent", "undecided" or "not steady"
      * @param text  the comparison in words, as the summary says it
@@ -53,7 +54,9 @@ final class Answer {
         if (rows.isEmpty()) {
             return new Section("", List.of(Paragraph.plain(nothingToCompare(root))), List.of(), List.of());
         }
-        return new Section("", List.of(), List.of(matrix(rows, caption(root))), List.of(), Forest.svg(rows));
+        boolean parts = root.comparisons() != null && root.comparisons().stream().anyMatch(c -> c.flow() != null)
+                || root.summary() != null && root.summary().verdicts().stream().anyMatch(v -> v.flow() != null);
+        return new Section("", List.of(), List.of(matrix(rows, caption(root), parts)), List.of(), Forest.svg(rows));
     }
 
     /** Every comparison of the run: the paired design's, else (with enough repeats) the verdicts over repeats. */
@@ -77,8 +80,8 @@ final class Answer {
         Standing outcome = won ? Standing.WINNER : PairComparison.EQUIVALENT.equals(c.outcome()) ? Standing.EQUIVALENT : Standing.UNDECIDED;
         String label = won ? (PairComparison.A.equals(c.outcome()) ? c.a() : c.b()) + " better" : c.outcome();
         boolean ci = c.ci().size() == 2;
-        return new Row(c.scenario(), m, m == null ? c.metric() : m.label(), c.a(), c.b(), c.ratio(), ci ? c.ci().get(0) : null, ci ? c.ci().get(1) : null,
-                outcome, label, c.sentence());
+        return new Row(where(c.where(), c.request()), m, m == null ? c.metric() : m.label(), c.a(), c.b(), c.ratio(), ci ? c.ci().get(0) : null,
+                ci ? c.ci().get(1) : null, outcome, label, c.sentence());
     }
 
     /** A verdict gives B's median relative to A's in percent; a / b is 1 / (1 + that), its interval's ends swapped. */
@@ -86,8 +89,13 @@ final class Answer {
         Metric m = Metric.bySummaryName(v.metric());
         String winner = v.clearWinner();
         String label = winner != null ? winner + " better" : v.text().startsWith("not steady") ? "not steady" : "undecided";
-        return new Row(v.scenario(), m, m == null ? v.metric() : m.label(), v.a(), v.b(), inverse(v.diffPct()), inverse(v.ciHighPct()), inverse(v.ciLowPct()),
-                winner != null ? Standing.WINNER : Standing.UNDECIDED, label, v.text());
+        return new Row(where(v.where(), v.request()), m, m == null ? v.metric() : m.label(), v.a(), v.b(), inverse(v.diffPct()), inverse(v.ciHighPct()),
+                inverse(v.ciLowPct()), winner != null ? Standing.WINNER : Standing.UNDECIDED, label, v.text());
+    }
+
+    /** A step's where with the request it sends, so that a reader knows which request it was: "crud/create (POST /items)". */
+    private static String where(String where, String request) {
+        return request == null ? where : where + " (" + request + ")";
     }
 
     private static Double inverse(Double pct) {
@@ -101,11 +109,14 @@ final class Answer {
                 : "The answer: ratio a / b of the medians of " + root.jvmsPerTarget() + " repeats, with its 95% interval; a winner leads by " + band + " or more";
     }
 
-    /** Pairs down, metrics across; the scenario leads each pair when there are several. */
-    private static Table matrix(List<Row> rows, String caption) {
+    /**
+     * Pairs down, metrics across; the scenario leads each pair when there are several, and a flow scenario's rows go scenario
+     * first, then each flow and step of it, every pair under each (a step has no CPU per request of its own: "-").
+     */
+    private static Table matrix(List<Row> rows, String caption, boolean parts) {
         List<String> metrics = rows.stream().map(Row::metricName).distinct().toList();
         boolean scenarios = rows.stream().map(Row::scenario).distinct().count() > 1;
-        List<String> header = new ArrayList<>(List.of(scenarios ? "scenario: a / b" : "a / b"));
+        List<String> header = new ArrayList<>(List.of(parts ? "scenario, flow or step: a / b" : scenarios ? "scenario: a / b" : "a / b"));
         for (String m : metrics) {
             Metric kind = rows.stream().filter(r -> r.metricName().equals(m)).findFirst().orElseThrow().metric();
             header.add(kind == null ? m : m + " (" + (kind.higherIsBetter() ? "higher" : "lower") + " is better)");

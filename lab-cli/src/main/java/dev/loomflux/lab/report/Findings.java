@@ -7,6 +7,7 @@ import dev.loomflux.lab.result.PairComparison;
 import dev.loomflux.lab.result.RepeatSummary;
 import dev.loomflux.lab.result.Result;
 import dev.loomflux.lab.result.RunRecord;
+import dev.loomflux.lab.result.ScenarioPart;
 import dev.loomflux.lab.result.SweepMap;
 import dev.loomflux.lab.stats.Stats;
 import dev.loomflux.lab.verdict.Comparisons;
@@ -66,7 +67,12 @@ final class Findings {
             String runs = runs(root.jvmsPerTarget());
             METRICS.forEach(m -> lines.add(fromRuns(ranked(ok, m), m, runs)));
         }
+        lines.addAll(parts(root, scenario));
         lines.add(errors(ok));
+        Paragraph rows = dataRows(ok);
+        if (rows != null) {
+            lines.add(rows);
+        }
         return lines;
     }
 
@@ -90,8 +96,42 @@ final class Findings {
         return ok.stream().allMatch(r -> r.key().step() != null);
     }
 
+    /** The comparisons of the scenario as a whole: a single flow's, a mix's requests together, any other scenario's. */
     private static List<PairComparison> pairs(RunRecord root, String scenario) {
+        return ofScenario(root, scenario).stream().filter(PairComparison::wholeScenario).toList();
+    }
+
+    private static List<PairComparison> ofScenario(RunRecord root, String scenario) {
         return root.comparisons() == null ? List.of() : root.comparisons().stream().filter(c -> c.scenario().equals(scenario) && c.cell() == null).toList();
+    }
+
+    /** One line per flow of a mix and per step: each of its comparisons in words, why one is undecided left to the matrix. */
+    private static List<Paragraph> parts(RunRecord root, String scenario) {
+        Map<String, List<PairComparison>> byWhere = new LinkedHashMap<>();
+        ofScenario(root, scenario).stream().filter(c -> !c.wholeScenario()).forEach(c -> byWhere.computeIfAbsent(c.where(), k -> new ArrayList<>()).add(c));
+        List<Paragraph> out = new ArrayList<>();
+        byWhere.forEach((where, cs) -> out.add(Paragraph.bullet(where + ": " + String.join("; ", cs.stream().map(PairComparison::withoutNote)
+                .map(PairComparison::sentence).toList()) + ".")));
+        return out;
+    }
+
+    /**
+     * How each target's own copy of table item grew under the scenario's load: the creates no delete followed. In the paired
+     * design the rows counted after all rounds (a target's sets share its copy), from the seeded rows at its reset before them.
+     */
+    static Paragraph dataRows(List<Result> ok) {
+        Map<String, Result.DataRows> byTarget = new LinkedHashMap<>();
+        ok.stream().filter(r -> r.load().dataRows() != null).forEach(r -> byTarget.putIfAbsent(r.target(), r.load().dataRows()));
+        if (byTarget.isEmpty()) {
+            return null;
+        }
+        List<String> parts = new ArrayList<>();
+        byTarget.forEach((t, d) -> parts.add(String.format(Locale.ROOT, "%s %,d (%+,d)", t, d.after(), d.growth())));
+        long reset = byTarget.values().iterator().next().atReset();
+        boolean same = byTarget.values().stream().allMatch(d -> d.atReset() == reset);
+        return Paragraph.bullet("Table item: each target wrote into its own copy, " + (same ? String.format(Locale.ROOT, "%,d rows", reset) : "its seeded rows")
+                + " when reset before its load; after it " + String.join(", ", parts) + ". Rows left are creates that no delete followed in the same "
+                + "iteration: one cut off at the end of its load or failed after its create.");
     }
 
     private static String runs(int repeat) {
@@ -195,7 +235,7 @@ final class Findings {
     /** The verdict on x and y in either order, or null. */
     private static RepeatSummary.PairVerdict verdict(RunRecord root, String scenario, String metric, String x, String y) {
         for (RepeatSummary.PairVerdict v : verdicts(root)) {
-            if (v.scenario().equals(scenario) && v.metric().equals(metric)
+            if (v.scenario().equals(scenario) && v.wholeScenario() && v.metric().equals(metric)
                     && (v.a().equals(x) && v.b().equals(y) || v.a().equals(y) && v.b().equals(x))) {
                 return v;
             }
@@ -209,7 +249,7 @@ final class Findings {
         for (RepeatSummary.PairVerdict v : verdicts(root)) {
             Metric m = Metric.bySummaryName(v.metric());
             String metric = m == null ? v.metric() : m.label().toLowerCase(Locale.ROOT);
-            rows.add(List.of(v.scenario(), metric, v.a() + " vs " + v.b(), v.text()));
+            rows.add(List.of(v.where(), metric, v.a() + " vs " + v.b(), v.text()));
         }
         return new Table("Verdicts (medians of repeats)", List.of("scenario", "metric", "pair", "verdict"), rows);
     }
@@ -239,11 +279,17 @@ final class Findings {
         ok.forEach(r -> byTarget.computeIfAbsent(r.target(), k -> new ArrayList<>()).add(r));
         List<TargetFigure> out = new ArrayList<>();
         byTarget.forEach((target, rs) -> out.add(new TargetFigure(target,
-                new Median().evaluate(rs.stream().mapToDouble(r -> m.read(r) == null ? Double.NaN : m.read(r)).toArray()),
+                new Median().evaluate(rs.stream().map(Findings::asScenario).mapToDouble(r -> m.read(r) == null ? Double.NaN : m.read(r)).toArray()),
                 rs.stream().allMatch(Result::steady))));
         Comparator<TargetFigure> byValue = Comparator.comparingDouble(TargetFigure::value);
         out.sort(m.higherIsBetter() ? byValue.reversed() : byValue);
         return out;
+    }
+
+    /** The figures that stand for its scenario, as its verdicts judge them: a single flow's iterations, else the result's own. */
+    private static Result asScenario(Result r) {
+        Result whole = r.part(ScenarioPart.ofResults(List.of(r)).get(0));
+        return whole == null ? r : whole;
     }
 
     private static Paragraph errors(List<Result> ok) {
@@ -279,8 +325,7 @@ final class Findings {
 
     /** Every pair's outcome on one metric, from the per-round ratios; why one is undecided goes one line below ({@link #notes}). */
     private static String paired(List<PairComparison> pairs, Metric m) {
-        return String.join("; ", pairs.stream().filter(c -> c.metricKind() == m).map(c -> c.note() == null ? c : new PairComparison(c.scenario(), c.cell(),
-                c.metric(), c.a(), c.b(), c.ratio(), c.ci(), c.rounds(), c.outcome(), c.roundsToSettle(), null)).map(PairComparison::sentence).toList());
+        return String.join("; ", pairs.stream().filter(c -> c.metricKind() == m).map(PairComparison::withoutNote).map(PairComparison::sentence).toList());
     }
 
     /** Why a pair has no winner although its interval would give one (drift, sets that disagree), one detail line each. */

@@ -13,7 +13,10 @@ import java.util.Locale;
  * win. Every user string is escaped.
  */
 final class Forest {
+    /** The labels' column at least; wider for longer labels (a flow's steps: "crud/create (POST /items): p99 latency, mvc / webflux"). */
     private static final int LABELS = 300;
+    /** About a character's width at the plot's 12 px sans-serif, for sizing the labels' column. */
+    private static final int CHAR_PX = 7;
     private static final int PLOT = 480;
     private static final int OUTCOMES = 240;
     private static final int ROW = 22;
@@ -38,9 +41,10 @@ final class Forest {
             }
         }
         double pad = 0.06 * Math.log(hi / lo);
-        Scale x = new Scale(Math.log(lo) - pad, Math.log(hi) + pad);
         boolean scenarios = rows.stream().map(Answer.Row::scenario).distinct().count() > 1;
-        int width = LABELS + PLOT + OUTCOMES;
+        int labels = Math.max(LABELS, rows.stream().mapToInt(r -> label(r, scenarios).length()).max().orElse(0) * CHAR_PX + 20);
+        Scale x = new Scale(Math.log(lo) - pad, Math.log(hi) + pad, labels);
+        int width = labels + PLOT + OUTCOMES;
         int height = TOP + rows.size() * ROW + BOTTOM;
         int bottom = TOP + rows.size() * ROW;
         StringBuilder sb = new StringBuilder(String.format(Locale.ROOT,
@@ -48,7 +52,7 @@ final class Forest {
                 width, height, width, height));
         sb.append("<title>Every comparison: ratio a / b with its 95% interval, log scale</title>");
         sb.append(String.format(Locale.ROOT, "<text x=\"%d\" y=\"16\" font-weight=\"bold\">Ratio a / b and its 95%% interval (log scale); "
-                + "shaded: within ±%s%%, no win</text>", LABELS, Cells.num(Stats.MIN_EFFECT_PCT)));
+                + "shaded: within ±%s%%, no win</text>", labels, Cells.num(Stats.MIN_EFFECT_PCT)));
         sb.append(String.format(Locale.ROOT, "<rect class=\"band\" x=\"%.1f\" y=\"%d\" width=\"%.1f\" height=\"%d\" fill=\"#e3f1e6\"/>",
                 x.at(1 / margin), TOP - 6, x.at(margin) - x.at(1 / margin), bottom - TOP + 6));
         for (double t : ticks(lo, hi)) {
@@ -63,12 +67,16 @@ final class Forest {
         return sb.append("</svg>\n").toString();
     }
 
+    private static String label(Answer.Row r, boolean scenarios) {
+        return (scenarios ? r.scenario() + ": " : "") + r.metricName() + ", " + r.pair();
+    }
+
     private static void row(StringBuilder sb, Answer.Row r, int y, Scale x, boolean scenarios) {
-        String label = (scenarios ? r.scenario() + ": " : "") + r.metricName() + ", " + r.pair();
+        String label = label(r, scenarios);
         String colour = COLOURS[r.outcome().ordinal()];
         sb.append("<g class=\"row\" data-label=\"").append(HtmlReport.escape(label)).append("\"><title>").append(HtmlReport.escape(r.text()))
                 .append("</title>");
-        sb.append(String.format(Locale.ROOT, "<text x=\"%d\" y=\"%d\" text-anchor=\"end\">%s</text>", LABELS - 10, y + 4, HtmlReport.escape(label)));
+        sb.append(String.format(Locale.ROOT, "<text x=\"%d\" y=\"%d\" text-anchor=\"end\">%s</text>", x.labels() - 10, y + 4, HtmlReport.escape(label)));
         if (r.ratio() != null && r.ratio() > 0) {
             if (r.low() != null && r.high() != null && r.low() > 0) {
                 sb.append(String.format(Locale.ROOT, "<line class=\"ci\" x1=\"%.1f\" x2=\"%.1f\" y1=\"%d\" y2=\"%d\" stroke=\"%s\" stroke-width=\"2\"/>",
@@ -76,7 +84,7 @@ final class Forest {
             }
             sb.append(String.format(Locale.ROOT, "<circle cx=\"%.1f\" cy=\"%d\" r=\"4\" fill=\"%s\"/>", x.at(r.ratio()), y, colour));
         }
-        sb.append(String.format(Locale.ROOT, "<text x=\"%d\" y=\"%d\" fill=\"%s\">%s</text></g>", LABELS + PLOT + 10, y + 4, colour,
+        sb.append(String.format(Locale.ROOT, "<text x=\"%d\" y=\"%d\" fill=\"%s\">%s</text></g>", x.labels() + PLOT + 10, y + 4, colour,
                 HtmlReport.escape(r.label() + " " + r.ratioText())));
     }
 
@@ -98,10 +106,10 @@ final class Forest {
         return Double.parseDouble(String.format(Locale.ROOT, "%.6g", v));
     }
 
-    /** ln(value) from {@code from} to {@code to} onto the plot's pixels. */
-    private record Scale(double from, double to) {
+    /** ln(value) from {@code from} to {@code to} onto the plot's pixels, which start right of the labels' column. */
+    private record Scale(double from, double to, int labels) {
         double at(double value) {
-            return LABELS + (Math.log(value) - from) / (to - from) * PLOT;
+            return labels + (Math.log(value) - from) / (to - from) * PLOT;
         }
     }
 }

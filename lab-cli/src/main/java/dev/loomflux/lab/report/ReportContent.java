@@ -236,12 +236,13 @@ final class ReportContent {
         RepeatSummary summary = root.summary();
         if (summary != null) {
             for (RepeatSummary.Median e : summary.estimates()) {
-                rows.add(List.of(e.target(), e.scenario(), e.metric(), String.valueOf(e.n()), Cells.num(e.median()),
+                rows.add(List.of(e.target(), e.where(), e.metric(), String.valueOf(e.n()), Cells.num(e.median()),
                         Cells.num(e.ciLow()) + " - " + Cells.num(e.ciHigh()), Cells.num(e.min()) + " - " + Cells.num(e.max())));
             }
             verdicts.add(Paragraph.plain("Method: " + summary.method()));
             for (RepeatSummary.PairVerdict v : summary.verdicts()) {
-                verdicts.add(Paragraph.bullet(v.scenario() + " " + v.metric() + ", " + v.a() + " vs " + v.b() + ": " + v.text()));
+                verdicts.add(Paragraph.bullet(v.where() + (v.request() == null ? "" : " (" + v.request() + ")") + " " + v.metric() + ", " + v.a() + " vs "
+                        + v.b() + ": " + v.text()));
             }
         }
         return new Section("Repeats: medians, 95% confidence intervals and verdicts", verdicts,

@@ -1,12 +1,17 @@
 package dev.loomflux.lab.report;
 
 import dev.loomflux.lab.result.DriverCheck;
+import dev.loomflux.lab.result.FlowResult;
 import dev.loomflux.lab.result.JvmFacts;
 import dev.loomflux.lab.result.PhaseStats;
 import dev.loomflux.lab.result.Result;
+import dev.loomflux.lab.result.StepResult;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
+import java.util.Map;
 
 /**
  * A scenario's tables, one row per result: response times, throughput and errors, each JMeter agent's
@@ -17,9 +22,90 @@ final class ScenarioTables {
     private ScenarioTables() {
     }
 
-    /** All of them, in the report's order. */
+    /** All of them, in the report's order: a flow scenario's tables per flow, and its table of rows, after the throughput. */
     static List<Table> of(List<Result> all, String column) {
-        return List.of(latency(all, column), throughput(all, column), agents(all, column), phases(all, column), jvm(all, column));
+        List<Table> out = new ArrayList<>(List.of(latency(all, column), throughput(all, column)));
+        out.addAll(flows(all, column));
+        Table rows = dataRows(all);
+        if (rows != null) {
+            out.add(rows);
+        }
+        out.addAll(List.of(agents(all, column), phases(all, column), jvm(all, column)));
+        return out;
+    }
+
+    /**
+     * A table per flow: its whole iterations, then each step, every target under each, with their rates, latencies and
+     * failures by cause (a step's own: a status it does not expect, a value it could not extract).
+     */
+    private static List<Table> flows(List<Result> results, String column) {
+        List<Result> withFlows = results.stream().filter(r -> r.ok() && r.load().flows() != null).toList();
+        List<String> names = withFlows.stream().flatMap(r -> r.load().flows().stream()).map(FlowResult::flow).distinct().toList();
+        List<Table> out = new ArrayList<>();
+        for (String flow : names) {
+            List<List<String>> rows = new ArrayList<>();
+            List<String> steps = new ArrayList<>();
+            for (Result r : withFlows) {
+                FlowResult f = flow(r, flow);
+                if (f == null) {
+                    continue;
+                }
+                f.steps().stream().map(StepResult::step).filter(s -> !steps.contains(s)).forEach(steps::add);
+                List<String> row = new ArrayList<>(List.of("whole iteration", ""));
+                row.addAll(who(r, column));
+                row.addAll(figures(f.throughputRps(), f.latencyMs()));
+                row.addAll(List.of(Cells.num(f.completed()), Cells.num(f.failed()), "", "", "", "", "", ""));
+                rows.add(row);
+            }
+            for (String step : steps) {
+                for (Result r : withFlows) {
+                    FlowResult f = flow(r, flow);
+                    StepResult s = f == null ? null : f.steps().stream().filter(x -> x.step().equals(step)).findFirst().orElse(null);
+                    if (s == null) {
+                        continue;
+                    }
+                    Result.ErrorCounts e = s.errors();
+                    List<String> row = new ArrayList<>(List.of(step, s.request()));
+                    row.addAll(who(r, column));
+                    row.addAll(figures(s.throughputRps(), s.latencyMs()));
+                    row.addAll(List.of(Cells.num(s.responses()), Cells.num(e.total()), Cells.num(e.connect()), Cells.num(e.timeout()), Cells.num(e.status4xx()),
+                            Cells.num(e.status5xx()), Cells.num(e.unexpected()),
+                            Cells.num(e.missing()) + (s.missingCause() == null ? "" : " (" + s.missingCause() + ")")));
+                    rows.add(row);
+                }
+            }
+            List<String> header = new ArrayList<>(List.of("step", "request", "target"));
+            if (column != null) {
+                header.add(column);
+            }
+            header.addAll(List.of("rps", "p50 ms", "p90 ms", "p99 ms", "max ms", "completed or responses", "failed", "connect", "timeout", "4xx", "5xx",
+                    "unexpected status", "missing value"));
+            out.add(new Table("Flow " + flow + ": whole iterations (completed per second, first request sent to last response) and each step",
+                    header, rows));
+        }
+        return out;
+    }
+
+    private static FlowResult flow(Result r, String name) {
+        return r.load().flows().stream().filter(f -> f.flow().equals(name)).findFirst().orElse(null);
+    }
+
+    private static List<String> figures(Double rps, Result.Latency l) {
+        return List.of(Cells.num(rps), Cells.num(l == null ? null : l.p50()), Cells.num(l == null ? null : l.p90()), Cells.num(l == null ? null : l.p99()),
+                Cells.num(l == null ? null : l.max()));
+    }
+
+    /** How each target's own copy of table item grew under the load; a target's sets share one copy, counted once after all of them. */
+    private static Table dataRows(List<Result> results) {
+        Map<String, Result.DataRows> byTarget = new LinkedHashMap<>();
+        results.stream().filter(r -> r.ok() && r.load().dataRows() != null).forEach(r -> byTarget.putIfAbsent(r.target(), r.load().dataRows()));
+        if (byTarget.isEmpty()) {
+            return null;
+        }
+        List<List<String>> rows = new ArrayList<>();
+        byTarget.forEach((t, d) -> rows.add(List.of(t, Cells.num(d.atReset()), Cells.num(d.after()), String.format(Locale.ROOT, "%+d", d.growth()))));
+        return new Table("Table item: each target's own copy, reset before the load and counted after it (rows left: creates no delete followed)",
+                List.of("target", "rows at reset", "rows after", "growth"), rows);
     }
 
     private static List<String> who(Result r, String column) {

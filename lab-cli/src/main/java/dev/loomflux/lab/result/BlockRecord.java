@@ -27,13 +27,86 @@ import java.util.Map;
  * @param secondsRps      responses per second by the second their request was sent
  * @param intended        open model: the arrivals the schedule asked for in the send window; absent for a closed model
  * @param reconnections   responses to the block's requests that closed their connection ({@code Connection: close}); not errors
+ * @param flows           a load of flows: each flow's figures over the block, with its steps' (the fields above count the steps'
+ *                        requests together, and {@code errors} their failures); null for one request per iteration
  */
 public record BlockRecord(String scenario, Map<String, Integer> cell, int set, int round, int position, String target, Integer users, Double thinkMs, double seconds, long requests, long responses, long errors,
                           double rps, Double p50, Double p99, Double meanMs, @JsonAlias("little_users") Double inFlight, Double cpuMsPerRequest, Double rssMb, Double gcMs,
-                          Double canaryUs, List<Double> secondsRps, Long intended, Long reconnections) {
+                          Double canaryUs, List<Double> secondsRps, Long intended, Long reconnections, List<FlowFigures> flows) {
     public BlockRecord {
         cell = cell == null ? null : Collections.unmodifiableMap(new LinkedHashMap<>(cell));
         secondsRps = secondsRps == null ? List.of() : List.copyOf(secondsRps);
+        flows = flows == null ? null : List.copyOf(flows);
+    }
+
+    /** A block of a load of one request per iteration. */
+    public BlockRecord(String scenario, Map<String, Integer> cell, int set, int round, int position, String target, Integer users, Double thinkMs, double seconds,
+                       long requests, long responses, long errors, double rps, Double p50, Double p99, Double meanMs, Double inFlight, Double cpuMsPerRequest,
+                       Double rssMb, Double gcMs, Double canaryUs, List<Double> secondsRps, Long intended, Long reconnections) {
+        this(scenario, cell, set, round, position, target, users, thinkMs, seconds, requests, responses, errors, rps, p50, p99, meanMs, inFlight,
+                cpuMsPerRequest, rssMb, gcMs, canaryUs, secondsRps, intended, reconnections, null);
+    }
+
+    /**
+     * One flow over a block: what the comparisons of the flow and of its steps read (docs/results-schema.md).
+     *
+     * @param completed iterations sent in the block that went through every step
+     * @param failed    iterations a step ended
+     * @param rps       completed iterations per second of the send window
+     * @param p50       the completed iterations' median latency, ms; null without one
+     * @param meanMs    their mean latency: a user's cycle through the flow
+     */
+    public record FlowFigures(String flow, long completed, long failed, double rps, Double p50, Double p99, Double meanMs, List<StepFigures> steps) {
+        public FlowFigures {
+            steps = List.copyOf(steps);
+        }
+    }
+
+    /**
+     * One step of a flow over a block.
+     *
+     * @param request  as the step reads: {@code POST /items}
+     * @param failures its failed requests and responses, by every cause (its errors, unexpected statuses, missing values)
+     * @param rps      its responses (any status) per second of the send window
+     */
+    public record StepFigures(String step, String request, long responses, long failures, double rps, Double p50, Double p99) {
+    }
+
+    /**
+     * The block as one part of its scenario measured it, for the comparisons of that part: a flow's iterations or a step's
+     * requests in place of the block's requests together; null when the block has no such part. The block's users, in
+     * flight and think time stay the block's: Little's law judges the block, and an open model's schedule is the block's, so a part
+     * has none. The user's cycle ({@code meanMs}, which
+     * {@link #rpsResolution()} reads) is the flow's for the flow and for each of its steps, and only the whole has a CPU
+     * per request, except a flow that is its whole scenario.
+     */
+    public BlockRecord view(ScenarioPart part) {
+        if (part.isWhole()) {
+            return this;
+        }
+        FlowFigures f = flows == null ? null : flows.stream().filter(x -> x.flow().equals(part.flow())).findFirst().orElse(null);
+        if (f == null) {
+            return null;
+        }
+        Double cpu = part.standsForScenario(scenario) ? cpuMsPerRequest : null;
+        if (part.step() == null) {
+            return new BlockRecord(scenario, cell, set, round, position, target, users, thinkMs, seconds, f.completed(), f.completed(), f.failed(), f.rps(),
+                    f.p50(), f.p99(), f.meanMs(), inFlight, cpu, rssMb, gcMs, canaryUs, List.of(), null, reconnections, null);
+        }
+        StepFigures s = f.steps().stream().filter(x -> x.step().equals(part.step())).findFirst().orElse(null);
+        return s == null ? null : new BlockRecord(scenario, cell, set, round, position, target, users, thinkMs, seconds, s.responses(), s.responses(),
+                s.failures(), s.rps(), s.p50(), s.p99(), f.meanMs(), inFlight, null, rssMb, gcMs, canaryUs, List.of(), null, reconnections, null);
+    }
+
+    /** The parts of its scenario these blocks measured: those of the first block with flows, else the whole alone. */
+    public static List<ScenarioPart> parts(List<BlockRecord> blocks) {
+        Map<String, Map<String, String>> shape = new LinkedHashMap<>();
+        blocks.stream().filter(b -> b.flows() != null && !b.flows().isEmpty()).findFirst().ifPresent(b -> b.flows().forEach(f -> {
+            Map<String, String> steps = new LinkedHashMap<>();
+            f.steps().forEach(s -> steps.put(s.step(), s.request()));
+            shape.put(f.flow(), steps);
+        }));
+        return ScenarioPart.of(shape);
     }
 
     /** The scenario and, in a sweep, the cell: what the blocks of one comparison share. */

@@ -11,6 +11,10 @@ import java.util.Map;
  * their per-round ratios (docs/statistics.md, docs/results-schema.md).
  *
  * @param cell           a sweep's cell; absent outside a sweep
+ * @param flow           the flow compared, or one of whose steps is (docs/statistics.md, "Flows and their steps"); absent for a
+ *                       scenario that is not a flow and for a mix's requests together
+ * @param step           the step of the flow compared; absent for the flow's whole iterations
+ * @param request        the step's request as it reads, {@code POST /items}; absent without a step
  * @param ratio          a / b, the Hodges-Lehmann estimate over rounds; absent when no round could be compared
  * @param ci             [low, high], the 95% interval of a / b; empty when no round could be compared
  * @param rounds         rounds with both figures, over every set of JVMs
@@ -19,8 +23,8 @@ import java.util.Map;
  * @param roundsToSettle for an undecided one, the rounds likely to settle it at the same spread; absent otherwise
  * @param note           why there is no winner although the interval would give one (drift, sets that disagree); absent otherwise
  */
-public record PairComparison(String scenario, Map<String, Integer> cell, String metric, String a, String b, Double ratio, List<Double> ci, int rounds, String outcome,
-                             Integer roundsToSettle, String note) {
+public record PairComparison(String scenario, Map<String, Integer> cell, String flow, String step, String request, String metric, String a, String b, Double ratio,
+                             List<Double> ci, int rounds, String outcome, Integer roundsToSettle, String note) {
     public static final String A = "a";
     public static final String B = "b";
     public static final String EQUIVALENT = "equivalent";
@@ -31,9 +35,30 @@ public record PairComparison(String scenario, Map<String, Integer> cell, String 
         ci = List.copyOf(ci);
     }
 
-    /** "json", or in a sweep "json users=50" (the console's "paired json users=50: ..."). */
+    /** Of a scenario's requests together, as of every scenario that is not a flow. */
+    public PairComparison(String scenario, Map<String, Integer> cell, String metric, String a, String b, Double ratio, List<Double> ci, int rounds,
+                          String outcome, Integer roundsToSettle, String note) {
+        this(scenario, cell, null, null, null, metric, a, b, ratio, ci, rounds, outcome, roundsToSettle, note);
+    }
+
+    /** "json", or in a sweep "json users=50" (the console's "paired json users=50: ..."); a flow's step "crud/create". */
     public String where() {
-        return BlockRecord.where(scenario, cell);
+        return BlockRecord.where(part().where(scenario), cell);
+    }
+
+    /** What of the scenario it compares: the whole, a flow or a step. */
+    public ScenarioPart part() {
+        return new ScenarioPart(flow, step, request);
+    }
+
+    /** Whether it compares the scenario as a whole (a single flow is its scenario), not a mix's flow or a step. */
+    public boolean wholeScenario() {
+        return part().standsForScenario(scenario);
+    }
+
+    /** The same without its note, as a line that gives the note below it says it. */
+    public PairComparison withoutNote() {
+        return new PairComparison(scenario, cell, flow, step, request, metric, a, b, ratio, ci, rounds, outcome, roundsToSettle, null);
     }
 
     public Metric metricKind() {
@@ -42,11 +67,13 @@ public record PairComparison(String scenario, Map<String, Integer> cell, String 
 
     /**
      * In words, better side first: "mvc ahead of webflux on throughput by 23.4% (95% CI 18.0-29.1%)",
-     * "mvc and mvc-vt equivalent on p99 within 5%", "median latency undecided between mvc and webflux (...)".
+     * "mvc and mvc-vt equivalent on p99 within 5%", "median latency undecided between mvc and webflux (...)"; a step's
+     * metric after its request, "mvc-vt ahead of mvc on POST /items p99: ...", a flow's after its name, "on crud flow throughput".
      */
     public String sentence() {
         Metric m = metricKind();
-        String words = m == null ? metric : m.words();
+        String subject = part().subject();
+        String words = (subject == null ? "" : subject + " ") + (m == null ? metric : m.words());
         boolean aBetter = A.equals(outcome);
         return switch (outcome) {
             case A, B -> {

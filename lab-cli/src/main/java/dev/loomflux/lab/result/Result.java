@@ -57,10 +57,35 @@ public record Result(@JsonUnwrapped Key key, @JsonUnwrapped Status outcome, @Jso
      * @param behindSchedule open model only: whether arrivals waited for a free user
      * @param reconnections  responses that closed their connection ({@code Connection: close}), after each of which the
      *                       driver opened a new one: not errors, but a cost of the target's; null in results from before it was counted
+     * @param flows          a load of flows: each flow over the window, with its steps (the fields above count the steps'
+     *                       requests together); null for one request per iteration
+     * @param dataRows       a flow on a built-in target's items: the rows of its copy of table item at its reset and after the
+     *                       load; null elsewhere
      */
     public record WindowLoad(Double durationS, Long requests, Long responses, Double throughputRps, Double inFlight, Latency latencyMs,
-                             ErrorCounts errors, Bytes bytes, Boolean behindSchedule, Long cacheHits, Long reconnections) {
-        static final WindowLoad NONE = new WindowLoad(null, null, null, null, null, null, null, null, null, null, null);
+                             ErrorCounts errors, Bytes bytes, Boolean behindSchedule, Long cacheHits, Long reconnections, List<FlowResult> flows,
+                             DataRows dataRows) {
+        static final WindowLoad NONE = new WindowLoad(null, null, null, null, null, null, null, null, null, null, null, null, null);
+
+        public WindowLoad {
+            flows = flows == null ? null : List.copyOf(flows);
+        }
+
+        /** Of a load of one request per iteration. */
+        public WindowLoad(Double durationS, Long requests, Long responses, Double throughputRps, Double inFlight, Latency latencyMs,
+                          ErrorCounts errors, Bytes bytes, Boolean behindSchedule, Long cacheHits, Long reconnections) {
+            this(durationS, requests, responses, throughputRps, inFlight, latencyMs, errors, bytes, behindSchedule, cacheHits, reconnections, null, null);
+        }
+    }
+
+    /**
+     * The rows of a target's own copy of table item (docs/results-schema.md): how many it held when the lab reset it before the
+     * load, and after the load. What the load left there: the creates no delete followed.
+     */
+    public record DataRows(long atReset, long after) {
+        public long growth() {
+            return after - atReset;
+        }
     }
 
     /**
@@ -122,8 +147,17 @@ public record Result(@JsonUnwrapped Key key, @JsonUnwrapped Status outcome, @Jso
         }
     }
 
+    /**
+     * Failed requests by cause, each counted once. A load of flows adds its steps' own failures, which are responses: a status the
+     * step does not expect ({@code unexpected}) and an expected one without the value the step extracts ({@code missing}); the total
+     * counts them too. Both are null for a load of one request per iteration.
+     */
     public record ErrorCounts(long total, long connect, long timeout, @JsonProperty("4xx") long status4xx, @JsonProperty("5xx") long status5xx,
-                              long other) {
+                              long other, Long unexpected, Long missing) {
+        /** Of a load of one request per iteration. */
+        public ErrorCounts(long total, long connect, long timeout, long status4xx, long status5xx, long other) {
+            this(total, connect, timeout, status4xx, status5xx, other, null, null);
+        }
     }
 
     public record Bytes(long sent, long received) {
@@ -175,6 +209,39 @@ public record Result(@JsonUnwrapped Key key, @JsonUnwrapped Status outcome, @Jso
     public Result inSet() {
         return key.repeat() == null ? this : new Result(new Key(key.target(), key.scenario(), key.set() != null ? key.set() : key.repeat(), null, key.step(),
                 key.cell()), outcome, load, telemetry, files, checks, slo, visit);
+    }
+
+    /** With the rows its load left in the target's copy of table item. */
+    public Result withDataRows(DataRows rows) {
+        WindowLoad l = load;
+        return new Result(key, outcome, new WindowLoad(l.durationS(), l.requests(), l.responses(), l.throughputRps(), l.inFlight(), l.latencyMs(),
+                l.errors(), l.bytes(), l.behindSchedule(), l.cacheHits(), l.reconnections(), l.flows(), rows), telemetry, files, checks, slo, visit);
+    }
+
+    /**
+     * Its figures of one part of its scenario, as a result of their own that {@link Metric} reads (throughput, latency, errors): a
+     * flow's whole iterations, or a step's requests; null when it has no such part. The whole scenario is the result itself.
+     */
+    public Result part(ScenarioPart part) {
+        if (part.isWhole() || load.flows() == null) {
+            return part.isWhole() ? this : null;
+        }
+        FlowResult f = load.flows().stream().filter(x -> x.flow().equals(part.flow())).findFirst().orElse(null);
+        if (f == null) {
+            return null;
+        }
+        WindowLoad l;
+        if (part.step() == null) {
+            l = new WindowLoad(load.durationS(), f.completed() + f.failed(), f.completed(), f.throughputRps(), f.inFlight(), f.latencyMs(),
+                    null, null, null, null, null);
+        } else {
+            StepResult s = f.steps().stream().filter(x -> x.step().equals(part.step())).findFirst().orElse(null);
+            if (s == null) {
+                return null;
+            }
+            l = new WindowLoad(load.durationS(), s.requests(), s.responses(), s.throughputRps(), null, s.latencyMs(), s.errors(), null, null, null, null);
+        }
+        return new Result(key, outcome, l, telemetry, files, checks, slo, visit);
     }
 
     /** As measured in this cell of a sweep. */

@@ -50,12 +50,13 @@ public final class Summary {
         List<String[]> rows = new ArrayList<>();
         rows.add(new String[] {"TARGET", "SCENARIO", "METRIC", "N", "MEDIAN", "95% CI", "MIN-MAX"});
         for (RepeatSummary.Median e : summary.estimates()) {
-            rows.add(new String[] {e.target(), e.scenario(), e.metric(), str(e.n()), str(e.median()), e.ciLow() + " - " + e.ciHigh(),
+            rows.add(new String[] {e.target(), e.where(), e.metric(), str(e.n()), str(e.median()), e.ciLow() + " - " + e.ciHigh(),
                     e.min() + " - " + e.max()});
         }
         Tables.plain(rows, Set.of(3, 4)).forEach(out);
         for (RepeatSummary.PairVerdict v : summary.verdicts()) {
-            out.accept("verdict " + v.scenario() + " " + v.metric() + ", " + v.a() + " vs " + v.b() + ": " + v.text());
+            out.accept("verdict " + v.where() + (v.request() == null ? "" : " (" + v.request() + ")") + " " + v.metric() + ", " + v.a() + " vs " + v.b()
+                    + ": " + v.text());
         }
     }
 

@@ -4,6 +4,7 @@ import dev.loomflux.lab.result.BlockRecord;
 import dev.loomflux.lab.result.Metric;
 import dev.loomflux.lab.result.PairComparison;
 import dev.loomflux.lab.result.Result;
+import dev.loomflux.lab.result.ScenarioPart;
 import dev.loomflux.lab.stats.Paired;
 import dev.loomflux.lab.stats.Stats;
 import java.util.ArrayList;
@@ -22,7 +23,8 @@ import org.apache.commons.math3.stat.inference.MannWhitneyUTest;
 
 /**
  * results.json's {@code comparisons} from its {@code blocks}: per scenario, metric and pair of targets,
- * the per-round ratios judged by {@link Paired}. The sets of JVMs are pooled round by round; a winner
+ * the per-round ratios judged by {@link Paired}; a flow scenario's per part of it ({@link ScenarioPart}: its flow and each
+ * step, docs/statistics.md, "Flows and their steps"). The sets of JVMs are pooled round by round; a winner
  * must show in every set. A target whose throughput trends across the
  * rounds against every other target takes part in no verdict: its blocks are not one state.
  */
@@ -43,6 +45,9 @@ public final class Comparisons {
     private Comparisons() {
     }
 
+    /** The metrics a mix's flow and a flow's step are compared on: the target's CPU is the block's, not a part's. */
+    static final List<Metric> PART_METRICS = List.of(Metric.THROUGHPUT, Metric.P50, Metric.P99);
+
     /** Per scenario (and sweep cell), metric and pair of targets; a closed model's blocks carry their users for Little's law. */
     public static List<PairComparison> of(List<BlockRecord> all, List<String> targets) {
         return of(all, targets, 0);
@@ -57,15 +62,19 @@ public final class Comparisons {
         Map<String, List<BlockRecord>> byWhere = blocks.stream()
                 .collect(Collectors.groupingBy(BlockRecord::where, LinkedHashMap::new, Collectors.toList()));
         byWhere.forEach((where, list) -> {
+            // Drift and pacing are the JVM's and the load side's, judged on the block's requests together for every part of it.
             Set<String> drifting = drifting(list, targets);
             BlockRecord first = list.get(0);
-            for (Metric m : METRICS) {
-                for (int i = 0; i < targets.size(); i++) {
-                    for (int j = i + 1; j < targets.size(); j++) {
-                        PairComparison c = compare(first.scenario(), first.cell(), m, targets.get(i), targets.get(j), list, drifting,
-                                pacedRounds(all, where, targets.get(i), targets.get(j)), latencyStepMs);
-                        if (c != null) {
-                            out.add(c);
+            for (ScenarioPart part : BlockRecord.parts(list)) {
+                List<BlockRecord> view = list.stream().map(b -> b.view(part)).filter(Objects::nonNull).toList();
+                for (Metric m : part.standsForScenario(first.scenario()) ? METRICS : PART_METRICS) {
+                    for (int i = 0; i < targets.size(); i++) {
+                        for (int j = i + 1; j < targets.size(); j++) {
+                            PairComparison c = compare(first.scenario(), first.cell(), part, m, targets.get(i), targets.get(j), view, drifting,
+                                    pacedRounds(all, where, targets.get(i), targets.get(j)), latencyStepMs);
+                            if (c != null) {
+                                out.add(c);
+                            }
                         }
                     }
                 }
@@ -129,12 +138,12 @@ public final class Comparisons {
         return false;
     }
 
-    private static PairComparison compare(String scenario, Map<String, Integer> cell, Metric m, String a, String b, List<BlockRecord> blocks,
+    private static PairComparison compare(String scenario, Map<String, Integer> cell, ScenarioPart part, Metric m, String a, String b, List<BlockRecord> blocks,
                                           Set<String> drifting, long pacedRounds, double latencyStepMs) {
         List<double[]> pairs = pairs(blocks, m, a, b, null);
         if (pairs.isEmpty()) {
-            return pacedRounds == 0 ? null : new PairComparison(scenario, cell, m.id(), a, b, null, List.of(), 0, PairComparison.UNDECIDED, null,
-                    pacedNote(pacedRounds));
+            return pacedRounds == 0 ? null : new PairComparison(scenario, cell, part.flow(), part.step(), part.request(), m.id(), a, b, null, List.of(), 0,
+                    PairComparison.UNDECIDED, null, pacedNote(pacedRounds));
         }
         double resolution = resolution(blocks, m, a, latencyStepMs) + resolution(blocks, m, b, latencyStepMs);
         double jvms = jvmHalfWidth(blocks, m, a, b);
@@ -170,8 +179,9 @@ public final class Comparisons {
             outcome = PairComparison.UNDECIDED;
         }
         int settle = pooled.roundsToSettle();
-        return new PairComparison(scenario, cell, m.id(), a, b, round(pooled.ratio()), List.of(round(pooled.low()), round(pooled.high())), pooled.rounds(),
-                outcome, outcome.equals(PairComparison.UNDECIDED) && note == null && settle > 0 ? settle : null, note);
+        return new PairComparison(scenario, cell, part.flow(), part.step(), part.request(), m.id(), a, b, round(pooled.ratio()),
+                List.of(round(pooled.low()), round(pooled.high())), pooled.rounds(), outcome,
+                outcome.equals(PairComparison.UNDECIDED) && note == null && settle > 0 ? settle : null, note);
     }
 
     private static String pacedNote(long rounds) {

@@ -69,6 +69,10 @@ class FlowTallyTest {
         assertEquals(1, crud.steps().get(1).errors().total());
         assertEquals(0, crud.steps().get(1).unexpected(), "a 404 is an error of its own, not an unexpected status");
         assertEquals(1, crud.steps().get(2).requests());
+        // Each step's and the flow's seconds, for their .hlog files: create answered in second 0 only, update in second 1.
+        assertEquals(List.of(START), create.intervals().stream().map(h -> h.getStartTimeStamp()).toList());
+        assertEquals(List.of(START + 1000), crud.steps().get(2).intervals().stream().map(h -> h.getStartTimeStamp()).toList());
+        assertEquals(2, crud.intervals().get(0).getTotalCount());
     }
 
     @Test

@@ -171,6 +171,10 @@ class FlowReaderTest {
         assertEquals("x.yaml: scenarios[0].flows[1].steps[0].name: mix m: 'x' names step x of flow a already; every flow and step needs a name of its own"
                         + " (it names their statistics)",
                 error("- mix: m\n  flows:\n    - {flow: a, weight: 1, steps: [{name: x, path: /}]}\n    - {flow: b, weight: 1, steps: [{name: x, path: /}]}"));
+        assertEquals("x.yaml: scenarios[0].flows[1].flow: mix m: 'm' names the mix already; every flow and step needs a name of its own"
+                        + " (it names their statistics)",
+                error("- mix: m\n  flows:\n    - {flow: a, weight: 1, steps: [{name: x, path: /}]}\n    - {flow: m, weight: 1, steps: [{name: y, path: /}]}"),
+                "results name a mix's flow after the mix: m/m would read as the mix");
         assertEquals("x.yaml: scenarios[0].steps[1].name: flow f: 'a' names another step already; every step needs a name of its own (it names the step's"
                 + " statistics)", error("- flow: f\n  steps: [{name: a, path: /}, {name: a, path: /}]"));
         assertEquals("x.yaml: scenarios[1]: another scenario is named crud already; give each flow a name of its own (it names its results)",

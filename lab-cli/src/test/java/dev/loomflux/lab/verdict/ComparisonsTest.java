@@ -1,6 +1,7 @@
 package dev.loomflux.lab.verdict;
 
 import dev.loomflux.lab.result.BlockRecord;
+import dev.loomflux.lab.result.FlowRuns;
 import dev.loomflux.lab.result.Metric;
 import dev.loomflux.lab.result.PairComparison;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -10,7 +11,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.loomflux.lab.stats.Paired;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
@@ -301,6 +304,56 @@ class ComparisonsTest {
         assertEquals(PairComparison.A, pooled.outcome());
         assertEquals(20, pooled.rounds(), "two sets in the same round are one observation of the machine");
         assertEquals(Math.sqrt(1.3 * 1.25), pooled.ratio(), 0.03);
+    }
+
+    /** The crud flow's comparisons: where each part is, and its outcomes. */
+    private static Map<String, List<PairComparison>> byWhere(List<PairComparison> all) {
+        Map<String, List<PairComparison>> out = new LinkedHashMap<>();
+        all.forEach(c -> out.computeIfAbsent(c.where(), k -> new ArrayList<>()).add(c));
+        return out;
+    }
+
+    /** The same target twice on the crud flow: the flow and every step compared, none with a winner. */
+    @Test
+    void aFlowAndEachOfItsStepsAreComparedAndTheSameTargetTwiceWinsNone() {
+        List<PairComparison> all = Comparisons.of(FlowRuns.blocks("a", "b", 20, null, 1, 21), List.of("a", "b"));
+        Map<String, List<PairComparison>> where = byWhere(all);
+        assertEquals(List.of("crud", "crud/create", "crud/read", "crud/update", "crud/delete"), List.copyOf(where.keySet()));
+        assertEquals(List.of("throughput", "p50", "p99", "cpu-per-request"), where.get("crud").stream().map(PairComparison::metric).toList(),
+                "the flow that is its scenario: every metric");
+        for (String step : List.of("crud/create", "crud/read", "crud/update", "crud/delete")) {
+            assertEquals(List.of("throughput", "p50", "p99"), where.get(step).stream().map(PairComparison::metric).toList(), "a step has no CPU of its own: " + step);
+        }
+        for (PairComparison c : all) {
+            assertTrue(c.outcome().equals(PairComparison.EQUIVALENT) || c.outcome().equals(PairComparison.UNDECIDED), "A/A gave a winner: " + c);
+            assertEquals(20, c.rounds(), c.toString());
+        }
+        PairComparison create = where.get("crud/create").get(0);
+        assertEquals(List.of("crud", "create", "POST /items"), List.of(create.flow(), create.step(), create.request()));
+        assertFalse(create.wholeScenario());
+        assertTrue(where.get("crud").get(0).wholeScenario());
+        assertTrue(create.sentence().startsWith("a and b equivalent on POST /items throughput within 5%") || create.sentence()
+                .startsWith("POST /items throughput undecided between a and b"), create.sentence());
+    }
+
+    /** One step 20% slower on b: that step's latencies have a winner, the others none; b's whole iterations slow by 3%, within 5%. */
+    @Test
+    void aStepTwentyPercentSlowerIsThatStepsLoss() {
+        List<PairComparison> all = Comparisons.of(FlowRuns.blocks("a", "b", 20, "read", 1.2, 22), List.of("a", "b"));
+        Map<String, List<PairComparison>> where = byWhere(all);
+        for (Metric m : List.of(Metric.P50, Metric.P99)) {
+            PairComparison read = find(where.get("crud/read"), m);
+            assertEquals(PairComparison.A, read.outcome(), read.toString());
+            assertEquals(1 / 1.2, read.ratio(), 0.02, read.toString());
+            assertEquals("GET /items/${id}", read.request());
+        }
+        assertTrue(find(where.get("crud/read"), Metric.P50).sentence().matches("a ahead of b on GET /items/\\$\\{id} median latency: 1[67]\\.\\d% lower \\(95% CI .*\\)"),
+                find(where.get("crud/read"), Metric.P50).sentence());
+        for (PairComparison c : all) {
+            if (!c.where().equals("crud/read") || c.metricKind() == Metric.THROUGHPUT) {
+                assertFalse(c.outcome().equals(PairComparison.A) || c.outcome().equals(PairComparison.B), "only the slow step's latency: " + c);
+            }
+        }
     }
 
     @Test

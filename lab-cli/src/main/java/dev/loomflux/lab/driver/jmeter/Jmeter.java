@@ -33,7 +33,7 @@ import java.util.function.BooleanSupplier;
  * non-GUI on the plan {@link JmeterPlan} renders from the same {@link PhasePlan} as Hyperfoil's. Its
  * results file is read while it grows and each request goes into the same per-second statistics the
  * Hyperfoil driver keeps ({@link Tally}), so seconds, windows, steady state and results are counted
- * one way for both.
+ * one way for both; a load of flows is read by step and by flow as Hyperfoil records it ({@link SampleMetrics}).
  *
  * <p>Where it differs from Hyperfoil: every user is a JMeter thread with its own connection; the
  * rate profile's arrivals are each a new thread and connection, and JMeter has no cap on arrivals
@@ -103,7 +103,6 @@ public final class Jmeter implements LoadDriver {
     @Override
     public Measurement run(LoadSpec spec, SecondListener listener, BooleanSupplier enough, MeasuredWindow window) {
         PhasePlan plan = PhasePlan.of(spec.profile(), 1);
-        Tally tally = new Tally(plan, listener != null ? listener : s -> { }, window, spec.requestTimeout().toMillis());
         Path dir;
         try {
             dir = Files.createTempDirectory("loomflux-jmeter");
@@ -111,9 +110,10 @@ public final class Jmeter implements LoadDriver {
             throw new UncheckedIOException(e);
         }
         try (JmeterCluster cluster = agents.distributed() ? JmeterCluster.start(owner, home, agents, dir) : null) {
-            JmeterReading reading = new JmeterReading(tally, plan, window, spec.requestTimeout().toMillis(), cluster == null ? List.of() : cluster.addresses());
+            JmeterReading reading = new JmeterReading(plan, spec.mix(), listener != null ? listener : s -> { }, window, spec.requestTimeout().toMillis(),
+                    cluster == null ? List.of() : cluster.addresses());
             if (window != null) {
-                window.clock(() -> reading.started < 0 ? 0 : tally.elapsed(System.currentTimeMillis()));
+                window.clock(() -> reading.started < 0 ? 0 : reading.all.elapsed(System.currentTimeMillis()));
             }
             JmeterPlan.Split split = cluster == null ? JmeterPlan.Split.NONE : new JmeterPlan.Split(agents.count(), cluster.clockUrl());
             try {
@@ -222,7 +222,7 @@ public final class Jmeter implements LoadDriver {
         s.requestCount++;
         TransferSizeRecorder.Stats bytes = (TransferSizeRecorder.Stats) s.extensions.get(PhasePlan.TRANSFER);
         bytes.sent += sample.sentBytes();
-        int status = sample.code().matches("\\d{3}") ? Integer.parseInt(sample.code()) : -1;
+        int status = status(sample);
         if (status < 0) {
             String why = sample.code() + " " + sample.failure();
             if (why.contains("SocketTimeoutException") || why.contains("Read timed out")) {
@@ -243,7 +243,8 @@ public final class Jmeter implements LoadDriver {
         }
         bytes.received += sample.bytes();
         s.histogram.recordValue(Math.max(1, sample.elapsedMs()) * 1_000_000L);
-        HttpStats http = HttpStats.get(s);
+        // HttpStats.get hands out a detached HttpStats when the snapshot has none, which would drop the count.
+        HttpStats http = (HttpStats) s.extensions.computeIfAbsent(HttpStats.HTTP, k -> new HttpStats());
         switch (status / 100) {
             case 2 -> http.status_2xx++;
             case 3 -> http.status_3xx++;
@@ -251,6 +252,11 @@ public final class Jmeter implements LoadDriver {
             case 5 -> http.status_5xx++;
             default -> http.status_other++;
         }
+    }
+
+    /** The response's status; -1 for a failure below HTTP, whose code is JMeter's "Non HTTP response code: ...". */
+    static int status(Jtl.Sample sample) {
+        return sample.code().matches("\\d{3}") ? Integer.parseInt(sample.code()) : -1;
     }
 
     private static String tail(Path log) {

@@ -8,6 +8,7 @@ import dev.loomflux.lab.experiment.FlowStep;
 import dev.loomflux.lab.experiment.Mix;
 import dev.loomflux.lab.experiment.Think;
 import java.util.Map;
+import java.util.function.Consumer;
 import java.util.stream.Collectors;
 import org.w3c.dom.Element;
 
@@ -20,6 +21,9 @@ import org.w3c.dom.Element;
  * Extractor and a JSON Assertion per JSON path, a Regular Expression Extractor and a Response Assertion per
  * header, and a Response Assertion on the status it expects. A failed sample starts the user's next iteration
  * (the thread group's "start next thread loop" on error). A step's pause is a timer before the sampler after it.
+ * The Transaction Controller generates no parent sample: its own row in the results file follows its steps' rows
+ * ({@link SampleMetrics} reads both). A flow's CSV file is read where the plan runs, by its absolute path: on JMeter's
+ * agents, from the same path on every load host (docs/scale-out.md).
  */
 final class JmeterFlows {
     /** The JMeter variable the iteration's chosen flow goes in, by index. */
@@ -36,24 +40,44 @@ final class JmeterFlows {
     }
 
     /**
+     * Who runs a thread group's iterations among the users of one target's load, whose draws tell them apart.
+     *
+     * @param first  the group's first user among the load's
+     * @param agents the JMeter processes that each run the group's plan with their part of its users (1 without
+     *               agents): each agent's threads take every {@code agents}-th user from the agent's index on, so the
+     *               agents' users together are the group's, each once ({@link JmeterPlan.Split#users}: the first agents
+     *               take one more)
+     * @param users  the users of one target's load
+     */
+    record Users(int first, int agents, int users) {
+        /** The thread's user, in Groovy. */
+        String groovy() {
+            return agents == 1 ? first + "L + ctx.getThreadNum()"
+                    : first + "L + ctx.getThreadNum() * " + agents + "L + (props.getProperty('" + JmeterPlan.AGENT_INDEX
+                    + "' + props.getProperty('__jm.D_TG', ''), '0') as long)";
+        }
+    }
+
+    /**
      * The iteration of a mix in a thread group's tree.
      *
-     * @param firstUser the first user of this thread group among the load's (its thread 0)
-     * @param users     the users of one target's load
-     * @param think     the pause after each iteration (the profile's)
+     * @param think  the pause after each iteration (the profile's)
+     * @param target the steps' target when the plan has several (the rounds'): the spec's base; false: the plan's defaults
+     * @param gate   adds what runs before the iteration's draws (the rounds' gate), into the tree it is given
      */
-    static void iteration(Element tree, LoadSpec spec, int firstUser, int users, Think think) {
+    static void iteration(Element tree, LoadSpec spec, Users users, Think think, boolean target, Consumer<Element> gate) {
         Mix mix = spec.mix();
         action(tree, "iteration");
         Element inStart = Jmx.child(tree, "hashTree");
-        Jmx.script(inStart, "JSR223PreProcessor", "draw", "", draw(mix, firstUser, users));
+        gate.accept(inStart);
+        Jmx.script(inStart, "JSR223PreProcessor", "draw", "", draw(mix, users));
         if (mix.flows().size() == 1) {
-            flow(tree, mix.flows().get(0), spec);
+            flow(tree, mix.flows().get(0), spec, target);
         } else {
             Element mixer = Jmx.element(tree, "SwitchController", "SwitchControllerGui", mix.name());
             Jmx.string(mixer, "SwitchController.value", "${" + FLOW + "}");
             Element inMix = Jmx.child(tree, "hashTree");
-            mix.flows().forEach(f -> flow(inMix, f, spec));
+            mix.flows().forEach(f -> flow(inMix, f, spec, target));
         }
         if (!think.none()) {
             action(tree, "think");
@@ -62,11 +86,11 @@ final class JmeterFlows {
     }
 
     /** The iteration's draws: the flow of the mix, then its data, as {@link FlowValues} draws them. */
-    private static String draw(Mix mix, int firstUser, int users) {
+    private static String draw(Mix mix, Users who) {
         StringBuilder g = new StringBuilder(FlowValues.GROOVY);
         g.append("long seed = ").append(mix.seed()).append("L\n");
-        g.append("long users = ").append(users).append("L\n");
-        g.append("long user = ").append(firstUser).append("L + ctx.getThreadNum()\n");
+        g.append("long users = ").append(who.users()).append("L\n");
+        g.append("long user = ").append(who.groovy()).append('\n');
         g.append("long iteration = vars.getIteration() - 1L\n");
         String weights = mix.flows().stream().map(f -> Integer.toString(f.weight())).collect(Collectors.joining(", "));
         g.append("int flow = ").append(mix.flows().size() == 1 ? "0" : "pick(seed, [" + weights + "], user, iteration)").append('\n');
@@ -113,7 +137,7 @@ final class JmeterFlows {
         return s.replace("\\", "\\\\").replace("'", "\\'");
     }
 
-    private static void flow(Element tree, Flow f, LoadSpec spec) {
+    private static void flow(Element tree, Flow f, LoadSpec spec, boolean target) {
         Element t = Jmx.element(tree, "TransactionController", "TransactionControllerGui", f.name());
         Jmx.bool(t, "TransactionController.parent", false);
         // Pauses between steps are part of the iteration, as in Hyperfoil's record of it.
@@ -121,7 +145,7 @@ final class JmeterFlows {
         Element inFlow = Jmx.child(tree, "hashTree");
         Think before = Think.NONE;
         for (FlowStep s : f.steps()) {
-            step(inFlow, s, spec, before);
+            step(inFlow, s, spec, target, before);
             before = s.think();
         }
         if (!before.none()) {
@@ -131,8 +155,11 @@ final class JmeterFlows {
     }
 
     /** @param before the pause of the step before this one, taken before this step's request */
-    private static void step(Element tree, FlowStep s, LoadSpec spec, Think before) {
+    private static void step(Element tree, FlowStep s, LoadSpec spec, boolean target, Think before) {
         Element sampler = Jmx.element(tree, "HTTPSamplerProxy", "HttpTestSampleGui", s.name());
+        if (target) {
+            JmeterPlan.target(sampler, spec);
+        }
         Jmx.string(sampler, "HTTPSampler.path", spec.onWire(s.path()));
         Jmx.string(sampler, "HTTPSampler.method", s.method().name());
         Jmx.bool(sampler, "HTTPSampler.use_keepalive", true);

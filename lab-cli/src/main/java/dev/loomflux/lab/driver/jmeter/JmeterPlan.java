@@ -88,11 +88,11 @@ final class JmeterPlan {
         if (plan.loops()) {
             // The loops' users start over 1 s in 20 ms slots for Hyperfoil; JMeter ramps them up itself.
             threadGroup(inPlan, "loops", split.users(users), PhasePlan.LOOPS_RAMP_UP_MS, 0, -1, phases.get(0).requests(),
-                    new Work(spec, plan.think(), 0, users));
+                    new Work(spec, plan.think(), new JmeterFlows.Users(0, split.agents(), users)));
         } else {
             int first = 0;
             for (PhasePlan.LoadPhase p : phases) {
-                Work work = new Work(spec, plan.think(), first, users);
+                Work work = new Work(spec, plan.think(), new JmeterFlows.Users(first, split.agents(), users));
                 switch (p.model()) {
                     case ALWAYS -> threadGroup(inPlan, p.name(), split.users(p.users()), 0, p.startMs(), p.durationMs(), -1, work);
                     case AT_ONCE -> threadGroup(inPlan, p.name(), split.users(p.users()), 0, p.startMs(), -1, p.requests(), work);
@@ -112,61 +112,70 @@ final class JmeterPlan {
     private static final String GATE = """
             def g = props.computeIfAbsent('loomflux.gate', { k -> [lock: new Object(), active: -1, sent: 0L, inflight: 0L] } as java.util.function.Function)
             """;
+    /** A user passes the gate of its target (the parameter) only while that target's block runs; it is then in flight. */
+    private static final String PASS = GATE + """
+            int me = Integer.parseInt(Parameters.trim())
+            synchronized (g.lock) {
+                while (g.active != me) {
+                    g.lock.wait(100)
+                }
+                g.sent++
+                g.inflight++
+            }
+            """;
+    /** What a user that passed the gate sent has ended. */
+    private static final String RELEASE = """
+            synchronized (g.lock) {
+                g.inflight--
+                g.lock.notifyAll()
+            }
+            """;
 
     /**
      * Interleaved rounds as a JMeter plan, conducted by the lab: each target's users are a thread group of
      * their own that lives through every round, so their connections stay open from the first block to the
-     * last (as Hyperfoil's pool does), and each request first passes a gate that is open only during that
-     * target's block. A conductor thread asks the lab for the next block over HTTP ({@link #LAB}), opens the
-     * gate for it, closes it when the block's time is up, waits until every request sent in the block is
-     * answered, and tells the lab when and how many, which answers once it has counted them: the next block
-     * starts only then, as Hyperfoil's next phase starts after the last one terminated.
+     * last (as Hyperfoil's pool does), and each request, or each iteration of a flow, first passes a gate that
+     * is open only during that target's block. A conductor thread asks the lab for the next block over HTTP
+     * ({@link #LAB}), opens the gate for it, closes it when the block's time is up, waits until every request
+     * (iteration) that passed the gate in the block has ended, and tells the lab when and how many, which answers
+     * once it has counted them: the next block starts only then, as Hyperfoil's next phase starts after the last
+     * one terminated, its sessions' iterations finished.
      */
     static String renderRounds(Rounds rounds, String name) {
         if (!(rounds.block() instanceof dev.loomflux.lab.experiment.Profile.Fixed fixed)) {
             throw new IllegalArgumentException("JMeter's rounds run fixed blocks only, not " + rounds.block().kind());
         }
-        if (rounds.mix() != null) {
-            throw new IllegalArgumentException("JMeter's rounds gate one request per iteration, not flows: " + rounds.mix().name());
-        }
-        LoadSpec first = new LoadSpec(rounds.targets().get(0).base(), rounds.path(), rounds.block(), rounds.threads(), rounds.requestTimeout());
         Document doc = Jmx.newDocument();
-        Element inPlan = testPlan(doc, name, first);
+        Element inPlan = testPlan(doc, name, rounds.spec(0));
         Think think = rounds.blockPlan().think();
         for (int i = 0; i < rounds.targets().size(); i++) {
-            Element g = Jmx.unscheduled(inPlan, "ThreadGroup", ROUNDS_GROUP + i, fixed.users(), -1);
+            LoadSpec target = rounds.spec(i);
+            Element g = Jmx.unscheduled(inPlan, "ThreadGroup", ROUNDS_GROUP + i, fixed.users(), -1, onError(target));
             Jmx.bool(g, "ThreadGroup.same_user_on_next_iteration", true);
             Element tree = Jmx.child(inPlan, "hashTree");
-            LoadSpec target = new LoadSpec(rounds.targets().get(i).base(), rounds.path(), rounds.block(), rounds.threads(), rounds.requestTimeout());
+            String me = Integer.toString(i);
+            if (target.mix() != null) {
+                // An iteration passes the gate before its draws and ends with its flow's transaction sample, which
+                // the Transaction Controller also writes when a failed step ends the iteration (SampleMetrics).
+                JmeterFlows.iteration(tree, target, new JmeterFlows.Users(0, 1, fixed.users()), think, true,
+                        start -> Jmx.script(start, "JSR223PreProcessor", "gate", me, PASS));
+                Jmx.script(tree, "JSR223Listener", "release", "", GATE + "if (sampleEvent.isTransactionSampleEvent()) {\n" + RELEASE + "}\n");
+                continue;
+            }
             Element s = request(tree, target);
-            Jmx.string(s, "HTTPSampler.protocol", target.base().getScheme());
-            Jmx.string(s, "HTTPSampler.domain", target.base().getHost());
-            Jmx.string(s, "HTTPSampler.port", Integer.toString(target.base().getPort() == -1 ? 80 : target.base().getPort()));
+            target(s, target);
             Element inSampler = Jmx.child(tree, "hashTree");
-            Jmx.script(inSampler, "JSR223PreProcessor", "gate", Integer.toString(i), GATE + """
-                    int me = Integer.parseInt(Parameters.trim())
-                    synchronized (g.lock) {
-                        while (g.active != me) {
-                            g.lock.wait(100)
-                        }
-                        g.sent++
-                        g.inflight++
-                    }
-                    """);
+            Jmx.script(inSampler, "JSR223PreProcessor", "gate", me, PASS);
             // The think time is a pause after the response, before the gate: a pause behind the gate would send after the block.
             String pause = think.none() ? "0 0" : think.min().toMillis() + " " + think.max().toMillis();
-            Jmx.script(inSampler, "JSR223PostProcessor", "release", pause, GATE + """
-                    synchronized (g.lock) {
-                        g.inflight--
-                        g.lock.notifyAll()
-                    }
+            Jmx.script(inSampler, "JSR223PostProcessor", "release", pause, GATE + RELEASE + """
                     def pause = Parameters.trim().split(' ').collect { it as long }
                     if (pause[1] > 0) {
                         Thread.sleep(pause[0] + (long) (Math.random() * (pause[1] - pause[0])))
                     }
                     """);
         }
-        Jmx.unscheduled(inPlan, "ThreadGroup", "conductor", 1, 1);
+        Jmx.unscheduled(inPlan, "ThreadGroup", "conductor", 1, 1, "continue");
         Element tree = Jmx.child(inPlan, "hashTree");
         Jmx.script(tree, "JSR223Sampler", "conductor", "${__P(" + LAB + ")}", GATE + """
                 def lab = Parameters.trim()
@@ -249,26 +258,26 @@ final class JmeterPlan {
     /**
      * What a thread group's users do in each iteration: one request, or a flow of a mix ({@link JmeterFlows}).
      *
-     * @param think     the pause after each iteration
-     * @param firstUser the group's first user among the load's, by which a flow's draws tell users apart
-     * @param users     the load's users
+     * @param think the pause after each iteration
+     * @param users who the group's users are among the load's, by which a flow's draws tell them apart
      */
-    private record Work(LoadSpec spec, Think think, int firstUser, int users) {
+    private record Work(LoadSpec spec, Think think, JmeterFlows.Users users) {
         void fill(Element tree) {
             if (spec.mix() == null) {
                 sampler(tree, spec, think);
             } else {
-                JmeterFlows.iteration(tree, spec, firstUser, users, think);
+                JmeterFlows.iteration(tree, spec, users, think, false, gate -> { });
             }
         }
 
-        /**
-         * A failed request is counted and the user carries on, as with Hyperfoil; in a flow, the user's iteration ends with
-         * it and the next starts over, as Hyperfoil's session stops and starts again.
-         */
-        String onError() {
-            return spec.mix() == null ? "continue" : "startnextloop";
-        }
+    }
+
+    /**
+     * A failed request is counted and the user carries on, as with Hyperfoil; in a flow, the user's iteration ends with
+     * it and the next starts over, as Hyperfoil's session stops and starts again.
+     */
+    static String onError(LoadSpec spec) {
+        return spec.mix() == null ? "continue" : "startnextloop";
     }
 
     /**
@@ -277,7 +286,7 @@ final class JmeterPlan {
      */
     private static void threadGroup(Element parent, String name, String users, long rampMs, long startMs, long durationMs, int loops, Work work) {
         Element g = Jmx.element(parent, "ThreadGroup", "ThreadGroupGui", name);
-        Jmx.string(g, "ThreadGroup.on_sample_error", work.onError());
+        Jmx.string(g, "ThreadGroup.on_sample_error", onError(work.spec()));
         Jmx.loop(g, loops);
         Jmx.string(g, "ThreadGroup.num_threads", users);
         Jmx.string(g, "ThreadGroup.ramp_time", Long.toString(seconds(rampMs)));
@@ -294,7 +303,7 @@ final class JmeterPlan {
     private static void openModel(Element parent, PhasePlan.LoadPhase p, String rps, Work work) {
         LoadSpec spec = work.spec();
         Element g = Jmx.element(parent, "OpenModelThreadGroup", "OpenModelThreadGroupGui", p.name());
-        Jmx.string(g, "ThreadGroup.on_sample_error", work.onError());
+        Jmx.string(g, "ThreadGroup.on_sample_error", onError(work.spec()));
         Element controller = Jmx.child(g, "elementProp");
         controller.setAttribute("name", "ThreadGroup.main_controller");
         controller.setAttribute("elementType", "OpenModelThreadGroupController");
@@ -304,7 +313,7 @@ final class JmeterPlan {
         Jmx.string(g, "OpenModelThreadGroup.schedule", "rate(" + rps + "/sec) even_arrivals(" + seconds(p.durationMs())
                 + " sec) pause(" + (spec.requestTimeout().toMillis() + 999) / 1000 + " sec)");
         Jmx.string(g, "OpenModelThreadGroup.random_seed", "");
-        new Work(spec, Think.NONE, work.firstUser(), work.users()).fill(Jmx.child(parent, "hashTree"));
+        new Work(spec, Think.NONE, work.users()).fill(Jmx.child(parent, "hashTree"));
     }
 
     /**
@@ -317,7 +326,7 @@ final class JmeterPlan {
      * ({@link AgentCpu}): an agent lives on after the load, ready for the next.
      */
     private static void clock(Element parent, URI url) {
-        Jmx.unscheduled(parent, "SetupThreadGroup", CLOCK, 1, 1);
+        Jmx.unscheduled(parent, "SetupThreadGroup", CLOCK, 1, 1, "continue");
         Element tree = Jmx.child(parent, "hashTree");
         Jmx.script(tree, "JSR223Sampler", CLOCK, "", """
                 def url = new URL('%s')
@@ -372,6 +381,13 @@ final class JmeterPlan {
         Jmx.string(timer, "ConstantTimer.delay", Long.toString(think.min().toMillis()));
         Jmx.string(timer, "RandomTimer.range", Long.toString(think.max().toMillis() - think.min().toMillis()));
         Jmx.child(tree, "hashTree");
+    }
+
+    /** A sampler's own target, where a plan has several (the rounds'): the plan's defaults hold the first. */
+    static void target(Element sampler, LoadSpec spec) {
+        Jmx.string(sampler, "HTTPSampler.protocol", spec.base().getScheme());
+        Jmx.string(sampler, "HTTPSampler.domain", spec.base().getHost());
+        Jmx.string(sampler, "HTTPSampler.port", Integer.toString(spec.base().getPort() == -1 ? 80 : spec.base().getPort()));
     }
 
     private static Element request(Element tree, LoadSpec spec) {

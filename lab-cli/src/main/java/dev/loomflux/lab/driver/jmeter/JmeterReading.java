@@ -2,10 +2,13 @@ package dev.loomflux.lab.driver.jmeter;
 
 import dev.loomflux.lab.driver.AgentCpuUse;
 import dev.loomflux.lab.driver.AgentShare;
+import dev.loomflux.lab.driver.FlowMetrics;
 import dev.loomflux.lab.driver.MeasuredWindow;
 import dev.loomflux.lab.driver.Measurement;
 import dev.loomflux.lab.driver.PhasePlan;
+import dev.loomflux.lab.driver.SecondListener;
 import dev.loomflux.lab.driver.Tally;
+import dev.loomflux.lab.experiment.Mix;
 import io.hyperfoil.api.statistics.StatisticsSnapshot;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -16,13 +19,16 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * One load's samples as they come in: every request into the load's statistics and, with agents, into
- * its agent's too; each agent's send times moved onto the lab's clock by the offset it read.
+ * One load's samples as they come in: every request (and, for flows, every iteration) into the load's statistics
+ * under its metrics ({@link SampleMetrics}) and, with agents, into its agent's too; each agent's send times moved
+ * onto the lab's clock by the offset it read.
  */
 final class JmeterReading {
     private static final Pattern CLOCK = Pattern.compile("offset_us=(-?\\d+);rtt_us=(\\d+)");
 
     final Tally all;
+    private final SampleMetrics metrics;
+    private final FlowMetrics flows;
     private final PhasePlan plan;
     private final MeasuredWindow window;
     private final long timeoutMs;
@@ -40,8 +46,14 @@ final class JmeterReading {
      */
     private long latestMs;
 
-    JmeterReading(Tally all, PhasePlan plan, MeasuredWindow window, long timeoutMs, List<String> agents) {
-        this.all = all;
+    /**
+     * @param mix      the load's flows, null for one request per iteration
+     * @param listener hears of the load's seconds
+     */
+    JmeterReading(PhasePlan plan, Mix mix, SecondListener listener, MeasuredWindow window, long timeoutMs, List<String> agents) {
+        this.metrics = SampleMetrics.of(mix);
+        this.flows = mix == null ? null : new FlowMetrics(mix);
+        this.all = new Tally(plan, listener, window, timeoutMs, flows);
         this.plan = plan;
         this.window = window;
         this.timeoutMs = timeoutMs;
@@ -82,9 +94,8 @@ final class JmeterReading {
             Jtl.Sample s = r.sample();
             long second = Math.floorDiv(s.startMs() - started, 1000L);
             String group = s.thread().substring(agent.isEmpty() ? 0 : agent.length() + 1).replaceFirst(" \\d+-\\d+$", "");
-            StatisticsSnapshot snapshot = bySecond.computeIfAbsent(agent + "\n" + group + "\n" + s.label() + "\n" + second,
-                    k -> Jmeter.second(started + second * 1000L));
-            Jmeter.count(snapshot, s);
+            metrics.count(s, metric -> bySecond.computeIfAbsent(agent + "\n" + group + "\n" + metric + "\n" + second,
+                    k -> Jmeter.second(started + second * 1000L)));
             Integer before = threads.put(agent, s.allThreads());
             allThreads += s.allThreads() - (before == null ? 0 : before);
             all.users(s.endMs(), allThreads);
@@ -120,7 +131,7 @@ final class JmeterReading {
 
     private Tally agentTally(String agent) {
         return byAgent.computeIfAbsent(agent, a -> {
-            Tally t = new Tally(plan, s -> { }, window, timeoutMs);
+            Tally t = new Tally(plan, s -> { }, window, timeoutMs, flows);
             t.start(started);
             return t;
         });

@@ -34,7 +34,9 @@ import java.util.concurrent.TimeUnit;
  * ({@code GET /ended}: the target, the requests sent, when it started, stopped sending and had every
  * response); the answer to the report waits until the lab has read that many of the block's requests from
  * the results file, so the next block starts only after this one is counted, and the listener hears of
- * each block as it starts and ends. Listens on 127.0.0.1 only: JMeter runs on this host.
+ * each block as it starts and ends. For a load of flows the conductor counts iterations, and the lab reads
+ * that many flow samples ({@link SampleMetrics}), each written after its steps. Listens on 127.0.0.1 only:
+ * JMeter runs on this host.
  */
 final class JmeterRounds implements AutoCloseable {
     private sealed interface Event permits Next, Ended {
@@ -47,6 +49,7 @@ final class JmeterRounds implements AutoCloseable {
     }
 
     private final Rounds rounds;
+    private final SampleMetrics metrics;
     private final BlockTally tally;
     private final HttpServer server;
     private final ExecutorService handlers = Executors.newCachedThreadPool(r -> {
@@ -68,6 +71,7 @@ final class JmeterRounds implements AutoCloseable {
 
     JmeterRounds(Rounds rounds, Rounds.Listener listener) {
         this.rounds = rounds;
+        this.metrics = SampleMetrics.of(rounds.mix());
         this.tally = new BlockTally(rounds, listener, 0);
         for (int r = 0; r < rounds.order().size(); r++) {
             for (int t : rounds.order().get(r)) {
@@ -146,27 +150,30 @@ final class JmeterRounds implements AutoCloseable {
 
     /**
      * Counts the pending block once its requests are all read; after the longest a request may take and a few
-     * seconds more, with what was read (JMeter writes a request's row after its sampler's last step).
+     * seconds more, with what was read (JMeter writes a request's row after its sampler's last step). A request
+     * sent after the block belongs to the target's next one. A load of flows counts whole iterations: every one
+     * that passed the gate in the block, its steps sent before the block's end or after it, and the target's
+     * users send nothing more until its next block, which starts only once this one is counted.
      */
     private void settle() {
         if (pending == null) {
             return;
         }
+        boolean flows = rounds.mix() != null;
         List<Jtl.Sample> own = unassigned.getOrDefault(pending.target(), List.of());
-        long inBlock = own.stream().filter(s -> s.startMs() >= pending.startMs() && s.startMs() <= pending.sendEndMs()).count();
+        long inBlock = own.stream().filter(s -> flows ? metrics.isFlow(s) : s.startMs() >= pending.startMs() && s.startMs() <= pending.sendEndMs()).count();
         if (inBlock < pending.sent() && System.currentTimeMillis() - pendingSince < rounds.requestTimeout().toMillis() + 5_000) {
             return;
         }
         Map<String, TreeMap<Long, StatisticsSnapshot>> bySecond = new TreeMap<>();
         List<Jtl.Sample> later = new ArrayList<>();
         for (Jtl.Sample s : own) {
-            if (s.startMs() > pending.sendEndMs()) {
+            if (!flows && s.startMs() > pending.sendEndMs()) {
                 later.add(s);
                 continue;
             }
             long second = pending.startMs() + Math.max(0, Math.floorDiv(s.startMs() - pending.startMs(), 1000L)) * 1000L;
-            StatisticsSnapshot snapshot = bySecond.computeIfAbsent(s.label(), k -> new TreeMap<>()).computeIfAbsent(second, Jmeter::second);
-            Jmeter.count(snapshot, s);
+            metrics.count(s, metric -> bySecond.computeIfAbsent(metric, k -> new TreeMap<>()).computeIfAbsent(second, Jmeter::second));
         }
         unassigned.put(pending.target(), later);
         bySecond.forEach((label, seconds) -> seconds.values().forEach(s -> tally.add(current, label, s)));

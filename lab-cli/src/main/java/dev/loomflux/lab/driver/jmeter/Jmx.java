@@ -93,10 +93,14 @@ final class Jmx {
         string(loop, "LoopController.loops", Integer.toString(loops));
     }
 
-    /** A thread group whose users all start at once and run their loops (-1: until JMeter stops), on no schedule. */
-    static Element unscheduled(Element parent, String testclass, String name, int users, int loops) {
+    /**
+     * A thread group whose users all start at once and run their loops (-1: until JMeter stops), on no schedule.
+     *
+     * @param onError what a user does after a failed sample: {@code continue}, or {@code startnextloop}
+     */
+    static Element unscheduled(Element parent, String testclass, String name, int users, int loops, String onError) {
         Element g = element(parent, testclass, testclass + "Gui", name);
-        string(g, "ThreadGroup.on_sample_error", "continue");
+        string(g, "ThreadGroup.on_sample_error", onError);
         loop(g, loops);
         string(g, "ThreadGroup.num_threads", Integer.toString(users));
         string(g, "ThreadGroup.ramp_time", "0");

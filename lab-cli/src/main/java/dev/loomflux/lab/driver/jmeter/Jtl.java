@@ -16,7 +16,8 @@ import java.util.Map;
 /**
  * JMeter's CSV results file (.jtl), read while JMeter appends to it: each call of {@link #next()}
  * returns the rows completed since the last, so that the lab can count seconds as they end. A row
- * JMeter has half written stays for the next call.
+ * JMeter has half written stays for the next call; a row ends at a line break outside quotes, since an
+ * assertion's failure message is quoted and holds line breaks of its own.
  */
 final class Jtl {
     /**
@@ -27,7 +28,9 @@ final class Jtl {
      * @param code       the status, or JMeter's "Non HTTP response code: java.net.SocketException" for a failure below HTTP
      * @param thread     "group 1-3": the thread group and the user; with agents, the agent's address leads it
      * @param allThreads users alive in the whole test when it ended (with agents: on its agent)
-     * @param label      the sampler's name: the plan's request, or the agents' clock reading
+     * @param success    JMeter's verdict: false for a failure below HTTP, a 4xx or 5xx, or a failed assertion (a flow's
+     *                   status or extraction)
+     * @param label      the sampler's name: the plan's request, a flow's step, a flow's transaction, or the agents' clock reading
      * @param message    JMeter's response message ("OK"; the clock reading's figures)
      * @param closed     the response closed its connection ({@link JmeterPlan#CLOSED}), so the user's next request opens a new one
      */
@@ -83,7 +86,7 @@ final class Jtl {
             byte[] bytes = new byte[(int) (length - offset)];
             in.seek(offset);
             in.readFully(bytes);
-            int complete = lastNewline(bytes) + 1;
+            int complete = lastRowEnd(bytes) + 1;
             if (complete == 0) {
                 return List.of();
             }
@@ -120,12 +123,17 @@ final class Jtl {
         return s == null || s.isBlank() ? 0 : Long.parseLong(s.strip());
     }
 
-    private static int lastNewline(byte[] b) {
-        for (int i = b.length - 1; i >= 0; i--) {
-            if (b[i] == '\n') {
-                return i;
+    /** The last line break outside quotes ({@code ""} inside a quoted field opens and closes it at once), or -1. */
+    private static int lastRowEnd(byte[] b) {
+        int end = -1;
+        boolean quoted = false;
+        for (int i = 0; i < b.length; i++) {
+            if (b[i] == '"') {
+                quoted = !quoted;
+            } else if (b[i] == '\n' && !quoted) {
+                end = i;
             }
         }
-        return -1;
+        return end;
     }
 }

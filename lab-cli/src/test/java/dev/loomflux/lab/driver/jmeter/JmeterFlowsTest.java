@@ -1,7 +1,6 @@
 package dev.loomflux.lab.driver.jmeter;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.loomflux.lab.Home;
@@ -115,8 +114,8 @@ class JmeterFlowsTest {
         assertEquals("PATCH", text(d, "//HTTPSamplerProxy[@testname='add']/stringProp[@name='HTTPSampler.method']"));
     }
 
-    @Test
-    void jmeterLoadsThePlansAndItsGroovyDrawsWhatHyperfoilDraws() throws Exception {
+    /** JMeter's own classes, from the home the build assembles. */
+    private static URLClassLoader jmeterClasses() throws Exception {
         Path home = Home.detect().jmeter();
         List<URL> jars = new ArrayList<>();
         for (Path lib : List.of(home.resolve("lib"), home.resolve("lib/ext"))) {
@@ -126,15 +125,22 @@ class JmeterFlowsTest {
                 }
             }
         }
+        return new URLClassLoader(jars.toArray(URL[]::new), ClassLoader.getPlatformClassLoader());
+    }
+
+    @Test
+    void jmeterLoadsThePlansAndItsGroovyDrawsWhatHyperfoilDraws() throws Exception {
+        Path home = Home.detect().jmeter();
         ClassLoader before = Thread.currentThread().getContextClassLoader();
-        try (URLClassLoader jmeter = new URLClassLoader(jars.toArray(URL[]::new), ClassLoader.getPlatformClassLoader())) {
+        try (URLClassLoader jmeter = jmeterClasses()) {
             Thread.currentThread().setContextClassLoader(jmeter);
             Class<?> utils = jmeter.loadClass("org.apache.jmeter.util.JMeterUtils");
             utils.getMethod("setJMeterHome", String.class).invoke(null, home.toString());
             utils.getMethod("loadJMeterProperties", String.class).invoke(null, home.resolve("bin/jmeter.properties").toString());
             utils.getMethod("initLocale").invoke(null);
             Class<?> save = jmeter.loadClass("org.apache.jmeter.save.SaveService");
-            for (String jmx : List.of(render(CRUD, new Profile.Fixed(8, Duration.ofSeconds(30))), render(shop(), new Profile.Rate(50, Duration.ofSeconds(10), 20)))) {
+            for (String jmx : List.of(render(CRUD, new Profile.Fixed(8, Duration.ofSeconds(30))), render(shop(), new Profile.Rate(50, Duration.ofSeconds(10), 20)),
+                    JmeterPlan.renderRounds(rounds(shop()), "r"))) {
                 Path file = Files.writeString(dir.resolve("plan.jmx"), jmx);
                 Object tree = save.getMethod("loadTree", java.io.File.class).invoke(null, file.toFile());
                 assertTrue(tree.toString().contains("TransactionController"), "JMeter built the tree: " + tree);
@@ -154,10 +160,57 @@ class JmeterFlowsTest {
         }
     }
 
+    private static Rounds rounds(Mix mix) {
+        return new Rounds(List.of(new Rounds.Target("a", URI.create("http://127.0.0.1:8181")), new Rounds.Target("b", URI.create("http://127.0.0.1:8282"))),
+                "/items", new Profile.Fixed(3, Duration.ofSeconds(5), new Think(Duration.ofMillis(50), Duration.ofMillis(50))), Rounds.shuffled(2, 2, 1), 1,
+                Duration.ofSeconds(10), Duration.ofSeconds(1), mix);
+    }
+
+    /**
+     * Rounds of flows: each target's users run their iterations behind the gate of its blocks, passed before the draws,
+     * send each step to their own target, and leave the block at their flow's transaction sample, written also when a
+     * step failed.
+     */
     @Test
-    void jmeterRoundsDoNotRunFlowsYet() {
-        Rounds rounds = new Rounds(List.of(new Rounds.Target("a", URI.create("http://127.0.0.1:8181"))), "/items",
-                new Profile.Fixed(2, Duration.ofSeconds(5)), Rounds.shuffled(1, 2, 1), 1, Duration.ofSeconds(10), Duration.ofSeconds(1), CRUD);
-        assertThrows(IllegalArgumentException.class, () -> JmeterPlan.renderRounds(rounds, "x"));
+    void inRoundsEachIterationPassesItsTargetsGateAndLeavesAtItsTransaction() throws Exception {
+        Document d = xml(JmeterPlan.renderRounds(rounds(shop()), "r"));
+        for (int i = 0; i < 2; i++) {
+            String group = "//ThreadGroup[@testname='t" + i + "']";
+            String tree = group + "/following-sibling::hashTree[1]";
+            assertEquals("startnextloop", text(d, group + "/stringProp[@name='ThreadGroup.on_sample_error']"));
+            assertEquals(List.of("gate", "draw"), all(d, tree + "/TestAction[@testname='iteration']/following-sibling::hashTree[1]/JSR223PreProcessor/@testname"),
+                    "no iteration draws before its block");
+            assertEquals(Integer.toString(i), text(d, tree + "//JSR223PreProcessor[@testname='gate']/stringProp[@name='parameters']"));
+            String port = i == 0 ? "8181" : "8282";
+            assertEquals(List.of(port, port), all(d, tree + "//HTTPSamplerProxy/stringProp[@name='HTTPSampler.port']"), "every step to its own target");
+            assertTrue(text(d, tree + "/JSR223Listener[@testname='release']/stringProp[@name='script']").contains("sampleEvent.isTransactionSampleEvent()"));
+            assertEquals("long user = 0L + ctx.getThreadNum()", text(d, tree + "//JSR223PreProcessor[@testname='draw']/stringProp[@name='script']").lines()
+                    .filter(l -> l.startsWith("long user =")).findFirst().orElseThrow(), "each target's users are the same users");
+        }
+        assertEquals(List.of("think"), all(d, "//ThreadGroup[@testname='t0']/following-sibling::hashTree[1]/TestAction[@testname='think']/@testname"),
+                "the pause after an iteration, outside its block's count");
+        assertEquals("", text(d, "//*[contains(stringProp[@name='script'], '${')]/@testname"), "no ${...} in a script: JMeter would replace it");
+    }
+
+    /** With agents, each agent's users are others: together the thread group's, each once, as the draws need. */
+    @Test
+    void onAgentsEveryUserIsDrawnForOnce() throws Exception {
+        try (URLClassLoader jmeter = jmeterClasses()) {
+            Class<?> shell = jmeter.loadClass("groovy.lang.GroovyShell");
+            List<Long> users = new ArrayList<>();
+            // 5 users from the load's 4th on, over 2 agents: the first agent runs 3 of them, the second 2 (JmeterPlan.Split).
+            String user = new JmeterFlows.Users(3, 2, 20).groovy();
+            for (int[] agentAndThreads : new int[][] {{0, 3}, {1, 2}}) {
+                for (int thread = 0; thread < agentAndThreads[1]; thread++) {
+                    Object groovy = shell.getConstructor(ClassLoader.class).newInstance(jmeter);
+                    String context = "def props = new Properties()\n"
+                            + "props.setProperty('__jm.D_TG', '127.0.0.1:1100')\n"
+                            + "props.setProperty('" + JmeterPlan.AGENT_INDEX + "127.0.0.1:1100', '" + agentAndThreads[0] + "')\n"
+                            + "def ctx = new Expando(getThreadNum: { -> " + thread + " })\n";
+                    users.add(((Number) shell.getMethod("evaluate", String.class).invoke(groovy, context + user)).longValue());
+                }
+            }
+            assertEquals(List.of(3L, 5L, 7L, 4L, 6L), users);
+        }
     }
 }

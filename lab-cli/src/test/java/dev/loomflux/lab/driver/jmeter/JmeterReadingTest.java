@@ -3,7 +3,6 @@ package dev.loomflux.lab.driver.jmeter;
 import dev.loomflux.lab.driver.Measurement;
 import dev.loomflux.lab.driver.PhasePlan;
 import dev.loomflux.lab.driver.Second;
-import dev.loomflux.lab.driver.Tally;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.loomflux.lab.experiment.Profile;
@@ -18,10 +17,14 @@ class JmeterReadingTest {
 
     private static final PhasePlan PLAN = PhasePlan.of(new Profile.Fixed(2, Duration.ofSeconds(10)), 1);
     private final List<Second> live = new ArrayList<>();
-    private final JmeterReading reading = new JmeterReading(new Tally(PLAN, live::add, null, 10_000), PLAN, null, 10_000, List.of());
+    private final JmeterReading reading = new JmeterReading(PLAN, null, live::add, null, 10_000, List.of());
 
     private static Jtl.Sample sent(long atMs, long tookMs) {
         return sent(atMs, tookMs, false);
+    }
+
+    private static Jtl.Sample answered(long atMs, String status) {
+        return new Jtl.Sample(T0 + atMs, 5, status, false, "fixed 1-1", 100, 100, 2, 1, "", "request", "", false);
     }
 
     private static Jtl.Sample sent(long atMs, long tookMs, boolean closed) {
@@ -35,6 +38,16 @@ class JmeterReadingTest {
         assertEquals(5, m.responses());
         assertEquals(3, m.reconnections());
         assertEquals(0, m.errors().total(), m.errors().toString());
+    }
+
+    @Test
+    void aResponseOfFourOrFiveHundredIsAnErrorOfItsClass() {
+        reading.add(List.of(sent(0, 5), answered(10, "404"), answered(20, "503"), answered(30, "503")), T0 + 1_000);
+        Measurement m = reading.finish(T0 + 1_000, null);
+        assertEquals(4, m.responses());
+        assertEquals(1, m.errors().status4xx(), m.errors().toString());
+        assertEquals(2, m.errors().status5xx(), m.errors().toString());
+        assertEquals(3, m.series().get(0).errors());
     }
 
     @Test

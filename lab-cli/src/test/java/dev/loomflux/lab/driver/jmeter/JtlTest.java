@@ -51,4 +51,23 @@ class JtlTest {
         assertTrue(rows.get(1).closed());
         assertEquals(List.of(0L, 48L), List.of(rows.get(1).connectMs(), rows.get(0).connectMs()), "the columns before it are read as before");
     }
+
+    @Test
+    void aFailureMessageOverSeveralLinesStaysInItsRow(@TempDir Path dir) throws Exception {
+        // As JMeter 5.6.3 wrote a step whose status assertion failed: its message quoted, over seven lines.
+        String failed = "1795785851036,4,gone-read,404,Not Found,fixed 1-1,,false,\"Test failed: code expected to equal /\n\n****** received  : [[[404]]]\n\n"
+                + "****** comparison: [[[200]]]\n\n/\",45,125,2,2,http://127.0.0.1:42359/items/0,4,0,0,0\n";
+        String transaction = "1795785851035,5,gone,,\"Number of samples in transaction : 1, number of failing samples : 1\",fixed 1-1,,false,,45,125,2,2,null,4,0,0,0\n";
+        Path file = dir.resolve("out.jtl");
+        Jtl jtl = new Jtl(file);
+        int cut = failed.indexOf("****** comparison");
+        Files.writeString(file, HEADER.strip() + ",\"loomflux_closed\"\n" + failed.substring(0, cut));
+        assertTrue(jtl.next().isEmpty(), "the row's line breaks so far are inside its quotes");
+        Files.writeString(file, failed.substring(cut) + transaction, StandardOpenOption.APPEND);
+        List<Jtl.Sample> rows = jtl.next();
+        assertEquals(List.of("gone-read", "gone"), rows.stream().map(Jtl.Sample::label).toList());
+        assertTrue(rows.get(0).failure().endsWith("****** comparison: [[[200]]]\n\n/"), rows.get(0).failure());
+        assertEquals("", rows.get(1).code(), "a failed transaction has no status");
+        assertFalse(rows.get(1).success());
+    }
 }

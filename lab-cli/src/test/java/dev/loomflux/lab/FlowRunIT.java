@@ -1,0 +1,93 @@
+package dev.loomflux.lab;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.loomflux.lab.result.Results;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The built-in crud flow in paired rounds on mvc and webflux with PostgreSQL (issue 46): the comparisons cover the flow and
+ * each of its steps, the results carry each flow's and step's figures with a log each, the report shows them, and every
+ * successful write is in the database: each target's copy of table item holds its seeded rows plus the successful creates
+ * minus the successful deletes, exactly.
+ */
+class FlowRunIT {
+    private static final List<String> STEPS = List.of("create", "read", "update", "delete");
+
+    /**
+     * No lead-in rounds: the lab resets each copy after the compile stages, so with every round measured the results' steps
+     * count every write the copy took.
+     */
+    @Test
+    void crudInRoundsIsComparedPerFlowAndStepAndEveryWriteIsCounted() throws IOException {
+        LabCli run = LabCli.of("run", "--aot-cache", "--targets", "mvc,webflux", "--scenario", "crud", "--users", "8", "--rounds", "6", "--block", "1s",
+                "--lead-in-rounds", "0", "--sets", "1", "--warmup", "10s", "--cooldown", "0s", "--no-pin");
+        assertEquals(0, run.exitCode(), run.toString());
+        Path file = Results.file(run.out());
+        JsonNode root = Results.tree(file);
+
+        Map<String, Set<String>> metrics = new HashMap<>();
+        for (JsonNode c : root.path("comparisons")) {
+            String where = c.path("scenario").asText() + (c.has("step") ? "/" + c.path("step").asText() : "");
+            metrics.computeIfAbsent(where, k -> new TreeSet<>()).add(c.path("metric").asText());
+            assertEquals("crud", c.path("flow").asText(), c.toString());
+            assertEquals(Set.of("mvc", "webflux"), Set.of(c.path("a").asText(), c.path("b").asText()), c.toString());
+        }
+        assertEquals(Set.of("throughput", "p50", "p99", "cpu-per-request"), metrics.get("crud"), "the flow: " + metrics);
+        for (String step : STEPS) {
+            assertEquals(Set.of("throughput", "p50", "p99"), metrics.get("crud/" + step), "step " + step + ": " + metrics);
+        }
+        assertTrue(run.out().contains("paired crud/create: "), run.out());
+        assertTrue(run.out().contains(" POST /items "), "a step is named by its request: " + run.out());
+
+        assertEquals(12, root.path("blocks").size(), "6 rounds x 2 targets, none of them lead-in");
+        for (JsonNode b : root.path("blocks")) {
+            assertEquals(STEPS, names(b.path("flows").get(0).path("steps"), "step"), b.toString());
+        }
+
+        String report = Files.readString(file.resolveSibling("report.md"));
+        assertTrue(report.contains("| crud/create (POST /items): mvc / webflux |"), "the matrix has the steps: " + report);
+        assertTrue(report.contains("**Flow crud: whole iterations"), report);
+        assertTrue(report.contains("- Table item: each target wrote into its own copy, 10,000 rows when reset before its load"), report);
+
+        for (JsonNode r : root.path("results")) {
+            assertEquals("ok", r.path("status").asText(), r.toString());
+            JsonNode crud = r.path("flows").get(0);
+            assertEquals(STEPS, names(crud.path("steps"), "step"), r.toString());
+            assertTrue(Files.isRegularFile(file.resolveSibling(crud.path("hlog").asText())), crud.toString());
+            long failures = 0;
+            Map<String, Long> succeeded = new HashMap<>();
+            for (JsonNode s : crud.path("steps")) {
+                assertTrue(Files.isRegularFile(file.resolveSibling(s.path("hlog").asText())), s.toString());
+                JsonNode e = s.path("errors");
+                // A write whose answer never came may or may not be in the table: the exact count needs every one answered.
+                assertEquals(0, e.path("connect").asLong() + e.path("timeout").asLong() + e.path("other").asLong(), s.toString());
+                failures += e.path("total").asLong();
+                // A create answered 201 is a row, its id read or not; a 4xx, a 5xx or another status wrote nothing.
+                succeeded.put(s.path("step").asText(), s.path("responses").asLong() - e.path("4xx").asLong() - e.path("5xx").asLong()
+                        - e.path("unexpected").asLong());
+            }
+            assertEquals(failures, r.path("errors").path("total").asLong(), "the result's errors are its steps' failures: " + r.path("errors"));
+            assertTrue(succeeded.get("create") > 100, succeeded.toString());
+            JsonNode rows = r.path("data_rows");
+            assertEquals(10_000, rows.path("at_reset").asLong(), r.toString());
+            assertEquals(10_000 + succeeded.get("create") - succeeded.get("delete"), rows.path("after").asLong(),
+                    r.path("target").asText() + ": the rows in its copy are the seeded ones plus the successful creates minus the successful deletes: "
+                            + succeeded + ", " + rows);
+        }
+    }
+
+    private static List<String> names(JsonNode list, String field) {
+        return java.util.stream.StreamSupport.stream(list.spliterator(), false).map(n -> n.path(field).asText()).toList();
+    }
+}

@@ -1,0 +1,126 @@
+package dev.loomflux.lab.result;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.loomflux.lab.verdict.Comparisons;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A run of flows in results.json (schema 13): each result's flows and steps, the blocks' figures per flow and step, the
+ * comparisons per part and the rows left in each target's copy of table item, written by the lab's mapper under the names
+ * docs/results-schema.md gives them and read back whole.
+ */
+class FlowsRoundTripTest {
+    @TempDir
+    Path dir;
+
+    private static RunRecord run() {
+        List<BlockRecord> blocks = FlowRuns.blocks("mvc", "webflux", 20, "read", 1.2, 7);
+        return FlowRuns.record(null, "mvc", "webflux", blocks, Comparisons.of(blocks, List.of("mvc", "webflux")));
+    }
+
+    @Test
+    void aRunOfFlowsIsReadBackAsItWasWritten() throws IOException {
+        RunRecord run = run();
+        Path file = dir.resolve("results.json");
+        Json.MAPPER.writeValue(file.toFile(), run);
+        assertEquals(run, RunRecord.read(file));
+    }
+
+    @Test
+    void itsFieldsHaveTheNamesTheSchemaGivesThem() throws IOException {
+        RunRecord run = run();
+        JsonNode tree = Json.MAPPER.valueToTree(run);
+        assertEquals(13, tree.path("schema").asInt());
+        JsonNode result = tree.path("results").get(1);
+        assertEquals("{\"total\":3,\"connect\":0,\"timeout\":0,\"4xx\":0,\"5xx\":0,\"other\":0,\"unexpected\":0,\"missing\":3}", result.path("errors").toString(),
+                "the result's errors count its steps' own failures");
+        assertEquals("{\"at_reset\":10000,\"after\":10009}", result.path("data_rows").toString());
+        JsonNode flow = result.path("flows").get(0);
+        assertEquals(List.of("flow", "completed", "failed", "throughput_rps", "in_flight", "latency_ms", "hlog", "steps"), names(flow));
+        assertEquals("webflux.crud.crud.hlog", flow.path("hlog").asText());
+        JsonNode create = flow.path("steps").get(0);
+        assertEquals(List.of("step", "request", "requests", "responses", "throughput_rps", "latency_ms", "errors", "missing_cause", "hlog"), names(create));
+        assertEquals("step create: no $.id in the response", create.path("missing_cause").asText());
+        assertEquals("webflux.crud.crud.create.hlog", create.path("hlog").asText());
+        assertEquals(List.of("mean", "p50", "p90", "p95", "p99", "p999", "max"), names(create.path("latency_ms")));
+        assertFalse(flow.path("steps").get(1).has("missing_cause"), "a step that lacked nothing");
+
+        JsonNode block = tree.path("blocks").get(0).path("flows").get(0);
+        assertEquals(List.of("flow", "completed", "failed", "rps", "p50", "p99", "mean_ms", "steps"), names(block));
+        assertEquals(List.of("step", "request", "responses", "failures", "rps", "p50", "p99"), names(block.path("steps").get(0)));
+
+        JsonNode comparison = tree.path("comparisons").get(4);
+        assertEquals(List.of("scenario", "flow", "step", "request", "metric", "a", "b", "ratio", "ci", "rounds", "outcome"),
+                names(comparison).stream().filter(n -> !n.equals("rounds_to_settle") && !n.equals("note")).toList());
+        assertEquals("create", comparison.path("step").asText());
+        assertEquals("POST /items", comparison.path("request").asText());
+    }
+
+    /** A scenario that is no flow keeps the fields it had: none of a flow's. */
+    @Test
+    void aRequestScenarioHasNoneOfAFlowsFields() {
+        Result.ErrorCounts e = new Result.ErrorCounts(1, 1, 0, 0, 0, 0);
+        assertEquals("{\"total\":1,\"connect\":1,\"timeout\":0,\"4xx\":0,\"5xx\":0,\"other\":0}", Json.tree(e).toString());
+        PairComparison c = new PairComparison("json", null, "throughput", "mvc", "webflux", 1.1, List.of(1.05, 1.15), 20, PairComparison.A, null, null);
+        assertEquals(List.of("scenario", "metric", "a", "b", "ratio", "ci", "rounds", "outcome"), names(Json.tree(c)));
+        assertEquals("json", c.where());
+        assertTrue(c.wholeScenario());
+        assertNull(Results.result("{'target': 'mvc', 'scenario': 'json', 'status': 'ok', 'throughput_rps': 10.0}").load().flows());
+    }
+
+    /** A result's part is a result of its own for the metrics: a flow's iterations, a step's requests; none where it has no such part. */
+    @Test
+    void aPartOfAResultReadsAsAResult() {
+        Result r = FlowRuns.result("mvc", 12, 3);
+        List<ScenarioPart> parts = ScenarioPart.ofResults(List.of(r));
+        assertEquals(List.of("crud", "crud/create", "crud/read", "crud/update", "crud/delete"), parts.stream().map(p -> p.where("crud")).toList());
+        assertEquals(1400.0, Metric.THROUGHPUT.read(r.part(parts.get(0))));
+        assertEquals(14.3, Metric.P50.read(r.part(parts.get(0))));
+        Result create = r.part(parts.get(1));
+        assertEquals(4.0, Metric.P50.read(create));
+        assertEquals(3.0, Metric.ERRORS.read(create));
+        assertNull(r.part(new ScenarioPart("crud", "nope", null)));
+        assertEquals(r, r.part(ScenarioPart.WHOLE));
+        assertEquals("POST /items", parts.get(1).subject());
+        assertEquals("crud flow", parts.get(0).subject());
+        // A mix: its requests together, then each flow and its steps.
+        Map<String, Map<String, String>> flows = new LinkedHashMap<>();
+        flows.put("browse", Map.of("list", "GET /items"));
+        flows.put("buy", Map.of("pay", "POST /pay"));
+        List<ScenarioPart> mix = ScenarioPart.of(flows);
+        assertEquals(List.of("shop", "shop/browse", "shop/browse/list", "shop/buy", "shop/buy/pay"), mix.stream().map(p -> p.where("shop")).toList());
+        assertEquals(List.of(true, false, false, false, false), mix.stream().map(p -> p.standsForScenario("shop")).toList());
+    }
+
+    private static List<String> names(JsonNode node) {
+        List<String> out = new ArrayList<>();
+        node.fieldNames().forEachRemaining(out::add);
+        return out;
+    }
+
+    /** The file a run writes, read by the same records: what every reader of results.json gets. */
+    @Test
+    void theFileHoldsTheFlows() throws IOException {
+        RunRecord run = run();
+        Path file = dir.resolve("results.json");
+        Json.MAPPER.writeValue(file.toFile(), run);
+        String text = Files.readString(file);
+        assertTrue(text.contains("\"missing_cause\" : \"step create: no $.id in the response\""), text);
+        RunRecord back = RunRecord.read(file);
+        assertEquals(2, back.results().get(0).load().flows().get(0).steps().stream().filter(s -> s.step().startsWith("u") || s.step().startsWith("d")).count());
+        assertEquals(12, back.results().get(0).load().dataRows().growth());
+    }
+}
