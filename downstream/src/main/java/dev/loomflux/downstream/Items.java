@@ -7,7 +7,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 
-/** Items in memory, as the targets' items API answers for them: create, read, update, delete; counted for /stats. */
+/** Items in memory, as the targets' items API answers for them: create, read, update, delete; counted for /stats/items. */
 final class Items {
     /** What to answer: the status, a {@code Location} (or null) and a JSON body (or null for none). */
     record Answer(HttpResponseStatus status, String location, String body) {
@@ -58,7 +58,7 @@ final class Items {
         return new Answer(HttpResponseStatus.METHOD_NOT_ALLOWED, null, null);
     }
 
-    /** The counts as JSON members, for /stats. */
+    /** The counts as JSON members, for /stats/items. */
     String stats() {
         return "\"created\":" + created.sum() + ",\"read\":" + read.sum() + ",\"updated\":" + updated.sum() + ",\"deleted\":" + deleted.sum()
                 + ",\"notFound\":" + notFound.sum();

@@ -20,7 +20,8 @@ import reactor.netty.resources.LoopResources;
  * requests served. For the lab's tests of flows it also keeps items in memory, as the targets' items API
  * answers: {@code POST /items} creates one (201, its {@code Location} and {@code {"id": N}}),
  * {@code GET}, {@code PUT} and {@code DELETE /items/N} read (200), update (200) and delete (204) it, and
- * answer 404 for an item that is not there; {@code /stats} counts them.
+ * answer 404 for an item that is not there; {@code GET /stats/items} counts them ({@code /stats} stays the
+ * {@code /delay} count alone).
  */
 public final class LatencyStub implements AutoCloseable {
     private static final String NAME = "loomflux-downstream";
@@ -82,7 +83,8 @@ public final class LatencyStub implements AutoCloseable {
         }
         return switch (req.fullPath()) {
             case "/delay" -> delay(req, res);
-            case "/stats" -> send(res, HttpResponseStatus.OK, JSON, "{\"requests\":" + served.sum() + "," + items.stats() + "}");
+            case "/stats" -> send(res, HttpResponseStatus.OK, JSON, "{\"requests\":" + served.sum() + "}");
+            case "/stats/items" -> send(res, HttpResponseStatus.OK, JSON, "{" + items.stats() + "}");
             default -> send(res, HttpResponseStatus.NOT_FOUND, TEXT, "not found");
         };
     }

@@ -75,9 +75,9 @@ public final class Stub implements AutoCloseable {
         return count("requests");
     }
 
-    /** One of the stub's counts in /stats: requests (to /delay), created, read, updated, deleted, notFound (of /items). */
+    /** One of the stub's counts: requests (to /delay, in /stats), created, read, updated, deleted, notFound (of /items, in /stats/items). */
     long count(String name) throws Exception {
-        HttpResponse<String> r = client.send(HttpRequest.newBuilder(base.resolve("/stats")).build(),
+        HttpResponse<String> r = client.send(HttpRequest.newBuilder(base.resolve(name.equals("requests") ? "/stats" : "/stats/items")).build(),
                 HttpResponse.BodyHandlers.ofString());
         Matcher m = Pattern.compile("\"" + name + "\"\\s*:\\s*(\\d+)").matcher(r.body());
         if (!m.find()) {
