@@ -13,20 +13,21 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
  * The built-in crud flow in paired rounds on mvc and webflux with PostgreSQL (issue 46): the comparisons cover the flow and
- * each of its steps, the results carry each flow's and step's figures with a log each, the report shows them, and every
- * successful write is in the database: each target's copy of table item holds its seeded rows plus the successful creates
- * minus the successful deletes, exactly.
+ * each of its steps, the results carry each flow's and step's figures with a log each, the report shows them, and each
+ * target's copy of table item ends with its seeded rows (every iteration deletes the item it created).
  */
+@Tag("slow") // ./check slow, in CI after ./check
 class FlowRunIT {
     private static final List<String> STEPS = List.of("create", "read", "update", "delete");
 
     /**
-     * No lead-in rounds: the lab resets each copy after the compile stages, so with every round measured the results' steps
-     * count every write the copy took.
+     * No lead-in rounds: the lab resets each copy after the compile stages, so every write the copy took after its reset was
+     * sent in a measured round.
      */
     @Test
     void crudInRoundsIsComparedPerFlowAndStepAndEveryWriteIsCounted() throws IOException {
@@ -81,8 +82,14 @@ class FlowRunIT {
             assertTrue(succeeded.get("create") > 100, succeeded.toString());
             JsonNode rows = r.path("data_rows");
             assertEquals(10_000, rows.path("at_reset").asLong(), r.toString());
-            assertEquals(10_000 + succeeded.get("create") - succeeded.get("delete"), rows.path("after").asLong(),
-                    r.path("target").asText() + ": the rows in its copy are the seeded ones plus the successful creates minus the successful deletes: "
+            // The blocks count a step by when it was sent, so an iteration cut by a block's edge has its create in one block and
+            // its delete in the next round's: the measured counts differ by the iterations in flight at the edges, at most one
+            // per user at each of the 6 blocks' two edges. The exact count over writes is WritesIT's; here every iteration
+            // deletes what it created, so the copy ends with its seeded rows and, at most, one row per user whose iteration
+            // the load's end cut after its create.
+            assertTrue(Math.abs(succeeded.get("create") - succeeded.get("delete")) <= 8 * 2 * 6, r.path("target").asText() + ": " + succeeded);
+            assertTrue(rows.path("after").asLong() >= 10_000 && rows.path("after").asLong() <= 10_000 + 8,
+                    r.path("target").asText() + ": the rows in its copy are the seeded ones, but for iterations the load's end cut: "
                             + succeeded + ", " + rows);
         }
     }

@@ -10,6 +10,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -18,6 +19,7 @@ import org.junit.jupiter.api.Test;
  * built-in targets, one after the other, its samples read as the lab's own plans' are (docs/scale-out.md, "Your own
  * JMeter plan").
  */
+@Tag("slow") // ./check slow, in CI after ./check
 class OwnPlanIT {
     private static final int USERS = 6;
 

@@ -38,6 +38,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * over JDBC and HikariCP, webflux over R2DBC, webflux-vt over JDBC on virtual threads under WebFlux.
  * A bad body or id is refused with the one-line text/plain 400 the targets give any bad parameter, and writes nothing.
  */
+@Tag("slow") // ./check slow, in CI after ./check
 class WritesIT {
     private static final int CREATES = 120;
     private static final int UPDATES = 40;

@@ -26,6 +26,7 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -35,6 +36,7 @@ import org.junit.jupiter.api.Test;
  * closed-model users then run through each flow as Little's law says, users = throughput x (latency + the pause after
  * each iteration), per flow and for either driver, sequentially and, on JMeter, in rounds.
  */
+@Tag("slow") // ./check slow, in CI after ./check
 class JmeterFlowIT {
     private static final int USERS = 20;
     private static final Think PAUSE = new Think(Duration.ofMillis(50), Duration.ofMillis(50));
