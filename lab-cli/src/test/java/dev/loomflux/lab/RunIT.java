@@ -204,7 +204,7 @@ class RunIT {
         assertBad(LabCli.of("run", "--target-cpus", "99"), "--target-cpus 99: CPUs must be within");
         assertBad(LabCli.of("run", "no-such-file.yaml"), "no-such-file.yaml: no such experiment file");
         assertBad(LabCli.of("run", "seed-00"), "seed-00: ambiguous, matches seed-000-k6-stages.yaml");
-        assertBad(LabCli.of("run", "seed-9"), "seed-9: no such experiment file or preset (presets: cpu-quotas, example, map-cpu, map-db, map-gateway, own-app, peer-10k-depth-1, peer-10k, ");
+        assertBad(LabCli.of("run", "seed-9"), "seed-9: no such experiment file or preset (presets: cpu-quotas, example, flow-crud, map-cpu, map-db, map-gateway, own-app, peer-10k-depth-1, peer-10k, ");
         assertBad(LabCli.of("run", "seed-003", "--scale", "0"), "--scale 0.0: expected a factor above 0");
         assertBad(LabCli.of("run", "../experiments/example.yaml", "--scenario", "json"), "--scenario cannot be combined with an experiment file");
     }
