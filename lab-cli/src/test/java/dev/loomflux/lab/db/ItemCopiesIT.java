@@ -5,8 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.loomflux.lab.LabException;
-import dev.loomflux.lab.process.LabProcesses;
-import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
@@ -16,29 +14,10 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /** Each target's copy of item on a real PostgreSQL (embedded, started once): made, counted, reset, kept apart. */
-class ItemCopiesIT {
-    @TempDir
-    static Path dir;
-    static LabProcesses processes;
-    static EmbeddedDatabase db;
-
-    @BeforeAll
-    static void start() {
-        processes = new LabProcesses();
-        db = EmbeddedDatabase.start(processes, dir.resolve("postgres"), line -> { });
-    }
-
-    @AfterAll
-    static void stop() {
-        db.close();
-        processes.close();
-    }
+class ItemCopiesIT extends OnePostgres {
 
     @Test
     void aResetCopyHoldsTheSeededRowsAndHandsOutIdsAboveThem() throws SQLException {

@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.loomflux.lab.Home;
 import dev.loomflux.lab.jdk.JdkLocator;
-import dev.loomflux.lab.process.LabProcesses;
 import dev.loomflux.lab.result.Json;
 import dev.loomflux.lab.sut.LaunchSettings;
 import dev.loomflux.lab.sut.Placement;
@@ -17,7 +16,6 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -25,10 +23,7 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
-import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -40,7 +35,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * A bad body or id is refused with the one-line text/plain 400 the targets give any bad parameter, and writes nothing.
  */
 @Tag("slow") // ./check slow, in CI after ./check
-class WritesIT {
+class WritesIT extends OnePostgres {
     private static final int CREATES = 120;
     private static final int UPDATES = 40;
     /** Half of them of created rows, half of seeded ones. */
@@ -48,22 +43,6 @@ class WritesIT {
     private static final int CLIENTS = 8;
     private static final HttpClient HTTP = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(2)).build();
 
-    @TempDir
-    static Path dir;
-    static LabProcesses processes;
-    static EmbeddedDatabase db;
-
-    @BeforeAll
-    static void start() {
-        processes = new LabProcesses();
-        db = EmbeddedDatabase.start(processes, dir.resolve("postgres"), line -> { });
-    }
-
-    @AfterAll
-    static void stop() {
-        db.close();
-        processes.close();
-    }
 
     /** One JVM per target for both checks: starting one takes about 10 s. */
     @ParameterizedTest
