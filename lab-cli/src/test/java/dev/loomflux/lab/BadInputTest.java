@@ -114,6 +114,21 @@ class BadInputTest {
                 "lab: --plan cannot be combined with an experiment file; name the plan in the file: driver: {jmeter: {plan: FILE.jmx}}");
     }
 
+    /** A file's params: the missing one says how to get its value, as petclinic.yaml says how to build the jar. */
+    @Test
+    void aParamTheFileNeedsSaysHowToGetIt() throws IOException {
+        Path preset = Home.detect().root().resolve("experiments").resolve("petclinic.yaml");
+        LabCli missing = LabCli.of("run", preset.toString());
+        assertOneLineError(missing, "lab: " + preset + ": params.jar: give --param jar=VALUE; build it: git clone"
+                + " https://github.com/spring-petclinic/spring-petclinic-rest && cd spring-petclinic-rest && ./mvnw -DskipTests package (JDK 17+),"
+                + " then give --param jar=target/spring-petclinic-rest-VERSION.jar (docs/own-app.md)");
+        Path absent = dir.resolve("no.jar");
+        assertTrue(LabCli.of("run", preset.toString(), "--param", "jar=" + absent).err().startsWith("lab: --param jar=" + absent + ": no such file; build it: "));
+        assertOneLineError(LabCli.of("run", preset.toString(), "--param", "jar=" + absent, "--param", "war=x"),
+                "lab: --param war: " + preset + ": params declares only jar");
+        assertOneLineError(LabCli.of("run", "--param", "jar=x"), "lab: --param gives a value an experiment file asks for under params; name the file");
+    }
+
     @Test
     void aLeadInMustBeWholeSecondsOfAPairedDesign() {
         assertOneLineError(LabCli.of("run", "--lead-in", "500ms"), "lab: --lead-in 500ms: expected whole seconds from 0s to 60s");

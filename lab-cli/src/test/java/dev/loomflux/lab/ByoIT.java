@@ -45,6 +45,26 @@ class ByoIT {
         assertEquals(512.0, r.path("jvm").path("heap_max_mb").asDouble(), r.path("jvm").toString());
     }
 
+    /**
+     * An app that keeps Tomcat's default of closing a kept-alive connection after 100 requests (as spring-petclinic-rest
+     * did: docs/own-app.md) loses no request: each close is a reconnection, one per 100 requests on each of the 20
+     * connections, so the count lies between responses / 100 less one cut-off connection each, and responses / 100.
+     */
+    @Test
+    void tomcatClosingEveryHundredthRequestsConnectionCountsReconnectionsNotErrors() throws Exception {
+        LabCli run = LabCli.of("run", "--define", "close100=mvc,server.tomcat.max-keep-alive-requests=100", "--targets", "close100", "--scenario", "json",
+                "--users", "20", "--design", "sequential", "--duration", "5s", "--warmup", "0s", "--cooldown", "0s", "--no-pin");
+        assertEquals(0, run.exitCode(), run.toString());
+        JsonNode r = Results.tree(run.out()).path("results").get(0);
+        long responses = r.path("responses").asLong();
+        long reconnections = r.path("reconnections").asLong();
+        String seen = responses + " responses, " + reconnections + " reconnections, errors " + r.path("errors");
+        assertEquals("ok", r.path("status").asText(), r.toString());
+        assertEquals(0, r.path("errors").path("total").asLong(), seen);
+        assertTrue(responses > 2_000, seen);
+        assertTrue(reconnections <= responses / 100 && reconnections >= responses / 100 - 20, seen);
+    }
+
     @Test
     void aShellStringIsRefusedNamingTheField() throws Exception {
         Path yaml = dir.resolve("bad.yaml");

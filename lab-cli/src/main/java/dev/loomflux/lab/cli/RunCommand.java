@@ -17,10 +17,13 @@ import dev.loomflux.lab.result.RunRecord;
 import dev.loomflux.lab.run.Runner;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.ParseResult;
 import picocli.CommandLine.Parameters;
@@ -34,6 +37,10 @@ public class RunCommand implements Callable<Integer> {
     @Parameters(arity = "0..1", paramLabel = "EXPERIMENT",
             description = "Experiment YAML file, or a preset by name or prefix (e.g. seed-003; see ./lab list).")
     Path file;
+
+    @Option(names = "--param", paramLabel = "NAME=VALUE",
+            description = "A value the experiment file asks for under params, e.g. jar=PATH for experiments/petclinic.yaml. Repeatable.")
+    Map<String, String> params = new LinkedHashMap<>();
 
     @Mixin
     TargetOptions targets;
@@ -137,7 +144,7 @@ public class RunCommand implements Callable<Integer> {
             }
         }
         Path resolved = Presets.resolve(Home.detect(), file);
-        Experiment e = ExperimentReader.read(resolved);
+        Experiment e = ExperimentReader.read(resolved, params);
         return new Experiment(e.name(), e.targets(), e.scenarios(), e.profile(),
                 load.warmup == null ? e.warmup() : Flags.duration("--warmup", load.warmup, true),
                 load.cooldown == null ? e.cooldown() : Flags.duration("--cooldown", load.cooldown, true), e.repeat(), e.limits(), e.sweep(), e.idle(), e.design(),
@@ -145,6 +152,9 @@ public class RunCommand implements Callable<Integer> {
     }
 
     private Experiment fromFlags(ParseResult given) {
+        if (!params.isEmpty()) {
+            throw new UsageException("--param gives a value an experiment file asks for under params; name the file");
+        }
         // One scenario by default, because each costs each target its own warmup: a database read (blocking JDBC
         // against R2DBC) where PostgreSQL has CPUs the driver does not use; else json, which needs no support
         // process, since a PostgreSQL on the driver's CPUs starves the driver and the rounds measure it, not the

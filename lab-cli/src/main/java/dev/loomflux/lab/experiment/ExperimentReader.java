@@ -24,7 +24,7 @@ import java.util.Set;
 public final class ExperimentReader {
     private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
     private static final Set<String> TOP = Set.of("name", "targets", "scenarios", "profile", "warmup", "cooldown", "repeat", "sets", "limits", "sweep", "design", "rounds",
-            "block", "lead-in", "lead-in-rounds", "driver");
+            "block", "lead-in", "lead-in-rounds", "driver", "params");
 
     private ExperimentReader() {
     }
@@ -34,19 +34,24 @@ public final class ExperimentReader {
      * {@link Experiment#decided}), with the load driver it asks for (the flags can choose another for it).
      */
     public static Experiment read(Path file) {
+        return read(file, Map.of());
+    }
+
+    /** @param params the values of the file's {@code params} ({@code --param NAME=VALUE}) */
+    public static Experiment read(Path file, Map<String, String> params) {
         Node root = root(file);
         DriverChoice driver = driver(root.get("driver"), file);
-        Experiment e = experiment(root, file, driver.plan());
+        Experiment e = experiment(root, file, driver.plan(), params(root.get("params"), params));
         boolean inRounds = e.decided(driver.roundsObstacle(e.profile() instanceof Profile.Rate)).inRounds();
         return e.withDriver(driver).withRepeat(jvms(root, inRounds));
     }
 
     /** @param plan the user's JMeter plan the file names as its driver's ({@link DriverChoice#plan()}), which is then its scenario; null for none */
-    private static Experiment experiment(Node root, Path file, Path plan) {
+    private static Experiment experiment(Node root, Path file, Path plan, Map<String, String> params) {
         String fileName = file.getFileName().toString().replaceFirst("\\.ya?ml$", "");
         Node nameNode = root.get("name");
         String name = nameNode.isMissing() ? Experiment.nameFrom(fileName) : Experiment.checkName(nameNode.text(), nameNode.where());
-        List<TargetSpec> targets = targets(root.get("targets"));
+        List<TargetSpec> targets = targets(root.get("targets"), params);
         if (plan != null && !root.get("scenarios").isMissing()) {
             throw root.get("scenarios").error("the plan of driver.jmeter.plan sends the requests; remove scenarios");
         }
@@ -215,7 +220,38 @@ public final class ExperimentReader {
         return new ResourceLimits(cpus.isMissing() ? 0 : cpus.positive(1024), bytes);
     }
 
-    private static List<TargetSpec> targets(Node node) {
+    /**
+     * The values of the file's parameters: {@code params: {NAME: {hint: how to get a value, file: true}}}, each given as
+     * {@code --param NAME=VALUE} and put in for {@code {NAME}} in the command targets' argv. A missing one is refused
+     * with its hint (how to build the jar it names, say), as is a {@code file: true} one that names no file.
+     */
+    static Map<String, String> params(Node node, Map<String, String> given) {
+        Map<String, String> out = new LinkedHashMap<>();
+        List<String> declared = node.isMissing() ? List.of() : node.keys();
+        for (String name : given.keySet()) {
+            if (!declared.contains(name)) {
+                throw new UsageException("--param " + name + ": " + node.where() + " declares " + (declared.isEmpty() ? "no params" : "only " + String.join(", ", declared)));
+            }
+        }
+        for (String name : declared) {
+            Node p = node.get(name).only(Set.of("hint", "file"));
+            String hint = p.get("hint").text("");
+            String value = given.get(name);
+            if (value == null || value.isBlank()) {
+                throw p.error("give --param " + name + "=VALUE" + (hint.isEmpty() ? "" : "; " + hint));
+            }
+            if (p.get("file").text("false").equals("true")) {
+                if (!Files.isRegularFile(Path.of(value))) {
+                    throw new UsageException("--param " + name + "=" + value + ": no such file" + (hint.isEmpty() ? "" : "; " + hint));
+                }
+                value = Path.of(value).toAbsolutePath().normalize().toString(); // the target may start in another directory
+            }
+            out.put(name, value);
+        }
+        return out;
+    }
+
+    private static List<TargetSpec> targets(Node node, Map<String, String> params) {
         Targets known = new Targets();
         List<String> names = new ArrayList<>();
         for (Node t : node.list()) {
@@ -228,20 +264,25 @@ public final class ExperimentReader {
             if (t.get("command").isMissing()) {
                 known.define(name, t.get("base").text(), t.get("properties").stringMap(), t.get("jvm-args").stringList(), limits(t.get("limits")), t.where());
             } else {
-                known.own(name, command(t), t.get("jvm-args").stringList(), limits(t.get("limits")), t.where());
+                known.own(name, command(t, params), t.get("jvm-args").stringList(), limits(t.get("limits")), t.where());
             }
             names.add(name);
         }
         return known.select(names, node.where());
     }
 
-    private static Command command(Node t) {
+    private static Command command(Node t, Map<String, String> params) {
         for (String notHere : List.of("base", "properties")) {
             if (!t.get(notHere).isMissing()) {
                 throw t.get(notHere).error("a command target takes no " + notHere + ": put arguments in its command");
             }
         }
-        List<String> argv = t.get("command").stringList();
+        List<String> argv = t.get("command").stringList().stream().map(a -> {
+            for (Map.Entry<String, String> p : params.entrySet()) {
+                a = a.replace("{" + p.getKey() + "}", p.getValue());
+            }
+            return a;
+        }).toList();
         if (argv.isEmpty() || argv.get(0).isBlank()) {
             throw t.get("command").error("expected the program and its arguments as a list, e.g. [\"{java}\", -jar, app.jar, \"--server.port={port}\"]");
         }

@@ -32,6 +32,22 @@ class ExperimentReaderTest {
         assertEquals(Duration.ofSeconds(180), e.warmup());
     }
 
+    /** petclinic.yaml's jar comes from --param, as an absolute path (the target starts elsewhere), into both targets' argv. */
+    @Test
+    void aParamFillsTheCommandsOfThePetclinicPreset() throws IOException {
+        Path jar = Files.writeString(dir.resolve("app.jar"), "");
+        Experiment e = ExperimentReader.read(Path.of(System.getProperty("loomflux.home"), "experiments/petclinic.yaml"), Map.of("jar", jar.toString()));
+        assertEquals(List.of("petclinic", "petclinic-vt"), e.targets().stream().map(t -> t.name()).toList());
+        for (var t : e.targets()) {
+            assertEquals(List.of("{java}", "-jar", jar.toAbsolutePath().toString()), t.command().argv().subList(0, 3), t.toString());
+        }
+        assertTrue(e.targets().get(1).command().argv().contains("--spring.threads.virtual.enabled=true"));
+        Scenario flow = e.scenarios().get(0);
+        assertEquals("reception", flow.name());
+        assertTrue(flow.isFlow());
+        assertFalse(flow.needsDatabase(), "its paths are not the built-in API's: no PostgreSQL for it");
+    }
+
     @Test
     void everyProfileKindParses() throws IOException {
         assertEquals(new Profile.Stages(List.of(new Profile.Stage(Duration.ofSeconds(15), 50), new Profile.Stage(Duration.ofSeconds(30), 0)))

@@ -45,7 +45,7 @@ class PresetsTest {
         try (Stream<Path> files = Files.list(DIR)) {
             pack = files.filter(f -> f.getFileName().toString().startsWith("peer-")).sorted().collect(Collectors.toList());
         }
-        assertEquals(7, pack.size(), pack.toString());
+        assertEquals(8, pack.size(), pack.toString());
         for (Path p : pack) {
             Experiment e = ExperimentReader.read(p);
             assertEquals(List.of("mvc", "mvc-vt", "webflux", "webflux-vt"), e.targets().stream().map(TargetSpec::name).toList(), p.toString());
@@ -64,6 +64,14 @@ class PresetsTest {
         assertEquals(Duration.ofSeconds(300), spike.profile().plannedDuration());
         assertEquals(10_000, ExperimentReader.read(DIR.resolve("peer-25k-smooth-spike.yaml")).profile().peakUsers());
         assertEquals(new Profile.Rate(2, Duration.ofSeconds(5), 2), ExperimentReader.read(DIR.resolve("peer-smoketest.yaml")).profile());
+        // The GET+POST spike: the same ramp and pauses, each iteration three times in four a GET, once a POST.
+        Experiment getPost = ExperimentReader.read(DIR.resolve("peer-25k-smooth-spike-get-post.yaml"));
+        assertEquals(ExperimentReader.read(DIR.resolve("peer-25k-smooth-spike.yaml")).profile(), getPost.profile());
+        Scenario mix = getPost.scenarios().get(0);
+        assertEquals(List.of(75, 25), mix.mix().flows().stream().map(Flow::weight).toList());
+        assertEquals("/chain?depth=0&delay=100", mix.mix().flows().get(0).steps().get(0).path());
+        assertEquals(FlowStep.Method.POST, mix.mix().flows().get(1).steps().get(0).method());
+        assertTrue(getPost.needsDatabase(), "its POST writes to PostgreSQL");
     }
 
     @Test
