@@ -163,7 +163,7 @@ public class RunCommand implements Callable<Integer> {
         // ./lab capacity answers that one.
         List<Scenario> list = scenarioOptions.select(List.of(defaultScenario()));
         String experimentName = output.name != null ? Experiment.checkName(output.name, "--name")
-                : String.join("+", list.stream().map(s -> s.kind().id()).toList());
+                : String.join("+", list.stream().map(s -> s.isFlow() ? s.name() : s.kind().id()).toList());
         return new Experiment(experimentName, targets.select(), list, load.profile(given),
                 load.warmup == null ? Experiment.DEFAULT_WARMUP : Flags.duration("--warmup", load.warmup, true),
                 load.cooldown == null ? Experiment.DEFAULT_COOLDOWN : Flags.duration("--cooldown", load.cooldown, true), 1).withDesign(Design.DEFAULT);
