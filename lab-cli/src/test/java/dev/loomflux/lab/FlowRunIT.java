@@ -97,4 +97,22 @@ class FlowRunIT {
     private static List<String> names(JsonNode list, String field) {
         return java.util.stream.StreamSupport.stream(list.spliterator(), false).map(n -> n.path(field).asText()).toList();
     }
+
+    /**
+     * The same target under two names on the crud flow, two sets of JVMs each, the default lead-in: no winner on the flow or
+     * on any step, on any metric, though each name writes into a copy of its own.
+     */
+    @Test
+    void theSameTargetTwiceOnCrudNeverGetsAWinner() throws IOException {
+        LabCli run = LabCli.of("run", "--aot-cache", "--targets", "mvc,mvc2", "--define", "mvc2=mvc", "--scenario", "crud", "--users", "8",
+                "--rounds", "8", "--block", "1s", "--sets", "2", "--warmup", "30s", "--cooldown", "0s", "--no-pin");
+        assertEquals(0, run.exitCode(), run.toString());
+        JsonNode comparisons = Results.tree(run.out()).path("comparisons");
+        // the flow on four metrics, each of its four steps on three
+        assertEquals(4 + 4 * 3, comparisons.size(), comparisons.toString());
+        for (JsonNode c : comparisons) {
+            String outcome = c.path("outcome").asText();
+            assertTrue(outcome.equals("equivalent") || outcome.equals("undecided"), "A/A gave a winner: " + c);
+        }
+    }
 }
