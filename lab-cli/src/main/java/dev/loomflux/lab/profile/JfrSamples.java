@@ -1,0 +1,106 @@
+package dev.loomflux.lab.profile;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.List;
+import java.util.SortedMap;
+import java.util.TreeMap;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import jdk.jfr.consumer.RecordedEvent;
+import jdk.jfr.consumer.RecordedFrame;
+import jdk.jfr.consumer.RecordedStackTrace;
+import jdk.jfr.consumer.RecordingFile;
+
+/**
+ * The stacks JFR's two method samplers took in a recording, each frame named
+ * {@code package.Class.method}, root first.
+ *
+ * <p>The two are kept apart because they measure different things. {@code jdk.ExecutionSample}
+ * samples threads running Java code: they are on CPU (or runnable), so its stacks say where the
+ * CPU went. {@code jdk.NativeMethodSample} samples threads inside a native method, and a thread
+ * blocked in {@code accept}, {@code epoll_wait} or a socket read is inside one too (in the test,
+ * a thread idle in {@code accept} took half the native samples). Neither sampler ever sees the
+ * JVM's own threads (GC workers, JIT compiler threads), so no stack here stands for garbage
+ * collection or compilation. Nor does a sample survive when the thread is inside a JIT stub the
+ * sampler cannot walk from: SHA-256 compiled to its intrinsic, on a CPU with SHA extensions, got 1
+ * or 2 samples in a busy second where plain Java code got 70 to 80, so code that runs in
+ * intrinsics is undercounted.
+ *
+ * <p>A truncated stack (deeper than the recording's stack depth) lacks its root frames; it is
+ * kept, rooted at {@link #TRUNCATED} so that a flame graph shows it as cut rather than as a root
+ * of its own.
+ *
+ * @param java     {@code jdk.ExecutionSample}: threads running Java code
+ * @param inNative {@code jdk.NativeMethodSample}: threads inside a native method, running or blocked
+ */
+public record JfrSamples(Samples java, Samples inNative) {
+    /** The root frame given to a stack JFR truncated. */
+    public static final String TRUNCATED = "[truncated]";
+    private static final String EXECUTION = "jdk.ExecutionSample";
+    private static final String NATIVE = "jdk.NativeMethodSample";
+    private static final Pattern HIDDEN_SUFFIX = Pattern.compile("\\+0x\\p{XDigit}+(\\.\\d+)?$");
+    private static final Pattern LAMBDA_NUMBER = Pattern.compile("\\$\\$Lambda\\$\\d+$");
+
+    /**
+     * @param windows keeps only the samples whose start time falls in one of them (in the paired
+     *                design a target is measured only in its own blocks); none keeps none
+     */
+    public static JfrSamples read(Path jfr, List<TimeWindow> windows) throws IOException {
+        Tally java = new Tally();
+        Tally inNative = new Tally();
+        try (RecordingFile file = new RecordingFile(jfr)) {
+            while (file.hasMoreEvents()) {
+                RecordedEvent e = file.readEvent();
+                String type = e.getEventType().getName();
+                Tally tally = type.equals(EXECUTION) ? java : type.equals(NATIVE) ? inNative : null;
+                if (tally != null && inAny(windows, e.getStartTime())) {
+                    tally.add(e.getStackTrace());
+                }
+            }
+        }
+        return new JfrSamples(java.samples(), inNative.samples());
+    }
+
+    private static boolean inAny(List<TimeWindow> windows, Instant t) {
+        return windows.stream().anyMatch(w -> w.contains(t));
+    }
+
+    /**
+     * {@code package.Class.method}: no line number, so that a method's samples add up in one frame.
+     * A hidden class (a lambda's, a method handle's) loses what differs between two JVMs running the
+     * same code, so that their profiles can be compared: the {@code +0xADDRESS.ID} JFR appends
+     * ({@code Api$$Lambda$567+0x00007f3c180de4f0.873827336}) and a lambda's number
+     * ({@code Api$$Lambda}).
+     */
+    private static String frameName(RecordedFrame f) {
+        String type = HIDDEN_SUFFIX.matcher(f.getMethod().getType().getName()).replaceFirst("");
+        return LAMBDA_NUMBER.matcher(type).replaceFirst(Matcher.quoteReplacement("$$Lambda")) + "." + f.getMethod().getName();
+    }
+
+    private static final class Tally {
+        private final SortedMap<String, Long> counts = new TreeMap<>();
+        private long truncated;
+
+        void add(RecordedStackTrace stack) {
+            List<RecordedFrame> frames = stack.getFrames(); // leaf first
+            StringBuilder sb = new StringBuilder();
+            if (stack.isTruncated()) {
+                truncated++;
+                sb.append(TRUNCATED);
+            }
+            for (int i = frames.size() - 1; i >= 0; i--) {
+                if (sb.length() > 0) {
+                    sb.append(CollapsedStacks.FRAME_SEPARATOR);
+                }
+                sb.append(frameName(frames.get(i)));
+            }
+            counts.merge(sb.toString(), 1L, Long::sum);
+        }
+
+        Samples samples() {
+            return new Samples(new CollapsedStacks(counts), truncated);
+        }
+    }
+}
