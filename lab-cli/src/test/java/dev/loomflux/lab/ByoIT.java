@@ -48,12 +48,13 @@ class ByoIT {
     /**
      * An app that keeps Tomcat's default of closing a kept-alive connection after 100 requests (as spring-petclinic-rest
      * did: docs/own-app.md) loses no request: each close is a reconnection, one per 100 requests on each of the 20
-     * connections, so the count lies between responses / 100 less one cut-off connection each, and responses / 100.
+     * connections. A connection's count runs on from before the window (its warmup) and past it, so each of the 20 may
+     * close once more or once less than its responses in the window make: responses / 100, give or take 20.
      */
     @Test
     void tomcatClosingEveryHundredthRequestsConnectionCountsReconnectionsNotErrors() throws Exception {
         LabCli run = LabCli.of("run", "--define", "close100=mvc,server.tomcat.max-keep-alive-requests=100", "--targets", "close100", "--scenario", "json",
-                "--users", "20", "--design", "sequential", "--duration", "5s", "--warmup", "0s", "--cooldown", "0s", "--no-pin");
+                "--users", "20", "--design", "sequential", "--duration", "5s", "--warmup", "10s", "--cooldown", "0s", "--no-pin");
         assertEquals(0, run.exitCode(), run.toString());
         JsonNode r = Results.tree(run.out()).path("results").get(0);
         long responses = r.path("responses").asLong();
@@ -61,8 +62,9 @@ class ByoIT {
         String seen = responses + " responses, " + reconnections + " reconnections, errors " + r.path("errors");
         assertEquals("ok", r.path("status").asText(), r.toString());
         assertEquals(0, r.path("errors").path("total").asLong(), seen);
-        assertTrue(responses > 2_000, seen);
-        assertTrue(reconnections <= responses / 100 && reconnections >= responses / 100 - 20, seen);
+        // Warm, the window holds thousands of responses, so that 20 is a small part of the count (3,568 cold, 2026-11-27).
+        assertTrue(responses > 5_000, seen);
+        assertEquals(responses / 100.0, reconnections, 20, seen);
     }
 
     @Test
