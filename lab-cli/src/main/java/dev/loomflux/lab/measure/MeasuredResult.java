@@ -44,14 +44,15 @@ public final class MeasuredResult {
      * (t = the block's round, from 1; rps its throughput, cpu_pct its CPU over the block).
      *
      * @param flows a load of flows: each flow and step over the blocks (FlowResults); empty for one request per iteration
+     * @param jfr   the target's JFR recording dumped after the rounds, null when it could not be
      */
     public static Result ofRounds(String target, String scenario, double seconds, long requests, long responses, WindowShare share, Histogram latency,
                                   Errors errors, long reconnections, List<FlowResult> flows, List<PerSecond> series, String hlog, String plan,
-                                  SteadyState steadyState, Boolean behindSchedule) {
+                                  String jfr, SteadyState steadyState, Boolean behindSchedule) {
         Result.WindowLoad load = new Result.WindowLoad(Result.round(seconds), requests, responses, Result.round(share.rps(seconds)), Result.round(share.inFlight(seconds)),
                 Latency.of(latency), FlowResults.errors(errors, flows), null, behindSchedule, null, reconnections, flows.isEmpty() ? null : flows, null);
-        return new Result(new Result.Key(target, scenario, null, null, null, null), Result.Status.OK, load, new Result.Telemetry(series, null, null, null),
-                new Result.Files(hlog, plan, null, null), new Result.Checks(steadyState, null, null), null, null);
+        return new Result(new Result.Key(target, scenario, null, null, null, null), Result.Status.OK, load, new Result.Telemetry(series, null, null, null, null),
+                new Result.Files(hlog, plan, null, jfr), new Result.Checks(steadyState, null, null), null, null);
     }
 
     /**

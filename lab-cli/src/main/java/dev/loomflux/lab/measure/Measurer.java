@@ -14,9 +14,12 @@ import dev.loomflux.lab.experiment.Profile;
 import dev.loomflux.lab.experiment.Scenario;
 import dev.loomflux.lab.limits.Cgroup;
 import dev.loomflux.lab.process.Stop;
+import dev.loomflux.lab.profile.TargetProfile;
+import dev.loomflux.lab.profile.TimeWindow;
 import dev.loomflux.lab.result.FlowResult;
 import dev.loomflux.lab.result.Hlog;
 import dev.loomflux.lab.result.JvmFacts;
+import dev.loomflux.lab.result.Metric;
 import dev.loomflux.lab.result.Result;
 import dev.loomflux.lab.result.SeriesCsv;
 import dev.loomflux.lab.steady.SteadyRule;
@@ -30,7 +33,6 @@ import dev.loomflux.lab.telemetry.Reading;
 import dev.loomflux.lab.telemetry.Phase;
 import dev.loomflux.lab.telemetry.ResourceReport;
 import dev.loomflux.lab.telemetry.ResourceSampler;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -44,8 +46,8 @@ import java.util.function.Supplier;
 /**
  * One load on a running target, as one results.json entry: warmed up (compile stage, then the load
  * itself until steady), measured, checked for drift, with the target's telemetry over every phase
- * and the run's files (.hlog, .series.csv, .jfr, the driver's plan). What is measured, and how often,
- * is a procedure's choice (profile, capacity search).
+ * and the run's files (.hlog, .series.csv, .jfr and the CPU profile read from it, the driver's plan). What is measured, and how
+ * often, is a procedure's choice (profile, capacity search).
  */
 public final class Measurer {
     public static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(10);
@@ -160,19 +162,20 @@ public final class Measurer {
             // The same load for the driver on its own, e.g. a Hyperfoil controller with agents on other machines (docs/scale-out.md).
             String plan = driver.export(spec, "loomflux-" + base).write(dir, base);
             String jfr = base + ".jfr";
+            String noJfr = dumpJfr(target, dir.resolve(jfr));
             Result.Telemetry telemetry;
             try {
-                telemetry = telemetry(MeasuredResult.series(m, open), target, measured, jfr, profile, before, warmup);
+                telemetry = telemetry(MeasuredResult.series(m, open), target, measured, jfr, noJfr, profile, before, warmup);
             } catch (RuntimeException e) {
                 // Telemetry must never cost a finished measurement.
                 log.line(name + " " + scenario.name() + ": telemetry incomplete: " + e);
-                telemetry = new Result.Telemetry(MeasuredResult.series(m, open), null, null, String.valueOf(e));
+                telemetry = new Result.Telemetry(MeasuredResult.series(m, open), null, null, null, String.valueOf(e));
             }
             String csv = base + ".series.csv";
             SeriesCsv.write(dir.resolve(csv), telemetry.series());
             List<FlowResult> flows = FlowResults.of(m.flows(), dir, base, name + " " + scenario.name(), measured.fromMs(), measured.toMs());
             Result r = MeasuredResult.of(name, scenario.name(), m, open, flows,
-                    new Result.Files(hlog, plan, csv, Files.isRegularFile(dir.resolve(jfr)) ? jfr : null), telemetry,
+                    new Result.Files(hlog, plan, csv, noJfr == null ? jfr : null), telemetry,
                     new Result.Checks(SteadyStateReport.of(sampler, warm, load.warmup(), warmup, measured, telemetry.series(), continuous),
                             driverCpu.check().withAgents(MeasuredResult.agents(m, i -> agentHlog(base, i))),
                             target.cgroup() != null && groupAtStart[0] != null ? MeasuredResult.limits(target.cgroup().limits(), groupAtStart[0], groupAtEnd) : null));
@@ -202,7 +205,8 @@ public final class Measurer {
                 return Result.failed(name, scenario.name(), "no responses: all " + m.requests() + " requests failed (" + e.timeout() + " timeouts, "
                         + e.connect() + " connect errors, " + e.status4xx() + " 4xx, " + e.status5xx() + " 5xx, " + e.other() + " other)");
             }
-            return r;
+            return r.withProfile(TargetProfile.write(dir, base, noJfr, List.of(TimeWindow.ofMillis(measured.fromMs(), measured.toMs())),
+                    Metric.CPU_PER_REQUEST.read(r), line -> log.line(name + " " + scenario.name() + ": " + line)));
         } catch (LabException e) {
             if (!stop.requested() && !target.process().isAlive()) {
                 // "cannot connect ...: Connection refused" from a probe is the symptom; the exit is the cause
@@ -309,22 +313,38 @@ public final class Measurer {
     }
 
     /**
-     * The target's resources per second and per phase, and its JVM internals over the measured
-     * window from a JFR dump. Waits for the sampler's reading that covers the last second.
+     * Dumps the target's JFR recording, from its start up to now, to {@code file}: what its JVM summary and its CPU profile are
+     * read from.
+     *
+     * @return null when dumped, else why not (one line); never an exception, as telemetry must never cost a measurement
      */
-    private Result.Telemetry telemetry(List<Result.PerSecond> series, RunningTarget target, Phase measured, String jfr, Profile profile,
+    public String dumpJfr(RunningTarget target, Path file) {
+        if (!target.process().isAlive()) {
+            return "target exited before its JFR recording could be dumped";
+        }
+        try {
+            return JfrDump.dump(settings.jdk(), target.process().pid(), file);
+        } catch (RuntimeException e) {
+            return "cannot dump JFR: " + e;
+        }
+    }
+
+    /**
+     * The target's resources per second and per phase, and its JVM internals over the measured
+     * window from its JFR dump. Waits for the sampler's reading that covers the last second.
+     *
+     * @param noJfr null when the recording was dumped to {@code jfr}, else why not
+     */
+    private Result.Telemetry telemetry(List<Result.PerSecond> series, RunningTarget target, Phase measured, String jfr, String noJfr, Profile profile,
                                        List<Phase> before, Phase warmup) {
         long t0 = measured.fromMs();
         long t1 = measured.toMs();
-        String whyNot = target.process().isAlive()
-                ? JfrDump.dump(settings.jdk(), target.process().pid(), dir.resolve(jfr))
-                : "target exited before its JFR recording could be dumped";
-        JvmFacts jvm = JvmSummary.of(dir.resolve(jfr), Instant.ofEpochMilli(t0), Instant.ofEpochMilli(t1), target.spec().virtualThreads(), whyNot);
+        JvmFacts jvm = JvmSummary.of(dir.resolve(jfr), Instant.ofEpochMilli(t0), Instant.ofEpochMilli(t1), target.spec().virtualThreads(), noJfr);
         Pause.sleep(Duration.ofMillis(Math.max(0, t1 + ResourceSampler.PERIOD.toMillis() + 600 - System.currentTimeMillis())));
         List<Phase> phases = new ArrayList<>(before);
         phases.add(warmup);
         phases.addAll(Phase.ofProfile(profile, t0, t1));
-        return new Result.Telemetry(ResourceReport.addToSeries(sampler, canary, series, t0), jvm, ResourceReport.phases(sampler, phases, t0), null);
+        return new Result.Telemetry(ResourceReport.addToSeries(sampler, canary, series, t0), jvm, null, ResourceReport.phases(sampler, phases, t0), null);
     }
 
     private SecondListener progress(String target, Scenario scenario, String phase) {

@@ -19,8 +19,11 @@ import dev.loomflux.lab.measure.Measurer;
 import dev.loomflux.lab.measure.RunContext;
 import dev.loomflux.lab.measure.Warmup;
 import dev.loomflux.lab.process.Stop;
+import dev.loomflux.lab.profile.TargetProfile;
+import dev.loomflux.lab.profile.TimeWindow;
 import dev.loomflux.lab.result.BlockRecord;
 import dev.loomflux.lab.result.FlowResult;
+import dev.loomflux.lab.result.Metric;
 import dev.loomflux.lab.verdict.Comparisons;
 import dev.loomflux.lab.result.Hlog;
 import dev.loomflux.lab.result.Result;
@@ -47,8 +50,8 @@ import org.HdrHistogram.Histogram;
  * The paired design for one scenario: every JVM of every set through its compile stage in turn, then all
  * measured in the same interleaved rounds, the first {@link Design#leadInRounds()} of them unmeasured, over
  * connections that stay open from the first block to the last, so that two sets of JVMs meet the same
- * machine. Each target of each set gets one result over its blocks; the blocks themselves go to
- * results.json, where the comparisons are drawn from them.
+ * machine. Each target of each set gets one result over its blocks, with its JVM's JFR recording and the CPU profile
+ * read from it over those blocks; the blocks themselves go to results.json, where the comparisons are drawn from them.
  */
 public final class InRounds {
     private final Experiment experiment;
@@ -236,8 +239,13 @@ public final class InRounds {
             Hlog.write(dir.resolve(hlog), name + " " + scenario.name() + " " + scenario.path() + " (blocks of interleaved rounds)", intervals);
             List<FlowResult> flows = FlowResults.of(FlowResults.overBlocks(own), dir, base, name + " " + scenario.name() + " (blocks of interleaved rounds)",
                     own.get(0).startMs(), own.get(own.size() - 1).endMs());
-            Result r = v.stamp(result(name, scenario, own, ownRecords, flows, hlog, yaml, warmups.get(label), warmupS.getOrDefault(label, 0L),
-                    drifting.contains(name)));
+            // Once per JVM after its rounds, its samples read over its own measured blocks.
+            String jfr = base + ".jfr";
+            String noJfr = v.dumpJfr(dir.resolve(jfr));
+            Result r = v.stamp(result(name, scenario, own, ownRecords, flows, hlog, yaml, noJfr == null ? jfr : null, warmups.get(label),
+                    warmupS.getOrDefault(label, 0L), drifting.contains(name)));
+            r = r.withProfile(TargetProfile.write(dir, base, noJfr, own.stream().map(b -> TimeWindow.ofMillis(b.startMs(), b.endMs())).toList(),
+                    Metric.CPU_PER_REQUEST.read(r), line -> log.line(label + " " + BlockRecord.where(scenario.name(), cell) + ": " + line)));
             Result.DataRows rows = dataRows.computeIfAbsent(name, n -> Optional.ofNullable(DataCopy.count(database, v.spec(), scenario, log))).orElse(null);
             r = rows == null ? r : r.withDataRows(rows);
             perTarget.add(cell == null ? r : r.withCell(cell));
@@ -295,7 +303,7 @@ public final class InRounds {
     }
 
     private static Result result(String name, Scenario scenario, List<Block> own, List<BlockRecord> records, List<FlowResult> flows, String hlog, String yaml,
-                                 Warmup.Outcome warm, long warmupS, boolean drifting) {
+                                 String jfr, Warmup.Outcome warm, long warmupS, boolean drifting) {
         Histogram latency = own.get(0).latency().copy();
         long requests = 0;
         long responses = 0;
@@ -324,6 +332,6 @@ public final class InRounds {
                 new SteadyState.DriftCheck(drifting, null, null, null, null, note), !drifting, List.of());
         boolean open = own.get(0).intended() >= 0;
         return MeasuredResult.ofRounds(name, scenario.name(), seconds, requests, responses, share, latency,
-                errors, reconnections, flows, series, hlog, yaml, steady, open ? records.stream().anyMatch(BlockRecord::behindSchedule) : null);
+                errors, reconnections, flows, series, hlog, yaml, jfr, steady, open ? records.stream().anyMatch(BlockRecord::behindSchedule) : null);
     }
 }

@@ -6,6 +6,7 @@ import dev.loomflux.lab.measure.Warmup;
 import dev.loomflux.lab.result.Result;
 import dev.loomflux.lab.sut.TargetSpec;
 import java.net.URI;
+import java.nio.file.Path;
 
 /**
  * One started target JVM, as the designs and the procedures see it: which repeat (in the paired design, which
@@ -34,6 +35,9 @@ public interface TargetVisit extends AutoCloseable {
 
     /** The paired design's warmup: the compile stage alone ({@link Measurer#compile}). */
     Warmup.Outcome compile(Scenario scenario, Measurer.Load load);
+
+    /** Dumps its JFR recording to {@code file} ({@link Measurer#dumpJfr}). @return null when dumped, else why not */
+    String dumpJfr(Path file);
 
     /** One load on it, as one result ({@link Measurer#measure}). */
     Result measure(Scenario scenario, Measurer.Load load);

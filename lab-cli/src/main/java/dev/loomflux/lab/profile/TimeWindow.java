@@ -13,6 +13,11 @@ public record TimeWindow(Instant start, Instant end) {
         }
     }
 
+    /** From epoch milliseconds, as the lab's phases and blocks keep their edges. */
+    public static TimeWindow ofMillis(long startMs, long endMs) {
+        return new TimeWindow(Instant.ofEpochMilli(startMs), Instant.ofEpochMilli(endMs));
+    }
+
     public boolean contains(Instant t) {
         return !t.isBefore(start) && t.isBefore(end);
     }

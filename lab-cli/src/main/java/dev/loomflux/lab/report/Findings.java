@@ -61,6 +61,9 @@ final class Findings {
                 if (m != Metric.THROUGHPUT && pairs.stream().anyMatch(c -> c.metricKind() == m)) {
                     lines.add(Paragraph.bullet(m.label() + ": " + paired(pairs, m) + "."));
                     lines.addAll(notes(pairs, m));
+                    if (m == Metric.CPU_PER_REQUEST) {
+                        lines.addAll(CpuBreakdown.splits(pairs, ok));
+                    }
                 }
             }
         } else if (root.jvmsPerTarget() < Stats.MIN_REPEATS) {

@@ -15,7 +15,7 @@ import java.util.Map;
 
 /**
  * A scenario's tables, one row per result: response times, throughput and errors, each JMeter agent's
- * part, the target's resources per phase and its JVM. With repeats a column says which one: "repeat",
+ * part, the target's resources per phase, its JVM and where its CPU went. With repeats a column says which one: "repeat",
  * or in the paired design "set" (the set of JVMs); {@code column} null leaves it out.
  */
 final class ScenarioTables {
@@ -30,7 +30,7 @@ final class ScenarioTables {
         if (rows != null) {
             out.add(rows);
         }
-        out.addAll(List.of(agents(all, column), phases(all, column), jvm(all, column)));
+        out.addAll(List.of(agents(all, column), phases(all, column), jvm(all, column), CpuBreakdown.table(all, column)));
         return out;
     }
 
@@ -108,7 +108,8 @@ final class ScenarioTables {
                 List.of("target", "rows at reset", "rows after", "growth"), rows);
     }
 
-    private static List<String> who(Result r, String column) {
+    /** A row's first cells: its target and, with a column, its repeat or set. */
+    static List<String> who(Result r, String column) {
         List<String> cells = new ArrayList<>();
         cells.add(r.target());
         if (column != null) {
@@ -117,7 +118,8 @@ final class ScenarioTables {
         return cells;
     }
 
-    private static List<String> header(String column, String... rest) {
+    /** The header of a table whose rows start with {@link #who}. */
+    static List<String> header(String column, String... rest) {
         List<String> h = new ArrayList<>(List.of("target"));
         if (column != null) {
             h.add(column);

@@ -91,11 +91,12 @@ public record Result(@JsonUnwrapped Key key, @JsonUnwrapped Status outcome, @Jso
     /**
      * What the target's process went through while measured, beside the load's own figures.
      *
-     * @param series per second of the window (per block in the paired design); for a target that died under
-     *               load, per second from its first request up to its death
+     * @param series  per second of the window (per block in the paired design); for a target that died under
+     *                load, per second from its first request up to its death
+     * @param profile where its CPU went over the window, from its JFR recording's samples; null when none could be read
      */
-    public record Telemetry(List<PerSecond> series, JvmFacts jvm, List<PhaseStats> phases, String telemetryError) {
-        static final Telemetry NONE = new Telemetry(null, null, null, null);
+    public record Telemetry(List<PerSecond> series, JvmFacts jvm, CpuProfile profile, List<PhaseStats> phases, String telemetryError) {
+        static final Telemetry NONE = new Telemetry(null, null, null, null, null);
     }
 
     /**
@@ -193,7 +194,7 @@ public record Result(@JsonUnwrapped Key key, @JsonUnwrapped Status outcome, @Jso
      */
     public static Result failed(String target, String scenario, String error, List<PerSecond> untilDeath) {
         return new Result(new Key(target, scenario, null, null, null, null), Status.failed(error), null,
-                untilDeath == null || untilDeath.isEmpty() ? null : new Telemetry(List.copyOf(untilDeath), null, null, null), null, null, null, null);
+                untilDeath == null || untilDeath.isEmpty() ? null : new Telemetry(List.copyOf(untilDeath), null, null, null, null), null, null, null, null);
     }
 
     /**
@@ -209,6 +210,12 @@ public record Result(@JsonUnwrapped Key key, @JsonUnwrapped Status outcome, @Jso
     public Result inSet() {
         return key.repeat() == null ? this : new Result(new Key(key.target(), key.scenario(), key.set() != null ? key.set() : key.repeat(), null, key.step(),
                 key.cell()), outcome, load, telemetry, files, checks, slo, visit);
+    }
+
+    /** With where its target's CPU went over the window, or none (null). */
+    public Result withProfile(CpuProfile profile) {
+        Telemetry t = telemetry;
+        return new Result(key, outcome, load, new Telemetry(t.series(), t.jvm(), profile, t.phases(), t.telemetryError()), files, checks, slo, visit);
     }
 
     /** With the rows its load left in the target's copy of table item. */

@@ -9,6 +9,7 @@ import dev.loomflux.lab.sut.RunningTarget;
 import dev.loomflux.lab.sut.TargetSpec;
 import dev.loomflux.lab.telemetry.Phase;
 import java.net.URI;
+import java.nio.file.Path;
 import java.util.List;
 
 /**
@@ -64,6 +65,11 @@ record StartedTarget(RunningTarget target, int repeat, List<Phase> before, Resul
     @Override
     public Warmup.Outcome compile(Scenario scenario, Measurer.Load load) {
         return measurer.compile(target, scenario, load);
+    }
+
+    @Override
+    public String dumpJfr(Path file) {
+        return measurer.dumpJfr(target, file);
     }
 
     @Override

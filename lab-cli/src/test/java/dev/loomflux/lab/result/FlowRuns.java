@@ -98,7 +98,7 @@ public final class FlowRuns {
         FlowResult crud = new FlowResult("crud", completed, missing, 1400.0, 19.8, latency(14.3), target + ".crud.crud.hlog", steps);
         Result.WindowLoad load = new Result.WindowLoad(100.0, completed * 4 + missing, completed * 4 + missing, 5600.0, 19.8, latency(3.3),
                 new Result.ErrorCounts(missing, 0, 0, 0, 0, 0, 0L, missing), null, null, null, 0L, List.of(crud), new Result.DataRows(10_000, 10_000 + left));
-        return new Result(new Result.Key(target, "crud", 1, null, null, null), Result.Status.OK, load, new Result.Telemetry(List.of(), null, null, null),
+        return new Result(new Result.Key(target, "crud", 1, null, null, null), Result.Status.OK, load, new Result.Telemetry(List.of(), null, null, null, null),
                 new Result.Files(target + ".crud.hlog", "rounds.crud.hyperfoil.yaml", null, null), new Result.Checks(null, null, null), null,
                 new Result.TargetJvm(4000L, "0", null));
     }

@@ -7,6 +7,7 @@ import dev.loomflux.lab.procedure.TargetVisit;
 import dev.loomflux.lab.result.Result;
 import dev.loomflux.lab.sut.TargetSpec;
 import java.net.URI;
+import java.nio.file.Path;
 import java.util.List;
 
 /**
@@ -88,6 +89,13 @@ final class FakeJvm implements TargetVisit {
     public Warmup.Outcome compile(Scenario scenario, Measurer.Load load) {
         events.add("compile " + name + " " + scenario.name());
         return new Warmup.Outcome(true, 1, 1000, null, List.of(), new Warmup.CompileStage(1, 2));
+    }
+
+    /** No recording to dump: the paired design's results get no profile, and its run log says why. */
+    @Override
+    public String dumpJfr(Path file) {
+        events.add("dump " + file.getFileName());
+        return "a fake JVM records no JFR";
     }
 
     /** The sequential tests' procedure measures nothing on it. */

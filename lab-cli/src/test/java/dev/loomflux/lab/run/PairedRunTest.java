@@ -70,6 +70,8 @@ class PairedRunTest {
                     expected.add("block " + labels.get(index) + " round " + round);
                 }
             }
+            // Each JVM's recording once after the scenario's rounds, named as its .hlog.
+            labels.forEach(label -> expected.add("dump " + label.replace("#", "." + s.name() + ".s") + ".jfr"));
         }
         labels.forEach(label -> expected.add("stop " + label));
         assertEquals(expected, events.stream().filter(e -> !e.startsWith("start ")).toList());
@@ -84,6 +86,8 @@ class PairedRunTest {
         }
         assertEquals(List.of("a plaintext 1 ok", "b plaintext 1 ok", "a plaintext 2 ok", "b plaintext 2 ok",
                 "a json 1 ok", "b json 1 ok", "a json 2 ok", "b json 2 ok"), outcomes());
+        assertTrue(results.results().stream().allMatch(r -> r.files().jfr() == null && r.telemetry().profile() == null),
+                "a recording that was not dumped is no file and no profile");
     }
 
     @Test

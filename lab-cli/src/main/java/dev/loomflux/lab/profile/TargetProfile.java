@@ -1,0 +1,79 @@
+package dev.loomflux.lab.profile;
+
+import dev.loomflux.lab.result.CpuProfile;
+import dev.loomflux.lab.result.Result;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Consumer;
+
+/**
+ * A target's CPU profile over its measured window, the same step in both designs: the {@code jdk.ExecutionSample} events of
+ * its JFR recording ({@code <base>.jfr}) that fall in the window, written beside it as collapsed stacks
+ * ({@code <base>.collapsed}), and the result's {@link CpuProfile}, samples per {@link Category} with each one's µs of CPU
+ * per request. The sequential design's window is its measured load; the paired design's is the union of the target's own
+ * measured blocks, so that the other targets' turns and the lead-in rounds, when this JVM idled or warmed, count for nothing.
+ *
+ * <p>Only Java execution samples count: a native-method sample is as likely a thread blocked in {@code epoll_wait} as one
+ * on CPU ({@link JfrSamples}). A profile is an extra: a recording not dumped, unreadable or without a sample in the window
+ * costs the result its profile and the run one line of its log, never the measurement.
+ */
+public final class TargetProfile {
+    private TargetProfile() {
+    }
+
+    /**
+     * @param dir             where {@code <base>.jfr} is and {@code <base>.collapsed} goes
+     * @param whyNoJfr        null when the recording was dumped, else why not
+     * @param windows         the measured window, or the target's measured blocks
+     * @param cpuMsPerRequest the result's own CPU per request in ms, null when it has none
+     * @param log             takes the one line that says why there is no profile
+     * @return null when there is none
+     */
+    public static CpuProfile write(Path dir, String base, String whyNoJfr, List<TimeWindow> windows, Double cpuMsPerRequest, Consumer<String> log) {
+        if (whyNoJfr != null) {
+            return none("no JFR recording: " + whyNoJfr, log);
+        }
+        String jfr = base + ".jfr";
+        try {
+            Samples java = JfrSamples.read(dir.resolve(jfr), windows).java();
+            if (java.count() == 0) {
+                return none("no Java execution sample of " + jfr + " in the measured window", log);
+            }
+            String collapsed = base + ".collapsed";
+            java.stacks().write(dir.resolve(collapsed));
+            return of(collapsed, java, CategoryRules.lab(), cpuMsPerRequest);
+        } catch (IOException | RuntimeException e) {
+            return none(jfr + ": " + e, log);
+        }
+    }
+
+    private static CpuProfile none(String why, Consumer<String> log) {
+        log.accept("no CPU profile: " + why);
+        return null;
+    }
+
+    /**
+     * The profile of a window's samples: each category's samples and share of them, in the enum's order, and its µs per
+     * request, the share times the result's CPU per request ({@link CategoryCounts#microsPerRequest}: the GC's and the
+     * JIT's CPU, which no sample sees, is spread over the categories in proportion).
+     *
+     * @param java            at least one sample: without one there is nothing to share out
+     * @param cpuMsPerRequest the result's CPU per request in ms; null leaves every category's µs per request null
+     */
+    static CpuProfile of(String collapsed, Samples java, CategoryRules rules, Double cpuMsPerRequest) {
+        if (java.count() == 0) {
+            throw new IllegalArgumentException("no samples for " + collapsed + ": nothing to share out");
+        }
+        CategoryCounts counts = CategoryCounts.of(java.stacks(), rules);
+        Map<Category, Double> shares = counts.shares();
+        Map<Category, Double> us = cpuMsPerRequest == null ? Map.of() : counts.microsPerRequest(cpuMsPerRequest * 1000);
+        List<CpuProfile.CategoryShare> categories = Arrays.stream(Category.values())
+                .map(c -> new CpuProfile.CategoryShare(c.label(), counts.samples().get(c), Result.round(shares.get(c)),
+                        us.containsKey(c) ? Result.round(us.get(c)) : null))
+                .toList();
+        return new CpuProfile(collapsed, java.count(), java.truncated(), categories);
+    }
+}

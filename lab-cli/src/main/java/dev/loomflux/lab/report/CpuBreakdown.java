@@ -1,0 +1,114 @@
+package dev.loomflux.lab.report;
+
+import dev.loomflux.lab.result.CpuProfile;
+import dev.loomflux.lab.result.Metric;
+import dev.loomflux.lab.result.PairComparison;
+import dev.loomflux.lab.result.Result;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * Where each target's CPU went, from its results' profiles (the JFR samples of its measured window put in categories): a
+ * scenario's table of µs of CPU per request per category, and for each pair with a CPU-per-request winner the sentence that
+ * says which categories hold the difference. The split is the samples' shares of each result's own CPU per request, with no
+ * interval of its own: the comparison says who uses more, the samples only where it goes.
+ */
+final class CpuBreakdown {
+    private static final String CAPTION = "Where the CPU goes (JFR samples in the measured window, µs of CPU per request)";
+
+    private CpuBreakdown() {
+    }
+
+    /**
+     * A row per result with a profile: each category's µs per request, or its share of the samples ("12%") where the result
+     * has no CPU per request, then the samples and how many of them JFR truncated.
+     */
+    static Table table(List<Result> results, String column) {
+        List<Result> profiled = results.stream().filter(r -> r.ok() && r.telemetry().profile() != null).toList();
+        if (profiled.isEmpty()) {
+            return new Table(CAPTION, List.of(), List.of());
+        }
+        List<String> labels = profiled.get(0).telemetry().profile().categories().stream().map(CpuProfile.CategoryShare::category).toList();
+        List<String> columns = new ArrayList<>(labels);
+        columns.addAll(List.of("samples", "truncated"));
+        boolean shares = false;
+        List<List<String>> rows = new ArrayList<>();
+        for (Result r : profiled) {
+            CpuProfile p = r.telemetry().profile();
+            List<String> row = ScenarioTables.who(r, column);
+            for (CpuProfile.CategoryShare c : p.categories()) {
+                shares |= c.usPerRequest() == null;
+                row.add(c.usPerRequest() == null ? Cells.num(c.share() * 100) + "%" : Cells.num(c.usPerRequest()));
+            }
+            row.addAll(List.of(Cells.num(p.samples()), Cells.num(p.truncated())));
+            rows.add(row);
+        }
+        return new Table(CAPTION + (shares ? "; a share of the samples where a result has no CPU per request" : ""),
+                ScenarioTables.header(column, columns.toArray(String[]::new)), rows);
+    }
+
+    /**
+     * One line per pair whose comparison on CPU per request has a winner: by how much the other uses more, and the two
+     * categories that hold most of the difference in µs per request between their profiles (the loser's minus the winner's,
+     * largest first; a category where the loser uses less holds none). Nothing for a pair either of whose targets has no
+     * µs per request: no profile, or no CPU figure to share out.
+     */
+    static List<Paragraph> splits(List<PairComparison> pairs, List<Result> ok) {
+        List<Paragraph> out = new ArrayList<>();
+        for (PairComparison c : pairs) {
+            boolean aWins = PairComparison.A.equals(c.outcome());
+            if (c.metricKind() != Metric.CPU_PER_REQUEST || !aWins && !PairComparison.B.equals(c.outcome())) {
+                continue;
+            }
+            String winner = aWins ? c.a() : c.b();
+            String loser = aWins ? c.b() : c.a();
+            Map<String, Double> winnerUs = usPerRequest(ok, winner);
+            Map<String, Double> loserUs = usPerRequest(ok, loser);
+            if (winnerUs != null && loserUs != null) {
+                out.add(Paragraph.detail(sentence(winner, loser, (aWins ? 1 / c.ratio() : c.ratio()) - 1, winnerUs, loserUs)));
+            }
+        }
+        return out;
+    }
+
+    /** @param more how much more CPU per request the loser uses, as a fraction of the winner's (the comparison's ratio) */
+    private static String sentence(String winner, String loser, double more, Map<String, Double> winnerUs, Map<String, Double> loserUs) {
+        Map<String, Double> difference = new LinkedHashMap<>();
+        loserUs.forEach((category, us) -> difference.put(category, us - winnerUs.getOrDefault(category, 0.0)));
+        double total = difference.values().stream().mapToDouble(Double::doubleValue).sum();
+        String uses = String.format(Locale.ROOT, "%s uses %.1f%% more CPU per request than %s", loser, more * 100, winner);
+        if (total <= 0) {
+            return uses + String.format(Locale.ROOT, ", yet its results' CPU per request is no higher (%.1f µs against %.1f µs): "
+                    + "the samples cannot split the difference.", sum(loserUs), sum(winnerUs));
+        }
+        List<Map.Entry<String, Double>> holders = difference.entrySet().stream().filter(e -> e.getValue() > 0)
+                .sorted(Map.Entry.<String, Double>comparingByValue(Comparator.reverseOrder())).limit(2).toList();
+        Map.Entry<String, Double> first = holders.get(0);
+        return uses + String.format(Locale.ROOT, "; of the %.1f µs difference, %s holds %.1f µs", total, first.getKey(), first.getValue())
+                + (holders.size() > 1 ? String.format(Locale.ROOT, " and %s %.1f µs", holders.get(1).getKey(), holders.get(1).getValue()) : "")
+                + " (JFR samples, no interval yet).";
+    }
+
+    private static double sum(Map<String, Double> us) {
+        return us.values().stream().mapToDouble(Double::doubleValue).sum();
+    }
+
+    /**
+     * A target's µs per request per category: the mean over its results (its sets) whose profile has them; null when none
+     * has.
+     */
+    private static Map<String, Double> usPerRequest(List<Result> ok, String target) {
+        List<CpuProfile> profiles = ok.stream().filter(r -> r.target().equals(target)).map(r -> r.telemetry().profile())
+                .filter(p -> p != null && p.categories().stream().allMatch(c -> c.usPerRequest() != null)).toList();
+        if (profiles.isEmpty()) {
+            return null;
+        }
+        Map<String, Double> mean = new LinkedHashMap<>();
+        profiles.forEach(p -> p.categories().forEach(c -> mean.merge(c.category(), c.usPerRequest() / profiles.size(), Double::sum)));
+        return mean;
+    }
+}
