@@ -30,7 +30,7 @@ final class ScenarioTables {
         if (rows != null) {
             out.add(rows);
         }
-        out.addAll(List.of(agents(all, column), phases(all, column), jvm(all, column), CpuBreakdown.table(all, column)));
+        out.addAll(List.of(agents(all, column), phases(all, column), jvm(all, column), pinnedStacks(all, column), CpuBreakdown.table(all, column)));
         return out;
     }
 
@@ -233,6 +233,24 @@ final class ScenarioTables {
         }
         return new Table("JVM internals over the measured window (JFR)", header(column, "GC pauses", "GC total ms", "GC max ms",
                 "heap after GC MB", "alloc MB/s", "platform threads", "virtual threads", "pinning"), rows);
+    }
+
+    /** Each place a target's virtual threads were pinned, with the whole stack of its first event there, leaf first. */
+    private static Table pinnedStacks(List<Result> results, String column) {
+        List<List<String>> rows = new ArrayList<>();
+        for (Result r : results) {
+            JvmFacts j = r.telemetry().jvm();
+            if (j == null || j.pinnedTopFrames() == null) {
+                continue;
+            }
+            for (JvmFacts.PinnedFrame p : j.pinnedTopFrames()) {
+                List<String> row = who(r, column);
+                row.addAll(List.of(p.frame(), Cells.num(p.count()), String.join(" < ", p.stack())));
+                rows.add(row);
+            }
+        }
+        return new Table("Where virtual threads were pinned (JFR jdk.VirtualThreadPinned, over 20 ms; the stack leaf first, each frame called by the next)",
+                header(column, "where", "events", "stack"), rows);
     }
 
     private static String meanCpu(PhaseStats.Role role) {

@@ -16,7 +16,7 @@ import jdk.jfr.consumer.RecordingFile;
 
 /**
  * The JVM internals of one measured window, read from the target's JFR recording: GC pauses, heap
- * after GC, allocation rate, platform threads and virtual-thread pinning.
+ * after GC, allocation rate, platform threads, virtual-thread pinning (with its stacks) and failed virtual-thread submits.
  */
 public final class JvmSummary {
     private static final double MB = 1048576.0;
@@ -31,7 +31,9 @@ public final class JvmSummary {
     private long heapUsedAtEnd = -1;
     private long heapMax = -1;
     private long pinned;
+    private long submitFailed;
     private final Map<String, Integer> pinnedFrames = new HashMap<>();
+    private final Map<String, List<String>> pinnedStacks = new HashMap<>();
 
     private JvmSummary() {
     }
@@ -93,7 +95,12 @@ public final class JvmSummary {
                 break;
             case "jdk.VirtualThreadPinned":
                 pinned++;
-                pinnedFrames.merge(topFrame(e.getStackTrace()), 1, Integer::sum);
+                String top = topFrame(e.getStackTrace());
+                pinnedFrames.merge(top, 1, Integer::sum);
+                pinnedStacks.computeIfAbsent(top, k -> stack(e.getStackTrace()));
+                break;
+            case "jdk.VirtualThreadSubmitFailed":
+                submitFailed++;
                 break;
             default:
                 break;
@@ -111,6 +118,12 @@ public final class JvmSummary {
         return chosen.getMethod().getType().getName() + "." + chosen.getMethod().getName() + " line " + chosen.getLineNumber();
     }
 
+    /** Every frame, leaf first, as {@link #topFrame} names one. */
+    private static List<String> stack(RecordedStackTrace stack) {
+        return stack == null ? List.of() : stack.getFrames().stream()
+                .map(f -> f.getMethod().getType().getName() + "." + f.getMethod().getName() + " line " + f.getLineNumber()).toList();
+    }
+
     private static boolean isJdk(String className) {
         return className.startsWith("java.") || className.startsWith("jdk.") || className.startsWith("sun.");
     }
@@ -119,11 +132,11 @@ public final class JvmSummary {
         List<JvmFacts.PinnedFrame> frames = pinnedFrames.entrySet().stream()
                 .sorted(Map.Entry.<String, Integer>comparingByValue(Comparator.reverseOrder()))
                 .limit(TOP_FRAMES)
-                .map(en -> new JvmFacts.PinnedFrame(en.getKey(), en.getValue()))
+                .map(en -> new JvmFacts.PinnedFrame(en.getKey(), en.getValue(), pinnedStacks.get(en.getKey())))
                 .toList();
         return new JvmFacts(true, null, gcPauses, Result.round(pauseTotalMs), Result.round(pauseMaxMs), mb(heapAfterGcPeak), mb(heapUsedAtEnd), mb(heapMax),
                 windowMs <= 0 ? null : Result.round(allocatedBytes / MB / (windowMs / 1000.0)), peakThreads < 0 ? null : peakThreads, virtualThreads,
-                pinned, frames, virtualThreads ? null : "no virtual threads in this target: pinning cannot happen");
+                pinned, frames, virtualThreads ? null : "no virtual threads in this target: pinning cannot happen", virtualThreads ? submitFailed : null);
     }
 
     private static Double mb(long bytes) {

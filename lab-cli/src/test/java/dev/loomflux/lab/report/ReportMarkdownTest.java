@@ -142,6 +142,25 @@ class ReportMarkdownTest {
         assertFalse(Files.readString(dir.resolve("report.html")).contains("id=\"forest\""), "no forest without comparisons");
     }
 
+    /** A pinned virtual thread is shown with the whole stack of its first event at that frame, leaf first. */
+    @Test
+    void pinningShowsItsStack() throws IOException {
+        copyFixture(dir);
+        ObjectNode root = (ObjectNode) Results.tree(dir.resolve("results.json"));
+        ObjectNode jvm = (ObjectNode) root.path("results").get(1).path("jvm");
+        String target = root.path("results").get(1).path("target").asText();
+        jvm.put("pinned_events", 3);
+        ArrayNode frames = jvm.putArray("pinned_top_frames");
+        ObjectNode frame = frames.addObject().put("frame", "app.Cache.<clinit> line 12").put("count", 3);
+        frame.putArray("stack").add("app.Cache.<clinit> line 12").add("app.Handler.get line 40").add("java.lang.VirtualThread.run line 329");
+        Results.write(dir.resolve("results.json"), root);
+        Report.write(dir);
+        String md = Files.readString(dir.resolve("report.md"));
+        assertTrue(md.contains("| " + target + " | app.Cache.<clinit> line 12 | 3 | app.Cache.<clinit> line 12 < app.Handler.get line 40"
+                + " < java.lang.VirtualThread.run line 329 |"), md);
+        assertTrue(Files.readString(dir.resolve("report.html")).contains("app.Cache.&lt;clinit&gt; line 12"), "escaped in the HTML");
+    }
+
     @Test
     void tablesMatchTheFixtureCellByCell() throws IOException {
         Report.write(copyFixture(dir));

@@ -40,7 +40,13 @@ class PinningIT {
             JvmFacts jvm = JvmSummary.of(jfr, from, to, true, null);
             assertTrue(jvm.available(), jvm.toString());
             assertEquals(1L, jvm.pinnedEvents(), jvm.toString());
-            assertTrue(jvm.pinnedTopFrames().get(0).frame().contains("SlowClassInit.<clinit>"), jvm.toString());
+            JvmFacts.PinnedFrame top = jvm.pinnedTopFrames().get(0);
+            assertTrue(top.frame().contains("SlowClassInit.<clinit>"), jvm.toString());
+            // The whole stack, leaf first: the initializer, then the handler whose call ran it, down to the carrier's start.
+            assertTrue(top.stack().get(0).contains("SlowClassInit"), top.stack().toString());
+            assertTrue(top.stack().stream().anyMatch(f -> f.startsWith("dev.loomflux.targets.mvc.MvcController.")), top.stack().toString());
+            assertTrue(top.stack().size() > 10, top.stack().toString());
+            assertEquals(0L, jvm.submitFailed(), jvm.toString());
         }
     }
 
