@@ -69,7 +69,7 @@ class CpuBreakdownReportTest {
                 "| mvc-vt | 12 | 5.20 | 0 | 6.60 | 4.10 | 0 | 0 | 6.10 | 3.80 | 3780 | 0 |"), lines.subList(table + 2, table + 6));
 
         String summary = md.substring(md.indexOf("## Executive summary"), md.indexOf("## Caveats"));
-        String sentence = "mvc-vt uses 35.1% more CPU per request than mvc; of the 9.8 µs difference, vt-scheduling holds 6.1 µs and server-io 2.0 µs "
+        String sentence = "mvc-vt uses 35.1% more CPU per request than mvc (9.8 µs): vt-scheduling +6.1 µs and server-io +2.0 µs "
                 + "(JFR samples, no interval yet).";
         assertTrue(summary.contains("\n- CPU per request: mvc ahead of mvc-vt on CPU per request: 26.0% lower (95% CI 24.0% to 28.0%).\n  - " + sentence + "\n"),
                 summary);
@@ -79,6 +79,15 @@ class CpuBreakdownReportTest {
                 + "<thead><tr><th>target</th><th>server-io</th>"), html);
         assertTrue(html.contains("<tr><td>mvc-vt</td><td>12</td><td>5.20</td><td>0</td><td>6.60</td>"), "mvc-vt's row");
         assertTrue(html.contains("<li>" + sentence + "</li>"), "the sentence under the CPU per request line");
+    }
+
+    /** Where the loser uses less in one category, the categories where it uses more add up to more than the difference: the sentence says what offsets them. */
+    @Test
+    void aCategoryWhereTheLoserUsesLessIsNamedAgainstTheOthers() throws IOException {
+        long[] vtOffset = {200, 520, 0, 1660, 410, 0, 0, 610, 380};
+        Report.write(dir, run(profile("mvc", 28.0, 12, MVC), profile("mvc-vt", 37.8, 0, vtOffset)));
+        assertTrue(Files.readString(dir.resolve("report.md")).contains("\n  - mvc-vt uses 35.1% more CPU per request than mvc (9.8 µs): vt-scheduling +16.1 µs"
+                + " and other +1.3 µs, against server-io −8.0 µs (JFR samples, no interval yet).\n"));
     }
 
     /** Profiles that contradict the comparison (the loser's results use less CPU) say so, and split nothing. */
