@@ -101,6 +101,40 @@ class FlowIT {
         }
     }
 
+    /**
+     * Two blocks of one target back to back across a round boundary (a b | b a | a b ...) count every request of their
+     * iterations, three per completed iteration, as every other block does. Before the lab had Hyperfoil prune a terminated
+     * phase's statistics at once, the second of two such blocks counted 76-304 requests for 311-376 iterations (issue 46).
+     */
+    @Test
+    void backToBackBlocksOfOneTargetCountEveryRequest() throws Exception {
+        List<List<Integer>> order = List.of(List.of(0, 1), List.of(1, 0), List.of(0, 1), List.of(1, 0), List.of(0, 1), List.of(1, 0));
+        try (Stub other = Stub.start()) {
+            Rounds rounds = new Rounds(List.of(new Rounds.Target("a", stub.base()), new Rounds.Target("b", other.base())), "/items",
+                    new Profile.Fixed(USERS, Duration.ofSeconds(1)), order, 1, Duration.ofSeconds(10), Duration.ZERO, mix(crud("crud", "$.id")));
+            List<Block> blocks = DRIVER.run(rounds, new Rounds.Listener() {
+                @Override
+                public void started(String target, int round) {
+                }
+
+                @Override
+                public void ended(Block block) {
+                }
+            });
+            assertEquals(12, blocks.size());
+            for (Block b : blocks) {
+                FlowMeasurement f = b.flows().get(0);
+                String where = "round " + b.round() + ", position " + b.position() + ", " + b.target() + ": " + b.requests() + " requests, " + f.completed()
+                        + " iterations";
+                assertTrue(f.completed() > 50, where);
+                assertEquals(3 * f.completed(), b.requests(), where);
+                for (StepMeasurement s : f.steps()) {
+                    assertEquals(f.completed(), s.responses(), s.step() + ", " + where);
+                }
+            }
+        }
+    }
+
     @Test
     void aResponseWithoutTheValueFailsItsStepAndTheNextIterationStartsOver() throws Exception {
         long read = stub.count("read");
