@@ -277,12 +277,7 @@ public final class ExperimentReader {
                 throw t.get(notHere).error("a command target takes no " + notHere + ": put arguments in its command");
             }
         }
-        List<String> argv = t.get("command").stringList().stream().map(a -> {
-            for (Map.Entry<String, String> p : params.entrySet()) {
-                a = a.replace("{" + p.getKey() + "}", p.getValue());
-            }
-            return a;
-        }).toList();
+        List<String> argv = t.get("command").stringList();
         if (argv.isEmpty() || argv.get(0).isBlank()) {
             throw t.get("command").error("expected the program and its arguments as a list, e.g. [\"{java}\", -jar, app.jar, \"--server.port={port}\"]");
         }
@@ -295,7 +290,7 @@ public final class ExperimentReader {
         if (readyTimeout.toMillis() < 1000 || readyTimeout.toMinutes() > 60) {
             throw timeout.error("expected 1s to 60m, got '" + timeout.text() + "'");
         }
-        return new Command(argv, ready, t.get("port").integer(1, 65535, 0), readyTimeout);
+        return new Command(argv, ready, t.get("port").integer(1, 65535, 0), readyTimeout).with(params);
     }
 
     /** @param dir where the files a flow names are: the experiment file's directory */

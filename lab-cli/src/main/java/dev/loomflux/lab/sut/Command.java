@@ -24,13 +24,17 @@ public record Command(List<String> argv, String ready, int port, Duration readyT
         argv = List.copyOf(argv);
     }
 
-    List<String> resolve(Map<String, String> placeholders) {
-        return argv.stream().map(a -> {
+    /**
+     * The same command with each {@code {name}} in its argv replaced by its value: the lab's placeholders when it starts
+     * the program, an experiment file's params ({@code --param}) when it reads the file.
+     */
+    public Command with(Map<String, String> placeholders) {
+        return new Command(argv.stream().map(a -> {
             String out = a;
             for (Map.Entry<String, String> e : placeholders.entrySet()) {
                 out = out.replace("{" + e.getKey() + "}", e.getValue());
             }
             return out;
-        }).toList();
+        }).toList(), ready, port, readyTimeout);
     }
 }

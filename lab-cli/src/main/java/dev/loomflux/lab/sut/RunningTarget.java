@@ -64,7 +64,7 @@ public final class RunningTarget implements AutoCloseable {
         List<String> cmd = new ArrayList<>(placement.prefix());
         Map<String, String> env = new LinkedHashMap<>();
         if (own != null) {
-            cmd.addAll(own.resolve(Map.of("port", Integer.toString(port), "host", settings.host(), "java", settings.jdk().java().toString(), "home", home.root().toString())));
+            cmd.addAll(own.with(Map.of("port", Integer.toString(port), "host", settings.host(), "java", settings.jdk().java().toString(), "home", home.root().toString())).argv());
             // Any JVM the command starts picks these up, so a Java program gets the same heap, GC, JFR and CPU count.
             env.put("JAVA_TOOL_OPTIONS", String.join(" ", jvmFlags));
         } else {
