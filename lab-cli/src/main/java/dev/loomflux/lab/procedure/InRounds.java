@@ -34,16 +34,19 @@ import dev.loomflux.lab.telemetry.ProcessProbe;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.function.ToIntFunction;
 import org.HdrHistogram.Histogram;
 
 /**
@@ -89,7 +92,7 @@ public final class InRounds {
     public void run(List<TargetVisit> visits, Scenario scenario, Measurer.Load load, Map<String, Integer> cell, long seed) {
         Map<String, Warmup.Outcome> warmups = new HashMap<>();
         Map<String, Long> warmupS = new HashMap<>();
-        for (TargetVisit v : visits) {
+        for (TargetVisit v : compileOrder(visits, TargetVisit::repeat)) {
             if (stop.requested()) {
                 return;
             }
@@ -128,6 +131,13 @@ public final class InRounds {
         alive.forEach(v -> probes.put(label(v), new ProcessProbe(v.pid())));
         Map<String, ProcessProbe.Snapshot> atStart = new ConcurrentHashMap<>();
         Map<String, ProcessProbe.Snapshot> atEnd = new ConcurrentHashMap<>();
+        // Each JVM's counters as the rounds start: its first block's JIT time counts from here (the key of a round before the first).
+        probes.forEach((label, probe) -> {
+            ProcessProbe.Snapshot s = probe.read();
+            if (s != null) {
+                atEnd.put(label + "/-1", s);
+            }
+        });
         List<Block> blocks;
         try {
             blocks = rounds(rounds, alive.size(), scenario, design, probes, atStart, atEnd);
@@ -141,6 +151,25 @@ public final class InRounds {
             return;
         }
         finish(alive, scenario, load, cell, blocks, atStart, atEnd, yaml, warmups, warmupS);
+    }
+
+    /**
+     * The order of the compile stages: set by set, the targets in their order in odd sets and reversed in even ones. The JVM
+     * compiled first waits longest for the rounds and, in A/A runs of crud with short compile stages, was the one whose JIT still
+     * compiled through them; in a fixed order that JVM was the same target's in every set and gave the other name a winner.
+     * Alternated, it is a difference between sets, which the per-set rule sees (docs/statistics.md, "A JIT still compiling in the rounds").
+     */
+    static <T> List<T> compileOrder(List<T> visits, ToIntFunction<T> set) {
+        Map<Integer, List<T>> bySet = new TreeMap<>();
+        visits.forEach(v -> bySet.computeIfAbsent(set.applyAsInt(v), k -> new ArrayList<>()).add(v));
+        List<T> out = new ArrayList<>();
+        bySet.forEach((s, list) -> {
+            if (s % 2 == 0) {
+                Collections.reverse(list);
+            }
+            out.addAll(list);
+        });
+        return out;
     }
 
     /** One JVM's compile stage; a failure leaves it out of the rounds with a failed result. */
@@ -212,10 +241,12 @@ public final class InRounds {
                 String key = b.target() + "/" + b.round();
                 TargetVisit v = byLabel.get(b.target());
                 records.add(record(scenario, cell, users(load.profile()), thinkMs(load.profile()), v.spec().name(), v.repeat(), b,
-                        b.round() + 1 - leadInRounds, canary == null ? null : canary.microsIn(b.startMs(), b.endMs()), atStart.get(key), atEnd.get(key)));
+                        b.round() + 1 - leadInRounds, canary == null ? null : canary.microsIn(b.startMs(), b.endMs()), atStart.get(key), atEnd.get(key),
+                        atEnd.get(b.target() + "/" + (b.round() - 1))));
             }
         }
         Set<String> drifting = Comparisons.drifting(records, alive.stream().map(v -> v.spec().name()).distinct().toList());
+        Map<String, String> compiling = Comparisons.compiling(records);
         List<Result> perTarget = new ArrayList<>();
         // Counted once per target after all rounds: its sets share its copy.
         Map<String, Optional<Result.DataRows>> dataRows = new HashMap<>();
@@ -242,8 +273,9 @@ public final class InRounds {
             // Once per JVM after its rounds, its samples read over its own measured blocks.
             String jfr = base + ".jfr";
             String noJfr = v.dumpJfr(dir.resolve(jfr));
+            SteadyState.JitWork jit = jitWork(atEnd.get(label + "/" + (own.get(0).round() - 1)), atEnd.get(label + "/" + own.get(own.size() - 1).round()));
             Result r = v.stamp(result(name, scenario, own, ownRecords, flows, hlog, yaml, noJfr == null ? jfr : null, warmups.get(label),
-                    warmupS.getOrDefault(label, 0L), drifting.contains(name)));
+                    warmupS.getOrDefault(label, 0L), drifting.contains(name), compiling.get(name), jit));
             r = r.withProfile(TargetProfile.write(dir, base, noJfr, own.stream().map(b -> TimeWindow.ofMillis(b.startMs(), b.endMs())).toList(),
                     Metric.CPU_PER_REQUEST.read(r), line -> log.line(label + " " + BlockRecord.where(scenario.name(), cell) + ": " + line)));
             Result.DataRows rows = dataRows.computeIfAbsent(name, n -> Optional.ofNullable(DataCopy.count(database, v.spec(), scenario, log))).orElse(null);
@@ -254,6 +286,7 @@ public final class InRounds {
         if (progress != null) {
             alive.forEach(v -> progress.unitDone());
         }
+        compiling.values().forEach(why -> log.line(BlockRecord.where(scenario.name(), cell) + ": " + why + ": no verdict for it"));
         if (!drifting.isEmpty()) {
             log.line(BlockRecord.where(scenario.name(), cell) + ": " + String.join(", ", drifting) + " drifted across the rounds against every other target: no verdict for "
                     + (drifting.size() == 1 ? "it" : "them"));
@@ -287,23 +320,32 @@ public final class InRounds {
         return new Profile.Fixed(p.peakUsers(), length, p.think());
     }
 
+    /** The JIT's work from the end of a JVM's block before its measured ones to the end of its last; null without both readings. */
+    private static SteadyState.JitWork jitWork(ProcessProbe.Snapshot from, ProcessProbe.Snapshot to) {
+        if (from == null || to == null || from.jitMs() < 0 || to.jitMs() < 0) {
+            return null;
+        }
+        return new SteadyState.JitWork(to.jitCompiles() - from.jitCompiles(), Result.round(to.jitMs() - from.jitMs()), null);
+    }
+
     private static BlockRecord record(Scenario scenario, Map<String, Integer> cell, Integer users, Double think, String target, int set, Block b, int round,
-                                      Double canaryUs, ProcessProbe.Snapshot from, ProcessProbe.Snapshot to) {
+                                      Double canaryUs, ProcessProbe.Snapshot from, ProcessProbe.Snapshot to, ProcessProbe.Snapshot previousEnd) {
         boolean any = b.latency().getTotalCount() > 0;
         Double mean = any ? Result.round(b.latency().getMean() / 1e6) : null;
         Double cpu = from != null && to != null && b.responses() > 0 ? Result.round((double) (to.cpuMs() - from.cpuMs()) / b.responses()) : null;
         Double gc = from != null && to != null && from.gcMs() >= 0 && to.gcMs() >= 0 ? Result.round(to.gcMs() - from.gcMs()) : null;
+        Double jit = previousEnd != null && to != null && previousEnd.jitMs() >= 0 && to.jitMs() >= 0 ? Result.round(to.jitMs() - previousEnd.jitMs()) : null;
         return new BlockRecord(scenario.name(), cell, set, round, b.position(), target, users, think, Result.round(b.seconds()), b.requests(),
                 b.responses(), b.errors().total() + FlowResults.stepFailures(b.flows()), Result.round(b.rps()), any ? Result.round(b.latency().getValueAtPercentile(50) / 1e6) : null,
                 any ? Result.round(b.latency().getValueAtPercentile(99) / 1e6) : null, mean,
-                mean == null ? null : Result.round(b.inFlight()), cpu, to == null ? null : Result.round(to.rssMb()), gc,
+                mean == null ? null : Result.round(b.inFlight()), cpu, to == null ? null : Result.round(to.rssMb()), gc, jit,
                 canaryUs == null ? null : Result.round(canaryUs),
                 b.secondsRps().stream().map(Result::round).toList(), b.intended() < 0 ? null : b.intended(), b.reconnections(),
                 b.flows().isEmpty() ? null : FlowResults.figures(b.flows()));
     }
 
     private static Result result(String name, Scenario scenario, List<Block> own, List<BlockRecord> records, List<FlowResult> flows, String hlog, String yaml,
-                                 String jfr, Warmup.Outcome warm, long warmupS, boolean drifting) {
+                                 String jfr, Warmup.Outcome warm, long warmupS, boolean drifting, String compiling, SteadyState.JitWork jit) {
         Histogram latency = own.get(0).latency().copy();
         long requests = 0;
         long responses = 0;
@@ -326,10 +368,16 @@ public final class InRounds {
         List<Result.PerSecond> series = records.stream().map(r -> new Result.PerSecond(r.round(), r.rps(), r.p50(), r.p99(), r.errors(), 0, null, null,
                 r.cpuMsPerRequest() == null ? null : Result.round(r.cpuMsPerRequest() * r.rps() / 10), r.rssMb(), null, null, null, null, null,
                 null, null, null, null, null, null)).toList();
-        String note = drifting ? "its throughput against every other target moved across the rounds (last third vs first)" : null;
+        List<String> notes = new ArrayList<>();
+        if (compiling != null) {
+            notes.add(compiling);
+        }
+        if (drifting) {
+            notes.add("its throughput against every other target moved across the rounds (last third vs first)");
+        }
         SteadyState steady = new SteadyState(warm.steady(), warm.steady() ? warm.secondsToSteady() : null, Result.round(warmupS), null,
-                warm.compileSeconds(), warm.compileSeconds() > 0 ? warm.compileUsers() : null, null, null,
-                new SteadyState.DriftCheck(drifting, null, null, null, null, note), !drifting, List.of());
+                warm.compileSeconds(), warm.compileSeconds() > 0 ? warm.compileUsers() : null, null, jit == null ? null : new SteadyState.JitPhases(null, jit),
+                new SteadyState.DriftCheck(drifting, null, null, null, null, notes.isEmpty() ? null : String.join("; ", notes)), notes.isEmpty(), List.of());
         boolean open = own.get(0).intended() >= 0;
         return MeasuredResult.ofRounds(name, scenario.name(), seconds, requests, responses, share, latency,
                 errors, reconnections, flows, series, hlog, yaml, jfr, steady, open ? records.stream().anyMatch(BlockRecord::behindSchedule) : null);

@@ -107,17 +107,18 @@ final class Caveats {
                 shortRuns.add(who + " " + Cells.num(r.load().durationS()) + " s");
             }
             SteadyState ss = r.checks().steadyState();
+            String roundsNote = ss == null || ss.drift() == null || ss.drift().note() == null ? "its rounds drifted" : ss.drift().note();
             if (ss != null && !ss.reached() && paired) {
                 out.add(Paragraph.bullet(who + ": not steady after " + Cells.num(ss.warmupS()) + " s of warmup; "
-                        + (ss.steady() ? "its rounds showed no trend against the other targets, so it takes part in the verdicts."
-                        : "its rounds drifted too: no verdict.")));
+                        + (ss.steady() ? quietJit(ss) + "its rounds showed no trend against the other targets, so it takes part in the verdicts."
+                        : roundsNote + ": no verdict.")));
             } else if (ss != null && !ss.reached()) {
                 List<String> reasons = ss.rule() == null ? List.of() : ss.rule().reasons();
                 out.add(Paragraph.bullet(who + ": not steady after " + Cells.num(ss.warmupS()) + " s of warmup"
                         + (reasons.isEmpty() ? "" : " (" + String.join("; ", reasons) + ")") + "; its figures may include JIT warmup. Use a longer --warmup."));
             }
-            if (ss != null && ss.drift() != null && ss.drift().drifting() && !(paired && !ss.reached())) {
-                out.add(Paragraph.bullet(who + ": " + ss.drift().note()));
+            if (ss != null && (paired ? !ss.steady() : ss.drift() != null && ss.drift().drifting()) && !(paired && !ss.reached())) {
+                out.add(Paragraph.bullet(who + ": " + roundsNote + (paired ? ": no verdict." : "")));
             }
         }
         reconnections(root).ifPresent(out::add);
@@ -150,6 +151,12 @@ final class Caveats {
         return Optional.of(Paragraph.bullet("Connections closed by the server (Connection: close), each reopened by the driver and counted, not an error: "
                 + String.join(", ", closing) + "." + (keeping.isEmpty() ? "" : " " + String.join(", ", keeping) + " kept "
                 + (keeping.size() == 1 ? "its" : "theirs") + " open: reconnecting is work the others did not do.")));
+    }
+
+    /** "its JIT compiled 0.4 s in the rounds; " where the rounds read it, else nothing. */
+    private static String quietJit(SteadyState ss) {
+        SteadyState.JitWork j = ss.jit() == null ? null : ss.jit().measured();
+        return j == null ? "" : "its JIT compiled for " + Cells.num(j.compileMs() / 1000) + " s in the rounds (" + j.compiles() + " compiles), under the limit; ";
     }
 
     private static String firstLine(String s) {

@@ -23,6 +23,9 @@ import java.util.Map;
  * @param cpuMsPerRequest the target's CPU time (user + system) from the block's start to its last response, per response
  * @param rssMb           the target's resident memory at the block's end
  * @param gcMs            the target's collector time over the block (hsperfdata), null where it publishes none
+ * @param jitMs           the time the JVM's finished JIT compilations took since its previous block ended (hsperfdata): over
+ *                        this block and the others' blocks before it in the rounds, as a JIT compiles in the background; null
+ *                        where it publishes none (schema 15)
  * @param canaryUs        the CPU canary's median time over the block on the target's CPUs (µs; higher is a slower machine), null without one
  * @param secondsRps      responses per second by the second their request was sent
  * @param intended        open model: the arrivals the schedule asked for in the send window; absent for a closed model
@@ -32,7 +35,7 @@ import java.util.Map;
  */
 public record BlockRecord(String scenario, Map<String, Integer> cell, int set, int round, int position, String target, Integer users, Double thinkMs, double seconds, long requests, long responses, long errors,
                           double rps, Double p50, Double p99, Double meanMs, @JsonAlias("little_users") Double inFlight, Double cpuMsPerRequest, Double rssMb, Double gcMs,
-                          Double canaryUs, List<Double> secondsRps, Long intended, Long reconnections, List<FlowFigures> flows) {
+                          Double jitMs, Double canaryUs, List<Double> secondsRps, Long intended, Long reconnections, List<FlowFigures> flows) {
     public BlockRecord {
         cell = cell == null ? null : Collections.unmodifiableMap(new LinkedHashMap<>(cell));
         secondsRps = secondsRps == null ? List.of() : List.copyOf(secondsRps);
@@ -44,7 +47,7 @@ public record BlockRecord(String scenario, Map<String, Integer> cell, int set, i
                        long requests, long responses, long errors, double rps, Double p50, Double p99, Double meanMs, Double inFlight, Double cpuMsPerRequest,
                        Double rssMb, Double gcMs, Double canaryUs, List<Double> secondsRps, Long intended, Long reconnections) {
         this(scenario, cell, set, round, position, target, users, thinkMs, seconds, requests, responses, errors, rps, p50, p99, meanMs, inFlight,
-                cpuMsPerRequest, rssMb, gcMs, canaryUs, secondsRps, intended, reconnections, null);
+                cpuMsPerRequest, rssMb, gcMs, null, canaryUs, secondsRps, intended, reconnections, null);
     }
 
     /**
@@ -91,11 +94,17 @@ public record BlockRecord(String scenario, Map<String, Integer> cell, int set, i
         Double cpu = part.standsForScenario(scenario) ? cpuMsPerRequest : null;
         if (part.step() == null) {
             return new BlockRecord(scenario, cell, set, round, position, target, users, thinkMs, seconds, f.completed(), f.completed(), f.failed(), f.rps(),
-                    f.p50(), f.p99(), f.meanMs(), inFlight, cpu, rssMb, gcMs, canaryUs, List.of(), null, reconnections, null);
+                    f.p50(), f.p99(), f.meanMs(), inFlight, cpu, rssMb, gcMs, jitMs, canaryUs, List.of(), null, reconnections, null);
         }
         StepFigures s = f.steps().stream().filter(x -> x.step().equals(part.step())).findFirst().orElse(null);
         return s == null ? null : new BlockRecord(scenario, cell, set, round, position, target, users, thinkMs, seconds, s.responses(), s.responses(),
-                s.failures(), s.rps(), s.p50(), s.p99(), f.meanMs(), inFlight, null, rssMb, gcMs, canaryUs, List.of(), null, reconnections, null);
+                s.failures(), s.rps(), s.p50(), s.p99(), f.meanMs(), inFlight, null, rssMb, gcMs, jitMs, canaryUs, List.of(), null, reconnections, null);
+    }
+
+    /** The same block with the JVM's JIT time since its previous block. */
+    public BlockRecord withJitMs(Double ms) {
+        return new BlockRecord(scenario, cell, set, round, position, target, users, thinkMs, seconds, requests, responses, errors, rps, p50, p99, meanMs,
+                inFlight, cpuMsPerRequest, rssMb, gcMs, ms, canaryUs, secondsRps, intended, reconnections, flows);
     }
 
     /** The parts of its scenario these blocks measured: those of the first block with flows, else the whole alone. */

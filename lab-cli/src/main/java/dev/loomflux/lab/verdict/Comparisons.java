@@ -7,6 +7,7 @@ import dev.loomflux.lab.result.Result;
 import dev.loomflux.lab.result.ScenarioPart;
 import dev.loomflux.lab.stats.Paired;
 import dev.loomflux.lab.stats.Stats;
+import dev.loomflux.lab.steady.SteadyRule;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
@@ -19,6 +20,7 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.stream.Collectors;
+import java.util.stream.Stream;
 import org.apache.commons.math3.stat.inference.MannWhitneyUTest;
 
 /**
@@ -26,7 +28,7 @@ import org.apache.commons.math3.stat.inference.MannWhitneyUTest;
  * the per-round ratios judged by {@link Paired}; a flow scenario's per part of it ({@link ScenarioPart}: its flow and each
  * step, docs/statistics.md, "Flows and their steps"). The sets of JVMs are pooled round by round; a winner
  * must show in every set. A target whose throughput trends across the
- * rounds against every other target takes part in no verdict: its blocks are not one state.
+ * rounds against every other target, or whose JIT still compiled through them, takes part in no verdict: its blocks are not one state.
  */
 public final class Comparisons {
     /** The metrics rounds compare: speed, then efficiency. */
@@ -64,6 +66,7 @@ public final class Comparisons {
         byWhere.forEach((where, list) -> {
             // Drift and pacing are the JVM's and the load side's, judged on the block's requests together for every part of it.
             Set<String> drifting = drifting(list, targets);
+            Map<String, String> compiling = compiling(all.stream().filter(b -> b.where().equals(where)).toList());
             BlockRecord first = list.get(0);
             for (ScenarioPart part : BlockRecord.parts(list)) {
                 List<BlockRecord> view = list.stream().map(b -> b.view(part)).filter(Objects::nonNull).toList();
@@ -71,7 +74,7 @@ public final class Comparisons {
                     for (int i = 0; i < targets.size(); i++) {
                         for (int j = i + 1; j < targets.size(); j++) {
                             PairComparison c = compare(first.scenario(), first.cell(), part, m, targets.get(i), targets.get(j), view, drifting,
-                                    pacedRounds(all, where, targets.get(i), targets.get(j)), latencyStepMs);
+                                    compiling, pacedRounds(all, where, targets.get(i), targets.get(j)), latencyStepMs);
                             if (c != null) {
                                 out.add(c);
                             }
@@ -119,6 +122,43 @@ public final class Comparisons {
         return out;
     }
 
+    /**
+     * Targets with a JVM whose JIT still compiled through the measured rounds, each with what its JVMs did: their finished
+     * compilations took more than the steady-state rule's share of the rounds' time ({@link SteadyRule#maxJitPct()}, 5%, the
+     * limit a warmup ends on). Such a JVM is a different program in its last block than in its first: in A/A runs of crud whose
+     * compile stages ended early, the JVM that compiled 25-50% of the rounds' time ran at 60-75% of its twins' throughput and
+     * gave the other name a winner (docs/statistics.md, "A JIT still compiling in the rounds"). A block's JIT time counts from
+     * the JVM's previous block, so a JVM's blocks together cover the rounds; their time is every block's of those rounds, every
+     * set's. Blocks without JIT time (a JVM without hsperfdata; schema 14 and before) leave a target out of this rule.
+     */
+    public static Map<String, String> compiling(List<BlockRecord> blocks) {
+        Map<String, Double> roundSeconds = new TreeMap<>();
+        blocks.forEach(b -> roundSeconds.merge(b.where() + "|" + b.round(), b.seconds(), Double::sum));
+        Map<String, Map<Integer, double[]>> jvms = new TreeMap<>();
+        for (BlockRecord b : blocks) {
+            if (b.jitMs() != null) {
+                double[] sums = jvms.computeIfAbsent(b.target(), t -> new TreeMap<>()).computeIfAbsent(b.set(), s -> new double[2]);
+                sums[0] += b.jitMs();
+                sums[1] += roundSeconds.get(b.where() + "|" + b.round()) * 1000;
+            }
+        }
+        double limit = SteadyRule.DEFAULT.maxJitPct();
+        Map<String, String> out = new TreeMap<>();
+        jvms.forEach((target, sets) -> {
+            List<String> busy = new ArrayList<>();
+            sets.forEach((set, sums) -> {
+                double pct = sums[1] > 0 ? 100 * sums[0] / sums[1] : 0;
+                if (pct > limit) {
+                    busy.add(String.format(Locale.ROOT, "%s%.0f%% of their time", sets.size() > 1 ? "set " + set + ": " : "", pct));
+                }
+            });
+            if (!busy.isEmpty()) {
+                out.put(target, String.format(Locale.ROOT, "%s's JIT still compiled through the rounds (%s; limit %.0f%%)", target, String.join(", ", busy), limit));
+            }
+        });
+        return out;
+    }
+
     /** The last third of the rounds against the first, per set: medians more than {@link #TREND_PCT} apart, and a rank test. */
     static boolean trends(Map<Integer, double[]> logRatiosBySet) {
         for (double[] r : logRatiosBySet.values()) {
@@ -139,7 +179,7 @@ public final class Comparisons {
     }
 
     private static PairComparison compare(String scenario, Map<String, Integer> cell, ScenarioPart part, Metric m, String a, String b, List<BlockRecord> blocks,
-                                          Set<String> drifting, long pacedRounds, double latencyStepMs) {
+                                          Set<String> drifting, Map<String, String> compiling, long pacedRounds, double latencyStepMs) {
         List<double[]> pairs = pairs(blocks, m, a, b, null);
         if (pairs.isEmpty()) {
             return pacedRounds == 0 ? null : new PairComparison(scenario, cell, part.flow(), part.step(), part.request(), m.id(), a, b, null, List.of(), 0,
@@ -154,6 +194,9 @@ public final class Comparisons {
         String note = null;
         if (pooled.rounds() < Paired.MIN_ROUNDS && pacedRounds > 0) {
             note = pacedNote(pacedRounds);
+        } else if (compiling.containsKey(a) || compiling.containsKey(b)) {
+            note = Stream.of(a, b).filter(compiling::containsKey).map(compiling::get).collect(Collectors.joining("; "))
+                    + ": no verdict (a longer --warmup or more --lead-in-rounds lets the JIT finish first)";
         } else if (drifting.contains(a) || drifting.contains(b)) {
             note = String.join(" and ", drifting.stream().filter(t -> t.equals(a) || t.equals(b)).toList())
                     + " drifted across the rounds (throughput against every other target, last third vs first): no verdict";

@@ -202,6 +202,29 @@ class ComparisonsTest {
                 .filter(c -> c.metricKind() == Metric.THROUGHPUT && c.a().equals("b") && c.b().equals("c")).findFirst().orElseThrow().outcome());
     }
 
+    /**
+     * A JVM whose JIT compiled through the rounds for more than the steady-state rule's 5% of their time is no one program: none
+     * of its comparisons gets a verdict, whatever the lead; at 4% the lead stands. Two 5 s blocks a round: 10 s of rounds each.
+     */
+    @Test
+    void aJvmStillCompilingThroughTheRoundsTakesPartInNoVerdict() {
+        List<BlockRecord> blocks = blocks(1, 20, 1.3, 0, 1);
+        List<BlockRecord> busy = blocks.stream().map(b -> b.withJitMs(b.target().equals("b") ? 600.0 : 20.0)).toList();
+        assertEquals(Map.of("b", "b's JIT still compiled through the rounds (6% of their time; limit 5%)"), Comparisons.compiling(busy));
+        for (PairComparison c : Comparisons.of(busy, List.of("a", "b"))) {
+            assertEquals(PairComparison.UNDECIDED, c.outcome(), c.toString());
+            assertTrue(c.note().startsWith("b's JIT still compiled through the rounds"), c.note());
+        }
+        List<BlockRecord> quiet = blocks.stream().map(b -> b.withJitMs(400.0)).toList();
+        assertEquals(Map.of(), Comparisons.compiling(quiet));
+        assertEquals(PairComparison.A, find(Comparisons.of(quiet, List.of("a", "b")), Metric.THROUGHPUT).outcome());
+
+        // Of two sets, the one that compiled is named; the rounds' time is every set's blocks.
+        List<BlockRecord> two = new ArrayList<>(quiet);
+        blocks(2, 20, 1.3, 0, 2).forEach(b -> two.add(b.withJitMs(b.target().equals("a") ? 2_000.0 : 0.0)));
+        assertEquals(Map.of("a", "a's JIT still compiled through the rounds (set 2: 10% of their time; limit 5%)"), Comparisons.compiling(two));
+    }
+
     @Test
     void ratiosThatWanderFromRoundToRoundGetAWiderInterval() {
         // Run aa-s21: mvc-vt under two names, gateway, 20 rounds of 1 s after a 30 s warmup, both JVMs still compiling.
