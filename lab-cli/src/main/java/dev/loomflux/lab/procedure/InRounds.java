@@ -246,6 +246,7 @@ public final class InRounds {
             }
         }
         Set<String> drifting = Comparisons.drifting(records, alive.stream().map(v -> v.spec().name()).distinct().toList());
+        Map<String, Map<Integer, Double>> jitShares = Comparisons.jitShares(records);
         Map<String, String> compiling = Comparisons.compiling(records);
         List<Result> perTarget = new ArrayList<>();
         // Counted once per target after all rounds: its sets share its copy.
@@ -275,7 +276,7 @@ public final class InRounds {
             String noJfr = v.dumpJfr(dir.resolve(jfr));
             SteadyState.JitWork jit = jitWork(atEnd.get(label + "/" + (own.get(0).round() - 1)), atEnd.get(label + "/" + own.get(own.size() - 1).round()));
             Result r = v.stamp(result(name, scenario, own, ownRecords, flows, hlog, yaml, noJfr == null ? jfr : null, warmups.get(label),
-                    warmupS.getOrDefault(label, 0L), drifting.contains(name), compiling.get(name), jit));
+                    warmupS.getOrDefault(label, 0L), drifting.contains(name), jitShares.getOrDefault(name, Map.of()).get(v.repeat()), jit));
             r = r.withProfile(TargetProfile.write(dir, base, noJfr, own.stream().map(b -> TimeWindow.ofMillis(b.startMs(), b.endMs())).toList(),
                     Metric.CPU_PER_REQUEST.read(r), line -> log.line(label + " " + BlockRecord.where(scenario.name(), cell) + ": " + line)));
             Result.DataRows rows = dataRows.computeIfAbsent(name, n -> Optional.ofNullable(DataCopy.count(database, v.spec(), scenario, log))).orElse(null);
@@ -345,7 +346,7 @@ public final class InRounds {
     }
 
     private static Result result(String name, Scenario scenario, List<Block> own, List<BlockRecord> records, List<FlowResult> flows, String hlog, String yaml,
-                                 String jfr, Warmup.Outcome warm, long warmupS, boolean drifting, String compiling, SteadyState.JitWork jit) {
+                                 String jfr, Warmup.Outcome warm, long warmupS, boolean drifting, Double jitPct, SteadyState.JitWork jit) {
         Histogram latency = own.get(0).latency().copy();
         long requests = 0;
         long responses = 0;
@@ -369,8 +370,8 @@ public final class InRounds {
                 r.cpuMsPerRequest() == null ? null : Result.round(r.cpuMsPerRequest() * r.rps() / 10), r.rssMb(), null, null, null, null, null,
                 null, null, null, null, null, null)).toList();
         List<String> notes = new ArrayList<>();
-        if (compiling != null) {
-            notes.add(compiling);
+        if (jitPct != null && jitPct > Comparisons.JIT_LIMIT_PCT) {
+            notes.add(String.format(Locale.ROOT, "its JIT compiled for %.1f%% of the rounds' time (limit %.0f%%)", jitPct, Comparisons.JIT_LIMIT_PCT));
         }
         if (drifting) {
             notes.add("its throughput against every other target moved across the rounds (last third vs first)");

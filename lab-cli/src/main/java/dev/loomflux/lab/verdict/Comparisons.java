@@ -43,6 +43,8 @@ public final class Comparisons {
      */
     public static final double MIN_BUSY = 0.9;
     private static final double Z95 = 1.959964;
+    /** The most of the rounds' time a JVM's JIT may compile for: the steady-state rule's own limit ({@link #compiling}). */
+    public static final double JIT_LIMIT_PCT = SteadyRule.DEFAULT.maxJitPct();
 
     private Comparisons() {
     }
@@ -132,30 +134,37 @@ public final class Comparisons {
      * set's. Blocks without JIT time (a JVM without hsperfdata; schema 14 and before) leave a target out of this rule.
      */
     public static Map<String, String> compiling(List<BlockRecord> blocks) {
-        Map<String, Double> roundSeconds = new TreeMap<>();
-        blocks.forEach(b -> roundSeconds.merge(b.where() + "|" + b.round(), b.seconds(), Double::sum));
-        Map<String, Map<Integer, double[]>> jvms = new TreeMap<>();
-        for (BlockRecord b : blocks) {
-            if (b.jitMs() != null) {
-                double[] sums = jvms.computeIfAbsent(b.target(), t -> new TreeMap<>()).computeIfAbsent(b.set(), s -> new double[2]);
-                sums[0] += b.jitMs();
-                sums[1] += roundSeconds.get(b.where() + "|" + b.round()) * 1000;
-            }
-        }
-        double limit = SteadyRule.DEFAULT.maxJitPct();
         Map<String, String> out = new TreeMap<>();
-        jvms.forEach((target, sets) -> {
+        jitShares(blocks).forEach((target, sets) -> {
             List<String> busy = new ArrayList<>();
-            sets.forEach((set, sums) -> {
-                double pct = sums[1] > 0 ? 100 * sums[0] / sums[1] : 0;
-                if (pct > limit) {
-                    busy.add(String.format(Locale.ROOT, "%s%.0f%% of their time", sets.size() > 1 ? "set " + set + ": " : "", pct));
+            sets.forEach((set, pct) -> {
+                if (pct > JIT_LIMIT_PCT) {
+                    busy.add(String.format(Locale.ROOT, "%s%.1f%% of their time", sets.size() > 1 ? "set " + set + ": " : "", pct));
                 }
             });
             if (!busy.isEmpty()) {
-                out.put(target, String.format(Locale.ROOT, "%s's JIT still compiled through the rounds (%s; limit %.0f%%)", target, String.join(", ", busy), limit));
+                out.put(target, String.format(Locale.ROOT, "%s's JIT still compiled through the rounds (%s; limit %.0f%%)", target, String.join(", ", busy),
+                        JIT_LIMIT_PCT));
             }
         });
+        return out;
+    }
+
+    /** Per target and set, the share of the rounds' time (%) its JVM's JIT compiled for; a JVM whose blocks carry no JIT time is absent. */
+    public static Map<String, Map<Integer, Double>> jitShares(List<BlockRecord> blocks) {
+        Map<String, Double> roundSeconds = new TreeMap<>();
+        blocks.forEach(b -> roundSeconds.merge(b.where() + "|" + b.round(), b.seconds(), Double::sum));
+        Map<String, Map<Integer, double[]>> sums = new TreeMap<>();
+        for (BlockRecord b : blocks) {
+            if (b.jitMs() != null) {
+                double[] s = sums.computeIfAbsent(b.target(), t -> new TreeMap<>()).computeIfAbsent(b.set(), x -> new double[2]);
+                s[0] += b.jitMs();
+                s[1] += roundSeconds.get(b.where() + "|" + b.round()) * 1000;
+            }
+        }
+        Map<String, Map<Integer, Double>> out = new TreeMap<>();
+        sums.forEach((target, sets) -> sets.forEach((set, s) ->
+                out.computeIfAbsent(target, t -> new TreeMap<>()).put(set, s[1] > 0 ? 100 * s[0] / s[1] : 0)));
         return out;
     }
 

@@ -210,7 +210,7 @@ class ComparisonsTest {
     void aJvmStillCompilingThroughTheRoundsTakesPartInNoVerdict() {
         List<BlockRecord> blocks = blocks(1, 20, 1.3, 0, 1);
         List<BlockRecord> busy = blocks.stream().map(b -> b.withJitMs(b.target().equals("b") ? 600.0 : 20.0)).toList();
-        assertEquals(Map.of("b", "b's JIT still compiled through the rounds (6% of their time; limit 5%)"), Comparisons.compiling(busy));
+        assertEquals(Map.of("b", "b's JIT still compiled through the rounds (6.0% of their time; limit 5%)"), Comparisons.compiling(busy));
         for (PairComparison c : Comparisons.of(busy, List.of("a", "b"))) {
             assertEquals(PairComparison.UNDECIDED, c.outcome(), c.toString());
             assertTrue(c.note().startsWith("b's JIT still compiled through the rounds"), c.note());
@@ -222,7 +222,7 @@ class ComparisonsTest {
         // Of two sets, the one that compiled is named; the rounds' time is every set's blocks.
         List<BlockRecord> two = new ArrayList<>(quiet);
         blocks(2, 20, 1.3, 0, 2).forEach(b -> two.add(b.withJitMs(b.target().equals("a") ? 2_000.0 : 0.0)));
-        assertEquals(Map.of("a", "a's JIT still compiled through the rounds (set 2: 10% of their time; limit 5%)"), Comparisons.compiling(two));
+        assertEquals(Map.of("a", "a's JIT still compiled through the rounds (set 2: 10.0% of their time; limit 5%)"), Comparisons.compiling(two));
     }
 
     @Test
