@@ -287,7 +287,8 @@ public final class InRounds {
         if (progress != null) {
             alive.forEach(v -> progress.unitDone());
         }
-        compiling.values().forEach(why -> log.line(BlockRecord.where(scenario.name(), cell) + ": " + why + ": no verdict for it"));
+        compiling.values().forEach(why -> log.line(BlockRecord.where(scenario.name(), cell) + ": " + why + ": its comparisons' intervals cover what that "
+                + "may cost it (docs/statistics.md, \"A JIT still compiling in the rounds\")"));
         if (!drifting.isEmpty()) {
             log.line(BlockRecord.where(scenario.name(), cell) + ": " + String.join(", ", drifting) + " drifted across the rounds against every other target: no verdict for "
                     + (drifting.size() == 1 ? "it" : "them"));
@@ -370,15 +371,19 @@ public final class InRounds {
                 r.cpuMsPerRequest() == null ? null : Result.round(r.cpuMsPerRequest() * r.rps() / 10), r.rssMb(), null, null, null, null, null,
                 null, null, null, null, null, null)).toList();
         List<String> notes = new ArrayList<>();
-        if (jitPct != null && jitPct > Comparisons.JIT_LIMIT_PCT) {
-            notes.add(String.format(Locale.ROOT, "its JIT compiled for %.1f%% of the rounds' time (limit %.0f%%)", jitPct, Comparisons.JIT_LIMIT_PCT));
+        double bias = Comparisons.jitBias(jitPct == null ? null : Map.of(1, jitPct));
+        if (bias > 0) {
+            notes.add(String.format(Locale.ROOT, "its JIT compiled for %.1f%% of the rounds' time (limit %.0f%%)%s", jitPct, Comparisons.JIT_LIMIT_PCT,
+                    Double.isFinite(bias) ? String.format(Locale.ROOT, ", which may slow it by up to %.0f%%: its comparisons' intervals cover that", bias * 100)
+                            : ", a third or more of it"));
         }
         if (drifting) {
             notes.add("its throughput against every other target moved across the rounds (last third vs first)");
         }
         SteadyState steady = new SteadyState(warm.steady(), warm.steady() ? warm.secondsToSteady() : null, Result.round(warmupS), null,
                 warm.compileSeconds(), warm.compileSeconds() > 0 ? warm.compileUsers() : null, null, jit == null ? null : new SteadyState.JitPhases(null, jit),
-                new SteadyState.DriftCheck(drifting, null, null, null, null, notes.isEmpty() ? null : String.join("; ", notes)), notes.isEmpty(), List.of());
+                new SteadyState.DriftCheck(drifting, null, null, null, null, notes.isEmpty() ? null : String.join("; ", notes)), !drifting && Double.isFinite(bias),
+                List.of());
         boolean open = own.get(0).intended() >= 0;
         return MeasuredResult.ofRounds(name, scenario.name(), seconds, requests, responses, share, latency,
                 errors, reconnections, flows, series, hlog, yaml, jfr, steady, open ? records.stream().anyMatch(BlockRecord::behindSchedule) : null);

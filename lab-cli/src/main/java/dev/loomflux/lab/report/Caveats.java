@@ -107,18 +107,18 @@ final class Caveats {
                 shortRuns.add(who + " " + Cells.num(r.load().durationS()) + " s");
             }
             SteadyState ss = r.checks().steadyState();
-            String roundsNote = ss == null || ss.drift() == null || ss.drift().note() == null ? "its rounds drifted" : ss.drift().note();
+            String roundsNote = ss == null || ss.drift() == null ? null : ss.drift().note();
             if (ss != null && !ss.reached() && paired) {
                 out.add(Paragraph.bullet(who + ": not steady after " + Cells.num(ss.warmupS()) + " s of warmup; "
-                        + (ss.steady() ? quietJit(ss) + "its rounds showed no trend against the other targets, so it takes part in the verdicts."
-                        : roundsNote + ": no verdict.")));
+                        + (roundsNote == null ? quietJit(ss) + "its rounds showed no trend against the other targets, so it takes part in the verdicts."
+                        : roundsNote + (ss.steady() ? "." : ": no verdict."))));
             } else if (ss != null && !ss.reached()) {
                 List<String> reasons = ss.rule() == null ? List.of() : ss.rule().reasons();
                 out.add(Paragraph.bullet(who + ": not steady after " + Cells.num(ss.warmupS()) + " s of warmup"
                         + (reasons.isEmpty() ? "" : " (" + String.join("; ", reasons) + ")") + "; its figures may include JIT warmup. Use a longer --warmup."));
             }
-            if (ss != null && (paired ? !ss.steady() : ss.drift() != null && ss.drift().drifting()) && !(paired && !ss.reached())) {
-                out.add(Paragraph.bullet(who + ": " + roundsNote + (paired ? ": no verdict." : "")));
+            if (roundsNote != null && (paired || ss.drift().drifting()) && !(paired && !ss.reached())) {
+                out.add(Paragraph.bullet(who + ": " + roundsNote + (paired && !ss.steady() ? ": no verdict." : paired ? "." : "")));
             }
         }
         reconnections(root).ifPresent(out::add);

@@ -1,6 +1,7 @@
 package dev.loomflux.lab.report;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.loomflux.lab.result.BlockRecord;
@@ -27,6 +28,23 @@ class FlowReportTest {
         List<BlockRecord> blocks = FlowRuns.blocks("mvc", "webflux", 20, "read", 1.2, 7);
         RunRecord fixture = RunRecord.read(ReportMarkdownTest.PAIRED.resolve("results.json"));
         return FlowRuns.record(fixture.environment(), "mvc", "webflux", blocks, Comparisons.of(blocks, List.of("mvc", "webflux")));
+    }
+
+    /**
+     * The same run with webflux's JVM compiling through the rounds (600 ms of JIT in each 10 s round, 6%): it may run up to
+     * 1 / (1 - 0.18) slower than it will, more than its 20% slower step, so no verdict, and the summary says why in the words of the rule.
+     */
+    @Test
+    void aJvmStillCompilingThroughTheRoundsGivesNoVerdictAndTheReportSaysWhy() throws IOException {
+        List<BlockRecord> blocks = FlowRuns.blocks("mvc", "webflux", 20, "read", 1.2, 7).stream()
+                .map(b -> b.withJitMs(b.target().equals("webflux") ? 600.0 : 20.0)).toList();
+        RunRecord fixture = RunRecord.read(ReportMarkdownTest.PAIRED.resolve("results.json"));
+        Report.write(dir, FlowRuns.record(fixture.environment(), "mvc", "webflux", blocks, Comparisons.of(blocks, List.of("mvc", "webflux"))));
+        String md = Files.readString(dir.resolve("report.md"));
+        String summary = md.substring(md.indexOf("## Executive summary"), md.indexOf("## Caveats"));
+        assertTrue(summary.contains("webflux's JIT still compiled through the rounds (6.0% of their time; limit 5%), which may move this ratio by up "
+                + "to +-22%: no verdict within that (a longer --warmup or more --lead-in-rounds lets the JIT finish first)"), summary);
+        assertFalse(summary.contains(" ahead of "), "no winner: " + summary);
     }
 
     @Test
