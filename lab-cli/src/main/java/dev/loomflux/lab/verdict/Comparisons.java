@@ -130,8 +130,8 @@ public final class Comparisons {
      * Targets with a JVM whose JIT still compiled through the measured rounds, each with what its JVMs did: their finished
      * compilations took more than the steady-state rule's share of the rounds' time ({@link SteadyRule#maxJitPct()}, 5%, the
      * limit a warmup ends on). Such a JVM is a different program in its last block than in its first, and slower than it will
-     * be: in A/A runs of crud whose compile stages ended early, JVMs that compiled for 6-50% of the rounds' time ran at
-     * 0.69-0.95 of their twins' throughput and gave the other name a winner (docs/statistics.md, "A JIT still compiling in the
+     * be: in A/A runs of crud whose compile stages ended early, JVMs that compiled for 15-48% of the rounds' time ran at
+     * 0.69-0.89 of their twins' throughput and gave the other name a winner (docs/statistics.md, "A JIT still compiling in the
      * rounds"); {@link #jitBias} widens their comparisons by that. A block's JIT time counts from the JVM's previous block, so
      * a JVM's blocks together cover the rounds; their time is every block's of those rounds, every set's. Blocks without JIT
      * time (a JVM without hsperfdata; schema 14 and before) leave a target out of this rule.
@@ -158,8 +158,8 @@ public final class Comparisons {
      * How far a target's figures may be off, as a share (0.31 for 31%), for a JVM of it that compiled for p of the rounds' time
      * (its largest over the sets): none up to the limit; beyond it, such a JVM is taken to run at no less than 1 - 3p of its
      * speed, so its figures may be off by 1 / (1 - 3p) - 1; at a third or more, by any amount (infinity). The bound holds with
-     * room for the six JVMs measured past the limit (p 6-48%: 0.69-0.95 of their twins' throughput, where 1 - 2p would have
-     * held too, barely at p = 8.7%: 0.85 against 0.83); docs/statistics.md, "A JIT still compiling in the rounds".
+     * room for the seven JVMs measured past the limit (p 5.2-48%: 0.69-1.05 of their twins' throughput, where 1 - 2p would
+     * have held too, barely at p = 8.7%: 0.85 against 0.83); docs/statistics.md, "A JIT still compiling in the rounds".
      */
     public static double jitBias(Map<Integer, Double> sharesPct) {
         double p = sharesPct == null ? 0 : sharesPct.values().stream().mapToDouble(Double::doubleValue).max().orElse(0) / 100;
