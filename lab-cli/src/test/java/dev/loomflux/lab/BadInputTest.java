@@ -129,6 +129,18 @@ class BadInputTest {
         assertOneLineError(LabCli.of("run", "--param", "jar=x"), "lab: --param gives a value an experiment file asks for under params; name the file");
     }
 
+    /** A user's rules for the CPU profile's categories: a file that is not there, or a line that cannot be a rule, before anything starts. */
+    @Test
+    void profileRulesThatCannotBeReadOrParsedAreRefusedNamingTheLine() throws IOException {
+        assertOneLineError(LabCli.of("run", "--profile-rules", "no-such.tsv"), "lab: --profile-rules no-such.tsv: no such readable file");
+        Path rules = dir.resolve("rules.tsv");
+        Files.writeString(rules, "# mine\napp\tcom.example.\nbilling\tcom.example.billing.\n");
+        assertOneLineError(LabCli.of("run", "--profile-rules", rules.toString()), "lab: " + rules + ": line 3: unknown category 'billing' (one of ");
+        Files.writeString(rules, "app\tcom.example.\ndb\tcom.example.billing.\n");
+        assertOneLineError(LabCli.of("run", "--profile-rules", rules.toString()),
+                "lab: " + rules + ": line 2: prefix com.example.billing. can never match: line 1's prefix com.example. comes first and covers it");
+    }
+
     @Test
     void aLeadInMustBeWholeSecondsOfAPairedDesign() {
         assertOneLineError(LabCli.of("run", "--lead-in", "500ms"), "lab: --lead-in 500ms: expected whole seconds from 0s to 60s");

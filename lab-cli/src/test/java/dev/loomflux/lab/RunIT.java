@@ -11,6 +11,8 @@ import dev.loomflux.lab.result.RunRecord;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
 import org.HdrHistogram.Histogram;
 import org.HdrHistogram.HistogramLogReader;
 import org.junit.jupiter.api.Tag;
@@ -25,8 +27,12 @@ class RunIT {
      */
     @Test
     void fixedProfileRepeatedOnTwoTargetsWritesTheDocumentedResultsAndSummary() throws Exception {
+        // A user's rules come before the lab's: these claim every frame's package for "other", so every sample is there.
+        Path rules = Files.createTempFile("rules", ".tsv");
+        Files.writeString(rules, "# everything is other\n" + Stream.of("java.", "jdk.", "sun.", "com.", "org.", "io.", "reactor.", "dev.", "kotlin.")
+                .map(prefix -> "other\t" + prefix).collect(Collectors.joining("\n")));
         LabCli run = LabCli.of("run", "--aot-cache", "--design", "sequential", "--targets", "mvc-vt,webflux", "--scenario", "plaintext", "--profile", "fixed",
-                "--users", "8", "--duration", "3s", "--warmup", "2s", "--cooldown", "0s", "--repeat", "3", "--no-pin");
+                "--users", "8", "--duration", "3s", "--warmup", "2s", "--cooldown", "0s", "--repeat", "3", "--no-pin", "--profile-rules", rules.toString());
         assertEquals(0, run.exitCode(), run.toString());
         JsonNode root = results(run);
         assertEquals(RunRecord.SCHEMA, root.path("schema").asInt());
@@ -58,6 +64,12 @@ class RunIT {
             assertTrue(lat.path("p50").asDouble() <= lat.path("p99").asDouble() && lat.path("p99").asDouble() <= lat.path("max").asDouble(), lat.toString());
             assertEquals(0, r.path("errors").path("total").asLong(), where);
             assertEquals(0, r.path("cache_hits").asLong(), where);
+            JsonNode profile = r.path("profile");
+            assertTrue(profile.path("samples").asLong() > 0, where + ": " + profile);
+            for (JsonNode c : profile.path("categories")) {
+                assertEquals(c.path("category").asText().equals("other") ? profile.path("samples").asLong() : 0, c.path("samples").asLong(),
+                        where + ": --profile-rules put every sample in other: " + profile);
+            }
             assertTrue(r.path("bytes").path("received").asLong() > r.path("responses").asLong() * 13, where + " bytes");
             assertTrue(r.path("series").size() >= 2, where + " series " + r.path("series"));
             JsonNode second = r.path("series").get(0);

@@ -10,6 +10,7 @@ import dev.loomflux.lab.experiment.Experiment;
 import dev.loomflux.lab.experiment.Profile;
 import dev.loomflux.lab.experiment.Scenario;
 import dev.loomflux.lab.process.LabProcesses;
+import dev.loomflux.lab.profile.CategoryRules;
 import dev.loomflux.lab.process.MachineLock;
 import dev.loomflux.lab.sut.LaunchSettings;
 import dev.loomflux.lab.cpu.CpuPlan;
@@ -113,7 +114,7 @@ public final class CapacityCommand implements Callable<Integer> {
         CpuPlan cpus = cpuOptions.plan();
         LimitsCheck.require(experiment.targets(), settings, cpus.target(), jvm.cpus != null, jvm.memory != null, null);
         try (MachineLock taken = machine.take("capacity", spec.commandLine().getOut())) {
-            return new Runner(Home.detect(), experiment, Procedure.capacity(plan), new Runner.Setup(settings, cpus, db, new Hyperfoil(), processes), processes::stopping,
+            return new Runner(Home.detect(), experiment, Procedure.capacity(plan), new Runner.Setup(settings, cpus, db, new Hyperfoil(), processes, CategoryRules.lab()), processes::stopping,
                     spec.commandLine().getOut()).run();
         }
     }

@@ -10,6 +10,7 @@ import dev.loomflux.lab.experiment.ExperimentReader;
 import dev.loomflux.lab.experiment.Profile;
 import dev.loomflux.lab.experiment.Scenario;
 import dev.loomflux.lab.process.LabProcesses;
+import dev.loomflux.lab.profile.CategoryRules;
 import dev.loomflux.lab.process.MachineLock;
 import dev.loomflux.lab.sut.LaunchSettings;
 import dev.loomflux.lab.cpu.CpuPlan;
@@ -93,12 +94,13 @@ public class RunCommand implements Callable<Integer> {
     /** Runs the experiment the arguments describe; its record, as results.json holds it. */
     public RunRecord execute() {
         Experiment experiment = experiment();
+        CategoryRules categories = output.categories();
         CpuPlan cpus = cpuOptions.plan();
         LaunchSettings settings = jvm.settings(experiment.limits());
         LimitsCheck.require(experiment.targets(), settings, cpus.target(), jvm.cpus != null, jvm.memory != null, file == null ? null : file.toString());
         LoadDriver loadDriver = driver.driver(experiment.driver(), experiment.inRounds(), experiment.profile() instanceof Profile.Rate);
         try (MachineLock taken = machine.take(spec.name(), spec.commandLine().getOut())) {
-            return new Runner(Home.detect(), experiment, Procedure.of(experiment), new Runner.Setup(settings, cpus, db, loadDriver, processes), processes::stopping,
+            return new Runner(Home.detect(), experiment, Procedure.of(experiment), new Runner.Setup(settings, cpus, db, loadDriver, processes, categories), processes::stopping,
                     spec.commandLine().getOut()).run();
         }
     }

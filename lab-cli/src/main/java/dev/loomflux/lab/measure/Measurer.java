@@ -14,6 +14,7 @@ import dev.loomflux.lab.experiment.Profile;
 import dev.loomflux.lab.experiment.Scenario;
 import dev.loomflux.lab.limits.Cgroup;
 import dev.loomflux.lab.process.Stop;
+import dev.loomflux.lab.profile.CategoryRules;
 import dev.loomflux.lab.profile.TargetProfile;
 import dev.loomflux.lab.profile.TimeWindow;
 import dev.loomflux.lab.result.FlowResult;
@@ -68,6 +69,7 @@ public final class Measurer {
     private final Database database;
     private final Path dir;
     private final Log log;
+    private final CategoryRules categories;
     private final Supplier<String> statusPrefix;
     private final LoadDriver driver;
     private final Stop stop;
@@ -88,6 +90,7 @@ public final class Measurer {
         this.database = run.database();
         this.dir = run.dir();
         this.log = run.log();
+        this.categories = run.categories();
         this.statusPrefix = statusPrefix;
         this.driver = run.driver();
         this.stop = run.stop();
@@ -206,7 +209,7 @@ public final class Measurer {
                         + e.connect() + " connect errors, " + e.status4xx() + " 4xx, " + e.status5xx() + " 5xx, " + e.other() + " other)");
             }
             return r.withProfile(TargetProfile.write(dir, base, noJfr, List.of(TimeWindow.ofMillis(measured.fromMs(), measured.toMs())),
-                    Metric.CPU_PER_REQUEST.read(r), line -> log.line(name + " " + scenario.name() + ": " + line)));
+                    Metric.CPU_PER_REQUEST.read(r), categories, line -> log.line(name + " " + scenario.name() + ": " + line)));
         } catch (LabException e) {
             if (!stop.requested() && !target.process().isAlive()) {
                 // "cannot connect ...: Connection refused" from a probe is the symptom; the exit is the cause

@@ -4,6 +4,7 @@ import dev.loomflux.lab.cpu.CpuPlan;
 import dev.loomflux.lab.db.Database;
 import dev.loomflux.lab.driver.LoadDriver;
 import dev.loomflux.lab.process.Stop;
+import dev.loomflux.lab.profile.CategoryRules;
 import dev.loomflux.lab.sut.Downstream;
 import dev.loomflux.lab.sut.LaunchSettings;
 import dev.loomflux.lab.telemetry.CpuCanary;
@@ -20,7 +21,7 @@ import java.nio.file.Path;
  * @param stop    whether the run was told to stop: work in progress then ends, and what it measured is no result
  * @param support the database and the stub, once they are up
  */
-public record RunContext(Path dir, Log log, Machine machine, LoadDriver driver, Stop stop, Support support) {
+public record RunContext(Path dir, Log log, Machine machine, LoadDriver driver, Stop stop, Support support, CategoryRules categories) {
     /** Where the targets find the stub when the run has none: a port nothing listens on. */
     private static final URI NO_STUB = URI.create("http://127.0.0.1:9");
 
@@ -41,7 +42,7 @@ public record RunContext(Path dir, Log log, Machine machine, LoadDriver driver, 
 
     /** The same run once its support processes are up. */
     public RunContext with(Support up) {
-        return new RunContext(dir, log, machine, driver, stop, up);
+        return new RunContext(dir, log, machine, driver, stop, up, categories);
     }
 
     public LaunchSettings settings() {

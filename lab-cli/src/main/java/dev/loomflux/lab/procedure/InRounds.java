@@ -19,6 +19,7 @@ import dev.loomflux.lab.measure.Measurer;
 import dev.loomflux.lab.measure.RunContext;
 import dev.loomflux.lab.measure.Warmup;
 import dev.loomflux.lab.process.Stop;
+import dev.loomflux.lab.profile.CategoryRules;
 import dev.loomflux.lab.profile.TargetProfile;
 import dev.loomflux.lab.profile.TimeWindow;
 import dev.loomflux.lab.result.BlockRecord;
@@ -67,10 +68,12 @@ public final class InRounds {
     private final Stop stop;
     private final CpuCanary canary;
     private final Database database;
+    private final CategoryRules categories;
 
     /** @param progress the run's progress, or null */
     public InRounds(RunContext run, Experiment experiment, ResultsFile results, Progress progress) {
         this.database = run.database();
+        this.categories = run.categories();
         this.driver = run.driver();
         this.stop = run.stop();
         this.canary = run.canary();
@@ -278,7 +281,7 @@ public final class InRounds {
             Result r = v.stamp(result(name, scenario, own, ownRecords, flows, hlog, yaml, noJfr == null ? jfr : null, warmups.get(label),
                     warmupS.getOrDefault(label, 0L), drifting.contains(name), jitShares.getOrDefault(name, Map.of()).get(v.repeat()), jit));
             r = r.withProfile(TargetProfile.write(dir, base, noJfr, own.stream().map(b -> TimeWindow.ofMillis(b.startMs(), b.endMs())).toList(),
-                    Metric.CPU_PER_REQUEST.read(r), line -> log.line(label + " " + BlockRecord.where(scenario.name(), cell) + ": " + line)));
+                    Metric.CPU_PER_REQUEST.read(r), categories, line -> log.line(label + " " + BlockRecord.where(scenario.name(), cell) + ": " + line)));
             Result.DataRows rows = dataRows.computeIfAbsent(name, n -> Optional.ofNullable(DataCopy.count(database, v.spec(), scenario, log))).orElse(null);
             r = rows == null ? r : r.withDataRows(rows);
             perTarget.add(cell == null ? r : r.withCell(cell));

@@ -29,10 +29,12 @@ public final class TargetProfile {
      * @param whyNoJfr        null when the recording was dumped, else why not
      * @param windows         the measured window, or the target's measured blocks
      * @param cpuMsPerRequest the result's own CPU per request in ms, null when it has none
+     * @param categories      the rules that put a stack in its category
      * @param log             takes the one line that says why there is no profile
      * @return null when there is none
      */
-    public static CpuProfile write(Path dir, String base, String whyNoJfr, List<TimeWindow> windows, Double cpuMsPerRequest, Consumer<String> log) {
+    public static CpuProfile write(Path dir, String base, String whyNoJfr, List<TimeWindow> windows, Double cpuMsPerRequest, CategoryRules categories,
+                                   Consumer<String> log) {
         if (whyNoJfr != null) {
             return none("no JFR recording: " + whyNoJfr, log);
         }
@@ -44,7 +46,7 @@ public final class TargetProfile {
             }
             String collapsed = base + ".collapsed";
             java.stacks().write(dir.resolve(collapsed));
-            return of(collapsed, java, CategoryRules.lab(), cpuMsPerRequest);
+            return of(collapsed, java, categories, cpuMsPerRequest);
         } catch (IOException | RuntimeException e) {
             return none(jfr + ": " + e, log);
         }

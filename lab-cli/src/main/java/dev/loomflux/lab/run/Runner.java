@@ -13,6 +13,7 @@ import dev.loomflux.lab.measure.Log;
 import dev.loomflux.lab.measure.Measurer;
 import dev.loomflux.lab.measure.RunContext;
 import dev.loomflux.lab.procedure.Procedure;
+import dev.loomflux.lab.profile.CategoryRules;
 import dev.loomflux.lab.procedure.Progress;
 import dev.loomflux.lab.procedure.SweepCells;
 import dev.loomflux.lab.result.Summary;
@@ -54,7 +55,9 @@ public final class Runner {
      * @param databaseSource PostgreSQL, started for the run or the user's own, for the scenarios that need it
      * @param driver         the load driver
      */
-    public record Setup(LaunchSettings settings, CpuPlan cpus, DatabaseSource databaseSource, LoadDriver driver, LabProcesses processes) {
+    /** @param categories the CPU profile's categories: the lab's table, after the user's rules when given */
+    public record Setup(LaunchSettings settings, CpuPlan cpus, DatabaseSource databaseSource, LoadDriver driver, LabProcesses processes,
+                        CategoryRules categories) {
     }
 
     private final Home home;
@@ -110,7 +113,7 @@ public final class Runner {
              ResourceSampler sampler = new ResourceSampler();
              CpuCanary canary = new CpuCanary(tid -> cpus.moveThread(tid, cpus.target()))) {
             RunContext run = new RunContext(dir, log, new RunContext.Machine(setup.settings(), cpus, sampler, canary), setup.driver(), stop,
-                    RunContext.Support.NONE);
+                    RunContext.Support.NONE, setup.categories());
             dead.forEach(log::line);
             log.line("run " + runId + ": " + experiment.targets().size() + " target(s) x " + experiment.scenarios().size()
                     + " scenario(s), profile " + experiment.profile().kind()

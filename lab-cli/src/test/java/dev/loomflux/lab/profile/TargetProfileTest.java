@@ -113,7 +113,7 @@ class TargetProfileTest {
     @Test
     void theSamplesInTheWindowsAreWrittenBesideTheRecordingAndShareOutTheCpu() throws Exception {
         List<String> log = new ArrayList<>();
-        CpuProfile p = TargetProfile.write(dir, "mvc.json", null, windows, 0.05, log::add);
+        CpuProfile p = TargetProfile.write(dir, "mvc.json", null, windows, 0.05, CategoryRules.lab(), log::add);
         assertEquals(List.of(), log);
         assertEquals("mvc.json.collapsed", p.collapsed());
 
@@ -149,7 +149,7 @@ class TargetProfileTest {
     private static void assertNoProfile(String base, String whyNoJfr, List<TimeWindow> in, String line) throws Exception {
         Files.deleteIfExists(dir.resolve(base + ".collapsed"));
         List<String> log = new ArrayList<>();
-        assertNull(TargetProfile.write(dir, base, whyNoJfr, in, 0.05, log::add));
+        assertNull(TargetProfile.write(dir, base, whyNoJfr, in, 0.05, CategoryRules.lab(), log::add));
         assertEquals(1, log.size(), log.toString());
         assertTrue(log.get(0).startsWith(line) && log.get(0).lines().count() == 1, log.get(0));
         assertFalse(Files.exists(dir.resolve(base + ".collapsed")), "no collapsed file without a profile");

@@ -3,6 +3,7 @@ package dev.loomflux.lab.run;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.loomflux.lab.profile.CategoryRules;
 import dev.loomflux.lab.cpu.CpuPlan;
 import dev.loomflux.lab.driver.Rounds;
 import dev.loomflux.lab.experiment.Design;
@@ -149,7 +150,7 @@ class PairedRunTest {
             }
         };
         RunContext run = new RunContext(dir, log, new RunContext.Machine(null, new CpuPlan(false, List.of(0), List.of(1), List.of(1), "not pinned"), null, null),
-                driver, stopping::get, RunContext.Support.NONE);
+                driver, stopping::get, RunContext.Support.NONE, CategoryRules.lab());
         Procedure procedure = Procedure.of(experiment).create(experiment, run, results, null);
         new PairedRun(experiment, d -> events.add("idle " + d.toSeconds() + " s")).run(new Session(run, starter, procedure, results, null));
     }

@@ -3,6 +3,7 @@ package dev.loomflux.lab.run;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.loomflux.lab.profile.CategoryRules;
 import dev.loomflux.lab.cpu.CpuPlan;
 import dev.loomflux.lab.experiment.Design;
 import dev.loomflux.lab.experiment.DriverChoice;
@@ -166,7 +167,7 @@ class SequentialRunTest {
             }
         };
         RunContext run = new RunContext(dir, log, new RunContext.Machine(null, new CpuPlan(false, List.of(0), List.of(1), List.of(1), "not pinned"), null, null),
-                driver, stopping::get, RunContext.Support.NONE);
+                driver, stopping::get, RunContext.Support.NONE, CategoryRules.lab());
         new SequentialRun(experiment, d -> events.add("pause " + d.toSeconds() + " s")).run(new Session(run, starter, new Recording(), results, null));
     }
 
