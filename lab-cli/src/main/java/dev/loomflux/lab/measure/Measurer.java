@@ -209,7 +209,7 @@ public final class Measurer {
                         + e.connect() + " connect errors, " + e.status4xx() + " 4xx, " + e.status5xx() + " 5xx, " + e.other() + " other)");
             }
             return r.withProfile(TargetProfile.write(dir, base, noJfr, List.of(TimeWindow.ofMillis(measured.fromMs(), measured.toMs())),
-                    Metric.CPU_PER_REQUEST.read(r), categories, line -> log.line(name + " " + scenario.name() + ": " + line)));
+                    Metric.CPU_PER_REQUEST.read(r), categories, line -> log.line(name + " " + scenario.name() + ": " + line)).profile());
         } catch (LabException e) {
             if (!stop.requested() && !target.process().isAlive()) {
                 // "cannot connect ...: Connection refused" from a probe is the symptom; the exit is the cause

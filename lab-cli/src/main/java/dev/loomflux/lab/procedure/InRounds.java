@@ -254,6 +254,7 @@ public final class InRounds {
         List<Result> perTarget = new ArrayList<>();
         // Counted once per target after all rounds: its sets share its copy.
         Map<String, Optional<Result.DataRows>> dataRows = new HashMap<>();
+        Map<String, Map<String, Long>> samples = new HashMap<>();
         for (TargetVisit v : alive) {
             String name = v.spec().name();
             String label = label(v);
@@ -280,12 +281,21 @@ public final class InRounds {
             SteadyState.JitWork jit = jitWork(atEnd.get(label + "/" + (own.get(0).round() - 1)), atEnd.get(label + "/" + own.get(own.size() - 1).round()));
             Result r = v.stamp(result(name, scenario, own, ownRecords, flows, hlog, yaml, noJfr == null ? jfr : null, warmups.get(label),
                     warmupS.getOrDefault(label, 0L), drifting.contains(name), jitShares.getOrDefault(name, Map.of()).get(v.repeat()), jit));
-            r = r.withProfile(TargetProfile.write(dir, base, noJfr, own.stream().map(b -> TimeWindow.ofMillis(b.startMs(), b.endMs())).toList(),
-                    Metric.CPU_PER_REQUEST.read(r), categories, line -> log.line(label + " " + BlockRecord.where(scenario.name(), cell) + ": " + line)));
+            TargetProfile.Profiled profiled = TargetProfile.write(dir, base, noJfr, own.stream().map(b -> TimeWindow.ofMillis(b.startMs(), b.endMs())).toList(),
+                    Metric.CPU_PER_REQUEST.read(r), categories, line -> log.line(label + " " + BlockRecord.where(scenario.name(), cell) + ": " + line));
+            r = r.withProfile(profiled.profile());
+            for (int i = 0; i < profiled.byWindow().size(); i++) {
+                samples.put(name + "/" + v.repeat() + "/" + (own.get(i).round() + 1 - leadInRounds), profiled.byWindow().get(i));
+            }
             Result.DataRows rows = dataRows.computeIfAbsent(name, n -> Optional.ofNullable(DataCopy.count(database, v.spec(), scenario, log))).orElse(null);
             r = rows == null ? r : r.withDataRows(rows);
             perTarget.add(cell == null ? r : r.withCell(cell));
         }
+        // Each block with its JVM's samples per category, read in the one pass over its recording that made its profile.
+        records.replaceAll(b -> {
+            Map<String, Long> own = samples.get(b.target() + "/" + b.set() + "/" + b.round());
+            return own == null ? b : b.withCategories(own);
+        });
         results.addRounds(perTarget, records);
         if (progress != null) {
             alive.forEach(v -> progress.unitDone());
@@ -346,7 +356,7 @@ public final class InRounds {
                 mean == null ? null : Result.round(b.inFlight()), cpu, to == null ? null : Result.round(to.rssMb()), gc, jit,
                 canaryUs == null ? null : Result.round(canaryUs),
                 b.secondsRps().stream().map(Result::round).toList(), b.intended() < 0 ? null : b.intended(), b.reconnections(),
-                b.flows().isEmpty() ? null : FlowResults.figures(b.flows()));
+                b.flows().isEmpty() ? null : FlowResults.figures(b.flows()), null);
     }
 
     private static Result result(String name, Scenario scenario, List<Block> own, List<BlockRecord> records, List<FlowResult> flows, String hlog, String yaml,

@@ -32,10 +32,15 @@ import jdk.jfr.consumer.RecordingFile;
  * kept, rooted at {@link #TRUNCATED} so that a flame graph shows it as cut rather than as a root
  * of its own.
  *
- * @param java     {@code jdk.ExecutionSample}: threads running Java code
- * @param inNative {@code jdk.NativeMethodSample}: threads inside a native method, running or blocked
+ * @param java         {@code jdk.ExecutionSample}: threads running Java code
+ * @param inNative     {@code jdk.NativeMethodSample}: threads inside a native method, running or blocked
+ * @param javaByWindow {@code java}'s stacks per window, in the windows' order: a block's own samples, for intervals over blocks
  */
-public record JfrSamples(Samples java, Samples inNative) {
+public record JfrSamples(Samples java, Samples inNative, List<CollapsedStacks> javaByWindow) {
+    public JfrSamples {
+        javaByWindow = List.copyOf(javaByWindow);
+    }
+
     /** The root frame given to a stack JFR truncated. */
     public static final String TRUNCATED = "[truncated]";
     private static final String EXECUTION = "jdk.ExecutionSample";
@@ -50,21 +55,32 @@ public record JfrSamples(Samples java, Samples inNative) {
     public static JfrSamples read(Path jfr, List<TimeWindow> windows) throws IOException {
         Tally java = new Tally();
         Tally inNative = new Tally();
+        List<Tally> byWindow = windows.stream().map(w -> new Tally()).toList();
         try (RecordingFile file = new RecordingFile(jfr)) {
             while (file.hasMoreEvents()) {
                 RecordedEvent e = file.readEvent();
                 String type = e.getEventType().getName();
                 Tally tally = type.equals(EXECUTION) ? java : type.equals(NATIVE) ? inNative : null;
-                if (tally != null && inAny(windows, e.getStartTime())) {
-                    tally.add(e.getStackTrace());
+                int window = tally == null ? -1 : windowOf(windows, e.getStartTime());
+                if (window >= 0) {
+                    String stack = tally.add(e.getStackTrace());
+                    if (tally == java) {
+                        byWindow.get(window).add(stack);
+                    }
                 }
             }
         }
-        return new JfrSamples(java.samples(), inNative.samples());
+        return new JfrSamples(java.samples(), inNative.samples(), byWindow.stream().map(t -> t.samples().stacks()).toList());
     }
 
-    private static boolean inAny(List<TimeWindow> windows, Instant t) {
-        return windows.stream().anyMatch(w -> w.contains(t));
+    /** The first window that holds {@code t}, or -1. */
+    private static int windowOf(List<TimeWindow> windows, Instant t) {
+        for (int i = 0; i < windows.size(); i++) {
+            if (windows.get(i).contains(t)) {
+                return i;
+            }
+        }
+        return -1;
     }
 
     /**
@@ -83,7 +99,8 @@ public record JfrSamples(Samples java, Samples inNative) {
         private final SortedMap<String, Long> counts = new TreeMap<>();
         private long truncated;
 
-        void add(RecordedStackTrace stack) {
+        /** @return the stack as collapsed */
+        String add(RecordedStackTrace stack) {
             List<RecordedFrame> frames = stack.getFrames(); // leaf first
             StringBuilder sb = new StringBuilder();
             if (stack.isTruncated()) {
@@ -96,7 +113,13 @@ public record JfrSamples(Samples java, Samples inNative) {
                 }
                 sb.append(frameName(frames.get(i)));
             }
-            counts.merge(sb.toString(), 1L, Long::sum);
+            String collapsed = sb.toString();
+            add(collapsed);
+            return collapsed;
+        }
+
+        void add(String collapsed) {
+            counts.merge(collapsed, 1L, Long::sum);
         }
 
         Samples samples() {

@@ -5,6 +5,7 @@ import dev.loomflux.lab.result.Result;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
@@ -25,6 +26,21 @@ public final class TargetProfile {
     }
 
     /**
+     * A profile, and each window's samples per category (every category, by label, in the enum's order): the paired design's
+     * blocks carry theirs, for intervals over rounds.
+     *
+     * @param profile  null when there is none
+     * @param byWindow one map per window, in the windows' order; empty when there is no profile
+     */
+    public record Profiled(CpuProfile profile, List<Map<String, Long>> byWindow) {
+        static final Profiled NONE = new Profiled(null, List.of());
+
+        public Profiled {
+            byWindow = List.copyOf(byWindow);
+        }
+    }
+
+    /**
      * @param dir             where {@code <base>.jfr} is and {@code <base>.collapsed} goes
      * @param whyNoJfr        null when the recording was dumped, else why not
      * @param windows         the measured window, or the target's measured blocks
@@ -33,28 +49,34 @@ public final class TargetProfile {
      * @param log             takes the one line that says why there is no profile
      * @return null when there is none
      */
-    public static CpuProfile write(Path dir, String base, String whyNoJfr, List<TimeWindow> windows, Double cpuMsPerRequest, CategoryRules categories,
-                                   Consumer<String> log) {
+    public static Profiled write(Path dir, String base, String whyNoJfr, List<TimeWindow> windows, Double cpuMsPerRequest, CategoryRules categories,
+                                 Consumer<String> log) {
         if (whyNoJfr != null) {
             return none("no JFR recording: " + whyNoJfr, log);
         }
         String jfr = base + ".jfr";
         try {
-            Samples java = JfrSamples.read(dir.resolve(jfr), windows).java();
+            JfrSamples samples = JfrSamples.read(dir.resolve(jfr), windows);
+            Samples java = samples.java();
             if (java.count() == 0) {
                 return none("no Java execution sample of " + jfr + " in the measured window", log);
             }
             String collapsed = base + ".collapsed";
             java.stacks().write(dir.resolve(collapsed));
-            return of(collapsed, java, categories, cpuMsPerRequest);
+            List<Map<String, Long>> byWindow = samples.javaByWindow().stream().map(stacks -> {
+                Map<String, Long> counts = new LinkedHashMap<>();
+                CategoryCounts.of(stacks, categories).samples().forEach((c, n) -> counts.put(c.label(), n));
+                return (Map<String, Long>) counts;
+            }).toList();
+            return new Profiled(of(collapsed, java, categories, cpuMsPerRequest), byWindow);
         } catch (IOException | RuntimeException e) {
             return none(jfr + ": " + e, log);
         }
     }
 
-    private static CpuProfile none(String why, Consumer<String> log) {
+    private static Profiled none(String why, Consumer<String> log) {
         log.accept("no CPU profile: " + why);
-        return null;
+        return Profiled.NONE;
     }
 
     /**

@@ -1,9 +1,11 @@
 package dev.loomflux.lab.report;
 
+import dev.loomflux.lab.result.BlockRecord;
 import dev.loomflux.lab.result.CpuProfile;
 import dev.loomflux.lab.result.Metric;
 import dev.loomflux.lab.result.PairComparison;
 import dev.loomflux.lab.result.Result;
+import dev.loomflux.lab.verdict.CategoryDifferences;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
@@ -57,7 +59,7 @@ final class CpuBreakdown {
      * most less, when that offsets a tenth of the difference or more. Nothing for a pair either of whose targets has no
      * µs per request: no profile, or no CPU figure to share out.
      */
-    static List<Paragraph> splits(List<PairComparison> pairs, List<Result> ok) {
+    static List<Paragraph> splits(List<PairComparison> pairs, List<Result> ok, List<BlockRecord> blocks) {
         List<Paragraph> out = new ArrayList<>();
         for (PairComparison c : pairs) {
             boolean aWins = PairComparison.A.equals(c.outcome());
@@ -69,7 +71,10 @@ final class CpuBreakdown {
             Map<String, Double> winnerUs = usPerRequest(ok, winner);
             Map<String, Double> loserUs = usPerRequest(ok, loser);
             if (winnerUs != null && loserUs != null) {
-                out.add(Paragraph.detail(sentence(winner, loser, (aWins ? 1 / c.ratio() : c.ratio()) - 1, winnerUs, loserUs)));
+                List<CategoryDifferences.Difference> over = CategoryDifferences.of(blocks, loser, winner);
+                double more = (aWins ? 1 / c.ratio() : c.ratio()) - 1;
+                out.add(Paragraph.detail(!over.isEmpty() && over.stream().allMatch(CategoryDifferences.Difference::known)
+                        ? sentence(winner, loser, more, winnerUs, loserUs, over) : sentence(winner, loser, more, winnerUs, loserUs)));
             }
         }
         return out;
@@ -93,6 +98,40 @@ final class CpuBreakdown {
                 .min(Map.Entry.comparingByValue()).orElse(null);
         return uses + String.format(Locale.ROOT, " (%.1f µs): %s", total, String.join(" and ", most.stream().map(CpuBreakdown::signed).toList()))
                 + (less == null ? "" : ", against " + signed(less)) + " (JFR samples, no interval yet).";
+    }
+
+    /**
+     * The same from the rounds: each category's difference (the loser's minus the winner's, per round) with its interval,
+     * the intervals holding together over the categories ({@link CategoryDifferences}). Named: the two where the loser uses
+     * the most more, and the one where it uses the most less, each only when its whole interval lies beyond the margin.
+     */
+    private static String sentence(String winner, String loser, double more, Map<String, Double> winnerUs, Map<String, Double> loserUs,
+                                   List<CategoryDifferences.Difference> over) {
+        double total = sum(loserUs) - sum(winnerUs);
+        String uses = String.format(Locale.ROOT, "%s uses %.1f%% more CPU per request than %s (%.1f µs)", loser, more * 100, winner, total);
+        List<CategoryDifferences.Difference> most = over.stream().filter(d -> d.differs() && d.estimate() > 0)
+                .sorted(Comparator.comparingDouble(CategoryDifferences.Difference::estimate).reversed()).limit(2).toList();
+        CategoryDifferences.Difference less = over.stream().filter(d -> d.differs() && d.estimate() < 0)
+                .min(Comparator.comparingDouble(CategoryDifferences.Difference::estimate)).orElse(null);
+        CategoryDifferences.Difference any = over.get(0);
+        String how = String.format(Locale.ROOT, "differences over %d rounds of the blocks' JFR samples, 95%% intervals that hold together over the %d "
+                + "categories; named beyond %.1f µs, 5%% of the CPU per request", any.rounds(), over.size(), any.margin());
+        if (most.isEmpty() && less == null) {
+            return uses + ": no category by itself (" + how + ").";
+        }
+        List<String> named = most.stream().map(CpuBreakdown::withInterval).toList();
+        return uses + ": " + (named.isEmpty() ? "none more" : String.join(" and ", named)) + (less == null ? "" : ", against " + withInterval(less))
+                + " (" + how + ").";
+    }
+
+    /** {@code vt-scheduling +6.1 µs (+5.2 to +7.0)}. */
+    private static String withInterval(CategoryDifferences.Difference d) {
+        return String.format(Locale.ROOT, "%s %s µs (%s to %s)", d.category(), number(d.estimate()), number(d.low()), number(d.high()));
+    }
+
+    /** {@code +6.1}, {@code −1.2}. */
+    private static String number(double us) {
+        return String.format(Locale.ROOT, "%s%.1f", us < 0 ? "−" : "+", Math.abs(us));
     }
 
     /** {@code reactor +11.6 µs}, {@code server-io −5.0 µs}. */

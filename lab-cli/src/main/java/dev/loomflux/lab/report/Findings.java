@@ -62,7 +62,8 @@ final class Findings {
                     lines.add(Paragraph.bullet(m.label() + ": " + paired(pairs, m) + "."));
                     lines.addAll(notes(pairs, m));
                     if (m == Metric.CPU_PER_REQUEST) {
-                        lines.addAll(CpuBreakdown.splits(pairs, ok));
+                        lines.addAll(CpuBreakdown.splits(pairs, ok, root.blocks() == null ? List.of()
+                                : root.blocks().stream().filter(b -> b.scenario().equals(scenario) && b.cell() == null).toList()));
                     }
                 }
             }

@@ -32,12 +32,16 @@ import java.util.Map;
  * @param reconnections   responses to the block's requests that closed their connection ({@code Connection: close}); not errors
  * @param flows           a load of flows: each flow's figures over the block, with its steps' (the fields above count the steps'
  *                        requests together, and {@code errors} their failures); null for one request per iteration
+ * @param categories      the JVM's Java execution samples in the block (JFR) per CPU profile category, every category, in the
+ *                        profile's order (schema 15); null without a profile
  */
 public record BlockRecord(String scenario, Map<String, Integer> cell, int set, int round, int position, String target, Integer users, Double thinkMs, double seconds, long requests, long responses, long errors,
                           double rps, Double p50, Double p99, Double meanMs, @JsonAlias("little_users") Double inFlight, Double cpuMsPerRequest, Double rssMb, Double gcMs,
-                          Double jitMs, Double canaryUs, List<Double> secondsRps, Long intended, Long reconnections, List<FlowFigures> flows) {
+                          Double jitMs, Double canaryUs, List<Double> secondsRps, Long intended, Long reconnections, List<FlowFigures> flows,
+                          Map<String, Long> categories) {
     public BlockRecord {
         cell = cell == null ? null : Collections.unmodifiableMap(new LinkedHashMap<>(cell));
+        categories = categories == null ? null : Collections.unmodifiableMap(new LinkedHashMap<>(categories));
         secondsRps = secondsRps == null ? List.of() : List.copyOf(secondsRps);
         flows = flows == null ? null : List.copyOf(flows);
     }
@@ -47,7 +51,7 @@ public record BlockRecord(String scenario, Map<String, Integer> cell, int set, i
                        long requests, long responses, long errors, double rps, Double p50, Double p99, Double meanMs, Double inFlight, Double cpuMsPerRequest,
                        Double rssMb, Double gcMs, Double canaryUs, List<Double> secondsRps, Long intended, Long reconnections) {
         this(scenario, cell, set, round, position, target, users, thinkMs, seconds, requests, responses, errors, rps, p50, p99, meanMs, inFlight,
-                cpuMsPerRequest, rssMb, gcMs, null, canaryUs, secondsRps, intended, reconnections, null);
+                cpuMsPerRequest, rssMb, gcMs, null, canaryUs, secondsRps, intended, reconnections, null, null);
     }
 
     /**
@@ -94,17 +98,23 @@ public record BlockRecord(String scenario, Map<String, Integer> cell, int set, i
         Double cpu = part.standsForScenario(scenario) ? cpuMsPerRequest : null;
         if (part.step() == null) {
             return new BlockRecord(scenario, cell, set, round, position, target, users, thinkMs, seconds, f.completed(), f.completed(), f.failed(), f.rps(),
-                    f.p50(), f.p99(), f.meanMs(), inFlight, cpu, rssMb, gcMs, jitMs, canaryUs, List.of(), null, reconnections, null);
+                    f.p50(), f.p99(), f.meanMs(), inFlight, cpu, rssMb, gcMs, jitMs, canaryUs, List.of(), null, reconnections, null, null);
         }
         StepFigures s = f.steps().stream().filter(x -> x.step().equals(part.step())).findFirst().orElse(null);
         return s == null ? null : new BlockRecord(scenario, cell, set, round, position, target, users, thinkMs, seconds, s.responses(), s.responses(),
-                s.failures(), s.rps(), s.p50(), s.p99(), f.meanMs(), inFlight, null, rssMb, gcMs, jitMs, canaryUs, List.of(), null, reconnections, null);
+                s.failures(), s.rps(), s.p50(), s.p99(), f.meanMs(), inFlight, null, rssMb, gcMs, jitMs, canaryUs, List.of(), null, reconnections, null, null);
     }
 
     /** The same block with the JVM's JIT time since its previous block. */
     public BlockRecord withJitMs(Double ms) {
         return new BlockRecord(scenario, cell, set, round, position, target, users, thinkMs, seconds, requests, responses, errors, rps, p50, p99, meanMs,
-                inFlight, cpuMsPerRequest, rssMb, gcMs, ms, canaryUs, secondsRps, intended, reconnections, flows);
+                inFlight, cpuMsPerRequest, rssMb, gcMs, ms, canaryUs, secondsRps, intended, reconnections, flows, categories);
+    }
+
+    /** The same block with its samples per CPU profile category. */
+    public BlockRecord withCategories(Map<String, Long> samples) {
+        return new BlockRecord(scenario, cell, set, round, position, target, users, thinkMs, seconds, requests, responses, errors, rps, p50, p99, meanMs,
+                inFlight, cpuMsPerRequest, rssMb, gcMs, jitMs, canaryUs, secondsRps, intended, reconnections, flows, samples);
     }
 
     /** The parts of its scenario these blocks measured: those of the first block with flows, else the whole alone. */

@@ -100,6 +100,28 @@ public record Paired(double ratio, double low, double high, int rounds, Decision
         return new Paired(Math.exp(estimate), Math.exp(lo), Math.exp(hi), n, outcome(lo, hi, higherIsBetter), widening, res, jvms);
     }
 
+    /**
+     * The shift between paired values in their own unit (a - b per round, not a ratio): the Hodges-Lehmann estimate and its
+     * distribution-free interval at {@code alpha}, widened as {@link #of} widens for rounds that repeat their neighbours, and
+     * by {@code jvms}, a half-width at the same alpha, in quadrature.
+     *
+     * @return {estimate, low, high}; low and high NaN when the rounds are too few for any interval at alpha, all NaN without one
+     */
+    public static double[] shift(double[] differences, double alpha, double jvms) {
+        if (differences.length == 0) {
+            return new double[] {Double.NaN, Double.NaN, Double.NaN};
+        }
+        double[] walsh = walshAverages(differences);
+        double estimate = median(walsh);
+        int k = lowerRank(differences.length, alpha);
+        if (k == 0) {
+            return new double[] {estimate, Double.NaN, Double.NaN};
+        }
+        double widening = widening(differences);
+        return new double[] {estimate, estimate - Math.hypot((estimate - walsh[k - 1]) * widening, jvms),
+                estimate + Math.hypot((walsh[walsh.length - k] - estimate) * widening, jvms)};
+    }
+
     /** sqrt((1 + r) / (1 - r)) for the values' lag-1 autocorrelation r in the order given, when r is beyond chance; else 1. */
     static double widening(double[] x) {
         double r = lag1(x);

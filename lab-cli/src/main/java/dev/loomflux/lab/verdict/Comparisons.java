@@ -20,6 +20,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.function.Function;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.apache.commons.math3.stat.inference.MannWhitneyUTest;
@@ -328,6 +329,20 @@ public final class Comparisons {
      * normal quantile to 341 (docs/statistics.md). 0 with one set.
      */
     static double jvmHalfWidth(List<BlockRecord> blocks, Metric m, String a, String b) {
+        return Z95 * jvmSd(blocks, r -> {
+            Double v = r.figure(m);
+            return v != null && v > 0 ? Math.log(v) : null;
+        }, a, b);
+    }
+
+    /**
+     * The standard deviation the JVMs' own levels add to a pooled a - b of a per-block value (in its own unit: logs for
+     * {@link #jvmHalfWidth}), sqrt(2 s^2 / k) for k sets and s^2 the per-JVM variance read from the run; 0 with one set or
+     * without two rounds that have every set.
+     *
+     * @param value a block's value, null where it has none
+     */
+    static double jvmSd(List<BlockRecord> blocks, Function<BlockRecord, Double> value, String a, String b) {
         int k = (int) blocks.stream().map(BlockRecord::set).distinct().count();
         if (k < 2) {
             return 0;
@@ -336,7 +351,7 @@ public final class Comparisons {
         double noise = 0;
         int df = 0;
         for (String t : List.of(a, b)) {
-            double[][] dev = deviations(blocks, m, t, k);
+            double[][] dev = deviations(blocks, value, t, k);
             if (dev == null) {
                 return 0;
             }
@@ -350,23 +365,23 @@ public final class Comparisons {
             df += k - 1;
         }
         double perJvm = Math.max(0, (ss - noise) / df);
-        return Z95 * Math.sqrt(2 * perJvm / k);
+        return Math.sqrt(2 * perJvm / k);
     }
 
     /**
-     * Per set of a target, per round, its JVM's figure against the mean of the target's JVMs in that round, in logs
-     * (which cancels the machine). Null without enough rounds that have every set.
+     * Per set of a target, per round, its JVM's value against the mean of the target's JVMs in that round (which cancels the
+     * machine). Null without enough rounds that have every set.
      */
-    private static double[][] deviations(List<BlockRecord> blocks, Metric m, String target, int k) {
+    private static double[][] deviations(List<BlockRecord> blocks, Function<BlockRecord, Double> value, String target, int k) {
         Map<Integer, double[]> byRound = new TreeMap<>();
         for (BlockRecord r : blocks) {
-            Double v = r.figure(m);
-            if (r.target().equals(target) && v != null && v > 0 && r.set() >= 1 && r.set() <= k) {
+            Double v = r.target().equals(target) && r.set() >= 1 && r.set() <= k ? value.apply(r) : null;
+            if (v != null) {
                 byRound.computeIfAbsent(r.round(), x -> {
                     double[] none = new double[k];
                     Arrays.fill(none, Double.NaN);
                     return none;
-                })[r.set() - 1] = Math.log(v);
+                })[r.set() - 1] = v;
             }
         }
         List<double[]> whole = byRound.values().stream().filter(x -> Arrays.stream(x).noneMatch(Double::isNaN)).toList();

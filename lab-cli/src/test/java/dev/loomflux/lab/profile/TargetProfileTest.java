@@ -113,7 +113,8 @@ class TargetProfileTest {
     @Test
     void theSamplesInTheWindowsAreWrittenBesideTheRecordingAndShareOutTheCpu() throws Exception {
         List<String> log = new ArrayList<>();
-        CpuProfile p = TargetProfile.write(dir, "mvc.json", null, windows, 0.05, CategoryRules.lab(), log::add);
+        TargetProfile.Profiled profiled = TargetProfile.write(dir, "mvc.json", null, windows, 0.05, CategoryRules.lab(), log::add);
+        CpuProfile p = profiled.profile();
         assertEquals(List.of(), log);
         assertEquals("mvc.json.collapsed", p.collapsed());
 
@@ -125,6 +126,12 @@ class TargetProfileTest {
         long second = JfrSamples.read(jfr, windows.subList(1, 2)).java().count();
         assertTrue(first > 0 && second > 0, first + " and " + second + " samples in the windows");
         assertEquals(first + second, p.samples(), "the union of the windows");
+        // Each window's own samples per category, read in the same pass: they add up to the window's samples and, over the windows, to the profile's.
+        assertEquals(List.of(first, second), profiled.byWindow().stream().map(m -> m.values().stream().mapToLong(Long::longValue).sum()).toList());
+        assertEquals(LABELS, List.copyOf(profiled.byWindow().get(0).keySet()));
+        for (CpuProfile.CategoryShare c : p.categories()) {
+            assertEquals(c.samples(), profiled.byWindow().get(0).get(c.category()) + profiled.byWindow().get(1).get(c.category()), c.category());
+        }
         long all = JfrSamples.read(jfr, List.of(new TimeWindow(Instant.MIN, Instant.MAX))).java().count();
         assertTrue(p.samples() < all, "the sorting before the windows is left out: " + p.samples() + " of " + all);
 
@@ -149,7 +156,9 @@ class TargetProfileTest {
     private static void assertNoProfile(String base, String whyNoJfr, List<TimeWindow> in, String line) throws Exception {
         Files.deleteIfExists(dir.resolve(base + ".collapsed"));
         List<String> log = new ArrayList<>();
-        assertNull(TargetProfile.write(dir, base, whyNoJfr, in, 0.05, CategoryRules.lab(), log::add));
+        TargetProfile.Profiled none = TargetProfile.write(dir, base, whyNoJfr, in, 0.05, CategoryRules.lab(), log::add);
+        assertNull(none.profile());
+        assertEquals(List.of(), none.byWindow());
         assertEquals(1, log.size(), log.toString());
         assertTrue(log.get(0).startsWith(line) && log.get(0).lines().count() == 1, log.get(0));
         assertFalse(Files.exists(dir.resolve(base + ".collapsed")), "no collapsed file without a profile");

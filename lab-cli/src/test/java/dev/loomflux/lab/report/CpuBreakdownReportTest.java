@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.loomflux.lab.result.BlockRecord;
 import dev.loomflux.lab.result.CpuProfile;
 import dev.loomflux.lab.result.FlowRuns;
 import dev.loomflux.lab.result.PairComparison;
@@ -13,7 +14,9 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.stream.LongStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -46,8 +49,12 @@ class CpuBreakdownReportTest {
 
     /** mvc ahead of mvc-vt on CPU per request by a ratio of 0.74 (mvc-vt uses 35.1% more), equivalent on throughput. */
     private static RunRecord run(CpuProfile mvc, CpuProfile vt) throws IOException {
+        return run(mvc, vt, FlowRuns.blocks("mvc", "mvc-vt", 20, null, 1, 7));
+    }
+
+    private static RunRecord run(CpuProfile mvc, CpuProfile vt, List<BlockRecord> blocks) throws IOException {
         RunRecord fixture = RunRecord.read(ReportMarkdownTest.PAIRED.resolve("results.json"));
-        RunRecord flows = FlowRuns.record(fixture.environment(), "mvc", "mvc-vt", FlowRuns.blocks("mvc", "mvc-vt", 20, null, 1, 7), List.of());
+        RunRecord flows = FlowRuns.record(fixture.environment(), "mvc", "mvc-vt", blocks, List.of());
         List<PairComparison> comparisons = List.of(
                 new PairComparison("crud", null, "throughput", "mvc", "mvc-vt", 1.01, List.of(0.98, 1.04), 20, PairComparison.EQUIVALENT, null, null),
                 new PairComparison("crud", null, "cpu-per-request", "mvc", "mvc-vt", 0.74, List.of(0.72, 0.76), 20, PairComparison.A, null, null));
@@ -97,6 +104,37 @@ class CpuBreakdownReportTest {
         String md = Files.readString(dir.resolve("report.md"));
         assertTrue(md.contains("\n  - mvc-vt uses 35.1% more CPU per request than mvc, yet its results' CPU per request is no higher (28.0 µs against "
                 + "37.8 µs): the samples cannot split the difference.\n"), md);
+    }
+
+    /**
+     * With each block's samples per category, the sentence has each named category's interval over the rounds: the blocks
+     * split as the profiles do (a tenth of their samples each, 28 and 37.8 µs of CPU per request, the machine moving both by
+     * up to 5% a round), so vt-scheduling +6.1 µs and server-io +2.0 µs are named, and other's +1.3 µs, under the margin
+     * (5% of about 33 µs), is not.
+     */
+    @Test
+    void withSamplesPerBlockTheNamedCategoriesCarryIntervalsAndSmallOnesAreLeftOut() throws IOException {
+        List<BlockRecord> blocks = new ArrayList<>();
+        for (int r = 1; r <= 20; r++) {
+            double machine = 1 + 0.05 * Math.sin(r);
+            blocks.add(block(r, "mvc", 0.028 * machine, MVC));
+            blocks.add(block(r, "mvc-vt", 0.0378 * machine, VT));
+        }
+        Report.write(dir, run(profile("mvc", 28.0, 12, MVC), profile("mvc-vt", 37.8, 0, VT), blocks));
+        String md = Files.readString(dir.resolve("report.md"));
+        String summary = md.substring(md.indexOf("## Executive summary"), md.indexOf("## Caveats"));
+        assertTrue(summary.matches("(?s).*\n  - mvc-vt uses 35\\.1% more CPU per request than mvc \\(9\\.8 µs\\): vt-scheduling \\+6\\.\\d µs \\(\\+[56]\\.\\d to "
+                + "\\+[67]\\.\\d\\) and server-io \\+2\\.\\d µs \\(\\+[12]\\.\\d to \\+2\\.\\d\\) \\(differences over 20 rounds of the blocks' JFR samples, 95% "
+                + "intervals that hold together over the 9 categories; named beyond 1\\.6 µs, 5% of the CPU per request\\)\\.\\n.*"), summary);
+    }
+
+    private static BlockRecord block(int round, String target, double cpuMs, long[] profile) {
+        Map<String, Long> samples = new LinkedHashMap<>();
+        for (int i = 0; i < profile.length; i++) {
+            samples.put(LABELS.get(i), profile[i] / 10);
+        }
+        return new BlockRecord("crud", null, 1, round, target.equals("mvc") ? 0 : 1, target, 20, null, 1, 1000, 1000, 0, 1000, 1.0, 3.0, 1.0, 19.8, cpuMs,
+                300.0, 1.0, 500.0, List.of(), null, null).withCategories(samples);
     }
 
     /** Without a CPU figure a row shows shares of the samples, and a pair with no µs per request on one side gets no sentence. */
