@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.loomflux.lab.result.Results;
 import dev.loomflux.lab.result.RunRecord;
+import dev.loomflux.lab.verdict.CategoryDifferences;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.util.List;
@@ -27,7 +28,7 @@ class PairedIT {
     @Test
     void theSameTargetTwiceNeverGetsAWinner() throws IOException {
         LabCli run = LabCli.of("run", "--aot-cache", "--targets", "mvc,mvc2", "--define", "mvc2=mvc", "--scenario", "plaintext", "--users", "16",
-                "--rounds", "8", "--block", "1s", "--lead-in", "1s", "--sets", "2", "--warmup", "30s", "--cooldown", "0s", "--no-pin");
+                "--rounds", "12", "--block", "1s", "--lead-in", "1s", "--sets", "2", "--warmup", "30s", "--cooldown", "0s", "--no-pin");
         assertEquals(0, run.exitCode(), run.toString());
         JsonNode root = Results.tree(run.out());
         assertEquals(RunRecord.SCHEMA, root.path("schema").asInt());
@@ -41,13 +42,13 @@ class PairedIT {
         for (JsonNode c : comparisons) {
             String outcome = c.path("outcome").asText();
             assertTrue(outcome.equals("equivalent") || outcome.equals("undecided"), "A/A gave a winner: " + c);
-            assertEquals(8, c.path("rounds").asInt(), "the two sets' blocks of a round are one round: " + c);
+            assertEquals(12, c.path("rounds").asInt(), "the two sets' blocks of a round are one round: " + c);
             assertTrue(c.path("ci").get(0).asDouble() <= c.path("ratio").asDouble() && c.path("ratio").asDouble() <= c.path("ci").get(1).asDouble(), c.toString());
         }
         JsonNode blocks = root.path("blocks");
-        assertEquals(32, blocks.size(), "8 rounds x 2 targets x 2 sets, the lead-in round left out");
+        assertEquals(48, blocks.size(), "12 rounds x 2 targets x 2 sets, the lead-in round left out");
         Set<String> firsts = new HashSet<>();
-        for (int r = 0; r < 8; r++) {
+        for (int r = 0; r < 12; r++) {
             Set<String> inRound = new HashSet<>();
             for (int i = 0; i < 4; i++) {
                 JsonNode b = blocks.get(4 * r + i);
@@ -58,6 +59,14 @@ class PairedIT {
             firsts.add(blocks.get(4 * r).path("target").asText() + "#" + blocks.get(4 * r).path("set").asInt());
         }
         assertTrue(firsts.size() >= 2, "the order changes from round to round: " + firsts);
+        // Nor does any CPU profile category differ beyond its interval and margin, each block's samples per category counted.
+        RunRecord record = RunRecord.read(Results.file(run.out()));
+        assertTrue(record.blocks().stream().allMatch(b -> b.categories() != null && b.categories().values().stream().mapToLong(Long::longValue).sum() > 0),
+                "every block has its samples per category");
+        List<CategoryDifferences.Difference> categories = CategoryDifferences.of(record.blocks(), "mvc", "mvc2");
+        assertEquals(9, categories.size(), categories.toString());
+        assertTrue(categories.stream().allMatch(CategoryDifferences.Difference::known), "12 rounds give every category an interval: " + categories);
+        assertTrue(categories.stream().noneMatch(CategoryDifferences.Difference::differs), "A/A named a category: " + categories);
         for (JsonNode b : blocks) {
             assertEquals(b.path("requests").asLong(), b.path("responses").asLong(), "nothing sent in a block is lost: " + b);
             // Little's law per block: never more users in a request than there are (that would be miscounting), and at
