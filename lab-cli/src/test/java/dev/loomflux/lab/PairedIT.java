@@ -42,7 +42,8 @@ class PairedIT {
         for (JsonNode c : comparisons) {
             String outcome = c.path("outcome").asText();
             assertTrue(outcome.equals("equivalent") || outcome.equals("undecided"), "A/A gave a winner: " + c);
-            assertEquals(12, c.path("rounds").asInt(), "the two sets' blocks of a round are one round: " + c);
+            // A round the load side paced is left out (Comparisons.paced): on a busy host, one of 8 once was.
+            assertTrue(c.path("rounds").asInt() >= 9 && c.path("rounds").asInt() <= 12, "the two sets' blocks of a round are one round: " + c);
             assertTrue(c.path("ci").get(0).asDouble() <= c.path("ratio").asDouble() && c.path("ratio").asDouble() <= c.path("ci").get(1).asDouble(), c.toString());
         }
         JsonNode blocks = root.path("blocks");
