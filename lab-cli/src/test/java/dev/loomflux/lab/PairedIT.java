@@ -80,7 +80,7 @@ class PairedIT {
         assertEquals(4, root.path("results").size(), "one result per target per set");
         for (JsonNode r : root.path("results")) {
             assertEquals("ok", r.path("status").asText(), r.toString());
-            assertEquals(8.0, r.path("duration_s").asDouble(), 0.5, "8 blocks of 1 s, without their lead-ins");
+            assertEquals(12.0, r.path("duration_s").asDouble(), 0.5, "12 blocks of 1 s, without their lead-ins");
         }
         assertTrue(run.out().contains("paired plaintext: "), run.out());
         assertFalse(run.out().contains(" ahead of "), run.out());
