@@ -250,7 +250,7 @@ public final class InRounds {
         }
         Set<String> drifting = Comparisons.drifting(records, alive.stream().map(v -> v.spec().name()).distinct().toList());
         Map<String, Map<Integer, Double>> jitShares = Comparisons.jitShares(records);
-        Map<String, String> compiling = Comparisons.compiling(records);
+        Map<String, String> compiling = Comparisons.compiling(jitShares);
         List<Result> perTarget = new ArrayList<>();
         // Counted once per target after all rounds: its sets share its copy.
         Map<String, Optional<Result.DataRows>> dataRows = new HashMap<>();
@@ -384,7 +384,7 @@ public final class InRounds {
                 r.cpuMsPerRequest() == null ? null : Result.round(r.cpuMsPerRequest() * r.rps() / 10), r.rssMb(), null, null, null, null, null,
                 null, null, null, null, null, null)).toList();
         List<String> notes = new ArrayList<>();
-        double bias = Comparisons.jitBias(jitPct == null ? null : Map.of(1, jitPct));
+        double bias = jitPct == null ? 0 : Comparisons.jitBias(jitPct);
         if (bias > 0) {
             notes.add(String.format(Locale.ROOT, "its JIT compiled for %.1f%% of the rounds' time (limit %.0f%%)%s", jitPct, Comparisons.JIT_LIMIT_PCT,
                     Double.isFinite(bias) ? String.format(Locale.ROOT, ", which may slow it by up to %.0f%%: its comparisons' intervals cover that", bias * 100)

@@ -30,7 +30,8 @@ import org.apache.commons.math3.stat.inference.MannWhitneyUTest;
  * the per-round ratios judged by {@link Paired}; a flow scenario's per part of it ({@link ScenarioPart}: its flow and each
  * step, docs/statistics.md, "Flows and their steps"). The sets of JVMs are pooled round by round; a winner
  * must show in every set. A target whose throughput trends across the
- * rounds against every other target, or whose JIT still compiled through them, takes part in no verdict: its blocks are not one state.
+ * rounds against every other target takes part in no verdict: its blocks are not one state. One with a JVM whose JIT still
+ * compiled through them gets intervals widened by what that may cost it ({@link #jitBias}).
  */
 public final class Comparisons {
     /** The metrics rounds compare: speed, then efficiency. */
@@ -136,10 +137,12 @@ public final class Comparisons {
      * rounds"); {@link #jitBias} widens their comparisons by that. A block's JIT time counts from the JVM's previous block, so
      * a JVM's blocks together cover the rounds; their time is every block's of those rounds, every set's. Blocks without JIT
      * time (a JVM without hsperfdata; schema 14 and before) leave a target out of this rule.
+     *
+     * @param jitShares {@link #jitShares} of the blocks
      */
-    public static Map<String, String> compiling(List<BlockRecord> blocks) {
+    public static Map<String, String> compiling(Map<String, Map<Integer, Double>> jitShares) {
         Map<String, String> out = new TreeMap<>();
-        jitShares(blocks).forEach((target, sets) -> compilingNote(target, sets).ifPresent(n -> out.put(target, n)));
+        jitShares.forEach((target, sets) -> compilingNote(target, sets).ifPresent(n -> out.put(target, n)));
         return out;
     }
 
@@ -156,18 +159,23 @@ public final class Comparisons {
     }
 
     /**
-     * How far a target's figures may be off, as a share (0.31 for 31%), for a JVM of it that compiled for p of the rounds' time
-     * (its largest over the sets): none up to the limit; beyond it, such a JVM is taken to run at no less than 1 - 3p of its
+     * How far a JVM's figures may be off, as a share (0.31 for 31%), when it compiled for p of the rounds' time (a target's
+     * comparisons take its largest over the sets): none up to the limit; beyond it, such a JVM is taken to run at no less than 1 - 3p of its
      * speed, so its figures may be off by 1 / (1 - 3p) - 1; at a third or more, by any amount (infinity). The bound holds with
      * room for the seven JVMs measured past the limit (p 5.2-48%: 0.69-1.05 of their twins' throughput, where 1 - 2p would
      * have held too, barely at p = 8.7%: 0.85 against 0.83); docs/statistics.md, "A JIT still compiling in the rounds".
      */
-    public static double jitBias(Map<Integer, Double> sharesPct) {
-        double p = sharesPct == null ? 0 : sharesPct.values().stream().mapToDouble(Double::doubleValue).max().orElse(0) / 100;
-        if (p * 100 <= JIT_LIMIT_PCT) {
+    public static double jitBias(double pct) {
+        if (pct <= JIT_LIMIT_PCT) {
             return 0;
         }
+        double p = pct / 100;
         return p >= 1.0 / 3 ? Double.POSITIVE_INFINITY : 3 * p / (1 - 3 * p);
+    }
+
+    /** {@link #jitBias} of the target's JVM that compiled the most; 0 without JIT time. */
+    private static double jitBias(Map<String, Map<Integer, Double>> jitShares, String target) {
+        return jitBias(jitShares.getOrDefault(target, Map.of()).values().stream().mapToDouble(Double::doubleValue).max().orElse(0));
     }
 
     /** Per target and set, the share of the rounds' time (%) its JVM's JIT compiled for; a JVM whose blocks carry no JIT time is absent. */
@@ -216,7 +224,7 @@ public final class Comparisons {
         }
         double counting = resolution(blocks, m, a, latencyStepMs) + resolution(blocks, m, b, latencyStepMs);
         // A JVM still compiling runs slower than it will: its side of the ratio may be off by that, which rounds do not average out.
-        double jit = jitBias(jitShares.get(a)) + jitBias(jitShares.get(b));
+        double jit = jitBias(jitShares, a) + jitBias(jitShares, b);
         double resolution = counting + (Double.isFinite(jit) ? jit : 0);
         String compiling = Stream.of(a, b).map(t -> compilingNote(t, jitShares.getOrDefault(t, Map.of()))).flatMap(Optional::stream)
                 .collect(Collectors.joining("; "));

@@ -212,14 +212,14 @@ class ComparisonsTest {
     void aJvmStillCompilingThroughTheRoundsWidensItsComparisonsByWhatItMaySlowThem() {
         List<BlockRecord> blocks = blocks(1, 20, 1.3, 0, 1);
         List<BlockRecord> busy = blocks.stream().map(b -> b.withJitMs(b.target().equals("b") ? 600.0 : 20.0)).toList();
-        assertEquals(Map.of("b", "b's JIT still compiled through the rounds (6.0% of their time; limit 5%)"), Comparisons.compiling(busy));
+        assertEquals(Map.of("b", "b's JIT still compiled through the rounds (6.0% of their time; limit 5%)"), Comparisons.compiling(Comparisons.jitShares(busy)));
         for (PairComparison c : Comparisons.of(busy, List.of("a", "b"))) {
             assertEquals(PairComparison.UNDECIDED, c.outcome(), c.toString());
             assertEquals("b's JIT still compiled through the rounds (6.0% of their time; limit 5%), which may move this ratio by up to +-22%: "
                     + "no verdict within that (a longer --warmup or more --lead-in-rounds lets the JIT finish first)", c.note());
         }
         List<BlockRecord> quiet = blocks.stream().map(b -> b.withJitMs(400.0)).toList();
-        assertEquals(Map.of(), Comparisons.compiling(quiet));
+        assertEquals(Map.of(), Comparisons.compiling(Comparisons.jitShares(quiet)));
         assertEquals(PairComparison.A, find(Comparisons.of(quiet, List.of("a", "b")), Metric.THROUGHPUT).outcome());
 
         List<BlockRecord> fourfold = blocks(1, 20, 4, 0, 1).stream().map(b -> b.withJitMs(b.target().equals("b") ? 800.0 : 20.0)).toList();
@@ -233,7 +233,7 @@ class ComparisonsTest {
         // Of two sets, the one that compiled is named; the rounds' time is every set's blocks.
         List<BlockRecord> two = new ArrayList<>(quiet);
         blocks(2, 20, 1.3, 0, 2).forEach(b -> two.add(b.withJitMs(b.target().equals("a") ? 2_000.0 : 0.0)));
-        assertEquals(Map.of("a", "a's JIT still compiled through the rounds (set 2: 10.0% of their time; limit 5%)"), Comparisons.compiling(two));
+        assertEquals(Map.of("a", "a's JIT still compiled through the rounds (set 2: 10.0% of their time; limit 5%)"), Comparisons.compiling(Comparisons.jitShares(two)));
     }
 
     @Test
