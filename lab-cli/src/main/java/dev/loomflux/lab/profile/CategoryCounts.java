@@ -2,6 +2,7 @@ package dev.loomflux.lab.profile;
 
 import java.util.Collections;
 import java.util.EnumMap;
+import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
@@ -22,6 +23,13 @@ public record CategoryCounts(Map<Category, Long> samples) {
         Map<Category, Long> samples = new EnumMap<>(Category.class);
         stacks.counts().forEach((stack, n) -> samples.merge(rules.classify(stack), n, Long::sum));
         return new CategoryCounts(samples);
+    }
+
+    /** The same counts by each category's label, in the enum's order: as results.json names them. */
+    public Map<String, Long> byLabel() {
+        Map<String, Long> out = new LinkedHashMap<>();
+        samples.forEach((c, n) -> out.put(c.label(), n));
+        return Collections.unmodifiableMap(out);
     }
 
     public long total() {

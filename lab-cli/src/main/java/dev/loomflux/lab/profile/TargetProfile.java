@@ -5,7 +5,6 @@ import dev.loomflux.lab.result.Result;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.Arrays;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
@@ -63,11 +62,7 @@ public final class TargetProfile {
             }
             String collapsed = base + ".collapsed";
             java.stacks().write(dir.resolve(collapsed));
-            List<Map<String, Long>> byWindow = samples.javaByWindow().stream().map(stacks -> {
-                Map<String, Long> counts = new LinkedHashMap<>();
-                CategoryCounts.of(stacks, categories).samples().forEach((c, n) -> counts.put(c.label(), n));
-                return (Map<String, Long>) counts;
-            }).toList();
+            List<Map<String, Long>> byWindow = samples.javaByWindow().stream().map(stacks -> CategoryCounts.of(stacks, categories).byLabel()).toList();
             return new Profiled(of(collapsed, java, categories, cpuMsPerRequest), byWindow);
         } catch (IOException | RuntimeException e) {
             return none(jfr + ": " + e, log);

@@ -136,7 +136,7 @@ final class CpuBreakdown {
 
     /** {@code reactor +11.6 µs}, {@code server-io −5.0 µs}. */
     private static String signed(Map.Entry<String, Double> e) {
-        return String.format(Locale.ROOT, "%s %s%.1f µs", e.getKey(), e.getValue() < 0 ? "−" : "+", Math.abs(e.getValue()));
+        return e.getKey() + " " + number(e.getValue()) + " µs";
     }
 
     private static double sum(Map<String, Double> us) {
