@@ -142,6 +142,11 @@ class BadInputTest {
     }
 
     @Test
+    void anUnknownProfilerIsRefusedNamingTheChoices() {
+        assertOneLineError(LabCli.of("run", "--profiler", "perf"), "lab: --profiler perf: expected one of jfr, async, async-wall");
+    }
+
+    @Test
     void aLeadInMustBeWholeSecondsOfAPairedDesign() {
         assertOneLineError(LabCli.of("run", "--lead-in", "500ms"), "lab: --lead-in 500ms: expected whole seconds from 0s to 60s");
         assertOneLineError(LabCli.of("run", "--design", "sequential", "--lead-in", "1s"), "lab: --lead-in applies to --design paired only");

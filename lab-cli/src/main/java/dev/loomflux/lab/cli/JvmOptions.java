@@ -4,6 +4,8 @@ import dev.loomflux.lab.UsageException;
 import dev.loomflux.lab.jdk.JdkLocator;
 import dev.loomflux.lab.jdk.Jdk;
 import dev.loomflux.lab.limits.ResourceLimits;
+import dev.loomflux.lab.profile.AsyncAgent;
+import dev.loomflux.lab.profile.Profiler;
 import dev.loomflux.lab.sut.AotCache;
 import dev.loomflux.lab.sut.LaunchSettings;
 import picocli.CommandLine.Option;
@@ -38,6 +40,12 @@ public final class JvmOptions {
                     + "default, as most deployments run: it changes the startup the report shows.")
     boolean aotCache;
 
+    @Option(names = "--profiler", paramLabel = "NAME", defaultValue = "jfr",
+            description = "What takes every target's CPU samples, every 20 ms: jfr (Java frames), async (async-profiler's cpu event: native, "
+                    + "kernel, GC and JIT frames too) or async-wall (its wall clock: every thread, waiting too; shares, no µs per request). "
+                    + "Where async-profiler cannot load, the run refuses before it starts. Default: ${DEFAULT-VALUE} (docs/telemetry.md).")
+    String profiler;
+
     public LaunchSettings settings() {
         return settings(ResourceLimits.NONE);
     }
@@ -54,11 +62,12 @@ public final class JvmOptions {
         if (memory != null && memoryBytes < ResourceLimits.MIN_MEMORY) {
             throw new UsageException("--memory " + memory + ": expected at least 16m");
         }
+        Profiler sampler = Profiler.parse(profiler, "--profiler");
         ResourceLimits limits = new ResourceLimits(cpus == null ? fromFile.cpus() : cpus, memory == null ? fromFile.memoryBytes() : memoryBytes);
         Jdk jdk = JdkLocator.system().locate(java);
         if (aotCache) {
             AotCache.requireJdk(jdk);
         }
-        return new LaunchSettings(jdk, host, heap, limits, aotCache);
+        return new LaunchSettings(jdk, host, heap, limits, aotCache, sampler.async() ? AsyncAgent.load(sampler, jdk) : null);
     }
 }

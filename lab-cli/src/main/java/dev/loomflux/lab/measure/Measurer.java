@@ -14,7 +14,9 @@ import dev.loomflux.lab.experiment.Profile;
 import dev.loomflux.lab.experiment.Scenario;
 import dev.loomflux.lab.limits.Cgroup;
 import dev.loomflux.lab.process.Stop;
+import dev.loomflux.lab.profile.AsyncAgent;
 import dev.loomflux.lab.profile.CategoryRules;
+import dev.loomflux.lab.profile.ProfileSource;
 import dev.loomflux.lab.profile.TargetProfile;
 import dev.loomflux.lab.profile.TimeWindow;
 import dev.loomflux.lab.result.FlowResult;
@@ -208,7 +210,7 @@ public final class Measurer {
                 return Result.failed(name, scenario.name(), "no responses: all " + m.requests() + " requests failed (" + e.timeout() + " timeouts, "
                         + e.connect() + " connect errors, " + e.status4xx() + " 4xx, " + e.status5xx() + " 5xx, " + e.other() + " other)");
             }
-            return r.withProfile(TargetProfile.write(dir, base, noJfr, List.of(TimeWindow.ofMillis(measured.fromMs(), measured.toMs())),
+            return r.withProfile(TargetProfile.write(dir, base, dumpProfile(target, base, noJfr), List.of(TimeWindow.ofMillis(measured.fromMs(), measured.toMs())),
                     Metric.CPU_PER_REQUEST.read(r), categories, line -> log.line(name + " " + scenario.name() + ": " + line)).profile());
         } catch (LabException e) {
             if (!stop.requested() && !target.process().isAlive()) {
@@ -330,6 +332,23 @@ public final class Measurer {
         } catch (RuntimeException e) {
             return "cannot dump JFR: " + e;
         }
+    }
+
+    /**
+     * The recording the target's CPU profile is read from: the JFR recording just dumped, or with {@code --profiler async}
+     * async-profiler's, dumped now to {@code <base>.async.jfr}.
+     *
+     * @param noJfr null when the JFR recording was dumped to {@code <base>.jfr}, else why not
+     */
+    public ProfileSource dumpProfile(RunningTarget target, String base, String noJfr) {
+        AsyncAgent async = settings.async();
+        if (async == null) {
+            return ProfileSource.jfr(base, noJfr);
+        }
+        String file = base + ".async.jfr";
+        String why = target.process().isAlive() ? async.dump(settings.jdk(), target.process().pid(), dir, dir.resolve(file))
+                : "target exited before async-profiler's recording could be dumped";
+        return new ProfileSource(async.mode(), file, why == null ? null : "no async-profiler recording: " + why);
     }
 
     /**

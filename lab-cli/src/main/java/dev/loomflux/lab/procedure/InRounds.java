@@ -281,7 +281,7 @@ public final class InRounds {
             SteadyState.JitWork jit = jitWork(atEnd.get(label + "/" + (own.get(0).round() - 1)), atEnd.get(label + "/" + own.get(own.size() - 1).round()));
             Result r = v.stamp(result(name, scenario, own, ownRecords, flows, hlog, yaml, noJfr == null ? jfr : null, warmups.get(label),
                     warmupS.getOrDefault(label, 0L), drifting.contains(name), jitShares.getOrDefault(name, Map.of()).get(v.repeat()), jit));
-            TargetProfile.Profiled profiled = TargetProfile.write(dir, base, noJfr, own.stream().map(b -> TimeWindow.ofMillis(b.startMs(), b.endMs())).toList(),
+            TargetProfile.Profiled profiled = TargetProfile.write(dir, base, v.dumpProfile(base, noJfr), own.stream().map(b -> TimeWindow.ofMillis(b.startMs(), b.endMs())).toList(),
                     Metric.CPU_PER_REQUEST.read(r), categories, line -> log.line(label + " " + BlockRecord.where(scenario.name(), cell) + ": " + line));
             r = r.withProfile(profiled.profile());
             for (int i = 0; i < profiled.byWindow().size(); i++) {

@@ -3,6 +3,7 @@ package dev.loomflux.lab.procedure;
 import dev.loomflux.lab.experiment.Scenario;
 import dev.loomflux.lab.measure.Measurer;
 import dev.loomflux.lab.measure.Warmup;
+import dev.loomflux.lab.profile.ProfileSource;
 import dev.loomflux.lab.result.Result;
 import dev.loomflux.lab.sut.TargetSpec;
 import java.net.URI;
@@ -38,6 +39,9 @@ public interface TargetVisit extends AutoCloseable {
 
     /** Dumps its JFR recording to {@code file} ({@link Measurer#dumpJfr}). @return null when dumped, else why not */
     String dumpJfr(Path file);
+
+    /** The recording its CPU profile is read from ({@link Measurer#dumpProfile}), after {@link #dumpJfr} to {@code <base>.jfr}. */
+    ProfileSource dumpProfile(String base, String noJfr);
 
     /** One load on it, as one result ({@link Measurer#measure}). */
     Result measure(Scenario scenario, Measurer.Load load);

@@ -4,10 +4,12 @@ import java.util.Arrays;
 import java.util.Optional;
 
 /**
- * What a CPU sample was spent on, a fixed set so that every target's profile has the same columns.
- * There is no GC or JIT category: JFR samples only Java threads, never the GC workers or the
- * compiler threads, so no stack stands for their CPU (the lab reads the compiler threads' CPU from
- * /proc instead).
+ * What a CPU sample was spent on, a fixed set so that every target's profile has the same columns, in
+ * the order a request meets them: the server, the framework, the libraries, the app's own code; then
+ * the JVM's own threads; then what no rule names. GC and JIT compilation are seen only with
+ * async-profiler ({@code --profiler async}), which samples every thread of the process with its
+ * native frames: JFR samples only Java threads, never the GC workers or the compiler threads, so
+ * under JFR both stay 0 and their CPU is spread over the others by their shares.
  */
 public enum Category {
     /** The HTTP server's own work: Tomcat, Netty, Reactor Netty. */
@@ -26,6 +28,10 @@ public enum Category {
     HTTP_CLIENT("http-client"),
     /** The targets' own code. */
     APP("app"),
+    /** The garbage collector's threads and its slow paths in a Java thread (HotSpot's G1 frames): async-profiler only. */
+    GC("gc"),
+    /** The JIT compiler threads: async-profiler only. */
+    JIT("jit"),
     /** No frame of the stack matched a rule. */
     OTHER("other");
 

@@ -15,7 +15,8 @@ import jdk.jfr.consumer.RecordingFile;
 
 /**
  * The stacks JFR's two method samplers took in a recording, each frame named
- * {@code package.Class.method}, root first.
+ * {@code package.Class.method}, root first; or async-profiler's, which it writes in the same
+ * format and event ({@code jdk.ExecutionSample}), with native and kernel frames ({@link #frameName}).
  *
  * <p>The two are kept apart because they measure different things. {@code jdk.ExecutionSample}
  * samples threads running Java code: they are on CPU (or runnable), so its stacks say where the
@@ -47,6 +48,11 @@ public record JfrSamples(Samples java, Samples inNative, List<CollapsedStacks> j
     private static final String NATIVE = "jdk.NativeMethodSample";
     private static final Pattern HIDDEN_SUFFIX = Pattern.compile("\\+0x\\p{XDigit}+(\\.\\d+)?$");
     private static final Pattern LAMBDA_NUMBER = Pattern.compile("\\$\\$Lambda\\$\\d+$");
+    /** async-profiler's descriptors of a native and of a kernel frame (its lookup.cpp, fillNativeMethodInfo). */
+    private static final String NATIVE_DESCRIPTOR = "()L;";
+    private static final String KERNEL_DESCRIPTOR = "(Lk;)L;";
+    /** What async-profiler's collapsed output appends to a kernel frame. */
+    public static final String KERNEL_SUFFIX = "_[k]";
 
     /**
      * @param windows keeps only the samples whose start time falls in one of them (in the paired
@@ -89,10 +95,27 @@ public record JfrSamples(Samples java, Samples inNative, List<CollapsedStacks> j
      * same code, so that their profiles can be compared: the {@code +0xADDRESS.ID} JFR appends
      * ({@code Api$$Lambda$567+0x00007f3c180de4f0.873827336}) and a lambda's number
      * ({@code Api$$Lambda}).
+     *
+     * <p>async-profiler's recordings also hold native frames, which it writes as methods of a class
+     * named after their library ({@code libjvm.so}, {@code libc.so.6}) with a descriptor no JVM method
+     * can have: {@code ()L;} for a C or C++ function, {@code (Lk;)L;} for the kernel's. Those are
+     * named as async-profiler's own collapsed output names them, by the symbol alone, a kernel
+     * function with {@code _[k]} after it (flamegraph.pl colours those as kernel), so that a rule can
+     * name HotSpot's functions ({@code CompileBroker::}) and a native frame never passes for Java.
      */
+    static String frameName(String type, String method, String descriptor) {
+        if (NATIVE_DESCRIPTOR.equals(descriptor)) {
+            return method;
+        }
+        if (KERNEL_DESCRIPTOR.equals(descriptor)) {
+            return method + KERNEL_SUFFIX;
+        }
+        type = HIDDEN_SUFFIX.matcher(type).replaceFirst("");
+        return LAMBDA_NUMBER.matcher(type).replaceFirst(Matcher.quoteReplacement("$$Lambda")) + "." + method;
+    }
+
     private static String frameName(RecordedFrame f) {
-        String type = HIDDEN_SUFFIX.matcher(f.getMethod().getType().getName()).replaceFirst("");
-        return LAMBDA_NUMBER.matcher(type).replaceFirst(Matcher.quoteReplacement("$$Lambda")) + "." + f.getMethod().getName();
+        return frameName(f.getMethod().getType().getName(), f.getMethod().getName(), f.getMethod().getDescriptor());
     }
 
     private static final class Tally {

@@ -11,7 +11,7 @@ import java.util.function.Consumer;
 
 /**
  * A target's CPU profile over its measured window, the same step in both designs: the {@code jdk.ExecutionSample} events of
- * its JFR recording ({@code <base>.jfr}) that fall in the window, written beside it as collapsed stacks
+ * its JFR recording ({@code <base>.jfr}), or of async-profiler's ({@code <base>.async.jfr}), that fall in the window, written beside it as collapsed stacks
  * ({@code <base>.collapsed}), and the result's {@link CpuProfile}, samples per {@link Category} with each one's µs of CPU
  * per request. The sequential design's window is its measured load; the paired design's is the union of the target's own
  * measured blocks, so that the other targets' turns and the lead-in rounds, when this JVM idled or warmed, count for nothing.
@@ -40,20 +40,20 @@ public final class TargetProfile {
     }
 
     /**
-     * @param dir             where {@code <base>.jfr} is and {@code <base>.collapsed} goes
-     * @param whyNoJfr        null when the recording was dumped, else why not
+     * @param dir             where the recording is and {@code <base>.collapsed} goes
+     * @param source          the recording, or why there is none
      * @param windows         the measured window, or the target's measured blocks
      * @param cpuMsPerRequest the result's own CPU per request in ms, null when it has none
      * @param categories      the rules that put a stack in its category
      * @param log             takes the one line that says why there is no profile
      * @return null when there is none
      */
-    public static Profiled write(Path dir, String base, String whyNoJfr, List<TimeWindow> windows, Double cpuMsPerRequest, CategoryRules categories,
+    public static Profiled write(Path dir, String base, ProfileSource source, List<TimeWindow> windows, Double cpuMsPerRequest, CategoryRules categories,
                                  Consumer<String> log) {
-        if (whyNoJfr != null) {
-            return none("no JFR recording: " + whyNoJfr, log);
+        if (source.whyNot() != null) {
+            return none(source.whyNot(), log);
         }
-        String jfr = base + ".jfr";
+        String jfr = source.file();
         try {
             JfrSamples samples = JfrSamples.read(dir.resolve(jfr), windows);
             Samples java = samples.java();
@@ -62,8 +62,11 @@ public final class TargetProfile {
             }
             String collapsed = base + ".collapsed";
             java.stacks().write(dir.resolve(collapsed));
-            List<Map<String, Long>> byWindow = samples.javaByWindow().stream().map(stacks -> CategoryCounts.of(stacks, categories).byLabel()).toList();
-            return new Profiled(of(collapsed, java, categories, cpuMsPerRequest), byWindow);
+            // Wall-clock samples are no CPU to share out: no µs per request, and no blocks' counts to draw them from.
+            boolean cpu = source.profiler().cpu();
+            List<Map<String, Long>> byWindow = cpu ? samples.javaByWindow().stream().map(stacks -> CategoryCounts.of(stacks, categories).byLabel()).toList()
+                    : List.of();
+            return new Profiled(of(collapsed, source.profiler(), java, categories, cpu ? cpuMsPerRequest : null), byWindow);
         } catch (IOException | RuntimeException e) {
             return none(jfr + ": " + e, log);
         }
@@ -80,9 +83,9 @@ public final class TargetProfile {
      * JIT's CPU, which no sample sees, is spread over the categories in proportion).
      *
      * @param java            at least one sample: without one there is nothing to share out
-     * @param cpuMsPerRequest the result's CPU per request in ms; null leaves every category's µs per request null
+     * @param cpuMsPerRequest the result's CPU per request in ms; null leaves every category's µs per request null, as wall-clock samples do
      */
-    static CpuProfile of(String collapsed, Samples java, CategoryRules rules, Double cpuMsPerRequest) {
+    static CpuProfile of(String collapsed, Profiler profiler, Samples java, CategoryRules rules, Double cpuMsPerRequest) {
         if (java.count() == 0) {
             throw new IllegalArgumentException("no samples for " + collapsed + ": nothing to share out");
         }
@@ -93,6 +96,6 @@ public final class TargetProfile {
                 .map(c -> new CpuProfile.CategoryShare(c.label(), counts.samples().get(c), Result.round(shares.get(c)),
                         us.containsKey(c) ? Result.round(us.get(c)) : null))
                 .toList();
-        return new CpuProfile(collapsed, java.count(), java.truncated(), categories);
+        return new CpuProfile(collapsed, profiler.label(), java.count(), java.truncated(), categories);
     }
 }

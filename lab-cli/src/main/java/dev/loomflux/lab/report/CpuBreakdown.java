@@ -1,5 +1,6 @@
 package dev.loomflux.lab.report;
 
+import dev.loomflux.lab.profile.Profiler;
 import dev.loomflux.lab.result.BlockRecord;
 import dev.loomflux.lab.result.CpuProfile;
 import dev.loomflux.lab.result.Metric;
@@ -14,13 +15,13 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * Where each target's CPU went, from its results' profiles (the JFR samples of its measured window put in categories): a
+ * Where each target's CPU went, from its results' profiles (the JFR or async-profiler samples of its measured window put in categories): a
  * scenario's table of µs of CPU per request per category, and for each pair with a CPU-per-request winner the sentence that
  * says which categories hold the difference. The split is the samples' shares of each result's own CPU per request, with no
  * interval of its own: the comparison says who uses more, the samples only where it goes.
  */
 final class CpuBreakdown {
-    private static final String CAPTION = "Where the CPU goes (JFR samples in the measured window, µs of CPU per request)";
+    private static final String CAPTION = "Where the CPU goes (CPU samples in the measured window, µs of CPU per request)";
 
     private CpuBreakdown() {
     }
@@ -73,15 +74,20 @@ final class CpuBreakdown {
             if (winnerUs != null && loserUs != null) {
                 List<CategoryDifferences.Difference> over = CategoryDifferences.of(blocks, loser, winner);
                 double more = (aWins ? 1 / c.ratio() : c.ratio()) - 1;
+                String samples = ok.stream().filter(r -> r.target().equals(loser) && r.telemetry().profile() != null).findFirst()
+                        .map(r -> Profiler.describe(r.telemetry().profile().profiler())).orElseThrow();
                 out.add(Paragraph.detail(!over.isEmpty() && over.stream().allMatch(CategoryDifferences.Difference::known)
-                        ? sentence(winner, loser, more, winnerUs, loserUs, over) : sentence(winner, loser, more, winnerUs, loserUs)));
+                        ? sentence(winner, loser, more, winnerUs, loserUs, over, samples) : sentence(winner, loser, more, winnerUs, loserUs, samples)));
             }
         }
         return out;
     }
 
-    /** @param more how much more CPU per request the loser uses, as a fraction of the winner's (the comparison's ratio) */
-    private static String sentence(String winner, String loser, double more, Map<String, Double> winnerUs, Map<String, Double> loserUs) {
+    /**
+     * @param more    how much more CPU per request the loser uses, as a fraction of the winner's (the comparison's ratio)
+     * @param samples what took the samples: JFR, async-profiler
+     */
+    private static String sentence(String winner, String loser, double more, Map<String, Double> winnerUs, Map<String, Double> loserUs, String samples) {
         Map<String, Double> difference = new LinkedHashMap<>();
         loserUs.forEach((category, us) -> difference.put(category, us - winnerUs.getOrDefault(category, 0.0)));
         double total = difference.values().stream().mapToDouble(Double::doubleValue).sum();
@@ -97,7 +103,7 @@ final class CpuBreakdown {
         Map.Entry<String, Double> less = difference.entrySet().stream().filter(e -> e.getValue() <= -0.1 * total)
                 .min(Map.Entry.comparingByValue()).orElse(null);
         return uses + String.format(Locale.ROOT, " (%.1f µs): %s", total, String.join(" and ", most.stream().map(CpuBreakdown::signed).toList()))
-                + (less == null ? "" : ", against " + signed(less)) + " (JFR samples, no interval yet).";
+                + (less == null ? "" : ", against " + signed(less)) + " (" + samples + " samples, no interval yet).";
     }
 
     /**
@@ -106,7 +112,7 @@ final class CpuBreakdown {
      * the most more, and the one where it uses the most less, each only when its whole interval lies beyond the margin.
      */
     private static String sentence(String winner, String loser, double more, Map<String, Double> winnerUs, Map<String, Double> loserUs,
-                                   List<CategoryDifferences.Difference> over) {
+                                   List<CategoryDifferences.Difference> over, String samples) {
         double total = sum(loserUs) - sum(winnerUs);
         String uses = String.format(Locale.ROOT, "%s uses %.1f%% more CPU per request than %s (%.1f µs)", loser, more * 100, winner, total);
         List<CategoryDifferences.Difference> most = over.stream().filter(d -> d.differs() && d.estimate() > 0)
@@ -114,8 +120,8 @@ final class CpuBreakdown {
         CategoryDifferences.Difference less = over.stream().filter(d -> d.differs() && d.estimate() < 0)
                 .min(Comparator.comparingDouble(CategoryDifferences.Difference::estimate)).orElse(null);
         CategoryDifferences.Difference any = over.get(0);
-        String how = String.format(Locale.ROOT, "differences over %d rounds of the blocks' JFR samples, 95%% intervals that hold together over the %d "
-                + "categories; named beyond %.1f µs, 5%% of the CPU per request", any.rounds(), over.size(), any.margin());
+        String how = String.format(Locale.ROOT, "differences over %d rounds of the blocks' %s samples, 95%% intervals that hold together over the %d "
+                + "categories with samples; named beyond %.1f µs, 5%% of the CPU per request", any.rounds(), samples, over.size(), any.margin());
         if (most.isEmpty() && less == null) {
             return uses + ": no category by itself (" + how + ").";
         }

@@ -14,7 +14,7 @@ public record RunRecord(int schema, String runId, String status, String startedA
                         ExperimentDescription experiment, List<Result> results, RepeatSummary summary, List<CapacitySearchResult> capacity,
                         List<CapacityMedian> capacitySummary, SweepMap sweep, List<BlockRecord> blocks, List<PairComparison> comparisons) {
     /** The results.json schema this lab writes, {@value}; history, one entry per version: docs/results-schema.md. */
-    public static final int SCHEMA = 15;
+    public static final int SCHEMA = 16;
 
     /** In the paired design a result's JVM is its set: the run stamps it as a repeat, and schema 11 and before wrote it as one. */
     public RunRecord {

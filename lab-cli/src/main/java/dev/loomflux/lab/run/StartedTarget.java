@@ -3,6 +3,7 @@ package dev.loomflux.lab.run;
 import dev.loomflux.lab.experiment.Scenario;
 import dev.loomflux.lab.measure.Measurer;
 import dev.loomflux.lab.measure.Warmup;
+import dev.loomflux.lab.profile.ProfileSource;
 import dev.loomflux.lab.procedure.TargetVisit;
 import dev.loomflux.lab.result.Result;
 import dev.loomflux.lab.sut.RunningTarget;
@@ -70,6 +71,11 @@ record StartedTarget(RunningTarget target, int repeat, List<Phase> before, Resul
     @Override
     public String dumpJfr(Path file) {
         return measurer.dumpJfr(target, file);
+    }
+
+    @Override
+    public ProfileSource dumpProfile(String base, String noJfr) {
+        return measurer.dumpProfile(target, base, noJfr);
     }
 
     @Override

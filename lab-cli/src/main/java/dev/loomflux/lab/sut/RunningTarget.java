@@ -61,6 +61,7 @@ public final class RunningTarget implements AutoCloseable {
         int pinned = placement.cpus() > 0 ? placement.cpus() : Runtime.getRuntime().availableProcessors();
         jvmFlags.addAll(new Placement(placement.prefix(), cgroup == null ? placement.cpus() : limits.visibleProcessors(pinned)).jvmFlags());
         jvmFlags.addAll(spec.jvmArgs());
+        jvmFlags.addAll(settings.profilerFlags(logDir));
         List<String> cmd = new ArrayList<>(placement.prefix());
         Map<String, String> env = new LinkedHashMap<>();
         if (own != null) {

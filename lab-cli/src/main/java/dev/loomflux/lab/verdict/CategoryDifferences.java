@@ -15,8 +15,10 @@ import org.apache.commons.math3.distribution.NormalDistribution;
  * in that block times the block's own CPU per request; per round the sets' values are averaged, as the comparisons pool
  * them, and the per-round differences a - b get the Hodges-Lehmann estimate and a Wilcoxon interval ({@link Paired#shift}).
  *
- * <p>The intervals hold together, not one by one: each is taken at 5% / k for the k categories (Bonferroni), where k
- * separate 95% intervals would name one in about every third A/A run of nine categories. Like the totals' intervals, each
+ * <p>The intervals hold together, not one by one: each is taken at 5% / k for the k categories with a sample in a block of
+ * either target (Bonferroni), where k separate 95% intervals would name one in about every third A/A run of nine
+ * categories. A category with no sample in either cannot differ and does not widen the others: under JFR, gc and jit
+ * never have one ({@link dev.loomflux.lab.profile.Category}). Like the totals' intervals, each
  * is widened by the JVMs' own levels ({@link Comparisons#jvmSd}): two JVMs of one jar compile their code their own way,
  * and a category can sit apart in one of them for the whole run. And like a verdict, a category is named only beyond a
  * minimum effect, 5% of the pair's CPU per request: with the JVMs' levels read from two sets, intervals alone named a
@@ -47,10 +49,13 @@ public final class CategoryDifferences {
 
     /**
      * @param blocks the blocks of one scenario (and sweep cell)
-     * @return a difference per category in the blocks' order, or none when a's or b's blocks have no samples per category
+     * @return a difference per category with a sample, in the blocks' order, or none when a's or b's blocks have no samples per
+     *         category
      */
     public static List<Difference> of(List<BlockRecord> blocks, String a, String b) {
-        List<String> labels = blocks.stream().filter(x -> x.categories() != null).findFirst().map(x -> List.copyOf(x.categories().keySet())).orElse(List.of());
+        List<BlockRecord> pair = blocks.stream().filter(x -> x.categories() != null && (x.target().equals(a) || x.target().equals(b))).toList();
+        List<String> labels = pair.stream().findFirst().map(x -> x.categories().keySet().stream()
+                .filter(label -> pair.stream().anyMatch(y -> y.categories().getOrDefault(label, 0L) > 0)).toList()).orElse(List.of());
         List<Difference> out = new ArrayList<>();
         if (labels.isEmpty()) {
             return out;

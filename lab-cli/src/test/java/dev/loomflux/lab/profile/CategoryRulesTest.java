@@ -39,6 +39,28 @@ class CategoryRulesTest {
         assertEquals(Category.OTHER, rules.classify("java.lang.Thread.run;java.util.concurrent.locks.LockSupport.getBlocker"), "only park and unpark");
     }
 
+    /**
+     * async-profiler's stacks, frames named as {@link JfrSamples#frameName} names them: the JVM's own threads by their HotSpot
+     * frames, and a system call (libc, then the kernel) under Java code where that code counts.
+     */
+    @Test
+    void nativeFramesNameTheJvmsThreadsAndASystemCallCountsWhereItsJavaCallerDoes() {
+        CategoryRules rules = CategoryRules.lab();
+        String thread = "clone3;start_thread;thread_native_entry;Thread::call_run;";
+        assertEquals(Category.JIT, rules.classify(thread + "JavaThread::thread_main_inner;CompileBroker::compiler_thread_loop;"
+                + "CompileBroker::invoke_compiler_on_method;C2Compiler::compile_method;Compile::Compile;PhaseIdealLoop::build_loop_early"));
+        assertEquals(Category.JIT, rules.classify(thread + "CompileBroker::invoke_compiler_on_method;G1BarrierSetC2::post_barrier"),
+                "C2 compiling G1's barrier is compiling");
+        assertEquals(Category.GC, rules.classify(thread + "WorkerThread::run;G1EvacuateRegionsTask::work;G1ParScanThreadState::trim_queue;"
+                + "__memmove_avx_unaligned_erms"), "a libc leaf under G1's work");
+        assertEquals(Category.GC, rules.classify(thread + "VMThread::run;VMThread::evaluate_operation;VM_G1CollectForAllocation::doit;"
+                + "G1CollectedHeap::do_collection_pause_at_safepoint"));
+        assertEquals(Category.GC, rules.classify(thread + "ConcurrentGCThread::run;G1ConcurrentRefineThread::run_service;os::PlatformMonitor::wait"));
+        assertEquals(Category.SERVER_IO, rules.classify(TOMCAT.substring(0, TOMCAT.indexOf(";org.springframework")) + ";sun.nio.ch.SocketDispatcher.write0;"
+                + "write;entry_SYSCALL_64_after_hwframe_[k];do_syscall_64_[k];tcp_sendmsg_[k]"), "a socket write under Tomcat");
+        assertEquals(Category.OTHER, rules.classify(thread + "VMThread::run;VMThread::wait_for_operation;do_syscall_64_[k];schedule_[k]"));
+    }
+
     @Test
     void aSpecificRuleComesBeforeTheGeneralOneItWouldLoseTo() {
         CategoryRules rules = CategoryRules.lab();
@@ -61,7 +83,7 @@ class CategoryRulesTest {
         assertEquals(path("a.tsv") + ": line 3: expected CATEGORY<TAB>PREFIX, got 'app com.example'",
                 refusal("a.tsv", "# mine\napp\tcom.example.shop\napp com.example\n"));
         assertEquals(path("b.tsv") + ": line 1: expected CATEGORY<TAB>PREFIX, got 'app<TAB>com.example<TAB>x'", refusal("b.tsv", "app\tcom.example\tx\n"));
-        assertEquals(path("c.tsv") + ": line 2: unknown category 'cache' (one of server-io, dispatch, reactor, vt-scheduling, json, db, http-client, app, other)",
+        assertEquals(path("c.tsv") + ": line 2: unknown category 'cache' (one of server-io, dispatch, reactor, vt-scheduling, json, db, http-client, app, gc, jit, other)",
                 refusal("c.tsv", "app\tcom.example\ncache\tcom.github.benmanes.caffeine\n"));
         assertEquals(path("d.tsv") + ": line 2: prefix com.example.shop can never match: line 1's prefix com.example comes first and covers it",
                 refusal("d.tsv", "app\tcom.example\ndb\tcom.example.shop\n"));

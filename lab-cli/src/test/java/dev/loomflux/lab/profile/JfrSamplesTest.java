@@ -109,6 +109,41 @@ class JfrSamplesTest {
         assertTrue(busy > java.count() / 2, busy + " of " + java.count() + " samples in " + BUSY);
     }
 
+    /**
+     * async-profiler writes a native frame as a method of its library with the descriptor {@code ()L;}, a kernel frame with
+     * {@code (Lk;)L;} and no class (as its recordings read through jdk.jfr.consumer show them): named by the symbol, the
+     * kernel's with {@code _[k]}; a Java frame, a JNI method too, keeps its class.
+     */
+    @Test
+    void nativeFramesAreNamedBySymbolAndKernelFramesMarked() {
+        assertEquals("CompileBroker::compiler_thread_loop", JfrSamples.frameName("libjvm.so", "CompileBroker::compiler_thread_loop", "()L;"));
+        assertEquals("start_thread", JfrSamples.frameName("libc.so.6", "start_thread", "()L;"));
+        assertEquals("tcp_sendmsg_[k]", JfrSamples.frameName("", "tcp_sendmsg", "(Lk;)L;"));
+        assertEquals("sun.nio.ch.SocketDispatcher.write0", JfrSamples.frameName("sun.nio.ch.SocketDispatcher", "write0", "(Ljava/io/FileDescriptor;JI)I"));
+        assertEquals("dev.loomflux.targets.mvc.Api$$Lambda.apply",
+                JfrSamples.frameName("dev.loomflux.targets.mvc.Api$$Lambda$567+0x00007f3c180de4f0.873827336", "apply", "(Ljava/lang/Object;)Ljava/lang/Object;"));
+    }
+
+    /**
+     * A recording that ends in a chunk still being written, as async-profiler's file does after a dump: only the finished
+     * chunks are copied, and they read as the whole recording did.
+     */
+    @Test
+    void theChunkStillBeingWrittenIsLeftOut() throws Exception {
+        Path growing = dir.resolve("growing.jfr");
+        Files.copy(jfr, growing, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+        long finished = Files.size(growing);
+        // What async-profiler writes when it starts a chunk: its header, a size far past the end and no constant pool yet.
+        java.nio.ByteBuffer next = java.nio.ByteBuffer.allocate(68).putInt(0x464c5200).putShort((short) 2).putShort((short) 0).putLong(1L << 30).putLong(0);
+        Files.write(growing, next.array(), java.nio.file.StandardOpenOption.APPEND);
+        try (java.nio.channels.FileChannel in = java.nio.channels.FileChannel.open(growing)) {
+            assertEquals(finished, AsyncAgent.finishedChunks(in));
+        }
+        Path copy = dir.resolve("copy.jfr");
+        Files.write(copy, Arrays.copyOf(Files.readAllBytes(growing), (int) finished));
+        assertEquals(JfrSamples.read(jfr, ALL).java().stacks(), JfrSamples.read(copy, ALL).java().stacks());
+    }
+
     @Test
     void aUserRuleNamingTheTestsPackagePutsMostSamplesInApp() throws Exception {
         CollapsedStacks stacks = JfrSamples.read(jfr, ALL).java().stacks();

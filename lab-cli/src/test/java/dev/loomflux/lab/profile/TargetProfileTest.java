@@ -36,7 +36,7 @@ class TargetProfileTest {
             "java.lang.Thread.run;org.apache.tomcat.util.net.NioEndpoint$SocketProcessor.doRun;com.fasterxml.jackson.core.JsonGenerator.writeString", 15L,
             "[truncated];com.fasterxml.jackson.core.JsonParser.nextToken", 5L,
             "java.lang.Thread.run;org.apache.tomcat.util.net.NioEndpoint.serviceSocket", 10L)));
-    private static final List<String> LABELS = List.of("server-io", "dispatch", "reactor", "vt-scheduling", "json", "db", "http-client", "app", "other");
+    private static final List<String> LABELS = List.of("server-io", "dispatch", "reactor", "vt-scheduling", "json", "db", "http-client", "app", "gc", "jit", "other");
     private static final Duration BURN = Duration.ofMillis(300);
 
     @TempDir
@@ -89,31 +89,31 @@ class TargetProfileTest {
 
     @Test
     void eachCategoryGetsItsShareOfTheSamplesAndOfTheResultsCpuPerRequestInTheEnumsOrder() {
-        CpuProfile p = TargetProfile.of("mvc.json.collapsed", new Samples(STACKS, 5), CategoryRules.lab(), 0.24);
+        CpuProfile p = TargetProfile.of("mvc.json.collapsed", Profiler.JFR, new Samples(STACKS, 5), CategoryRules.lab(), 0.24);
         assertEquals("mvc.json.collapsed", p.collapsed());
         assertEquals(60, p.samples());
         assertEquals(5, p.truncated());
         assertEquals(LABELS, p.categories().stream().map(CpuProfile.CategoryShare::category).toList());
-        assertEquals(List.of(10L, 0L, 0L, 0L, 20L, 0L, 0L, 30L, 0L), p.categories().stream().map(CpuProfile.CategoryShare::samples).toList(),
+        assertEquals(List.of(10L, 0L, 0L, 0L, 20L, 0L, 0L, 30L, 0L, 0L, 0L), p.categories().stream().map(CpuProfile.CategoryShare::samples).toList(),
                 "a truncated stack counts under its leaf-most known frame: json");
-        assertEquals(List.of(0.167, 0.0, 0.0, 0.0, 0.333, 0.0, 0.0, 0.5, 0.0), p.categories().stream().map(CpuProfile.CategoryShare::share).toList());
-        assertEquals(List.of(40.0, 0.0, 0.0, 0.0, 80.0, 0.0, 0.0, 120.0, 0.0), p.categories().stream().map(CpuProfile.CategoryShare::usPerRequest).toList(),
+        assertEquals(List.of(0.167, 0.0, 0.0, 0.0, 0.333, 0.0, 0.0, 0.5, 0.0, 0.0, 0.0), p.categories().stream().map(CpuProfile.CategoryShare::share).toList());
+        assertEquals(List.of(40.0, 0.0, 0.0, 0.0, 80.0, 0.0, 0.0, 120.0, 0.0, 0.0, 0.0), p.categories().stream().map(CpuProfile.CategoryShare::usPerRequest).toList(),
                 "0.24 ms of CPU per request shared out in µs");
     }
 
     @Test
     void withoutACpuFigureTheSharesStayAndNoCategoryHasMicroseconds() {
-        CpuProfile p = TargetProfile.of("x.collapsed", new Samples(STACKS, 5), CategoryRules.lab(), null);
+        CpuProfile p = TargetProfile.of("x.collapsed", Profiler.JFR, new Samples(STACKS, 5), CategoryRules.lab(), null);
         assertEquals(0.5, p.categories().get(7).share());
         assertTrue(p.categories().stream().allMatch(c -> c.usPerRequest() == null), p.toString());
-        assertThrows(IllegalArgumentException.class, () -> TargetProfile.of("x.collapsed", new Samples(new CollapsedStacks(new TreeMap<>()), 0),
+        assertThrows(IllegalArgumentException.class, () -> TargetProfile.of("x.collapsed", Profiler.JFR, new Samples(new CollapsedStacks(new TreeMap<>()), 0),
                 CategoryRules.lab(), 0.24));
     }
 
     @Test
     void theSamplesInTheWindowsAreWrittenBesideTheRecordingAndShareOutTheCpu() throws Exception {
         List<String> log = new ArrayList<>();
-        TargetProfile.Profiled profiled = TargetProfile.write(dir, "mvc.json", null, windows, 0.05, CategoryRules.lab(), log::add);
+        TargetProfile.Profiled profiled = TargetProfile.write(dir, "mvc.json", ProfileSource.jfr("mvc.json", null), windows, 0.05, CategoryRules.lab(), log::add);
         CpuProfile p = profiled.profile();
         assertEquals(List.of(), log);
         assertEquals("mvc.json.collapsed", p.collapsed());
@@ -156,7 +156,7 @@ class TargetProfileTest {
     private static void assertNoProfile(String base, String whyNoJfr, List<TimeWindow> in, String line) throws Exception {
         Files.deleteIfExists(dir.resolve(base + ".collapsed"));
         List<String> log = new ArrayList<>();
-        TargetProfile.Profiled none = TargetProfile.write(dir, base, whyNoJfr, in, 0.05, CategoryRules.lab(), log::add);
+        TargetProfile.Profiled none = TargetProfile.write(dir, base, ProfileSource.jfr(base, whyNoJfr), in, 0.05, CategoryRules.lab(), log::add);
         assertNull(none.profile());
         assertEquals(List.of(), none.byWindow());
         assertEquals(1, log.size(), log.toString());

@@ -31,7 +31,7 @@ class CpuBreakdownReportTest {
     private static final long[] MVC = {1000, 500, 0, 50, 400, 0, 0, 600, 250};
     /** mvc-vt: 37.8 µs over 3,780 samples, also 1 µs per 100: 6.1 µs more in vt-scheduling, 2.0 in server-io, 1.3 in other, 0.4 elsewhere. */
     private static final long[] VT = {1200, 520, 0, 660, 410, 0, 0, 610, 380};
-    private static final String CAPTION = "**Where the CPU goes (JFR samples in the measured window, µs of CPU per request)**";
+    private static final String CAPTION = "**Where the CPU goes (CPU samples in the measured window, µs of CPU per request)**";
 
     @TempDir
     Path dir;
@@ -44,7 +44,7 @@ class CpuBreakdownReportTest {
             categories.add(new CpuProfile.CategoryShare(LABELS.get(i), samples[i], Result.round((double) samples[i] / n),
                     cpuUs == null ? null : Result.round(cpuUs * samples[i] / n)));
         }
-        return new CpuProfile(target + ".crud.collapsed", n, truncated, categories);
+        return new CpuProfile(target + ".crud.collapsed", "jfr", n, truncated, categories);
     }
 
     /** mvc ahead of mvc-vt on CPU per request by a ratio of 0.74 (mvc-vt uses 35.1% more), equivalent on throughput. */
@@ -82,7 +82,7 @@ class CpuBreakdownReportTest {
                 summary);
 
         String html = Files.readString(dir.resolve("report.html"));
-        assertTrue(html.contains("<caption>Where the CPU goes (JFR samples in the measured window, µs of CPU per request)</caption>"
+        assertTrue(html.contains("<caption>Where the CPU goes (CPU samples in the measured window, µs of CPU per request)</caption>"
                 + "<thead><tr><th>target</th><th>server-io</th>"), html);
         assertTrue(html.contains("<tr><td>mvc-vt</td><td>12</td><td>5.20</td><td>0</td><td>6.60</td>"), "mvc-vt's row");
         assertTrue(html.contains("<li>" + sentence + "</li>"), "the sentence under the CPU per request line");
@@ -125,7 +125,7 @@ class CpuBreakdownReportTest {
         String summary = md.substring(md.indexOf("## Executive summary"), md.indexOf("## Caveats"));
         assertTrue(summary.matches("(?s).*\n  - mvc-vt uses 35\\.1% more CPU per request than mvc \\(9\\.8 µs\\): vt-scheduling \\+6\\.\\d µs \\(\\+[56]\\.\\d to "
                 + "\\+[67]\\.\\d\\) and server-io \\+2\\.\\d µs \\(\\+[12]\\.\\d to \\+2\\.\\d\\) \\(differences over 20 rounds of the blocks' JFR samples, 95% "
-                + "intervals that hold together over the 9 categories; named beyond 1\\.6 µs, 5% of the CPU per request\\)\\.\\n.*"), summary);
+                + "intervals that hold together over the 6 categories with samples; named beyond 1\\.6 µs, 5% of the CPU per request\\)\\.\\n.*"), summary);
     }
 
     private static BlockRecord block(int round, String target, double cpuMs, long[] profile) {
@@ -143,7 +143,7 @@ class CpuBreakdownReportTest {
         Report.write(dir, run(profile("mvc", 28.0, 12, MVC), profile("mvc-vt", null, 0, VT)));
         String md = Files.readString(dir.resolve("report.md"));
         List<String> lines = md.lines().toList();
-        int table = lines.indexOf("**Where the CPU goes (JFR samples in the measured window, µs of CPU per request); a share of the samples where a result "
+        int table = lines.indexOf("**Where the CPU goes (CPU samples in the measured window, µs of CPU per request); a share of the samples where a result "
                 + "has no CPU per request**");
         assertTrue(table > 0, md);
         assertEquals("| mvc-vt | 31.7% | 13.8% | 0% | 17.5% | 10.8% | 0% | 0% | 16.1% | 10.1% | 3780 | 0 |", lines.get(table + 5));

@@ -20,7 +20,7 @@ class ProfileRoundTripTest {
     @TempDir
     Path dir;
 
-    private static final CpuProfile PROFILE = new CpuProfile("webflux.crud.collapsed", 1520, 3, List.of(
+    private static final CpuProfile PROFILE = new CpuProfile("webflux.crud.collapsed", "async", 1520, 3, List.of(
             new CpuProfile.CategoryShare("server-io", 612, 0.403, 31.2), new CpuProfile.CategoryShare("json", 304, 0.2, 15.5),
             new CpuProfile.CategoryShare("other", 604, 0.397, 30.9)));
 
@@ -28,7 +28,7 @@ class ProfileRoundTripTest {
         RunRecord flows = FlowRuns.record(null, "mvc", "webflux", List.of(), List.of());
         List<Result> results = new ArrayList<>(flows.results());
         results.set(1, results.get(1).withProfile(PROFILE));
-        results.add(FlowRuns.result("mvc-vt", 0, 0).withProfile(new CpuProfile("mvc-vt.crud.collapsed", 10, 0,
+        results.add(FlowRuns.result("mvc-vt", 0, 0).withProfile(new CpuProfile("mvc-vt.crud.collapsed", "jfr", 10, 0,
                 List.of(new CpuProfile.CategoryShare("app", 10, 1.0, null)))));
         return new RunRecord(flows.schema(), flows.runId(), flows.status(), flows.startedAt(), flows.finishedAt(), null, flows.experiment(), results,
                 null, null, null, null, flows.blocks(), flows.comparisons());
@@ -49,10 +49,10 @@ class ProfileRoundTripTest {
     @Test
     void itsFieldsHaveTheNamesTheSchemaGivesThem() {
         JsonNode tree = Json.MAPPER.valueToTree(run());
-        assertEquals(15, tree.path("schema").asInt());
+        assertEquals(16, tree.path("schema").asInt());
         assertFalse(tree.path("results").get(0).has("profile"), "no profile, no field");
         JsonNode profile = tree.path("results").get(1).path("profile");
-        assertEquals(List.of("collapsed", "samples", "truncated", "categories"), names(profile));
+        assertEquals(List.of("collapsed", "profiler", "samples", "truncated", "categories"), names(profile));
         assertEquals("{\"category\":\"server-io\",\"samples\":612,\"share\":0.403,\"us_per_request\":31.2}", profile.path("categories").get(0).toString());
         assertEquals(1520, profile.path("samples").asLong());
         assertEquals("{\"category\":\"app\",\"samples\":10,\"share\":1.0}", tree.path("results").get(2).path("profile").path("categories").get(0).toString(),

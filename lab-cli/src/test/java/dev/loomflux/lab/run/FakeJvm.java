@@ -4,6 +4,7 @@ import dev.loomflux.lab.experiment.Scenario;
 import dev.loomflux.lab.measure.Measurer;
 import dev.loomflux.lab.measure.Warmup;
 import dev.loomflux.lab.procedure.TargetVisit;
+import dev.loomflux.lab.profile.ProfileSource;
 import dev.loomflux.lab.result.Result;
 import dev.loomflux.lab.sut.TargetSpec;
 import java.net.URI;
@@ -96,6 +97,11 @@ final class FakeJvm implements TargetVisit {
     public String dumpJfr(Path file) {
         events.add("dump " + file.getFileName());
         return "a fake JVM records no JFR";
+    }
+
+    @Override
+    public ProfileSource dumpProfile(String base, String noJfr) {
+        return ProfileSource.jfr(base, noJfr);
     }
 
     /** The sequential tests' procedure measures nothing on it. */

@@ -78,8 +78,9 @@ class CategoryDifferencesTest {
     }
 
     /**
-     * The same target twice: over 200 runs of 45 rounds, at most 10 (5%) name any of the nine categories. With the intervals
-     * alone, the JVMs' levels read from two sets, 17 did; beyond the 5% margin as well, none.
+     * The same target twice: over 200 runs of 45 rounds, at most 10 (5%) name any of the six categories with samples (the
+     * family: the three without, as gc and jit under JFR, cannot differ). With the intervals alone, the JVMs' levels read from
+     * two sets, 17 did over nine; beyond the 5% margin as well, none.
      */
     @Test
     void theSameTargetTwiceRarelyDiffersInAnyCategory() {
@@ -87,7 +88,7 @@ class CategoryDifferencesTest {
         int named = 0;
         for (int i = 0; i < 200; i++) {
             List<CategoryDifferences.Difference> d = CategoryDifferences.of(run(rnd, 45, 0), "a", "b");
-            assertEquals(LABELS, d.stream().map(CategoryDifferences.Difference::category).toList());
+            assertEquals(List.of("server-io", "dispatch", "vt-scheduling", "json", "app", "other"), d.stream().map(CategoryDifferences.Difference::category).toList());
             if (d.stream().anyMatch(CategoryDifferences.Difference::differs)) {
                 named++;
             }
