@@ -1,0 +1,86 @@
+package dev.loomflux.lab;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.loomflux.lab.profile.CollapsedStacks;
+import dev.loomflux.lab.profile.JfrSamples;
+import dev.loomflux.lab.profile.TimeWindow;
+import dev.loomflux.lab.result.Results;
+import dev.loomflux.lab.result.RunRecord;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@code --profiler async} end to end: real targets load async-profiler at their start, the lab dumps its recording per
+ * scenario and reads it as it reads JFR's, and the profile holds what JFR's cannot: native frames, the JVM's own threads,
+ * and, where perf events are allowed (root, or perf_event_paranoid at most 1), kernel frames.
+ */
+class AsyncProfilerIT {
+    private static final String APP = "dev.loomflux.targets.";
+    private static final String WORK = "dev.loomflux.targets.CpuWork.digest";
+
+    @Test
+    void theCpuWorkIsTheTopAppFrameAndTheJvmsOwnThreadsAndEachBlocksCategoriesAreThere() throws Exception {
+        LabCli run = LabCli.of("run", "--profiler", "async", "--targets", "mvc", "--scenario", "cpu", "--users", "4", "--rounds", "6",
+                "--lead-in-rounds", "2", "--block", "1s", "--sets", "1", "--warmup", "20s", "--cooldown", "0s", "--no-pin");
+        assertEquals(0, run.exitCode(), run.toString());
+        Path results = Results.file(run.out());
+        JsonNode result = Results.tree(run.out()).path("results").get(0);
+        JsonNode profile = result.path("profile");
+        assertEquals("async", profile.path("profiler").asText(), profile.toString());
+        String base = result.path("target").asText() + "." + result.path("scenario").asText();
+        CollapsedStacks stacks = CollapsedStacks.read(results.resolveSibling(profile.path("collapsed").asText()));
+        assertEquals(profile.path("samples").asLong(), stacks.samples());
+
+        // The leaf-most app frame of each sample: the work method holds most of the samples.
+        Map<String, Long> app = new TreeMap<>();
+        stacks.counts().forEach((stack, n) -> {
+            List<String> frames = Arrays.asList(stack.split(CollapsedStacks.FRAME_SEPARATOR));
+            frames.stream().filter(f -> f.startsWith(APP)).reduce((first, last) -> last).ifPresent(f -> app.merge(f, n, Long::sum));
+        });
+        String top = app.entrySet().stream().max(Map.Entry.comparingByValue()).orElseThrow().getKey();
+        assertEquals(WORK, top, app.toString());
+        assertTrue(app.get(WORK) > stacks.samples() / 2, app.get(WORK) + " of " + stacks.samples() + " samples in " + WORK);
+
+        // Native frames: the HotSpot threads' own (thread_native_entry starts each), which JFR never samples.
+        long jvmThreads = stacks.counts().entrySet().stream().filter(e -> e.getKey().contains(";thread_native_entry;")).mapToLong(Map.Entry::getValue).sum();
+        assertTrue(jvmThreads > 0, "no sample of the JVM's own threads");
+        boolean perfEvents = "root".equals(System.getProperty("user.name"))
+                || Integer.parseInt(Files.readString(Path.of("/proc/sys/kernel/perf_event_paranoid")).strip()) <= 1;
+        if (perfEvents) {
+            assertTrue(stacks.counts().keySet().stream().anyMatch(s -> s.endsWith(JfrSamples.KERNEL_SUFFIX)), "no kernel frame");
+        }
+
+        // Each block has its own samples per category, gc and jit among them; JFR's own sampler was off.
+        RunRecord record = RunRecord.read(results);
+        assertEquals(6, record.blocks().size());
+        assertTrue(record.blocks().stream().allMatch(b -> b.categories() != null && b.categories().containsKey("gc") && b.categories().containsKey("jit")
+                && b.categories().values().stream().mapToLong(Long::longValue).sum() > 0), "every block has its samples per category");
+        List<TimeWindow> always = List.of(new TimeWindow(Instant.EPOCH, Instant.now()));
+        assertEquals(0, JfrSamples.read(results.resolveSibling(base + ".jfr"), always).java().count(), "JFR sampled too");
+        assertTrue(Files.readString(results.resolveSibling("report.md")).contains("-agentpath:<async-profiler "), "the report states the agent among the JVM flags");
+    }
+
+    /** The wall clock: every thread, waiting too, so the profile has shares and no µs of CPU per request. */
+    @Test
+    void theWallClockGivesSharesAndNoCpuPerCategory() throws IOException {
+        LabCli run = LabCli.of("run", "--profiler", "async-wall", "--design", "sequential", "--targets", "mvc", "--scenario", "json", "--users", "4",
+                "--duration", "3s", "--warmup", "2s", "--cooldown", "0s", "--no-pin");
+        assertEquals(0, run.exitCode(), run.toString());
+        JsonNode profile = Results.tree(run.out()).path("results").get(0).path("profile");
+        assertEquals("async-wall", profile.path("profiler").asText(), profile.toString());
+        assertTrue(profile.path("samples").asLong() > 0, profile.toString());
+        for (JsonNode c : profile.path("categories")) {
+            assertTrue(c.path("us_per_request").isMissingNode(), "a wall-clock sample is no CPU: " + c);
+        }
+    }
+}
