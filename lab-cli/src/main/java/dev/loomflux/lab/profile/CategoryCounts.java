@@ -48,9 +48,10 @@ public record CategoryCounts(Map<Category, Long> samples) {
 
     /**
      * CPU microseconds per request spent in each category: its share of the samples times the CPU
-     * the samples stand for. That is the Java threads' CPU: the process's CPU per request counts the
-     * GC and JIT compiler threads too, which no sample sees, and would spread their CPU over the
-     * categories in proportion.
+     * the samples stand for. Under JFR that is the Java threads' CPU: the process's CPU per request
+     * counts the GC and JIT compiler threads too, which no JFR sample sees, and so spreads their CPU
+     * over the categories in proportion; async-profiler samples every thread, so there they have
+     * their own categories.
      *
      * @param cpuMicrosPerRequest the CPU per request, in µs, of the same block the samples are from
      * @return empty when there are no samples
