@@ -60,16 +60,16 @@
   };
   var categoryColors = ['#5470c6', '#91cc75', '#fac858', '#ee6666', '#73c0de', '#3ba272', '#fc8452', '#9a60b4', '#ea7ccc', '#8d6e63', '#607d8b'];
   // A flame graph: each frame a box [from, to] on the x axis at its depth, root at the bottom, coloured by its category (grey:
-  // no rule names it) or, in a differential graph, red where the first target spends more per request, blue where less.
+  // no rule names it) or, in a differential graph, red where the first target spends more per request in a method, blue where
+  // less, full at the whole difference between the two.
   // Clicking a frame zooms the x axis to it; clicking the root returns. The chart's height follows the deepest stack.
   var flame = function (el, c) {
     var frames = c.series[0].data;
     var depth = frames.reduce(function (d, f) { return Math.max(d, f[2]); }, 0) + 1;
     var diff = c.kind === 'flamediff';
-    var most = diff ? frames.reduce(function (m, f) { return Math.max(m, Math.abs(f[6])); }, 0) || 1 : 1;
     var fill = function (f) {
       if (diff) {
-        var x = Math.min(1, Math.abs(f[6]) / most), v = Math.round(255 * (1 - 0.8 * x));
+        var x = Math.min(1, Math.abs(f[6]) / (c.full || 1)), v = Math.round(255 * (1 - 0.8 * x));
         return f[6] >= 0 ? 'rgb(255,' + v + ',' + v + ')' : 'rgb(' + v + ',' + v + ',255)';
       }
       return f[4] < 0 ? '#c8c8c8' : categoryColors[f[4] % categoryColors.length];
@@ -83,7 +83,7 @@
       title: { text: c.title, textStyle: { fontSize: 13 } },
       tooltip: { formatter: function (p) {
         var f = p.value, what = c.names[f[3]] + ': ' + f[5] + ' ' + c.xName;
-        if (diff) { what += ', ' + (f[6] >= 0 ? '+' : '') + f[6] + ' against ' + c.b; }
+        if (diff) { what += '; in this method ' + (f[6] >= 0 ? '+' : '') + f[6] + ' against ' + c.b; }
         else if (f[4] >= 0) { what += ' (' + c.categories[f[4]] + ')'; }
         return echarts.format.encodeHTML(what);
       } },

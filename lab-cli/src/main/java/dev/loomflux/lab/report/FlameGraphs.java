@@ -18,19 +18,24 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 
 /**
  * The CPU profiles of a scenario as report.js's data: bars of each target's µs of CPU per request per category, a flame graph
  * per target, and for each pair with a CPU-per-request winner a differential flame graph. A target's flame graph is its
  * results' collapsed stacks (both sets in the paired design) as one tree, a frame's width its µs of CPU per request (its
- * samples' share of the target's CPU per request), or its share of the samples where the results have no CPU per request. The
- * differential graph is the loser's tree, each frame coloured by how many µs per request more (red) or less (blue) the loser
- * spends there than the winner, the same call path in both (Brendan Gregg's differential flame graph; a path only the winner
- * has does not show). Frames are coloured by the lab's category table, each by its own name.
+ * samples' share of the target's CPU per request), or its share of the samples where the results have no CPU per request.
+ * Frames are coloured by the lab's category table, each by its own name.
+ *
+ * <p>The differential graph is the loser's tree, each frame coloured by how many µs per request more (red) or less (blue) the
+ * loser spends in that method than the winner, counting every stack through it wherever it was called from. By method, not by
+ * path as Brendan Gregg's difffolded does: the same request on a virtual thread and on a platform thread runs under other
+ * roots ({@code Continuation.enter} against {@code Thread.run}), so no path of one is in the other and a by-path difference
+ * would paint the whole tree red (the default run's mvc-vt against mvc did).
  *
  * <p>A frame narrower than 1/{@value #FINEST} of its tree is left out with everything above it: under a pixel on the page,
- * and the page stays small (a default run's tree keeps a few hundred frames).
+ * and the page stays small (a default run's tree keeps a few hundred frames, webflux's deep stacks 8,000).
  */
 final class FlameGraphs {
     static final int FINEST = 1000;
@@ -71,7 +76,7 @@ final class FlameGraphs {
         for (Profiled p : profiled.values()) {
             ObjectNode c = flame(charts.addObject(), id + "-flame-" + n++, scenario + ": " + p.target + ", CPU flame graph (" + p.samples + " samples, "
                     + p.unit() + "; click a frame to zoom, the root to return)", p.unit());
-            c.putArray("series").addObject().put("name", p.target).set("data", p.tree.frames(p.scale(), null, 0, names(c)));
+            c.putArray("series").addObject().put("name", p.target).set("data", p.tree.frames(p.scale(), null, names(c)));
         }
         n = 0;
         for (PairComparison pair : winners(pairs)) {
@@ -83,8 +88,11 @@ final class FlameGraphs {
             }
             ObjectNode c = flame(charts.addObject(), id + "-flamediff-" + n++, scenario + ": where " + loser.target + " spends more CPU per request than "
                     + winner.target + " (red) and less (blue); widths are " + loser.target + "'s µs per request; one run's samples, no interval", "µs per request");
-            c.put("kind", "flamediff").put("a", loser.target).put("b", winner.target);
-            c.putArray("series").addObject().put("name", loser.target).set("data", loser.tree.frames(loser.scale(), winner.tree, winner.scale(), names(c)));
+            Map<String, Double> more = loser.byMethod();
+            winner.byMethod().forEach((method, us) -> more.merge(method, -us, Double::sum));
+            // Full red or blue at the whole difference between the two: a method's share of it reads as the colour's depth.
+            c.put("kind", "flamediff").put("a", loser.target).put("b", winner.target).put("full", Math.abs(more.get(Tree.ROOT)));
+            c.putArray("series").addObject().put("name", loser.target).set("data", loser.tree.frames(loser.scale(), more, names(c)));
         }
     }
 
@@ -141,7 +149,7 @@ final class FlameGraphs {
      * @param perRequest each category's µs per request, the mean over the results; null when a result has none
      * @param shares     each category's share of the samples in %, over the results
      */
-    private record Profiled(String target, Tree tree, long samples, Map<String, Double> perRequest, Map<String, Double> shares) {
+    private record Profiled(String target, Map<String, Long> stacks, Tree tree, long samples, Map<String, Double> perRequest, Map<String, Double> shares) {
         /** @return null when none of the target's results has a profile whose stacks are beside results.json */
         static Profiled of(String target, List<Result> ok, Path dir) {
             List<CpuProfile> profiles = ok.stream().filter(r -> r.target().equals(target)).map(r -> r.telemetry().profile())
@@ -149,19 +157,28 @@ final class FlameGraphs {
             if (profiles.isEmpty()) {
                 return null;
             }
-            Tree tree = new Tree("all");
+            Tree tree = new Tree(Tree.ROOT);
+            Map<String, Long> stacks = new HashMap<>();
             Map<String, Double> shares = new LinkedHashMap<>();
             for (CpuProfile p : profiles) {
-                CollapsedStacks.read(dir.resolve(p.collapsed())).counts().forEach(tree::add);
+                CollapsedStacks.read(dir.resolve(p.collapsed())).counts().forEach((stack, n) -> stacks.merge(stack, n, Long::sum));
                 p.categories().forEach(c -> shares.merge(c.category(), 100.0 * c.samples(), Double::sum));
             }
+            stacks.forEach(tree::add);
             shares.replaceAll((category, samples) -> samples / tree.samples);
-            return new Profiled(target, tree, tree.samples, CpuBreakdown.usPerRequest(profiles), shares);
+            return new Profiled(target, stacks, tree, tree.samples, CpuBreakdown.usPerRequest(profiles), shares);
         }
 
         /** A frame's width per sample: µs per request, or % of the samples. */
         double scale() {
             return perRequest == null ? 100.0 / samples : perRequest.values().stream().mapToDouble(Double::doubleValue).sum() / samples;
+        }
+
+        /** Each method's µs per request (or % of samples) over every stack through it, a recursive method once per stack. */
+        Map<String, Double> byMethod() {
+            Map<String, Double> us = new HashMap<>(Map.of(Tree.ROOT, tree.samples * scale()));
+            stacks.forEach((stack, n) -> Set.of(stack.split(CollapsedStacks.FRAME_SEPARATOR)).forEach(m -> us.merge(m, n * scale(), Double::sum)));
+            return us;
         }
 
         String unit() {
@@ -171,6 +188,7 @@ final class FlameGraphs {
 
     /** A frame and the samples of every stack through it, its callees by name. */
     private static final class Tree {
+        static final String ROOT = "all";
         final String frame;
         long samples;
         final Map<String, Tree> callees = new TreeMap<>();
@@ -191,25 +209,27 @@ final class FlameGraphs {
         /**
          * Every frame at least 1/FINEST of the root wide, root first, each as {@code [from, to, depth, name, category, width]}
          * (name: its index in {@code names})
-         * (category: its index in Category's order, -1 for a frame no rule names) and, against {@code other}, a seventh
-         * element: the width minus the same path's width there ({@code otherScale} 0: no other).
+         * (category: its index in Category's order, -1 for a frame no rule names) and, with {@code more}, a seventh element:
+         * its method's difference there.
+         *
+         * @param more null, or each method's µs per request more than another target's
          */
-        ArrayNode frames(double scale, Tree other, double otherScale, Names names) {
+        ArrayNode frames(double scale, Map<String, Double> more, Names names) {
             ArrayNode out = JsonNodeFactory.instance.arrayNode();
-            add(out, 0, 0, samples, scale, other, otherScale, names);
+            add(out, 0, 0, samples, scale, more, names);
             return out;
         }
 
-        private void add(ArrayNode out, long from, int depth, long root, double scale, Tree other, double otherScale, Names names) {
+        private void add(ArrayNode out, long from, int depth, long root, double scale, Map<String, Double> more, Names names) {
             ArrayNode f = out.addArray().add(round(from * scale)).add(round((from + samples) * scale)).add(depth).add(names.of(frame))
                     .add(depth == 0 ? -1 : category(frame)).add(round(samples * scale));
-            if (otherScale > 0) {
-                f.add(round(samples * scale - (other == null ? 0 : other.samples * otherScale)));
+            if (more != null) {
+                f.add(round(more.get(frame)));
             }
             long at = from;
             for (Tree callee : callees.values()) {
                 if (callee.samples * FINEST >= root) {
-                    callee.add(out, at, depth + 1, root, scale, other == null ? null : other.callees.get(callee.frame), otherScale, names);
+                    callee.add(out, at, depth + 1, root, scale, more, names);
                 }
                 at += callee.samples;
             }

@@ -22,30 +22,36 @@ import org.junit.jupiter.api.io.TempDir;
  * The report's CPU charts as data, from CpuBreakdownReportTest's made-up run (mvc 28 µs of CPU per request over 2,800 samples,
  * mvc-vt 37.8 µs over 3,780, both 1 µs per 100 samples) with collapsed stacks beside it that match its categories: the bars
  * are the table's figures, every frame of a flame graph is as wide as its samples' µs per request and no wider than its
- * caller, a frame under 1/1000 of its tree is left out, and the differential graph gives mvc-vt's µs minus mvc's on each path.
+ * caller, a frame under 1/1000 of its tree is left out, and the differential graph gives mvc-vt's µs minus mvc's in each
+ * method, wherever it was called from.
  */
 class FlameGraphsTest {
-    private static final String ROOT = "java.lang.Thread.run;org.apache.tomcat.util.net.NioEndpoint$SocketProcessor.doRun";
+    private static final String DO_RUN = "org.apache.tomcat.util.net.NioEndpoint$SocketProcessor.doRun";
 
     @TempDir
     Path dir;
 
-    /** Stacks whose categories give {@code samples} (CpuBreakdownReportTest's order), one of "other"'s samples on a path of its own. */
-    static CollapsedStacks stacks(long[] samples) {
+    /**
+     * Stacks whose categories give {@code samples} (CpuBreakdownReportTest's order), one of "other"'s samples on a path of its own,
+     * all under {@code thread}, the thread's root frame.
+     */
+    static CollapsedStacks stacks(long[] samples, String thread) {
+        String root = thread + ";" + DO_RUN;
         TreeMap<String, Long> counts = new TreeMap<>();
-        counts.put(ROOT, samples[0]);
-        counts.put(ROOT + ";org.springframework.web.servlet.DispatcherServlet.doDispatch", samples[1]);
-        counts.put(ROOT + ";java.lang.VirtualThread.run", samples[3]);
-        counts.put(ROOT + ";org.springframework.web.servlet.DispatcherServlet.doDispatch;com.fasterxml.jackson.core.JsonGenerator.writeString", samples[4]);
-        counts.put(ROOT + ";org.springframework.web.servlet.DispatcherServlet.doDispatch;dev.loomflux.targets.Work.cpu", samples[7]);
-        counts.put("java.lang.Thread.run;java.lang.Object.wait", samples[8] - 1);
-        counts.put("java.lang.Thread.run;rare.Frame", 1L);
+        counts.put(root, samples[0]);
+        counts.put(root + ";org.springframework.web.servlet.DispatcherServlet.doDispatch", samples[1]);
+        counts.put(root + ";java.lang.VirtualThread.run", samples[3]);
+        counts.put(root + ";org.springframework.web.servlet.DispatcherServlet.doDispatch;com.fasterxml.jackson.core.JsonGenerator.writeString", samples[4]);
+        counts.put(root + ";org.springframework.web.servlet.DispatcherServlet.doDispatch;dev.loomflux.targets.Work.cpu", samples[7]);
+        counts.put(thread + ";java.lang.Object.wait", samples[8] - 1);
+        counts.put(thread + ";rare.Frame", 1L);
         return new CollapsedStacks(counts);
     }
 
     static RunRecord run(Path dir) throws Exception {
-        stacks(CpuBreakdownReportTest.MVC).write(dir.resolve("mvc.crud.collapsed"));
-        stacks(CpuBreakdownReportTest.VT).write(dir.resolve("mvc-vt.crud.collapsed"));
+        stacks(CpuBreakdownReportTest.MVC, "java.lang.Thread.run").write(dir.resolve("mvc.crud.collapsed"));
+        // A virtual thread's stacks start elsewhere: no path of mvc-vt's is one of mvc's.
+        stacks(CpuBreakdownReportTest.VT, "jdk.internal.vm.Continuation.enter").write(dir.resolve("mvc-vt.crud.collapsed"));
         return CpuBreakdownReportTest.run(CpuBreakdownReportTest.profile("mvc", 28.0, 0, CpuBreakdownReportTest.MVC),
                 CpuBreakdownReportTest.profile("mvc-vt", 37.8, 0, CpuBreakdownReportTest.VT));
     }
@@ -78,6 +84,7 @@ class FlameGraphsTest {
         assertEquals(3, dispatch.get(2).asInt(), "depth: all, Thread.run, doRun, doDispatch");
         assertEquals(Category.DISPATCH.ordinal(), dispatch.get(4).asInt());
         assertEquals(15.0, dispatch.get(5).asDouble(), 1e-9, "(500 + 400 + 600) samples at 1 µs per 100");
+        assertEquals(2, frame(mvc, frames, DO_RUN).get(2).asInt());
         assertEquals(-1, frame(mvc, frames, "java.lang.Object.wait").get(4).asInt(), "no rule names it");
         JsonNode json = frame(mvc, frames, "com.fasterxml.jackson.core.JsonGenerator.writeString");
         assertTrue(json.get(0).asDouble() >= dispatch.get(0).asDouble() && json.get(1).asDouble() <= dispatch.get(1).asDouble(), "inside its caller");
@@ -90,6 +97,8 @@ class FlameGraphsTest {
         diff.path("series").get(0).path("data").forEach(vt::add);
         assertEquals(37.8, vt.get(0).get(5).asDouble(), 1e-9);
         assertEquals(9.8, vt.get(0).get(6).asDouble(), 1e-9, "the whole difference at the root");
+        assertEquals(9.8, diff.path("full").asDouble(), 1e-9, "the colours' full depth");
+        assertEquals(37.8, frame(diff, vt, "jdk.internal.vm.Continuation.enter").get(6).asDouble(), 1e-9, "a method mvc never ran");
         assertEquals(6.1, frame(diff, vt, "java.lang.VirtualThread.run").get(6).asDouble(), 1e-9, "6.6 µs against 0.5");
         assertEquals(1.3, frame(diff, vt, "java.lang.Object.wait").get(6).asDouble(), 1e-9, "3.79 µs against 2.49");
         assertEquals(0.4, frame(diff, vt, "org.springframework.web.servlet.DispatcherServlet.doDispatch").get(6).asDouble(), 1e-9, "15.4 µs against 15.0");
