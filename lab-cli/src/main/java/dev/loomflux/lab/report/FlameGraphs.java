@@ -15,10 +15,10 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.TreeMap;
 
 /**
@@ -177,7 +177,7 @@ final class FlameGraphs {
         /** Each method's µs per request (or % of samples) over every stack through it, a recursive method once per stack. */
         Map<String, Double> byMethod() {
             Map<String, Double> us = new HashMap<>(Map.of(Tree.ROOT, tree.samples * scale()));
-            stacks.forEach((stack, n) -> Set.of(stack.split(CollapsedStacks.FRAME_SEPARATOR)).forEach(m -> us.merge(m, n * scale(), Double::sum)));
+            stacks.forEach((stack, n) -> new HashSet<>(Arrays.asList(stack.split(CollapsedStacks.FRAME_SEPARATOR))).forEach(m -> us.merge(m, n * scale(), Double::sum)));
             return us;
         }
 
