@@ -1,5 +1,6 @@
 package dev.loomflux.lab.cli;
 
+import dev.loomflux.lab.compare.CategoryChanges;
 import dev.loomflux.lab.compare.Comparison;
 import dev.loomflux.lab.compare.Conditions;
 import dev.loomflux.lab.compare.PairedAgreement;
@@ -25,7 +26,7 @@ import picocli.CommandLine.Spec;
 
 @Command(name = "compare", mixinStandardHelpOptions = true,
         description = {"Each metric's change from run A to run B, per target x scenario (x set or repeat, x capacity step by offered rate) in both.",
-                "Capacity runs are compared by the knee found too.",
+                "Capacity runs are compared by the knee found too; results with CPU profiles by each category's µs of CPU per request.",
                 "With --fail-on, exits 1 when a threshold is crossed (for CI); a result that was not steady never counts.",
                 "With --reproducibility, two runs of one experiment side by side instead (bench/reproduce.sh)."})
 public final class CompareCommand implements Callable<Integer> {
@@ -75,6 +76,12 @@ public final class CompareCommand implements Callable<Integer> {
         if (c.unsteadyLine() != null) {
             out.println(c.unsteadyLine());
         }
+        List<String[]> categories = CategoryChanges.table(runA, runB);
+        if (categories.size() > 1) {
+            out.println();
+            out.println(CategoryChanges.TITLE);
+            Tables.plain(categories).forEach(out::println);
+        }
         if (verdicts != null) {
             out.println();
             out.println(VERDICTS_TITLE);
@@ -90,6 +97,10 @@ public final class CompareCommand implements Callable<Integer> {
             if (c.unsteadyLine() != null) {
                 md.add("");
                 md.add(c.unsteadyLine());
+            }
+            if (categories.size() > 1) {
+                md.addAll(List.of("", CategoryChanges.TITLE, ""));
+                md.addAll(Tables.markdown(categories));
             }
             if (verdicts != null) {
                 md.addAll(List.of("", VERDICTS_TITLE, ""));

@@ -63,6 +63,7 @@ final class ChartData {
             overTime(charts, id + "-rss", s + ": target resident memory", x, "MB", resources, Column.of("rss_mb", Result.PerSecond::rssMb));
             overTime(charts, id + "-threads", s + ": target OS threads", x, "threads", resources, Column.of("threads", Result.PerSecond::threads));
             overTime(charts, id + "-fds", s + ": target open files", x, "open files", resources, Column.of("fds", Result.PerSecond::fds));
+            FlameGraphs.add(charts, id, s, ok, Findings.pairs(root, s), dir);
             List<Result> warm = ReportContent.warmedUp(root, s);
             if (!warm.isEmpty()) {
                 warmup(charts, id + "-warmup", s + ": warmup, throughput from the first request to steady state", "responses/s", warm,

@@ -154,8 +154,12 @@ final class CpuBreakdown {
      * has.
      */
     private static Map<String, Double> usPerRequest(List<Result> ok, String target) {
-        List<CpuProfile> profiles = ok.stream().filter(r -> r.target().equals(target)).map(r -> r.telemetry().profile())
-                .filter(p -> p != null && p.categories().stream().allMatch(c -> c.usPerRequest() != null)).toList();
+        return usPerRequest(ok.stream().filter(r -> r.target().equals(target)).map(r -> r.telemetry().profile()).filter(p -> p != null).toList());
+    }
+
+    /** Each category's µs per request, the mean over the profiles that have them all; null when none has. */
+    static Map<String, Double> usPerRequest(List<CpuProfile> all) {
+        List<CpuProfile> profiles = all.stream().filter(p -> p.categories().stream().allMatch(c -> c.usPerRequest() != null)).toList();
         if (profiles.isEmpty()) {
             return null;
         }

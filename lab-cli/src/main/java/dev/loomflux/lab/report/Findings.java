@@ -101,7 +101,7 @@ final class Findings {
     }
 
     /** The comparisons of the scenario as a whole: a single flow's, a mix's requests together, any other scenario's. */
-    private static List<PairComparison> pairs(RunRecord root, String scenario) {
+    static List<PairComparison> pairs(RunRecord root, String scenario) {
         return ofScenario(root, scenario).stream().filter(PairComparison::wholeScenario).toList();
     }
 

@@ -45,6 +45,7 @@ final class ReportContent {
             if (!warmedUp(root, s).isEmpty()) {
                 charts.addAll(List.of(id + "-warmup", id + "-warmup-jit"));
             }
+            charts.addAll(FlameGraphs.ids(id, ok(root, s).stream().map(Result::target).distinct().toList(), Findings.pairs(root, s).size()));
             out.add(new Section("Scenario " + s, List.of(), ScenarioTables.of(all(root, s), column), charts));
         }
         Table steady = steadyState(root, column);

@@ -10,6 +10,7 @@ import dev.loomflux.lab.result.Results;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -64,6 +65,39 @@ class CompareCommandTest {
         assertEquals(2, o.out().lines().filter(l -> l.startsWith(prefix)).count(), o.out());
         assertTrue(Files.readString(dir.resolve("cmp.md")).contains("- " + prefix + "load driver: hyperfoil 0.25.2 in A, jmeter 5.6.3 in B"));
         assertFalse(compare(FIXTURE, FIXTURE).out().contains("measured differently"), "the same run: nothing differs");
+    }
+
+    /** Two runs whose mvc results carry CPU profiles: each category either run spent in, µs per request in A, in B, and the change. */
+    @Test
+    void cpuCategoriesAreComparedWhereBothResultsHaveProfiles() throws IOException {
+        Path a = profiled("a.json", 10.0, 5.0);
+        Path b = profiled("b.json", 12.5, 5.0);
+        CompareCli.Outcome o = compare(a, b, "--markdown", dir.resolve("cmp.md").toString());
+        assertEquals(0, o.code(), o.out());
+        String table = o.out().substring(o.out().indexOf(CategoryChanges.TITLE));
+        assertEquals(List.of(CategoryChanges.TITLE,
+                "target  scenario   category   A   B      change",
+                "mvc     plaintext  server-io  10  12.50  +2.50",
+                "mvc     plaintext  dispatch   5   5      +0.00"), table.lines().limit(4).toList(), o.out());
+        assertFalse(table.contains("reactor"), "a category neither run spent in: " + table);
+        assertTrue(Files.readString(dir.resolve("cmp.md")).contains("| mvc | plaintext | server-io | 10 | 12.50 | +2.50 |"));
+        assertFalse(compare(FIXTURE, FIXTURE).out().contains(CategoryChanges.TITLE), "no profiles: no table");
+    }
+
+    private Path profiled(String name, double serverIo, double dispatch) throws IOException {
+        ObjectNode root = (ObjectNode) Results.tree(FIXTURE);
+        root.withArray("results").forEach(r -> {
+            if (r.path("target").asText().equals("mvc")) {
+                ObjectNode profile = ((ObjectNode) r).putObject("profile").put("collapsed", "mvc.plaintext.collapsed").put("samples", 1000).put("truncated", 0);
+                var categories = profile.putArray("categories");
+                categories.addObject().put("category", "server-io").put("samples", 600).put("share", 0.6).put("us_per_request", serverIo);
+                categories.addObject().put("category", "dispatch").put("samples", 400).put("share", 0.4).put("us_per_request", dispatch);
+                categories.addObject().put("category", "reactor").put("samples", 0).put("share", 0.0).put("us_per_request", 0.0);
+            }
+        });
+        Path out = dir.resolve(name);
+        Results.write(out, root);
+        return out;
     }
 
     @Test

@@ -7,15 +7,19 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.List;
 import java.util.logging.Level;
+import org.openqa.selenium.By;
 import org.openqa.selenium.JavascriptExecutor;
 import org.openqa.selenium.OutputType;
+import org.openqa.selenium.Rectangle;
 import org.openqa.selenium.TakesScreenshot;
+import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.chrome.ChromeDriverService;
 import org.openqa.selenium.chrome.ChromeOptions;
 import org.openqa.selenium.logging.LogEntry;
 import org.openqa.selenium.logging.LogType;
 import org.openqa.selenium.logging.LoggingPreferences;
+import org.openqa.selenium.interactions.Actions;
 
 /** A page in real headless Chromium (Debian chromium + chromium-driver; .ci/run installs them), opened without console errors. */
 final class Browser implements AutoCloseable {
@@ -49,6 +53,13 @@ final class Browser implements AutoCloseable {
 
     Object script(String js) {
         return ((JavascriptExecutor) driver).executeScript(js);
+    }
+
+    /** A real mouse click at (x, y) pixels from the element's top left corner. */
+    void click(String id, int x, int y) {
+        WebElement el = driver.findElement(By.id(id));
+        Rectangle r = el.getRect();
+        new Actions(driver).moveToElement(el, x - r.getWidth() / 2, y - r.getHeight() / 2).click().perform();
     }
 
     void screenshot(Path to) throws java.io.IOException {

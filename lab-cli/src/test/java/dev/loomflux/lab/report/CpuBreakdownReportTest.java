@@ -28,16 +28,16 @@ import org.junit.jupiter.api.io.TempDir;
 class CpuBreakdownReportTest {
     private static final List<String> LABELS = List.of("server-io", "dispatch", "reactor", "vt-scheduling", "json", "db", "http-client", "app", "other");
     /** mvc: 28 µs of CPU per request over 2,800 samples, so 1 µs per 100 samples. */
-    private static final long[] MVC = {1000, 500, 0, 50, 400, 0, 0, 600, 250};
+    static final long[] MVC = {1000, 500, 0, 50, 400, 0, 0, 600, 250};
     /** mvc-vt: 37.8 µs over 3,780 samples, also 1 µs per 100: 6.1 µs more in vt-scheduling, 2.0 in server-io, 1.3 in other, 0.4 elsewhere. */
-    private static final long[] VT = {1200, 520, 0, 660, 410, 0, 0, 610, 380};
+    static final long[] VT = {1200, 520, 0, 660, 410, 0, 0, 610, 380};
     private static final String CAPTION = "**Where the CPU goes (CPU samples in the measured window, µs of CPU per request)**";
 
     @TempDir
     Path dir;
 
     /** A category's µs per request: its share of the samples times the CPU per request, as the run writes it; null CPU, none. */
-    private static CpuProfile profile(String target, Double cpuUs, long truncated, long[] samples) {
+    static CpuProfile profile(String target, Double cpuUs, long truncated, long[] samples) {
         long n = LongStream.of(samples).sum();
         List<CpuProfile.CategoryShare> categories = new ArrayList<>();
         for (int i = 0; i < samples.length; i++) {
@@ -48,7 +48,7 @@ class CpuBreakdownReportTest {
     }
 
     /** mvc ahead of mvc-vt on CPU per request by a ratio of 0.74 (mvc-vt uses 35.1% more), equivalent on throughput. */
-    private static RunRecord run(CpuProfile mvc, CpuProfile vt) throws IOException {
+    static RunRecord run(CpuProfile mvc, CpuProfile vt) throws IOException {
         return run(mvc, vt, FlowRuns.blocks("mvc", "mvc-vt", 20, null, 1, 7));
     }
 

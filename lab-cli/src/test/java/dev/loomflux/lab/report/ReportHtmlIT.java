@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.loomflux.lab.result.Results;
+import dev.loomflux.lab.result.RunRecord;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -113,6 +114,61 @@ class ReportHtmlIT {
                 assertTrue(Long.parseLong(f[2]) >= 20, "a point per round at least: " + c);
             }
         }
+    }
+
+    /**
+     * The CPU charts (FlameGraphsTest's run, a hostile frame added to mvc's stacks): the category bars, a flame graph per target
+     * as wide as the page and as tall as its deepest stack, and the differential graph, each drawn; a real click on a frame zooms
+     * to it and a click on the root returns; the hostile frame's tooltip stays text.
+     */
+    @Test
+    void theCpuChartsDrawAFlameGraphPerTargetThatZoomsOnAClick() throws Exception {
+        RunRecord record = FlameGraphsTest.run(dir);
+        String evil = "<img src=x onerror=alert(3)>";
+        Path mvc = dir.resolve("mvc.crud.collapsed");
+        Files.writeString(mvc, Files.readString(mvc) + "java.lang.Thread.run;" + evil + " 100\n");
+        Path html = Report.write(dir, record);
+        assertFalse(Files.readString(html).contains(evil), "raw frame name in the HTML");
+        try (Browser browser = Browser.open(html)) {
+            @SuppressWarnings("unchecked")
+            List<Object> charts = (List<Object>) browser.script(
+                    "return ['s0-categories', 's0-flame-0', 's0-flame-1', 's0-flamediff-0'].map(function (id) {"
+                            + " var el = document.getElementById(id); var canvas = el && el.querySelector('canvas');"
+                            + " return id + ' ' + (canvas ? canvas.width * canvas.height : 0) + ' ' + Math.round(el.getBoundingClientRect().width)"
+                            + " + ' ' + Math.round(el.getBoundingClientRect().height); });");
+            for (Object c : charts) {
+                String[] f = c.toString().split(" ");
+                assertTrue(Long.parseLong(f[1]) > 10_000, "canvas drawn: " + c);
+                if (f[0].contains("flame")) {
+                    assertTrue(Long.parseLong(f[2]) > 1000, "a flame graph spans the page: " + c);
+                }
+            }
+            // Where doDispatch is drawn on mvc's graph, by the chart's own axes; a click there zooms the x axis to it.
+            String frame = "var c = echarts.getInstanceByDom(document.getElementById('s0-flame-0')); var o = c.getOption();"
+                    + " var names = JSON.parse(document.getElementById('loomflux-data').textContent).charts.filter(function (x) { return x.id === 's0-flame-0'; })[0].names;"
+                    + " var f = o.series[0].data.filter(function (d) { return names[d[3]] === arguments[0]; })[0];";
+            @SuppressWarnings("unchecked")
+            List<Number> at = (List<Number>) browser.script(frame.replace("arguments[0]", "'org.springframework.web.servlet.DispatcherServlet.doDispatch'")
+                    + " var p = c.convertToPixel({ seriesIndex: 0 }, [(f[0] + f[1]) / 2, f[2] + 0.5]); return [p[0], p[1], f[0], f[1]];");
+            browser.click("s0-flame-0", at.get(0).intValue(), at.get(1).intValue());
+            assertEquals(List.of(at.get(2).doubleValue(), at.get(3).doubleValue()), axis(browser), "zoomed to doDispatch");
+            @SuppressWarnings("unchecked")
+            List<Number> root = (List<Number>) browser.script(frame.replace("arguments[0]", "'all'")
+                    + " var p = c.convertToPixel({ seriesIndex: 0 }, [" + (at.get(2).doubleValue() + at.get(3).doubleValue()) / 2 + ", f[2] + 0.5]); return [p[0], p[1]];");
+            browser.click("s0-flame-0", root.get(0).intValue(), root.get(1).intValue());
+            assertEquals(List.of(0.0, 28.0), axis(browser), "back to the whole tree, 28 µs per request");
+            Object tip = browser.script(frame.replace("arguments[0]", "'" + evil + "'")
+                    + " c.dispatchAction({ type: 'showTip', seriesIndex: 0, dataIndex: o.series[0].data.indexOf(f) });"
+                    + " return Array.from(document.querySelectorAll('#s0-flame-0 div')).map(function (d) { return d.textContent; }).join('|');");
+            assertTrue(tip.toString().contains(evil), "the tooltip shows the frame as text: " + tip);
+            assertEquals(0L, browser.script("return document.querySelectorAll('img[src=x]').length"), "the hostile frame became an element");
+        }
+    }
+
+    @SuppressWarnings("unchecked")
+    private static List<Double> axis(Browser browser) {
+        return ((List<Number>) browser.script("var x = echarts.getInstanceByDom(document.getElementById('s0-flame-0')).getOption().xAxis[0]; return [x.min, x.max];"))
+                .stream().map(Number::doubleValue).toList();
     }
 
     /**
