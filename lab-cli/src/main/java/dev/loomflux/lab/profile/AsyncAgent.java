@@ -132,7 +132,7 @@ public record AsyncAgent(Profiler mode, Path library, String version) {
         return run(List.of(jcmd.toString(), Long.toString(pid), "JVMTI.agent_load", library.toString(), "dump,jfr"), "jcmd JVMTI.agent_load dump");
     }
 
-    private void check(Jdk jdk, String flag) {
+    void check(Jdk jdk, String flag) {
         String why = run(List.of(jdk.java().toString(), "-agentpath:" + library + "=start,event=" + (mode == Profiler.ASYNC_WALL ? "wall" : "cpu")
                 + ",interval=" + Profiler.INTERVAL_MS + "ms,file=/dev/null,collapsed", "-version"), "java -agentpath");
         if (why != null) {
