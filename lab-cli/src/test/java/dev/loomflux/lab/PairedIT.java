@@ -6,8 +6,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.loomflux.lab.profile.Category;
+import dev.loomflux.lab.result.Metric;
+import dev.loomflux.lab.result.Result;
 import dev.loomflux.lab.result.Results;
 import dev.loomflux.lab.result.RunRecord;
+import dev.loomflux.lab.result.ThreadUse;
 import dev.loomflux.lab.verdict.CategoryDifferences;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -73,6 +76,13 @@ class PairedIT {
         assertFalse(withSamples.contains("gc") || withSamples.contains("jit"), "JFR never samples the GC's or the compilers' threads: " + withSamples);
         assertTrue(categories.stream().allMatch(CategoryDifferences.Difference::known), "12 rounds give every category an interval: " + categories);
         assertTrue(categories.stream().noneMatch(CategoryDifferences.Difference::differs), "A/A named a category: " + categories);
+        // Each JVM's threads by role: their CPU per request, from the kernel's counts per thread, is the process's own.
+        for (Result r : record.results()) {
+            List<ThreadUse> threads = r.telemetry().threads();
+            double us = threads.stream().mapToDouble(ThreadUse::cpuUsPerRequest).sum();
+            assertEquals(Metric.CPU_PER_REQUEST.read(r) * 1000, us, 0.15 * us, r.target() + ": " + threads);
+            assertTrue(threads.stream().anyMatch(t -> t.role().startsWith("http-nio-") && t.waitUsPerSlice() != null), "Tomcat's threads: " + threads);
+        }
         for (JsonNode b : blocks) {
             assertEquals(b.path("requests").asLong(), b.path("responses").asLong(), "nothing sent in a block is lost: " + b);
             // Little's law per block: never more users in a request than there are (that would be miscounting), and at

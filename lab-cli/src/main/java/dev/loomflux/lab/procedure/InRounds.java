@@ -30,12 +30,15 @@ import dev.loomflux.lab.result.Hlog;
 import dev.loomflux.lab.result.Result;
 import dev.loomflux.lab.result.ResultsFile;
 import dev.loomflux.lab.result.SteadyState;
+import dev.loomflux.lab.result.ThreadUse;
 import dev.loomflux.lab.telemetry.CpuCanary;
 import dev.loomflux.lab.telemetry.ProcessProbe;
+import dev.loomflux.lab.telemetry.ThreadTimes;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
@@ -283,7 +286,7 @@ public final class InRounds {
                     warmupS.getOrDefault(label, 0L), drifting.contains(name), jitShares.getOrDefault(name, Map.of()).get(v.repeat()), jit));
             TargetProfile.Profiled profiled = TargetProfile.write(dir, base, v.dumpProfile(base, noJfr), own.stream().map(b -> TimeWindow.ofMillis(b.startMs(), b.endMs())).toList(),
                     Metric.CPU_PER_REQUEST.read(r), categories, line -> log.line(label + " " + BlockRecord.where(scenario.name(), cell) + ": " + line));
-            r = r.withProfile(profiled.profile());
+            r = r.withProfile(profiled.profile()).withThreads(threads(label, own, atStart, atEnd));
             for (int i = 0; i < profiled.byWindow().size(); i++) {
                 samples.put(name + "/" + v.repeat() + "/" + (own.get(i).round() + 1 - leadInRounds), profiled.byWindow().get(i));
             }
@@ -333,6 +336,32 @@ public final class InRounds {
             return new Profile.Rate(r.rps(), length, r.maxInFlight());
         }
         return new Profile.Fixed(p.peakUsers(), length, p.think());
+    }
+
+    /**
+     * A JVM's OS threads by role over its measured blocks (each read at the block's measured start and its end), per response,
+     * the busiest role first; null where the kernel keeps no schedstat. A role whose threads neither ran nor waited 0.05 µs per
+     * response (the JVM's idle helpers) is left out.
+     */
+    private static List<ThreadUse> threads(String label, List<Block> own, Map<String, ProcessProbe.Snapshot> atStart, Map<String, ProcessProbe.Snapshot> atEnd) {
+        Map<String, ThreadTimes.Role> roles = Map.of();
+        long responses = 0;
+        for (Block b : own) {
+            ProcessProbe.Snapshot from = atStart.get(label + "/" + b.round());
+            ProcessProbe.Snapshot to = atEnd.get(label + "/" + b.round());
+            if (from != null && to != null) {
+                roles = ThreadTimes.plus(roles, to.threads().since(from.threads()));
+                responses += b.responses();
+            }
+        }
+        if (roles.isEmpty() || responses == 0) {
+            return null;
+        }
+        long n = responses;
+        return roles.entrySet().stream()
+                .map(e -> ThreadUse.of(e.getKey(), e.getValue().threads(), e.getValue().cpuNs(), e.getValue().waitNs(), e.getValue().slices(), n))
+                .filter(t -> t.cpuUsPerRequest() + t.waitUsPerRequest() >= 0.05)
+                .sorted(Comparator.comparingDouble(ThreadUse::cpuUsPerRequest).reversed()).toList();
     }
 
     /** The JIT's work from the end of a JVM's block before its measured ones to the end of its last; null without both readings. */

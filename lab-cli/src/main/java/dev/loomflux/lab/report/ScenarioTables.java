@@ -30,7 +30,7 @@ final class ScenarioTables {
         if (rows != null) {
             out.add(rows);
         }
-        out.addAll(List.of(agents(all, column), phases(all, column), jvm(all, column), pinnedStacks(all, column), CpuBreakdown.table(all, column)));
+        out.addAll(List.of(agents(all, column), phases(all, column), jvm(all, column), pinnedStacks(all, column), CpuBreakdown.table(all, column), ThreadTable.of(all, column)));
         return out;
     }
 

@@ -95,8 +95,12 @@ public record Result(@JsonUnwrapped Key key, @JsonUnwrapped Status outcome, @Jso
      *                load, per second from its first request up to its death
      * @param profile where its CPU went over the window, from its JFR recording's samples; null when none could be read
      */
-    public record Telemetry(List<PerSecond> series, JvmFacts jvm, CpuProfile profile, List<PhaseStats> phases, String telemetryError) {
-        static final Telemetry NONE = new Telemetry(null, null, null, null, null);
+    public record Telemetry(List<PerSecond> series, JvmFacts jvm, CpuProfile profile, List<PhaseStats> phases, String telemetryError, List<ThreadUse> threads) {
+        static final Telemetry NONE = new Telemetry(null, null, null, null, null, null);
+
+        public Telemetry(List<PerSecond> series, JvmFacts jvm, CpuProfile profile, List<PhaseStats> phases, String telemetryError) {
+            this(series, jvm, profile, phases, telemetryError, null);
+        }
     }
 
     /**
@@ -215,7 +219,13 @@ public record Result(@JsonUnwrapped Key key, @JsonUnwrapped Status outcome, @Jso
     /** With where its target's CPU went over the window, or none (null). */
     public Result withProfile(CpuProfile profile) {
         Telemetry t = telemetry;
-        return new Result(key, outcome, load, new Telemetry(t.series(), t.jvm(), profile, t.phases(), t.telemetryError()), files, checks, slo, visit);
+        return new Result(key, outcome, load, new Telemetry(t.series(), t.jvm(), profile, t.phases(), t.telemetryError(), t.threads()), files, checks, slo, visit);
+    }
+
+    /** With its JVM's threads by role over the measured blocks. */
+    public Result withThreads(List<ThreadUse> threads) {
+        Telemetry t = telemetry;
+        return new Result(key, outcome, load, new Telemetry(t.series(), t.jvm(), t.profile(), t.phases(), t.telemetryError(), threads), files, checks, slo, visit);
     }
 
     /** With the rows its load left in the target's copy of table item. */

@@ -9,7 +9,7 @@ import oshi.software.os.OSProcess;
 import oshi.software.os.OperatingSystem;
 
 /**
- * One process's CPU time, resident memory, collector and JIT time at a moment: read at a block's start
+ * One process's CPU time, resident memory, collector and JIT time, and its threads' scheduling, at a moment: read at a block's start
  * and end, the difference is what the block cost. The 1 s resource sampler cannot cut a 5 s block
  * at its edges; two readings can (CPU time to the kernel's 10 ms tick).
  */
@@ -19,8 +19,9 @@ public final class ProcessProbe {
      * @param gcMs  the JVM's stop-the-world collection time so far; -1 where it publishes none
      * @param jitMs the time its finished JIT compilations took so far (hsperfdata java.ci.totalTime); -1 where it publishes none
      * @param jitCompiles its JIT compilations so far; -1 where it publishes none
+     * @param threads its OS threads' time on and waiting for a CPU so far
      */
-    public record Snapshot(long cpuMs, double rssMb, double gcMs, double jitMs, long jitCompiles) {
+    public record Snapshot(long cpuMs, double rssMb, double gcMs, double jitMs, long jitCompiles, ThreadTimes threads) {
     }
 
     private final OperatingSystem os = new SystemInfo().getOperatingSystem();
@@ -38,7 +39,8 @@ public final class ProcessProbe {
             return null;
         }
         Map<String, Long> c = counters();
-        return new Snapshot(p.getKernelTime() + p.getUserTime(), p.getResidentSetSize() / 1048576.0, gcMs(c), jitMs(c), c.getOrDefault("sun.ci.totalCompiles", -1L));
+        return new Snapshot(p.getKernelTime() + p.getUserTime(), p.getResidentSetSize() / 1048576.0, gcMs(c), jitMs(c), c.getOrDefault("sun.ci.totalCompiles", -1L),
+                ThreadTimes.read(pid));
     }
 
     /**
