@@ -16,7 +16,7 @@ import java.util.stream.Collectors;
  * the CPU-per-request row of the main table says whether the total moved.
  */
 public final class CategoryChanges {
-    public static final String TITLE = "CPU per request by category (each result's JFR samples times its CPU per request, µs; no interval)";
+    public static final String TITLE = "CPU per request by category (each result's profile samples times its CPU per request, µs; no interval)";
 
     private CategoryChanges() {
     }

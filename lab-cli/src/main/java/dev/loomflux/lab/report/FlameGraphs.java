@@ -109,7 +109,7 @@ final class FlameGraphs {
     private static void categories(ObjectNode c, String id, String scenario, Map<String, Profiled> profiled) {
         boolean perRequest = profiled.values().stream().allMatch(p -> p.perRequest != null);
         String unit = perRequest ? "µs per request" : "% of samples";
-        ChartData.chart(c, id, scenario + ": where the CPU goes, " + unit + " by category (JFR samples in the measured window)", "bars", unit, "target");
+        ChartData.chart(c, id, scenario + ": where the CPU goes, " + unit + " by category (the profiles' samples in the measured window)", "bars", unit, "target");
         ArrayNode targets = c.putArray("targets");
         profiled.keySet().forEach(targets::add);
         ArrayNode series = c.putArray("series");
