@@ -1,0 +1,49 @@
+package dev.loomflux.lab;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.loomflux.lab.profile.CollapsedStacks;
+import dev.loomflux.lab.result.Results;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The default profiler (JFR) on every built-in target, in rounds: on /cpu the work method is the leaf-most app frame of most
+ * samples, and the collapsed stacks hold exactly the profile's samples.
+ */
+class CpuProfileIT {
+    private static final String APP = "dev.loomflux.targets.";
+    private static final String WORK = "dev.loomflux.targets.CpuWork.digest";
+
+    @Test
+    @Tag("slow") // ./check slow, in CI after ./check
+    void theCpuWorkIsTheTopAppFrameOnEveryTarget() throws Exception {
+        LabCli run = LabCli.of("run", "--aot-cache", "--targets", "mvc,mvc-vt,webflux,webflux-vt", "--scenario", "cpu", "--users", "4", "--rounds", "6",
+                "--lead-in-rounds", "2", "--block", "1s", "--sets", "1", "--warmup", "20s", "--cooldown", "0s", "--no-pin");
+        assertEquals(0, run.exitCode(), run.toString());
+        Path results = Results.file(run.out());
+        JsonNode all = Results.tree(run.out()).path("results");
+        assertEquals(4, all.size(), all.toString());
+        for (JsonNode result : all) {
+            JsonNode profile = result.path("profile");
+            String target = result.path("target").asText();
+            assertEquals("jfr", profile.path("profiler").asText(), target + ": " + profile);
+            CollapsedStacks stacks = CollapsedStacks.read(results.resolveSibling(profile.path("collapsed").asText()));
+            assertEquals(profile.path("samples").asLong(), stacks.samples(), target);
+            Map<String, Long> app = new TreeMap<>();
+            stacks.counts().forEach((stack, n) -> {
+                List<String> frames = Arrays.asList(stack.split(CollapsedStacks.FRAME_SEPARATOR));
+                frames.stream().filter(f -> f.startsWith(APP)).reduce((first, last) -> last).ifPresent(f -> app.merge(f, n, Long::sum));
+            });
+            assertEquals(WORK, app.entrySet().stream().max(Map.Entry.comparingByValue()).orElseThrow().getKey(), target + ": " + app);
+            assertTrue(app.get(WORK) > stacks.samples() / 2, target + ": " + app.get(WORK) + " of " + stacks.samples() + " samples in " + WORK);
+        }
+    }
+}
