@@ -39,6 +39,7 @@ class RunIT {
         assertEquals("sequential", root.path("experiment").path("design").path("kind").asText());
         assertTrue(root.path("blocks").isMissingNode() && root.path("comparisons").isMissingNode(), "a sequential run has no rounds");
         assertEquals("completed", root.path("status").asText());
+        assertEquals(Files.readString(rules), Files.readString(resultsDir(run).resolve("profile-rules.tsv")), "the run keeps the user's rules for its report");
         JsonNode env = root.path("environment");
         assertTrue(env.path("jdk").path("targets").asText().matches("2[1-9].*|[3-9][0-9].*"), env.toString());
         assertFalse(env.path("pinning").path("applied").asBoolean(true), env.toString());

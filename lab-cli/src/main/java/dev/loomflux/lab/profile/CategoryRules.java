@@ -31,20 +31,38 @@ import java.util.stream.Stream;
  */
 public final class CategoryRules {
     private static final String TABLE = "profile-categories.tsv";
+    /** A run's copy of the user's rules, beside results.json: its report colours flame graphs by them too. */
+    public static final String RUN_COPY = "profile-rules.tsv";
 
     /** @param line where the rule is in its file, for a refusal */
     private record Rule(Category category, String prefix, int line) {
     }
 
     private final List<Rule> rules;
+    /** The user's file as read, null for the lab's table alone. */
+    private final String userText;
 
-    private CategoryRules(List<Rule> rules) {
+    private CategoryRules(List<Rule> rules, String userText) {
         this.rules = List.copyOf(rules);
+        this.userText = userText;
     }
 
     /** The lab's table alone. */
     public static CategoryRules lab() {
-        return new CategoryRules(parse(labTable(), TABLE));
+        return new CategoryRules(parse(labTable(), TABLE), null);
+    }
+
+    /** The rules a run used: its copy of the user's rules ({@link #keepIn}) before the lab's, or the lab's alone. */
+    public static CategoryRules ofRun(Path runDir) {
+        Path copy = runDir.resolve(RUN_COPY);
+        return Files.isRegularFile(copy) ? withUserFile(copy) : lab();
+    }
+
+    /** Writes the user's rules into a run's directory, so that its report can be drawn again by them; nothing for the lab's alone. */
+    public void keepIn(Path runDir) throws IOException {
+        if (userText != null) {
+            Files.writeString(runDir.resolve(RUN_COPY), userText, StandardCharsets.UTF_8);
+        }
     }
 
     /** A user's rules, then the lab's. */
@@ -55,7 +73,7 @@ public final class CategoryRules {
         } catch (IOException e) {
             throw new UsageException("cannot read " + file + ": " + e.getMessage());
         }
-        return new CategoryRules(Stream.concat(parse(text, file.toString()).stream(), parse(labTable(), TABLE).stream()).toList());
+        return new CategoryRules(Stream.concat(parse(text, file.toString()).stream(), parse(labTable(), TABLE).stream()).toList(), text);
     }
 
     /** @param stack a collapsed stack: frames root first, joined by {@code ;} */

@@ -26,7 +26,8 @@ import java.util.TreeMap;
  * per target, and for each pair with a CPU-per-request winner a differential flame graph. A target's flame graph is its
  * results' collapsed stacks (both sets in the paired design) as one tree, a frame's width its µs of CPU per request (its
  * samples' share of the target's CPU per request), or its share of the samples where the results have no CPU per request.
- * Frames are coloured by the lab's category table, each by its own name.
+ * Frames are coloured by the run's category rules (the user's copy beside results.json first, then the lab's table), each by
+ * its own name.
  *
  * <p>The differential graph is the loser's tree, each frame coloured by how many µs per request more (red) or less (blue) the
  * loser spends in that method than the winner, counting every stack through it wherever it was called from. By method, not by
@@ -39,7 +40,6 @@ import java.util.TreeMap;
  */
 final class FlameGraphs {
     static final int FINEST = 1000;
-    private static final CategoryRules RULES = CategoryRules.lab();
 
     private FlameGraphs() {
     }
@@ -71,12 +71,13 @@ final class FlameGraphs {
         if (profiled.isEmpty()) {
             return;
         }
+        CategoryRules rules = CategoryRules.ofRun(dir);
         categories(charts.addObject(), id + "-categories", scenario, profiled);
         int n = 0;
         for (Profiled p : profiled.values()) {
             ObjectNode c = flame(charts.addObject(), id + "-flame-" + n++, scenario + ": " + p.target + ", CPU flame graph (" + p.samples + " samples, "
                     + p.unit() + "; click a frame to zoom, the root to return)", p.unit());
-            c.putArray("series").addObject().put("name", p.target).set("data", p.tree.frames(p.scale(), null, names(c)));
+            c.putArray("series").addObject().put("name", p.target).set("data", p.tree.frames(p.scale(), null, names(c), rules));
         }
         n = 0;
         for (PairComparison pair : winners(pairs)) {
@@ -92,7 +93,7 @@ final class FlameGraphs {
             winner.byMethod().forEach((method, us) -> more.merge(method, -us, Double::sum));
             // Full red or blue at the whole difference between the two: a method's share of it reads as the colour's depth.
             c.put("kind", "flamediff").put("a", loser.target).put("b", winner.target).put("full", Math.abs(more.get(Tree.ROOT)));
-            c.putArray("series").addObject().put("name", loser.target).set("data", loser.tree.frames(loser.scale(), more, names(c)));
+            c.putArray("series").addObject().put("name", loser.target).set("data", loser.tree.frames(loser.scale(), more, names(c), rules));
         }
     }
 
@@ -214,29 +215,29 @@ final class FlameGraphs {
          *
          * @param more null, or each method's µs per request more than another target's
          */
-        ArrayNode frames(double scale, Map<String, Double> more, Names names) {
+        ArrayNode frames(double scale, Map<String, Double> more, Names names, CategoryRules rules) {
             ArrayNode out = JsonNodeFactory.instance.arrayNode();
-            add(out, 0, 0, samples, scale, more, names);
+            add(out, 0, 0, samples, scale, more, names, rules);
             return out;
         }
 
-        private void add(ArrayNode out, long from, int depth, long root, double scale, Map<String, Double> more, Names names) {
+        private void add(ArrayNode out, long from, int depth, long root, double scale, Map<String, Double> more, Names names, CategoryRules rules) {
             ArrayNode f = out.addArray().add(round(from * scale)).add(round((from + samples) * scale)).add(depth).add(names.of(frame))
-                    .add(depth == 0 ? -1 : category(frame)).add(round(samples * scale));
+                    .add(depth == 0 ? -1 : category(frame, rules)).add(round(samples * scale));
             if (more != null) {
                 f.add(round(more.get(frame)));
             }
             long at = from;
             for (Tree callee : callees.values()) {
                 if (callee.samples * FINEST >= root) {
-                    callee.add(out, at, depth + 1, root, scale, more, names);
+                    callee.add(out, at, depth + 1, root, scale, more, names, rules);
                 }
                 at += callee.samples;
             }
         }
 
-        private static int category(String frame) {
-            Category c = RULES.classify(frame);
+        private static int category(String frame, CategoryRules rules) {
+            Category c = rules.classify(frame);
             return c == Category.OTHER ? -1 : c.ordinal();
         }
 

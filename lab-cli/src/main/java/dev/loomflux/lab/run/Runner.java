@@ -103,6 +103,11 @@ public final class Runner {
         } catch (IOException e) {
             throw new LabException("cannot create the run's results directory " + dir + ": " + whyNotCreated(dir, e), e);
         }
+        try {
+            setup.categories().keepIn(dir);
+        } catch (IOException e) {
+            throw new LabException("cannot write " + dir.resolve(CategoryRules.RUN_COPY) + ": " + e.getMessage(), e);
+        }
         CpuPlan cpus = setup.cpus();
         // The lab JVM is the driver; pin it before anything else starts so its threads inherit the set.
         long self = ProcessHandle.current().pid();

@@ -9,6 +9,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.loomflux.lab.profile.Category;
 import dev.loomflux.lab.profile.CollapsedStacks;
 import dev.loomflux.lab.result.RunRecord;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -106,6 +107,21 @@ class FlameGraphsTest {
         assertEquals(0.4, frame(diff, vt, "org.springframework.web.servlet.DispatcherServlet.doDispatch").get(6).asDouble(), 1e-9, "15.4 µs against 15.0");
         assertFalse(charts.containsKey("s0-flamediff-1"), "one CPU winner");
         assertTrue(ChartData.ids((ObjectNode) ChartData.of(run(dir), dir)).containsAll(FlameGraphs.ids("s0", List.of("mvc", "mvc-vt"), 1)));
+    }
+
+    /** A run made with --profile-rules keeps them beside results.json ({@code profile-rules.tsv}): its frames take their colours. */
+    @Test
+    void theRunsOwnRulesColourTheFrames() throws Exception {
+        RunRecord record = run(dir);
+        Files.writeString(dir.resolve("profile-rules.tsv"), "app\tjava.lang.Object.wait\n");
+        JsonNode mvc = null;
+        for (JsonNode c : ChartData.of(record, dir).path("charts")) {
+            mvc = c.path("id").asText().equals("s0-flame-0") ? c : mvc;
+        }
+        List<JsonNode> frames = new ArrayList<>();
+        mvc.path("series").get(0).path("data").forEach(frames::add);
+        assertEquals(Category.APP.ordinal(), frame(mvc, frames, "java.lang.Object.wait").get(4).asInt(), "the user's rule");
+        assertEquals(Category.DISPATCH.ordinal(), frame(mvc, frames, "org.springframework.web.servlet.DispatcherServlet.doDispatch").get(4).asInt(), "the lab's");
     }
 
     private static JsonNode frame(JsonNode chart, List<JsonNode> frames, String name) {
