@@ -3,11 +3,9 @@ package dev.loomflux.lab.compare;
 import dev.loomflux.lab.result.CpuProfile;
 import dev.loomflux.lab.result.RunRecord;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.stream.Collectors;
 
 /**
  * Where the CPU per request moved from run A to run B: per target x scenario (x set or repeat) in both whose results have a
@@ -45,10 +43,6 @@ public final class CategoryChanges {
 
     /** @return null without a profile or without µs per request (a result with no CPU figure) */
     private static Map<String, Double> usPerRequest(CpuProfile p) {
-        if (p == null || p.categories().stream().anyMatch(c -> c.usPerRequest() == null)) {
-            return null;
-        }
-        return p.categories().stream().collect(Collectors.toMap(CpuProfile.CategoryShare::category, CpuProfile.CategoryShare::usPerRequest,
-                (x, y) -> x, LinkedHashMap::new));
+        return p == null ? null : p.usPerRequest();
     }
 }

@@ -2,6 +2,7 @@ package dev.loomflux.lab.profile;
 
 import dev.loomflux.lab.UsageException;
 import java.util.Arrays;
+import java.util.Optional;
 import java.util.stream.Collectors;
 
 /**
@@ -53,12 +54,16 @@ public enum Profiler {
 
     /** A results file's {@code profile.profiler} for a sentence; the label itself where this lab knows no such profiler. */
     public static String describe(String label) {
-        return Arrays.stream(values()).filter(p -> p.label.equals(label)).findFirst().map(Profiler::described).orElse(label);
+        return ofLabel(label).map(Profiler::described).orElse(label);
+    }
+
+    private static Optional<Profiler> ofLabel(String label) {
+        return Arrays.stream(values()).filter(p -> p.label.equals(label)).findFirst();
     }
 
     /** @throws UsageException naming the flag and the choices */
     public static Profiler parse(String value, String flag) {
-        return Arrays.stream(values()).filter(p -> p.label.equals(value)).findFirst().orElseThrow(() -> new UsageException(flag + " " + value
+        return ofLabel(value).orElseThrow(() -> new UsageException(flag + " " + value
                 + ": expected one of " + Arrays.stream(values()).map(Profiler::label).collect(Collectors.joining(", "))));
     }
 }

@@ -159,12 +159,12 @@ final class CpuBreakdown {
 
     /** Each category's µs per request, the mean over the profiles that have them all; null when none has. */
     static Map<String, Double> usPerRequest(List<CpuProfile> all) {
-        List<CpuProfile> profiles = all.stream().filter(p -> p.categories().stream().allMatch(c -> c.usPerRequest() != null)).toList();
-        if (profiles.isEmpty()) {
+        List<Map<String, Double>> each = all.stream().map(CpuProfile::usPerRequest).filter(us -> us != null).toList();
+        if (each.isEmpty()) {
             return null;
         }
         Map<String, Double> mean = new LinkedHashMap<>();
-        profiles.forEach(p -> p.categories().forEach(c -> mean.merge(c.category(), c.usPerRequest() / profiles.size(), Double::sum)));
+        each.forEach(us -> us.forEach((category, v) -> mean.merge(category, v / each.size(), Double::sum)));
         return mean;
     }
 }

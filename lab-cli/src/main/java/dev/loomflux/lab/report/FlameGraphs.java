@@ -75,7 +75,7 @@ final class FlameGraphs {
         categories(charts.addObject(), id + "-categories", scenario, profiled);
         int n = 0;
         for (Profiled p : profiled.values()) {
-            ObjectNode c = flame(charts.addObject(), id + "-flame-" + n++, scenario + ": " + p.target + ", CPU flame graph (" + p.samples + " samples, "
+            ObjectNode c = flame(charts.addObject(), id + "-flame-" + n++, scenario + ": " + p.target + ", CPU flame graph (" + p.tree.samples + " samples, "
                     + p.unit() + "; click a frame to zoom, the root to return)", p.unit());
             c.putArray("series").addObject().put("name", p.target).set("data", p.tree.frames(p.scale(), null, names(c), rules));
         }
@@ -150,7 +150,7 @@ final class FlameGraphs {
      * @param perRequest each category's µs per request, the mean over the results; null when a result has none
      * @param shares     each category's share of the samples in %, over the results
      */
-    private record Profiled(String target, Map<String, Long> stacks, Tree tree, long samples, Map<String, Double> perRequest, Map<String, Double> shares) {
+    private record Profiled(String target, Map<String, Long> stacks, Tree tree, Map<String, Double> perRequest, Map<String, Double> shares) {
         /** @return null when none of the target's results has a profile whose stacks are beside results.json */
         static Profiled of(String target, List<Result> ok, Path dir) {
             List<CpuProfile> profiles = ok.stream().filter(r -> r.target().equals(target)).map(r -> r.telemetry().profile())
@@ -167,12 +167,12 @@ final class FlameGraphs {
             }
             stacks.forEach(tree::add);
             shares.replaceAll((category, samples) -> samples / tree.samples);
-            return new Profiled(target, stacks, tree, tree.samples, CpuBreakdown.usPerRequest(profiles), shares);
+            return new Profiled(target, stacks, tree, CpuBreakdown.usPerRequest(profiles), shares);
         }
 
         /** A frame's width per sample: µs per request, or % of the samples. */
         double scale() {
-            return perRequest == null ? 100.0 / samples : perRequest.values().stream().mapToDouble(Double::doubleValue).sum() / samples;
+            return perRequest == null ? 100.0 / tree.samples : perRequest.values().stream().mapToDouble(Double::doubleValue).sum() / tree.samples;
         }
 
         /** Each method's µs per request (or % of samples) over every stack through it, a recursive method once per stack. */

@@ -1,6 +1,8 @@
 package dev.loomflux.lab.result;
 
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * A result's {@code profile} (docs/results-schema.md): where its target's CPU went over the measured window, from the
@@ -19,6 +21,16 @@ public record CpuProfile(String collapsed, String profiler, long samples, long t
     public CpuProfile {
         profiler = profiler == null ? "jfr" : profiler;
         categories = List.copyOf(categories);
+    }
+
+    /** Each category's µs of CPU per request, in the profile's order; null when a category has none (no CPU figure, or wall-clock samples). */
+    public Map<String, Double> usPerRequest() {
+        if (categories.stream().anyMatch(c -> c.usPerRequest() == null)) {
+            return null;
+        }
+        Map<String, Double> us = new LinkedHashMap<>();
+        categories.forEach(c -> us.put(c.category(), c.usPerRequest()));
+        return us;
     }
 
     /**
