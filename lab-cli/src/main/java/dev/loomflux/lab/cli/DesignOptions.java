@@ -25,8 +25,16 @@ public final class DesignOptions {
                     + " verdicts need N >= 3. Default: the file's repeat, else 1.")
     Integer repeat;
 
-    @Option(names = "--rounds", paramLabel = "N", description = "Measured rounds of the paired design. Default: " + Design.DEFAULT_ROUNDS + ".")
+    @Option(names = "--rounds", paramLabel = "N", description = "The most measured rounds of the paired design: the rounds stop at a look"
+            + " once every comparison has its answer, or none can reach one by N. Default: " + Design.DEFAULT_ROUNDS + ".")
     Integer rounds;
+
+    @Option(names = "--fixed-rounds", description = "Paired: take all --rounds, with no look before the last (the design before sequential stopping).")
+    boolean fixedRounds;
+
+    @Option(names = "--time", paramLabel = "TIME", description = "Paired: the whole run's wall-clock budget, e.g. 5m; the rounds stop at the last look"
+            + " that fits in it. Default: none.")
+    String time;
 
     @Option(names = "--block", paramLabel = "TIME", description = "One target's block in a round (paired). Default: 1s.")
     String block;
@@ -46,9 +54,9 @@ public final class DesignOptions {
             throw new UsageException("--design " + design + ": expected paired or sequential");
         }
         if (design != null ? design.equals("sequential") : !fromFile.paired()) {
-            if (rounds != null || block != null || leadIn != null || leadInRounds != null) {
-                throw new UsageException((rounds != null ? "--rounds" : block != null ? "--block" : leadIn != null ? "--lead-in" : "--lead-in-rounds")
-                        + " applies to --design paired only");
+            if (rounds != null || block != null || leadIn != null || leadInRounds != null || fixedRounds || time != null) {
+                throw new UsageException((rounds != null ? "--rounds" : block != null ? "--block" : leadIn != null ? "--lead-in"
+                        : leadInRounds != null ? "--lead-in-rounds" : fixedRounds ? "--fixed-rounds" : "--time") + " applies to --design paired only");
             }
             return Design.SEQUENTIAL;
         }
@@ -70,7 +78,8 @@ public final class DesignOptions {
         if (warm < 0 || warm > Design.MAX_LEAD_IN_ROUNDS) {
             throw new UsageException("--lead-in-rounds " + warm + ": expected 0.." + Design.MAX_LEAD_IN_ROUNDS);
         }
-        Design paired = Design.paired(n, b, l, warm);
+        Duration budget = time != null ? Flags.duration("--time", time, false) : fromFile.budget();
+        Design paired = Design.paired(n, b, l, warm).stopping(fixedRounds || fromFile.paired() && fromFile.fixedRounds(), budget);
         return design != null || fromFile.named() ? paired : paired.byDefault();
     }
 

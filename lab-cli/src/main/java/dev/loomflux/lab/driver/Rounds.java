@@ -34,6 +34,11 @@ public record Rounds(List<Target> targets, String path, Profile block, List<List
         void started(String target, int round);
 
         void ended(Block block);
+
+        /** Asked before a round's first block starts: false ends the rounds before it (a sequential run's stop). */
+        default boolean more(int round) {
+            return true;
+        }
     }
 
     public Rounds {

@@ -21,8 +21,12 @@ import java.time.Duration;
  * @param named        whether the user chose it by name ({@code --design}, {@code design:}) rather than took the default
  * @param fallback     when the default gave way to the sequential design, what interleaved rounds would have needed
  *                     (for the run log); null otherwise
+ * @param fixedRounds  paired: take every one of {@code rounds}; otherwise they are a cap, and the rounds stop at a look once
+ *                     the comparisons have their answer (docs/statistics.md, "Stopping when the answer is known")
+ * @param budget       paired: the whole run's wall-clock budget ({@code --time}), which the rounds stop within; null for none
  */
-public record Design(Scheme kind, int rounds, Duration block, Duration leadIn, int leadInRounds, boolean named, String fallback) {
+public record Design(Scheme kind, int rounds, Duration block, Duration leadIn, int leadInRounds, boolean named, String fallback, boolean fixedRounds,
+                     Duration budget) {
     public enum Scheme { PAIRED, SEQUENTIAL }
 
     /**
@@ -76,6 +80,11 @@ public record Design(Scheme kind, int rounds, Duration block, Duration leadIn, i
     public static final int MAX_ROUNDS = 1000;
 
     public static final Design SEQUENTIAL = new Design(Scheme.SEQUENTIAL, 0, Duration.ZERO, Duration.ZERO, 0);
+
+    /** Without a choice of fixed rounds or a budget: rounds that stop once decided, no budget. */
+    public Design(Scheme kind, int rounds, Duration block, Duration leadIn, int leadInRounds, boolean named, String fallback) {
+        this(kind, rounds, block, leadIn, leadInRounds, named, fallback, false, null);
+    }
     public static final Design PAIRED = new Design(Scheme.PAIRED, DEFAULT_ROUNDS, DEFAULT_BLOCK, DEFAULT_LEAD_IN, LEAD_IN);
     /** What a run that names no design starts from: {@link #PAIRED}, not named. */
     public static final Design DEFAULT = PAIRED.byDefault();
@@ -114,7 +123,12 @@ public record Design(Scheme kind, int rounds, Duration block, Duration leadIn, i
 
     /** The same design, taken by default rather than named. */
     public Design byDefault() {
-        return new Design(kind, rounds, block, leadIn, leadInRounds, false, null);
+        return new Design(kind, rounds, block, leadIn, leadInRounds, false, null, fixedRounds, budget);
+    }
+
+    /** The same design with fixed rounds or rounds that stop once decided, and a time budget (null: none). */
+    public Design stopping(boolean fixed, Duration time) {
+        return new Design(kind, rounds, block, leadIn, leadInRounds, named, fallback, fixed, time);
     }
 
     /**
@@ -131,8 +145,8 @@ public record Design(Scheme kind, int rounds, Duration block, Duration leadIn, i
     }
 
     public String describe() {
-        return paired() ? "paired: " + rounds + " rounds x " + block.toMillis() / 1000.0 + " s per target (each after " + leadIn.toSeconds()
+        return paired() ? "paired: " + (fixedRounds ? "" : "up to ") + rounds + " rounds x " + block.toMillis() / 1000.0 + " s per target (each after " + leadIn.toSeconds()
                 + " s of unmeasured load), after " + leadInRounds + " lead-in rounds"
-                : "sequential";
+                + (budget == null ? "" : ", within " + budget.toSeconds() + " s") : "sequential";
     }
 }

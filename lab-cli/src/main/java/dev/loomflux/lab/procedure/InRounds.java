@@ -25,10 +25,13 @@ import dev.loomflux.lab.profile.TimeWindow;
 import dev.loomflux.lab.result.BlockRecord;
 import dev.loomflux.lab.result.FlowResult;
 import dev.loomflux.lab.result.Metric;
+import dev.loomflux.lab.sut.TargetSpec;
 import dev.loomflux.lab.verdict.Comparisons;
+import dev.loomflux.lab.verdict.Stopping;
 import dev.loomflux.lab.result.Hlog;
 import dev.loomflux.lab.result.Result;
 import dev.loomflux.lab.result.ResultsFile;
+import dev.loomflux.lab.result.RoundsStop;
 import dev.loomflux.lab.result.SteadyState;
 import dev.loomflux.lab.result.ThreadUse;
 import dev.loomflux.lab.telemetry.CpuCanary;
@@ -50,7 +53,9 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 import java.util.function.ToIntFunction;
+import java.util.stream.Collectors;
 import org.HdrHistogram.Histogram;
 
 /**
@@ -94,8 +99,10 @@ public final class InRounds {
      * @param load  the block's profile and the warmup's budget; its suffix tells a sweep cell's files apart, compileFirst
      *              whether the JVMs are cold (a sweep's later cells only settle at their own load)
      * @param cell  a sweep's cell, or null
+     * @param deadline when this scenario's (cell's) rounds should have ended, epoch ms, for the run's time budget; Long.MAX_VALUE for none
      */
-    public void run(List<TargetVisit> visits, Scenario scenario, Measurer.Load load, Map<String, Integer> cell, long seed) {
+    public void run(List<TargetVisit> visits, Scenario scenario, Measurer.Load load, Map<String, Integer> cell, long seed, long deadline) {
+        long begun = System.currentTimeMillis();
         Map<String, Warmup.Outcome> warmups = new HashMap<>();
         Map<String, Long> warmupS = new HashMap<>();
         for (TargetVisit v : compileOrder(visits, TargetVisit::repeat)) {
@@ -123,15 +130,18 @@ public final class InRounds {
         }
         Design design = experiment.design();
         int total = design.rounds() + design.leadInRounds();
+        Stopping stopping = design.fixedRounds() ? null
+                : new Stopping(design.rounds(), experiment.targets().stream().map(TargetSpec::name).toList(), driver.latencyStepMs());
         Rounds rounds = new Rounds(alive.stream().map(v -> new Rounds.Target(label(v), v.base())).toList(), scenario.path(),
                 block(load.profile(), design), Rounds.shuffled(alive.size(), total, seed), threads, Measurer.REQUEST_TIMEOUT,
                 design.leadIn(), scenario.mix());
         String base = "rounds." + scenario.name() + load.suffix();
         String yaml = driver.export(rounds, "loomflux-" + base).write(dir, base);
-        log.line(BlockRecord.where(scenario.name(), cell) + ": " + design.rounds() + " rounds of " + design.block().toMillis() / 1000.0 + " s blocks (each after "
+        log.line(BlockRecord.where(scenario.name(), cell) + ": " + (stopping == null ? "" : "up to ") + design.rounds() + " rounds of " + design.block().toMillis() / 1000.0 + " s blocks (each after "
                 + design.leadIn().toSeconds() + " s of unmeasured load) after " + design.leadInRounds()
                 + " lead-in rounds, every target once per round in a new random order (seed " + seed + ")"
-                + (experiment.repeat() > 1 ? ", the " + experiment.repeat() + " sets of JVMs in the same rounds" : ""));
+                + (experiment.repeat() > 1 ? ", the " + experiment.repeat() + " sets of JVMs in the same rounds" : "")
+                + (stopping == null ? "" : ", looked at after rounds " + stopping.planned().stream().map(String::valueOf).collect(Collectors.joining(", "))));
 
         Map<String, ProcessProbe> probes = new HashMap<>();
         alive.forEach(v -> probes.put(label(v), new ProcessProbe(v.pid())));
@@ -146,7 +156,9 @@ public final class InRounds {
         });
         List<Block> blocks;
         try {
-            blocks = rounds(rounds, alive.size(), scenario, design, probes, atStart, atEnd);
+            Looking looking = stopping == null ? null
+                    : new Looking(stopping, ended -> records(alive, scenario, cell, load.profile(), ended, atStart, atEnd), deadline);
+            blocks = rounds(rounds, alive.size(), scenario, design, probes, atStart, atEnd, looking);
         } catch (LabException e) {
             // "cannot connect" to one target fails the rounds of all: each gets the reason, the run goes on with the next scenario.
             log.line(scenario.name() + ": rounds failed: " + e.getMessage());
@@ -156,7 +168,64 @@ public final class InRounds {
         if (stop.requested()) {
             return;
         }
-        finish(alive, scenario, load, cell, blocks, atStart, atEnd, yaml, warmups, warmupS);
+        RoundsStop stopped = null;
+        if (stopping != null) {
+            int measured = blocks.stream().mapToInt(Block::round).max().orElse(-1) + 1 - design.leadInRounds();
+            double level = stopping.finalLevel(Math.max(0, measured));
+            String why = stopping.why() != null ? stopping.why() : measured >= design.rounds() ? Stopping.CAP : "the run was stopped";
+            stopped = new RoundsStop(scenario.name(), cell, Math.max(0, measured), design.rounds(), why, level, stopping.looks(),
+                    Result.round((lastEnd(blocks) - begun) / 1000.0));
+            log.line(String.format(Locale.ROOT, "%s: rounds stopped after %d of %d: %s (intervals at level %.4f, so that every look's together keep 95%%)",
+                    BlockRecord.where(scenario.name(), cell), stopped.rounds(), stopped.cap(), why, level));
+        }
+        finish(alive, scenario, load, cell, blocks, atStart, atEnd, yaml, warmups, warmupS, stopped);
+    }
+
+    private static long lastEnd(List<Block> blocks) {
+        return blocks.stream().mapToLong(Block::endMs).max().orElse(System.currentTimeMillis());
+    }
+
+    /**
+     * The sequential rule at work during the rounds: at each look, the blocks so far as results.json would hold them, judged by
+     * {@link Stopping}; once it says stop, no further round starts.
+     */
+    private final class Looking {
+        private final Stopping stopping;
+        private final Function<List<Block>, List<BlockRecord>> records;
+        private final long deadline;
+        private final List<Block> ended = Collections.synchronizedList(new ArrayList<>());
+        private volatile int lastRound = Integer.MAX_VALUE;
+        private long firstStart = -1;
+
+        Looking(Stopping stopping, Function<List<Block>, List<BlockRecord>> records, long deadline) {
+            this.stopping = stopping;
+            this.records = records;
+            this.deadline = deadline;
+        }
+
+        /** A block ended; after a round's last block at a look, judge the rounds so far. */
+        void ended(Block b, int targets) {
+            ended.add(b);
+            int leadInRounds = experiment.design().leadInRounds();
+            if (b.round() == leadInRounds && firstStart < 0) {
+                firstStart = b.startMs();
+            }
+            int measured = b.round() + 1 - leadInRounds;
+            if (b.position() != targets - 1 || measured <= 0 || !stopping.isLook(measured)) {
+                return;
+            }
+            long now = System.currentTimeMillis();
+            double perRound = firstStart < 0 ? 0 : (now - firstStart) / 1000.0 / measured;
+            double left = deadline == Long.MAX_VALUE ? Double.POSITIVE_INFINITY : (deadline - now) / 1000.0;
+            Stopping.Look look = stopping.look(measured, records.apply(List.copyOf(ended)), perRound, left);
+            if (look.stop() != null) {
+                lastRound = b.round();
+            }
+        }
+
+        boolean more(int round) {
+            return round <= lastRound;
+        }
     }
 
     /**
@@ -201,7 +270,7 @@ public final class InRounds {
     }
 
     private List<Block> rounds(Rounds rounds, int targets, Scenario scenario, Design design, Map<String, ProcessProbe> probes,
-                               Map<String, ProcessProbe.Snapshot> atStart, Map<String, ProcessProbe.Snapshot> atEnd) {
+                               Map<String, ProcessProbe.Snapshot> atStart, Map<String, ProcessProbe.Snapshot> atEnd, Looking looking) {
         // Read where the measured part starts, not at the lead-in's start: the lead-in's CPU over the block's responses
         // reads every block's CPU per request high (docs/reproducibility.md, "Why the default measures 1 s blocks").
         ScheduledExecutorService reader = Executors.newSingleThreadScheduledExecutor();
@@ -226,8 +295,17 @@ public final class InRounds {
                     if (b.position() == targets - 1) {
                         log.status(b.round() < design.leadInRounds()
                                 ? String.format(Locale.ROOT, "  %s lead-in round %d of %d", scenario.name(), b.round() + 1, design.leadInRounds())
-                                : String.format(Locale.ROOT, "  %s round %d of %d", scenario.name(), b.round() + 1 - design.leadInRounds(), design.rounds()));
+                                : String.format(Locale.ROOT, "  %s round %d of %s%d", scenario.name(), b.round() + 1 - design.leadInRounds(),
+                                looking == null ? "" : "up to ", design.rounds()));
                     }
+                    if (looking != null) {
+                        looking.ended(b, targets);
+                    }
+                }
+
+                @Override
+                public boolean more(int round) {
+                    return looking == null || looking.more(round);
                 }
             });
         } finally {
@@ -237,20 +315,9 @@ public final class InRounds {
 
     /** Each target's result over its blocks, and the blocks, into results.json. */
     private void finish(List<TargetVisit> alive, Scenario scenario, Measurer.Load load, Map<String, Integer> cell, List<Block> blocks, Map<String, ProcessProbe.Snapshot> atStart,
-                        Map<String, ProcessProbe.Snapshot> atEnd, String yaml, Map<String, Warmup.Outcome> warmups, Map<String, Long> warmupS) {
-        Map<String, TargetVisit> byLabel = new HashMap<>();
-        alive.forEach(v -> byLabel.put(label(v), v));
+                        Map<String, ProcessProbe.Snapshot> atEnd, String yaml, Map<String, Warmup.Outcome> warmups, Map<String, Long> warmupS, RoundsStop stopped) {
         int leadInRounds = experiment.design().leadInRounds();
-        List<BlockRecord> records = new ArrayList<>();
-        for (Block b : blocks) {
-            if (b.round() >= leadInRounds) {
-                String key = b.target() + "/" + b.round();
-                TargetVisit v = byLabel.get(b.target());
-                records.add(record(scenario, cell, users(load.profile()), thinkMs(load.profile()), v.spec().name(), v.repeat(), b,
-                        b.round() + 1 - leadInRounds, canary == null ? null : canary.microsIn(b.startMs(), b.endMs()), atStart.get(key), atEnd.get(key),
-                        atEnd.get(b.target() + "/" + (b.round() - 1))));
-            }
-        }
+        List<BlockRecord> records = records(alive, scenario, cell, load.profile(), blocks, atStart, atEnd);
         Set<String> drifting = Comparisons.drifting(records, alive.stream().map(v -> v.spec().name()).distinct().toList());
         Map<String, Map<Integer, Double>> jitShares = Comparisons.jitShares(records);
         Map<String, String> compiling = Comparisons.compiling(jitShares);
@@ -299,7 +366,7 @@ public final class InRounds {
             Map<String, Long> own = samples.get(b.target() + "/" + b.set() + "/" + b.round());
             return own == null ? b : b.withCategories(own);
         });
-        results.addRounds(perTarget, records);
+        results.addRounds(perTarget, records, stopped);
         if (progress != null) {
             alive.forEach(v -> progress.unitDone());
         }
@@ -309,6 +376,25 @@ public final class InRounds {
             log.line(BlockRecord.where(scenario.name(), cell) + ": " + String.join(", ", drifting) + " drifted across the rounds against every other target: no verdict for "
                     + (drifting.size() == 1 ? "it" : "them"));
         }
+    }
+
+    /** The measured blocks as results.json holds them, each with its JVM's readings at its edges. */
+    private List<BlockRecord> records(List<TargetVisit> alive, Scenario scenario, Map<String, Integer> cell, Profile profile, List<Block> blocks,
+                                      Map<String, ProcessProbe.Snapshot> atStart, Map<String, ProcessProbe.Snapshot> atEnd) {
+        Map<String, TargetVisit> byLabel = new HashMap<>();
+        alive.forEach(v -> byLabel.put(label(v), v));
+        int leadInRounds = experiment.design().leadInRounds();
+        List<BlockRecord> records = new ArrayList<>();
+        for (Block b : blocks) {
+            if (b.round() >= leadInRounds) {
+                String key = b.target() + "/" + b.round();
+                TargetVisit v = byLabel.get(b.target());
+                records.add(record(scenario, cell, users(profile), thinkMs(profile), v.spec().name(), v.repeat(), b,
+                        b.round() + 1 - leadInRounds, canary == null ? null : canary.microsIn(b.startMs(), b.endMs()), atStart.get(key), atEnd.get(key),
+                        atEnd.get(b.target() + "/" + (b.round() - 1))));
+            }
+        }
+        return records;
     }
 
     private static Result failed(TargetVisit v, Scenario scenario, Map<String, Integer> cell, String why) {

@@ -3,6 +3,7 @@ package dev.loomflux.lab.report;
 import dev.loomflux.lab.result.Environment;
 import dev.loomflux.lab.result.ExperimentDescription;
 import dev.loomflux.lab.result.Result;
+import dev.loomflux.lab.result.RoundsStop;
 import dev.loomflux.lab.result.RunRecord;
 import dev.loomflux.lab.result.SteadyState;
 import dev.loomflux.lab.stats.Paired;
@@ -11,6 +12,7 @@ import dev.loomflux.lab.verdict.Comparisons;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 
@@ -44,13 +46,17 @@ final class Caveats {
         boolean paired = root.comparisons() != null && !root.comparisons().isEmpty();
         if (paired) {
             ExperimentDescription.DesignDescription d = root.experiment().design();
-            out.add(Paragraph.bullet("Paired design: every target's JVM was started and warmed first, then all were measured in " + d.rounds() + " rounds of "
+            out.add(Paragraph.bullet("Paired design: every target's JVM was started and warmed first, then all were measured in "
+                    + (root.stops() != null ? "up to " : "") + d.rounds() + " rounds of "
                     + Cells.num(d.blockS()) + " s blocks, one block per target per round in a new random order; verdicts come from per-round "
                     + "ratios (95% Wilcoxon intervals) and need the whole interval beyond " + Cells.num(Stats.MIN_EFFECT_PCT) + "%. "
                     + (root.jvmsPerTarget() > 1 ? root.jvmsPerTarget() + " sets of JVMs were measured in the same rounds and pooled round by round; a winner "
                     + "only where every set shows it."
                     : "One set of JVMs: the ratios hold for these JVMs; JVM-to-JVM variation (each JIT compiles its own way) is not covered, "
                     + "--sets 2 or more samples it.")));
+            if (root.stops() != null) {
+                root.stops().forEach(st -> out.add(Paragraph.bullet(stopped(st))));
+            }
             if (root.jvmsPerTarget() > 1 && root.blocks() != null) {
                 out.add(Paragraph.bullet(jvmSpread(root) + " A ratio between two targets carries such differences of both its targets' JVMs, which the intervals "
                         + "above, over rounds, do not cover; more sets (--sets) average them (docs/reproducibility.md)."));
@@ -205,5 +211,19 @@ final class Caveats {
         }
         return " It died " + (last.t() + 1) + " s after its first request, at " + Cells.num(last.users()) + " users"
                 + (held.isEmpty() ? "" : "; its last second: " + String.join(", ", held)) + " (its resource charts end there).";
+    }
+
+    /**
+     * "json: the rounds stopped after 15 of 45 (every comparison has an outcome), 3:05 after its warmup began; looks after
+     * rounds 10 (4 open) and 15 (none open); the intervals are at level 0.0047, the 5% the looks share."
+     */
+    static String stopped(RoundsStop st) {
+        List<String> looks = st.looks().stream().filter(l -> l.open() >= 0)
+                .map(l -> l.round() + " (" + (l.open() == 0 ? "none" : String.valueOf(l.open())) + " open)").toList();
+        return String.format(Locale.ROOT, "%s: the rounds stopped after %d of %d (%s), %d:%02d after its warmup began; %s; the intervals are at "
+                        + "level %.4f, what the looks left of 5%%, so that all of them together cover the truth 95%% of the time "
+                        + "(docs/statistics.md, \"Stopping when the answer is known\").", st.where(), st.rounds(), st.cap(), st.reason(),
+                (int) st.seconds() / 60, (int) st.seconds() % 60, looks.isEmpty() ? "no look before" : "looks after rounds " + String.join(", ", looks),
+                st.level());
     }
 }

@@ -29,9 +29,10 @@ final class Configuration {
         rows.add(List.of("warmup / cooldown / repeat", Cells.num(exp.warmupS()) + " s / " + Cells.num(exp.cooldownS()) + " s / " + root.jvmsPerTarget()));
         if (exp.design() != null) {
             rows.add(List.of("design", "paired".equals(exp.design().kind())
-                    ? "paired: " + exp.design().rounds() + " rounds of " + Cells.num(exp.design().blockS()) + " s blocks per target"
+                    ? "paired: " + (Boolean.FALSE.equals(exp.design().fixedRounds()) ? "up to " : "") + exp.design().rounds() + " rounds of " + Cells.num(exp.design().blockS()) + " s blocks per target"
                     + (exp.design().leadInS() == null ? "" : " (each after " + Cells.num(exp.design().leadInS()) + " s of unmeasured load)") + " after "
                     + exp.design().leadInRounds() + " lead-in round (the profile's duration is not used)"
+                    + (exp.design().budgetS() == null ? "" : ", within " + Cells.num(exp.design().budgetS()) + " s for the whole run")
                     : "sequential"));
         }
         if (exp.driver() != null) {

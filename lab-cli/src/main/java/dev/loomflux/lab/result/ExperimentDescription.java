@@ -21,8 +21,14 @@ public record ExperimentDescription(String name, List<TargetDescription> targets
         }
     }
 
-    /** How the targets were measured against each other; rounds, block and lead-ins only for the paired design. */
-    public record DesignDescription(String kind, Integer rounds, Double blockS, Double leadInS, Integer leadInRounds) {
+    /**
+     * How the targets were measured against each other; rounds, block and lead-ins only for the paired design, whose rounds
+     * are a cap unless {@code fixedRounds} (schema 17), within {@code budgetS} of the whole run where one was given.
+     */
+    public record DesignDescription(String kind, Integer rounds, Double blockS, Double leadInS, Integer leadInRounds, Boolean fixedRounds, Double budgetS) {
+        public DesignDescription(String kind, Integer rounds, Double blockS, Double leadInS, Integer leadInRounds) {
+            this(kind, rounds, blockS, leadInS, leadInRounds, null, null);
+        }
     }
 
     /** Measured in interleaved rounds, its JVMs in sets (not a method Jackson writes: it is no getter). */

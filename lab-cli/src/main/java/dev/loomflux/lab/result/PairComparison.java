@@ -22,9 +22,13 @@ import java.util.Map;
  *                       way) or "undecided"
  * @param roundsToSettle for an undecided one, the rounds likely to settle it at the same spread; absent otherwise
  * @param note           why there is no winner although the interval would give one (drift, sets that disagree); absent otherwise
+ * @param level          the interval's two-sided level where the rounds stopped at a look of a sequential run (the 5% that the
+ *                       looks share, docs/statistics.md, "Stopping when the answer is known"); absent for a fixed run's 5%
+ * @param reachedAt      the look (measured rounds) from which the outcome held at every later look; absent when undecided or
+ *                       when the rounds were fixed
  */
 public record PairComparison(String scenario, Map<String, Integer> cell, String flow, String step, String request, String metric, String a, String b, Double ratio,
-                             List<Double> ci, int rounds, String outcome, Integer roundsToSettle, String note) {
+                             List<Double> ci, int rounds, String outcome, Integer roundsToSettle, String note, Double level, Integer reachedAt) {
     public static final String A = "a";
     public static final String B = "b";
     public static final String EQUIVALENT = "equivalent";
@@ -33,6 +37,12 @@ public record PairComparison(String scenario, Map<String, Integer> cell, String 
     public PairComparison {
         cell = cell == null ? null : Collections.unmodifiableMap(new LinkedHashMap<>(cell));
         ci = List.copyOf(ci);
+    }
+
+    /** At a fixed run's 5%. */
+    public PairComparison(String scenario, Map<String, Integer> cell, String flow, String step, String request, String metric, String a, String b, Double ratio,
+                          List<Double> ci, int rounds, String outcome, Integer roundsToSettle, String note) {
+        this(scenario, cell, flow, step, request, metric, a, b, ratio, ci, rounds, outcome, roundsToSettle, note, null, null);
     }
 
     /** Of a scenario's requests together, as of every scenario that is not a flow. */
@@ -58,7 +68,17 @@ public record PairComparison(String scenario, Map<String, Integer> cell, String 
 
     /** The same without its note, as a line that gives the note below it says it. */
     public PairComparison withoutNote() {
-        return new PairComparison(scenario, cell, flow, step, request, metric, a, b, ratio, ci, rounds, outcome, roundsToSettle, null);
+        return new PairComparison(scenario, cell, flow, step, request, metric, a, b, ratio, ci, rounds, outcome, roundsToSettle, null, level, reachedAt);
+    }
+
+    /** The same at a look's level ({@code level}), its outcome held from {@code reachedAt}'s look on (null: undecided). */
+    public PairComparison sequential(double level, Integer reachedAt) {
+        return new PairComparison(scenario, cell, flow, step, request, metric, a, b, ratio, ci, rounds, outcome, roundsToSettle, note, level, reachedAt);
+    }
+
+    /** The comparison's identity across looks: where, what and which pair. */
+    public String key() {
+        return where() + "|" + metric + "|" + a + "|" + b;
     }
 
     public Metric metricKind() {
@@ -84,14 +104,19 @@ public record PairComparison(String scenario, Map<String, Integer> cell, String 
                 double r = aBetter == higher ? ratio : 1 / ratio;
                 double lo = aBetter == higher ? ci.get(0) : 1 / ci.get(1);
                 double hi = aBetter == higher ? ci.get(1) : 1 / ci.get(0);
-                yield higher ? winner + " ahead of " + loser + " on " + words + " by " + pct(r - 1) + " (95% CI " + pct(lo - 1) + " to " + pct(hi - 1) + ")"
+                yield higher ? winner + " ahead of " + loser + " on " + words + " by " + pct(r - 1) + " (95% CI " + pct(lo - 1) + " to " + pct(hi - 1) + from() + ")"
                         : winner + " ahead of " + loser + " on " + words + ": " + pct(1 - 1 / r) + " lower (95% CI " + pct(1 - 1 / lo) + " to "
-                        + pct(1 - 1 / hi) + ")";
+                        + pct(1 - 1 / hi) + from() + ")";
             }
-            case EQUIVALENT -> a + " and " + b + " equivalent on " + words + " within 5% (" + a + "/" + b + " " + ratioText() + ")";
+            case EQUIVALENT -> a + " and " + b + " equivalent on " + words + " within 5% (" + a + "/" + b + " " + ratioText() + from() + ")";
             default -> words + " undecided between " + a + " and " + b + " (" + a + "/" + b + " " + ratioText() + ")"
                     + (note != null ? ": " + note : roundsToSettle != null ? "; about " + roundsToSettle + " rounds would likely settle it" : "");
         };
+    }
+
+    /** "; from round 15": where a sequential run's outcome was reached. */
+    private String from() {
+        return reachedAt == null ? "" : "; from round " + reachedAt;
     }
 
     private String ratioText() {

@@ -27,6 +27,7 @@ public final class ResultsFile {
     private List<CapacityMedian> capacitySummary;
     private SweepMap sweep;
     private final List<BlockRecord> blocks = new ArrayList<>();
+    private final List<RoundsStop> stops = new ArrayList<>();
     private List<PairComparison> comparisons;
 
     public ResultsFile(Path dir, String runId, Environment environment, ExperimentDescription experiment) {
@@ -64,11 +65,18 @@ public final class ResultsFile {
         this.capacitySummary = List.copyOf(medians);
     }
 
-    /** One scenario's rounds, written at once with the results they make. */
-    public synchronized void addRounds(List<Result> perTarget, List<BlockRecord> measured) {
+    /** One scenario's rounds, written at once with the results they make and, in a sequential run, where they stopped (else null). */
+    public synchronized void addRounds(List<Result> perTarget, List<BlockRecord> measured, RoundsStop stop) {
         results.addAll(perTarget);
         blocks.addAll(measured);
+        if (stop != null) {
+            stops.add(stop);
+        }
         write();
+    }
+
+    public synchronized List<RoundsStop> stops() {
+        return List.copyOf(stops);
     }
 
     public synchronized List<BlockRecord> blocks() {
@@ -94,7 +102,7 @@ public final class ResultsFile {
     public synchronized RunRecord snapshot() {
         return new RunRecord(RunRecord.SCHEMA, runId, status, startedAt, finishedAt, environment, experiment, results, summary, capacity,
                 capacitySummary, sweep,
-                blocks.isEmpty() ? null : List.copyOf(blocks), comparisons);
+                blocks.isEmpty() ? null : List.copyOf(blocks), comparisons, stops.isEmpty() ? null : List.copyOf(stops));
     }
 
     private void write() {

@@ -12,9 +12,17 @@ import java.util.List;
  */
 public record RunRecord(int schema, String runId, String status, String startedAt, String finishedAt, Environment environment,
                         ExperimentDescription experiment, List<Result> results, RepeatSummary summary, List<CapacitySearchResult> capacity,
-                        List<CapacityMedian> capacitySummary, SweepMap sweep, List<BlockRecord> blocks, List<PairComparison> comparisons) {
+                        List<CapacityMedian> capacitySummary, SweepMap sweep, List<BlockRecord> blocks, List<PairComparison> comparisons,
+                        List<RoundsStop> stops) {
     /** The results.json schema this lab writes, {@value}; history, one entry per version: docs/results-schema.md. */
-    public static final int SCHEMA = 16;
+    public static final int SCHEMA = 17;
+
+    /** Without stops: a run of fixed rounds, or of schema 16 and before. */
+    public RunRecord(int schema, String runId, String status, String startedAt, String finishedAt, Environment environment, ExperimentDescription experiment,
+                     List<Result> results, RepeatSummary summary, List<CapacitySearchResult> capacity, List<CapacityMedian> capacitySummary, SweepMap sweep,
+                     List<BlockRecord> blocks, List<PairComparison> comparisons) {
+        this(schema, runId, status, startedAt, finishedAt, environment, experiment, results, summary, capacity, capacitySummary, sweep, blocks, comparisons, null);
+    }
 
     /** In the paired design a result's JVM is its set: the run stamps it as a repeat, and schema 11 and before wrote it as one. */
     public RunRecord {

@@ -15,7 +15,7 @@ import dev.loomflux.lab.result.Result;
 import dev.loomflux.lab.result.ResultsFile;
 import dev.loomflux.lab.sut.LaunchSettings;
 import dev.loomflux.lab.sut.TargetSpec;
-import dev.loomflux.lab.verdict.Comparisons;
+import dev.loomflux.lab.verdict.Stopping;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -47,6 +47,8 @@ final class PairedRun implements DesignRun {
 
     private final Experiment experiment;
     private final Consumer<Duration> pause;
+    /** When the run began, for its time budget: the design is run as soon as it is made. */
+    private final long startedMs = System.currentTimeMillis();
 
     /**
      * @param experiment the experiment as the run starts it (a sweep's targets are its variants)
@@ -87,6 +89,8 @@ final class PairedRun implements DesignRun {
             }
             pause.accept(experiment.idle());
             Sweep sweep = experiment.sweep();
+            int units = experiment.scenarios().size() * (sweep == null ? 1 : sweep.cells().size());
+            int unit = 0;
             for (Scenario base : experiment.scenarios()) {
                 List<Map<String, Integer>> cells = sweep == null ? List.of(Map.of()) : sweep.cells();
                 for (int i = 0; i < cells.size(); i++) {
@@ -100,12 +104,25 @@ final class PairedRun implements DesignRun {
                             : new Measurer.Load(sweep.profile(experiment.profile(), cell), i == 0 ? experiment.warmup() : sweep.cellWarmup(), i == 0,
                             SweepCells.cellSuffix(cell, scenario));
                     rounds.run(visits, scenario, load, sweep == null ? null : cell,
-                            s.runId().hashCode() * 31L + scenario.name().hashCode() + cell.hashCode());
+                            s.runId().hashCode() * 31L + scenario.name().hashCode() + cell.hashCode(), deadline(units - unit++));
                 }
             }
         } finally {
             visits.forEach(TargetVisit::close);
         }
+    }
+
+    /**
+     * When the next scenario's (cell's) rounds should end, of {@code left} still to run: an equal share of what is left of the
+     * run's time budget ({@code --time}), counted from the run's start; Long.MAX_VALUE without a budget.
+     */
+    private long deadline(int left) {
+        if (experiment.design().budget() == null) {
+            return Long.MAX_VALUE;
+        }
+        long now = System.currentTimeMillis();
+        long end = startedMs + experiment.design().budget().toMillis();
+        return now + Math.max(0, end - now) / Math.max(1, left);
     }
 
     /** Starts every JVM of every set, a few at a time; each one started goes into {@code visits}, to be stopped however the run ends. */
@@ -162,7 +179,8 @@ final class PairedRun implements DesignRun {
     @Override
     public void compare(Session s) {
         ResultsFile results = s.results();
-        results.comparisons(Comparisons.of(results.blocks(), experiment.targets().stream().map(TargetSpec::name).toList(), s.run().driver().latencyStepMs()));
+        List<String> names = experiment.targets().stream().map(TargetSpec::name).toList();
+        results.comparisons(Stopping.reached(results.blocks(), names, s.run().driver().latencyStepMs(), results.stops()));
         s.procedure().fromRounds(results.snapshot().results(), results.snapshot().comparisons());
     }
 

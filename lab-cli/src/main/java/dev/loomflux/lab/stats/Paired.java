@@ -72,6 +72,14 @@ public record Paired(double ratio, double low, double high, int rounds, Decision
      *             holds for the whole run; added to the rounds' half-widths in quadrature
      */
     public static Paired of(double[] a, double[] b, boolean higherIsBetter, double resolution, double jvms) {
+        return of(a, b, higherIsBetter, resolution, jvms, Stats.ALPHA);
+    }
+
+    /**
+     * At a two-sided level other than 5%: a look's of a sequential run ({@link AlphaSpending}); {@code jvms} is then a
+     * half-width at that level too.
+     */
+    public static Paired of(double[] a, double[] b, boolean higherIsBetter, double resolution, double jvms, double level) {
         if (a.length != b.length) {
             throw new IllegalArgumentException("rounds differ: " + a.length + " and " + b.length);
         }
@@ -88,9 +96,9 @@ public record Paired(double ratio, double low, double high, int rounds, Decision
         }
         double[] walsh = walshAverages(logs);
         double estimate = median(walsh);
-        int k = lowerRank(n, Stats.ALPHA);
+        int k = lowerRank(n, level);
         if (k == 0) {
-            // Too few rounds for any 95% interval: say so with the widest honest one, the range.
+            // Too few rounds for any interval at the level: say so with the widest honest one, the range.
             return new Paired(Math.exp(estimate), Math.exp(walsh[0]), Math.exp(walsh[walsh.length - 1]), n, Decision.UNDECIDED, 1, 0, 0);
         }
         double widening = widening(logs);

@@ -5,6 +5,7 @@ import dev.loomflux.lab.result.Metric;
 import dev.loomflux.lab.result.PairComparison;
 import dev.loomflux.lab.result.Result;
 import dev.loomflux.lab.result.ScenarioPart;
+import dev.loomflux.lab.stats.AlphaSpending;
 import dev.loomflux.lab.stats.Paired;
 import dev.loomflux.lab.stats.Stats;
 import dev.loomflux.lab.steady.SteadyRule;
@@ -45,7 +46,6 @@ public final class Comparisons {
      * target-bound block keeps nearly all its users busy (docs/statistics.md, "Counting a window").
      */
     public static final double MIN_BUSY = 0.9;
-    private static final double Z95 = 1.959964;
     /** The most of the rounds' time a JVM's JIT may compile for: the steady-state rule's own limit ({@link #compiling}). */
     public static final double JIT_LIMIT_PCT = SteadyRule.DEFAULT.maxJitPct();
     private static final String LONGER_WARMUP = "a longer --warmup or more --lead-in-rounds lets the JIT finish first";
@@ -63,6 +63,14 @@ public final class Comparisons {
 
     /** @param latencyStepMs the driver's latency resolution: JMeter times requests in whole ms (1), Hyperfoil to 2 significant digits (0 here) */
     public static List<PairComparison> of(List<BlockRecord> all, List<String> targets, double latencyStepMs) {
+        return of(all, targets, latencyStepMs, Map.of());
+    }
+
+    /**
+     * @param levels per scenario (and cell, as {@link BlockRecord#where()}), the two-sided level of its intervals where a
+     *               sequential run stopped at a look ({@link dev.loomflux.lab.stats.AlphaSpending}); 5% where absent
+     */
+    public static List<PairComparison> of(List<BlockRecord> all, List<String> targets, double latencyStepMs, Map<String, Double> levels) {
         List<PairComparison> out = new ArrayList<>();
         // A round in which the load side paced either block compares the driver with itself: left out.
         Set<String> paced = all.stream().filter(Comparisons::paced).map(Comparisons::roundKey).collect(Collectors.toSet());
@@ -74,13 +82,14 @@ public final class Comparisons {
             Set<String> drifting = drifting(list, targets);
             Map<String, Map<Integer, Double>> jit = jitShares(all.stream().filter(b -> b.where().equals(where)).toList());
             BlockRecord first = list.get(0);
+            double level = levels.getOrDefault(where, Stats.ALPHA);
             for (ScenarioPart part : BlockRecord.parts(list)) {
                 List<BlockRecord> view = list.stream().map(b -> b.view(part)).filter(Objects::nonNull).toList();
                 for (Metric m : part.standsForScenario(first.scenario()) ? METRICS : PART_METRICS) {
                     for (int i = 0; i < targets.size(); i++) {
                         for (int j = i + 1; j < targets.size(); j++) {
                             PairComparison c = compare(first.scenario(), first.cell(), part, m, targets.get(i), targets.get(j), view, drifting,
-                                    jit, pacedRounds(all, where, targets.get(i), targets.get(j)), latencyStepMs);
+                                    jit, pacedRounds(all, where, targets.get(i), targets.get(j)), latencyStepMs, level);
                             if (c != null) {
                                 out.add(c);
                             }
@@ -216,7 +225,8 @@ public final class Comparisons {
     }
 
     private static PairComparison compare(String scenario, Map<String, Integer> cell, ScenarioPart part, Metric m, String a, String b, List<BlockRecord> blocks,
-                                          Set<String> drifting, Map<String, Map<Integer, Double>> jitShares, long pacedRounds, double latencyStepMs) {
+                                          Set<String> drifting, Map<String, Map<Integer, Double>> jitShares, long pacedRounds, double latencyStepMs,
+                                          double level) {
         List<double[]> pairs = pairs(blocks, m, a, b, null);
         if (pairs.isEmpty()) {
             return pacedRounds == 0 ? null : new PairComparison(scenario, cell, part.flow(), part.step(), part.request(), m.id(), a, b, null, List.of(), 0,
@@ -228,10 +238,10 @@ public final class Comparisons {
         double resolution = counting + (Double.isFinite(jit) ? jit : 0);
         String compiling = Stream.of(a, b).map(t -> compilingNote(t, jitShares.getOrDefault(t, Map.of()))).flatMap(Optional::stream)
                 .collect(Collectors.joining("; "));
-        double jvms = jvmHalfWidth(blocks, m, a, b);
-        Paired pooled = paired(pairs, m, resolution, jvms);
+        double jvms = jvmHalfWidth(blocks, m, a, b, level);
+        Paired pooled = paired(pairs, m, resolution, jvms, level);
         // Without the JVMs' part: a lead the sets do not share is named as such, before the spread it makes.
-        String withinJvms = outcome(paired(pairs, m, resolution, 0));
+        String withinJvms = outcome(paired(pairs, m, resolution, 0, level));
         String outcome = outcome(pooled);
         String note = null;
         if (pooled.rounds() < Paired.MIN_ROUNDS && pacedRounds > 0) {
@@ -242,16 +252,16 @@ public final class Comparisons {
             note = String.join(" and ", drifting.stream().filter(t -> t.equals(a) || t.equals(b)).toList())
                     + " drifted across the rounds (throughput against every other target, last third vs first): no verdict";
         } else if (withinJvms.equals(PairComparison.A) || withinJvms.equals(PairComparison.B)) {
-            note = disagreement(blocks, m, a, b, withinJvms, resolution);
+            note = disagreement(blocks, m, a, b, withinJvms, resolution, level);
         }
         if (note == null && outcome.equals(PairComparison.UNDECIDED)) {
             if (pooled.widening() > 1) {
                 note = String.format(Locale.ROOT, "the per-round ratios wander (neighbouring rounds alike, as while a JIT still compiles): "
                         + "interval widened x%.2f, no verdict", pooled.widening());
-            } else if (jit > 0 && paired(pairs, m, counting, jvms).outcome() != Paired.Decision.UNDECIDED) {
+            } else if (jit > 0 && paired(pairs, m, counting, jvms, level).outcome() != Paired.Decision.UNDECIDED) {
                 note = String.format(Locale.ROOT, "%s, which may move this ratio by up to +-%.0f%%: no verdict within that (%s)", compiling, jit * 100,
                         LONGER_WARMUP);
-            } else if (counting > 0 && paired(pairs, m, 0, jvms).outcome() != Paired.Decision.UNDECIDED) {
+            } else if (counting > 0 && paired(pairs, m, 0, jvms, level).outcome() != Paired.Decision.UNDECIDED) {
                 note = m == Metric.THROUGHPUT
                         ? String.format(Locale.ROOT, "a block counts too few whole requests per user to tell throughput closer than +-%.1f%%: "
                         + "longer blocks (--block) would", counting * 100)
@@ -282,7 +292,7 @@ public final class Comparisons {
      * which no interval over rounds can see; a second set that does not repeat the lead is that
      * (docs/statistics.md, "Sets of JVMs").
      */
-    private static String disagreement(List<BlockRecord> blocks, Metric m, String a, String b, String pooledOutcome, double resolution) {
+    private static String disagreement(List<BlockRecord> blocks, Metric m, String a, String b, String pooledOutcome, double resolution, double level) {
         Set<Integer> sets = blocks.stream().map(BlockRecord::set).collect(Collectors.toCollection(TreeSet::new));
         if (sets.size() < 2) {
             return null;
@@ -296,7 +306,7 @@ public final class Comparisons {
             if (pairs.isEmpty()) {
                 continue;
             }
-            Paired p = paired(pairs, m, resolution, 0);
+            Paired p = paired(pairs, m, resolution, 0, level);
             if (side * Math.log(p.ratio()) <= line) {
                 against.add(String.format(Locale.ROOT, "set %d gives %s/%s %.3f (95%% CI %.3f-%.3f)", set, a, b, p.ratio(), p.low(), p.high()));
             }
@@ -304,9 +314,9 @@ public final class Comparisons {
         return against.isEmpty() ? null : "not every set of JVMs shows it (" + String.join("; ", against) + "): no verdict";
     }
 
-    private static Paired paired(List<double[]> pairs, Metric m, double resolution, double jvms) {
+    private static Paired paired(List<double[]> pairs, Metric m, double resolution, double jvms, double level) {
         return Paired.of(pairs.stream().mapToDouble(p -> p[0]).toArray(), pairs.stream().mapToDouble(p -> p[1]).toArray(), m.higherIsBetter(),
-                resolution, jvms);
+                resolution, jvms, level);
     }
 
     /**
@@ -336,8 +346,8 @@ public final class Comparisons {
      * of freedom: t (4.3 for two sets) cut the 20% leads found from 385 to 165 in 400 in a like simulation, the
      * normal quantile to 341 (docs/statistics.md). 0 with one set.
      */
-    static double jvmHalfWidth(List<BlockRecord> blocks, Metric m, String a, String b) {
-        return Z95 * jvmSd(blocks, r -> {
+    static double jvmHalfWidth(List<BlockRecord> blocks, Metric m, String a, String b, double level) {
+        return AlphaSpending.z(level) * jvmSd(blocks, r -> {
             Double v = r.figure(m);
             return v != null && v > 0 ? Math.log(v) : null;
         }, a, b);

@@ -43,7 +43,7 @@ class FlowsRoundTripTest {
     void itsFieldsHaveTheNamesTheSchemaGivesThem() throws IOException {
         RunRecord run = run();
         JsonNode tree = Json.MAPPER.valueToTree(run);
-        assertEquals(16, tree.path("schema").asInt());
+        assertEquals(17, tree.path("schema").asInt());
         JsonNode result = tree.path("results").get(1);
         assertEquals("{\"total\":3,\"connect\":0,\"timeout\":0,\"4xx\":0,\"5xx\":0,\"other\":0,\"unexpected\":0,\"missing\":3}", result.path("errors").toString(),
                 "the result's errors count its steps' own failures");
@@ -79,6 +79,25 @@ class FlowsRoundTripTest {
         assertEquals("json", c.where());
         assertTrue(c.wholeScenario());
         assertNull(Results.result("{'target': 'mvc', 'scenario': 'json', 'status': 'ok', 'throughput_rps': 10.0}").load().flows());
+    }
+
+    /** A sequential run's stops, and its comparisons' level and look, are written under the schema's names and read back. */
+    @Test
+    void whereTheRoundsStoppedIsReadBackAsItWasWritten() throws IOException {
+        RunRecord flows = run();
+        PairComparison c = new PairComparison("json", null, "throughput", "mvc", "webflux", 1.3, List.of(1.1, 1.5), 15, PairComparison.A, null, null)
+                .sequential(0.0012, 15);
+        RoundsStop stop = new RoundsStop("json", null, 15, 45, "every comparison has an outcome", 0.0012,
+                List.of(new RoundsStop.Look(10, 1.1e-6, 4), new RoundsStop.Look(15, 0.0012, 0)), 101.5);
+        RunRecord run = new RunRecord(flows.schema(), flows.runId(), flows.status(), flows.startedAt(), flows.finishedAt(), flows.environment(),
+                flows.experiment(), flows.results(), null, null, null, null, flows.blocks(), List.of(c), List.of(stop));
+        JsonNode tree = Json.MAPPER.valueToTree(run);
+        assertEquals(List.of("scenario", "rounds", "cap", "reason", "level", "looks", "seconds"), names(tree.path("stops").get(0)));
+        assertEquals("{\"round\":10,\"level\":1.1E-6,\"open\":4}", tree.path("stops").get(0).path("looks").get(0).toString());
+        assertEquals(List.of("scenario", "metric", "a", "b", "ratio", "ci", "rounds", "outcome", "level", "reached_at"), names(tree.path("comparisons").get(0)));
+        Path file = dir.resolve("results.json");
+        Json.MAPPER.writeValue(file.toFile(), run);
+        assertEquals(run, RunRecord.read(file));
     }
 
     /** A result's part is a result of its own for the metrics: a flow's iterations, a step's requests; none where it has no such part. */

@@ -21,7 +21,7 @@ import org.junit.jupiter.api.Test;
 /** Comparisons from blocks: who wins, who is the same, and who takes part in no verdict. */
 class ComparisonsTest {
     /** Rounds where the machine's speed swings by a third but a is {@code ratio} times b, plus 3% block noise. */
-    private static List<BlockRecord> blocks(int set, int rounds, double ratio, double drift, long seed) {
+    static List<BlockRecord> blocks(int set, int rounds, double ratio, double drift, long seed) {
         Random rnd = new Random(seed);
         List<BlockRecord> out = new ArrayList<>();
         for (int r = 1; r <= rounds; r++) {

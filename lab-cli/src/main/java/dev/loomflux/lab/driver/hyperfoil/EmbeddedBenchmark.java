@@ -49,19 +49,28 @@ final class EmbeddedBenchmark extends SimulationRunner {
     private final Object statisticsLock = new Object();
     private final Semaphore wake = new Semaphore(0);
     private volatile boolean cancelled;
+    /** Whether the phase at a sequence index may start; asked once per phase, as its turn comes. */
+    private final java.util.function.IntPredicate proceed;
+    /** The sequence index from which no phase starts: the rounds stopped there. */
+    private int cutAt = Integer.MAX_VALUE;
     private boolean interrupted;
 
     EmbeddedBenchmark(Benchmark benchmark, String target, Collector tally, BooleanSupplier enough) {
-        this(benchmark, target, tally, enough, null);
+        this(benchmark, target, tally, enough, null, i -> true);
     }
 
-    /** @param sequence phases to run one after another, each started once the previous one terminated (its stragglers answered) */
-    EmbeddedBenchmark(Benchmark benchmark, String target, Collector tally, BooleanSupplier enough, List<String> sequence) {
+    /**
+     * @param sequence phases to run one after another, each started once the previous one terminated (its stragglers answered)
+     * @param proceed  asked as a phase's turn comes, with its index in the sequence: false starts neither it nor any after it
+     */
+    EmbeddedBenchmark(Benchmark benchmark, String target, Collector tally, BooleanSupplier enough, List<String> sequence,
+                      java.util.function.IntPredicate proceed) {
         super(benchmark, "loomflux", 0, tally::watchdog);
         this.target = target;
         this.tally = tally;
         this.enough = enough;
         this.sequence = sequence == null ? null : List.copyOf(sequence);
+        this.proceed = proceed;
     }
 
     /** Thread-safe. Running sessions stop at their next step; requests in flight are abandoned. */
@@ -165,7 +174,16 @@ final class EmbeddedBenchmark extends SimulationRunner {
                     case NOT_STARTED -> {
                         if (!cancelled) {
                             if (sequence != null) {
+                                int i = sequence.indexOf(def.name());
+                                // Hyperfoil's no-op phase after the iterations (index -1) goes with the last one started.
+                                if (cutAt != Integer.MAX_VALUE && (i < 0 || i >= cutAt)) {
+                                    continue;
+                                }
                                 if (nextInSequence(def.name())) {
+                                    if (i >= 0 && !proceed.test(i)) {
+                                        cutAt = i;
+                                        continue;
+                                    }
                                     startPhase(def.name());
                                 }
                             } else {

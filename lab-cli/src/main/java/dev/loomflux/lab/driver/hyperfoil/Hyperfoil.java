@@ -78,7 +78,9 @@ public final class Hyperfoil implements LoadDriver {
     public List<Block> run(Rounds rounds, Rounds.Listener listener) {
         Benchmark benchmark = parse(BenchmarkYaml.render(rounds, RUN_NAME, true));
         BlockTally tally = new BlockTally(rounds, listener, rounds.block() instanceof Profile.Rate r ? r.rps() : 0);
-        EmbeddedBenchmark run = new EmbeddedBenchmark(benchmark, rounds.targets().get(0).base().toString(), tally, () -> false, rounds.sequence());
+        int targets = rounds.targets().size();
+        EmbeddedBenchmark run = new EmbeddedBenchmark(benchmark, rounds.targets().get(0).base().toString(), tally, () -> false, rounds.sequence(),
+                i -> i % targets != 0 || listener.more(i / targets));
         running.add(run);
         try {
             run.execute();

@@ -61,7 +61,8 @@ final class JmeterRounds implements AutoCloseable {
     private final Deque<int[]> sequence = new ArrayDeque<>();
     /** Per target: its requests read from the results file, not yet counted into a block. */
     private final Map<Integer, List<Jtl.Sample>> unassigned = new HashMap<>();
-    private final int blocks;
+    private final Rounds.Listener listener;
+    private int blocks;
     private int ended;
     private String current;
     private int currentTarget = -1;
@@ -73,6 +74,7 @@ final class JmeterRounds implements AutoCloseable {
         this.rounds = rounds;
         this.metrics = SampleMetrics.of(rounds.mix());
         this.tally = new BlockTally(rounds, listener, 0);
+        this.listener = listener;
         for (int r = 0; r < rounds.order().size(); r++) {
             for (int t : rounds.order().get(r)) {
                 sequence.add(new int[] {r, t});
@@ -128,6 +130,11 @@ final class JmeterRounds implements AutoCloseable {
         for (; e != null; e = events.poll()) {
             lastHeard = System.currentTimeMillis();
             if (e instanceof Next n) {
+                // A round's first block: the rounds may stop before it (a sequential run's stop).
+                if (!sequence.isEmpty() && sequence.peek()[1] == rounds.order().get(sequence.peek()[0]).get(0) && !listener.more(sequence.peek()[0])) {
+                    blocks -= sequence.size();
+                    sequence.clear();
+                }
                 if (sequence.isEmpty()) {
                     n.answer().complete("done");
                     continue;
