@@ -41,7 +41,7 @@ import org.apache.commons.math3.distribution.TDistribution;
  * <li>W: the machine moving within a round, a random walk over its blocks in the order they ran (W_0 = 0, steps
  * N(walkMean, walkSd^2)); e: Student t (noiseSd, noiseDf), AR(1) along the JVM's rounds with noiseLag1. noiseSd and walkSd
  * from the semivariogram of a round's blocks, gamma(d) = noiseSd^2 + walkSd^2 d / 2 + what slowdowns add, by least squares
- * over d = 1..5; walkMean from a round's first block to its last.</li>
+ * over d = 1..5; walkMean from a round's first block to its last, less what the slowdowns take.</li>
  * <li>v = exp(volatilitySd z - volatilitySd^2): rounds calm and rounds busy. noiseDf and volatilitySd are the pair of a grid
  * whose simulated rounds (the same draws for each) put the differences of a round's blocks and the rounds' sd nearest the
  * measured ones, on the probability scale.</li>
@@ -189,12 +189,15 @@ final class NoiseModel {
         SplittableRandom rnd = new SplittableRandom(20261128);
 
         // Drift, block noise and slowdowns, in turn, three times over.
-        double walkMean = 0;
+        // The mean step from a round's first block to its last: the drift's, and the slowdowns' (every one of which the last
+        // block is past), which walkMean leaves out once they are known.
+        double drift = 0;
         for (double[] r : z) {
-            walkMean += (r[n - 1] - r[0]) / (n - 1);
+            drift += (r[n - 1] - r[0]) / (n - 1);
         }
-        walkMean /= nr;
-        double[] gamma = semivariogram(z, walkMean);
+        drift /= nr;
+        double walkMean = drift;
+        double[] gamma = semivariogram(z, drift);
         double[][] measuredShape = shape(z);
         double[][] measuredTails = tails(z);
         // Slowdowns show as drops a round's rises do not match: counted beyond the rises' 90th percentile.
@@ -261,6 +264,7 @@ final class NoiseModel {
                 }
                 split = terms;
             }
+            walkMean = drift + slowRate * slowSize / (n - 1);
             double[][] made = draws.rounds(walkMean, split[1], split[0], volatilitySd, slowRate, slowSize);
             modelTails = tails(made);
             modelMeanVar = variance(Arrays.stream(made).mapToDouble(r -> Arrays.stream(r).average().orElse(0)).toArray());
@@ -318,8 +322,8 @@ final class NoiseModel {
             ownLag1[m] = Math.min(0.9, lag1(own.values()));
         }
         String source = String.join(", ", rows.stream().map(Row::run).distinct().toList()) + " (" + nr + " rounds of " + n + " blocks)";
-        return new NoiseModel(source, base, jvmSd(rows), roundSd, walkMean, walkSd, noiseSd, noiseDf, noiseLag1, volatilitySd, slowRate, slowSize, at(measuredTails, TAILS), at(modelTails, TAILS),
-                loading, ownSd, ownDf, ownLag1);
+        return new NoiseModel(source, base, jvmSd(rows), roundSd, walkMean, walkSd, noiseSd, noiseDf, noiseLag1, volatilitySd, slowRate, slowSize,
+                at(measuredTails, TAILS), at(modelTails, TAILS), loading, ownSd, ownDf, ownLag1);
     }
 
     /** Each JVM's level per metric: its mean log over its rounds. */
@@ -774,6 +778,12 @@ final class NoiseModel {
             }
         }
         return out;
+    }
+
+    /** The same model with the JVMs' own levels at sd {@code sd}: what they do to the intervals. */
+    NoiseModel withJvmSd(double sd) {
+        return new NoiseModel(source, base, sd, roundSd, walkMean, walkSd, noiseSd, noiseDf, noiseLag1, volatilitySd, slowRate, slowSize, measuredTails,
+                modelTails, loading, ownSd, ownDf, ownLag1);
     }
 
     /** A target's figures where it is {@code better} times as good on every metric: throughput times it, the rest over it. */

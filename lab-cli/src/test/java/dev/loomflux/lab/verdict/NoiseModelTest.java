@@ -90,6 +90,7 @@ class NoiseModelTest {
         }
         NoiseModel fit = NoiseModel.fit(rows);
         String both = "truth:\n" + truth.describe() + "fit:\n" + fit.describe();
+        System.out.print("the noise model refitted on 20 runs it made\n" + fit.describe());
         assertEquals(truth.noiseSd, fit.noiseSd, 0.15 * truth.noiseSd, both);
         assertEquals(truth.walkSd, fit.walkSd, 0.2 * truth.walkSd, both);
         assertEquals(truth.jvmSd, fit.jvmSd, 0.5 * truth.jvmSd, both);
