@@ -91,7 +91,7 @@ public final class Stopping {
             }
         }
         looks.add(new RoundsStop.Look(round, level, open));
-        why = open == 0 ? DECIDED : reachable == 0 ? FUTILE : round >= cap ? CAP
+        why = open == 0 ? DECIDED : round >= cap ? CAP : reachable == 0 ? FUTILE
                 : secondsLeft < (nextLook(round) - round) * secondsPerRound ? TIME : null;
         return new Look(comparisons, why);
     }
