@@ -24,9 +24,11 @@ import java.time.Duration;
  * @param fixedRounds  paired: take every one of {@code rounds}; otherwise they are a cap, and the rounds stop at a look once
  *                     the comparisons have their answer (docs/statistics.md, "Stopping when the answer is known")
  * @param budget       paired: the whole run's wall-clock budget ({@code --time}), which the rounds stop within; null for none
+ * @param warmInTurn   paired: the JVMs' compile stages one after another, as before they ran all at once
+ *                     (docs/reproducibility.md, "Compile stages side by side")
  */
 public record Design(Scheme kind, int rounds, Duration block, Duration leadIn, int leadInRounds, boolean named, String fallback, boolean fixedRounds,
-                     Duration budget) {
+                     Duration budget, boolean warmInTurn) {
     public enum Scheme { PAIRED, SEQUENTIAL }
 
     /**
@@ -53,13 +55,14 @@ public record Design(Scheme kind, int rounds, Duration block, Duration leadIn, i
      */
     public static final Duration DEFAULT_WARMUP = Duration.ofSeconds(75);
     /**
-     * Unmeasured rounds before the measured ones, the profile's own load after each JVM's compile stage: after the
-     * compile stage alone, mvc's rounds 1-5 ran at 0.78 and 0.92 of its later level against the other JVMs (two
-     * sets, json, run warm-probe-1), its rounds 6-10 at it (1.08, 0.98), as every other JVM's. Twice that, and the
-     * drift check over the measured rounds judges the rest. They also open the rounds' connections, which cost
-     * the JIT some hot code once (docs/steady-state.md).
+     * Unmeasured rounds before the measured ones, the profile's own load after each JVM's compile stage. Measured with none
+     * (run 20261128-005837-json, json, two sets): against its level over rounds 21-45, each JVM's first three rounds were
+     * off by up to 26% in throughput and 54% in CPU per request (mvc's both sets slow and costly, mvc-vt's and webflux's
+     * the other way), from round 4 on within the rounds' own spread (docs/reproducibility.md, "How many lead-in rounds").
+     * One more than that; the drift check over the measured rounds judges the rest. They also open the rounds'
+     * connections, which cost the JIT some hot code once (docs/steady-state.md).
      */
-    public static final int LEAD_IN = 10;
+    public static final int LEAD_IN = 4;
     public static final int MAX_LEAD_IN_ROUNDS = 100;
     /**
      * Unmeasured load at the start of every block: none by default. After 8 s of idling through the other
@@ -83,7 +86,7 @@ public record Design(Scheme kind, int rounds, Duration block, Duration leadIn, i
 
     /** Without a choice of fixed rounds or a budget: rounds that stop once decided, no budget. */
     public Design(Scheme kind, int rounds, Duration block, Duration leadIn, int leadInRounds, boolean named, String fallback) {
-        this(kind, rounds, block, leadIn, leadInRounds, named, fallback, false, null);
+        this(kind, rounds, block, leadIn, leadInRounds, named, fallback, false, null, false);
     }
     public static final Design PAIRED = new Design(Scheme.PAIRED, DEFAULT_ROUNDS, DEFAULT_BLOCK, DEFAULT_LEAD_IN, LEAD_IN);
     /** What a run that names no design starts from: {@link #PAIRED}, not named. */
@@ -123,12 +126,17 @@ public record Design(Scheme kind, int rounds, Duration block, Duration leadIn, i
 
     /** The same design, taken by default rather than named. */
     public Design byDefault() {
-        return new Design(kind, rounds, block, leadIn, leadInRounds, false, null, fixedRounds, budget);
+        return new Design(kind, rounds, block, leadIn, leadInRounds, false, null, fixedRounds, budget, warmInTurn);
     }
 
     /** The same design with fixed rounds or rounds that stop once decided, and a time budget (null: none). */
     public Design stopping(boolean fixed, Duration time) {
-        return new Design(kind, rounds, block, leadIn, leadInRounds, named, fallback, fixed, time);
+        return new Design(kind, rounds, block, leadIn, leadInRounds, named, fallback, fixed, time, warmInTurn);
+    }
+
+    /** The same design with the compile stages one after another ({@code true}) or all at once. */
+    public Design warmingInTurn(boolean inTurn) {
+        return new Design(kind, rounds, block, leadIn, leadInRounds, named, fallback, fixedRounds, budget, inTurn);
     }
 
     /**
