@@ -32,9 +32,6 @@ public final class DesignOptions {
     @Option(names = "--fixed-rounds", description = "Paired: take all --rounds, with no look before the last (the design before sequential stopping).")
     boolean fixedRounds;
 
-    @Option(names = "--warm-in-turn", description = "Paired: the JVMs' compile stages one after another, not all at once (the design before).")
-    boolean warmInTurn;
-
     @Option(names = "--time", paramLabel = "TIME", description = "Paired: the whole run's wall-clock budget, e.g. 5m; the rounds stop at the last look"
             + " that fits in it. Default: none.")
     String time;
@@ -57,10 +54,9 @@ public final class DesignOptions {
             throw new UsageException("--design " + design + ": expected paired or sequential");
         }
         if (design != null ? design.equals("sequential") : !fromFile.paired()) {
-            if (rounds != null || block != null || leadIn != null || leadInRounds != null || fixedRounds || time != null || warmInTurn) {
+            if (rounds != null || block != null || leadIn != null || leadInRounds != null || fixedRounds || time != null) {
                 throw new UsageException((rounds != null ? "--rounds" : block != null ? "--block" : leadIn != null ? "--lead-in"
-                        : leadInRounds != null ? "--lead-in-rounds" : fixedRounds ? "--fixed-rounds" : time != null ? "--time" : "--warm-in-turn")
-                        + " applies to --design paired only");
+                        : leadInRounds != null ? "--lead-in-rounds" : fixedRounds ? "--fixed-rounds" : "--time") + " applies to --design paired only");
             }
             return Design.SEQUENTIAL;
         }
@@ -83,8 +79,7 @@ public final class DesignOptions {
             throw new UsageException("--lead-in-rounds " + warm + ": expected 0.." + Design.MAX_LEAD_IN_ROUNDS);
         }
         Duration budget = time != null ? Flags.duration("--time", time, false) : fromFile.budget();
-        Design paired = Design.paired(n, b, l, warm).stopping(fixedRounds || fromFile.paired() && fromFile.fixedRounds(), budget)
-                .warmingInTurn(warmInTurn);
+        Design paired = Design.paired(n, b, l, warm).stopping(fixedRounds || fromFile.paired() && fromFile.fixedRounds(), budget);
         return design != null || fromFile.named() ? paired : paired.byDefault();
     }
 

@@ -24,11 +24,9 @@ import java.time.Duration;
  * @param fixedRounds  paired: take every one of {@code rounds}; otherwise they are a cap, and the rounds stop at a look once
  *                     the comparisons have their answer (docs/statistics.md, "Stopping when the answer is known")
  * @param budget       paired: the whole run's wall-clock budget ({@code --time}), which the rounds stop within; null for none
- * @param warmInTurn   paired: the JVMs' compile stages one after another, as before they ran all at once
- *                     (docs/reproducibility.md, "Compile stages side by side")
  */
 public record Design(Scheme kind, int rounds, Duration block, Duration leadIn, int leadInRounds, boolean named, String fallback, boolean fixedRounds,
-                     Duration budget, boolean warmInTurn) {
+                     Duration budget) {
     public enum Scheme { PAIRED, SEQUENTIAL }
 
     /**
@@ -86,7 +84,7 @@ public record Design(Scheme kind, int rounds, Duration block, Duration leadIn, i
 
     /** Without a choice of fixed rounds or a budget: rounds that stop once decided, no budget. */
     public Design(Scheme kind, int rounds, Duration block, Duration leadIn, int leadInRounds, boolean named, String fallback) {
-        this(kind, rounds, block, leadIn, leadInRounds, named, fallback, false, null, false);
+        this(kind, rounds, block, leadIn, leadInRounds, named, fallback, false, null);
     }
     public static final Design PAIRED = new Design(Scheme.PAIRED, DEFAULT_ROUNDS, DEFAULT_BLOCK, DEFAULT_LEAD_IN, LEAD_IN);
     /** What a run that names no design starts from: {@link #PAIRED}, not named. */
@@ -126,17 +124,12 @@ public record Design(Scheme kind, int rounds, Duration block, Duration leadIn, i
 
     /** The same design, taken by default rather than named. */
     public Design byDefault() {
-        return new Design(kind, rounds, block, leadIn, leadInRounds, false, null, fixedRounds, budget, warmInTurn);
+        return new Design(kind, rounds, block, leadIn, leadInRounds, false, null, fixedRounds, budget);
     }
 
     /** The same design with fixed rounds or rounds that stop once decided, and a time budget (null: none). */
     public Design stopping(boolean fixed, Duration time) {
-        return new Design(kind, rounds, block, leadIn, leadInRounds, named, fallback, fixed, time, warmInTurn);
-    }
-
-    /** The same design with the compile stages one after another ({@code true}) or all at once. */
-    public Design warmingInTurn(boolean inTurn) {
-        return new Design(kind, rounds, block, leadIn, leadInRounds, named, fallback, fixedRounds, budget, inTurn);
+        return new Design(kind, rounds, block, leadIn, leadInRounds, named, fallback, fixed, time);
     }
 
     /**

@@ -213,7 +213,7 @@ public record Experiment(String name, List<TargetSpec> targets, List<Scenario> s
                 times(cooldown, factor, Duration.ZERO), repeat, limits,
                 sweep == null ? null : new Sweep(sweep.axes(), times(sweep.cellWarmup(), factor, Duration.ZERO)), times(idle, factor, MIN_IDLE),
                 design.paired() ? new Design(design.kind(), design.rounds(), times(design.block(), factor, Duration.ofSeconds(1)), design.leadIn(),
-                        design.leadInRounds(), design.named(), null, design.fixedRounds(), design.budget(), design.warmInTurn()) : design,
+                        design.leadInRounds(), design.named(), null, design.fixedRounds(), design.budget()) : design,
                 driver);
     }
 

@@ -50,10 +50,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
@@ -106,21 +103,13 @@ public final class InRounds {
      */
     public void run(List<TargetVisit> visits, Scenario scenario, Measurer.Load load, Map<String, Integer> cell, long seed, long deadline) {
         long begun = System.currentTimeMillis();
-        Map<String, Warmup.Outcome> warmups = new ConcurrentHashMap<>();
-        Map<String, Long> warmupS = new ConcurrentHashMap<>();
-        List<TargetVisit> order = compileOrder(visits, TargetVisit::repeat);
-        if (experiment.design().warmInTurn() || order.size() < 2) {
-            for (TargetVisit v : order) {
-                if (stop.requested()) {
-                    return;
-                }
-                compile(v, scenario, load, cell, warmups, warmupS);
+        Map<String, Warmup.Outcome> warmups = new HashMap<>();
+        Map<String, Long> warmupS = new HashMap<>();
+        for (TargetVisit v : compileOrder(visits, TargetVisit::repeat)) {
+            if (stop.requested()) {
+                return;
             }
-        } else {
-            compileTogether(order, scenario, load, cell, warmups, warmupS);
-        }
-        if (stop.requested()) {
-            return;
+            compile(v, scenario, load, cell, warmups, warmupS);
         }
         List<TargetVisit> alive = visits.stream().filter(v -> v.alive() && warmups.containsKey(label(v))).toList();
         for (TargetVisit v : visits) {
@@ -256,31 +245,6 @@ public final class InRounds {
             out.addAll(list);
         });
         return out;
-    }
-
-    /**
-     * Every JVM's compile stage at once, each with its own load on the start CPUs: the stages' fixed parts (the sampler's
-     * first ticks, the driver's start, the probe and the JIT's quiet seconds) then overlap instead of adding up, and no JVM
-     * waits longer than another for the rounds (docs/reproducibility.md, "Compile stages side by side").
-     */
-    private void compileTogether(List<TargetVisit> order, Scenario scenario, Measurer.Load load, Map<String, Integer> cell, Map<String, Warmup.Outcome> warmups,
-                                 Map<String, Long> warmupS) {
-        ExecutorService pool = Executors.newFixedThreadPool(order.size());
-        try {
-            List<Future<?>> stages = order.stream()
-                    .<Future<?>>map(v -> pool.submit(() -> compile(v, scenario, load, cell, warmups, warmupS))).toList();
-            for (Future<?> f : stages) {
-                try {
-                    f.get();
-                } catch (ExecutionException e) {
-                    throw e.getCause() instanceof RuntimeException r ? r : new LabException("compile stage failed: " + e.getCause(), e.getCause());
-                }
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        } finally {
-            pool.shutdownNow();
-        }
     }
 
     /** One JVM's compile stage; a failure leaves it out of the rounds with a failed result. */
