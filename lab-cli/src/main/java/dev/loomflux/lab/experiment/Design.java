@@ -30,13 +30,15 @@ public record Design(Scheme kind, int rounds, Duration block, Duration leadIn, i
     public enum Scheme { PAIRED, SEQUENTIAL }
 
     /**
-     * Rounds of 1 s blocks, no lead-in: the machine's speed here moves from second to second (per-second
-     * throughput correlated 0.55 with the next second's, 0.27 five seconds on, none after 15 s), so the
-     * closer two targets' blocks lie the more of it their ratio cancels. In one evening the same 4.5 minutes of
-     * rounds gave throughput intervals of +-6.5-8.4% as 20 rounds of 4 s blocks after 1 s lead-ins, +-5.5-6.0%
-     * as 45 rounds of 2 s, +-4.0-4.4% as 90 rounds of 1 s (docs/reproducibility.md).
+     * The most rounds a scenario takes by default: they stop at a look once answered (docs/statistics.md, "Stopping when
+     * the answer is known"). The fewest that decide what 45 fixed rounds decided: four default json runs of 45 rounds,
+     * replayed through the looks (bench/replay-stopping.sh), reached all 35 of their fixed outcomes with a cap of 15 (45,
+     * 30, 25 and 20 too), stopping at round 13.8 on average, and a default run then ends within 5 minutes here
+     * (docs/reproducibility.md, "Sequential stopping: the default in under 5 minutes"). Rounds of 1 s blocks, no lead-in:
+     * the machine's speed here moves from second to second (per-second throughput correlated 0.55 with the next second's),
+     * so the closer two targets' blocks lie the more of it their ratio cancels (docs/reproducibility.md).
      */
-    public static final int DEFAULT_ROUNDS = 45;
+    public static final int DEFAULT_ROUNDS = 15;
     /**
      * Sets of JVMs in a default run (`--sets`): one JVM of a target can run 5-11% faster than another of the
      * same jar for a whole run (an A/A run with one set: mvc2 ahead of mvc by 11.0%, 95% CI 7.9-14.5%, over
