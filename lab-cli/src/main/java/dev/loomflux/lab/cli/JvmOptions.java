@@ -8,6 +8,7 @@ import dev.loomflux.lab.profile.AsyncAgent;
 import dev.loomflux.lab.profile.Profiler;
 import dev.loomflux.lab.sut.AotCache;
 import dev.loomflux.lab.sut.LaunchSettings;
+import java.util.Set;
 import picocli.CommandLine.Option;
 
 /** How target processes are launched; equal for every target of a run. */
@@ -40,6 +41,11 @@ public final class JvmOptions {
                     + "default, as most deployments run: it changes the startup the report shows.")
     boolean aotCache;
 
+    @Option(names = "--aot-cache-for", paramLabel = "TARGETS", split = ",",
+            description = "As --aot-cache, for these targets only (names as in --targets or --define): a paired A/B of the cache itself, "
+                    + "e.g. --define mvc-aot=mvc --aot-cache-for mvc-aot.")
+    Set<String> aotCacheFor;
+
     @Option(names = "--profiler", paramLabel = "NAME", defaultValue = "jfr",
             description = "What takes every target's CPU samples, every 20 ms: jfr (Java frames), async (async-profiler's cpu event: native, "
                     + "kernel, GC and JIT frames too) or async-wall (its wall clock: every thread, waiting too; shares, no µs per request). "
@@ -65,9 +71,13 @@ public final class JvmOptions {
         Profiler sampler = Profiler.parse(profiler, "--profiler");
         ResourceLimits limits = new ResourceLimits(cpus == null ? fromFile.cpus() : cpus, memory == null ? fromFile.memoryBytes() : memoryBytes);
         Jdk jdk = JdkLocator.system().locate(java);
-        if (aotCache) {
+        if (aotCache && aotCacheFor != null) {
+            throw new UsageException("--aot-cache-for: --aot-cache already starts every target from its cache; give one of them");
+        }
+        Set<String> cached = aotCache ? LaunchSettings.EVERY : aotCacheFor == null ? Set.of() : aotCacheFor;
+        if (!cached.isEmpty()) {
             AotCache.requireJdk(jdk);
         }
-        return new LaunchSettings(jdk, host, heap, limits, aotCache, sampler.async() ? AsyncAgent.load(sampler, jdk) : null);
+        return new LaunchSettings(jdk, host, heap, limits, cached, sampler.async() ? AsyncAgent.load(sampler, jdk) : null);
     }
 }

@@ -30,6 +30,11 @@ public final class LimitsCheck {
     public static void require(List<TargetSpec> targets, LaunchSettings settings, List<Integer> targetCpus, boolean cpusFlag, boolean memoryFlag,
                                String file) {
         long heap = ResourceLimits.parseMemory(settings.heap(), "--heap");
+        for (String name : settings.aotCache()) {
+            if (!name.equals("*") && targets.stream().noneMatch(t -> t.name().equals(name))) {
+                throw new UsageException("--aot-cache-for " + name + ": no such target in this run (" + String.join(", ", targets.stream().map(TargetSpec::name).toList()) + ")");
+            }
+        }
         for (TargetSpec t : targets) {
             ResourceLimits limits = t.limits().over(settings.limits());
             double cpus = limits.cpus();

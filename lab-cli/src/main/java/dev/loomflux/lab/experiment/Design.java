@@ -30,13 +30,15 @@ public record Design(Scheme kind, int rounds, Duration block, Duration leadIn, i
     public enum Scheme { PAIRED, SEQUENTIAL }
 
     /**
-     * Rounds of 1 s blocks, no lead-in: the machine's speed here moves from second to second (per-second
-     * throughput correlated 0.55 with the next second's, 0.27 five seconds on, none after 15 s), so the
-     * closer two targets' blocks lie the more of it their ratio cancels. In one evening the same 4.5 minutes of
-     * rounds gave throughput intervals of +-6.5-8.4% as 20 rounds of 4 s blocks after 1 s lead-ins, +-5.5-6.0%
-     * as 45 rounds of 2 s, +-4.0-4.4% as 90 rounds of 1 s (docs/reproducibility.md).
+     * The most rounds a scenario takes by default: they stop at a look once answered (docs/statistics.md, "Stopping when
+     * the answer is known"). The fewest that decide what 45 fixed rounds decided: four default json runs of 45 rounds,
+     * replayed through the looks (bench/replay-stopping.sh), reached all 35 of their fixed outcomes with a cap of 15 (45,
+     * 30, 25 and 20 too), stopping at round 13.8 on average, and a default run then ends within 5 minutes here
+     * (docs/reproducibility.md, "Sequential stopping: the default in under 5 minutes"). Rounds of 1 s blocks, no lead-in:
+     * the machine's speed here moves from second to second (per-second throughput correlated 0.55 with the next second's),
+     * so the closer two targets' blocks lie the more of it their ratio cancels (docs/reproducibility.md).
      */
-    public static final int DEFAULT_ROUNDS = 45;
+    public static final int DEFAULT_ROUNDS = 15;
     /**
      * Sets of JVMs in a default run (`--sets`): one JVM of a target can run 5-11% faster than another of the
      * same jar for a whole run (an A/A run with one set: mvc2 ahead of mvc by 11.0%, 95% CI 7.9-14.5%, over
@@ -53,13 +55,14 @@ public record Design(Scheme kind, int rounds, Duration block, Duration leadIn, i
      */
     public static final Duration DEFAULT_WARMUP = Duration.ofSeconds(75);
     /**
-     * Unmeasured rounds before the measured ones, the profile's own load after each JVM's compile stage: after the
-     * compile stage alone, mvc's rounds 1-5 ran at 0.78 and 0.92 of its later level against the other JVMs (two
-     * sets, json, run warm-probe-1), its rounds 6-10 at it (1.08, 0.98), as every other JVM's. Twice that, and the
-     * drift check over the measured rounds judges the rest. They also open the rounds' connections, which cost
-     * the JIT some hot code once (docs/steady-state.md).
+     * Unmeasured rounds before the measured ones, the profile's own load after each JVM's compile stage. Measured with none
+     * (run 20261128-005837-json, json, two sets): against its level over rounds 21-45, each JVM's first three rounds were
+     * off by up to 26% in throughput and 54% in CPU per request (mvc's both sets slow and costly, mvc-vt's and webflux's
+     * the other way), from round 4 on within the rounds' own spread (docs/reproducibility.md, "How many lead-in rounds").
+     * One more than that; the drift check over the measured rounds judges the rest. They also open the rounds'
+     * connections, which cost the JIT some hot code once (docs/steady-state.md).
      */
-    public static final int LEAD_IN = 10;
+    public static final int LEAD_IN = 4;
     public static final int MAX_LEAD_IN_ROUNDS = 100;
     /**
      * Unmeasured load at the start of every block: none by default. After 8 s of idling through the other

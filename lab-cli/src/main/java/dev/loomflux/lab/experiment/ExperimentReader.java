@@ -24,7 +24,7 @@ import java.util.Set;
 public final class ExperimentReader {
     private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
     private static final Set<String> TOP = Set.of("name", "targets", "scenarios", "profile", "warmup", "cooldown", "repeat", "sets", "limits", "sweep", "design", "rounds",
-            "block", "lead-in", "lead-in-rounds", "driver", "params");
+            "block", "lead-in", "lead-in-rounds", "fixed-rounds", "time", "driver", "params");
 
     private ExperimentReader() {
     }
@@ -158,7 +158,7 @@ public final class ExperimentReader {
             throw kind.error("expected paired or sequential, not '" + k + "'");
         }
         if (k.equals("sequential")) {
-            for (String key : List.of("rounds", "block", "lead-in", "lead-in-rounds")) {
+            for (String key : List.of("rounds", "block", "lead-in", "lead-in-rounds", "fixed-rounds", "time")) {
                 if (!root.get(key).isMissing()) {
                     throw root.get(key).error("applies to design: paired only");
                 }
@@ -174,8 +174,12 @@ public final class ExperimentReader {
         if (wrong != null) {
             throw root.get("lead-in").error(wrong);
         }
+        Duration budget = root.get("time").isMissing() ? null : root.get("time").duration();
+        if (budget != null && budget.isZero()) {
+            throw root.get("time").error("must be longer than 0");
+        }
         Design paired = Design.paired(root.get("rounds").integer(Paired.MIN_ROUNDS, Design.MAX_ROUNDS, Design.DEFAULT_ROUNDS), block, leadIn,
-                root.get("lead-in-rounds").integer(0, Design.MAX_LEAD_IN_ROUNDS, Design.LEAD_IN));
+                root.get("lead-in-rounds").integer(0, Design.MAX_LEAD_IN_ROUNDS, Design.LEAD_IN)).stopping(root.get("fixed-rounds").flag(false), budget);
         return kind.isMissing() ? paired.byDefault() : paired;
     }
 

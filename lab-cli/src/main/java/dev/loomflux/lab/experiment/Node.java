@@ -186,6 +186,17 @@ final class Node {
         return parseDuration(isText() || (json != null && json.isNumber()) ? json.asText() : null, this::error);
     }
 
+    /** true or false; {@code fallback} when absent. */
+    boolean flag(boolean fallback) {
+        if (json == null) {
+            return fallback;
+        }
+        if (!json.isBoolean()) {
+            throw error("expected true or false, not '" + raw() + "'");
+        }
+        return json.asBoolean();
+    }
+
     Duration duration(Duration fallback) {
         return isMissing() ? fallback : duration();
     }

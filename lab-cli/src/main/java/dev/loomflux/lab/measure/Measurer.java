@@ -236,9 +236,9 @@ public final class Measurer {
         cpus.move(pid, cpus.startCpus());
         // A sampler of its own: the run's watches no target in rounds, whose blocks read each JVM at their edges.
         try (ResourceSampler own = new ResourceSampler().watch(ResourceReport.TARGET, () -> List.of(pid), true).start()) {
-            // The rule reads the JIT from the sampler, which needs two ticks: without them the compile stage finds no
-            // JIT counters and ends before the JIT has done its work.
-            Pause.sleep(ResourceSampler.PERIOD.multipliedBy(2).plusMillis(500));
+            // The rule reads the JIT from the sampler, which needs two ticks (its first at its start): without them the
+            // compile stage finds no JIT counters and ends before the JIT has done its work.
+            Pause.sleep(ResourceSampler.PERIOD.plusMillis(500));
             return compileStage(target, scenario, load, new LoadSpec(target.base(), scenario.path(), load.profile(), cpus.driver().size(), REQUEST_TIMEOUT, scenario.mix()),
                     new SteadySignals(own, canary));
         } finally {

@@ -14,6 +14,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Function;
+import java.util.function.Predicate;
 
 /**
  * Unrecorded load before the measurement, in two stages. The compile stage runs few users until the
@@ -129,26 +130,39 @@ public final class Warmup {
             return Outcome.NONE;
         }
         Function<List<Point>, SteadyRule.Check> quiet = points -> rule.jitQuiet(points, QUIET_SECONDS);
-        Duration probeFor = Duration.ofSeconds(PROBE_SECONDS);
-        if (budget.compareTo(probeFor.multipliedBy(2)) < 0) {
-            return follow(driver, measured.withProfile(new Profile.Fixed(COMPILE_USERS, budget)), quiet, signals, listener).heatedBy(COMPILE_USERS);
-        }
-        Outcome probe = follow(driver, measured.withProfile(new Profile.Fixed(COMPILE_USERS, probeFor)), quiet, signals, listener).heatedBy(COMPILE_USERS);
-        if (probe.steady() || probe.check() == null || stop.requested()) {
+        int cap = Math.min(MAX_COMPILE_USERS, measured.profile().peakUsers());
+        // The probe's load goes on as the stage where its users heat the code already (json's 2 users served 2,000-20,000
+        // requests/s): a new load would cost the driver's start, 3 s a JVM (docs/reproducibility.md, "Where a default run's
+        // time goes"). It ends at the probe's last second only to start again with more users.
+        int[] users = {COMPILE_USERS};
+        Predicate<List<Point>> reheat = budget.compareTo(Duration.ofSeconds(PROBE_SECONDS).multipliedBy(2)) < 0 ? points -> false : points -> {
+            if (points.size() != PROBE_SECONDS) {
+                return false;
+            }
+            users[0] = probed(points, signals, cpus, cap);
+            return users[0] > COMPILE_USERS;
+        };
+        Outcome probe = follow(driver, measured.withProfile(new Profile.Fixed(COMPILE_USERS, budget)), quiet, signals, listener, Long.MAX_VALUE, reheat)
+                .heatedBy(COMPILE_USERS);
+        if (users[0] == COMPILE_USERS || probe.steady() || probe.check() == null || stop.requested()) {
             return probe;
         }
+        Outcome stage = follow(driver, measured.withProfile(new Profile.Fixed(users[0], budget.minusMillis(probe.millis()))), quiet, signals, listener);
+        Outcome both = stage.after(probe);
+        return new Outcome(both.steady(), both.secondsToSteady(), both.millis(), both.check(), both.series(), new CompileStage(0, users[0]));
+    }
+
+    /** The users a compile stage needs after a probe's {@code points} at {@link #COMPILE_USERS} ({@link #heatUsers}). */
+    private static int probed(List<Point> points, Signals signals, double cpus, int cap) {
         long end = System.currentTimeMillis();
         // The probe's first seconds run interpreted: its last ones tell the rate better.
-        List<Point> last = probe.series().subList(Math.max(0, probe.series().size() - 3), probe.series().size());
+        List<Point> last = points.subList(Math.max(0, points.size() - 3), points.size());
         double rps = last.stream().mapToDouble(Point::rps).average().orElse(0);
         // The compiler threads are busiest in a cold JVM: their CPU is not the requests'.
         double jitPct = last.stream().filter(p -> p.jitCpuMs() != null).mapToDouble(p -> p.jitCpuMs() / 10).average().orElse(0);
         Double cpu = signals.cpuPct(end - 3000, end);
         // Per CPU the target has: under a 0.5 quota it can never pass 50% of a core, and its probe would look idle.
-        int users = heatUsers(rps, cpu == null ? null : (cpu - jitPct) / Math.max(cpus, 0.01), Math.min(MAX_COMPILE_USERS, measured.profile().peakUsers()));
-        Outcome stage = follow(driver, measured.withProfile(new Profile.Fixed(users, budget.minusMillis(probe.millis()))), quiet, signals, listener);
-        Outcome both = stage.after(probe);
-        return new Outcome(both.steady(), both.secondsToSteady(), both.millis(), both.check(), both.series(), new CompileStage(0, users));
+        return heatUsers(rps, cpu == null ? null : (cpu - jitPct) / Math.max(cpus, 0.01), cap);
     }
 
     /**
@@ -184,7 +198,13 @@ public final class Warmup {
     /** @param limitMs the longest it may run, ms */
     private static Outcome follow(LoadDriver driver, LoadSpec spec, Function<List<Point>, SteadyRule.Check> rule, Signals signals, SecondListener listener,
                                   long limitMs) {
-        Follower f = new Follower(rule, signals, () -> { });
+        return follow(driver, spec, rule, signals, listener, limitMs, points -> false);
+    }
+
+    /** @param endIf ends the load too, asked after every second's point */
+    private static Outcome follow(LoadDriver driver, LoadSpec spec, Function<List<Point>, SteadyRule.Check> rule, Signals signals, SecondListener listener,
+                                  long limitMs, Predicate<List<Point>> endIf) {
+        Follower f = new Follower(rule, signals, () -> { }, endIf);
         driver.run(spec, s -> {
             listener.second(s);
             f.second(s);
@@ -235,12 +255,19 @@ public final class Warmup {
         private SteadyRule.Check last;
         private int heldAt = -1;
         private boolean undecidable;
+        private final Predicate<List<Point>> endIf;
+        private boolean ended;
 
         /** @param rule null: no rule is applied (no warmup budget); a rule answering null cannot decide */
         Follower(Function<List<Point>, SteadyRule.Check> rule, Signals signals, Runnable onSteady) {
+            this(rule, signals, onSteady, points -> false);
+        }
+
+        Follower(Function<List<Point>, SteadyRule.Check> rule, Signals signals, Runnable onSteady, Predicate<List<Point>> endIf) {
             this.rule = rule;
             this.signals = signals;
             this.onSteady = onSteady;
+            this.endIf = endIf;
         }
 
         synchronized void second(Second s) {
@@ -254,6 +281,9 @@ public final class Warmup {
                     onSteady.run();
                 }
             }
+            if (!ended && heldAt < 0 && endIf.test(points)) {
+                ended = true;
+            }
         }
 
         synchronized boolean steady() {
@@ -261,7 +291,7 @@ public final class Warmup {
         }
 
         synchronized boolean decided() {
-            return heldAt >= 0 || undecidable;
+            return heldAt >= 0 || undecidable || ended;
         }
 
         /** @param seconds the warmup's seconds, the measured ones excluded */

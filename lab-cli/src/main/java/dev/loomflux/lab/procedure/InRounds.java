@@ -49,7 +49,10 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -324,42 +327,39 @@ public final class InRounds {
         List<Result> perTarget = new ArrayList<>();
         // Counted once per target after all rounds: its sets share its copy.
         Map<String, Optional<Result.DataRows>> dataRows = new HashMap<>();
-        Map<String, Map<String, Long>> samples = new HashMap<>();
-        for (TargetVisit v : alive) {
-            String name = v.spec().name();
-            String label = label(v);
-            List<Block> own = blocks.stream().filter(b -> b.target().equals(label) && b.round() >= leadInRounds).toList();
-            List<BlockRecord> ownRecords = records.stream().filter(r -> r.target().equals(name) && r.set() == v.repeat()).toList();
-            if (own.isEmpty()) {
-                perTarget.add(failed(v, scenario, cell, v.alive() ? "no block was measured" : v.exited("during the rounds")));
-                continue;
+        Map<String, Map<String, Long>> samples = new ConcurrentHashMap<>();
+        // Each JVM's files and profile on a CPU of its own: six JVMs' recordings dumped and read one after another held
+        // a default run 12 s after its last round.
+        ExecutorService finishing = Executors.newFixedThreadPool(Math.max(1, Runtime.getRuntime().availableProcessors()));
+        try {
+            List<CompletableFuture<Result>> done = new ArrayList<>();
+            for (TargetVisit v : alive) {
+                String name = v.spec().name();
+                String label = label(v);
+                List<Block> own = blocks.stream().filter(b -> b.target().equals(label) && b.round() >= leadInRounds).toList();
+                List<BlockRecord> ownRecords = records.stream().filter(r -> r.target().equals(name) && r.set() == v.repeat()).toList();
+                done.add(own.isEmpty() ? CompletableFuture.completedFuture(failed(v, scenario, cell, v.alive() ? "no block was measured" : v.exited("during the rounds")))
+                        : CompletableFuture.supplyAsync(() -> finishOne(v, scenario, load, cell, own, ownRecords, atStart, atEnd, yaml, warmups, warmupS, drifting, jitShares,
+                        samples), finishing));
             }
-            String base = name + "." + scenario.name() + load.suffix() + (experiment.repeat() > 1 ? ".s" + v.repeat() : "");
-            String hlog = base + ".hlog";
-            List<Histogram> intervals = own.stream().map(b -> {
-                Histogram h = b.latency().copy();
-                h.setStartTimeStamp(b.startMs());
-                h.setEndTimeStamp(b.endMs());
-                return h;
-            }).toList();
-            Hlog.write(dir.resolve(hlog), name + " " + scenario.name() + " " + scenario.path() + " (blocks of interleaved rounds)", intervals);
-            List<FlowResult> flows = FlowResults.of(FlowResults.overBlocks(own), dir, base, name + " " + scenario.name() + " (blocks of interleaved rounds)",
-                    own.get(0).startMs(), own.get(own.size() - 1).endMs());
-            // Once per JVM after its rounds, its samples read over its own measured blocks.
-            String jfr = base + ".jfr";
-            String noJfr = v.dumpJfr(dir.resolve(jfr));
-            SteadyState.JitWork jit = jitWork(atEnd.get(label + "/" + (own.get(0).round() - 1)), atEnd.get(label + "/" + own.get(own.size() - 1).round()));
-            Result r = v.stamp(result(name, scenario, own, ownRecords, flows, hlog, yaml, noJfr == null ? jfr : null, warmups.get(label),
-                    warmupS.getOrDefault(label, 0L), drifting.contains(name), jitShares.getOrDefault(name, Map.of()).get(v.repeat()), jit));
-            TargetProfile.Profiled profiled = TargetProfile.write(dir, base, v.dumpProfile(base, noJfr), own.stream().map(b -> TimeWindow.ofMillis(b.startMs(), b.endMs())).toList(),
-                    Metric.CPU_PER_REQUEST.read(r), categories, line -> log.line(label + " " + BlockRecord.where(scenario.name(), cell) + ": " + line));
-            r = r.withProfile(profiled.profile()).withThreads(threads(label, own, atStart, atEnd));
-            for (int i = 0; i < profiled.byWindow().size(); i++) {
-                samples.put(name + "/" + v.repeat() + "/" + (own.get(i).round() + 1 - leadInRounds), profiled.byWindow().get(i));
+            for (int i = 0; i < alive.size(); i++) {
+                TargetVisit v = alive.get(i);
+                Result r;
+                try {
+                    r = done.get(i).join();
+                } catch (CompletionException e) {
+                    throw e.getCause() instanceof RuntimeException cause ? cause : e;
+                }
+                if (!r.ok()) {
+                    perTarget.add(r);
+                    continue;
+                }
+                Result.DataRows rows = dataRows.computeIfAbsent(v.spec().name(), n -> Optional.ofNullable(DataCopy.count(database, v.spec(), scenario, log))).orElse(null);
+                r = rows == null ? r : r.withDataRows(rows);
+                perTarget.add(cell == null ? r : r.withCell(cell));
             }
-            Result.DataRows rows = dataRows.computeIfAbsent(name, n -> Optional.ofNullable(DataCopy.count(database, v.spec(), scenario, log))).orElse(null);
-            r = rows == null ? r : r.withDataRows(rows);
-            perTarget.add(cell == null ? r : r.withCell(cell));
+        } finally {
+            finishing.shutdownNow();
         }
         // Each block with its JVM's samples per category, read in the one pass over its recording that made its profile.
         records.replaceAll(b -> {
@@ -376,6 +376,38 @@ public final class InRounds {
             log.line(BlockRecord.where(scenario.name(), cell) + ": " + String.join(", ", drifting) + " drifted across the rounds against every other target: no verdict for "
                     + (drifting.size() == 1 ? "it" : "them"));
         }
+    }
+
+    /** One JVM's result over its measured blocks, its files written and its profile read; its blocks' samples per category go to {@code samples}. */
+    private Result finishOne(TargetVisit v, Scenario scenario, Measurer.Load load, Map<String, Integer> cell, List<Block> own, List<BlockRecord> ownRecords,
+                             Map<String, ProcessProbe.Snapshot> atStart, Map<String, ProcessProbe.Snapshot> atEnd, String yaml, Map<String, Warmup.Outcome> warmups,
+                             Map<String, Long> warmupS, Set<String> drifting, Map<String, Map<Integer, Double>> jitShares, Map<String, Map<String, Long>> samples) {
+        String name = v.spec().name();
+        String label = label(v);
+        int leadInRounds = experiment.design().leadInRounds();
+        String base = name + "." + scenario.name() + load.suffix() + (experiment.repeat() > 1 ? ".s" + v.repeat() : "");
+        String hlog = base + ".hlog";
+        List<Histogram> intervals = own.stream().map(b -> {
+            Histogram h = b.latency().copy();
+            h.setStartTimeStamp(b.startMs());
+            h.setEndTimeStamp(b.endMs());
+            return h;
+        }).toList();
+        Hlog.write(dir.resolve(hlog), name + " " + scenario.name() + " " + scenario.path() + " (blocks of interleaved rounds)", intervals);
+        List<FlowResult> flows = FlowResults.of(FlowResults.overBlocks(own), dir, base, name + " " + scenario.name() + " (blocks of interleaved rounds)",
+                own.get(0).startMs(), own.get(own.size() - 1).endMs());
+        // Once per JVM after its rounds, its samples read over its own measured blocks.
+        String jfr = base + ".jfr";
+        String noJfr = v.dumpJfr(dir.resolve(jfr));
+        SteadyState.JitWork jit = jitWork(atEnd.get(label + "/" + (own.get(0).round() - 1)), atEnd.get(label + "/" + own.get(own.size() - 1).round()));
+        Result r = v.stamp(result(name, scenario, own, ownRecords, flows, hlog, yaml, noJfr == null ? jfr : null, warmups.get(label),
+                warmupS.getOrDefault(label, 0L), drifting.contains(name), jitShares.getOrDefault(name, Map.of()).get(v.repeat()), jit));
+        TargetProfile.Profiled profiled = TargetProfile.write(dir, base, v.dumpProfile(base, noJfr), own.stream().map(b -> TimeWindow.ofMillis(b.startMs(), b.endMs())).toList(),
+                Metric.CPU_PER_REQUEST.read(r), categories, line -> log.line(label + " " + BlockRecord.where(scenario.name(), cell) + ": " + line));
+        for (int i = 0; i < profiled.byWindow().size(); i++) {
+            samples.put(name + "/" + v.repeat() + "/" + (own.get(i).round() + 1 - leadInRounds), profiled.byWindow().get(i));
+        }
+        return r.withProfile(profiled.profile()).withThreads(threads(label, own, atStart, atEnd));
     }
 
     /** The measured blocks as results.json holds them, each with its JVM's readings at its edges. */

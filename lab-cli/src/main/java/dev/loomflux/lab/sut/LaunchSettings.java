@@ -13,15 +13,28 @@ import java.util.List;
  * same JFR recording (default settings, about 1% overhead) that the lab dumps after each scenario;
  * and the same container-like limits (CPU quota, memory limit) when asked for.
  *
- * @param aotCache whether the built-in targets start from a class cache made for their jar ({@link AotCache})
+ * @param aotCache the built-in targets that start from a class cache made for their jar ({@link AotCache}): {@link #EVERY} for all;
+ *                 empty for none
  * @param async    async-profiler, when it takes the CPU samples instead of JFR ({@code --profiler async}); null for JFR
  */
-public record LaunchSettings(Jdk jdk, String host, String heap, ResourceLimits limits, boolean aotCache, AsyncAgent async) {
+public record LaunchSettings(Jdk jdk, String host, String heap, ResourceLimits limits, java.util.Set<String> aotCache, AsyncAgent async) {
+    /** {@link #aotCache} of every built-in target. */
+    public static final java.util.Set<String> EVERY = java.util.Set.of("*");
+
     public static final String DEFAULT_HEAP = "512m";
     public static final String JFR_RECORDING = "loomflux";
 
     public LaunchSettings(Jdk jdk, String host, String heap) {
-        this(jdk, host, heap, ResourceLimits.NONE, false, null);
+        this(jdk, host, heap, ResourceLimits.NONE, java.util.Set.of(), null);
+    }
+
+    public LaunchSettings {
+        aotCache = java.util.Set.copyOf(aotCache);
+    }
+
+    /** Whether {@code target} starts from its jar's class cache. */
+    public boolean aotCache(String target) {
+        return aotCache.contains("*") || aotCache.contains(target);
     }
 
     /** Who takes the CPU samples. */
@@ -50,8 +63,9 @@ public record LaunchSettings(Jdk jdk, String host, String heap, ResourceLimits l
             all.add("-agentpath:<async-profiler " + async.version() + ">=start,event=" + (async.mode() == Profiler.ASYNC_WALL ? "wall" : "cpu")
                     + ",interval=" + Profiler.INTERVAL_MS + "ms,jfr");
         }
-        if (aotCache) {
-            all.add("-XX:AOTCache=<module>/target/aot/<jar, JDK>/" + AotCache.FILE + " (from the extracted jar)");
+        if (!aotCache.isEmpty()) {
+            all.add("-XX:AOTCache=<module>/target/aot/<jar, JDK>/" + AotCache.FILE + " (from the extracted jar"
+                    + (aotCache.contains("*") ? "" : "; only " + String.join(", ", new java.util.TreeSet<>(aotCache))) + ")");
         }
         return List.copyOf(all);
     }

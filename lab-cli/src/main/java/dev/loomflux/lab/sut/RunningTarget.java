@@ -72,7 +72,7 @@ public final class RunningTarget implements AutoCloseable {
             cmd.add(settings.jdk().java().toString());
             cmd.addAll(jvmFlags);
             Path jar = spec.app().jar(home);
-            if (settings.aotCache()) {
+            if (settings.aotCache(spec.name())) {
                 AotCache.Launch cached = AotCache.of(owner, settings.jdk(), settings.host(), jar, settings.jvmFlags(),
                         p -> List.of("--server.address=" + settings.host(), "--server.port=" + p), "/plaintext");
                 cmd.addAll(cached.flags());

@@ -113,11 +113,11 @@ class ExperimentReaderTest {
         assertFalse(read(fixed).design().named());
         assertTrue(read(fixed).decided(null).inRounds());
         assertEquals(Design.SEQUENTIAL, read(fixed + "\ndesign: sequential").design());
-        assertEquals(Design.paired(45, Duration.ofSeconds(1), Duration.ZERO, 10), read(fixed + "\ndesign: paired").design());
+        assertEquals(Design.paired(Design.DEFAULT_ROUNDS, Duration.ofSeconds(1), Duration.ZERO, Design.LEAD_IN), read(fixed + "\ndesign: paired").design());
         assertEquals(Design.paired(8, Duration.ofSeconds(2), Duration.ofSeconds(1), 3),
                 read(fixed + "\ndesign: paired\nrounds: 8\nblock: 2s\nlead-in: 1s\nlead-in-rounds: 3").design());
         // The default's settings are the file's too: only the name is missing.
-        assertEquals(Design.paired(8, Duration.ofSeconds(2), Duration.ZERO, 10).byDefault(), read(fixed + "\nrounds: 8\nblock: 2s").design());
+        assertEquals(Design.paired(8, Duration.ofSeconds(2), Duration.ZERO, Design.LEAD_IN).byDefault(), read(fixed + "\nrounds: 8\nblock: 2s").design());
         assertTrue(read(fixed + "\ndesign: paired").inRounds());
         assertFalse(read("profile: {loops: {users: 2, requests: 3}}\ndesign: paired").inRounds(), "loops end by a count: no blocks");
         assertError(fixed + "\ndesign: duet", "x.yaml: design: expected paired or sequential, not 'duet'");
@@ -129,6 +129,13 @@ class ExperimentReaderTest {
         assertError(fixed + "\ndesign: sequential\nlead-in: 1s", "x.yaml: lead-in: applies to design: paired only");
         assertError(fixed + "\ndesign: sequential\nlead-in-rounds: 2", "x.yaml: lead-in-rounds: applies to design: paired only");
         assertError(fixed + "\ndesign: paired\nlead-in-rounds: -1", "x.yaml: lead-in-rounds: -1 is out of range 0..100");
+        // The rounds are a cap that stops once answered, unless fixed; a budget for the whole run.
+        assertFalse(read(fixed).design().fixedRounds());
+        assertTrue(read(fixed + "\nfixed-rounds: true").design().fixedRounds());
+        assertEquals(Duration.ofMinutes(5), read(fixed + "\ntime: 5m").design().budget());
+        assertError(fixed + "\nfixed-rounds: yes please", "x.yaml: fixed-rounds: expected true or false, not 'yes please'");
+        assertError(fixed + "\ntime: 0s", "x.yaml: time: must be longer than 0");
+        assertError(fixed + "\ndesign: sequential\ntime: 5m", "x.yaml: time: applies to design: paired only");
     }
 
     /**
@@ -151,7 +158,7 @@ class ExperimentReaderTest {
                 read(fixed).decided(DriverChoice.roundsObstacle("jmeter", true, false)).design());
         assertEquals(Design.fallback("the Hyperfoil driver for rate blocks"),
                 read("profile: {rate: {rps: 10}}").decided(DriverChoice.roundsObstacle("jmeter", false, true)).design());
-        assertEquals(Design.paired(45, Duration.ofSeconds(1), Duration.ZERO, 10),
+        assertEquals(Design.paired(Design.DEFAULT_ROUNDS, Duration.ofSeconds(1), Duration.ZERO, Design.LEAD_IN),
                 read(fixed + "\ndesign: paired").decided(DriverChoice.roundsObstacle("jmeter", true, false)).design(), "named: the driver refuses it");
         assertEquals(Design.fallback("blocks of 10 of the longest pause, 2000ms, not 1000ms (--block, block:)"),
                 read("profile: {fixed: {users: 5}, think: 200ms}").decided(null).design());

@@ -60,7 +60,7 @@ class QuotaIT {
         long self = ProcessHandle.current().pid();
         String affinity = CpuPlan.affinityOf(self);
         LaunchSettings settings = new LaunchSettings(JdkLocator.system().locate(null), "127.0.0.1", LaunchSettings.DEFAULT_HEAP,
-                new ResourceLimits(1, 0), false, null);
+                new ResourceLimits(1, 0), java.util.Set.of(), null);
         try (LabProcesses processes = new LabProcesses();
              RunningTarget t = RunningTarget.start(processes, Home.detect(), new Targets().all().get("webflux"), settings, plan.targetPlacement(),
                      URI.create("http://127.0.0.1:9"), null, dir)) {
