@@ -72,6 +72,15 @@ class StoppingTest {
     }
 
     @Test
+    void aComparisonStillOpenAtTheCapStopsTheRoundsForTheCap() {
+        // An 8% lead in 3% noise is not told in 10 rounds: the cap's look, not futility, ends them.
+        Stopping s = new Stopping(10, AB, 0);
+        Object[] stop = run(s, ComparisonsTest.blocks(1, 10, 1.08, 0, 5), Double.POSITIVE_INFINITY);
+        assertEquals(10, stop[0]);
+        assertEquals(Stopping.CAP, stop[1]);
+    }
+
+    @Test
     void theTimeBudgetStopsTheRoundsAtTheLastLookThatFits() {
         Stopping s = new Stopping(45, AB, 0);
         // An 8% lead in 3% noise takes more than the first look; 20 s left at 6 s a round is less than the next look's 30 s.
