@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.loomflux.lab.experiment.Design;
 import dev.loomflux.lab.profile.Category;
 import dev.loomflux.lab.result.Metric;
 import dev.loomflux.lab.result.Result;
@@ -39,22 +40,26 @@ class PairedIT {
         assertEquals(RunRecord.SCHEMA, root.path("schema").asInt());
         assertEquals("paired", root.path("experiment").path("design").path("kind").asText());
         assertEquals(1.0, root.path("experiment").path("design").path("lead_in_s").asDouble());
-        // The default 10 lead-in rounds: with 4, this A/A run once gave a winner (docs/statistics.md, "The JVMs' own levels
-        // in the interval"). The guard of the default design runs the default.
-        assertEquals(10, root.path("experiment").path("design").path("lead_in_rounds").asInt());
+        // The guard of the default design runs the default: its lead-in rounds, and rounds that stop at a look (10 or 12).
+        assertEquals(Design.LEAD_IN, root.path("experiment").path("design").path("lead_in_rounds").asInt());
+        JsonNode stop = root.path("stops").get(0);
+        int taken = stop.path("rounds").asInt();
+        assertTrue(taken == 10 || taken == 12, "a look at 10, then the cap: " + stop);
+        assertTrue(stop.path("level").asDouble() > 0 && stop.path("level").asDouble() < 0.05, stop.toString());
         JsonNode comparisons = root.path("comparisons");
         assertEquals(4, comparisons.size(), comparisons.toString());
         for (JsonNode c : comparisons) {
             String outcome = c.path("outcome").asText();
             assertTrue(outcome.equals("equivalent") || outcome.equals("undecided"), "A/A gave a winner: " + c);
             // A round the load side paced is left out (Comparisons.paced): on a busy host, one of 8 once was.
-            assertTrue(c.path("rounds").asInt() >= 9 && c.path("rounds").asInt() <= 12, "the two sets' blocks of a round are one round: " + c);
+            assertTrue(c.path("rounds").asInt() >= taken - 3 && c.path("rounds").asInt() <= taken, "the two sets' blocks of a round are one round: " + c);
+            assertEquals(stop.path("level").asDouble(), c.path("level").asDouble(), 1e-9, "at the last look's level: " + c);
             assertTrue(c.path("ci").get(0).asDouble() <= c.path("ratio").asDouble() && c.path("ratio").asDouble() <= c.path("ci").get(1).asDouble(), c.toString());
         }
         JsonNode blocks = root.path("blocks");
-        assertEquals(48, blocks.size(), "12 rounds x 2 targets x 2 sets, the lead-in round left out");
+        assertEquals(4 * taken, blocks.size(), "the rounds taken x 2 targets x 2 sets, the lead-in rounds left out");
         Set<String> firsts = new HashSet<>();
-        for (int r = 0; r < 12; r++) {
+        for (int r = 0; r < taken; r++) {
             Set<String> inRound = new HashSet<>();
             for (int i = 0; i < 4; i++) {
                 JsonNode b = blocks.get(4 * r + i);
@@ -74,7 +79,7 @@ class PairedIT {
                 .filter(c -> record.blocks().stream().anyMatch(b -> b.categories().get(c) > 0)).toList();
         assertEquals(withSamples, categories.stream().map(CategoryDifferences.Difference::category).toList(), "the family: the categories with samples");
         assertFalse(withSamples.contains("gc") || withSamples.contains("jit"), "JFR never samples the GC's or the compilers' threads: " + withSamples);
-        assertTrue(categories.stream().allMatch(CategoryDifferences.Difference::known), "12 rounds give every category an interval: " + categories);
+        assertTrue(categories.stream().allMatch(CategoryDifferences.Difference::known), "10 rounds give every category an interval: " + categories);
         assertTrue(categories.stream().noneMatch(CategoryDifferences.Difference::differs), "A/A named a category: " + categories);
         // Each JVM's threads by role: their CPU per request, from the kernel's counts per thread, is the process's own.
         for (Result r : record.results()) {
@@ -95,7 +100,7 @@ class PairedIT {
         assertEquals(4, root.path("results").size(), "one result per target per set");
         for (JsonNode r : root.path("results")) {
             assertEquals("ok", r.path("status").asText(), r.toString());
-            assertEquals(12.0, r.path("duration_s").asDouble(), 0.5, "12 blocks of 1 s, without their lead-ins");
+            assertEquals(taken, r.path("duration_s").asDouble(), 0.5, "a block of 1 s per round taken, without their lead-ins");
         }
         assertTrue(run.out().contains("paired plaintext: "), run.out());
         assertFalse(run.out().contains(" ahead of "), run.out());
