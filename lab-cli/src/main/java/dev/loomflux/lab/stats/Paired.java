@@ -141,7 +141,8 @@ public record Paired(double ratio, double low, double high, int rounds, Decision
         return Math.sqrt((1 + r) / (1 - r));
     }
 
-    static double lag1(double[] x) {
+    /** The values' lag-1 autocorrelation in the order given; 0 without spread. */
+    public static double lag1(double[] x) {
         double mean = Arrays.stream(x).average().orElse(0);
         double var = 0;
         double cov = 0;

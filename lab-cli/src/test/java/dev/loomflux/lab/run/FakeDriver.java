@@ -54,6 +54,9 @@ final class FakeDriver implements LoadDriver {
         cancelled = false;
         List<Block> ended = new ArrayList<>();
         for (int round = 0; round < rounds.order().size(); round++) {
+            if (!listener.more(round)) {
+                return ended;
+            }
             List<Integer> order = rounds.order().get(round);
             for (int position = 0; position < order.size(); position++) {
                 String target = rounds.targets().get(order.get(position)).name();

@@ -17,8 +17,10 @@ import dev.loomflux.lab.measure.RunContext;
 import dev.loomflux.lab.procedure.Procedure;
 import dev.loomflux.lab.result.BlockRecord;
 import dev.loomflux.lab.result.ResultsFile;
+import dev.loomflux.lab.result.RoundsStop;
 import dev.loomflux.lab.sut.App;
 import dev.loomflux.lab.sut.TargetSpec;
+import dev.loomflux.lab.verdict.Stopping;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -129,6 +131,30 @@ class PairedRunTest {
             assertEquals(List.of("a", "c"), json.stream().filter(b -> b.round() == r).map(BlockRecord::target).sorted().toList(), "round " + round);
         }
         assertEquals(Set.of("stop a#1", "stop b#1", "stop c#1"), Set.copyOf(events.subList(events.size() - 3, events.size())));
+    }
+
+    /**
+     * Rounds that stop at a look: two JVMs whose every block is the same are equivalent on every metric at the first look
+     * (round 10 of up to 15), so no later round starts, and results.json says where and why the rounds stopped.
+     */
+    @Test
+    void theRoundsStopAtTheFirstLookThatAnswersEveryComparison() throws IOException {
+        Design capped = Design.paired(15, Duration.ofSeconds(1), Duration.ZERO, 1);
+        List<TargetSpec> specs = List.of(new TargetSpec("a", App.MVC, Map.of(), List.of()), new TargetSpec("b", App.MVC, Map.of(), List.of()));
+        run(new Experiment("paired", specs, List.of(JSON), new Profile.Fixed(4, Duration.ofSeconds(1)), Duration.ofSeconds(10), Duration.ZERO, 1,
+                ResourceLimits.NONE, null, Duration.ofSeconds(3), capped, DriverChoice.NONE));
+
+        // One lead-in round (0), then measured rounds 1-10: the driver's rounds 0-10, none after.
+        assertTrue(events.contains("block a#1 round 10") || events.contains("block a round 10"), events.toString());
+        assertTrue(events.stream().noneMatch(e -> e.endsWith(" round 11")), "no round after the look that stopped them: " + events);
+        RoundsStop stop = results.stops().get(0);
+        assertEquals(10, stop.rounds());
+        assertEquals(15, stop.cap());
+        assertEquals(Stopping.DECIDED, stop.reason());
+        assertEquals(List.of(10), stop.looks().stream().map(RoundsStop.Look::round).toList());
+        results.comparisons(Stopping.reached(results.blocks(), List.of("a", "b"), 0, results.stops()));
+        assertTrue(results.snapshot().comparisons().stream().allMatch(c -> c.outcome().equals("equivalent") && c.reachedAt() == 10 && c.level() == stop.level()),
+                results.snapshot().comparisons().toString());
     }
 
     /** "a plaintext 1 ok": each result's target, scenario, set and status, in the order they were added. */

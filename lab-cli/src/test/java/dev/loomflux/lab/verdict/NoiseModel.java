@@ -3,6 +3,7 @@ package dev.loomflux.lab.verdict;
 import dev.loomflux.lab.result.BlockRecord;
 import dev.loomflux.lab.result.Metric;
 import dev.loomflux.lab.result.Result;
+import dev.loomflux.lab.stats.Paired;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
@@ -659,7 +660,7 @@ final class NoiseModel {
         int count = 0;
         for (List<Double> s : series) {
             if (s.size() >= 3) {
-                sum += lag1(s.stream().mapToDouble(Double::doubleValue).toArray());
+                sum += Paired.lag1(s.stream().mapToDouble(Double::doubleValue).toArray());
                 length += s.size();
                 count++;
             }
@@ -669,20 +670,6 @@ final class NoiseModel {
         }
         double r = sum / count;
         return r * Math.sqrt(length) <= 1.645 ? 0 : r + (1 + 3 * r) / (length / (double) count);
-    }
-
-    /** As {@code Paired.lag1}: the values' lag-1 autocorrelation in their order. */
-    private static double lag1(double[] x) {
-        double mean = Arrays.stream(x).average().orElse(0);
-        double var = 0;
-        double cov = 0;
-        for (int i = 0; i < x.length; i++) {
-            var += (x[i] - mean) * (x[i] - mean);
-            if (i > 0) {
-                cov += (x[i] - mean) * (x[i - 1] - mean);
-            }
-        }
-        return var > 0 ? cov / var : 0;
     }
 
     private static DoubleStream centred(double[] r) {
