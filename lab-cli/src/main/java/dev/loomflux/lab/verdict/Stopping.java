@@ -92,7 +92,8 @@ public final class Stopping {
         }
         looks.add(new RoundsStop.Look(round, level, open));
         // The cap before futility: at the cap nothing is reachable any more (reachable says so), and the cap is why.
-        why = open == 0 ? DECIDED : round >= cap ? CAP : reachable == 0 ? FUTILE
+        // Without any comparison (one target) there is no answer to wait for but the rounds themselves: they go to the cap.
+        why = open == 0 && !comparisons.isEmpty() ? DECIDED : round >= cap ? CAP : open > 0 && reachable == 0 ? FUTILE
                 : secondsLeft < (nextLook(round) - round) * secondsPerRound ? TIME : null;
         return new Look(comparisons, why);
     }

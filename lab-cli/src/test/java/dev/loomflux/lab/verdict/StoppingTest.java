@@ -81,6 +81,14 @@ class StoppingTest {
     }
 
     @Test
+    void oneTargetAloneHasNoAnswerToWaitForAndTakesEveryRound() {
+        List<BlockRecord> alone = ComparisonsTest.blocks(1, 45, 1.0, 0, 7).stream().filter(b -> b.target().equals("a")).toList();
+        Object[] stop = run(new Stopping(45, List.of("a"), 0), alone, Double.POSITIVE_INFINITY);
+        assertEquals(45, stop[0]);
+        assertEquals(Stopping.CAP, stop[1]);
+    }
+
+    @Test
     void theTimeBudgetStopsTheRoundsAtTheLastLookThatFits() {
         Stopping s = new Stopping(45, AB, 0);
         // An 8% lead in 3% noise takes more than the first look; 20 s left at 6 s a round is less than the next look's 30 s.
