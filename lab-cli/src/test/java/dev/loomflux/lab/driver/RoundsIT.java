@@ -13,7 +13,10 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
-/** Interleaved rounds against two real stubs: every block whole, in order, and each on its own target. */
+/**
+ * Interleaved rounds against two real stubs: every block whole, in order, and each on its own target; and no round started
+ * after the listener said the rounds stop (a sequential run's look: six rounds planned, five run).
+ */
 class RoundsIT {
     @Test
     void blocksRunInOrderOnTheirOwnTargetsAndLoseNoResponse() throws Exception {
@@ -41,7 +44,7 @@ class RoundsIT {
     private static void blocksRunInOrder(LoadDriver driver, double littleUsers, int fromRound) throws Exception {
         try (Stub a = Stub.start(); Stub b = Stub.start()) {
             Rounds rounds = new Rounds(List.of(new Rounds.Target("a", a.base()), new Rounds.Target("b", b.base())), "/delay?ms=20",
-                    new Profile.Fixed(20, Duration.ofSeconds(3)), Rounds.shuffled(2, 5, 11), 1, Duration.ofSeconds(10), Duration.ofSeconds(1));
+                    new Profile.Fixed(20, Duration.ofSeconds(3)), Rounds.shuffled(2, 6, 11), 1, Duration.ofSeconds(10), Duration.ofSeconds(1));
             long servedA = a.served();
             long servedB = b.served();
             List<String> started = new CopyOnWriteArrayList<>();
@@ -54,8 +57,14 @@ class RoundsIT {
                 @Override
                 public void ended(Block block) {
                 }
+
+                @Override
+                public boolean more(int round) {
+                    return round < 5;
+                }
             });
-            assertEquals(10, blocks.size(), blocks.toString());
+            assertEquals(10, blocks.size(), "five of the six rounds, then the stop: " + blocks);
+            assertEquals(10, started.size(), "no block of the sixth round started: " + started);
             for (int i = 0; i < blocks.size(); i++) {
                 Block blk = blocks.get(i);
                 int round = i / 2;
