@@ -59,7 +59,9 @@ public record Design(Scheme kind, int rounds, Duration block, Duration leadIn, i
      * (run 20261128-005837-json, json, two sets): against its level over rounds 21-45, each JVM's first three rounds were
      * off by up to 26% in throughput and 54% in CPU per request (mvc's both sets slow and costly, mvc-vt's and webflux's
      * the other way), from round 4 on within the rounds' own spread (docs/reproducibility.md, "How many lead-in rounds").
-     * One more than that; the drift check over the measured rounds judges the rest. They also open the rounds'
+     * One more than that; the drift check over the measured rounds judges the rest. A slow scenario heats its paths
+     * slowly and may want more: at 800 requests/s (gateway, 50 ms, 40 users) mvc's JIT still compiled through 27.6% of
+     * the rounds after 4, and its comparisons say so and name --lead-in-rounds. They also open the rounds'
      * connections, which cost the JIT some hot code once (docs/steady-state.md).
      */
     public static final int LEAD_IN = 4;
