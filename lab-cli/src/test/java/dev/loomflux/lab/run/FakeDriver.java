@@ -66,7 +66,7 @@ final class FakeDriver implements LoadDriver {
                 }
                 listener.started(target, round);
                 events.add("block " + target + " round " + round);
-                Block b = block(target, round, position);
+                Block b = block(target, round, position, rounds.block().peakUsers());
                 ended.add(b);
                 listener.ended(b);
             }
@@ -74,13 +74,15 @@ final class FakeDriver implements LoadDriver {
         return ended;
     }
 
-    private Block block(String target, int round, int position) {
+    /** A second of {@code users} each always in a 1 ms request: Little's law holds, so no block reads as paced by the load side. */
+    private Block block(String target, int round, int position, int users) {
+        long requests = users * 1000L;
         Histogram latency = new Histogram(3);
-        latency.recordValueWithCount(1_000_000, 100);
+        latency.recordValueWithCount(1_000_000, requests);
         long start = clockMs;
         clockMs += 1000;
-        return new Block(target, round, position, start, clockMs, 100, 100, new WindowShare(100, 100), new Errors(0, 0, 0, 0, 0), 0, latency,
-                List.of(100.0), -1);
+        return new Block(target, round, position, start, clockMs, requests, requests, new WindowShare(requests, requests), new Errors(0, 0, 0, 0, 0), 0,
+                latency, List.of((double) requests), -1);
     }
 
     @Override

@@ -16,6 +16,7 @@ import dev.loomflux.lab.measure.Log;
 import dev.loomflux.lab.measure.RunContext;
 import dev.loomflux.lab.procedure.Procedure;
 import dev.loomflux.lab.result.BlockRecord;
+import dev.loomflux.lab.result.PairComparison;
 import dev.loomflux.lab.result.ResultsFile;
 import dev.loomflux.lab.result.RoundsStop;
 import dev.loomflux.lab.sut.App;
@@ -134,27 +135,31 @@ class PairedRunTest {
     }
 
     /**
-     * Rounds that stop at a look: two JVMs whose every block is the same are equivalent on every metric at the first look
-     * (round 10 of up to 15), so no later round starts, and results.json says where and why the rounds stopped.
+     * Rounds that stop at a look: two JVMs whose every block is the same are equivalent on throughput, p50 and p99 from the
+     * first look (round 10 of up to 15) on; no round starts after the look that stopped them, and results.json says where
+     * and why. (Their CPU per request is the test JVM's own, read from /proc: noise, which decides whether the rounds stop at
+     * 10 or go to 15.)
      */
     @Test
-    void theRoundsStopAtTheFirstLookThatAnswersEveryComparison() throws IOException {
+    void theRoundsStopAtALookAndNoRoundStartsAfterIt() throws IOException {
         Design capped = Design.paired(15, Duration.ofSeconds(1), Duration.ZERO, 1);
         List<TargetSpec> specs = List.of(new TargetSpec("a", App.MVC, Map.of(), List.of()), new TargetSpec("b", App.MVC, Map.of(), List.of()));
         run(new Experiment("paired", specs, List.of(JSON), new Profile.Fixed(4, Duration.ofSeconds(1)), Duration.ofSeconds(10), Duration.ZERO, 1,
                 ResourceLimits.NONE, null, Duration.ofSeconds(3), capped, DriverChoice.NONE));
 
-        // One lead-in round (0), then measured rounds 1-10: the driver's rounds 0-10, none after.
-        assertTrue(events.contains("block a#1 round 10") || events.contains("block a round 10"), events.toString());
-        assertTrue(events.stream().noneMatch(e -> e.endsWith(" round 11")), "no round after the look that stopped them: " + events);
         RoundsStop stop = results.stops().get(0);
-        assertEquals(10, stop.rounds());
+        assertTrue(stop.rounds() == 10 || stop.rounds() == 15, stop.toString());
         assertEquals(15, stop.cap());
-        assertEquals(Stopping.DECIDED, stop.reason());
-        assertEquals(List.of(10), stop.looks().stream().map(RoundsStop.Look::round).toList());
+        assertTrue(Set.of(Stopping.DECIDED, Stopping.FUTILE, Stopping.CAP).contains(stop.reason()), stop.toString());
+        assertEquals(stop.rounds() == 10 ? List.of(10) : List.of(10, 15), stop.looks().stream().map(RoundsStop.Look::round).toList());
+        // One lead-in round (0), then the measured ones: the driver's last round is the stop's, and none after it started.
+        assertTrue(events.contains("block a round " + stop.rounds()), events.toString());
+        assertTrue(events.stream().noneMatch(e -> e.endsWith(" round " + (stop.rounds() + 1))), "no round after the look that stopped them: " + events);
         results.comparisons(Stopping.reached(results.blocks(), List.of("a", "b"), 0, results.stops()));
-        assertTrue(results.snapshot().comparisons().stream().allMatch(c -> c.outcome().equals("equivalent") && c.reachedAt() == 10 && c.level() == stop.level()),
-                results.snapshot().comparisons().toString());
+        List<PairComparison> same = results.snapshot().comparisons().stream().filter(c -> !c.metric().equals("cpu-per-request")).toList();
+        assertEquals(3, same.size(), results.snapshot().comparisons().toString());
+        assertTrue(same.stream().allMatch(c -> c.outcome().equals(PairComparison.EQUIVALENT) && c.reachedAt() == 10 && c.level() == stop.level()),
+                same.toString());
     }
 
     /** "a plaintext 1 ok": each result's target, scenario, set and status, in the order they were added. */
