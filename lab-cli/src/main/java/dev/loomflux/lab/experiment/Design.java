@@ -31,10 +31,10 @@ public record Design(Scheme kind, int rounds, Duration block, Duration leadIn, i
 
     /**
      * The most rounds a scenario takes by default: they stop at a look once answered (docs/statistics.md, "Stopping when
-     * the answer is known"). The fewest that decide what 45 fixed rounds decided: four default json runs of 45 rounds,
-     * replayed through the looks (bench/replay-stopping.sh), reached all 35 of their fixed outcomes with a cap of 15 (45,
-     * 30, 25 and 20 too), stopping at round 13.8 on average, and a default run then ends within 5 minutes here
-     * (docs/reproducibility.md, "Sequential stopping: the default in under 5 minutes"). Rounds of 1 s blocks, no lead-in:
+     * the answer is known"). The fewest that decide what 45 fixed rounds decided: five default json runs of 45 fixed rounds
+     * after lead-in rounds, replayed through the looks (bench/replay-stopping.sh), reached all 44 of their fixed outcomes
+     * with a cap of 15 (and of 20, 25 and 45), stopping at 13.0 rounds on average (docs/statistics.md); a default run then takes 4:51-5:27 here (docs/reproducibility.md, "Sequential stopping:
+     * the default in under 5 minutes"). Rounds of 1 s blocks, no lead-in:
      * the machine's speed here moves from second to second (per-second throughput correlated 0.55 with the next second's),
      * so the closer two targets' blocks lie the more of it their ratio cancels (docs/reproducibility.md).
      */
