@@ -9,6 +9,7 @@ import dev.loomflux.lab.stats.Stats;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Stream;
 
 /**
  * The sequential rule of one scenario's (or sweep cell's) rounds: a look at planned rounds, every comparison drawn at the
@@ -139,11 +140,13 @@ public final class Stopping {
 
     /** The level of a look at {@code round} after the looks taken. */
     private double take(int round) {
-        double[] fractions = new double[looks.size() + 1];
-        for (int i = 0; i < looks.size(); i++) {
-            fractions[i] = looks.get(i).round() / (double) cap;
-        }
-        fractions[looks.size()] = Math.min(1, round / (double) cap);
+        return lastOf(List.of(round));
+    }
+
+    /** The level of the last of {@code more} looks (rounds, rising) after the looks taken. */
+    private double lastOf(List<Integer> more) {
+        double[] fractions = Stream.concat(looks.stream().map(RoundsStop.Look::round), more.stream())
+                .mapToDouble(r -> Math.min(1, r / (double) cap)).toArray();
         double[] levels = AlphaSpending.levels(Stats.ALPHA, fractions);
         return levels[levels.length - 1];
     }
@@ -180,20 +183,11 @@ public final class Stopping {
         return win || same;
     }
 
-    /** The level the cap's look would have after the looks taken and the planned ones still to come. */
+    /** The level the cap's look would have after the looks taken, this one at {@code round}, and the planned ones still to come. */
     private double lastLevel(int round) {
-        List<Double> fractions = new ArrayList<>();
-        looks.forEach(l -> fractions.add(l.round() / (double) cap));
-        if (fractions.isEmpty() || fractions.get(fractions.size() - 1) < round / (double) cap) {
-            fractions.add(round / (double) cap);
-        }
-        for (int r : planned()) {
-            if (r > round) {
-                fractions.add(r / (double) cap);
-            }
-        }
-        double[] levels = AlphaSpending.levels(Stats.ALPHA, fractions.stream().mapToDouble(Double::doubleValue).toArray());
-        return levels[levels.length - 1];
+        List<Integer> more = new ArrayList<>(List.of(round));
+        planned().stream().filter(r -> r > round).forEach(more::add);
+        return lastOf(more);
     }
 
     /**
