@@ -40,8 +40,6 @@ class BadInputTest {
 
     @Test
     void aDriverThatCannotRunTheDesignOrDoesNotExist() {
-        assertOneLineError(LabCli.of("run", "--driver", "jmeter", "--agents", "2", "--design", "paired"),
-                "lab: --agents: JMeter's agents run no interleaved rounds (each would keep its own); use --design sequential");
         assertOneLineError(LabCli.of("run", "--driver", "jmeter", "--profile", "rate", "--rps", "10", "--design", "paired"),
                 "lab: --driver jmeter: the paired design's rate blocks need the Hyperfoil driver; use --profile fixed or --design sequential");
         assertOneLineError(LabCli.of("run", "--driver", "k6", "--design", "sequential"), "lab: --driver k6: expected hyperfoil or jmeter");
@@ -53,9 +51,6 @@ class BadInputTest {
         Path yaml = dir.resolve("agents.yaml");
         String targets = "targets: [mvc]\nscenarios: [plaintext]\n";
         String experiment = targets + "profile: {fixed: {users: 2, duration: 5s}}\n";
-        Files.writeString(yaml, experiment + "design: paired\ndriver: {jmeter: {agents: 2}}\n");
-        assertOneLineError(LabCli.of("run", yaml.toString()),
-                "lab: " + yaml + ": driver.jmeter.agents: JMeter's agents run no interleaved rounds (each would keep its own); use --design sequential");
         Files.writeString(yaml, targets + "profile: {rate: {rps: 10, duration: 5s}}\ndesign: paired\ndriver: jmeter\n");
         assertOneLineError(LabCli.of("run", yaml.toString()),
                 "lab: " + yaml + ": driver: the paired design's rate blocks need the Hyperfoil driver; use --profile fixed or --design sequential");

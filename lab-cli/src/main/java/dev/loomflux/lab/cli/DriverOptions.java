@@ -25,7 +25,7 @@ public final class DriverOptions {
 
     @Option(names = "--driver", paramLabel = "NAME",
             description = "Load driver: hyperfoil (embedded in the lab) or jmeter (the JMeter 5.6 the build assembles, run as a process;"
-                    + " with --agents, the sequential design). Default: the experiment file's driver, else hyperfoil.")
+                    + " on one process or on --agents). Default: the experiment file's driver, else hyperfoil.")
     String driver;
 
     @Option(names = "--agents", paramLabel = "N|HOST:PORT,...",
@@ -56,10 +56,6 @@ public final class DriverOptions {
         return driver != null ? driver : file.name() != null ? file.name() : "hyperfoil";
     }
 
-    private boolean agentsGiven(DriverChoice file) {
-        return agents != null || file.agents() != null;
-    }
-
     /** Where the agents were given, for errors. */
     private String agentsField(DriverChoice file) {
         return agents != null ? "--agents" : file.agentsWhere();
@@ -76,7 +72,7 @@ public final class DriverOptions {
             return DriverChoice.PLAN_OBSTACLE;
         }
         DriverChoice file = kept(fromFile);
-        return DriverChoice.roundsObstacle(name(file), agentsGiven(file), rate);
+        return DriverChoice.roundsObstacle(name(file), rate);
     }
 
     /**
@@ -97,9 +93,6 @@ public final class DriverOptions {
         return switch (name) {
             case "hyperfoil" -> new Hyperfoil();
             case "jmeter" -> {
-                if (inRounds && agentsGiven(file)) {
-                    throw new UsageException(agentsField(file) + ": JMeter's agents run no interleaved rounds (each would keep its own); use --design sequential");
-                }
                 if (inRounds && rateBlocks) {
                     throw new UsageException(named + ": the paired design's rate blocks need the Hyperfoil driver; use --profile fixed or --design sequential");
                 }

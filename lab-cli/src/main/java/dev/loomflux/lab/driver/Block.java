@@ -19,12 +19,32 @@ import org.HdrHistogram.Histogram;
  * @param intended   open model: the arrivals the schedule asked for over the send window; -1 for closed models
  * @param flows      a load of flows: each flow and its steps over the send window (the fields above count the steps'
  *                   requests together); empty for one request per iteration
+ * @param agents     on JMeter's agents, each agent's part of the block, in the agents' order; empty on one driver
  */
 public record Block(String target, int round, int position, long startMs, long endMs, long requests, long responses, WindowShare share, Errors errors,
-                    long reconnections, Histogram latency, List<Double> secondsRps, long intended, List<FlowMeasurement> flows) {
+                    long reconnections, Histogram latency, List<Double> secondsRps, long intended, List<FlowMeasurement> flows, List<AgentPart> agents) {
+    /**
+     * One agent's part of a block run on several: its requests sent in the block, their responses, the requests it kept in flight over
+     * the block's send window (Little's law, each by its time inside the window), and how late its gate opened after the block's
+     * scheduled start, on the lab's clock (its clock offset's error included).
+     */
+    public record AgentPart(String agent, long requests, long responses, double inFlight, double lateMs) {
+    }
+
     public Block {
         secondsRps = List.copyOf(secondsRps);
         flows = List.copyOf(flows);
+        agents = List.copyOf(agents);
+    }
+
+    public Block(String target, int round, int position, long startMs, long endMs, long requests, long responses, WindowShare share, Errors errors,
+                 long reconnections, Histogram latency, List<Double> secondsRps, long intended, List<FlowMeasurement> flows) {
+        this(target, round, position, startMs, endMs, requests, responses, share, errors, reconnections, latency, secondsRps, intended, flows, List.of());
+    }
+
+    /** The same block with each agent's part of it. */
+    public Block withAgents(List<AgentPart> parts) {
+        return new Block(target, round, position, startMs, endMs, requests, responses, share, errors, reconnections, latency, secondsRps, intended, flows, parts);
     }
 
     /** A block of a load of one request per iteration: no flows. */

@@ -35,17 +35,13 @@ public record DriverChoice(String name, String where, String agents, Path keysto
 
     /**
      * Why a load driver cannot run the paired design's interleaved rounds, as the run log ends "interleaved rounds need ...":
-     * JMeter's agents would each keep their own rounds, and JMeter has no rate blocks; null when it can.
+     * JMeter has no rate blocks (its arrivals cannot wait at a gate without leaving their schedule); null when it can.
      *
-     * @param name   hyperfoil or jmeter
-     * @param agents whether JMeter is to split the load over agents
-     * @param rate   whether the profile is a rate, whose blocks are rates too
+     * @param name hyperfoil or jmeter
+     * @param rate whether the profile is a rate, whose blocks are rates too
      */
-    public static String roundsObstacle(String name, boolean agents, boolean rate) {
-        if (!"jmeter".equals(name)) {
-            return null;
-        }
-        return agents ? "one load driver: JMeter's agents would each keep their own rounds" : rate ? "the Hyperfoil driver for rate blocks" : null;
+    public static String roundsObstacle(String name, boolean rate) {
+        return "jmeter".equals(name) && rate ? "the Hyperfoil driver for rate blocks" : null;
     }
 
     /**
@@ -54,9 +50,9 @@ public record DriverChoice(String name, String where, String agents, Path keysto
      */
     public static final String PLAN_OBSTACLE = "a plan the lab writes, each request passing its target's gate: a plan of your own has none";
 
-    /** {@link #roundsObstacle(String, boolean, boolean)} of this choice, the file's own; with a plan of the user's own, {@link #PLAN_OBSTACLE}. */
+    /** {@link #roundsObstacle(String, boolean)} of this choice, the file's own; with a plan of the user's own, {@link #PLAN_OBSTACLE}. */
     public String roundsObstacle(boolean rate) {
-        return plan != null ? PLAN_OBSTACLE : roundsObstacle(name, agents != null, rate);
+        return plan != null ? PLAN_OBSTACLE : roundsObstacle(name, rate);
     }
 
     static String name(String name, String where) {

@@ -6,6 +6,7 @@ import dev.loomflux.lab.driver.Block;
 import dev.loomflux.lab.driver.Errors;
 import dev.loomflux.lab.driver.LoadDriver;
 import dev.loomflux.lab.driver.Rounds;
+import dev.loomflux.lab.driver.RoundsCut;
 import dev.loomflux.lab.driver.WindowShare;
 import dev.loomflux.lab.experiment.Design;
 import dev.loomflux.lab.experiment.Experiment;
@@ -29,6 +30,7 @@ import dev.loomflux.lab.sut.TargetSpec;
 import dev.loomflux.lab.verdict.Comparisons;
 import dev.loomflux.lab.verdict.Stopping;
 import dev.loomflux.lab.result.Hlog;
+import dev.loomflux.lab.stats.Stats;
 import dev.loomflux.lab.result.Result;
 import dev.loomflux.lab.result.ResultsFile;
 import dev.loomflux.lab.result.RoundsStop;
@@ -158,10 +160,16 @@ public final class InRounds {
             }
         });
         List<Block> blocks;
+        String cut = null;
         try {
             Looking looking = stopping == null ? null
                     : new Looking(stopping, ended -> records(alive, scenario, cell, load.profile(), ended, atStart, atEnd), deadline);
             blocks = rounds(rounds, alive.size(), scenario, design, probes, atStart, atEnd, looking);
+        } catch (RoundsCut e) {
+            // The rounds before the cut are whole and counted: they are kept, the round it cut is void with the block it was in.
+            blocks = wholeRounds(e.blocks(), alive.size());
+            cut = "cut: " + e.getMessage().lines().findFirst().orElse("");
+            log.line(BlockRecord.where(scenario.name(), cell) + ": rounds " + e.getMessage());
         } catch (LabException e) {
             // "cannot connect" to one target fails the rounds of all: each gets the reason, the run goes on with the next scenario.
             log.line(scenario.name() + ": rounds failed: " + e.getMessage());
@@ -172,16 +180,22 @@ public final class InRounds {
             return;
         }
         RoundsStop stopped = null;
-        if (stopping != null) {
+        if (stopping != null || cut != null) {
             int measured = blocks.stream().mapToInt(Block::round).max().orElse(-1) + 1 - design.leadInRounds();
-            double level = stopping.finalLevel(Math.max(0, measured));
-            String why = stopping.why() != null ? stopping.why() : measured >= design.rounds() ? Stopping.CAP : "the run was stopped";
-            stopped = new RoundsStop(scenario.name(), cell, Math.max(0, measured), design.rounds(), why, level, stopping.looks(),
+            double level = stopping == null ? Stats.ALPHA : stopping.finalLevel(Math.max(0, measured));
+            String why = cut != null ? cut : stopping.why() != null ? stopping.why() : measured >= design.rounds() ? Stopping.CAP : "the run was stopped";
+            stopped = new RoundsStop(scenario.name(), cell, Math.max(0, measured), design.rounds(), why, level, stopping == null ? List.of() : stopping.looks(),
                     Result.round((lastEnd(blocks) - begun) / 1000.0));
             log.line(String.format(Locale.ROOT, "%s: rounds stopped after %d of %d: %s (intervals at level %.4f, so that every look's together keep 95%%)",
                     BlockRecord.where(scenario.name(), cell), stopped.rounds(), stopped.cap(), why, level));
         }
         finish(alive, scenario, load, cell, blocks, atStart, atEnd, yaml, warmups, warmupS, stopped);
+    }
+
+    /** The blocks of the rounds every target finished: a round the cut left without some target's block cannot be compared. */
+    static List<Block> wholeRounds(List<Block> blocks, int targets) {
+        Map<Integer, Long> perRound = blocks.stream().collect(Collectors.groupingBy(Block::round, Collectors.counting()));
+        return blocks.stream().filter(b -> perRound.get(b.round()) == targets).toList();
     }
 
     private static long lastEnd(List<Block> blocks) {
@@ -503,7 +517,9 @@ public final class InRounds {
                 mean == null ? null : Result.round(b.inFlight()), cpu, to == null ? null : Result.round(to.rssMb()), gc, jit,
                 canaryUs == null ? null : Result.round(canaryUs),
                 b.secondsRps().stream().map(Result::round).toList(), b.intended() < 0 ? null : b.intended(), b.reconnections(),
-                b.flows().isEmpty() ? null : FlowResults.figures(b.flows()), null);
+                b.flows().isEmpty() ? null : FlowResults.figures(b.flows()), null,
+                b.agents().isEmpty() ? null : b.agents().stream().map(a -> new BlockRecord.AgentFigures(a.agent(), a.requests(), a.responses(),
+                        Result.round(a.inFlight()), a.lateMs())).toList());
     }
 
     private static Result result(String name, Scenario scenario, List<Block> own, List<BlockRecord> records, List<FlowResult> flows, String hlog, String yaml,

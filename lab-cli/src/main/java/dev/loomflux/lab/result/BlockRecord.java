@@ -34,12 +34,24 @@ import java.util.Map;
  *                        requests together, and {@code errors} their failures); null for one request per iteration
  * @param categories      the JVM's Java execution samples in the block (JFR) per CPU profile category, every category, in the
  *                        profile's order (schema 15); null without a profile
+ * @param agents          on JMeter's agents, each agent's part of the block (schema 18); null on one driver
  */
 public record BlockRecord(String scenario, Map<String, Integer> cell, int set, int round, int position, String target, Integer users, Double thinkMs, double seconds, long requests, long responses, long errors,
                           double rps, Double p50, Double p99, Double meanMs, @JsonAlias("little_users") Double inFlight, Double cpuMsPerRequest, Double rssMb, Double gcMs,
                           Double jitMs, Double canaryUs, List<Double> secondsRps, Long intended, Long reconnections, List<FlowFigures> flows,
-                          Map<String, Long> categories) {
+                          Map<String, Long> categories, List<AgentFigures> agents) {
+    /**
+     * One agent's part of a block run on several (docs/scale-out.md, "Paired rounds on agents").
+     *
+     * @param requests its users' requests sent in the block's measured window
+     * @param inFlight the requests it kept in flight over that window, each by its time inside it (Little's law)
+     * @param lateMs   how late its gate opened after the block's scheduled start, on the lab's clock (within its clock offset's error)
+     */
+    public record AgentFigures(String agent, long requests, long responses, double inFlight, double lateMs) {
+    }
+
     public BlockRecord {
+        agents = agents == null ? null : List.copyOf(agents);
         cell = cell == null ? null : Collections.unmodifiableMap(new LinkedHashMap<>(cell));
         categories = categories == null ? null : Collections.unmodifiableMap(new LinkedHashMap<>(categories));
         secondsRps = secondsRps == null ? List.of() : List.copyOf(secondsRps);
@@ -51,7 +63,7 @@ public record BlockRecord(String scenario, Map<String, Integer> cell, int set, i
                        long requests, long responses, long errors, double rps, Double p50, Double p99, Double meanMs, Double inFlight, Double cpuMsPerRequest,
                        Double rssMb, Double gcMs, Double canaryUs, List<Double> secondsRps, Long intended, Long reconnections) {
         this(scenario, cell, set, round, position, target, users, thinkMs, seconds, requests, responses, errors, rps, p50, p99, meanMs, inFlight,
-                cpuMsPerRequest, rssMb, gcMs, null, canaryUs, secondsRps, intended, reconnections, null, null);
+                cpuMsPerRequest, rssMb, gcMs, null, canaryUs, secondsRps, intended, reconnections, null, null, null);
     }
 
     /**
@@ -98,23 +110,31 @@ public record BlockRecord(String scenario, Map<String, Integer> cell, int set, i
         Double cpu = part.standsForScenario(scenario) ? cpuMsPerRequest : null;
         if (part.step() == null) {
             return new BlockRecord(scenario, cell, set, round, position, target, users, thinkMs, seconds, f.completed(), f.completed(), f.failed(), f.rps(),
-                    f.p50(), f.p99(), f.meanMs(), inFlight, cpu, rssMb, gcMs, jitMs, canaryUs, List.of(), null, reconnections, null, null);
+                    f.p50(), f.p99(), f.meanMs(), inFlight, cpu, rssMb, gcMs, jitMs, canaryUs, List.of(), null, reconnections, null, null, agents);
         }
         StepFigures s = f.steps().stream().filter(x -> x.step().equals(part.step())).findFirst().orElse(null);
         return s == null ? null : new BlockRecord(scenario, cell, set, round, position, target, users, thinkMs, seconds, s.responses(), s.responses(),
-                s.failures(), s.rps(), s.p50(), s.p99(), f.meanMs(), inFlight, null, rssMb, gcMs, jitMs, canaryUs, List.of(), null, reconnections, null, null);
+                s.failures(), s.rps(), s.p50(), s.p99(), f.meanMs(), inFlight, null, rssMb, gcMs, jitMs, canaryUs, List.of(), null, reconnections, null, null, agents);
     }
 
     /** The same block with the JVM's JIT time since its previous block. */
     public BlockRecord withJitMs(Double ms) {
         return new BlockRecord(scenario, cell, set, round, position, target, users, thinkMs, seconds, requests, responses, errors, rps, p50, p99, meanMs,
-                inFlight, cpuMsPerRequest, rssMb, gcMs, ms, canaryUs, secondsRps, intended, reconnections, flows, categories);
+                inFlight, cpuMsPerRequest, rssMb, gcMs, ms, canaryUs, secondsRps, intended, reconnections, flows, categories, agents);
     }
 
     /** The same block with its samples per CPU profile category. */
     public BlockRecord withCategories(Map<String, Long> samples) {
         return new BlockRecord(scenario, cell, set, round, position, target, users, thinkMs, seconds, requests, responses, errors, rps, p50, p99, meanMs,
-                inFlight, cpuMsPerRequest, rssMb, gcMs, jitMs, canaryUs, secondsRps, intended, reconnections, flows, samples);
+                inFlight, cpuMsPerRequest, rssMb, gcMs, jitMs, canaryUs, secondsRps, intended, reconnections, flows, samples, agents);
+    }
+
+    /** How far apart the agents' gates opened in this block, ms; null on one driver. */
+    public Double alignmentMs() {
+        if (agents == null || agents.isEmpty()) {
+            return null;
+        }
+        return agents.stream().mapToDouble(AgentFigures::lateMs).max().orElseThrow() - agents.stream().mapToDouble(AgentFigures::lateMs).min().orElseThrow();
     }
 
     /** The parts of its scenario these blocks measured: those of the first block with flows, else the whole alone. */

@@ -22,11 +22,11 @@ class DriverOptionsTest {
     }
 
     @Test
-    void theFilesJmeterAgentsMakeTheRunSequentialAndAreRefusedInRounds() {
+    void theFilesJmeterAgentsRunInterleavedRoundsButNoRateBlocks() {
         DriverOptions options = new DriverOptions(processes);
-        assertEquals("one load driver: JMeter's agents would each keep their own rounds", options.roundsObstacle(ON_AGENTS, false));
-        assertEquals("x.yaml: driver.jmeter.agents: JMeter's agents run no interleaved rounds (each would keep its own); use --design sequential",
-                assertThrows(UsageException.class, () -> options.driver(ON_AGENTS, true, false)).getMessage());
+        assertNull(options.roundsObstacle(ON_AGENTS, false), "the lab conducts every agent's rounds");
+        assertEquals("jmeter", options.driver(ON_AGENTS, true, false).name());
+        assertEquals("the Hyperfoil driver for rate blocks", options.roundsObstacle(ON_AGENTS, true));
     }
 
     @Test
@@ -40,8 +40,8 @@ class DriverOptionsTest {
     @Test
     void agentsOnTheCommandLineReplaceTheFilesAndNameTheFlag() {
         DriverOptions options = new DriverOptions(processes);
-        options.agents = "3";
-        assertEquals("--agents: JMeter's agents run no interleaved rounds (each would keep its own); use --design sequential",
+        options.agents = "9";
+        assertEquals("--agents 9: expected 1..8 local agents, or HOST:PORT,... of agents started with ./lab agent",
                 assertThrows(UsageException.class, () -> options.driver(ON_AGENTS, true, false)).getMessage());
     }
 

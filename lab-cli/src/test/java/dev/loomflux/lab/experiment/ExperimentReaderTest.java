@@ -154,12 +154,11 @@ class ExperimentReaderTest {
             assertEquals("a steady load (a fixed or rate profile, no sweep)", named.sequentialBecause(), profile);
         }
         String fixed = "profile: {fixed: {users: 2, duration: 5s}}";
-        assertEquals(Design.fallback("one load driver: JMeter's agents would each keep their own rounds"),
-                read(fixed).decided(DriverChoice.roundsObstacle("jmeter", true, false)).design());
+        assertNull(DriverChoice.roundsObstacle("jmeter", false), "JMeter, on one process or on agents, runs fixed blocks");
         assertEquals(Design.fallback("the Hyperfoil driver for rate blocks"),
-                read("profile: {rate: {rps: 10}}").decided(DriverChoice.roundsObstacle("jmeter", false, true)).design());
+                read("profile: {rate: {rps: 10}}").decided(DriverChoice.roundsObstacle("jmeter", true)).design());
         assertEquals(Design.paired(Design.DEFAULT_ROUNDS, Duration.ofSeconds(1), Duration.ZERO, Design.LEAD_IN),
-                read(fixed + "\ndesign: paired").decided(DriverChoice.roundsObstacle("jmeter", true, false)).design(), "named: the driver refuses it");
+                read("profile: {rate: {rps: 10}}\ndesign: paired").decided(DriverChoice.roundsObstacle("jmeter", true)).design(), "named: the driver refuses it");
         assertEquals(Design.fallback("blocks of 10 of the longest pause, 2000ms, not 1000ms (--block, block:)"),
                 read("profile: {fixed: {users: 5}, think: 200ms}").decided(null).design());
         assertTrue(read("profile: {fixed: {users: 5}, think: 200ms}\nblock: 2s").decided(null).inRounds(), "a block that holds the pauses");
@@ -179,7 +178,7 @@ class ExperimentReaderTest {
                 + " this experiment measures one target after another: write repeat: 2");
         // Where the default gives way, the file is measured one target after another: repeats, as with the flags.
         assertEquals(3, read("profile: {loops: {users: 2, requests: 3}}\nrepeat: 3").repeat());
-        assertEquals(3, read(fixed + "\nrepeat: 3\ndriver: {jmeter: {agents: 2}}").repeat());
+        assertEquals(3, read(fixed + "\ndesign: sequential\nrepeat: 3\ndriver: {jmeter: {agents: 2}}").repeat());
         assertError(fixed + "\nrepeat: 3\ndriver: jmeter", "x.yaml: repeat: applies to design: sequential");
     }
 

@@ -58,7 +58,7 @@ public final class FlowRuns {
         double meanMs = flowMean / STEPS.size();
         return new BlockRecord("crud", null, 1, round, position, target, USERS, null, BLOCK_S, completed * 4, completed * 4, 0, Result.round(rps * 4),
                 Result.round(meanMs * 0.9), Result.round(meanMs * 3), Result.round(meanMs), 19.8, Result.round(0.1 * machine), 300.0, 1.0, null, 500.0, List.of(),
-                null, 0L, List.of(crud), null);
+                null, 0L, List.of(crud), null, null);
     }
 
     /**

@@ -43,7 +43,7 @@ class FlowsRoundTripTest {
     void itsFieldsHaveTheNamesTheSchemaGivesThem() throws IOException {
         RunRecord run = run();
         JsonNode tree = Json.MAPPER.valueToTree(run);
-        assertEquals(17, tree.path("schema").asInt());
+        assertEquals(18, tree.path("schema").asInt());
         JsonNode result = tree.path("results").get(1);
         assertEquals("{\"total\":3,\"connect\":0,\"timeout\":0,\"4xx\":0,\"5xx\":0,\"other\":0,\"unexpected\":0,\"missing\":3}", result.path("errors").toString(),
                 "the result's errors count its steps' own failures");

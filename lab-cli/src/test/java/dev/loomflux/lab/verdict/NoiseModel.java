@@ -761,7 +761,7 @@ final class NoiseModel {
                     v[m] = Result.round(base[m] * (ratio == null ? 1 : ratio[m]) * Math.exp(loading[m] * speed + own[j][m]));
                 }
                 out.add(new BlockRecord("json", null, j % sets + 1, r, p, target, 50, null, 1.0, Math.round(v[0]), Math.round(v[0]), 0, v[0], v[1], v[2],
-                        Result.round(v[1] * 1.1), 49.8, v[3], 512.0, null, null, null, List.of(), null, 0L, null, null));
+                        Result.round(v[1] * 1.1), 49.8, v[3], 512.0, null, null, null, List.of(), null, 0L, null, null, null));
             }
         }
         return out;

@@ -18,7 +18,7 @@ class NoiseModelTest {
     private static BlockRecord record(NoiseModel.Row r) {
         double[] v = r.values();
         return new BlockRecord("json", null, r.set(), r.round(), r.position(), r.target(), 50, null, 1.0, Math.round(v[0]), Math.round(v[0]), 0, v[0], v[1], v[2],
-                v[1] * 1.1, 49.8, v[3], 512.0, null, null, null, List.of(), null, 0L, null, null);
+                v[1] * 1.1, 49.8, v[3], 512.0, null, null, null, List.of(), null, 0L, null, null, null);
     }
 
     /** Per metric, the mean half-width (in logs) of one set's comparisons, over every pair of the runs' targets. */

@@ -8,6 +8,7 @@ import dev.loomflux.lab.driver.Measurement;
 import dev.loomflux.lab.driver.PhasePlan;
 import dev.loomflux.lab.driver.Reconnections;
 import dev.loomflux.lab.driver.Rounds;
+import dev.loomflux.lab.driver.RoundsCut;
 import dev.loomflux.lab.driver.SecondListener;
 import dev.loomflux.lab.driver.Tally;
 import dev.loomflux.lab.LabException;
@@ -38,7 +39,7 @@ import java.util.function.BooleanSupplier;
  * <p>Where it differs from Hyperfoil: every user is a JMeter thread with its own connection; the
  * rate profile's arrivals are each a new thread and connection, and JMeter has no cap on arrivals
  * in flight (maxInFlight is not enforced); latency is in whole milliseconds; seconds are counted from
- * the first request JMeter sent. Interleaved rounds (the paired design) run on one local JMeter, fixed blocks only.
+ * the first request JMeter sent. Interleaved rounds (the paired design) run fixed blocks only, on one local JMeter or on agents.
  *
  * <p>With a plan of the user's own ({@link OwnPlan}) it runs that plan instead of rendering one, pointed at each load's
  * target, and reads its HTTP requests' samples as it reads its own plans'; on one local JMeter, one load at a time.
@@ -269,16 +270,14 @@ public final class Jmeter implements LoadDriver {
     }
 
     /**
-     * The rounds on one local JMeter, conducted by the lab ({@link JmeterRounds}): each target's users stay
-     * connected through every round and send only in their target's blocks.
+     * The rounds on one local JMeter, or on agents, conducted by the lab ({@link JmeterRounds}): each target's users stay
+     * connected through every round and send only in their target's blocks, on every agent in the same block. An agent that
+     * dies or goes quiet cuts the rounds ({@link RoundsCut}): the block it was in is void, the blocks before it are kept.
      */
     @Override
     public List<Block> run(Rounds rounds, Rounds.Listener listener) {
         if (own != null) {
             throw new LabException("a plan of the user's own runs in the sequential design: the rounds are the lab's own plan");
-        }
-        if (agents.distributed()) {
-            throw new LabException("JMeter's agents run no interleaved rounds: each would keep rounds of its own");
         }
         Path dir;
         try {
@@ -286,32 +285,59 @@ public final class Jmeter implements LoadDriver {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        try (JmeterRounds conductor = new JmeterRounds(rounds, listener)) {
-            Files.writeString(dir.resolve("plan.jmx"), JmeterPlan.renderRounds(rounds, "loomflux"));
+        try (JmeterCluster cluster = agents.distributed() ? JmeterCluster.start(owner, home, agents, dir) : null;
+             JmeterRounds conductor = new JmeterRounds(rounds, listener, cluster == null ? "127.0.0.1" : cluster.host(),
+                     cluster == null ? List.of() : cluster.addresses())) {
+            JmeterPlan.Split split = cluster == null ? JmeterPlan.Split.NONE : new JmeterPlan.Split(agents.count(), cluster.clockUrl());
+            Files.writeString(dir.resolve("plan.jmx"), JmeterPlan.renderRounds(rounds, "loomflux", split));
+            List<String> options = new ArrayList<>(cluster == null ? List.of() : cluster.controllerArgs());
+            // Agents get the lab's address as a global property (-G), one JMeter as its own (-J).
+            options.add((cluster == null ? "-J" : "-G") + JmeterPlan.LAB + "=" + conductor.address());
             Jtl jtl = new Jtl(dir.resolve("out.jtl"));
-            ManagedProcess jmeter = JmeterProcess.start(owner, home, dir.resolve("plan.jmx"), dir.resolve("out.jtl"), dir.resolve("jmeter.log"), List.of(),
-                    List.of("-J" + JmeterPlan.LAB + "=" + conductor.address()));
+            ManagedProcess jmeter = JmeterProcess.start(owner, home, dir.resolve("plan.jmx"), dir.resolve("out.jtl"), dir.resolve("jmeter.log"),
+                    cluster == null ? List.of() : cluster.controllerJvm(), options);
             running.add(jmeter);
-            // A conductor that stopped asking (its script failed) would leave the users waiting at their gates for good.
-            long patienceMs = rounds.block().plannedDuration().toMillis() + rounds.requestTimeout().toMillis() + 60_000;
+            if (cluster != null) {
+                clusters.add(cluster);
+            }
+            // A conductor that stopped asking (its script failed, its agent died) would leave the others' users waiting at their gates.
+            // Answered at once, a conductor reports its block after the block and its slowest request: a few seconds more is patience.
+            long patienceMs = rounds.block().plannedDuration().toMillis() + rounds.requestTimeout().toMillis() + 10_000;
             try {
                 while (!conductor.over() && jmeter.isAlive()) {
                     conductor.add(read(jtl));
                     conductor.step(20);
-                    if (System.currentTimeMillis() - conductor.lastHeard() > patienceMs) {
-                        throw new LabException("JMeter's conductor went quiet for " + patienceMs / 1000 + " s; last lines of its log:\n" + tail(dir.resolve("jmeter.log")));
+                    String silent = conductor.silent(patienceMs);
+                    if (silent != null) {
+                        throw new RoundsCut(silent + " went quiet for " + patienceMs / 1000 + " s in " + conductor.where() + ": that block is void; last lines of JMeter's log:\n"
+                                + tail(dir.resolve("jmeter.log")), conductor.blocks());
+                    }
+                    if (cluster != null) {
+                        try {
+                            cluster.checkAlive();
+                        } catch (LabException e) {
+                            throw new RoundsCut(e.getMessage() + ", in " + conductor.where() + ": that block is void", conductor.blocks());
+                        }
                     }
                 }
                 if (conductor.blocks().isEmpty() && !jmeter.stoppedByLab()) {
                     throw new LabException("JMeter ran no block (" + jmeter.exitDescription() + "); last lines of its log:\n" + tail(dir.resolve("jmeter.log")));
+                }
+                if (conductor.over()) {
+                    // Every conductor heard "done" and ends its test; JMeter then ends, and agents the user started stay ready for the next.
+                    jmeter.onExit().copy().completeOnTimeout(null, 10, java.util.concurrent.TimeUnit.SECONDS).join();
                 }
                 return conductor.blocks();
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 return conductor.blocks();
             } finally {
+                conductor.close();
                 jmeter.close();
                 running.remove(jmeter);
+                if (cluster != null) {
+                    clusters.remove(cluster);
+                }
             }
         } catch (IOException e) {
             throw new UncheckedIOException(e);
@@ -352,6 +378,6 @@ public final class Jmeter implements LoadDriver {
         if (own != null) {
             throw new IllegalStateException("a plan of the user's own runs no rounds");
         }
-        return new Plan(SUFFIX, JmeterPlan.renderRounds(rounds, name));
+        return new Plan(SUFFIX, JmeterPlan.renderRounds(rounds, name, new JmeterPlan.Split(agents.count(), null)));
     }
 }

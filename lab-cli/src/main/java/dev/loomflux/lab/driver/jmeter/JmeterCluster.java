@@ -114,6 +114,11 @@ final class JmeterCluster implements AutoCloseable {
         return addresses;
     }
 
+    /** The address the agents reach the lab at: where its clock listens, and the rounds' conductor. */
+    String host() {
+        return controllerHost;
+    }
+
     /** What the agents reported of their CPU during the load. */
     AgentCpu cpu() {
         return cpu;

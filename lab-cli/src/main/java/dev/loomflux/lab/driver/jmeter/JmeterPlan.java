@@ -130,6 +130,8 @@ final class JmeterPlan {
                 g.lock.notifyAll()
             }
             """;
+    /** The JMeter property where an agent's clock reading leaves its offset from the lab's clock for the conductor, µs. */
+    private static final String OFFSET = "loomflux.offset_us";
 
     /**
      * Interleaved rounds as a JMeter plan, conducted by the lab: each target's users are a thread group of
@@ -140,24 +142,38 @@ final class JmeterPlan {
      * (iteration) that passed the gate in the block has ended, and tells the lab when and how many, which answers
      * once it has counted them: the next block starts only then, as Hyperfoil's next phase starts after the last
      * one terminated, its sessions' iterations finished.
+     *
+     * <p>On agents every agent runs the whole plan, its part of each target's users, and a conductor of its own
+     * that asks the one lab: the lab answers every agent's conductor with the same block, its start and end on the
+     * lab's clock, once all of them have asked, and each opens and closes its gate at those times on its own clock
+     * (moved by the offset it read before the load), so all agents measure the same target in the same block.
+     * When the lab says "done", or cannot be reached, the conductor ends the agent's test: the users waiting at the
+     * gate would otherwise keep the agent busy after the controller is gone.
      */
     static String renderRounds(Rounds rounds, String name) {
+        return renderRounds(rounds, name, Split.NONE);
+    }
+
+    static String renderRounds(Rounds rounds, String name, Split split) {
         if (!(rounds.block() instanceof dev.loomflux.lab.experiment.Profile.Fixed fixed)) {
             throw new IllegalArgumentException("JMeter's rounds run fixed blocks only, not " + rounds.block().kind());
         }
         Document doc = Jmx.newDocument();
         Element inPlan = testPlan(doc, name, rounds.spec(0));
+        if (split.clock() != null) {
+            clock(inPlan, split.clock());
+        }
         Think think = rounds.blockPlan().think();
         for (int i = 0; i < rounds.targets().size(); i++) {
             LoadSpec target = rounds.spec(i);
-            Element g = Jmx.unscheduled(inPlan, "ThreadGroup", ROUNDS_GROUP + i, fixed.users(), -1, onError(target));
+            Element g = Jmx.unscheduled(inPlan, "ThreadGroup", ROUNDS_GROUP + i, split.users(fixed.users()), -1, onError(target));
             Jmx.bool(g, "ThreadGroup.same_user_on_next_iteration", true);
             Element tree = Jmx.child(inPlan, "hashTree");
             String me = Integer.toString(i);
             if (target.mix() != null) {
                 // An iteration passes the gate before its draws and ends with its flow's transaction sample, which
                 // the Transaction Controller also writes when a failed step ends the iteration (SampleMetrics).
-                JmeterFlows.iteration(tree, target, new JmeterFlows.Users(0, 1, fixed.users()), think, true,
+                JmeterFlows.iteration(tree, target, new JmeterFlows.Users(0, split.agents(), fixed.users()), think, true,
                         start -> Jmx.script(start, "JSR223PreProcessor", "gate", me, PASS));
                 Jmx.script(tree, "JSR223Listener", "release", "", GATE + "if (sampleEvent.isTransactionSampleEvent()) {\n" + RELEASE + "}\n");
                 continue;
@@ -175,38 +191,60 @@ final class JmeterPlan {
                     }
                     """);
         }
-        Jmx.unscheduled(inPlan, "ThreadGroup", "conductor", 1, 1, "continue");
+        Jmx.unscheduled(inPlan, "ThreadGroup", "conductor", "1", 1, "continue");
         Element tree = Jmx.child(inPlan, "hashTree");
-        Jmx.script(tree, "JSR223Sampler", "conductor", "${__P(" + LAB + ")}", GATE + """
-                def lab = Parameters.trim()
-                while (true) {
-                    def next = new URL(lab + '/next').text.trim()
-                    if (next == 'done') {
-                        break
-                    }
-                    def block = next.split(' ').collect { it as long }
-                    long start
-                    synchronized (g.lock) {
-                        g.sent = 0L
-                        g.active = (int) block[0]
-                        start = System.currentTimeMillis()
-                        g.lock.notifyAll()
-                    }
-                    Thread.sleep(block[1])
-                    long sendEnd
-                    long sent
-                    synchronized (g.lock) {
-                        g.active = -1
-                        sendEnd = System.currentTimeMillis()
-                        while (g.inflight > 0) {
-                            g.lock.wait(100)
-                        }
-                        sent = g.sent
-                    }
-                    long end = System.currentTimeMillis()
-                    new URL(lab + '/ended?target=' + block[0] + '&sent=' + sent + '&start=' + start + '&sendEnd=' + sendEnd + '&end=' + end).text
+        // The lab's address, and this agent's index (0 on one JMeter); a lab that stops answering for longer than a block
+        // and the longest request ends the conductor.
+        long patienceMs = rounds.block().plannedDuration().toMillis() + rounds.requestTimeout().toMillis() + 60_000;
+        Jmx.script(tree, "JSR223Sampler", "conductor", "${__P(" + LAB + ")} ${__P(" + AGENT_INDEX + "${__P(__jm.D_TG,)},0)}", GATE + """
+                def (lab, agent) = Parameters.trim().split(' ').toList()
+                long offsetUs = (props.get('%s') ?: 0L) as long
+                long offsetMs = Math.round(offsetUs / 1000.0d)
+                def ask = { String path ->
+                    def c = new URL(lab + path).openConnection()
+                    c.connectTimeout = 5000
+                    c.readTimeout = %d
+                    c.inputStream.text.trim()
                 }
-                """);
+                def sleepUntil = { long at ->
+                    long left = at - System.currentTimeMillis()
+                    if (left > 0) {
+                        Thread.sleep(left)
+                    }
+                }
+                try {
+                    while (true) {
+                        def next = ask('/next?agent=' + agent + '&offset_us=' + offsetUs)
+                        if (next == 'done') {
+                            break
+                        }
+                        def block = next.split(' ').collect { it as long }
+                        sleepUntil(block[1] + offsetMs)
+                        long start
+                        synchronized (g.lock) {
+                            g.sent = 0L
+                            g.active = (int) block[0]
+                            start = System.currentTimeMillis()
+                            g.lock.notifyAll()
+                        }
+                        sleepUntil(block[2] + offsetMs)
+                        long sendEnd
+                        long sent
+                        synchronized (g.lock) {
+                            g.active = -1
+                            sendEnd = System.currentTimeMillis()
+                            while (g.inflight > 0) {
+                                g.lock.wait(100)
+                            }
+                            sent = g.sent
+                        }
+                        long end = System.currentTimeMillis()
+                        ask('/ended?agent=' + agent + '&target=' + block[0] + '&sent=' + sent + '&start=' + start + '&sendEnd=' + sendEnd + '&end=' + end)
+                    }
+                } finally {
+                    ctx.engine.stopTest(true)
+                }
+                """.formatted(OFFSET, patienceMs));
         return Jmx.write(doc);
     }
 
@@ -326,7 +364,7 @@ final class JmeterPlan {
      * ({@link AgentCpu}): an agent lives on after the load, ready for the next.
      */
     private static void clock(Element parent, URI url) {
-        Jmx.unscheduled(parent, "SetupThreadGroup", CLOCK, 1, 1, "continue");
+        Jmx.unscheduled(parent, "SetupThreadGroup", CLOCK, "1", 1, "continue");
         Element tree = Jmx.child(parent, "hashTree");
         Jmx.script(tree, "JSR223Sampler", CLOCK, "", """
                 def url = new URL('%s')
@@ -346,6 +384,9 @@ final class JmeterPlan {
                     }
                 }
                 SampleResult.setResponseMessage('offset_us=' + bestOffset + ';rtt_us=' + bestRtt)
+                props.put('%s', bestOffset)
+                // An agent lives on from load to load: the rounds' gate of its last load, left as its users were stopped, goes.
+                props.remove('loomflux.gate')
                 def os = java.lang.management.ManagementFactory.operatingSystemMXBean
                 def report = '%s?thread=' + URLEncoder.encode(ctx.thread.threadName, 'UTF-8') + '&cpus=' + Runtime.runtime.availableProcessors()
                 Thread.startDaemon('loomflux-cpu') {
@@ -362,7 +403,7 @@ final class JmeterPlan {
                         Thread.sleep(1000)
                     }
                 }
-                """.formatted(url, url.resolve("cpu")));
+                """.formatted(url, OFFSET, url.resolve("cpu")));
     }
 
     private static void sampler(Element tree, LoadSpec spec, Think think) {

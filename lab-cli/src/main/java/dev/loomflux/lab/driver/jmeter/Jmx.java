@@ -98,11 +98,11 @@ final class Jmx {
      *
      * @param onError what a user does after a failed sample: {@code continue}, or {@code startnextloop}
      */
-    static Element unscheduled(Element parent, String testclass, String name, int users, int loops, String onError) {
+    static Element unscheduled(Element parent, String testclass, String name, String users, int loops, String onError) {
         Element g = element(parent, testclass, testclass + "Gui", name);
         string(g, "ThreadGroup.on_sample_error", onError);
         loop(g, loops);
-        string(g, "ThreadGroup.num_threads", Integer.toString(users));
+        string(g, "ThreadGroup.num_threads", users);
         string(g, "ThreadGroup.ramp_time", "0");
         bool(g, "ThreadGroup.scheduler", false);
         return g;

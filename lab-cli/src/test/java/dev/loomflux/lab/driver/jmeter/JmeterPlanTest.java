@@ -209,7 +209,8 @@ class JmeterPlanTest {
             assertEquals(port, text(d, "//ThreadGroup[@testname='t" + i + "']/following-sibling::hashTree[1]/HTTPSamplerProxy/stringProp[@name='HTTPSampler.port']"));
             assertEquals(Integer.toString(i), text(d, "//ThreadGroup[@testname='t" + i + "']/following-sibling::hashTree[1]//JSR223PreProcessor/stringProp[@name='parameters']"));
         }
-        assertEquals("${__P(" + JmeterPlan.LAB + ")}", text(d, "//JSR223Sampler[@testname='conductor']/stringProp[@name='parameters']"));
+        assertEquals("${__P(" + JmeterPlan.LAB + ")} ${__P(" + JmeterPlan.AGENT_INDEX + "${__P(__jm.D_TG,)},0)}",
+                text(d, "//JSR223Sampler[@testname='conductor']/stringProp[@name='parameters']"), "the lab, and which agent asks (0 on one JMeter)");
         assertEquals("", text(d, "//*[contains(stringProp[@name='script'], '${')]/@testname"), "no ${...} in a script: JMeter would replace it");
         assertThrows(IllegalArgumentException.class, () -> JmeterPlan.renderRounds(new Rounds(rounds.targets(), "/plaintext",
                 new Profile.Rate(100, Duration.ofSeconds(2), 100), rounds.order(), 1, Duration.ofSeconds(10), Duration.ZERO), "r"));
