@@ -15,7 +15,7 @@ public record RunRecord(int schema, String runId, String status, String startedA
                         List<CapacityMedian> capacitySummary, SweepMap sweep, List<BlockRecord> blocks, List<PairComparison> comparisons,
                         List<RoundsStop> stops) {
     /** The results.json schema this lab writes, {@value}; history, one entry per version: docs/results-schema.md. */
-    public static final int SCHEMA = 17;
+    public static final int SCHEMA = 18;
 
     /** Without stops: a run of fixed rounds, or of schema 16 and before. */
     public RunRecord(int schema, String runId, String status, String startedAt, String finishedAt, Environment environment, ExperimentDescription experiment,
