@@ -67,7 +67,7 @@ public final class HardwareDifference {
             }
         }
         String out = differing.isEmpty() ? "" : "; measured on different hardware (" + String.join(", ", differing)
-                + " against A): the ratios may have moved with the machine, not the runs";
+                + " against A): the ratios may have moved with the machine";
         return out + (unknown.isEmpty() ? "" : "; hardware unknown for " + String.join(", ", unknown));
     }
 

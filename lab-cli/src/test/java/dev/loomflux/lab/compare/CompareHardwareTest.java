@@ -19,7 +19,7 @@ import org.junit.jupiter.api.io.TempDir;
 class CompareHardwareTest {
     private static final Path PAIRED = FIXTURES.resolve("paired-json");
     private static final String DIFFERENT = "measured on different hardware: microcode 0x1 in A, 0xa in B";
-    private static final String ACROSS = "; measured on different hardware (B against A): the ratios may have moved with the machine, not the runs";
+    private static final String ACROSS = "; measured on different hardware (B against A): the ratios may have moved with the machine";
 
     @TempDir
     Path dir;
