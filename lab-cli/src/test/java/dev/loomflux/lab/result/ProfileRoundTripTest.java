@@ -49,7 +49,7 @@ class ProfileRoundTripTest {
     @Test
     void itsFieldsHaveTheNamesTheSchemaGivesThem() {
         JsonNode tree = Json.MAPPER.valueToTree(run());
-        assertEquals(17, tree.path("schema").asInt());
+        assertEquals(18, tree.path("schema").asInt());
         assertFalse(tree.path("results").get(0).has("profile"), "no profile, no field");
         JsonNode profile = tree.path("results").get(1).path("profile");
         assertEquals(List.of("collapsed", "profiler", "samples", "truncated", "categories"), names(profile));
