@@ -3,6 +3,7 @@ package dev.loomflux.lab.cli;
 import dev.loomflux.lab.compare.CategoryChanges;
 import dev.loomflux.lab.compare.Comparison;
 import dev.loomflux.lab.compare.Conditions;
+import dev.loomflux.lab.compare.HardwareDifference;
 import dev.loomflux.lab.compare.PairedAgreement;
 import dev.loomflux.lab.compare.Reproducibility;
 import dev.loomflux.lab.compare.Threshold;
@@ -86,7 +87,7 @@ public final class CompareCommand implements Callable<Integer> {
             out.println();
             out.println(VERDICTS_TITLE);
             Tables.plain(verdicts.changesTable()).forEach(out::println);
-            out.println(verdictsLine(verdicts));
+            out.println(verdictsLine(verdicts) + HardwareDifference.judged(List.of(runA, runB)));
         }
         if (markdown != null) {
             List<String> md = new ArrayList<>(Tables.markdown(table));
@@ -105,7 +106,7 @@ public final class CompareCommand implements Callable<Integer> {
             if (verdicts != null) {
                 md.addAll(List.of("", VERDICTS_TITLE, ""));
                 md.addAll(Tables.markdown(verdicts.changesTable()));
-                md.addAll(List.of("", verdictsLine(verdicts)));
+                md.addAll(List.of("", verdictsLine(verdicts) + HardwareDifference.judged(List.of(runA, runB))));
             }
             Files.writeString(markdown, String.join("\n", md) + "\n");
         }
@@ -126,9 +127,18 @@ public final class CompareCommand implements Callable<Integer> {
         return 0;
     }
 
-    /** "measured differently: load driver: hyperfoil 0.25.2 in A, jmeter 5.6.3 in B", one line per difference. */
+    /**
+     * "measured differently: load driver: hyperfoil 0.25.2 in A, jmeter 5.6.3 in B", one line per difference, then
+     * "measured on different hardware: ..." or "hardware unknown for A (...)" when so.
+     */
     private static List<String> measuredDifferently(RunRecord a, RunRecord b, String nameB) {
-        return Conditions.differences(a, b, nameB).stream().map(d -> "measured differently (a change may be this, not the targets): " + d).toList();
+        List<String> out = new ArrayList<>(Conditions.differences(a, b, nameB).stream()
+                .map(d -> "measured differently (a change may be this, not the targets): " + d).toList());
+        String hardware = HardwareDifference.line(a, b, nameB);
+        if (hardware != null) {
+            out.add(hardware);
+        }
+        return out;
     }
 
     private static final String VERDICTS_TITLE = "paired verdicts (results.json comparisons): each pair's ratio a/b (95% CI) and outcome in A and in B";
@@ -143,25 +153,27 @@ public final class CompareCommand implements Callable<Integer> {
         }
         List<RunRecord> all = new ArrayList<>(List.of(load(a, "A"), load(b, "B")));
         for (int i = 0; i < more.size(); i++) {
-            all.add(load(more.get(i), "run " + (i + 3)));
+            all.add(load(more.get(i), HardwareDifference.name(i + 2)));
         }
         Reproducibility r = Reproducibility.of(all.get(0), all.get(1));
         PairedAgreement paired = PairedAgreement.of(all);
+        // Runs on different hardware are compared as machines as much as runs: every judgement says so.
+        String hardware = HardwareDifference.judged(all);
         PrintWriter out = spec.commandLine().getOut();
-        List<String> plain = render(r, paired, Tables::plain);
+        List<String> plain = render(r, paired, hardware, Tables::plain);
         plain.forEach(out::println);
         for (int i = 1; i < all.size(); i++) {
-            measuredDifferently(all.get(0), all.get(i), i == 1 ? "B" : "run " + (i + 1)).forEach(out::println);
+            measuredDifferently(all.get(0), all.get(i), HardwareDifference.name(i)).forEach(out::println);
         }
         out.flush();
         if (markdown != null) {
-            Files.writeString(markdown, String.join("\n", render(r, paired, Tables::markdown)) + "\n");
+            Files.writeString(markdown, String.join("\n", render(r, paired, hardware, Tables::markdown)) + "\n");
         }
         return 0;
     }
 
     /** Blank lines end each table: in Markdown a text line right under a table would become one of its rows. */
-    private static List<String> render(Reproducibility r, PairedAgreement paired, Function<List<String[]>, List<String>> table) {
+    private static List<String> render(Reproducibility r, PairedAgreement paired, String hardware, Function<List<String[]>, List<String>> table) {
         List<String> lines = new ArrayList<>();
         if (paired != null) {
             // The paired design's answer is its per-pair ratios: how far they agree is what reproduces.
@@ -169,7 +181,7 @@ public final class CompareCommand implements Callable<Integer> {
             lines.add("");
             lines.addAll(table.apply(paired.table()));
             lines.add("");
-            lines.add("paired: " + paired.summary());
+            lines.add("paired: " + paired.summary() + hardware);
             lines.add("");
             lines.add("absolute figures of the first two runs (the machine moves these; the ratios above are what the lab judges):");
             lines.add("");
@@ -195,7 +207,7 @@ public final class CompareCommand implements Callable<Integer> {
         lines.add("");
         lines.addAll(r.agreementTable().size() > 1 ? table.apply(r.agreementTable()) : List.of("(nothing to compare: fewer than 2 targets in both runs)"));
         lines.add("");
-        lines.add("reproducibility: " + r.summary());
+        lines.add("reproducibility: " + r.summary() + hardware);
         return lines;
     }
 

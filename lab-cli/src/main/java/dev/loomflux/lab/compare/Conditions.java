@@ -23,7 +23,10 @@ public final class Conditions {
         differ(out, nameB, "load driver", a, b, r -> driver(r) + version(r, driver(r)));
         differ(out, nameB, "design", a, b, r -> r.experiment() == null ? null : r.experiment().design() == null ? "sequential" : r.experiment().design().kind());
         differ(out, nameB, "limits", a, b, r -> r.experiment() == null ? null : limits(r.experiment().limits()));
-        differ(out, nameB, "machine", a, b, r -> r.environment() == null ? null : r.environment().cpuModel() + ", " + r.environment().os());
+        if (HardwareDifference.hardware(a) == null || HardwareDifference.hardware(b) == null) {
+            // With both runs' hardware, HardwareDifference says this and more (the model name and kernel among it).
+            differ(out, nameB, "machine", a, b, r -> r.environment() == null ? null : r.environment().cpuModel() + ", " + r.environment().os());
+        }
         differ(out, nameB, "targets' JDK", a, b, r -> r.environment() == null || r.environment().jdk() == null ? null : r.environment().jdk().targets());
         differ(out, nameB, "pinning", a, b, r -> r.environment() == null ? null : pinning(r.environment().pinning()));
         return out;

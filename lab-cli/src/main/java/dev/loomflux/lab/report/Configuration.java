@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.loomflux.lab.result.DriverCheck;
 import dev.loomflux.lab.result.Environment;
 import dev.loomflux.lab.result.ExperimentDescription;
+import dev.loomflux.lab.result.Hardware;
 import dev.loomflux.lab.result.Json;
 import dev.loomflux.lab.result.Result;
 import dev.loomflux.lab.result.RunRecord;
@@ -55,12 +56,43 @@ final class Configuration {
             rows.add(List.of("limits", readable(Json.tree(exp.limits()))));
         }
         rows.add(List.of("machine", env.os() + ", " + env.cpus() + " CPUs (" + env.cpuModel() + "), " + env.memoryMb() + " MB"));
+        rows.add(List.of("hardware", hardware(env.hardware())));
         rows.add(List.of("pinning", readable(Json.tree(env.pinning()))));
         rows.add(List.of("JDK", "targets " + env.jdk().targets() + ", lab " + env.jdk().lab()));
         rows.add(List.of("database", env.database() == null ? "-" : env.database()));
         rows.add(List.of("versions", readable(Json.tree(env.versions()))));
         rows.add(List.of("git commit", env.gitCommit() + (Boolean.TRUE.equals(env.gitDirty()) ? " (uncommitted changes)" : "")));
         return new Table("", List.of("setting", "value"), rows);
+    }
+
+    /**
+     * The CPU in full, the fields two runs must share to be compared as runs of one machine (compare/HardwareDifference):
+     * "GenuineIntel family 6 model 207 stepping 2, microcode 0x1, caches L1d 48K, L1i 32K, L2 2048K, hypervisor kvm, ...".
+     * A field the machine did not give is left out.
+     */
+    private static String hardware(Hardware h) {
+        if (h == null) {
+            return "not recorded (results.json before schema 18 names the CPU by its model name only)";
+        }
+        List<String> cpu = new ArrayList<>();
+        named(cpu, "", h.vendor());
+        named(cpu, "family ", h.family());
+        named(cpu, "model ", h.model());
+        named(cpu, "stepping ", h.stepping());
+        List<String> parts = new ArrayList<>();
+        named(parts, "", cpu.isEmpty() ? null : String.join(" ", cpu));
+        named(parts, "microcode ", h.microcode());
+        named(parts, "caches ", h.cachesDescribed());
+        named(parts, "hypervisor ", h.hypervisor());
+        named(parts, "kernel ", h.kernel());
+        named(parts, "CPU flags hash ", h.flagsHash());
+        return parts.isEmpty() ? "-" : String.join(", ", parts);
+    }
+
+    private static void named(List<String> parts, String name, String value) {
+        if (value != null) {
+            parts.add(name + value);
+        }
     }
 
     /** An object as "key value, key value" (nested objects in parentheses), for a table cell a person reads. */

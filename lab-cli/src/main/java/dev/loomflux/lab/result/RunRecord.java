@@ -1,6 +1,8 @@
 package dev.loomflux.lab.result;
 
+import com.fasterxml.jackson.databind.JsonMappingException;
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.exc.MismatchedInputException;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
@@ -29,13 +31,27 @@ public record RunRecord(int schema, String runId, String status, String startedA
         results = results == null ? List.of() : experiment != null && experiment.paired() ? results.stream().map(Result::inSet).toList() : List.copyOf(results);
     }
 
-    /** @throws IOException unreadable, not JSON, or JSON without a results list (not a loomflux results.json) */
+    /** @throws IOException unreadable, not JSON, JSON without a results list (not a loomflux results.json), or a field of the wrong kind, named */
     public static RunRecord read(Path file) throws IOException {
         JsonNode tree = Json.MAPPER.readTree(file.toFile());
         if (!tree.path("results").isArray()) {
             throw new IOException("has no results list; is it a loomflux results.json?");
         }
-        return Json.MAPPER.treeToValue(tree, RunRecord.class);
+        try {
+            return Json.MAPPER.treeToValue(tree, RunRecord.class);
+        } catch (JsonMappingException e) {
+            throw new IOException(field(e) + ": " + (e instanceof MismatchedInputException m && m.getTargetType() != null && m.getTargetType().isRecord()
+                    ? "expected an object (docs/results-schema.md)" : String.valueOf(e.getOriginalMessage()).lines().findFirst().orElse("")), e);
+        }
+    }
+
+    /** Where in the file: "environment.hardware", "results[2].latency_ms". */
+    private static String field(JsonMappingException e) {
+        StringBuilder out = new StringBuilder();
+        for (JsonMappingException.Reference r : e.getPath()) {
+            out.append(r.getFieldName() != null ? (out.length() == 0 ? "" : ".") + r.getFieldName() : "[" + r.getIndex() + "]");
+        }
+        return out.length() == 0 ? "the document" : out.toString();
     }
 
     /** How many JVMs of each target the run measured: its sets in the paired design, its repeats in the sequential one. */

@@ -16,6 +16,7 @@ import dev.loomflux.lab.result.ExperimentDescription.ScenarioDescription;
 import dev.loomflux.lab.result.ExperimentDescription.StageDescription;
 import dev.loomflux.lab.result.ExperimentDescription.TargetDescription;
 import dev.loomflux.lab.result.ExperimentDescription.ThinkDescription;
+import dev.loomflux.lab.result.Hardware;
 import dev.loomflux.lab.result.SweepMap;
 import dev.loomflux.lab.sut.LaunchSettings;
 import dev.loomflux.lab.sut.TargetSpec;
@@ -33,14 +34,18 @@ final class Described {
 
     static Environment environment(Home home, Jdk targetJdk, CpuPlan cpus, String database) {
         String status = git(home, "status", "--porcelain", "--untracked-files=no");
+        Hardware hardware = HardwareReader.read();
         return new Environment(System.getProperty("os.name") + " " + System.getProperty("os.version") + " " + System.getProperty("os.arch"),
                 // The machine's CPUs: the lab itself is pinned by now, so availableProcessors() would say 1.
-                new oshi.SystemInfo().getHardware().getProcessor().getLogicalProcessorCount(), readCpuModel(), readMemoryMb(),
+                new oshi.SystemInfo().getHardware().getProcessor().getLogicalProcessorCount(),
+                // Not Linux: no model name, the architecture instead.
+                hardware.modelName() == null ? System.getProperty("os.arch") : hardware.modelName(), readMemoryMb(),
                 new Environment.JdkFacts(targetJdk.version(), targetJdk.home().toString(), System.getProperty("java.version")),
                 new Environment.Pinning(cpus.applied(), CpuPlan.list(cpus.target()), CpuPlan.list(cpus.driver()), CpuPlan.list(cpus.support()), cpus.note(),
                         // Read back, not assumed: where the lab (the driver) may actually run right now.
                         CpuPlan.affinityOf(ProcessHandle.current().pid())),
-                database, Environment.buildVersions(), git(home, "rev-parse", "HEAD"), status == null ? null : !status.isBlank());
+                database, Environment.buildVersions(), git(home, "rev-parse", "HEAD"), status == null ? null : !status.isBlank(),
+                hardware);
     }
 
     static ExperimentDescription experiment(Experiment e, LaunchSettings settings, String driver) {
@@ -92,19 +97,6 @@ final class Described {
 
     private static LimitsDescription limits(ResourceLimits l) {
         return new LimitsDescription(l.cpus() > 0 ? l.cpus() : null, l.memoryBytes() > 0 ? l.memoryBytes() / (1 << 20) : null, null, null);
-    }
-
-    private static String readCpuModel() {
-        try {
-            for (String line : java.nio.file.Files.readAllLines(java.nio.file.Path.of("/proc/cpuinfo"))) {
-                if (line.startsWith("model name")) {
-                    return line.substring(line.indexOf(':') + 1).trim();
-                }
-            }
-        } catch (IOException | RuntimeException ignored) {
-            // Not Linux: the model stays unknown.
-        }
-        return System.getProperty("os.arch");
     }
 
     private static long readMemoryMb() {

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.loomflux.lab.verdict.Comparisons;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -98,6 +99,28 @@ class FlowsRoundTripTest {
         Path file = dir.resolve("results.json");
         Json.MAPPER.writeValue(file.toFile(), run);
         assertEquals(run, RunRecord.read(file));
+    }
+
+    /** The hardware (schema 18) is written under the schema's names and read back; a file without it reads as unknown hardware. */
+    @Test
+    void theHardwareIsReadBackAsItWasWritten() throws IOException {
+        RunRecord flows = run();
+        Hardware hardware = new Hardware("GenuineIntel", "6", "207", "2", "0x1", "Intel(R) Xeon(R) Processor",
+                List.of(new Hardware.Cache(1, "Data", "48K"), new Hardware.Cache(2, "Unified", "2048K")), "kvm", "6.18.44", "86d9ce9c09e486e0");
+        Environment environment = new Environment("Linux 6.18.44 amd64", 2, "Intel(R) Xeon(R) Processor", 24000, null, null, null, Map.of(), null, null,
+                hardware);
+        RunRecord run = FlowRuns.record(environment, "mvc", "webflux", flows.blocks(), flows.comparisons());
+        JsonNode written = Json.MAPPER.valueToTree(run).path("environment").path("hardware");
+        assertEquals(List.of("vendor", "family", "model", "stepping", "microcode", "model_name", "caches", "hypervisor", "kernel", "flags_hash"), names(written));
+        assertEquals("{\"level\":2,\"type\":\"Unified\",\"size\":\"2048K\"}", written.path("caches").get(1).toString());
+        Path file = dir.resolve("results.json");
+        Json.MAPPER.writeValue(file.toFile(), run);
+        assertEquals(run, RunRecord.read(file));
+        assertEquals(hardware, RunRecord.read(file).environment().hardware());
+        JsonNode old = Json.MAPPER.readTree(file.toFile());
+        ((ObjectNode) old.path("environment")).remove("hardware");
+        Json.MAPPER.writeValue(file.toFile(), old);
+        assertNull(RunRecord.read(file).environment().hardware(), "a file before schema 18");
     }
 
     /** A result's part is a result of its own for the metrics: a flow's iterations, a step's requests; none where it has no such part. */
