@@ -35,6 +35,8 @@ final class JmeterCluster implements AutoCloseable {
     /** The password of keystores ./lab agent makes: the file itself is the secret (client certificates, docs/scale-out.md). */
     static final String AGENT_KEYSTORE_PASSWORD = "loomflux";
     private static final Duration AGENT_START = Duration.ofSeconds(60);
+    /** The sample sender the jmeter/ module builds into the home's lib/ext: on both ends, the controller's and each agent's. */
+    static final String SAMPLE_SENDER = "dev.loomflux.jmeter.SecondBatches";
     private static final int CONNECT_TIMEOUT_MS = 3_000;
 
     private final List<String> addresses;
@@ -135,13 +137,10 @@ final class JmeterCluster implements AutoCloseable {
 
     List<String> controllerArgs() {
         List<String> args = new ArrayList<>(List.of("-R", String.join(",", addresses), "-q", properties.toString(),
-                // Each sample is sent on as it ends, without its response body, so that seconds can be counted live.
-                // That costs: 4.7 KB a sample at 1,315 requests/s, ~30 KB at 156/s, and the agent's CPU (one agent on
-                // plaintext at 8 users: 1,315 requests/s, where once-a-second batches (StrippedBatch) sent 2,890 and
-                // 4,299 at 1.5 KB a sample). Batches are not used yet: a batch can reach the lab seconds late, after
-                // the live second it belongs to was told (JmeterIT's rate on two starved agents: 2 of 400), and the
-                // live seconds would need a per-agent watermark first (docs/scale-out.md).
-                "-Jmode=StrippedAsynch"));
+                // Each agent sends its samples once a second, or 50 ms after its load pauses (a block's end), in one compact
+                // batch: 22 bytes a sample where JMeter's StrippedAsynch sent 4.7-30 KB (docs/scale-out.md). A batch comes up
+                // to a second late, so seconds are told by each agent's watermark (JmeterReading) and blocks by its count.
+                "-Jmode=" + SAMPLE_SENDER));
         for (int i = 0; i < addresses.size(); i++) {
             args.add("-G" + JmeterPlan.AGENT_INDEX + addresses.get(i) + "=" + i);
         }

@@ -45,6 +45,14 @@ final class JmeterReading {
      * an agent's RMI brought it to the controller, so a second is whole only that long after it.
      */
     private long latestMs;
+    /**
+     * Per agent, the latest end of a request of its read so far, on the lab's clock: an agent sends its samples in batches
+     * (once a second, or when its load pauses), each holding every request that ended before it was sent, so every request
+     * of that agent that ended before this has been read.
+     */
+    private final Map<String, Long> watermarks = new HashMap<>();
+    /** The longest a request took, ms: a request sent before a watermark may end that long after it. */
+    private long longestMs;
 
     /**
      * @param mix      the load's flows, null for one request per iteration
@@ -80,6 +88,8 @@ final class JmeterReading {
             Jtl.Sample onLabClock = clock == null ? s : s.shifted(-Math.round(clock[0]));
             requests.add(new Sent(agent, onLabClock));
             latestMs = Math.max(latestMs, readAtMs - onLabClock.startMs());
+            longestMs = Math.max(longestMs, onLabClock.elapsedMs());
+            watermarks.merge(agent, onLabClock.endMs(), Math::max);
         }
         if (requests.isEmpty()) {
             return;
@@ -113,20 +123,40 @@ final class JmeterReading {
     }
 
     /**
-     * Hands the listener the seconds whose requests have all been read, as far as the latest request so far tells:
-     * a second's requests are in the results file only once they end and reach the controller. With two agents on
-     * a busy machine requests took 2.8-3.3 s over a 20 ms stub, and the second handed over 3 s after its start held
-     * 123 of its 200.
+     * Hands the listener the seconds whose requests have all been read ({@link #readUpTo}): a second's requests are in the
+     * results file only once they end and reach the controller. With two agents on a busy machine requests took 2.8-3.3 s
+     * over a 20 ms stub, and the second handed over 3 s after its start held 123 of its 200; a second told before a
+     * starved agent's first batch held 2 of its 400 (docs/scale-out.md).
      */
     void publishLive(long now) {
         if (started >= 0) {
-            all.publishLive(now - latestMs);
+            all.publishLive(readUpTo(now));
         }
     }
 
     /** The load can end: its window's requests have all been read, however late they reach the lab. */
     boolean done(MeasuredWindow window, BooleanSupplier enough, long now) {
-        return started >= 0 && all.done(window, enough, now - latestMs);
+        // An agent silent for longer than a request may take holds nothing back: it has stopped (its own CPU check says why).
+        return started >= 0 && all.done(window, enough, Math.max(readUpTo(now), now - timeoutMs - 5_000));
+    }
+
+    /**
+     * Up to when every request sent is read, on the lab's clock: the latest request's delay from send to read before now and,
+     * with agents, every agent's watermark less the longest a request took (and 50 ms for JMeter's threads, which hand their
+     * samples on in no strict order). An agent not heard from yet holds every second back for as long as a request may take;
+     * later it is one that runs none of the load (fewer users than agents).
+     */
+    private long readUpTo(long now) {
+        long upTo = now - latestMs;
+        for (String a : agents) {
+            Long w = watermarks.get(a);
+            if (w != null) {
+                upTo = Math.min(upTo, w - longestMs - 50);
+            } else if (now - started < timeoutMs) {
+                upTo = Math.min(upTo, started);
+            }
+        }
+        return upTo;
     }
 
     private Tally agentTally(String agent) {
