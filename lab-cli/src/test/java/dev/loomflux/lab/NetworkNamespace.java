@@ -9,8 +9,8 @@ import java.util.List;
 /**
  * A second host on this machine for the tests: a network namespace joined to this one by a veth pair, each
  * end with its own address on a /30 of 10.231.0.0/16. Traffic between the two crosses that link only, so a
- * test can tell it went there by the link's byte counters. Needs root and iproute2; deleting the namespace
- * deletes the link.
+ * test can tell it went there by the link's byte counters. Its default route is this host's end, so that several
+ * such hosts reach each other's links through this one. Needs root and iproute2; deleting the namespace deletes the link.
  */
 final class NetworkNamespace implements AutoCloseable {
     private final String name;
@@ -32,9 +32,14 @@ final class NetworkNamespace implements AutoCloseable {
     }
 
     static NetworkNamespace create() throws IOException, InterruptedException {
+        return create(0);
+    }
+
+    /** @param index tells this test's namespaces apart: 0..9 */
+    static NetworkNamespace create(int index) throws IOException, InterruptedException {
         long pid = ProcessHandle.current().pid();
         // Interface names hold 15 characters; the pid keeps two test JVMs' names and subnets apart.
-        NetworkNamespace ns = new NetworkNamespace("loomflux-it-" + pid, "lfit" + pid % 1_000_000, (int) (pid % 16_384));
+        NetworkNamespace ns = new NetworkNamespace("loomflux-it-" + pid + "-" + index, "lfit" + pid % 100_000 + index, (int) ((pid * 10 + index) % 16_384));
         try {
             ip("netns", "add", ns.name);
             ip("link", "add", ns.link + "h", "type", "veth", "peer", "name", ns.link + "n");
@@ -44,6 +49,7 @@ final class NetworkNamespace implements AutoCloseable {
             ip("netns", "exec", ns.name, "ip", "addr", "add", ns.inside() + "/30", "dev", ns.link + "n");
             ip("netns", "exec", ns.name, "ip", "link", "set", ns.link + "n", "up");
             ip("netns", "exec", ns.name, "ip", "link", "set", "lo", "up");
+            ip("netns", "exec", ns.name, "ip", "route", "add", "default", "via", ns.outside());
         } catch (IOException | RuntimeException e) {
             ns.close();
             throw e;
@@ -73,7 +79,16 @@ final class NetworkNamespace implements AutoCloseable {
 
     /** Bytes this host has sent into the namespace over the link so far. */
     long bytesSentIn() throws IOException {
-        return Long.parseLong(Files.readString(Path.of("/sys/class/net", link + "h", "statistics", "tx_bytes")).strip());
+        return counter("tx_bytes");
+    }
+
+    /** Bytes this host has received from the namespace over the link so far. */
+    long bytesReceivedFrom() throws IOException {
+        return counter("rx_bytes");
+    }
+
+    private long counter(String name) throws IOException {
+        return Long.parseLong(Files.readString(Path.of("/sys/class/net", link + "h", "statistics", name)).strip());
     }
 
     @Override

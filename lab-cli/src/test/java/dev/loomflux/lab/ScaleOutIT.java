@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.loomflux.lab.result.Results;
 import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -56,6 +57,153 @@ class ScaleOutIT {
                 assertTrue(agentLab.waitFor(30, java.util.concurrent.TimeUnit.SECONDS), "the agent stops on SIGTERM");
                 assertTrue(agentLab.descendants().findAny().isEmpty(), "nothing of the agent is left");
             }
+        }
+    }
+
+    /** Two agents a user started, each in a namespace of its own (two load hosts), with one keystore. */
+    private record TwoHosts(NetworkNamespace one, NetworkNamespace two, Process first, Process second, Path keystore, Path consoleTwo) implements AutoCloseable {
+        static TwoHosts start(Path dir) throws Exception {
+            NetworkNamespace one = NetworkNamespace.create(1);
+            NetworkNamespace two = null;
+            Process first = null;
+            try {
+                two = NetworkNamespace.create(2);
+                Path keystore = dir.resolve("agents.p12");
+                Path consoleOne = dir.resolve("agent1.txt");
+                first = LabProcess.start(one.exec(), consoleOne, "agent", "--bind", one.inside() + ":1099", "--keystore", keystore.toString());
+                LabProcess.awaitLine(consoleOne, "agent: listening on", 90);
+                Path consoleTwo = dir.resolve("agent2.txt");
+                Process second = LabProcess.start(two.exec(), consoleTwo, "agent", "--bind", two.inside() + ":1099", "--keystore", keystore.toString());
+                LabProcess.awaitLine(consoleTwo, "agent: listening on", 90);
+                return new TwoHosts(one, two, first, second, keystore, consoleTwo);
+            } catch (Exception | AssertionError e) {
+                if (first != null) {
+                    first.destroy();
+                }
+                if (two != null) {
+                    two.close();
+                }
+                one.close();
+                throw e;
+            }
+        }
+
+        String agents() {
+            return one.inside() + ":1099," + two.inside() + ":1099";
+        }
+
+        /** The paired design on both agents, the targets on this host's end of the first link (the second reaches it through this host). */
+        List<String> run(String... more) {
+            List<String> args = new java.util.ArrayList<>(List.of("run", "--aot-cache", "--driver", "jmeter", "--agents", agents(), "--agent-keystore",
+                    keystore.toString(), "--host", one.outside(), "--targets", "mvc,mvc2", "--define", "mvc2=mvc", "--scenario", "gateway", "--delay", "50",
+                    "--users", "8", "--lead-in-rounds", "2", "--warmup", "30s", "--cooldown", "0s", "--no-pin"));
+            args.addAll(List.of(more));
+            return args;
+        }
+
+        @Override
+        public void close() throws Exception {
+            for (Process p : List.of(first, second)) {
+                p.destroy();
+                assertTrue(p.waitFor(30, java.util.concurrent.TimeUnit.SECONDS), "an agent stops on SIGTERM");
+                assertTrue(p.descendants().findAny().isEmpty(), "nothing of an agent is left");
+            }
+            two.close();
+            one.close();
+        }
+    }
+
+    /**
+     * Paired rounds on two load hosts: the lab conducts both agents, so every block runs on both at once. The same target under two
+     * names (A/A) never gets a winner; the agents' gates open together within their clocks' errors; every block keeps its 8 users
+     * busy (Little's law, 4 on each agent); each agent's samples reach the lab in batches over its own link.
+     */
+    @Test
+    @Tag("slow") // ./check slow, in CI after ./check
+    void twoAgentsOnTwoHostsRunPairedRoundsTogether(@TempDir Path dir) throws Exception {
+        String why = NetworkNamespace.unsupported();
+        assumeTrue(why == null, why);
+        try (TwoHosts hosts = TwoHosts.start(dir)) {
+            long[] before = {hosts.one().bytesReceivedFrom(), hosts.two().bytesReceivedFrom()};
+            LabCli run = LabCli.of(hosts.run("--rounds", "8", "--fixed-rounds", "--sets", "2").toArray(String[]::new));
+            long[] from = {hosts.one().bytesReceivedFrom() - before[0], hosts.two().bytesReceivedFrom() - before[1]};
+            assertEquals(0, run.exitCode(), run.toString());
+            JsonNode root = Results.tree(run.out());
+            assertEquals("paired", root.path("experiment").path("design").path("kind").asText(), "agents run the paired design");
+            assertEquals(4, root.path("comparisons").size(), root.path("comparisons").toString());
+            for (JsonNode c : root.path("comparisons")) {
+                assertTrue(c.path("outcome").asText().matches("equivalent|undecided"), "A/A on agents gave a winner: " + c);
+                assertTrue(c.path("ratio").asDouble() > 0.9 && c.path("ratio").asDouble() < 1.1, "the same target, within 10%: " + c);
+            }
+            JsonNode blocks = root.path("blocks");
+            assertEquals(32, blocks.size(), "8 rounds x 2 targets x 2 sets");
+            long samples = 0;
+            for (JsonNode b : blocks) {
+                JsonNode parts = b.path("agents");
+                assertEquals(2, parts.size(), b.toString());
+                JsonNode a = parts.get(0);
+                JsonNode c = parts.get(1);
+                assertEquals(b.path("requests").asLong(), a.path("requests").asLong() + c.path("requests").asLong(), "the agents' parts are the block: " + b);
+                // Little's law: the requests in flight, each counted by its time in the block, are its throughput times their mean
+                // latency, which holds only when every request sent in the block on either agent is counted with its own latency.
+                double littles = b.path("rps").asDouble() * b.path("mean_ms").asDouble() / 1000;
+                assertEquals(b.path("in_flight").asDouble(), littles, littles * 0.02, "Little's law within 2%: " + b);
+                // Of 8 users over a 50 ms stub, 4 on each agent, each in a request but for JMeter's own moments between two
+                // (2-5% here, two agents, a controller and the targets on 2 cores); the lab's own pace rule leaves out a block below 90%.
+                assertTrue(b.path("in_flight").asDouble() >= 8 * 0.9, "the users busy: " + b);
+                assertEquals(a.path("in_flight").asDouble(), c.path("in_flight").asDouble(), 0.2, "each agent its half: " + b);
+                // Both gates opened at the block's start on the lab's clock, each known within its clock's error; 5 ms for an
+                // agent's thread to wake on a busy 2-core machine.
+                double spread = Math.abs(a.path("late_ms").asDouble() - c.path("late_ms").asDouble());
+                double errors = a.path("clock_error_ms").asDouble() + c.path("clock_error_ms").asDouble();
+                assertTrue(spread <= errors + 5, "the agents' blocks line up within their clocks' errors: " + b);
+                samples += b.path("requests").asLong();
+            }
+            // Each agent sent its half of the samples back over its own link, batched: the requests to the target (~100 bytes each,
+            // with TCP's packets) and the samples together stay under 1 KB a sample, where one sample a send cost 4.7-30 KB.
+            for (long bytes : from) {
+                assertTrue(bytes > 0 && bytes < samples * 1024, bytes + " bytes from an agent's host for " + samples + " samples in all");
+            }
+        }
+    }
+
+    /**
+     * An agent killed in the rounds: the lab names it, voids the block it was in and keeps the whole rounds before it, and the run
+     * ends with nothing of it left running on either host; the other agent ends its test and stays ready.
+     */
+    @Test
+    @Tag("slow") // ./check slow, in CI after ./check
+    void anAgentKilledInTheRoundsVoidsItsBlockAndLeavesNothingRunning(@TempDir Path dir) throws Exception {
+        String why = NetworkNamespace.unsupported();
+        assumeTrue(why == null, why);
+        try (TwoHosts hosts = TwoHosts.start(dir)) {
+            Path console = dir.resolve("lab.txt");
+            List<String> args = hosts.run("--rounds", "30", "--fixed-rounds", "--sets", "1");
+            Process lab = LabProcess.start(console, args.subList(0, args.size()).toArray(String[]::new));
+            try {
+                LabProcess.awaitLine(console, "round 3 of 30", 300);
+                // The second host's JMeter agent dies as a host does: at once, its ./lab agent left to see it go.
+                hosts.second().descendants().forEach(ProcessHandle::destroyForcibly);
+                assertTrue(lab.waitFor(180, java.util.concurrent.TimeUnit.SECONDS), "the run ends");
+                String out = java.nio.file.Files.readString(console);
+                String agent = hosts.two().inside() + ":1099";
+                assertTrue(out.contains("rounds cut: agent " + agent + " went quiet") || out.contains("agent " + agent), out);
+                assertEquals(0, lab.exitValue(), out);
+                JsonNode root = Results.tree(out);
+                JsonNode stop = root.path("stops").get(0);
+                assertTrue(stop.path("reason").asText().startsWith("cut: agent " + agent), stop.toString());
+                int rounds = stop.path("rounds").asInt();
+                assertTrue(rounds >= 1 && rounds < 30, stop.toString());
+                assertEquals(2 * rounds, root.path("blocks").size(), "whole rounds only: the one the agent died in is void");
+                for (JsonNode r : root.path("results")) {
+                    assertEquals("ok", r.path("status").asText(), r.toString());
+                }
+                assertTrue(lab.descendants().findAny().isEmpty(), "nothing of the run is left");
+            } finally {
+                lab.destroyForcibly();
+            }
+            assertTrue(hosts.first().isAlive() && hosts.first().descendants().findAny().isPresent(), "the first agent still serves");
+            assertTrue(hosts.second().waitFor(30, java.util.concurrent.TimeUnit.SECONDS), "the second host's ./lab agent ends with its agent");
         }
     }
 }

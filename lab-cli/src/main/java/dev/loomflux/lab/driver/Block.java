@@ -26,9 +26,9 @@ public record Block(String target, int round, int position, long startMs, long e
     /**
      * One agent's part of a block run on several: its requests sent in the block, their responses, the requests it kept in flight over
      * the block's send window (Little's law, each by its time inside the window), and how late its gate opened after the block's
-     * scheduled start, on the lab's clock (its clock offset's error included).
+     * scheduled start, on the lab's clock (within its clock offset's error: the offset it read, and half that reading's round trip).
      */
-    public record AgentPart(String agent, long requests, long responses, double inFlight, double lateMs) {
+    public record AgentPart(String agent, long requests, long responses, double inFlight, double lateMs, double clockOffsetMs, double clockErrorMs) {
     }
 
     public Block {

@@ -169,7 +169,7 @@ public final class InRounds {
             // The rounds before the cut are whole and counted: they are kept, the round it cut is void with the block it was in.
             blocks = wholeRounds(e.blocks(), alive.size());
             cut = "cut: " + e.getMessage().lines().findFirst().orElse("");
-            log.line(BlockRecord.where(scenario.name(), cell) + ": rounds " + e.getMessage());
+            log.line(BlockRecord.where(scenario.name(), cell) + ": rounds cut: " + e.getMessage());
         } catch (LabException e) {
             // "cannot connect" to one target fails the rounds of all: each gets the reason, the run goes on with the next scenario.
             log.line(scenario.name() + ": rounds failed: " + e.getMessage());
@@ -519,7 +519,7 @@ public final class InRounds {
                 b.secondsRps().stream().map(Result::round).toList(), b.intended() < 0 ? null : b.intended(), b.reconnections(),
                 b.flows().isEmpty() ? null : FlowResults.figures(b.flows()), null,
                 b.agents().isEmpty() ? null : b.agents().stream().map(a -> new BlockRecord.AgentFigures(a.agent(), a.requests(), a.responses(),
-                        Result.round(a.inFlight()), a.lateMs())).toList());
+                        Result.round(a.inFlight()), a.lateMs(), Result.round(a.clockOffsetMs()), Result.round(a.clockErrorMs()))).toList());
     }
 
     private static Result result(String name, Scenario scenario, List<Block> own, List<BlockRecord> records, List<FlowResult> flows, String hlog, String yaml,

@@ -45,9 +45,11 @@ public record BlockRecord(String scenario, Map<String, Integer> cell, int set, i
      *
      * @param requests its users' requests sent in the block's measured window
      * @param inFlight the requests it kept in flight over that window, each by its time inside it (Little's law)
-     * @param lateMs   how late its gate opened after the block's scheduled start, on the lab's clock (within its clock offset's error)
+     * @param lateMs   how late its gate opened after the block's scheduled start, on the lab's clock, within {@code clockErrorMs}
+     * @param clockOffsetMs its clock's offset from the lab's (its clock minus the lab's), as it read it before its load
+     * @param clockErrorMs  that reading's error: half its round trip
      */
-    public record AgentFigures(String agent, long requests, long responses, double inFlight, double lateMs) {
+    public record AgentFigures(String agent, long requests, long responses, double inFlight, double lateMs, double clockOffsetMs, double clockErrorMs) {
     }
 
     public BlockRecord {

@@ -164,6 +164,12 @@ public final class Jmeter implements LoadDriver {
                 Pause.sleep(POLL);
             }
             long end = System.currentTimeMillis();
+            if (cluster != null && jmeter.isAlive()) {
+                // Agents on other hosts end their test themselves once told, their users' last requests answered; the controller
+                // ends with the last of them. Killed at once, it would leave them running the plan to its end.
+                cluster.endLoad();
+                jmeter.onExit().copy().completeOnTimeout(null, reading.timeoutMs() + 5_000, java.util.concurrent.TimeUnit.MILLISECONDS).join();
+            }
             if (jmeter.isAlive()) {
                 jmeter.close();
             }

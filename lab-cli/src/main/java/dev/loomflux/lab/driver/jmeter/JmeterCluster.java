@@ -45,6 +45,7 @@ final class JmeterCluster implements AutoCloseable {
     private final String controllerHost;
     private final HttpServer clock;
     private final AgentCpu cpu;
+    private boolean clockStopped;
 
     private JmeterCluster(List<String> addresses, List<ManagedProcess> local, Path properties, String controllerHost, HttpServer clock, AgentCpu cpu) {
         this.addresses = List.copyOf(addresses);
@@ -160,10 +161,21 @@ final class JmeterCluster implements AutoCloseable {
         }
     }
 
+    /**
+     * Ends the agents' part of the load: the clock goes, and each agent's CPU reporter, finding it gone, ends the agent's test
+     * within a second ({@link JmeterPlan}'s clock reading); the controller then ends once every agent told it so.
+     */
+    void endLoad() {
+        if (!clockStopped) {
+            clockStopped = true;
+            clock.stop(0);
+        }
+    }
+
     @Override
     public void close() {
         local.forEach(ManagedProcess::close);
-        clock.stop(0);
+        endLoad();
     }
 
     /** The command that runs an agent bound to {@code address} only, with RMI over SSL as {@code properties} say. */

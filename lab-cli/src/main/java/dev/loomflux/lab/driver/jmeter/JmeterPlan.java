@@ -130,8 +130,9 @@ final class JmeterPlan {
                 g.lock.notifyAll()
             }
             """;
-    /** The JMeter property where an agent's clock reading leaves its offset from the lab's clock for the conductor, µs. */
+    /** The JMeter property where an agent's clock reading leaves its offset from the lab's clock for the conductor, µs; and the reading's round trip. */
     private static final String OFFSET = "loomflux.offset_us";
+    private static final String RTT = "loomflux.rtt_us";
 
     /**
      * Interleaved rounds as a JMeter plan, conducted by the lab: each target's users are a thread group of
@@ -199,6 +200,7 @@ final class JmeterPlan {
         Jmx.script(tree, "JSR223Sampler", "conductor", "${__P(" + LAB + ")} ${__P(" + AGENT_INDEX + "${__P(__jm.D_TG,)},0)}", GATE + """
                 def (lab, agent) = Parameters.trim().split(' ').toList()
                 long offsetUs = (props.get('%s') ?: 0L) as long
+                long rttUs = (props.get('%s') ?: 0L) as long
                 long offsetMs = Math.round(offsetUs / 1000.0d)
                 def ask = { String path ->
                     def c = new URL(lab + path).openConnection()
@@ -214,7 +216,7 @@ final class JmeterPlan {
                 }
                 try {
                     while (true) {
-                        def next = ask('/next?agent=' + agent + '&offset_us=' + offsetUs)
+                        def next = ask('/next?agent=' + agent + '&offset_us=' + offsetUs + '&rtt_us=' + rttUs)
                         if (next == 'done') {
                             break
                         }
@@ -244,7 +246,7 @@ final class JmeterPlan {
                 } finally {
                     ctx.engine.stopTest(true)
                 }
-                """.formatted(OFFSET, patienceMs));
+                """.formatted(OFFSET, RTT, patienceMs));
         return Jmx.write(doc);
     }
 
@@ -360,7 +362,10 @@ final class JmeterPlan {
      * lab's clock within half that round trip. The lab moves the agent's send times by it. Readings 20 ms
      * apart: the agent's JVM is starting then and shares a core with the controller, so readings back to
      * back all wait behind it (docs/scale-out.md, "Agents: N load hosts"). Then a daemon thread reports the
-     * agent JVM's CPU time to the lab each second until the lab's server is gone with the load
+     * agent JVM's CPU time to the lab each second until the lab's server is gone with the load, and then ends the agent's test
+     * if it still runs: the lab cuts a load when its window is measured, and an agent on another host, which the lab cannot stop,
+     * would run its plan to the end, busy ("Engine is busy") when the lab's next load comes. Its users finish their requests
+     * (JMeter's shutdown, not its stop: a stop that cannot end a thread within seconds exits the agent's JVM)
      * ({@link AgentCpu}): an agent lives on after the load, ready for the next.
      */
     private static void clock(Element parent, URI url) {
@@ -385,10 +390,12 @@ final class JmeterPlan {
                 }
                 SampleResult.setResponseMessage('offset_us=' + bestOffset + ';rtt_us=' + bestRtt)
                 props.put('%s', bestOffset)
+                props.put('%s', bestRtt)
                 // An agent lives on from load to load: the rounds' gate of its last load, left as its users were stopped, goes.
                 props.remove('loomflux.gate')
                 def os = java.lang.management.ManagementFactory.operatingSystemMXBean
                 def report = '%s?thread=' + URLEncoder.encode(ctx.thread.threadName, 'UTF-8') + '&cpus=' + Runtime.runtime.availableProcessors()
+                def engine = ctx.engine
                 Thread.startDaemon('loomflux-cpu') {
                     while (true) {
                         try {
@@ -398,12 +405,15 @@ final class JmeterPlan {
                             c.responseCode
                             c.disconnect()
                         } catch (IOException e) {
+                            if (engine.isActive()) {
+                                engine.stopTest(false)
+                            }
                             return
                         }
                         Thread.sleep(1000)
                     }
                 }
-                """.formatted(url, OFFSET, url.resolve("cpu")));
+                """.formatted(url, OFFSET, RTT, url.resolve("cpu")));
     }
 
     private static void sampler(Element tree, LoadSpec spec, Think think) {

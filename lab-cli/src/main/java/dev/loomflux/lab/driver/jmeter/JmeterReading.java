@@ -72,6 +72,10 @@ final class JmeterReading {
     private record Sent(String agent, Jtl.Sample sample) {
     }
 
+    long timeoutMs() {
+        return timeoutMs;
+    }
+
     /** @param readAtMs when the lab read them, on its clock */
     void add(List<Jtl.Sample> samples, long readAtMs) {
         List<Sent> requests = new ArrayList<>();

@@ -44,7 +44,7 @@ final class JmeterRounds implements AutoCloseable {
         CompletableFuture<String> answer();
     }
 
-    private record Next(int agent, long offsetUs, CompletableFuture<String> answer) implements Event {
+    private record Next(int agent, long offsetUs, long rttUs, CompletableFuture<String> answer) implements Event {
     }
 
     private record Ended(int agent, int target, long sent, long startMs, long sendEndMs, long endMs, CompletableFuture<String> answer) implements Event {
@@ -74,8 +74,9 @@ final class JmeterRounds implements AutoCloseable {
     private final Map<String, List<Jtl.Sample>> unassigned = new HashMap<>();
     private final Map<Integer, Next> asking = new HashMap<>();
     private final Map<Integer, Ended> reported = new HashMap<>();
-    /** Per agent: its clock's offset from the lab's (its clock minus the lab's), ms, as its conductor read it. */
+    /** Per agent: its clock's offset from the lab's (its clock minus the lab's), ms, as its conductor read it, and that reading's error (half its round trip). */
     private final double[] offsetMs;
+    private final double[] offsetErrorMs;
     private final long[] lastHeard;
     private final Map<String, List<Block.AgentPart>> parts = new HashMap<>();
     private final Rounds.Listener listener;
@@ -100,6 +101,7 @@ final class JmeterRounds implements AutoCloseable {
         this.agents = List.copyOf(agents);
         this.conductors = Math.max(1, agents.size());
         this.offsetMs = new double[conductors];
+        this.offsetErrorMs = new double[conductors];
         this.lastHeard = new long[conductors];
         java.util.Arrays.fill(lastHeard, System.currentTimeMillis());
         for (int r = 0; r < rounds.order().size(); r++) {
@@ -115,8 +117,8 @@ final class JmeterRounds implements AutoCloseable {
         }
         server.setExecutor(handlers);
         server.createContext("/next", exchange -> {
-            Map<String, Long> q = query(exchange.getRequestURI(), "agent", "offset_us");
-            answer(exchange, new Next(agent(q), q.get("offset_us"), new CompletableFuture<>()));
+            Map<String, Long> q = query(exchange.getRequestURI(), "agent", "offset_us", "rtt_us");
+            answer(exchange, new Next(agent(q), q.get("offset_us"), q.get("rtt_us"), new CompletableFuture<>()));
         });
         server.createContext("/ended", exchange -> {
             Map<String, Long> q = query(exchange.getRequestURI(), "agent", "target", "sent", "start", "sendEnd", "end");
@@ -180,6 +182,7 @@ final class JmeterRounds implements AutoCloseable {
             if (e instanceof Next n) {
                 lastHeard[n.agent()] = now;
                 offsetMs[n.agent()] = n.offsetUs() / 1000.0;
+                offsetErrorMs[n.agent()] = n.rttUs() / 2000.0;
                 asking.put(n.agent(), n);
                 if (asking.size() == conductors) {
                     startNext(now);
@@ -256,7 +259,7 @@ final class JmeterRounds implements AutoCloseable {
                 }
                 Jtl.Sample lab = s.shifted(shift);
                 counted.computeIfAbsent(d.agent(), k -> new ArrayList<>()).add(lab);
-                long second = scheduledStart + Math.max(0, Math.floorDiv(lab.startMs() - scheduledStart, 1000L)) * 1000L;
+                long second = second(lab);
                 metrics.count(lab, metric -> bySecond.computeIfAbsent(metric, k -> new TreeMap<>()).computeIfAbsent(second, Jmeter::second));
             }
             unassigned.put(d.agent() + "/" + d.target(), later);
@@ -292,7 +295,8 @@ final class JmeterRounds implements AutoCloseable {
             long responses = 0;
             double busy = 0;
             for (Jtl.Sample s : counted.getOrDefault(a, List.of())) {
-                if (s.startMs() < from || metrics.isFlow(s)) {
+                // Filed as the block files it: a request sent a moment before the start (an agent's clock off within its error) in its first second.
+                if (second(s) < from || metrics.isFlow(s)) {
                     continue;
                 }
                 requests++;
@@ -300,9 +304,14 @@ final class JmeterRounds implements AutoCloseable {
                 busy += Math.max(0, Math.min(s.endMs(), sendEnd) - Math.max(s.startMs(), from));
             }
             double late = d.startMs() - offsetMs[a] - scheduledStart;
-            out.add(new Block.AgentPart(agents.get(a), requests, responses, busy / window, Math.round(late * 10) / 10.0));
+            out.add(new Block.AgentPart(agents.get(a), requests, responses, busy / window, Math.round(late * 10) / 10.0, offsetMs[a], offsetErrorMs[a]));
         }
         return out;
+    }
+
+    /** The second of the block a request on the lab's clock is counted in, by its send time: from the block's start. */
+    private long second(Jtl.Sample onLabClock) {
+        return scheduledStart + Math.max(0, Math.floorDiv(onLabClock.startMs() - scheduledStart, 1000L)) * 1000L;
     }
 
     private void heard(java.util.Set<Integer> agents, long now) {

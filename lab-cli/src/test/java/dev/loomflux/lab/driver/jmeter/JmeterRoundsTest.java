@@ -70,7 +70,7 @@ class JmeterRoundsTest {
                 List.of(List.of(0)), 1, Duration.ofSeconds(10), Duration.ZERO, CRUD);
         List<Block> told = new ArrayList<>();
         try (JmeterRounds lab = new JmeterRounds(rounds, listener(told), "127.0.0.1", List.of())) {
-            long[] at = block(answer(lab, ask(lab, "/next?agent=0&offset_us=0")));
+            long[] at = block(answer(lab, ask(lab, "/next?agent=0&offset_us=0&rtt_us=0")));
             long t0 = at[0];
             assertEquals(2000, at[1] - at[0], "one JMeter starts its block at once, for the block's length");
             // Three iterations passed the gate in the block's 2 s: user 1's two whole ones, the second read after the block's
@@ -87,7 +87,7 @@ class JmeterRoundsTest {
             assertFalse(ended.isDone(), "two of the three iterations read: the last transaction's row follows its steps'");
             lab.add(List.of(row(t0, "crud", 1_979, 41, "200", true, "1")));
             assertEquals("ok", answer(lab, ended));
-            assertEquals("done", answer(lab, ask(lab, "/next?agent=0&offset_us=0")));
+            assertEquals("done", answer(lab, ask(lab, "/next?agent=0&offset_us=0&rtt_us=0")));
 
             Block b = lab.blocks().get(0);
             assertEquals(List.of(b), told);
@@ -127,13 +127,13 @@ class JmeterRoundsTest {
         String first = "127.0.0.1:1099";
         String second = "127.0.0.1:1100";
         try (JmeterRounds lab = new JmeterRounds(rounds, listener(told), "127.0.0.1", List.of(first, second))) {
-            CompletableFuture<HttpResponse<String>> askFirst = ask(lab, "/next?agent=0&offset_us=0");
+            CompletableFuture<HttpResponse<String>> askFirst = ask(lab, "/next?agent=0&offset_us=0&rtt_us=0");
             for (int i = 0; i < 10; i++) {
                 lab.step(20);
             }
             assertFalse(askFirst.isDone(), "the first agent waits until the second has asked");
             long before = System.currentTimeMillis();
-            CompletableFuture<HttpResponse<String>> askSecond = ask(lab, "/next?agent=1&offset_us=250000");
+            CompletableFuture<HttpResponse<String>> askSecond = ask(lab, "/next?agent=1&offset_us=250000&rtt_us=400");
             long[] at = block(answer(lab, askSecond));
             assertEquals(askSecond.get().body(), answer(lab, askFirst), "both agents run the same block at the same time");
             assertTrue(at[0] >= before + JmeterRounds.LEAD_MS, "the start is ahead of the answer, for it to reach both");
@@ -183,6 +183,8 @@ class JmeterRoundsTest {
             assertEquals(2, p2.inFlight(), 0.1, "the second agent's users, on the lab's clock");
             assertEquals(0, p1.lateMs(), 0.01);
             assertEquals(30, p2.lateMs(), 0.01, "its gate opened 30 ms after the start, on the lab's clock");
+            assertEquals(250, p2.clockOffsetMs(), 0.001);
+            assertEquals(0.2, p2.clockErrorMs(), 0.001, "half the reading's round trip");
         }
     }
 
@@ -192,8 +194,8 @@ class JmeterRoundsTest {
         Rounds rounds = new Rounds(List.of(new Rounds.Target("a", URI.create("http://127.0.0.1:8181"))), "/json", new Profile.Fixed(4, Duration.ofSeconds(1)),
                 List.of(List.of(0), List.of(0)), 1, Duration.ofSeconds(10), Duration.ZERO);
         try (JmeterRounds lab = new JmeterRounds(rounds, listener(new ArrayList<>()), "127.0.0.1", List.of("h1:1099", "h2:1099"))) {
-            CompletableFuture<HttpResponse<String>> one = ask(lab, "/next?agent=0&offset_us=0");
-            CompletableFuture<HttpResponse<String>> two = ask(lab, "/next?agent=1&offset_us=0");
+            CompletableFuture<HttpResponse<String>> one = ask(lab, "/next?agent=0&offset_us=0&rtt_us=0");
+            CompletableFuture<HttpResponse<String>> two = ask(lab, "/next?agent=1&offset_us=0&rtt_us=0");
             long[] at = block(answer(lab, one));
             answer(lab, two);
             ask(lab, "/ended?agent=0&target=0&sent=0&start=" + at[0] + "&sendEnd=" + at[1] + "&end=" + at[1]);
