@@ -181,7 +181,7 @@ class ScaleOutIT {
             List<String> args = hosts.run("--rounds", "30", "--fixed-rounds", "--sets", "1");
             Process lab = LabProcess.start(console, args.subList(0, args.size()).toArray(String[]::new));
             try {
-                LabProcess.awaitLine(console, "round 3 of 30", 300);
+                LabProcess.awaitLine(console, "gateway-delay50 round ", 300);
                 // The second host's JMeter agent dies as a host does: at once, its ./lab agent left to see it go.
                 hosts.second().descendants().forEach(ProcessHandle::destroyForcibly);
                 assertTrue(lab.waitFor(180, java.util.concurrent.TimeUnit.SECONDS), "the run ends");

@@ -1,5 +1,6 @@
 package dev.loomflux.lab.report;
 
+import dev.loomflux.lab.result.BlockRecord;
 import dev.loomflux.lab.result.Environment;
 import dev.loomflux.lab.result.ExperimentDescription;
 import dev.loomflux.lab.result.Result;
@@ -56,6 +57,9 @@ final class Caveats {
                     + "--sets 2 or more samples it.")));
             if (root.stops() != null) {
                 root.stops().forEach(st -> out.add(Paragraph.bullet(stopped(st))));
+            }
+            if (root.blocks() != null && root.blocks().stream().anyMatch(b -> b.agents() != null)) {
+                out.add(Paragraph.bullet(onAgents(root.blocks())));
             }
             if (root.jvmsPerTarget() > 1 && root.blocks() != null) {
                 out.add(Paragraph.bullet(jvmSpread(root) + " A ratio between two targets carries such differences of both its targets' JVMs, which the intervals "
@@ -225,5 +229,26 @@ final class Caveats {
                         + "(docs/statistics.md, \"Stopping when the answer is known\").", st.where(), st.rounds(), st.cap(), st.reason(),
                 (int) st.seconds() / 60, (int) st.seconds() % 60, looks.isEmpty() ? "no look before" : "looks after rounds " + String.join(", ", looks),
                 st.level());
+    }
+
+    /**
+     * "Every block ran on 2 JMeter agents at once, the lab conducting them: their gates opened within 1.0 ms of each other in the
+     * median block (3.9 ms at most), each agent's clock known within 1.2 and 5.0 ms; in flight per agent over the blocks: ..."
+     */
+    static String onAgents(List<BlockRecord> blocks) {
+        List<BlockRecord> on = blocks.stream().filter(b -> b.agents() != null && !b.agents().isEmpty()).toList();
+        double[] spreads = on.stream().mapToDouble(BlockRecord::alignmentMs).sorted().toArray();
+        Map<String, double[]> perAgent = new LinkedHashMap<>();
+        on.forEach(b -> b.agents().forEach(a -> {
+            double[] sum = perAgent.computeIfAbsent(a.agent(), k -> new double[3]);
+            sum[0] += a.inFlight();
+            sum[1]++;
+            sum[2] = Math.max(sum[2], a.clockErrorMs());
+        }));
+        return String.format(Locale.ROOT, "Every block ran on %d JMeter agents at once, the lab conducting them: their gates opened within %.1f ms of "
+                        + "each other in the median block (%.1f ms at most), each agent's clock known within %s ms; the mean requests each kept in "
+                        + "flight: %s (docs/scale-out.md, \"Paired rounds on agents\").", perAgent.size(), spreads[spreads.length / 2], spreads[spreads.length - 1],
+                perAgent.values().stream().map(v -> Cells.num(v[2])).collect(java.util.stream.Collectors.joining(", ")),
+                perAgent.entrySet().stream().map(e -> e.getKey() + " " + Cells.num(e.getValue()[0] / e.getValue()[1])).collect(java.util.stream.Collectors.joining(", ")));
     }
 }

@@ -315,8 +315,7 @@ public final class Jmeter implements LoadDriver {
                     conductor.step(20);
                     String silent = conductor.silent(patienceMs);
                     if (silent != null) {
-                        throw new RoundsCut(silent + " went quiet for " + patienceMs / 1000 + " s in " + conductor.where() + ": that block is void; last lines of JMeter's log:\n"
-                                + tail(dir.resolve("jmeter.log")), conductor.blocks());
+                        throw new RoundsCut(silent + " went quiet for " + patienceMs / 1000 + " s in " + conductor.where() + ": that block is void", conductor.blocks());
                     }
                     if (cluster != null) {
                         try {

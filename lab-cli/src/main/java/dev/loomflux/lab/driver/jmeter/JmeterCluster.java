@@ -35,7 +35,10 @@ final class JmeterCluster implements AutoCloseable {
     /** The password of keystores ./lab agent makes: the file itself is the secret (client certificates, docs/scale-out.md). */
     static final String AGENT_KEYSTORE_PASSWORD = "loomflux";
     private static final Duration AGENT_START = Duration.ofSeconds(60);
-    /** The sample sender the jmeter/ module builds into the home's lib/ext: on both ends, the controller's and each agent's. */
+    /**
+     * The sample sender the jmeter/ module builds into the home's lib/ext: on both ends, the controller's and each agent's. The
+     * system property loomflux.jmeter.mode names another (JMeter's own, e.g. StrippedAsynch) for bench/agent-stream.sh's "before".
+     */
     static final String SAMPLE_SENDER = "dev.loomflux.jmeter.SecondBatches";
     private static final int CONNECT_TIMEOUT_MS = 3_000;
 
@@ -141,7 +144,7 @@ final class JmeterCluster implements AutoCloseable {
                 // Each agent sends its samples once a second, or 50 ms after its load pauses (a block's end), in one compact
                 // batch: 22 bytes a sample where JMeter's StrippedAsynch sent 4.7-30 KB (docs/scale-out.md). A batch comes up
                 // to a second late, so seconds are told by each agent's watermark (JmeterReading) and blocks by its count.
-                "-Jmode=" + SAMPLE_SENDER));
+                "-Jmode=" + System.getProperty("loomflux.jmeter.mode", SAMPLE_SENDER)));
         for (int i = 0; i < addresses.size(); i++) {
             args.add("-G" + JmeterPlan.AGENT_INDEX + addresses.get(i) + "=" + i);
         }

@@ -157,9 +157,10 @@ final class JmeterRounds implements AutoCloseable {
         return null;
     }
 
-    /** The block the rounds are in, in words: "mvc's block of round 7". */
+    /** The block the rounds are in, in words: "mvc's block in round 7 of 19 (lead-in rounds counted)". */
     String where() {
-        return currentTarget < 0 ? "before the first block" : rounds.targets().get(currentTarget).name() + "'s block of round " + (currentRound + 1);
+        return currentTarget < 0 ? "before the first block"
+                : rounds.targets().get(currentTarget).name() + "'s block in round " + (currentRound + 1) + " of " + rounds.order().size() + " (lead-in rounds counted)";
     }
 
     /** Requests read from the results file, kept until their block ends. */
