@@ -45,7 +45,7 @@ for _ in $(seq "$ROUNDS"); do
       extra=()
       [[ "$scenario" == gateway ]] && extra=(--delay 20)
       before="$(rx)"
-      "${LAB[@]/-jar/-Dloomflux.jmeter.mode=$mode -jar}" run --aot-cache --driver jmeter --agents "$IN:1099" --agent-keystore "$WORK/agents.p12" \
+      "$JAVA" -Dloomflux.home="$ROOT" -Dloomflux.jmeter.mode="$mode" -jar "$ROOT/lab-cli/target/loomflux-lab.jar" run --aot-cache --driver jmeter --agents "$IN:1099" --agent-keystore "$WORK/agents.p12" \
         --host "$OUT" --design sequential --targets mvc --scenario "$scenario" "${extra[@]}" --users 8 --duration 5s --warmup 0s \
         --cooldown 0s --no-pin --name agent-stream >"$WORK/run.txt" 2>&1 || { tail -20 "$WORK/run.txt" >&2; exit 1; }
       bytes=$(( $(rx) - before ))
