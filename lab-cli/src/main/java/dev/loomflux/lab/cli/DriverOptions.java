@@ -12,6 +12,7 @@ import dev.loomflux.lab.experiment.Experiment;
 import dev.loomflux.lab.experiment.Profile;
 import dev.loomflux.lab.experiment.Scenario;
 import dev.loomflux.lab.process.LabProcesses;
+import dev.loomflux.lab.result.Environment;
 import java.nio.file.Path;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParseResult;
@@ -166,7 +167,7 @@ public final class DriverOptions {
                 agentKeystore != null ? "--agent-keystore " + keystore : file.keystoreWhere() + " " + keystore);
         String value = agents != null ? agents : file.agents();
         JmeterAgents on = value == null ? JmeterAgents.NONE : JmeterAgents.parse(value, keystore, fields);
-        on.requireReachable(agentsField(file));
+        on.requireReady(agentsField(file), processes, Home.detect().jmeter(), Environment.buildVersions().get("jmeter"));
         return on;
     }
 }

@@ -79,10 +79,21 @@ public record JmeterAgents(int local, List<String> remote, Path keystore) {
         return hostPort;
     }
 
-    /** @throws UsageException naming {@code field} and the first agent on another host that does not answer */
-    public void requireReachable(String field) {
+    /**
+     * What the lab checks of agents on other hosts before anything starts: each answers, then each runs the lab's check plan
+     * over JMeter's RMI, on the lab's JMeter version, and reads the lab's clock closely enough (docs/scale-out.md).
+     *
+     * @throws UsageException naming {@code field} and the first agent on another host that cannot run the load
+     */
+    public void requireReady(String field, LabProcesses owner, Path home, String jmeterVersion) {
         for (String a : remote) {
             String why = JmeterCluster.unreachable(a);
+            if (why != null) {
+                throw new UsageException(field + ": " + why);
+            }
+        }
+        if (!remote.isEmpty()) {
+            String why = JmeterCluster.check(owner, home, this, jmeterVersion);
             if (why != null) {
                 throw new UsageException(field + ": " + why);
             }

@@ -239,6 +239,63 @@ final class JmeterCluster implements AutoCloseable {
         }
     }
 
+    /** The worst a clock reading may be known within for the agents' blocks to line up: a tenth of the default 1 s block. */
+    static final double MAX_CLOCK_ERROR_MS = 50;
+    private static final java.util.regex.Pattern CHECKED = java.util.regex.Pattern.compile("offset_us=(-?\\d+);rtt_us=(\\d+);jmeter=(\\S+)");
+
+    /**
+     * Runs the agents' check plan ({@link JmeterPlan#check}) on agents a user started, before any target starts: each must run it
+     * over JMeter's RMI with the lab's keystore and sample sender (an agent of another build cannot read the sender), on the
+     * controller's JMeter version, and read the lab's clock within {@link #MAX_CLOCK_ERROR_MS}.
+     *
+     * @return why the agents cannot run the load, naming the first that cannot; null when all can
+     */
+    static String check(LabProcesses owner, Path home, JmeterAgents agents, String jmeterVersion) {
+        Path dir;
+        try {
+            dir = Files.createTempDirectory("loomflux-agents-check");
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        try (JmeterCluster cluster = start(owner, home, agents, dir)) {
+            Files.writeString(dir.resolve("plan.jmx"), JmeterPlan.check(cluster.clockUrl()));
+            ManagedProcess jmeter = JmeterProcess.start(owner, home, dir.resolve("plan.jmx"), dir.resolve("out.jtl"), dir.resolve("jmeter.log"),
+                    cluster.controllerJvm(), cluster.controllerArgs());
+            try {
+                jmeter.onExit().copy().completeOnTimeout(null, AGENT_START.toSeconds(), java.util.concurrent.TimeUnit.SECONDS).join();
+            } finally {
+                jmeter.close();
+            }
+            List<Jtl.Sample> rows = Files.exists(dir.resolve("out.jtl")) ? Jtl.readAll(dir.resolve("out.jtl")) : List.of();
+            for (String a : cluster.addresses()) {
+                java.util.regex.Matcher m = rows.stream().filter(r -> r.thread().startsWith(a + "-") && JmeterPlan.CLOCK.equals(r.label()))
+                        .map(r -> CHECKED.matcher(r.message())).filter(java.util.regex.Matcher::find).findFirst().orElse(null);
+                if (m == null) {
+                    List<String> log = Files.readAllLines(dir.resolve("jmeter.log"));
+                    String why = log.stream().filter(l -> l.contains("ERROR")).reduce((x, y) -> y).orElse("no error in its log");
+                    return "agent " + a + " did not run the lab's check plan over JMeter's RMI (" + why.strip() + ")";
+                }
+                if (!m.group(3).equals(jmeterVersion)) {
+                    return "agent " + a + " runs JMeter " + m.group(3) + ", the lab " + jmeterVersion + ": build the same checkout there";
+                }
+                double errorMs = Long.parseLong(m.group(2)) / 2000.0;
+                if (errorMs > MAX_CLOCK_ERROR_MS) {
+                    return String.format(java.util.Locale.ROOT, "agent %s reads the lab's clock only within %.1f ms (limit %.0f): its blocks could not be lined up",
+                            a, errorMs, MAX_CLOCK_ERROR_MS);
+                }
+            }
+            return null;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } finally {
+            try (var all = Files.walk(dir)) {
+                all.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+            } catch (IOException e) {
+                // A temporary folder left behind does not change the check.
+            }
+        }
+    }
+
     /** "agent H:P does not answer (...)" when it does not, for an error that names where the agent was given; null when it answers. */
     static String unreachable(String address) {
         return connects(address, CONNECT_TIMEOUT_MS) ? null : "agent " + address + " does not answer (is ./lab agent --bind " + address + " running there?)";

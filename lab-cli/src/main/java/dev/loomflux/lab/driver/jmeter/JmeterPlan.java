@@ -250,6 +250,26 @@ final class JmeterPlan {
         return Jmx.write(doc);
     }
 
+    /**
+     * The agents' check before a run: their clock reading alone, which reaches each agent over JMeter's RMI with the lab's sample
+     * sender, reads the lab's clock and says which JMeter runs it ({@link JmeterCluster#check}).
+     */
+    static String check(URI clock) {
+        Document doc = Jmx.newDocument();
+        Element root = doc.createElement("jmeterTestPlan");
+        root.setAttribute("version", "1.2");
+        root.setAttribute("properties", "5.0");
+        root.setAttribute("jmeter", "5.6.3");
+        doc.appendChild(root);
+        Element top = Jmx.child(root, "hashTree");
+        Element testPlan = Jmx.element(top, "TestPlan", "TestPlanGui", "loomflux-agents-check");
+        Jmx.bool(testPlan, "TestPlan.functional_mode", false);
+        Jmx.bool(testPlan, "TestPlan.serialize_threadgroups", false);
+        Jmx.arguments(testPlan, "TestPlan.user_defined_variables");
+        clock(Jmx.child(top, "hashTree"), clock);
+        return Jmx.write(doc);
+    }
+
     /** The test plan and the defaults every request shares (the target, timeouts, the HTTP client); returns the plan's tree. */
     private static Element testPlan(Document doc, String name, LoadSpec spec) {
         Element root = doc.createElement("jmeterTestPlan");
@@ -388,7 +408,7 @@ final class JmeterPlan {
                         bestOffset = (before + after).intdiv(2) - lab
                     }
                 }
-                SampleResult.setResponseMessage('offset_us=' + bestOffset + ';rtt_us=' + bestRtt)
+                SampleResult.setResponseMessage('offset_us=' + bestOffset + ';rtt_us=' + bestRtt + ';jmeter=' + org.apache.jmeter.util.JMeterUtils.getJMeterVersion())
                 props.put('%s', bestOffset)
                 props.put('%s', bestRtt)
                 // An agent lives on from load to load: the rounds' gate of its last load, left as its users were stopped, goes.

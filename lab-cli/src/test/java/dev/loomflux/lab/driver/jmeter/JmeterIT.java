@@ -36,6 +36,7 @@ import org.junit.jupiter.api.io.TempDir;
  * closed model held to Little's law, the open model to its schedule.
  */
 class JmeterIT {
+    private static final String JMETER = dev.loomflux.lab.result.Environment.buildVersions().get("jmeter");
     private static Stub stub;
     private static LabProcesses processes;
 
@@ -167,7 +168,18 @@ class JmeterIT {
                 JmeterCluster.awaitAgent(agents.get(i), addresses.get(i));
             }
             JmeterAgents remote = JmeterAgents.parse(String.join(",", addresses), keystore, JmeterAgents.Names.flags(String.join(",", addresses), keystore));
-            remote.requireReachable("--agents");
+            // The check before a run: both agents run the lab's check plan over RMI, on the lab's JMeter, their clocks read closely.
+            remote.requireReady("--agents", processes, Home.detect().jmeter(), JMETER);
+            // An address that answers TCP but is no JMeter agent is refused before anything starts, in one line naming it.
+            try (ServerSocket impostor = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
+                String address = "127.0.0.1:" + impostor.getLocalPort();
+                UsageException no = assertThrows(UsageException.class, () -> JmeterAgents.parse(address, keystore, JmeterAgents.Names.flags(address, keystore))
+                        .requireReady("--agents", processes, Home.detect().jmeter(), JMETER));
+                assertTrue(no.getMessage().startsWith("--agents: agent " + address + " did not run the lab's check plan over JMeter's RMI"), no.getMessage());
+                assertEquals(1, no.getMessage().lines().count(), no.getMessage());
+            }
+            UsageException other = assertThrows(UsageException.class, () -> remote.requireReady("--agents", processes, Home.detect().jmeter(), "5.5"));
+            assertEquals("--agents: agent " + addresses.get(0) + " runs JMeter " + JMETER + ", the lab 5.5: build the same checkout there", other.getMessage());
             List<Second> live = new CopyOnWriteArrayList<>();
             // 5 s, not 3: cold agents leave gaps between a user's first requests, and over 3 s those read 3.58 users in flight of 4 once (CI, session 26).
             Measurement m = new Jmeter(processes, Home.detect().jmeter(), remote).run(new LoadSpec(stub.base(), "/delay?ms=50", new Profile.Fixed(4, Duration.ofSeconds(5)), 1), live::add);
@@ -179,7 +191,7 @@ class JmeterIT {
         } finally {
             agents.forEach(ManagedProcess::close);
         }
-        UsageException gone = assertThrows(UsageException.class, () -> JmeterAgents.parse(addresses.get(0), keystore, JmeterAgents.Names.flags(addresses.get(0), keystore)).requireReachable("--agents"));
+        UsageException gone = assertThrows(UsageException.class, () -> JmeterAgents.parse(addresses.get(0), keystore, JmeterAgents.Names.flags(addresses.get(0), keystore)).requireReady("--agents", processes, Home.detect().jmeter(), JMETER));
         assertTrue(gone.getMessage().contains("agent " + addresses.get(0) + " does not answer"), gone.getMessage());
     }
 
