@@ -13,6 +13,7 @@ import java.util.List;
  * such hosts reach each other's links through this one. Needs root and iproute2; deleting the namespace deletes the link.
  */
 final class NetworkNamespace implements AutoCloseable {
+    private static final java.util.concurrent.atomic.AtomicInteger MADE = new java.util.concurrent.atomic.AtomicInteger();
     private final String name;
     private final String link;
     private final int subnet;
@@ -31,15 +32,16 @@ final class NetworkNamespace implements AutoCloseable {
         return Files.isExecutable(Path.of("/usr/sbin/ip")) || Files.isExecutable(Path.of("/sbin/ip")) ? null : "network namespaces need iproute2's ip";
     }
 
+    /**
+     * A new one, named and addressed apart from every other of this JVM's: the kernel removes a deleted namespace's link
+     * only later, so a name used again at once can still be taken.
+     */
     static NetworkNamespace create() throws IOException, InterruptedException {
-        return create(0);
-    }
-
-    /** @param index tells this test's namespaces apart: 0..9 */
-    static NetworkNamespace create(int index) throws IOException, InterruptedException {
         long pid = ProcessHandle.current().pid();
+        int index = MADE.getAndIncrement() % 100;
         // Interface names hold 15 characters; the pid keeps two test JVMs' names and subnets apart.
-        NetworkNamespace ns = new NetworkNamespace("loomflux-it-" + pid + "-" + index, "lfit" + pid % 100_000 + index, (int) ((pid * 10 + index) % 16_384));
+        NetworkNamespace ns = new NetworkNamespace("loomflux-it-" + pid + "-" + index, "lfit" + pid % 100_000 + "x" + index,
+                (int) ((pid * 100 + index) % 16_384));
         try {
             ip("netns", "add", ns.name);
             ip("link", "add", ns.link + "h", "type", "veth", "peer", "name", ns.link + "n");

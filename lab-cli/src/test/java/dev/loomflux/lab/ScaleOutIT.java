@@ -63,11 +63,11 @@ class ScaleOutIT {
     /** Two agents a user started, each in a namespace of its own (two load hosts), with one keystore. */
     private record TwoHosts(NetworkNamespace one, NetworkNamespace two, Process first, Process second, Path keystore, Path consoleTwo) implements AutoCloseable {
         static TwoHosts start(Path dir) throws Exception {
-            NetworkNamespace one = NetworkNamespace.create(1);
+            NetworkNamespace one = NetworkNamespace.create();
             NetworkNamespace two = null;
             Process first = null;
             try {
-                two = NetworkNamespace.create(2);
+                two = NetworkNamespace.create();
                 Path keystore = dir.resolve("agents.p12");
                 Path consoleOne = dir.resolve("agent1.txt");
                 first = LabProcess.start(one.exec(), consoleOne, "agent", "--bind", one.inside() + ":1099", "--keystore", keystore.toString());
