@@ -159,6 +159,8 @@ class ScaleOutIT {
                 assertTrue(spread <= errors + 5, "the agents' blocks line up within their clocks' errors: " + b);
                 samples += b.path("requests").asLong();
             }
+            String report = java.nio.file.Files.readString(Results.file(run.out()).resolveSibling("report.md"));
+            assertTrue(report.contains("Every block ran on 2 JMeter agents at once"), "the report tells the agents' alignment");
             // Each agent sent its half of the samples back over its own link, batched: the requests to the target (~100 bytes each,
             // with TCP's packets) and the samples together stay under 1 KB a sample, where one sample a send cost 4.7-30 KB.
             for (long bytes : from) {
