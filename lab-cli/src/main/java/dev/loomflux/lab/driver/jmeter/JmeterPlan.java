@@ -256,34 +256,28 @@ final class JmeterPlan {
      */
     static String check(URI clock) {
         Document doc = Jmx.newDocument();
-        Element root = doc.createElement("jmeterTestPlan");
-        root.setAttribute("version", "1.2");
-        root.setAttribute("properties", "5.0");
-        root.setAttribute("jmeter", "5.6.3");
-        doc.appendChild(root);
-        Element top = Jmx.child(root, "hashTree");
-        Element testPlan = Jmx.element(top, "TestPlan", "TestPlanGui", "loomflux-agents-check");
-        Jmx.bool(testPlan, "TestPlan.functional_mode", false);
-        Jmx.bool(testPlan, "TestPlan.serialize_threadgroups", false);
-        Jmx.arguments(testPlan, "TestPlan.user_defined_variables");
-        clock(Jmx.child(top, "hashTree"), clock);
+        clock(emptyPlan(doc, "loomflux-agents-check"), clock);
         return Jmx.write(doc);
     }
 
-    /** The test plan and the defaults every request shares (the target, timeouts, the HTTP client); returns the plan's tree. */
-    private static Element testPlan(Document doc, String name, LoadSpec spec) {
+    /** A test plan named {@code name} with nothing in it; returns the plan's tree. */
+    private static Element emptyPlan(Document doc, String name) {
         Element root = doc.createElement("jmeterTestPlan");
         root.setAttribute("version", "1.2");
         root.setAttribute("properties", "5.0");
         root.setAttribute("jmeter", "5.6.3");
         doc.appendChild(root);
         Element top = Jmx.child(root, "hashTree");
-
         Element testPlan = Jmx.element(top, "TestPlan", "TestPlanGui", name);
         Jmx.bool(testPlan, "TestPlan.functional_mode", false);
         Jmx.bool(testPlan, "TestPlan.serialize_threadgroups", false);
         Jmx.arguments(testPlan, "TestPlan.user_defined_variables");
-        Element inPlan = Jmx.child(top, "hashTree");
+        return Jmx.child(top, "hashTree");
+    }
+
+    /** The test plan and the defaults every request shares (the target, timeouts, the HTTP client); returns the plan's tree. */
+    private static Element testPlan(Document doc, String name, LoadSpec spec) {
+        Element inPlan = emptyPlan(doc, name);
 
         Element defaults = Jmx.element(inPlan, "ConfigTestElement", "HttpDefaultsGui", "target");
         Jmx.string(defaults, "HTTPSampler.protocol", spec.base().getScheme());
