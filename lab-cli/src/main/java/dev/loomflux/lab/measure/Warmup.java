@@ -13,8 +13,8 @@ import dev.loomflux.lab.steady.SteadyRule;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.BiPredicate;
 import java.util.function.Function;
-import java.util.function.Predicate;
 
 /**
  * Unrecorded load before the measurement, in two stages. The compile stage runs few users until the
@@ -135,11 +135,11 @@ public final class Warmup {
         // requests/s): a new load would cost the driver's start, 3 s a JVM (docs/reproducibility.md, "Where a default run's
         // time goes"). It ends at the probe's last second only to start again with more users.
         int[] users = {COMPILE_USERS};
-        Predicate<List<Point>> reheat = budget.compareTo(Duration.ofSeconds(PROBE_SECONDS).multipliedBy(2)) < 0 ? points -> false : points -> {
+        BiPredicate<List<Point>, Long> reheat = budget.compareTo(Duration.ofSeconds(PROBE_SECONDS).multipliedBy(2)) < 0 ? (points, end) -> false : (points, end) -> {
             if (points.size() != PROBE_SECONDS) {
                 return false;
             }
-            users[0] = probed(points, signals, cpus, cap);
+            users[0] = probed(points, end, signals, cpus, cap);
             return users[0] > COMPILE_USERS;
         };
         Outcome probe = follow(driver, measured.withProfile(new Profile.Fixed(COMPILE_USERS, budget)), quiet, signals, listener, Long.MAX_VALUE, reheat)
@@ -152,9 +152,12 @@ public final class Warmup {
         return new Outcome(both.steady(), both.secondsToSteady(), both.millis(), both.check(), both.series(), new CompileStage(0, users[0]));
     }
 
-    /** The users a compile stage needs after a probe's {@code points} at {@link #COMPILE_USERS} ({@link #heatUsers}). */
-    private static int probed(List<Point> points, Signals signals, double cpus, int cap) {
-        long end = System.currentTimeMillis();
+    /**
+     * The users a compile stage needs after a probe's {@code points} at {@link #COMPILE_USERS} ({@link #heatUsers}), the target's CPU
+     * read over the points' own last seconds (ending at {@code end}): a driver whose seconds reach the lab late (JMeter's agents
+     * batch them) would otherwise have its CPU read over later seconds, a cold JVM's compiler threads in them, and keep 2 users.
+     */
+    private static int probed(List<Point> points, long end, Signals signals, double cpus, int cap) {
         // The probe's first seconds run interpreted: its last ones tell the rate better.
         List<Point> last = points.subList(Math.max(0, points.size() - 3), points.size());
         double rps = last.stream().mapToDouble(Point::rps).average().orElse(0);
@@ -198,12 +201,12 @@ public final class Warmup {
     /** @param limitMs the longest it may run, ms */
     private static Outcome follow(LoadDriver driver, LoadSpec spec, Function<List<Point>, SteadyRule.Check> rule, Signals signals, SecondListener listener,
                                   long limitMs) {
-        return follow(driver, spec, rule, signals, listener, limitMs, points -> false);
+        return follow(driver, spec, rule, signals, listener, limitMs, (points, end) -> false);
     }
 
-    /** @param endIf ends the load too, asked after every second's point */
+    /** @param endIf ends the load too, asked after every second's point with the end of that second, epoch ms */
     private static Outcome follow(LoadDriver driver, LoadSpec spec, Function<List<Point>, SteadyRule.Check> rule, Signals signals, SecondListener listener,
-                                  long limitMs, Predicate<List<Point>> endIf) {
+                                  long limitMs, BiPredicate<List<Point>, Long> endIf) {
         Follower f = new Follower(rule, signals, () -> { }, endIf);
         driver.run(spec, s -> {
             listener.second(s);
@@ -255,15 +258,15 @@ public final class Warmup {
         private SteadyRule.Check last;
         private int heldAt = -1;
         private boolean undecidable;
-        private final Predicate<List<Point>> endIf;
+        private final BiPredicate<List<Point>, Long> endIf;
         private boolean ended;
 
         /** @param rule null: no rule is applied (no warmup budget); a rule answering null cannot decide */
         Follower(Function<List<Point>, SteadyRule.Check> rule, Signals signals, Runnable onSteady) {
-            this(rule, signals, onSteady, points -> false);
+            this(rule, signals, onSteady, (points, end) -> false);
         }
 
-        Follower(Function<List<Point>, SteadyRule.Check> rule, Signals signals, Runnable onSteady, Predicate<List<Point>> endIf) {
+        Follower(Function<List<Point>, SteadyRule.Check> rule, Signals signals, Runnable onSteady, BiPredicate<List<Point>, Long> endIf) {
             this.rule = rule;
             this.signals = signals;
             this.onSteady = onSteady;
@@ -281,7 +284,7 @@ public final class Warmup {
                     onSteady.run();
                 }
             }
-            if (!ended && heldAt < 0 && endIf.test(points)) {
+            if (!ended && heldAt < 0 && endIf.test(points, t0 + s.t() * 1000L + 1000L)) {
                 ended = true;
             }
         }
