@@ -11,4 +11,11 @@ package dev.loomflux.lab.driver;
 @FunctionalInterface
 public interface SecondListener {
     void second(Second s);
+
+    /**
+     * When the load's second 0 began, epoch ms on the lab's clock: seconds count from the first request, which a driver that
+     * starts processes first (JMeter, its agents: 5-10 s) sends well after the load was asked for.
+     */
+    default void started(long epochMs) {
+    }
 }

@@ -73,8 +73,11 @@ public final class Tally implements Collector {
     }
 
     @Override
-    public synchronized void start(long nowMillis) {
-        startMillis = nowMillis;
+    public void start(long nowMillis) {
+        synchronized (this) {
+            startMillis = nowMillis;
+        }
+        listener.started(nowMillis);
     }
 
     /**

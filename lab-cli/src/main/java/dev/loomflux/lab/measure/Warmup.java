@@ -208,10 +208,7 @@ public final class Warmup {
     private static Outcome follow(LoadDriver driver, LoadSpec spec, Function<List<Point>, SteadyRule.Check> rule, Signals signals, SecondListener listener,
                                   long limitMs, BiPredicate<List<Point>, Long> endIf) {
         Follower f = new Follower(rule, signals, () -> { }, endIf);
-        driver.run(spec, s -> {
-            listener.second(s);
-            f.second(s);
-        }, () -> f.decided() || System.currentTimeMillis() - f.t0 >= limitMs);
+        driver.run(spec, f.feeding(listener), () -> f.decided() || System.currentTimeMillis() - f.t0 >= limitMs);
         return f.outcome(System.currentTimeMillis() - f.t0, Integer.MAX_VALUE);
     }
 
@@ -231,13 +228,24 @@ public final class Warmup {
             }
         };
         Follower f = new Follower(budget.isZero() ? null : rule::check, signals, start);
-        Measurement m = driver.run(measured.withProfile(profile(measured.profile(), budget.plus(measuredFor).plusSeconds(3))), s -> {
+        SecondListener both = s -> {
             int from = window.from();
             if (from < 0 || s.t() < from) {
                 warmupProgress.second(s);
                 f.second(s);
             } else if (s.t() < from + window.seconds()) { // the second after the window only collects late responses
                 measureProgress.second(new Second(s.t() - from, s.requests(), s.responses(), s.rps(), s.p50Ms(), s.p99Ms(), s.errors(), s.users(), s.intended()));
+            }
+        };
+        Measurement m = driver.run(measured.withProfile(profile(measured.profile(), budget.plus(measuredFor).plusSeconds(3))), new SecondListener() {
+            @Override
+            public void second(Second s) {
+                both.second(s);
+            }
+
+            @Override
+            public void started(long epochMs) {
+                f.started(epochMs);
             }
         }, () -> {
             if (System.currentTimeMillis() - f.t0 >= budget.toMillis()) {
@@ -273,8 +281,33 @@ public final class Warmup {
             this.endIf = endIf;
         }
 
+        /** Second 0's start, epoch ms: as the driver tells it, else this follower's own start. */
+        private volatile long secondZero = t0;
+
+        void started(long epochMs) {
+            secondZero = epochMs;
+        }
+
+        /** Each second to {@code also}, then to this follower; the driver's start of second 0 to this follower. */
+        SecondListener feeding(SecondListener also) {
+            return new SecondListener() {
+                @Override
+                public void second(Second s) {
+                    also.second(s);
+                    Follower.this.second(s);
+                }
+
+                @Override
+                public void started(long epochMs) {
+                    Follower.this.started(epochMs);
+                }
+            };
+        }
+
         synchronized void second(Second s) {
-            points.add(signals.point(t0 + s.t() * 1000L, s.rps(), s.p50Ms()));
+            // The target's JIT, CPU and canary at the second's own time: read at a second counted from the follower's start, a
+            // JMeter on agents (its first request 5-10 s in) had its compile stage judged by the target idle before the load.
+            points.add(signals.point(secondZero + s.t() * 1000L, s.rps(), s.p50Ms()));
             if (heldAt < 0 && rule != null && !undecidable) {
                 SteadyRule.Check c = rule.apply(points);
                 undecidable = c == null;
@@ -284,7 +317,7 @@ public final class Warmup {
                     onSteady.run();
                 }
             }
-            if (!ended && heldAt < 0 && endIf.test(points, t0 + s.t() * 1000L + 1000L)) {
+            if (!ended && heldAt < 0 && endIf.test(points, secondZero + s.t() * 1000L + 1000L)) {
                 ended = true;
             }
         }
