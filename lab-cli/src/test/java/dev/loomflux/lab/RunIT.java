@@ -194,7 +194,6 @@ class RunIT {
         assertBad(LabCli.of("run", "--driver", "jmeter", "--agents", "loader1"), "--agents loader1: 'loader1' is not HOST:PORT");
         assertBad(LabCli.of("run", "--driver", "jmeter", "--agents", "127.0.0.1:1099"), "--agents 127.0.0.1:1099: agents on other hosts need --agent-keystore");
         assertBad(LabCli.of("run", "--driver", "jmeter", "--agents", "127.0.0.1:1099", "--agent-keystore", "no-such.p12"), "--agent-keystore no-such.p12: no such readable file");
-        assertBad(LabCli.of("run", "--driver", "jmeter", "--agents", "2", "--design", "paired"), "--agents: JMeter's agents run no interleaved rounds");
         assertBad(LabCli.of("run", "--driver", "jmeter", "--design", "paired", "--profile", "rate", "--rps", "10"), "--driver jmeter: the paired design's rate blocks need the Hyperfoil driver");
     }
 
