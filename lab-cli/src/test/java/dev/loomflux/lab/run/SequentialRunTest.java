@@ -84,8 +84,8 @@ class SequentialRunTest {
         run(experiment(1, Design.DEFAULT, "a").decided(null));
         assertEquals("measured one target after another: interleaved rounds need a steady load (a fixed or rate profile, no sweep)", events.get(0));
         events.clear();
-        run(experiment(1, Design.fallback("one load driver: JMeter's agents would each keep their own rounds"), "a"));
-        assertEquals("measured one target after another: interleaved rounds need one load driver: JMeter's agents would each keep their own rounds", events.get(0));
+        run(experiment(1, Design.fallback("the Hyperfoil driver for rate blocks"), "a"));
+        assertEquals("measured one target after another: interleaved rounds need the Hyperfoil driver for rate blocks", events.get(0));
         events.clear();
         run(experiment(1, Design.SEQUENTIAL, "a"));
         assertTrue(events.stream().noneMatch(e -> e.startsWith("measured one target after another")), events.toString());
