@@ -151,7 +151,7 @@ class RunIT {
     @Test
     @Tag("slow") // ./check slow, in CI after ./check
     void jmeterAgentsShareEveryTargetsLoad() throws IOException {
-        LabCli run = LabCli.of("run", "--aot-cache", "--driver", "jmeter", "--agents", "2", "--targets", "mvc", "--scenario", "gateway", "--delay", "20",
+        LabCli run = LabCli.of("run", "--aot-cache", "--driver", "jmeter", "--agents", "2", "--design", "sequential", "--targets", "mvc", "--scenario", "gateway", "--delay", "20",
                 "--users", "9", "--duration", "4s", "--warmup", "4s", "--cooldown", "0s", "--no-pin");
         assertEquals(0, run.exitCode(), run.toString());
         JsonNode root = results(run);
