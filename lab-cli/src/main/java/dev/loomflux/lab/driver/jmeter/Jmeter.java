@@ -188,7 +188,7 @@ public final class Jmeter implements LoadDriver {
         }
     }
 
-    private static void deleteQuietly(Path dir) {
+    static void deleteQuietly(Path dir) {
         try (var all = Files.walk(dir)) {
             all.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
         } catch (IOException e) {

@@ -288,11 +288,7 @@ final class JmeterCluster implements AutoCloseable {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         } finally {
-            try (var all = Files.walk(dir)) {
-                all.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-            } catch (IOException e) {
-                // A temporary folder left behind does not change the check.
-            }
+            Jmeter.deleteQuietly(dir);
         }
     }
 
