@@ -7,6 +7,7 @@ import dev.loomflux.lab.driver.Measurement;
 import dev.loomflux.lab.experiment.Profile;
 import dev.loomflux.lab.cpu.CpuPlan;
 import dev.loomflux.lab.measure.DriverCpu;
+import dev.loomflux.lab.result.DriverCheck;
 import dev.loomflux.lab.stats.Estimate;
 import dev.loomflux.lab.stats.Stats;
 import dev.loomflux.lab.wrk.Wrk;
@@ -112,7 +113,7 @@ final class CalibrationRounds {
                     try (labJvm) {
                         ref.add(wrk.run(cpus.driverPlacement().prefix(), cpus.driver().size(), connections, measured, base.resolve(path), log));
                     }
-                    labJvmDuringWrk = labJvm.mean();
+                    labJvmDuringWrk = labJvm.mean(measured);
                     wrkOthers = seen.stop();
                 }
             }
@@ -164,6 +165,7 @@ final class CalibrationRounds {
             throw new LabException("the driver reported no second of its load");
         }
         double rps = m.throughput();
-        return new LabSample(rps, cpu.get().mean(), cpu.get().saturated(), m.errors().total(), m.latency().getValueAtPercentile(99) / 1e6);
+        DriverCheck used = cpu.get().check(m.elapsed());
+        return new LabSample(rps, used.cpuPctMean(), used.saturated(), m.errors().total(), m.latency().getValueAtPercentile(99) / 1e6);
     }
 }

@@ -26,7 +26,8 @@ public final class DriverCpu implements AutoCloseable {
     private final Supplier<List<ProcessHandle>> others;
     /** Each driver process's CPU time at the last sample; one first seen later started since, and counts from 0. */
     private final Map<Long, Long> othersNanos = new HashMap<>();
-    private final List<Double> perSecond = new ArrayList<>();
+    /** Per sample: its end in seconds since the sampling began, and the CPU % over the second before it. */
+    private final List<double[]> perSecond = new ArrayList<>();
     private final Thread sampler;
     private volatile boolean running = true;
 
@@ -48,6 +49,7 @@ public final class DriverCpu implements AutoCloseable {
     private void sample() {
         long lastCpu = os.getProcessCpuTime();
         long lastWall = System.nanoTime();
+        long first = lastWall;
         while (running) {
             try {
                 Thread.sleep(1000);
@@ -58,7 +60,7 @@ public final class DriverCpu implements AutoCloseable {
             long others = othersCpu();
             long wall = System.nanoTime();
             synchronized (perSecond) {
-                perSecond.add(100.0 * (cpu - lastCpu + others) / (wall - lastWall));
+                perSecond.add(new double[] {(wall - first) / 1e9, 100.0 * (cpu - lastCpu + others) / (wall - lastWall)});
             }
             lastCpu = cpu;
             lastWall = wall;
@@ -86,21 +88,29 @@ public final class DriverCpu implements AutoCloseable {
 
     /** CPU % where 100 = one core, for each full second so far. */
     public List<Double> series() {
+        return series(Duration.ofDays(1));
+    }
+
+    /**
+     * CPU % for each full second that ended inside the first {@code window} of the sampling, half a second's grace
+     * for the sampler's own lateness; always the first second. The seconds after the window are not the load's: a
+     * driver winds down after it (JMeter waits for its agents' last requests and their exit), and counted, that idle
+     * tail read as a driver using less CPU than its agents reported (RunIT.jmeterAgentsShareEveryTargetsLoad).
+     */
+    public List<Double> series(Duration window) {
+        double end = window.toMillis() / 1000.0 + 0.5;
         synchronized (perSecond) {
-            return List.copyOf(perSecond);
+            List<Double> out = new ArrayList<>();
+            for (int i = 0; i < perSecond.size() && (i == 0 || perSecond.get(i)[0] <= end); i++) {
+                out.add(perSecond.get(i)[1]);
+            }
+            return out;
         }
     }
 
-    public double mean() {
-        return series().stream().mapToDouble(Double::doubleValue).average().orElse(0);
-    }
-
-    public double max() {
-        return series().stream().mapToDouble(Double::doubleValue).max().orElse(0);
-    }
-
-    public boolean saturated() {
-        return saturated(mean(), cpus);
+    /** The mean over the seconds of {@code window}, as {@link #series(Duration)} counts them. */
+    public double mean(Duration window) {
+        return series(window).stream().mapToDouble(Double::doubleValue).average().orElse(0);
     }
 
     /** Whether a driver (the lab's, or a JMeter agent) at {@code meanPct} of one core used at least {@link #SATURATED} of its {@code cpus}. */
@@ -112,8 +122,10 @@ public final class DriverCpu implements AutoCloseable {
         return cpus;
     }
 
-    /** results.json's driver section. */
-    DriverCheck check() {
-        return new DriverCheck(cpus(), Result.round(mean()), Result.round(max()), saturated(), !saturated(), null);
+    /** results.json's driver section over the measured {@code window}. */
+    public DriverCheck check(Duration window) {
+        double mean = mean(window);
+        double max = series(window).stream().mapToDouble(Double::doubleValue).max().orElse(0);
+        return new DriverCheck(cpus(), Result.round(mean), Result.round(max), saturated(mean, cpus), !saturated(mean, cpus), null);
     }
 }

@@ -182,7 +182,7 @@ public final class Measurer {
             Result r = MeasuredResult.of(name, scenario.name(), m, open, flows,
                     new Result.Files(hlog, plan, csv, noJfr == null ? jfr : null), telemetry,
                     new Result.Checks(SteadyStateReport.of(sampler, warm, load.warmup(), warmup, measured, telemetry.series(), continuous),
-                            driverCpu.check().withAgents(MeasuredResult.agents(m, i -> agentHlog(base, i))),
+                            driverCpu.check(m.elapsed()).withAgents(MeasuredResult.agents(m, i -> agentHlog(base, i))),
                             target.cgroup() != null && groupAtStart[0] != null ? MeasuredResult.limits(target.cgroup().limits(), groupAtStart[0], groupAtEnd) : null));
             if (!target.process().isAlive()) {
                 return exited(target, name, scenario, warmupFrom);

@@ -1,7 +1,9 @@
 package dev.loomflux.lab.measure;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -22,6 +24,18 @@ class DriverCpuTest {
         } finally {
             busy.destroy();
             busy.waitFor(5, TimeUnit.SECONDS);
+        }
+    }
+
+    /** The seconds after the measured window (a driver winding down) are not counted in the window's figures. */
+    @Test
+    void theWindowCountsOnlyItsOwnSeconds() throws Exception {
+        try (DriverCpu cpu = new DriverCpu(1)) {
+            Thread.sleep(3500);
+            assertTrue(cpu.series().size() >= 3, cpu.series().toString());
+            // Each sample sleeps a full second, so the second one ends 2 s in at the earliest: past a 1 s window's grace.
+            assertEquals(1, cpu.series(Duration.ofSeconds(1)).size(), cpu.series().toString());
+            assertEquals(cpu.series().get(0), cpu.mean(Duration.ofSeconds(1)), 1e-9);
         }
     }
 }
