@@ -104,49 +104,17 @@ public final class Jmeter implements LoadDriver {
     @Override
     public Measurement run(LoadSpec spec, SecondListener listener, BooleanSupplier enough, MeasuredWindow window) {
         PhasePlan plan = PhasePlan.of(spec.profile(), 1);
-        Path dir;
-        try {
-            dir = Files.createTempDirectory("loomflux-jmeter");
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-        try (JmeterCluster cluster = agents.distributed() ? JmeterCluster.start(owner, home, agents, dir) : null) {
+        try (Load load = new Load()) {
+            JmeterCluster cluster = load.cluster;
             JmeterReading reading = new JmeterReading(plan, spec.mix(), listener != null ? listener : s -> { }, window, spec.requestTimeout().toMillis(),
                     cluster == null ? List.of() : cluster.addresses());
             if (window != null) {
                 window.clock(() -> reading.started < 0 ? 0 : reading.all.elapsed(System.currentTimeMillis()));
             }
-            JmeterPlan.Split split = cluster == null ? JmeterPlan.Split.NONE : new JmeterPlan.Split(agents.count(), cluster.clockUrl());
-            try {
-                Files.writeString(dir.resolve("plan.jmx"), own != null ? own.text() : JmeterPlan.render(spec, plan, "loomflux", split));
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
-            }
-            if (cluster != null) {
-                clusters.add(cluster);
-            }
-            try {
-                return run(reading, cluster, own == null ? List.of() : OwnPlan.properties(spec), dir, window, enough);
-            } finally {
-                if (cluster != null) {
-                    clusters.remove(cluster);
-                }
-            }
-        } finally {
-            deleteQuietly(dir);
-        }
-    }
-
-    /** @param properties the user's plan's target, users and length ({@link OwnPlan#properties}); none for the lab's plans */
-    private Measurement run(JmeterReading reading, JmeterCluster cluster, List<String> properties, Path dir, MeasuredWindow window, BooleanSupplier enough) {
-        Jtl jtl = new Jtl(dir.resolve("out.jtl"), own != null);
-        List<String> options = new ArrayList<>(cluster == null ? List.of() : cluster.controllerArgs());
-        options.addAll(properties);
-        SamplerCounts samplers = own == null ? null : new SamplerCounts();
-        ManagedProcess jmeter = JmeterProcess.start(owner, home, dir.resolve("plan.jmx"), dir.resolve("out.jtl"), dir.resolve("jmeter.log"),
-                cluster == null ? List.of() : cluster.controllerJvm(), options);
-        running.add(jmeter);
-        try {
+            Jtl jtl = new Jtl(load.dir.resolve("out.jtl"), own != null);
+            SamplerCounts samplers = own == null ? null : new SamplerCounts();
+            ManagedProcess jmeter = load.start(own != null ? own.text() : JmeterPlan.render(spec, plan, "loomflux", load.split()),
+                    own == null ? List.of() : OwnPlan.properties(spec));
             while (true) {
                 boolean exited = !jmeter.isAlive();
                 read(jtl, reading, samplers);
@@ -170,21 +138,81 @@ public final class Jmeter implements LoadDriver {
                 cluster.endLoad();
                 jmeter.onExit().copy().completeOnTimeout(null, reading.timeoutMs() + 5_000, java.util.concurrent.TimeUnit.MILLISECONDS).join();
             }
-            if (jmeter.isAlive()) {
-                jmeter.close();
-            }
+            jmeter.close();
             read(jtl, reading, samplers);
             if (samplers != null) {
                 lastLoadLines = samplers.lines(window);
             }
             if (reading.started < 0) {
                 throw new LabException("JMeter sent no request (exit " + (jmeter.isAlive() ? "none" : jmeter.exitDescription()) + "); last lines of "
-                        + dir.resolve("jmeter.log") + ":\n" + tail(dir.resolve("jmeter.log")));
+                        + load.log() + ":\n" + tail(load.log()));
             }
             return reading.finish(end, cluster == null ? null : cluster.cpu());
-        } finally {
-            jmeter.close();
-            running.remove(jmeter);
+        }
+    }
+
+    /**
+     * One load on JMeter, for both designs: its temporary folder, its agents (none: one local JMeter) and the JMeter that
+     * runs its plan, each known to {@link #processes()} and {@link #cancel()} while it runs. Closed, nothing of it is left.
+     */
+    private final class Load implements AutoCloseable {
+        final Path dir;
+        /** The controller's agents; null: one local JMeter. */
+        final JmeterCluster cluster;
+        private ManagedProcess jmeter;
+
+        Load() {
+            try {
+                dir = Files.createTempDirectory("loomflux-jmeter");
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+            try {
+                cluster = agents.distributed() ? JmeterCluster.start(owner, home, agents, dir) : null;
+            } catch (RuntimeException e) {
+                deleteQuietly(dir);
+                throw e;
+            }
+            if (cluster != null) {
+                clusters.add(cluster);
+            }
+        }
+
+        /** How a plan shares its users among the agents. */
+        JmeterPlan.Split split() {
+            return cluster == null ? JmeterPlan.Split.NONE : new JmeterPlan.Split(agents.count(), cluster.clockUrl());
+        }
+
+        Path log() {
+            return dir.resolve("jmeter.log");
+        }
+
+        /** Starts JMeter (the controller, with agents) on {@code plan}, with {@code options} after the controller's own. */
+        ManagedProcess start(String plan, List<String> options) {
+            try {
+                Files.writeString(dir.resolve("plan.jmx"), plan);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+            List<String> all = new ArrayList<>(cluster == null ? List.of() : cluster.controllerArgs());
+            all.addAll(options);
+            jmeter = JmeterProcess.start(owner, home, dir.resolve("plan.jmx"), dir.resolve("out.jtl"), log(),
+                    cluster == null ? List.of() : cluster.controllerJvm(), all);
+            running.add(jmeter);
+            return jmeter;
+        }
+
+        @Override
+        public void close() {
+            if (jmeter != null) {
+                jmeter.close();
+                running.remove(jmeter);
+            }
+            if (cluster != null) {
+                clusters.remove(cluster);
+                cluster.close();
+            }
+            deleteQuietly(dir);
         }
     }
 
@@ -285,27 +313,14 @@ public final class Jmeter implements LoadDriver {
         if (own != null) {
             throw new LabException("a plan of the user's own runs in the sequential design: the rounds are the lab's own plan");
         }
-        Path dir;
-        try {
-            dir = Files.createTempDirectory("loomflux-jmeter");
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-        try (JmeterCluster cluster = agents.distributed() ? JmeterCluster.start(owner, home, agents, dir) : null;
-             JmeterRounds conductor = new JmeterRounds(rounds, listener, cluster == null ? "127.0.0.1" : cluster.host(),
-                     cluster == null ? List.of() : cluster.addresses())) {
-            JmeterPlan.Split split = cluster == null ? JmeterPlan.Split.NONE : new JmeterPlan.Split(agents.count(), cluster.clockUrl());
-            Files.writeString(dir.resolve("plan.jmx"), JmeterPlan.renderRounds(rounds, "loomflux", split));
-            List<String> options = new ArrayList<>(cluster == null ? List.of() : cluster.controllerArgs());
+        try (Load load = new Load();
+             JmeterRounds conductor = new JmeterRounds(rounds, listener, load.cluster == null ? "127.0.0.1" : load.cluster.host(),
+                     load.cluster == null ? List.of() : load.cluster.addresses())) {
+            JmeterCluster cluster = load.cluster;
             // Agents get the lab's address as a global property (-G), one JMeter as its own (-J).
-            options.add((cluster == null ? "-J" : "-G") + JmeterPlan.LAB + "=" + conductor.address());
-            Jtl jtl = new Jtl(dir.resolve("out.jtl"));
-            ManagedProcess jmeter = JmeterProcess.start(owner, home, dir.resolve("plan.jmx"), dir.resolve("out.jtl"), dir.resolve("jmeter.log"),
-                    cluster == null ? List.of() : cluster.controllerJvm(), options);
-            running.add(jmeter);
-            if (cluster != null) {
-                clusters.add(cluster);
-            }
+            ManagedProcess jmeter = load.start(JmeterPlan.renderRounds(rounds, "loomflux", load.split()),
+                    List.of((cluster == null ? "-J" : "-G") + JmeterPlan.LAB + "=" + conductor.address()));
+            Jtl jtl = new Jtl(load.dir.resolve("out.jtl"));
             // A conductor that stopped asking (its script failed, its agent died) would leave the others' users waiting at their gates.
             // Answered at once, a conductor reports its block after the block and its slowest request: a few seconds more is patience.
             long patienceMs = rounds.block().plannedDuration().toMillis() + rounds.requestTimeout().toMillis() + 10_000;
@@ -326,7 +341,7 @@ public final class Jmeter implements LoadDriver {
                     }
                 }
                 if (conductor.blocks().isEmpty() && !jmeter.stoppedByLab()) {
-                    throw new LabException("JMeter ran no block (" + jmeter.exitDescription() + "); last lines of its log:\n" + tail(dir.resolve("jmeter.log")));
+                    throw new LabException("JMeter ran no block (" + jmeter.exitDescription() + "); last lines of its log:\n" + tail(load.log()));
                 }
                 if (conductor.over()) {
                     // Every conductor heard "done" and ends its test; JMeter then ends, and agents the user started stay ready for the next.
@@ -337,17 +352,10 @@ public final class Jmeter implements LoadDriver {
                 Thread.currentThread().interrupt();
                 return conductor.blocks();
             } finally {
+                // The conductors told "done" before JMeter is stopped, so no agent's users wait at a gate.
                 conductor.close();
                 jmeter.close();
-                running.remove(jmeter);
-                if (cluster != null) {
-                    clusters.remove(cluster);
-                }
             }
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        } finally {
-            deleteQuietly(dir);
         }
     }
 
