@@ -324,13 +324,17 @@ public final class Jmeter implements LoadDriver {
             // A conductor that stopped asking (its script failed, its agent died) would leave the others' users waiting at their gates.
             // Answered at once, a conductor reports its block after the block and its slowest request: a few seconds more is patience.
             long patienceMs = rounds.block().plannedDuration().toMillis() + rounds.requestTimeout().toMillis() + 10_000;
+            // Before its first question a conductor is still starting, as long as an agent may take to start: on one busy driver
+            // core (the controller and two agents starting beside the lab) the first block waited for an agent over 21 s
+            // (docs/scale-out.md, "Paired rounds on agents").
+            long startMs = JmeterCluster.AGENT_START.toMillis();
             try {
                 while (!conductor.over() && jmeter.isAlive()) {
                     conductor.add(read(jtl));
                     conductor.step(20);
-                    String silent = conductor.silent(patienceMs);
+                    String silent = conductor.silent(patienceMs, startMs);
                     if (silent != null) {
-                        throw new RoundsCut(silent + " went quiet for " + patienceMs / 1000 + " s in " + conductor.where() + ": that block is void", conductor.blocks());
+                        throw new RoundsCut(silent + " went quiet for " + (conductor.where().startsWith("before") ? startMs : patienceMs) / 1000 + " s in " + conductor.where() + ": that block is void", conductor.blocks());
                     }
                     if (cluster != null) {
                         try {

@@ -34,7 +34,8 @@ import java.util.List;
 final class JmeterCluster implements AutoCloseable {
     /** The password of keystores ./lab agent makes: the file itself is the secret (client certificates, docs/scale-out.md). */
     static final String AGENT_KEYSTORE_PASSWORD = "loomflux";
-    private static final Duration AGENT_START = Duration.ofSeconds(60);
+    /** How long an agent may take to start: its JVM and JMeter, or its start of the lab's plan, on a busy core. */
+    static final Duration AGENT_START = Duration.ofSeconds(60);
     /**
      * The sample sender the jmeter/ module builds into the home's lib/ext: on both ends, the controller's and each agent's. The
      * system property loomflux.jmeter.mode names another (JMeter's own, e.g. StrippedAsynch) for bench/agent-stream.sh's "before".

@@ -78,6 +78,8 @@ final class JmeterRounds implements AutoCloseable {
     private final double[] offsetMs;
     private final double[] offsetErrorMs;
     private final long[] lastHeard;
+    /** Whether each conductor has asked for a block yet. */
+    private final boolean[] asked;
     private final Map<String, List<Block.AgentPart>> parts = new HashMap<>();
     private final Rounds.Listener listener;
     private int blocks;
@@ -104,6 +106,7 @@ final class JmeterRounds implements AutoCloseable {
         this.offsetErrorMs = new double[conductors];
         this.lastHeard = new long[conductors];
         java.util.Arrays.fill(lastHeard, System.currentTimeMillis());
+        this.asked = new boolean[conductors];
         for (int r = 0; r < rounds.order().size(); r++) {
             for (int t : rounds.order().get(r)) {
                 sequence.add(new int[] {r, t});
@@ -145,12 +148,14 @@ final class JmeterRounds implements AutoCloseable {
 
     /**
      * The conductor that has gone quiet for longer than {@code patienceMs} while the lab waited for it (to ask for the next
-     * block, or to report the one it runs), named as the agent; null while every one answers.
+     * block, or to report the one it runs), named as the agent; null while every one answers. One that never asked yet is
+     * still starting (JMeter's controller, the plan sent to its agent, the agent's start of it) and has {@code startMs}.
      */
-    String silent(long patienceMs) {
+    String silent(long patienceMs, long startMs) {
         long now = System.currentTimeMillis();
         for (int a = 0; a < conductors; a++) {
-            if (!asking.containsKey(a) && !reported.containsKey(a) && now - lastHeard[a] > patienceMs) {
+            long patience = asked[a] ? patienceMs : Math.max(patienceMs, startMs);
+            if (!asking.containsKey(a) && !reported.containsKey(a) && now - lastHeard[a] > patience) {
                 return agents.isEmpty() ? "JMeter's conductor" : "agent " + agents.get(a);
             }
         }
@@ -182,6 +187,7 @@ final class JmeterRounds implements AutoCloseable {
             long now = System.currentTimeMillis();
             if (e instanceof Next n) {
                 lastHeard[n.agent()] = now;
+                asked[n.agent()] = true;
                 offsetMs[n.agent()] = n.offsetUs() / 1000.0;
                 offsetErrorMs[n.agent()] = n.rttUs() / 2000.0;
                 asking.put(n.agent(), n);

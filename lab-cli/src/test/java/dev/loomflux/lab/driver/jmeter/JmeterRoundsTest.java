@@ -157,7 +157,7 @@ class JmeterRoundsTest {
                 lab.step(20);
             }
             assertFalse(endedFirst.isDone(), "the block waits for the second agent's report");
-            assertEquals(null, lab.silent(60_000));
+            assertEquals(null, lab.silent(60_000, 60_000));
             long shifted = t0 + 250;
             CompletableFuture<HttpResponse<String>> endedSecond = ask(lab, "/ended?agent=1&target=0&sent=20&start=" + (shifted + 30) + "&sendEnd="
                     + (shifted + 2_000) + "&end=" + (shifted + 2_030));
@@ -202,10 +202,28 @@ class JmeterRoundsTest {
             for (int i = 0; i < 10; i++) {
                 lab.step(20);
             }
-            assertEquals(null, lab.silent(5_000), "within its patience");
+            assertEquals(null, lab.silent(5_000, 5_000), "within its patience");
             Thread.sleep(300);
-            assertEquals("agent h2:1099", lab.silent(200), "h2 never reported the block it ran; h1 waits for the lab");
+            assertEquals("agent h2:1099", lab.silent(200, 60_000), "h2 never reported the block it ran (it asked for it: no more starting); h1 waits for the lab");
             assertEquals("a's block in round 1 of 2 (lead-in rounds counted)", lab.where());
+        }
+    }
+
+    /** A conductor that never asked (its agent still starting the test) has the start's patience, not a block's. */
+    @Test
+    void anAgentStillStartingHasTheStartsPatience() throws Exception {
+        Rounds rounds = new Rounds(List.of(new Rounds.Target("a", URI.create("http://127.0.0.1:8181"))), "/json", new Profile.Fixed(4, Duration.ofSeconds(1)),
+                List.of(List.of(0)), 1, Duration.ofSeconds(10), Duration.ZERO);
+        try (JmeterRounds lab = new JmeterRounds(rounds, listener(new ArrayList<>()), "127.0.0.1", List.of("h1:1099", "h2:1099"))) {
+            CompletableFuture<HttpResponse<String>> one = ask(lab, "/next?agent=0&offset_us=0&rtt_us=0");
+            Thread.sleep(300);
+            for (int i = 0; i < 10; i++) {
+                lab.step(20);
+            }
+            assertFalse(one.isDone(), "no block before both asked");
+            assertEquals(null, lab.silent(200, 60_000), "h2 is still starting: past a block's patience, within the start's");
+            assertEquals("agent h2:1099", lab.silent(200, 300), "past the start's patience too");
+            assertEquals("before the first block", lab.where());
         }
     }
 }
