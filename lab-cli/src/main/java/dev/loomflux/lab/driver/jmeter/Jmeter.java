@@ -332,9 +332,9 @@ public final class Jmeter implements LoadDriver {
                 while (!conductor.over() && jmeter.isAlive()) {
                     conductor.add(read(jtl));
                     conductor.step(20);
-                    String silent = conductor.silent(patienceMs, startMs);
-                    if (silent != null) {
-                        throw new RoundsCut(silent + " went quiet for " + (conductor.where().startsWith("before") ? startMs : patienceMs) / 1000 + " s in " + conductor.where() + ": that block is void", conductor.blocks());
+                    JmeterRounds.Quiet quiet = conductor.silent(patienceMs, startMs);
+                    if (quiet != null) {
+                        throw new RoundsCut(quiet.who() + " went quiet for " + quiet.patienceMs() / 1000 + " s in " + conductor.where() + ": that block is void", conductor.blocks());
                     }
                     if (cluster != null) {
                         try {

@@ -146,17 +146,21 @@ final class JmeterRounds implements AutoCloseable {
         return tally.blocks().stream().map(b -> agents.isEmpty() ? b : b.withAgents(parts.getOrDefault(b.target() + "/" + b.round(), List.of()))).toList();
     }
 
+    /** A conductor the lab waited for longer than its patience: {@code who} names it, {@code patienceMs} is what it had. */
+    record Quiet(String who, long patienceMs) {
+    }
+
     /**
      * The conductor that has gone quiet for longer than {@code patienceMs} while the lab waited for it (to ask for the next
-     * block, or to report the one it runs), named as the agent; null while every one answers. One that never asked yet is
-     * still starting (JMeter's controller, the plan sent to its agent, the agent's start of it) and has {@code startMs}.
+     * block, or to report the one it runs); null while every one answers. One that never asked yet is still starting
+     * (JMeter's controller, the plan sent to its agent, the agent's start of it) and has {@code startMs}.
      */
-    String silent(long patienceMs, long startMs) {
+    Quiet silent(long patienceMs, long startMs) {
         long now = System.currentTimeMillis();
         for (int a = 0; a < conductors; a++) {
             long patience = asked[a] ? patienceMs : Math.max(patienceMs, startMs);
             if (!asking.containsKey(a) && !reported.containsKey(a) && now - lastHeard[a] > patience) {
-                return agents.isEmpty() ? "JMeter's conductor" : "agent " + agents.get(a);
+                return new Quiet(agents.isEmpty() ? "JMeter's conductor" : "agent " + agents.get(a), patience);
             }
         }
         return null;

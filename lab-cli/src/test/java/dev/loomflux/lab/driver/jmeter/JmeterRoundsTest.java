@@ -204,7 +204,7 @@ class JmeterRoundsTest {
             }
             assertEquals(null, lab.silent(5_000, 5_000), "within its patience");
             Thread.sleep(300);
-            assertEquals("agent h2:1099", lab.silent(200, 60_000), "h2 never reported the block it ran (it asked for it: no more starting); h1 waits for the lab");
+            assertEquals(new JmeterRounds.Quiet("agent h2:1099", 200), lab.silent(200, 60_000), "h2 never reported the block it ran (it asked for it: no more starting); h1 waits for the lab");
             assertEquals("a's block in round 1 of 2 (lead-in rounds counted)", lab.where());
         }
     }
@@ -222,7 +222,7 @@ class JmeterRoundsTest {
             }
             assertFalse(one.isDone(), "no block before both asked");
             assertEquals(null, lab.silent(200, 60_000), "h2 is still starting: past a block's patience, within the start's");
-            assertEquals("agent h2:1099", lab.silent(200, 300), "past the start's patience too");
+            assertEquals(new JmeterRounds.Quiet("agent h2:1099", 300), lab.silent(200, 300), "past the start's patience too");
             assertEquals("before the first block", lab.where());
         }
     }
