@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.loomflux.lab.main.Lab;
 import dev.loomflux.lab.process.LabProcesses;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;

@@ -1,5 +1,6 @@
 package dev.loomflux.lab;
 
+import dev.loomflux.lab.main.Lab;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 

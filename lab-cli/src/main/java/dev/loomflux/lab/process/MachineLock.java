@@ -26,8 +26,9 @@ import java.util.function.Consumer;
 public final class MachineLock implements AutoCloseable {
     public static final Path FILE = Path.of(System.getProperty("java.io.tmpdir"), "loomflux-lab.lock");
     /**
-     * The JVM's, not a lab's: file locks are held on behalf of the whole JVM ({@link FileLock}), so labs that
-     * share one (tests, each with its own {@link LabProcesses}) must queue on one permit.
+     * The JVM's, not a lab's, so static on purpose (the one static mutable field outside the entry point): file locks
+     * are held on behalf of the whole JVM ({@link FileLock}; a second lock on the file from the same JVM throws instead
+     * of waiting), so labs that share one (tests, each with its own {@link LabProcesses}) must queue on one permit.
      */
     private static final Semaphore IN_THIS_JVM = new Semaphore(1);
 

@@ -24,18 +24,16 @@ import org.apache.commons.math3.distribution.NormalDistribution;
  */
 public final class AlphaSpending {
     private static final NormalDistribution NORMAL = new NormalDistribution(null, 0, 1);
-    /**
-     * Levels already integrated, by alpha and fractions: one call takes about 0.1 s on this machine, a look makes two, and a run's
-     * looks fall at the same fractions every time (its planned rounds over its cap); StoppingSimulationTest's thousands of runs
-     * would spend their time here. The same values, only not integrated again.
-     */
-    private static final Map<List<Double>, double[]> KNOWN = new ConcurrentHashMap<>();
     private static final int MAX_KNOWN = 1024;
     /** Grid step on the Brownian scale (W(1) ~ N(0, 1)), and smaller for close looks: at least 20 points per sd of a step. */
     private static final double MAX_STEP = 0.01;
 
-    private AlphaSpending() {
-    }
+    /**
+     * Levels already integrated, by alpha and fractions: one call takes about 0.1 s on this machine, a look makes two, and a run's
+     * looks fall at the same fractions every time (its planned rounds over its cap); StoppingSimulationTest's thousands of runs
+     * would spend their time here, so they share one instance. The same values, only not integrated again.
+     */
+    private final Map<List<Double>, double[]> known = new ConcurrentHashMap<>();
 
     /**
      * What the looks up to fraction t have spent of a two-sided {@code alpha}: each side spends O'Brien-Fleming's function of
@@ -58,21 +56,21 @@ public final class AlphaSpending {
      *
      * @param fractions the looks' information fractions, rising, each in (0, 1]
      */
-    public static double[] levels(double alpha, double[] fractions) {
+    public double[] levels(double alpha, double[] fractions) {
         List<Double> key = new ArrayList<>(fractions.length + 1);
         key.add(alpha);
         for (double f : fractions) {
             key.add(f);
         }
-        double[] known = KNOWN.get(key);
-        if (known == null) {
-            known = integrate(alpha, fractions);
-            if (KNOWN.size() >= MAX_KNOWN) {
-                KNOWN.clear();
+        double[] levels = known.get(key);
+        if (levels == null) {
+            levels = integrate(alpha, fractions);
+            if (known.size() >= MAX_KNOWN) {
+                known.clear();
             }
-            KNOWN.put(key, known);
+            known.put(key, levels);
         }
-        return known.clone();
+        return levels.clone();
     }
 
     /** {@link #levels}, integrated. */

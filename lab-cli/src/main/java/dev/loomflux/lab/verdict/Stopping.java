@@ -39,6 +39,7 @@ public final class Stopping {
     private final int every;
     private final List<String> targets;
     private final double latencyStepMs;
+    private final AlphaSpending spending;
     private final List<RoundsStop.Look> looks = new ArrayList<>();
     private volatile String why;
 
@@ -48,6 +49,12 @@ public final class Stopping {
      * @param latencyStepMs the driver's latency resolution, as {@link Comparisons#of} takes it
      */
     public Stopping(int cap, List<String> targets, double latencyStepMs) {
+        this(cap, targets, latencyStepMs, new AlphaSpending());
+    }
+
+    /** As above, with the looks' levels from {@code spending}: a simulation's many runs share what it has integrated. */
+    Stopping(int cap, List<String> targets, double latencyStepMs, AlphaSpending spending) {
+        this.spending = spending;
         this.cap = cap;
         this.every = Math.max(EVERY, (int) Math.ceil((cap - FIRST_LOOK) / (double) (MAX_LOOKS - 1)));
         this.targets = List.copyOf(targets);
@@ -147,7 +154,7 @@ public final class Stopping {
     private double lastOf(List<Integer> more) {
         double[] fractions = Stream.concat(looks.stream().map(RoundsStop.Look::round), more.stream())
                 .mapToDouble(r -> Math.min(1, r / (double) cap)).toArray();
-        double[] levels = AlphaSpending.levels(Stats.ALPHA, fractions);
+        double[] levels = spending.levels(Stats.ALPHA, fractions);
         return levels[levels.length - 1];
     }
 

@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.loomflux.lab.Home;
-import dev.loomflux.lab.Lab;
 import dev.loomflux.lab.UsageException;
 import dev.loomflux.lab.experiment.Design;
 import dev.loomflux.lab.experiment.DriverChoice;
@@ -15,6 +14,7 @@ import dev.loomflux.lab.experiment.Experiment;
 import dev.loomflux.lab.experiment.ExperimentReader;
 import dev.loomflux.lab.experiment.Profile;
 import dev.loomflux.lab.experiment.Scenario;
+import dev.loomflux.lab.main.Lab;
 import dev.loomflux.lab.process.LabProcesses;
 import java.io.IOException;
 import java.nio.file.Files;

@@ -1,7 +1,7 @@
 package dev.loomflux.lab.compare;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.loomflux.lab.Lab;
+import dev.loomflux.lab.main.Lab;
 import dev.loomflux.lab.result.Results;
 import java.io.IOException;
 import java.io.PrintWriter;

@@ -14,7 +14,7 @@ class AlphaSpendingTest {
     void fiveEqualLooksGiveLanAndDeMetsObrienFlemingBoundaries() {
         // Jennison and Turnbull (2000), Table 7.6 / gsDesign's sfLDOF: 4.877, 3.357, 2.680, 2.290, 2.031 for two-sided 5%.
         double[] expected = {4.877, 3.357, 2.680, 2.290, 2.031};
-        double[] levels = AlphaSpending.levels(0.05, FIVE);
+        double[] levels = new AlphaSpending().levels(0.05, FIVE);
         for (int k = 0; k < FIVE.length; k++) {
             assertEquals(expected[k], AlphaSpending.z(levels[k]), 0.01, "look " + (k + 1));
         }
@@ -23,7 +23,7 @@ class AlphaSpendingTest {
     @Test
     void allLooksTogetherRejectAtMostTheirAlphaAndTheLastLookNearlyAll() {
         double[] fractions = {10 / 45.0, 15 / 45.0, 20 / 45.0, 25 / 45.0, 30 / 45.0, 35 / 45.0, 40 / 45.0, 1};
-        double[] levels = AlphaSpending.levels(0.05, fractions);
+        double[] levels = new AlphaSpending().levels(0.05, fractions);
         double[] z = new double[levels.length];
         for (int k = 0; k < levels.length; k++) {
             z[k] = AlphaSpending.z(levels[k]);
@@ -52,6 +52,6 @@ class AlphaSpendingTest {
 
     @Test
     void aSingleLookAtTheEndIsTheFixedLevel() {
-        assertEquals(0.05, AlphaSpending.levels(0.05, new double[] {1})[0], 1e-9);
+        assertEquals(0.05, new AlphaSpending().levels(0.05, new double[] {1})[0], 1e-9);
     }
 }

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.loomflux.lab.result.BlockRecord;
 import dev.loomflux.lab.result.Metric;
 import dev.loomflux.lab.result.PairComparison;
+import dev.loomflux.lab.stats.AlphaSpending;
 import dev.loomflux.lab.stats.Stats;
 import java.util.List;
 import java.util.Locale;
@@ -27,6 +28,8 @@ class StoppingSimulationTest {
     /** Experiments of the A/A and the 5%-boundary checks; of each power check. */
     static final int RUNS = 1000;
     static final int POWER_RUNS = 300;
+    /** One for all the experiments: their looks fall at the same fractions, integrated once. */
+    static final AlphaSpending SPENDING = new AlphaSpending();
 
     /** Where a procedure stopped, why, and what its comparisons said there. */
     record Run(int rounds, String why, List<PairComparison> comparisons) {
@@ -42,7 +45,7 @@ class StoppingSimulationTest {
 
     /** The rounds as InRounds takes them: a look at each planned round on the blocks so far, until {@link Stopping} says stop. */
     static Run sequential(List<BlockRecord> all, int cap) {
-        Stopping s = new Stopping(cap, AB, 0);
+        Stopping s = new Stopping(cap, AB, 0, SPENDING);
         for (int round : s.planned()) {
             Stopping.Look look = s.look(round, upTo(all, round), 4, Double.POSITIVE_INFINITY);
             if (look.stop() != null) {

@@ -1,5 +1,7 @@
-package dev.loomflux.lab;
+package dev.loomflux.lab.main;
 
+import dev.loomflux.lab.LabException;
+import dev.loomflux.lab.UsageException;
 import dev.loomflux.lab.cli.AgentCommand;
 import dev.loomflux.lab.cli.CalibrateCommand;
 import dev.loomflux.lab.cli.CapacityCommand;
@@ -27,8 +29,8 @@ public final class Lab implements Runnable {
         LabProcesses processes = new LabProcesses();
         int code = run(processes, new PrintWriter(System.out, true), new PrintWriter(System.err, true), args);
         if (processes.stopping()) {
-            // A signal began the JVM's shutdown, which ends with 128 + that signal once the reaper is done. Calling
-            // System.exit here raced it: a SIGTERM'd run once exited 130 (CI, 2026-11-27).
+            // A signal began the JVM's shutdown, which ends with 128 + that signal once the reaper is done; calling
+            // System.exit here would race it and could exit with another code (docs/reliability.md, Ctrl-C).
             Thread.currentThread().join();
         }
         System.exit(code);
