@@ -9,12 +9,15 @@ import dev.loomflux.lab.result.BlockRecord;
 import dev.loomflux.lab.result.Metric;
 import dev.loomflux.lab.result.PairComparison;
 import dev.loomflux.lab.result.RoundsStop;
+import dev.loomflux.lab.stats.AlphaSpending;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /** The looks, and what stops the rounds at one: every comparison decided, none able to be by the cap, or the time budget. */
 class StoppingTest {
     private static final List<String> AB = List.of("a", "b");
+    /** Shared by the tests' many runs, whose looks fall at the same fractions. */
+    private static final AlphaSpending SPENDING = new AlphaSpending();
 
     /** Looks at every planned round until one says stop; the round it stopped at, and why. */
     private static Object[] run(Stopping s, List<BlockRecord> all, double secondsLeft) {
@@ -40,7 +43,7 @@ class StoppingTest {
 
     @Test
     void aClearLeadStopsTheRoundsEarlyWithAWinnerAndTheLevelTheLooksLeft() {
-        Stopping s = new Stopping(45, AB, 0);
+        Stopping s = new Stopping(45, AB, 0, SPENDING);
         Object[] stop = run(s, ComparisonsTest.blocks(1, 45, 1.3, 0, 1), Double.POSITIVE_INFINITY);
         assertEquals(Stopping.DECIDED, stop[1]);
         assertTrue((int) stop[0] <= 20, "stopped at " + stop[0]);
@@ -54,7 +57,7 @@ class StoppingTest {
     @Test
     void theSameTargetTwiceEndsEquivalentAndNeverWithAWinner() {
         for (long seed = 1; seed <= 20; seed++) {
-            Stopping s = new Stopping(45, AB, 0);
+            Stopping s = new Stopping(45, AB, 0, SPENDING);
             Object[] stop = run(s, ComparisonsTest.blocks(1, 45, 1.0, 0, seed), Double.POSITIVE_INFINITY);
             @SuppressWarnings("unchecked")
             List<PairComparison> cs = (List<PairComparison>) stop[2];
@@ -65,7 +68,7 @@ class StoppingTest {
     @Test
     void aLeadSittingOnTheMinimumEffectIsGivenUpBeforeTheCap() {
         // 5% exactly: no number of rounds takes the interval past the line.
-        Stopping s = new Stopping(90, AB, 0);
+        Stopping s = new Stopping(90, AB, 0, SPENDING);
         Object[] stop = run(s, ComparisonsTest.blocks(1, 90, 1.05, 0, 3), Double.POSITIVE_INFINITY);
         assertEquals(Stopping.FUTILE, stop[1], "stopped at " + stop[0]);
         assertTrue((int) stop[0] < 90, "stopped at " + stop[0]);
@@ -74,7 +77,7 @@ class StoppingTest {
     @Test
     void aComparisonStillOpenAtTheCapStopsTheRoundsForTheCap() {
         // An 8% lead in 3% noise is not told in 10 rounds: the cap's look, not futility, ends them.
-        Stopping s = new Stopping(10, AB, 0);
+        Stopping s = new Stopping(10, AB, 0, SPENDING);
         Object[] stop = run(s, ComparisonsTest.blocks(1, 10, 1.08, 0, 5), Double.POSITIVE_INFINITY);
         assertEquals(10, stop[0]);
         assertEquals(Stopping.CAP, stop[1]);
@@ -90,7 +93,7 @@ class StoppingTest {
 
     @Test
     void theTimeBudgetStopsTheRoundsAtTheLastLookThatFits() {
-        Stopping s = new Stopping(45, AB, 0);
+        Stopping s = new Stopping(45, AB, 0, SPENDING);
         // An 8% lead in 3% noise takes more than the first look; 20 s left at 6 s a round is less than the next look's 30 s.
         Object[] stop = run(s, ComparisonsTest.blocks(1, 45, 1.08, 0, 5), 20);
         assertEquals(Stopping.TIME, stop[1]);
@@ -100,7 +103,7 @@ class StoppingTest {
     @Test
     void theRunsComparisonsCarryTheLastLooksLevelAndTheRoundTheirOutcomeWasReachedFrom() {
         List<BlockRecord> all = ComparisonsTest.blocks(1, 45, 1.3, 0, 1);
-        Stopping s = new Stopping(45, AB, 0);
+        Stopping s = new Stopping(45, AB, 0, SPENDING);
         Object[] stop = run(s, all, Double.POSITIVE_INFINITY);
         int at = (int) stop[0];
         List<BlockRecord> measured = all.stream().filter(b -> b.round() <= at).toList();
