@@ -9,10 +9,10 @@ import java.util.Objects;
 import java.util.function.Function;
 
 /**
- * Whether two runs were measured on the same hardware (results.json environment.hardware, schema 18). Every field counts,
+ * Whether two runs were measured on the same hardware (results.json environment.hardware). Every field counts,
  * stepping and microcode too, as a model name does not tell two CPUs apart: throughput ratios between targets are not the
- * models' alone, they move with the machine (docs/reproducibility.md, "Hardware named in every result"). A file before
- * schema 18 recorded no hardware: it is unknown, never "different".
+ * models' alone, they move with the machine (docs/reproducibility.md, "Hardware named in every result"). A file without
+ * hardware (older ones: docs/results-schema.md, "Schema history") is unknown, never "different".
  */
 public final class HardwareDifference {
     private static final List<Map.Entry<String, Function<Hardware, String>>> FIELDS = List.of(

@@ -56,9 +56,9 @@ public record Design(Scheme kind, int rounds, Duration block, Duration leadIn, i
     public static final Duration DEFAULT_WARMUP = Duration.ofSeconds(75);
     /**
      * Unmeasured rounds before the measured ones, the profile's own load after each JVM's compile stage. Measured with none
-     * (run 20261128-005837-json, json, two sets): against its level over rounds 21-45, each JVM's first three rounds were
-     * off by up to 26% in throughput and 54% in CPU per request (mvc's both sets slow and costly, mvc-vt's and webflux's
-     * the other way), from round 4 on within the rounds' own spread (docs/reproducibility.md, "How many lead-in rounds").
+     * (json, two sets): against its level over rounds 21-45, each JVM's first three rounds were off by up to 26% in
+     * throughput and 54% in CPU per request (mvc's both sets slow and costly, mvc-vt's and webflux's the other way), from
+     * round 4 on within the rounds' own spread (docs/reproducibility.md, "How many lead-in rounds", holds the run).
      * One more than that; the drift check over the measured rounds judges the rest. A slow scenario heats its paths
      * slowly and may want more: at 800 requests/s (gateway, 50 ms, 40 users) mvc's JIT still compiled through 27.6% of
      * the rounds after 4, and its comparisons say so and name --lead-in-rounds. They also open the rounds'

@@ -15,7 +15,7 @@ import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** {@code ./lab compare} of runs that recorded their hardware (schema 18), by copies of the paired fixture with a CPU written in. */
+/** {@code ./lab compare} of runs that recorded their hardware (environment.hardware), by copies of the paired fixture with a CPU written in. */
 class CompareHardwareTest {
     private static final Path PAIRED = FIXTURES.resolve("paired-json");
     private static final String DIFFERENT = "measured on different hardware: microcode 0x1 in A, 0xa in B";
@@ -53,7 +53,7 @@ class CompareHardwareTest {
         assertFalse(o.out().contains("hardware"), o.out());
     }
 
-    /** The fixture itself is schema 3: its hardware is unknown, and compare does not call it different. */
+    /** The fixture itself is older than environment.hardware: its hardware is unknown, and compare does not call it different. */
     @Test
     void aFileBeforeSchema18IsUnknownHardware() throws IOException {
         Outcome o = compare(PAIRED, on("b.json", "0x1"));

@@ -52,7 +52,7 @@ class HardwareDifferenceTest {
                 HardwareDifference.line(run(xeon("2", "0x1")), run(epyc), "B"));
     }
 
-    /** A file before schema 18 (or without an environment) is unknown, not different, even beside one that recorded its hardware. */
+    /** A file from before environment.hardware (or without an environment) is unknown, not different, even beside one that recorded its hardware. */
     @Test
     void aFileWithoutHardwareIsUnknownNotDifferent() {
         RunRecord old = run(null);

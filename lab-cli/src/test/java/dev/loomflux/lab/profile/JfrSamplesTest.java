@@ -80,7 +80,7 @@ class JfrSamplesTest {
     /**
      * The busy method: sorts copies of 4096 random ints until this thread has had the given CPU time. CPU time, not
      * wall time: JFR samples a thread only while it runs, and on a busy machine a thread of 1 s of wall time ran for a
-     * fraction of it (29 samples where ~200 were due, 2026-11-27).
+     * fraction of it (once 29 samples where ~200 were due).
      */
     private static void sort(Duration cpu) {
         int[] numbers = new Random(1).ints(4096).toArray();

@@ -16,7 +16,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The test configuration names the CPU in full (schema 18), as text in report.html, and says when a file did not record it. */
+/** The test configuration names the CPU in full (environment.hardware), as text in report.html, and says when a file did not record it. */
 class HardwareReportTest {
     @TempDir
     Path dir;

@@ -43,7 +43,7 @@ class DriftTest {
 
     @Test
     void aFlatWindowBelowTheSteadyWarmupIsAStepNotTheSteadyState() {
-        // webflux, 2026-11-23 22:2x: steady at 2,000-2,500 rps, then 15 flat seconds at 1,000-1,200
+        // As a webflux JVM did: steady at 2,000-2,500 rps, then 15 flat seconds at 1,000-1,200 (docs/steady-state.md, "The measured window: drift")
         List<Point> warmup = measured(2_300, 2_300, 300, 300);
         Drift d = Drift.of(measured(1_100, 1_100, 300, 300), warmup);
         assertTrue(d.drifting(), String.valueOf(d));
