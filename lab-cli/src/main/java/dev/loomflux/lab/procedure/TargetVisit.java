@@ -35,7 +35,7 @@ public interface TargetVisit extends AutoCloseable {
     Result stamp(Result r);
 
     /** The paired design's warmup: the compile stage alone ({@link Measurer#compile}). */
-    Warmup.Outcome compile(Scenario scenario, Measurer.Load load);
+    Warmup.Outcome compile(Scenario scenario, Measurer.Task task);
 
     /** Dumps its JFR recording to {@code file} ({@link Measurer#dumpJfr}). @return null when dumped, else why not */
     String dumpJfr(Path file);
@@ -44,7 +44,7 @@ public interface TargetVisit extends AutoCloseable {
     ProfileSource dumpProfile(String base, String noJfr);
 
     /** One load on it, as one result ({@link Measurer#measure}). */
-    Result measure(Scenario scenario, Measurer.Load load);
+    Result measure(Scenario scenario, Measurer.Task task);
 
     /** Stops the JVM. */
     @Override

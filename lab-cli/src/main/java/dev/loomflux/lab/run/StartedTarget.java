@@ -64,8 +64,8 @@ record StartedTarget(RunningTarget target, int repeat, List<Phase> before, Resul
     }
 
     @Override
-    public Warmup.Outcome compile(Scenario scenario, Measurer.Load load) {
-        return measurer.compile(target, scenario, load);
+    public Warmup.Outcome compile(Scenario scenario, Measurer.Task task) {
+        return measurer.compile(target, scenario, task);
     }
 
     @Override
@@ -79,8 +79,8 @@ record StartedTarget(RunningTarget target, int repeat, List<Phase> before, Resul
     }
 
     @Override
-    public Result measure(Scenario scenario, Measurer.Load load) {
-        return measurer.measure(target, scenario, load, before);
+    public Result measure(Scenario scenario, Measurer.Task task) {
+        return measurer.measure(target, scenario, task, before);
     }
 
     @Override

@@ -124,7 +124,7 @@ public final class ReplayStopping {
                 int stopped = cap;
                 String why = Stopping.CAP;
                 for (int look : stopping.planned()) {
-                    Stopping.Look l = stopping.look(look, upTo(blocks, look), 0, Double.POSITIVE_INFINITY);
+                    Stopping.Seen l = stopping.look(look, upTo(blocks, look), 0, Double.POSITIVE_INFINITY);
                     if (l.stop() != null) {
                         stopped = look;
                         why = l.stop();

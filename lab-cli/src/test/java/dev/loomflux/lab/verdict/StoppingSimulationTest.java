@@ -44,7 +44,7 @@ class StoppingSimulationTest {
     static Run sequential(List<BlockRecord> all, int cap) {
         Stopping s = new Stopping(cap, AB, 0);
         for (int round : s.planned()) {
-            Stopping.Look look = s.look(round, upTo(all, round), 4, Double.POSITIVE_INFINITY);
+            Stopping.Seen look = s.look(round, upTo(all, round), 4, Double.POSITIVE_INFINITY);
             if (look.stop() != null) {
                 return new Run(round, look.stop(), look.comparisons());
             }
