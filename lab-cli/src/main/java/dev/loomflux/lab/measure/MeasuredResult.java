@@ -84,6 +84,18 @@ public final class MeasuredResult {
                 files, new Result.Checks(steadyState, null, null), null, null);
     }
 
+    /** Not a sample of the target's speed: statistics over repeats must not average it in. */
+    static Result noResponses(String name, String scenario, Measurement m) {
+        Errors e = m.errors();
+        if (e.total() == 0) {
+            // Every request outlived the window, still queued: slower than the window, not failed
+            return Result.failed(name, scenario, "no responses within the measured " + m.elapsed().toMillis() / 1000.0 + " s: "
+                    + m.requests() + " requests sent, none answered and none failed (each took longer than the window; a longer --duration)");
+        }
+        return Result.failed(name, scenario, "no responses: all " + m.requests() + " requests failed (" + e.timeout() + " timeouts, "
+                + e.connect() + " connect errors, " + e.status4xx() + " 4xx, " + e.status5xx() + " 5xx, " + e.other() + " other)");
+    }
+
     /**
      * JMeter's agents, each with its part of the window; empty without agents.
      *

@@ -4,7 +4,6 @@ import dev.loomflux.lab.LabException;
 import dev.loomflux.lab.Pause;
 import dev.loomflux.lab.cpu.CpuPlan;
 import dev.loomflux.lab.db.Database;
-import dev.loomflux.lab.driver.Errors;
 import dev.loomflux.lab.driver.LoadDriver;
 import dev.loomflux.lab.driver.LoadSpec;
 import dev.loomflux.lab.driver.Measurement;
@@ -14,9 +13,7 @@ import dev.loomflux.lab.experiment.Profile;
 import dev.loomflux.lab.experiment.Scenario;
 import dev.loomflux.lab.limits.Cgroup;
 import dev.loomflux.lab.process.Stop;
-import dev.loomflux.lab.profile.AsyncAgent;
 import dev.loomflux.lab.profile.CategoryRules;
-import dev.loomflux.lab.profile.ProfileSource;
 import dev.loomflux.lab.profile.TimeWindow;
 import dev.loomflux.lab.result.FlowResult;
 import dev.loomflux.lab.result.JvmFacts;
@@ -24,10 +21,8 @@ import dev.loomflux.lab.result.Metric;
 import dev.loomflux.lab.result.Result;
 import dev.loomflux.lab.steady.SteadyRule;
 import dev.loomflux.lab.sut.Downstream;
-import dev.loomflux.lab.sut.LaunchSettings;
 import dev.loomflux.lab.sut.RunningTarget;
 import dev.loomflux.lab.telemetry.CpuCanary;
-import dev.loomflux.lab.telemetry.JfrDump;
 import dev.loomflux.lab.telemetry.JvmSummary;
 import dev.loomflux.lab.telemetry.Reading;
 import dev.loomflux.lab.telemetry.Phase;
@@ -76,7 +71,7 @@ public final class Measurer {
                               boolean continuous) {
     }
 
-    private final LaunchSettings settings;
+    private final Recordings recordings;
     private final CpuPlan cpus;
     private final ResourceSampler sampler;
     private final CpuCanary canary;
@@ -97,7 +92,7 @@ public final class Measurer {
      * @param statusPrefix the run's progress, put before each second's status line ("" for none)
      */
     public Measurer(RunContext run, Supplier<String> statusPrefix) {
-        this.settings = run.settings();
+        this.recordings = new Recordings(run.settings(), run.dir());
         this.cpus = run.cpus();
         this.sampler = run.sampler();
         this.canary = run.canary();
@@ -156,9 +151,9 @@ public final class Measurer {
                 r = r.withDataRows(rows);
             }
             if (m.responses() == 0) {
-                return noResponses(name, scenario, m);
+                return MeasuredResult.noResponses(name, scenario.name(), m);
             }
-            return r.withProfile(files.profile(dumpProfile(target, files.stem(), written.noJfr()), Metric.CPU_PER_REQUEST.read(r), categories,
+            return r.withProfile(files.profile(recordings.dumpProfile(target, files.stem(), written.noJfr()), Metric.CPU_PER_REQUEST.read(r), categories,
                     line -> log.line(name + " " + scenario.name() + ": " + line)).profile());
         } catch (LabException e) {
             if (!stop.requested() && !target.process().isAlive()) {
@@ -232,7 +227,7 @@ public final class Measurer {
         }
         LoadSpec spec = new LoadSpec(target.base(), scenario.path(), task.profile(), cpus.driver().size(), REQUEST_TIMEOUT, scenario.mix());
         String plan = files.plan(planName -> driver.export(spec, planName));
-        String noJfr = files.dumpJfr(file -> dumpJfr(target, file));
+        String noJfr = files.dumpJfr(file -> recordings.dumpJfr(target, file));
         Phase measured = phases.measured();
         List<Phase> loadPhases = new ArrayList<>(phases.before());
         loadPhases.add(phases.warmup());
@@ -255,16 +250,9 @@ public final class Measurer {
         return new Written(r, noJfr);
     }
 
-    /** Not a sample of the target's speed: statistics over repeats must not average it in. */
-    private static Result noResponses(String name, Scenario scenario, Measurement m) {
-        Errors e = m.errors();
-        if (e.total() == 0) {
-            // Every request outlived the window, still queued: slower than the window, not failed
-            return Result.failed(name, scenario.name(), "no responses within the measured " + m.elapsed().toMillis() / 1000.0 + " s: "
-                    + m.requests() + " requests sent, none answered and none failed (each took longer than the window; a longer --duration)");
-        }
-        return Result.failed(name, scenario.name(), "no responses: all " + m.requests() + " requests failed (" + e.timeout() + " timeouts, "
-                + e.connect() + " connect errors, " + e.status4xx() + " 4xx, " + e.status5xx() + " 5xx, " + e.other() + " other)");
+    /** Where the target's recordings are dumped. */
+    public Recordings recordings() {
+        return recordings;
     }
 
     /**
@@ -356,40 +344,6 @@ public final class Measurer {
 
     /** @param atMs when the second began, as near as its stage tells */
     private record Heard(long atMs, Second second) {
-    }
-
-    /**
-     * Dumps the target's JFR recording, from its start up to now, to {@code file}: what its JVM summary and its CPU profile are
-     * read from.
-     *
-     * @return null when dumped, else why not (one line); never an exception, as telemetry must never cost a measurement
-     */
-    public String dumpJfr(RunningTarget target, Path file) {
-        if (!target.process().isAlive()) {
-            return "target exited before its JFR recording could be dumped";
-        }
-        try {
-            return JfrDump.dump(settings.jdk(), target.process().pid(), file);
-        } catch (RuntimeException e) {
-            return "cannot dump JFR: " + e;
-        }
-    }
-
-    /**
-     * The recording the target's CPU profile is read from: the JFR recording just dumped, or with {@code --profiler async}
-     * async-profiler's, dumped now to {@code <base>.async.jfr}.
-     *
-     * @param noJfr null when the JFR recording was dumped to {@code <base>.jfr}, else why not
-     */
-    public ProfileSource dumpProfile(RunningTarget target, String base, String noJfr) {
-        AsyncAgent async = settings.async();
-        if (async == null) {
-            return ProfileSource.jfr(base, noJfr);
-        }
-        String file = base + ".async.jfr";
-        String why = target.process().isAlive() ? async.dump(settings.jdk(), target.process().pid(), dir, dir.resolve(file))
-                : "target exited before async-profiler's recording could be dumped";
-        return new ProfileSource(async.mode(), file, why == null ? null : "no async-profiler recording: " + why);
     }
 
     /**

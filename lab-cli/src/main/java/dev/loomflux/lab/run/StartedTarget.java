@@ -70,12 +70,12 @@ record StartedTarget(RunningTarget target, int repeat, List<Phase> before, Resul
 
     @Override
     public String dumpJfr(Path file) {
-        return measurer.dumpJfr(target, file);
+        return measurer.recordings().dumpJfr(target, file);
     }
 
     @Override
     public ProfileSource dumpProfile(String base, String noJfr) {
-        return measurer.dumpProfile(target, base, noJfr);
+        return measurer.recordings().dumpProfile(target, base, noJfr);
     }
 
     @Override

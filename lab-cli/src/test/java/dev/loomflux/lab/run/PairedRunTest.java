@@ -181,8 +181,8 @@ class PairedRunTest {
             public void status(String text) {
             }
         };
-        RunContext run = new RunContext(dir, log, new RunContext.Machine(null, new CpuPlan(false, List.of(0), List.of(1), List.of(1), "not pinned"), null, null),
-                driver, stopping::get, RunContext.Support.NONE, CategoryRules.lab());
+        RunContext run = new RunContext(dir, log, new RunContext.Machine(null, new CpuPlan(false, List.of(0), List.of(1), List.of(1), "not pinned"), null, null,
+                CategoryRules.lab()), driver, stopping::get, RunContext.Support.NONE);
         Procedure procedure = Procedure.of(experiment).create(experiment, run, results, null);
         new PairedRun(experiment, d -> events.add("idle " + d.toSeconds() + " s")).run(new Session(run, starter, procedure, results, null));
     }
