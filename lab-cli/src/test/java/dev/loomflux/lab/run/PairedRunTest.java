@@ -65,7 +65,7 @@ class PairedRunTest {
         List<String> labels = List.of("a#1", "b#1", "a#2", "b#2");
         List<String> expected = new ArrayList<>(List.of("idle 3 s"));
         for (Scenario s : List.of(PLAINTEXT, JSON)) {
-            // Set by set, the second set's targets in reverse: no target is compiled first in every set (InRounds.compileOrder).
+            // Set by set, the second set's targets in reverse: no target is compiled first in every set (CellRounds.compileOrder).
             List.of("a#1", "b#1", "b#2", "a#2").forEach(label -> expected.add("compile " + label + " " + s.name()));
             // The rounds' order is drawn from the run's id and the scenario: the same run, the same order.
             long seed = runId.hashCode() * 31L + s.name().hashCode() + Map.of().hashCode();
