@@ -101,7 +101,7 @@ public record Calibration(LoadDriver driver, int connections, Duration measured,
             LoadSpec warm = new LoadSpec(t.base(), TARGET_PATH, new Profile.Fixed(connections, measured), cpus.driver().size(), Duration.ofSeconds(10));
             Warmup.Outcome w0;
             try (ResourceSampler jvm = new ResourceSampler().watch(ResourceReport.TARGET, () -> List.of(t.process().pid()), true).start()) {
-                w0 = Warmup.run(driver, warm, targetWarmup, SteadyRule.DEFAULT, new SteadySignals(jvm, null), s -> { }, stop);
+                w0 = Warmup.run(new Warmup.Means(driver, SteadyRule.DEFAULT, new SteadySignals(jvm, null), stop), warm, targetWarmup, s -> { });
             }
             out.printf("calibrate: %s%n", w0.steady() ? "steady after " + w0.secondsToSteady() + " s of warmup"
                     : "not steady after " + w0.millis() / 1000 + " s (" + (w0.check() == null ? "no warmup" : w0.check().describe()) + "): consider a longer --warmup");

@@ -63,14 +63,14 @@ public final class FlowResults {
      */
     public static List<FlowMeasurement> overBlocks(List<Block> blocks) {
         double seconds = blocks.stream().mapToDouble(Block::seconds).sum();
-        Map<String, List<Measured<FlowMeasurement>>> byFlow = new LinkedHashMap<>();
+        Map<String, List<InBlock<FlowMeasurement>>> byFlow = new LinkedHashMap<>();
         for (Block b : blocks) {
-            b.flows().forEach(f -> byFlow.computeIfAbsent(f.flow(), k -> new ArrayList<>()).add(new Measured<>(b, f)));
+            b.flows().forEach(f -> byFlow.computeIfAbsent(f.flow(), k -> new ArrayList<>()).add(new InBlock<>(b, f)));
         }
         List<FlowMeasurement> out = new ArrayList<>();
         byFlow.forEach((flow, each) -> {
-            Map<String, List<Measured<StepMeasurement>>> bySteps = new LinkedHashMap<>();
-            each.forEach(m -> m.part().steps().forEach(s -> bySteps.computeIfAbsent(s.step(), k -> new ArrayList<>()).add(new Measured<>(m.block(), s))));
+            Map<String, List<InBlock<StepMeasurement>>> bySteps = new LinkedHashMap<>();
+            each.forEach(m -> m.part().steps().forEach(s -> bySteps.computeIfAbsent(s.step(), k -> new ArrayList<>()).add(new InBlock<>(m.block(), s))));
             List<StepMeasurement> steps = bySteps.values().stream().map(s -> stepOverBlocks(s, seconds)).toList();
             out.add(new FlowMeasurement(flow, each.stream().mapToLong(m -> m.part().completed()).sum(), each.stream().mapToLong(m -> m.part().failed()).sum(),
                     perSecond(each, FlowMeasurement::throughput, seconds), perSecond(each, FlowMeasurement::inFlight, seconds),
@@ -80,13 +80,13 @@ public final class FlowResults {
     }
 
     /** A flow or step as one block measured it. */
-    private record Measured<T>(Block block, T part) {
+    private record InBlock<T>(Block block, T part) {
     }
 
-    private static StepMeasurement stepOverBlocks(List<Measured<StepMeasurement>> each, double seconds) {
+    private static StepMeasurement stepOverBlocks(List<InBlock<StepMeasurement>> each, double seconds) {
         StepMeasurement first = each.get(0).part();
         Errors errors = new Errors(0, 0, 0, 0, 0);
-        for (Measured<StepMeasurement> s : each) {
+        for (InBlock<StepMeasurement> s : each) {
             errors = errors.plus(s.part().errors());
         }
         return new StepMeasurement(first.step(), first.request(), each.stream().mapToLong(m -> m.part().requests()).sum(),
@@ -125,20 +125,20 @@ public final class FlowResults {
     }
 
     /** Each block's rate weighted by its send window: the rate over all the blocks' {@code seconds}. */
-    private static <T> double perSecond(List<Measured<T>> each, ToDoubleFunction<T> rate, double seconds) {
+    private static <T> double perSecond(List<InBlock<T>> each, ToDoubleFunction<T> rate, double seconds) {
         return seconds == 0 ? 0 : each.stream().mapToDouble(m -> rate.applyAsDouble(m.part()) * m.block().seconds()).sum() / seconds;
     }
 
-    private static <T> Histogram sum(List<Measured<T>> each, Function<T, Histogram> latency) {
+    private static <T> Histogram sum(List<InBlock<T>> each, Function<T, Histogram> latency) {
         Histogram out = latency.apply(each.get(0).part()).copy();
         each.subList(1, each.size()).forEach(m -> out.add(latency.apply(m.part())));
         return out;
     }
 
     /** One interval per block, stamped with its send window. */
-    private static <T> List<Histogram> stamped(List<Measured<T>> each, Function<T, Histogram> latency) {
+    private static <T> List<Histogram> stamped(List<InBlock<T>> each, Function<T, Histogram> latency) {
         List<Histogram> out = new ArrayList<>();
-        for (Measured<T> m : each) {
+        for (InBlock<T> m : each) {
             Histogram h = latency.apply(m.part()).copy();
             h.setStartTimeStamp(m.block().startMs());
             h.setEndTimeStamp(m.block().endMs());

@@ -1,6 +1,7 @@
 package dev.loomflux.lab.measure;
 
 import dev.loomflux.lab.driver.AgentShare;
+import dev.loomflux.lab.driver.Block;
 import dev.loomflux.lab.driver.Errors;
 import dev.loomflux.lab.driver.Measurement;
 import dev.loomflux.lab.driver.Second;
@@ -29,30 +30,70 @@ public final class MeasuredResult {
     }
 
     /** @param flows a load of flows: each flow and step over the window (FlowResults); empty for one request per iteration */
-    static Result of(String target, String scenario, Measurement m, boolean openModel, List<FlowResult> flows, Result.Files files, Result.Telemetry telemetry,
-                     Result.Checks checks) {
+    static Result.WindowLoad window(Measurement m, boolean openModel, List<FlowResult> flows) {
         double seconds = m.elapsed().toMillis() / 1000.0;
-        Result.WindowLoad load = new Result.WindowLoad(Result.round(seconds), m.requests(), m.responses(), Result.round(m.throughput()), Result.round(m.inFlight()),
+        return new Result.WindowLoad(Result.round(seconds), m.requests(), m.responses(), Result.round(m.throughput()), Result.round(m.inFlight()),
                 Latency.of(m.latency()), FlowResults.errors(m.errors(), flows), new Result.Bytes(m.bytesSent(), m.bytesReceived()),
                 openModel ? m.behindSchedule() : null, m.cacheHits(), m.reconnections(), flows.isEmpty() ? null : flows, null);
+    }
+
+    /** A measured window's result. */
+    static Result of(String target, String scenario, Result.WindowLoad load, Result.Files files, Result.Telemetry telemetry, Result.Checks checks) {
         return new Result(new Result.Key(target, scenario, null, null, null, null), Result.Status.OK, load, telemetry, files, checks, null, null);
     }
 
     /**
-     * A target's measured blocks of interleaved rounds as one result: its requests, responses, errors and
-     * latencies over every block, its throughput over their send windows, one row per block in {@code series}
-     * (t = the block's round, from 1; rps its throughput, cpu_pct its CPU over the block).
+     * A target's measured blocks of interleaved rounds as one load: its requests, responses, errors and latencies over every
+     * block, its throughput over their send windows.
      *
-     * @param flows a load of flows: each flow and step over the blocks (FlowResults); empty for one request per iteration
-     * @param jfr   the target's JFR recording dumped after the rounds, null when it could not be
+     * @param flows          a load of flows: each flow and step over the blocks (FlowResults); empty for one request per iteration
+     * @param behindSchedule whether an open model's driver fell behind its schedule; null for a closed model
      */
-    public static Result ofRounds(String target, String scenario, double seconds, long requests, long responses, WindowShare share, Histogram latency,
-                                  Errors errors, long reconnections, List<FlowResult> flows, List<PerSecond> series, String hlog, String plan,
-                                  String jfr, SteadyState steadyState, Boolean behindSchedule) {
-        Result.WindowLoad load = new Result.WindowLoad(Result.round(seconds), requests, responses, Result.round(share.rps(seconds)), Result.round(share.inFlight(seconds)),
+    public static Result.WindowLoad overBlocks(List<Block> own, List<FlowResult> flows, Boolean behindSchedule) {
+        Histogram latency = own.get(0).latency().copy();
+        long requests = 0;
+        long responses = 0;
+        WindowShare share = WindowShare.NONE;
+        double seconds = 0;
+        Errors errors = new Errors(0, 0, 0, 0, 0);
+        long reconnections = 0;
+        for (int i = 0; i < own.size(); i++) {
+            Block b = own.get(i);
+            if (i > 0) {
+                latency.add(b.latency());
+            }
+            requests += b.requests();
+            responses += b.responses();
+            share = share.plus(b.share());
+            seconds += b.seconds();
+            errors = errors.plus(b.errors());
+            reconnections += b.reconnections();
+        }
+        return new Result.WindowLoad(Result.round(seconds), requests, responses, Result.round(share.rps(seconds)), Result.round(share.inFlight(seconds)),
                 Latency.of(latency), FlowResults.errors(errors, flows), null, behindSchedule, null, reconnections, flows.isEmpty() ? null : flows, null);
+    }
+
+    /**
+     * A target's measured blocks of interleaved rounds as one result: their load ({@link #overBlocks}), one row per block in
+     * {@code series} (t = the block's round, from 1; rps its throughput, cpu_pct its CPU over the block).
+     *
+     * @param files its latency log, the rounds' plan and its JFR recording (null when it could not be dumped)
+     */
+    public static Result ofRounds(String target, String scenario, Result.WindowLoad load, List<PerSecond> series, Result.Files files, SteadyState steadyState) {
         return new Result(new Result.Key(target, scenario, null, null, null, null), Result.Status.OK, load, new Result.Telemetry(series, null, null, null, null),
-                new Result.Files(hlog, plan, null, jfr), new Result.Checks(steadyState, null, null), null, null);
+                files, new Result.Checks(steadyState, null, null), null, null);
+    }
+
+    /** Not a sample of the target's speed: statistics over repeats must not average it in. */
+    static Result noResponses(String name, String scenario, Measurement m) {
+        Errors e = m.errors();
+        if (e.total() == 0) {
+            // Every request outlived the window, still queued: slower than the window, not failed
+            return Result.failed(name, scenario, "no responses within the measured " + m.elapsed().toMillis() / 1000.0 + " s: "
+                    + m.requests() + " requests sent, none answered and none failed (each took longer than the window; a longer --duration)");
+        }
+        return Result.failed(name, scenario, "no responses: all " + m.requests() + " requests failed (" + e.timeout() + " timeouts, "
+                + e.connect() + " connect errors, " + e.status4xx() + " 4xx, " + e.status5xx() + " 5xx, " + e.other() + " other)");
     }
 
     /**

@@ -4,7 +4,6 @@ import dev.loomflux.lab.LabException;
 import dev.loomflux.lab.Pause;
 import dev.loomflux.lab.cpu.CpuPlan;
 import dev.loomflux.lab.db.Database;
-import dev.loomflux.lab.driver.Errors;
 import dev.loomflux.lab.driver.LoadDriver;
 import dev.loomflux.lab.driver.LoadSpec;
 import dev.loomflux.lab.driver.Measurement;
@@ -14,23 +13,16 @@ import dev.loomflux.lab.experiment.Profile;
 import dev.loomflux.lab.experiment.Scenario;
 import dev.loomflux.lab.limits.Cgroup;
 import dev.loomflux.lab.process.Stop;
-import dev.loomflux.lab.profile.AsyncAgent;
 import dev.loomflux.lab.profile.CategoryRules;
-import dev.loomflux.lab.profile.ProfileSource;
-import dev.loomflux.lab.profile.TargetProfile;
 import dev.loomflux.lab.profile.TimeWindow;
 import dev.loomflux.lab.result.FlowResult;
-import dev.loomflux.lab.result.Hlog;
 import dev.loomflux.lab.result.JvmFacts;
 import dev.loomflux.lab.result.Metric;
 import dev.loomflux.lab.result.Result;
-import dev.loomflux.lab.result.SeriesCsv;
 import dev.loomflux.lab.steady.SteadyRule;
 import dev.loomflux.lab.sut.Downstream;
-import dev.loomflux.lab.sut.LaunchSettings;
 import dev.loomflux.lab.sut.RunningTarget;
 import dev.loomflux.lab.telemetry.CpuCanary;
-import dev.loomflux.lab.telemetry.JfrDump;
 import dev.loomflux.lab.telemetry.JvmSummary;
 import dev.loomflux.lab.telemetry.Reading;
 import dev.loomflux.lab.telemetry.Phase;
@@ -56,14 +48,30 @@ public final class Measurer {
     public static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(10);
 
     /**
-     * One measured load: its profile, the warmup budget before it, whether the warmup starts with a
-     * compile stage (not for a capacity step after the first: that JVM has compiled the scenario), and
-     * the suffix of its file names.
+     * One measured load: its profile, the warmup budget before it, whether the warmup starts with a compile stage (not for a
+     * capacity step after the first: that JVM has compiled the scenario), and what tells its files apart from the others of
+     * its target and scenario.
      */
-    public record Load(Profile profile, Duration warmup, boolean compileFirst, String suffix) {
+    public record Task(Profile profile, Duration warmup, boolean compileFirst, ResultFiles.Tag files) {
+        /** The same load, its files told apart by {@code files}. */
+        public Task tagged(ResultFiles.Tag files) {
+            return new Task(profile, warmup, compileFirst, files);
+        }
     }
 
-    private final LaunchSettings settings;
+    /**
+     * A warmup and the measured window after it.
+     *
+     * @param m            the measurement, null when the run was stopped first
+     * @param driverCpu    the driver's CPU over the window, null when it never started
+     * @param groupAtStart the target's cgroup as the window started, null without one
+     * @param continuous   whether the load went on from the warmup into the window on the same connections
+     */
+    private record WarmWindow(Warmup.Outcome warm, Measurement m, DriverCpu driverCpu, Cgroup.Usage groupAtStart, Cgroup.Usage groupAtEnd,
+                              boolean continuous) {
+    }
+
+    private final Recordings recordings;
     private final CpuPlan cpus;
     private final ResourceSampler sampler;
     private final CpuCanary canary;
@@ -84,7 +92,7 @@ public final class Measurer {
      * @param statusPrefix the run's progress, put before each second's status line ("" for none)
      */
     public Measurer(RunContext run, Supplier<String> statusPrefix) {
-        this.settings = run.settings();
+        this.recordings = new Recordings(run.settings(), run.dir());
         this.cpus = run.cpus();
         this.sampler = run.sampler();
         this.canary = run.canary();
@@ -98,92 +106,34 @@ public final class Measurer {
         this.stop = run.stop();
     }
 
-    public Result measure(RunningTarget target, Scenario scenario, Load load, List<Phase> before) {
+    public Result measure(RunningTarget target, Scenario scenario, Task task, List<Phase> before) {
         String name = target.spec().name();
-        Profile profile = load.profile();
-        LoadSpec spec = new LoadSpec(target.base(), scenario.path(), profile, cpus.driver().size(), REQUEST_TIMEOUT, scenario.mix());
         int stubRestarts = downstream == null ? 0 : downstream.restarts();
         int dbRestarts = database == null ? 0 : database.restarts();
         heard.clear();
         long warmupFrom = System.currentTimeMillis();
         try {
             DataCopy.reset(database, target.spec(), scenario);
-            log.line(name + " " + scenario.name() + ": warmup until steady (up to " + load.warmup().toSeconds() + " s)");
-            SteadySignals signals = new SteadySignals(sampler, canary);
-            Warmup.Outcome warm;
-            Measurement m;
-            DriverCpu[] driverCpus = new DriverCpu[1];
-            Cgroup.Usage[] groupAtStart = new Cgroup.Usage[1];
-            Runnable measuring = () -> {
-                log.line(name + " " + scenario.name() + ": measuring (" + profile.kind() + ")");
-                driverCpus[0] = new DriverCpu(cpus.driver().size(), driver::processes);
-                groupAtStart[0] = target.cgroup() == null ? null : target.cgroup().usage();
-            };
-            // A load that keeps its own length (a user's JMeter plan) cannot run on from the warmup into the window.
-            boolean continuous = Warmup.continuous(profile) && !driver.keepsOwnLength();
-            try {
-                Warmup.Outcome compiled = compileStage(target, scenario, load, spec, signals);
-                Duration budget = rest(load, compiled);
-                if (continuous) {
-                    Warmup.Measured wm = Warmup.runThenMeasure(driver, spec, budget, SteadyRule.DEFAULT, signals,
-                            progress(name, scenario, "warmup"), progress(name, scenario, "measure"), measuring, stop);
-                    warm = wm.warmup().after(compiled);
-                    m = wm.measurement();
-                } else {
-                    warm = Warmup.run(driver, spec, budget, SteadyRule.DEFAULT, signals, progress(name, scenario, "warmup"), stop).after(compiled);
-                    measuring.run();
-                    m = stop.requested() ? null : driver.run(spec, progress(name, scenario, "measure"));
-                }
-            } finally {
-                if (driverCpus[0] != null) {
-                    driverCpus[0].close();
-                }
-            }
-            Cgroup.Usage groupAtEnd = target.cgroup() == null ? null : target.cgroup().usage();
-            DriverCpu driverCpu = driverCpus[0];
+            log.line(name + " " + scenario.name() + ": warmup until steady (up to " + task.warmup().toSeconds() + " s)");
+            WarmWindow w = warmAndMeasure(target, scenario, task);
             if (!stop.requested() && !target.process().isAlive()) {
                 // Died before the measurement had a result (its load was cancelled): the target's exit, not an
                 // interruption of the run (docs/reliability.md).
                 return exited(target, name, scenario, warmupFrom);
             }
-            if (m == null || driverCpu == null || stop.requested()) {
+            if (w.m() == null || w.driverCpu() == null || stop.requested()) {
                 throw new LabException("interrupted");
             }
+            Warmup.Outcome warm = w.warm();
+            Measurement m = w.m();
             log.line(name + " " + scenario.name() + ": " + (warm.steady() ? "warmup was steady after " + warm.secondsToSteady() + " s"
                     : "NOT steady after " + warm.millis() / 1000 + " s" + (warm.check() == null ? "" : " (" + warm.check().describe() + ")")
                     + "; the measurement takes part in no verdict, consider a longer --warmup"));
             driver.lastLoadLines().forEach(line -> log.line(name + " " + scenario.name() + ": " + line));
             long measuredFrom = m.intervals().isEmpty() ? System.currentTimeMillis() - m.elapsed().toMillis() : m.intervals().get(0).getStartTimeStamp();
-            Phase warmup = new Phase("warmup", warmupFrom, measuredFrom);
-            String base = name + "." + scenario.name() + load.suffix();
-            Phase measured = new Phase("measured", measuredFrom, measuredFrom + m.elapsed().toMillis());
-            boolean open = profile instanceof Profile.Rate;
-            String hlog = base + ".hlog";
-            Hlog.write(dir.resolve(hlog), name + " " + scenario.name() + " " + scenario.path(), m.intervals());
-            for (int i = 0; i < m.agents().size(); i++) {
-                Hlog.write(dir.resolve(agentHlog(base, i)), name + " " + scenario.name() + " " + scenario.path() + " on JMeter agent " + m.agents().get(i).agent(),
-                        m.agents().get(i).intervals());
-            }
-            // The same load for the driver on its own, e.g. a Hyperfoil controller with agents on other machines (docs/scale-out.md).
-            String plan = driver.export(spec, "loomflux-" + base).write(dir, base);
-            String jfr = base + ".jfr";
-            String noJfr = dumpJfr(target, dir.resolve(jfr));
-            Result.Telemetry telemetry;
-            try {
-                telemetry = telemetry(MeasuredResult.series(m, open), target, measured, jfr, noJfr, profile, before, warmup);
-            } catch (RuntimeException e) {
-                // Telemetry must never cost a finished measurement.
-                log.line(name + " " + scenario.name() + ": telemetry incomplete: " + e);
-                telemetry = new Result.Telemetry(MeasuredResult.series(m, open), null, null, null, String.valueOf(e));
-            }
-            String csv = base + ".series.csv";
-            SeriesCsv.write(dir.resolve(csv), telemetry.series());
-            List<FlowResult> flows = FlowResults.of(m.flows(), dir, base, name + " " + scenario.name(), measured.fromMs(), measured.toMs());
-            Result r = MeasuredResult.of(name, scenario.name(), m, open, flows,
-                    new Result.Files(hlog, plan, csv, noJfr == null ? jfr : null), telemetry,
-                    new Result.Checks(SteadyStateReport.of(sampler, warm, load.warmup(), warmup, measured, telemetry.series(), continuous),
-                            driverCpu.check(m.elapsed()).withAgents(MeasuredResult.agents(m, i -> agentHlog(base, i))),
-                            target.cgroup() != null && groupAtStart[0] != null ? MeasuredResult.limits(target.cgroup().limits(), groupAtStart[0], groupAtEnd) : null));
+            Timeline phases = new Timeline(before, new Phase("warmup", warmupFrom, measuredFrom), new Phase("measured", measuredFrom, measuredFrom + m.elapsed().toMillis()));
+            ResultFiles files = ResultFiles.of(dir, name, scenario.name(), task.files(), List.of(TimeWindow.ofMillis(measuredFrom, phases.measured().toMs())));
+            Written written = write(target, scenario, task, w, files, phases);
             if (!target.process().isAlive()) {
                 return exited(target, name, scenario, warmupFrom);
             }
@@ -195,23 +145,16 @@ public final class Measurer {
                 return Result.failed(name, scenario.name(), "PostgreSQL died during the warmup or measurement and was "
                         + "started again: what the measurement saw of that (errors, a stall) was the database's, not the target's (run.log has when)");
             }
+            Result r = written.result();
             Result.DataRows rows = DataCopy.count(database, target.spec(), scenario, log);
             if (rows != null) {
                 r = r.withDataRows(rows);
             }
             if (m.responses() == 0) {
-                // Not a sample of the target's speed: statistics over repeats must not average it in.
-                Errors e = m.errors();
-                if (e.total() == 0) {
-                    // Every request outlived the window, still queued: slower than the window, not failed
-                    return Result.failed(name, scenario.name(), "no responses within the measured " + m.elapsed().toMillis() / 1000.0 + " s: "
-                            + m.requests() + " requests sent, none answered and none failed (each took longer than the window; a longer --duration)");
-                }
-                return Result.failed(name, scenario.name(), "no responses: all " + m.requests() + " requests failed (" + e.timeout() + " timeouts, "
-                        + e.connect() + " connect errors, " + e.status4xx() + " 4xx, " + e.status5xx() + " 5xx, " + e.other() + " other)");
+                return MeasuredResult.noResponses(name, scenario.name(), m);
             }
-            return r.withProfile(TargetProfile.write(dir, base, dumpProfile(target, base, noJfr), List.of(TimeWindow.ofMillis(measured.fromMs(), measured.toMs())),
-                    Metric.CPU_PER_REQUEST.read(r), categories, line -> log.line(name + " " + scenario.name() + ": " + line)).profile());
+            return r.withProfile(files.profile(recordings.dumpProfile(target, files.stem(), written.noJfr()), Metric.CPU_PER_REQUEST.read(r), categories,
+                    line -> log.line(name + " " + scenario.name() + ": " + line)).profile());
         } catch (LabException e) {
             if (!stop.requested() && !target.process().isAlive()) {
                 // "cannot connect ...: Connection refused" from a probe is the symptom; the exit is the cause
@@ -222,6 +165,96 @@ public final class Measurer {
         }
     }
 
+    /** The compile stage, the warmup until steady and the measured window, in one load where the profile allows. */
+    private WarmWindow warmAndMeasure(RunningTarget target, Scenario scenario, Task task) {
+        String name = target.spec().name();
+        Profile profile = task.profile();
+        LoadSpec spec = new LoadSpec(target.base(), scenario.path(), profile, cpus.driver().size(), REQUEST_TIMEOUT, scenario.mix());
+        SteadySignals signals = new SteadySignals(sampler, canary);
+        Warmup.Outcome warm;
+        Measurement m;
+        DriverCpu[] driverCpus = new DriverCpu[1];
+        Cgroup.Usage[] groupAtStart = new Cgroup.Usage[1];
+        Runnable measuring = () -> {
+            log.line(name + " " + scenario.name() + ": measuring (" + profile.kind() + ")");
+            driverCpus[0] = new DriverCpu(cpus.driver().size(), driver::processes);
+            groupAtStart[0] = target.cgroup() == null ? null : target.cgroup().usage();
+        };
+        // A load that keeps its own length (a user's JMeter plan) cannot run on from the warmup into the window.
+        boolean continuous = Warmup.continuous(profile) && !driver.keepsOwnLength();
+        try {
+            Warmup.Outcome compiled = compileStage(target, scenario, task, spec, signals);
+            Duration budget = rest(task, compiled);
+            Warmup.Means means = new Warmup.Means(driver, SteadyRule.DEFAULT, signals, stop);
+            if (continuous) {
+                Warmup.Measured wm = Warmup.runThenMeasure(means, spec, budget, progress(name, scenario, "warmup"), progress(name, scenario, "measure"), measuring);
+                warm = wm.warmup().after(compiled);
+                m = wm.measurement();
+            } else {
+                warm = Warmup.run(means, spec, budget, progress(name, scenario, "warmup")).after(compiled);
+                measuring.run();
+                m = stop.requested() ? null : driver.run(spec, progress(name, scenario, "measure"));
+            }
+        } finally {
+            if (driverCpus[0] != null) {
+                driverCpus[0].close();
+            }
+        }
+        Cgroup.Usage groupAtEnd = target.cgroup() == null ? null : target.cgroup().usage();
+        return new WarmWindow(warm, m, driverCpus[0], groupAtStart[0], groupAtEnd, continuous);
+    }
+
+    /**
+     * A measured window's result, before the checks that may void it.
+     *
+     * @param noJfr null when the JFR recording was dumped, else why not
+     */
+    private record Written(Result result, String noJfr) {
+    }
+
+    /** @param before what the target went through before any load (startup, and idle in the sequential design) */
+    private record Timeline(List<Phase> before, Phase warmup, Phase measured) {
+    }
+
+    /** The window's files (latency logs, the driver's plan, the JFR recording, the series) and its result over them. */
+    private Written write(RunningTarget target, Scenario scenario, Task task, WarmWindow w, ResultFiles files, Timeline phases) {
+        String name = target.spec().name();
+        Measurement m = w.m();
+        boolean open = task.profile() instanceof Profile.Rate;
+        String hlog = files.hlog(name + " " + scenario.name() + " " + scenario.path(), m.intervals());
+        for (int i = 0; i < m.agents().size(); i++) {
+            files.agentHlog(i, name + " " + scenario.name() + " " + scenario.path() + " on JMeter agent " + m.agents().get(i).agent(), m.agents().get(i).intervals());
+        }
+        LoadSpec spec = new LoadSpec(target.base(), scenario.path(), task.profile(), cpus.driver().size(), REQUEST_TIMEOUT, scenario.mix());
+        String plan = files.plan(planName -> driver.export(spec, planName));
+        String noJfr = files.dumpJfr(file -> recordings.dumpJfr(target, file));
+        Phase measured = phases.measured();
+        List<Phase> loadPhases = new ArrayList<>(phases.before());
+        loadPhases.add(phases.warmup());
+        loadPhases.addAll(Phase.ofProfile(task.profile(), measured.fromMs(), measured.toMs()));
+        Result.Telemetry telemetry;
+        try {
+            telemetry = telemetry(MeasuredResult.series(m, open), target, measured, dir.resolve(files.jfr()), noJfr, loadPhases);
+        } catch (RuntimeException e) {
+            // Telemetry must never cost a finished measurement.
+            log.line(name + " " + scenario.name() + ": telemetry incomplete: " + e);
+            telemetry = new Result.Telemetry(MeasuredResult.series(m, open), null, null, null, String.valueOf(e));
+        }
+        String csv = files.seriesCsv(telemetry.series());
+        List<FlowResult> flows = files.flows(m.flows(), name + " " + scenario.name());
+        Result r = MeasuredResult.of(name, scenario.name(), MeasuredResult.window(m, open, flows), new Result.Files(hlog, plan, csv, noJfr == null ? files.jfr() : null),
+                telemetry, new Result.Checks(SteadyStateReport.of(sampler, w.warm(), task.warmup(), phases.warmup(), measured,
+                        SteadyStateReport.drift(telemetry.series(), w.warm(), w.continuous())),
+                        w.driverCpu().check(m.elapsed()).withAgents(MeasuredResult.agents(m, files::agentHlogName)),
+                        target.cgroup() != null && w.groupAtStart() != null ? MeasuredResult.limits(target.cgroup().limits(), w.groupAtStart(), w.groupAtEnd()) : null));
+        return new Written(r, noJfr);
+    }
+
+    /** Where the target's recordings are dumped. */
+    public Recordings recordings() {
+        return recordings;
+    }
+
     /**
      * The paired design's warmup of one JVM: the compile stage alone, on the target's and the driver's CPUs (which
      * the driver's 2 users leave mostly idle), then back on the target CPUs; one JVM at a time, since two compiling
@@ -230,7 +263,7 @@ public final class Measurer {
      * (docs/statistics.md, "The paired design", step 2; docs/reproducibility.md, "The default: compile stage, ten
      * lead-in rounds, two sets").
      */
-    public Warmup.Outcome compile(RunningTarget target, Scenario scenario, Load load) {
+    public Warmup.Outcome compile(RunningTarget target, Scenario scenario, Task task) {
         heard.clear();
         long pid = target.process().pid();
         cpus.move(pid, cpus.startCpus());
@@ -239,7 +272,7 @@ public final class Measurer {
             // The rule reads the JIT from the sampler, which needs two ticks (its first at its start): without them the
             // compile stage finds no JIT counters and ends before the JIT has done its work.
             Pause.sleep(ResourceSampler.PERIOD.plusMillis(500));
-            return compileStage(target, scenario, load, new LoadSpec(target.base(), scenario.path(), load.profile(), cpus.driver().size(), REQUEST_TIMEOUT, scenario.mix()),
+            return compileStage(target, scenario, task, new LoadSpec(target.base(), scenario.path(), task.profile(), cpus.driver().size(), REQUEST_TIMEOUT, scenario.mix()),
                     new SteadySignals(own, canary));
         } finally {
             if (target.process().isAlive()) {
@@ -248,16 +281,12 @@ public final class Measurer {
         }
     }
 
-    /** One agent's latency log beside the load's: the agent's number, as the report lists them. */
-    private static String agentHlog(String base, int agent) {
-        return base + ".agent" + (agent + 1) + ".hlog";
-    }
-
-    private Warmup.Outcome compileStage(RunningTarget target, Scenario scenario, Load load, LoadSpec spec, SteadySignals signals) {
+    private Warmup.Outcome compileStage(RunningTarget target, Scenario scenario, Task task, LoadSpec spec, SteadySignals signals) {
         String name = target.spec().name();
         // Few users cannot be asked of a load that keeps its own length: its thread groups have theirs.
-        Warmup.Outcome compiled = load.compileFirst() && !driver.keepsOwnLength()
-                ? Warmup.compile(driver, spec, target.cpus(), Warmup.compileBudget(load.warmup()), SteadyRule.DEFAULT, signals, progress(name, scenario, "warmup (compile)"), stop)
+        Warmup.Outcome compiled = task.compileFirst() && !driver.keepsOwnLength()
+                ? Warmup.compile(new Warmup.Means(driver, SteadyRule.DEFAULT, signals, stop), spec, target.cpus(), Warmup.compileBudget(task.warmup()),
+                progress(name, scenario, "warmup (compile)"))
                 : Warmup.Outcome.NONE;
         if (!compiled.series().isEmpty()) {
             log.line(name + " " + scenario.name() + ": compile stage " + (compiled.steady() ? "quiet" : "ended") + " after "
@@ -266,8 +295,8 @@ public final class Measurer {
         return compiled;
     }
 
-    private static Duration rest(Load load, Warmup.Outcome compiled) {
-        Duration budget = load.warmup().minusMillis(compiled.millis());
+    private static Duration rest(Task task, Warmup.Outcome compiled) {
+        Duration budget = task.warmup().minusMillis(compiled.millis());
         return budget.isNegative() ? Duration.ZERO : budget;
     }
 
@@ -318,54 +347,17 @@ public final class Measurer {
     }
 
     /**
-     * Dumps the target's JFR recording, from its start up to now, to {@code file}: what its JVM summary and its CPU profile are
-     * read from.
-     *
-     * @return null when dumped, else why not (one line); never an exception, as telemetry must never cost a measurement
-     */
-    public String dumpJfr(RunningTarget target, Path file) {
-        if (!target.process().isAlive()) {
-            return "target exited before its JFR recording could be dumped";
-        }
-        try {
-            return JfrDump.dump(settings.jdk(), target.process().pid(), file);
-        } catch (RuntimeException e) {
-            return "cannot dump JFR: " + e;
-        }
-    }
-
-    /**
-     * The recording the target's CPU profile is read from: the JFR recording just dumped, or with {@code --profiler async}
-     * async-profiler's, dumped now to {@code <base>.async.jfr}.
-     *
-     * @param noJfr null when the JFR recording was dumped to {@code <base>.jfr}, else why not
-     */
-    public ProfileSource dumpProfile(RunningTarget target, String base, String noJfr) {
-        AsyncAgent async = settings.async();
-        if (async == null) {
-            return ProfileSource.jfr(base, noJfr);
-        }
-        String file = base + ".async.jfr";
-        String why = target.process().isAlive() ? async.dump(settings.jdk(), target.process().pid(), dir, dir.resolve(file))
-                : "target exited before async-profiler's recording could be dumped";
-        return new ProfileSource(async.mode(), file, why == null ? null : "no async-profiler recording: " + why);
-    }
-
-    /**
      * The target's resources per second and per phase, and its JVM internals over the measured
      * window from its JFR dump. Waits for the sampler's reading that covers the last second.
      *
-     * @param noJfr null when the recording was dumped to {@code jfr}, else why not
+     * @param noJfr  null when the recording was dumped to {@code jfr}, else why not
+     * @param phases the target's phases: before any load, the warmup and the profile's within the window
      */
-    private Result.Telemetry telemetry(List<Result.PerSecond> series, RunningTarget target, Phase measured, String jfr, String noJfr, Profile profile,
-                                       List<Phase> before, Phase warmup) {
+    private Result.Telemetry telemetry(List<Result.PerSecond> series, RunningTarget target, Phase measured, Path jfr, String noJfr, List<Phase> phases) {
         long t0 = measured.fromMs();
         long t1 = measured.toMs();
-        JvmFacts jvm = JvmSummary.of(dir.resolve(jfr), Instant.ofEpochMilli(t0), Instant.ofEpochMilli(t1), target.spec().virtualThreads(), noJfr);
+        JvmFacts jvm = JvmSummary.of(jfr, Instant.ofEpochMilli(t0), Instant.ofEpochMilli(t1), target.spec().virtualThreads(), noJfr);
         Pause.sleep(Duration.ofMillis(Math.max(0, t1 + ResourceSampler.PERIOD.toMillis() + 600 - System.currentTimeMillis())));
-        List<Phase> phases = new ArrayList<>(before);
-        phases.add(warmup);
-        phases.addAll(Phase.ofProfile(profile, t0, t1));
         return new Result.Telemetry(ResourceReport.addToSeries(sampler, canary, series, t0), jvm, null, ResourceReport.phases(sampler, phases, t0), null);
     }
 

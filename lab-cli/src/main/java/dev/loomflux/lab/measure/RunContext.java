@@ -21,16 +21,17 @@ import java.nio.file.Path;
  * @param stop    whether the run was told to stop: work in progress then ends, and what it measured is no result
  * @param support the database and the stub, once they are up
  */
-public record RunContext(Path dir, Log log, Machine machine, LoadDriver driver, Stop stop, Support support, CategoryRules categories) {
+public record RunContext(Path dir, Log log, Machine machine, LoadDriver driver, Stop stop, Support support) {
     /** Where the targets find the stub when the run has none: a port nothing listens on. */
     private static final URI NO_STUB = URI.create("http://127.0.0.1:9");
 
     /**
-     * Where and how the targets run, and what watches the machine.
+     * Where and how the targets run, what watches the machine, and how the targets' CPU profiles are read.
      *
-     * @param canary the CPU canary, or null
+     * @param canary     the CPU canary, or null
+     * @param categories the rules that put a profile's stack in its category
      */
-    public record Machine(LaunchSettings settings, CpuPlan cpus, ResourceSampler sampler, CpuCanary canary) {
+    public record Machine(LaunchSettings settings, CpuPlan cpus, ResourceSampler sampler, CpuCanary canary, CategoryRules categories) {
     }
 
     /**
@@ -42,7 +43,12 @@ public record RunContext(Path dir, Log log, Machine machine, LoadDriver driver, 
 
     /** The same run once its support processes are up. */
     public RunContext with(Support up) {
-        return new RunContext(dir, log, machine, driver, stop, up, categories);
+        return new RunContext(dir, log, machine, driver, stop, up);
+    }
+
+    /** The rules that put a profile's stack in its category. */
+    public CategoryRules categories() {
+        return machine.categories();
     }
 
     public LaunchSettings settings() {

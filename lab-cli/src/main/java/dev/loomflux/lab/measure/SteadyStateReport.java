@@ -22,10 +22,7 @@ final class SteadyStateReport {
      * How the warmup ended, the JIT's work before and during the measurement, and whether the
      * measured window drifted: a result is {@code steady} only when the rule held and it did not.
      */
-    static SteadyState of(ResourceSampler sampler, Warmup.Outcome w, Duration budget, Phase warmup, Phase measured, List<Result.PerSecond> rows,
-                          boolean continuous) {
-        // Only a load that went on from warmup into the measurement can be held to the warmup's level.
-        Drift drift = Drift.of(rows.stream().map(SteadyStateReport::pointOf).toList(), continuous ? w.series() : List.of());
+    static SteadyState of(ResourceSampler sampler, Warmup.Outcome w, Duration budget, Phase warmup, Phase measured, Drift drift) {
         List<SteadyState.WarmupSecond> series = new ArrayList<>();
         for (int t = 0; t < w.series().size(); t++) {
             Point p = w.series().get(t);
@@ -40,6 +37,14 @@ final class SteadyStateReport {
                 new SteadyState.DriftCheck(drift.drifting(), Result.finite(drift.rpsChangePct()), Result.finite(drift.p50ChangePct()),
                         rounded(drift.machineChangePct()), Result.finite(drift.fromWarmupPct()), drift.note()),
                 w.steady() && !drift.drifting(), series);
+    }
+
+    /**
+     * Whether the measured window's rows drifted; only a load that went on from warmup into the measurement ({@code continuous})
+     * can be held to the warmup's level.
+     */
+    static Drift drift(List<Result.PerSecond> rows, Warmup.Outcome w, boolean continuous) {
+        return Drift.of(rows.stream().map(SteadyStateReport::pointOf).toList(), continuous ? w.series() : List.of());
     }
 
     private static Point pointOf(Result.PerSecond row) {

@@ -87,6 +87,13 @@ public final class Warmup {
     public record Measured(Outcome warmup, Measurement measurement) {
     }
 
+    /**
+     * What a warmup runs on and is judged by: the driver, the steady-state rule, the signals beside the driver's figures, and
+     * whether the run was told to stop.
+     */
+    public record Means(LoadDriver driver, SteadyRule rule, Signals signals, Stop stop) {
+    }
+
     /** Few enough users that the JIT's threads get a fair share of one CPU, enough to keep it busy between responses. */
     static final int COMPILE_USERS = 2;
     /** Seconds the JIT must have been quiet to end the compile stage. */
@@ -124,12 +131,11 @@ public final class Warmup {
      * second when the target's JVM publishes no JIT counters.
      */
     /** @param cpus the CPUs the target can use (pinned, or its quota when less): "busy" is half of them */
-    public static Outcome compile(LoadDriver driver, LoadSpec measured, double cpus, Duration budget, SteadyRule rule, Signals signals, SecondListener listener,
-                                  Stop stop) {
-        if (budget.isZero() || stop.requested() || (measured.profile() instanceof Profile.Fixed fixed && fixed.users() <= COMPILE_USERS)) {
+    public static Outcome compile(Means w, LoadSpec measured, double cpus, Duration budget, SecondListener listener) {
+        if (budget.isZero() || w.stop().requested() || (measured.profile() instanceof Profile.Fixed fixed && fixed.users() <= COMPILE_USERS)) {
             return Outcome.NONE;
         }
-        Function<List<Point>, SteadyRule.Check> quiet = points -> rule.jitQuiet(points, QUIET_SECONDS);
+        Function<List<Point>, SteadyRule.Check> quiet = points -> w.rule().jitQuiet(points, QUIET_SECONDS);
         int cap = Math.min(MAX_COMPILE_USERS, measured.profile().peakUsers());
         // The probe's load goes on as the stage where its users heat the code already (json's 2 users served 2,000-20,000
         // requests/s): a new load would cost the driver's start, 3 s a JVM (docs/reproducibility.md, "Where a default run's
@@ -139,15 +145,16 @@ public final class Warmup {
             if (points.size() != PROBE_SECONDS) {
                 return false;
             }
-            users[0] = probed(points, end, signals, cpus, cap);
+            users[0] = probed(points, end, w.signals(), cpus, cap);
             return users[0] > COMPILE_USERS;
         };
-        Outcome probe = follow(driver, measured.withProfile(new Profile.Fixed(COMPILE_USERS, budget)), quiet, signals, listener, Long.MAX_VALUE, reheat)
+        Outcome probe = follow(w, measured.withProfile(new Profile.Fixed(COMPILE_USERS, budget)), quiet, listener, Long.MAX_VALUE, reheat)
                 .heatedBy(COMPILE_USERS);
-        if (users[0] == COMPILE_USERS || probe.steady() || probe.check() == null || stop.requested()) {
+        if (users[0] == COMPILE_USERS || probe.steady() || probe.check() == null || w.stop().requested()) {
             return probe;
         }
-        Outcome stage = follow(driver, measured.withProfile(new Profile.Fixed(users[0], budget.minusMillis(probe.millis()))), quiet, signals, listener);
+        Outcome stage = follow(w, measured.withProfile(new Profile.Fixed(users[0], budget.minusMillis(probe.millis()))), quiet, listener, Long.MAX_VALUE,
+                (points, end) -> false);
         Outcome both = stage.after(probe);
         return new Outcome(both.steady(), both.secondsToSteady(), both.millis(), both.check(), both.series(), new CompileStage(0, users[0]));
     }
@@ -185,32 +192,26 @@ public final class Warmup {
      * A warmup load of its own, ended as soon as the rule holds; or when the budget is spent, for a load that keeps its
      * own length (a user's JMeter plan), which the budget given as its length does not end.
      */
-    public static Outcome run(LoadDriver driver, LoadSpec measured, Duration budget, SteadyRule rule, Signals signals, SecondListener listener, Stop stop) {
-        if (budget.isZero() || stop.requested()) {
+    public static Outcome run(Means w, LoadSpec measured, Duration budget, SecondListener listener) {
+        if (budget.isZero() || w.stop().requested()) {
             return Outcome.NONE;
         }
-        return follow(driver, measured.withProfile(profile(measured.profile(), budget)), rule::check, signals, listener,
-                driver.keepsOwnLength() ? budget.toMillis() : Long.MAX_VALUE);
+        return follow(w, measured.withProfile(profile(measured.profile(), budget)), w.rule()::check, listener,
+                w.driver().keepsOwnLength() ? budget.toMillis() : Long.MAX_VALUE, (points, end) -> false);
     }
 
-    /** A load of its own, ended as soon as {@code rule} decides. */
-    private static Outcome follow(LoadDriver driver, LoadSpec spec, Function<List<Point>, SteadyRule.Check> rule, Signals signals, SecondListener listener) {
-        return follow(driver, spec, rule, signals, listener, Long.MAX_VALUE);
-    }
-
-    /** @param limitMs the longest it may run, ms */
-    private static Outcome follow(LoadDriver driver, LoadSpec spec, Function<List<Point>, SteadyRule.Check> rule, Signals signals, SecondListener listener,
-                                  long limitMs) {
-        return follow(driver, spec, rule, signals, listener, limitMs, (points, end) -> false);
-    }
-
-    /** @param endIf ends the load too, asked after every second's point with the end of that second, epoch ms */
-    private static Outcome follow(LoadDriver driver, LoadSpec spec, Function<List<Point>, SteadyRule.Check> rule, Signals signals, SecondListener listener,
-                                  long limitMs, BiPredicate<List<Point>, Long> endIf) {
-        Follower f = new Follower(rule, signals, () -> { }, endIf);
+    /**
+     * A load of its own, ended as soon as {@code rule} decides.
+     *
+     * @param limitMs the longest it may run, ms
+     * @param endIf   ends the load too, asked after every second's point with the end of that second, epoch ms
+     */
+    private static Outcome follow(Means w, LoadSpec spec, Function<List<Point>, SteadyRule.Check> rule, SecondListener listener, long limitMs,
+                                  BiPredicate<List<Point>, Long> endIf) {
+        Follower f = new Follower(rule, w.signals(), () -> { }, endIf);
         // Budgets count the load's time, from its second 0: a JMeter on agents spends 5-10 s starting, which left a compile
         // stage after its probe 2-3 s of load.
-        driver.run(spec, f.feeding(listener), () -> f.decided() || System.currentTimeMillis() - f.secondZero >= limitMs);
+        w.driver().run(spec, f.feeding(listener), () -> f.decided() || System.currentTimeMillis() - f.secondZero >= limitMs);
         return f.outcome(System.currentTimeMillis() - f.secondZero, Integer.MAX_VALUE);
     }
 
@@ -219,8 +220,8 @@ public final class Warmup {
      * window (the profile's duration) starts at the next second after the rule holds, or when the
      * budget is spent. {@code onMeasure} runs when the window is chosen.
      */
-    public static Measured runThenMeasure(LoadDriver driver, LoadSpec measured, Duration budget, SteadyRule rule, Signals signals, SecondListener warmupProgress,
-                                          SecondListener measureProgress, Runnable onMeasure, Stop stop) {
+    public static Measured runThenMeasure(Means w, LoadSpec measured, Duration budget, SecondListener warmupProgress, SecondListener measureProgress,
+                                          Runnable onMeasure) {
         Duration measuredFor = measured.profile() instanceof Profile.Rate r ? r.duration() : ((Profile.Fixed) measured.profile()).duration();
         MeasuredWindow window = new MeasuredWindow((int) Math.ceil(measuredFor.toMillis() / 1000.0));
         Runnable start = () -> {
@@ -229,7 +230,7 @@ public final class Warmup {
                 onMeasure.run();
             }
         };
-        Follower f = new Follower(budget.isZero() ? null : rule::check, signals, start);
+        Follower f = new Follower(budget.isZero() ? null : w.rule()::check, w.signals(), start);
         SecondListener both = s -> {
             int from = window.from();
             if (from < 0 || s.t() < from) {
@@ -239,7 +240,7 @@ public final class Warmup {
                 measureProgress.second(new Second(s.t() - from, s.requests(), s.responses(), s.rps(), s.p50Ms(), s.p99Ms(), s.errors(), s.users(), s.intended()));
             }
         };
-        Measurement m = driver.run(measured.withProfile(profile(measured.profile(), budget.plus(measuredFor).plusSeconds(3))), new SecondListener() {
+        Measurement m = w.driver().run(measured.withProfile(profile(measured.profile(), budget.plus(measuredFor).plusSeconds(3))), new SecondListener() {
             @Override
             public void second(Second s) {
                 both.second(s);
@@ -253,7 +254,7 @@ public final class Warmup {
             if (System.currentTimeMillis() - f.secondZero >= budget.toMillis()) {
                 start.run();
             }
-            return stop.requested();
+            return w.stop().requested();
         }, window);
         return new Measured(f.outcome(Math.max(0, window.from()) * 1000L, Math.max(0, window.from())), m);
     }

@@ -3,6 +3,7 @@ package dev.loomflux.lab.procedure;
 import dev.loomflux.lab.experiment.Experiment;
 import dev.loomflux.lab.experiment.Scenario;
 import dev.loomflux.lab.measure.Measurer;
+import dev.loomflux.lab.measure.ResultFiles;
 import dev.loomflux.lab.process.Stop;
 import dev.loomflux.lab.result.RepeatSummary;
 import dev.loomflux.lab.result.Result;
@@ -30,11 +31,11 @@ public final class MeasureProfile implements Procedure {
 
     @Override
     public boolean run(TargetVisit visit, Scenario scenario) {
-        String suffix = experiment.repeat() > 1 ? ".r" + visit.repeat() : "";
         if (progress != null) {
             progress.unitStarted();
         }
-        Result r = visit.measure(scenario, new Measurer.Load(experiment.profile(), experiment.warmup(), true, suffix));
+        Result r = visit.measure(scenario, new Measurer.Task(experiment.profile(), experiment.warmup(), true,
+                ResultFiles.Tag.NONE.repeat(visit.repeat(), experiment.repeat())));
         if (stop.requested()) {
             return true; // cut short by Ctrl-C: not a result
         }

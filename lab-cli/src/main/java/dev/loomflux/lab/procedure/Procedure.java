@@ -13,7 +13,7 @@ import java.util.function.Consumer;
 /**
  * What a run does to each target for each scenario: measure the experiment's profile
  * ({@link MeasureProfile}), each cell of its sweep ({@link SweepCells}) or search the highest rate
- * that meets an SLO ({@link SearchCapacity}). The command chooses ({@link Kind}); the run itself
+ * that meets an SLO ({@link SearchCapacity}). The command chooses ({@link Maker}); the run itself
  * (database, stub, pinning, Ctrl-C) is the Runner's, the order of the targets the design's.
  */
 public interface Procedure {
@@ -42,7 +42,7 @@ public interface Procedure {
     boolean answers();
 
     /** What a command hands the Runner: the procedure, built once the run and its results exist. */
-    interface Kind {
+    interface Maker {
         /** @param progress the run's progress line, or null when its length is not known ahead */
         Procedure create(Experiment experiment, RunContext run, ResultsFile results, Progress progress);
 
@@ -53,13 +53,13 @@ public interface Procedure {
     }
 
     /** The experiment's own question: its sweep's grid when it has one, else its profile on every target x scenario. */
-    static Kind of(Experiment experiment) {
+    static Maker of(Experiment experiment) {
         return experiment.sweep() != null ? SweepCells::new : (e, run, results, progress) -> new MeasureProfile(e, run.stop(), results, progress);
     }
 
     /** Each target x scenario's highest rate that meets the plan's SLO, in rate steps. */
-    static Kind capacity(CapacityPlan plan) {
-        return new Kind() {
+    static Maker capacity(CapacityPlan plan) {
+        return new Maker() {
             @Override
             public Procedure create(Experiment experiment, RunContext run, ResultsFile results, Progress progress) {
                 return new SearchCapacity(experiment, plan, run, results);

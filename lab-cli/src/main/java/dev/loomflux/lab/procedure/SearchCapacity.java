@@ -7,6 +7,7 @@ import dev.loomflux.lab.experiment.Profile;
 import dev.loomflux.lab.experiment.Scenario;
 import dev.loomflux.lab.measure.Log;
 import dev.loomflux.lab.measure.Measurer;
+import dev.loomflux.lab.measure.ResultFiles;
 import dev.loomflux.lab.measure.RunContext;
 import dev.loomflux.lab.process.Stop;
 import dev.loomflux.lab.result.CapacityMedian;
@@ -69,8 +70,8 @@ public final class SearchCapacity implements Procedure {
         int repeat = visit.repeat();
         int k = steps.size() + 1;
         Profile.Rate profile = new Profile.Rate(rps, plan.stepDuration(), plan.inFlight(rps));
-        String suffix = (experiment.repeat() > 1 ? ".r" + repeat : "") + ".step" + k;
-        Result r = visit.measure(scenario, new Measurer.Load(profile, k == 1 ? experiment.warmup() : plan.stepWarmup(), k == 1, suffix));
+        Result r = visit.measure(scenario, new Measurer.Task(profile, k == 1 ? experiment.warmup() : plan.stepWarmup(), k == 1,
+                ResultFiles.Tag.NONE.repeat(repeat, experiment.repeat()).step(k)));
         List<String> misses = new ArrayList<>(plan.slo().misses(r));
         if (!r.steady()) {
             // Its percentiles may still be moving: a step that is not steady cannot show that the target meets the SLO.

@@ -1,7 +1,6 @@
 package dev.loomflux.lab.procedure;
 
 import dev.loomflux.lab.experiment.Experiment;
-import dev.loomflux.lab.experiment.Profile;
 import dev.loomflux.lab.experiment.Scenario;
 import dev.loomflux.lab.experiment.Sweep;
 import dev.loomflux.lab.measure.Log;
@@ -68,7 +67,7 @@ public final class SweepCells implements Procedure {
     public boolean run(TargetVisit visit, Scenario base) {
         String name = visit.spec().name();
         Sweep.Variant variant = variants.get(name);
-        List<Map<String, Integer>> cells = sweep.cells();
+        List<ScenarioCell> cells = ScenarioCell.of(experiment, base);
         // A fresh JVM after one that died goes on with the cell after the one it died in.
         String key = name + " " + visit.repeat() + " " + base.name();
         boolean first = true;
@@ -80,16 +79,15 @@ public final class SweepCells implements Procedure {
                 nextCell.put(key, i);
                 return false;
             }
-            Map<String, Integer> cell = cells.get(i);
-            Scenario scenario = sweep.scenario(base, cell);
-            Map<String, Integer> at = at(variant, cell);
+            ScenarioCell cell = cells.get(i);
+            Scenario scenario = cell.scenario();
+            Map<String, Integer> at = at(variant, cell.cell());
             if (progress != null) {
                 progress.unitStarted();
             }
-            Profile profile = sweep.profile(experiment.profile(), cell);
-            String suffix = (experiment.repeat() > 1 ? ".r" + visit.repeat() : "") + cellSuffix(cell, scenario);
             log.line(name + " " + scenario.name() + ": cell " + at);
-            Result r = visit.measure(scenario, new Measurer.Load(profile, first ? experiment.warmup() : sweep.cellWarmup(), first, suffix));
+            Measurer.Task task = cell.task(first);
+            Result r = visit.measure(scenario, task.tagged(task.files().repeat(visit.repeat(), experiment.repeat())));
             first = false;
             if (stop.requested()) {
                 return true; // cut short by Ctrl-C: not a result
@@ -103,17 +101,6 @@ public final class SweepCells implements Procedure {
         }
         nextCell.put(key, cells.size());
         return true;
-    }
-
-    /** The file names tell cells apart: the scenario's name already carries its request parameters, the profile's do not. */
-    public static String cellSuffix(Map<String, Integer> cell, Scenario scenario) {
-        StringBuilder sb = new StringBuilder();
-        cell.forEach((k, v) -> {
-            if (!scenario.orderedParams().containsKey(k)) {
-                sb.append('.').append(k).append(v);
-            }
-        });
-        return sb.toString();
     }
 
     /**

@@ -35,16 +35,16 @@ public interface TargetVisit extends AutoCloseable {
     Result stamp(Result r);
 
     /** The paired design's warmup: the compile stage alone ({@link Measurer#compile}). */
-    Warmup.Outcome compile(Scenario scenario, Measurer.Load load);
+    Warmup.Outcome compile(Scenario scenario, Measurer.Task task);
 
-    /** Dumps its JFR recording to {@code file} ({@link Measurer#dumpJfr}). @return null when dumped, else why not */
+    /** Dumps its JFR recording to {@code file} ({@link dev.loomflux.lab.measure.Recordings#dumpJfr}). @return null when dumped, else why not */
     String dumpJfr(Path file);
 
-    /** The recording its CPU profile is read from ({@link Measurer#dumpProfile}), after {@link #dumpJfr} to {@code <base>.jfr}. */
+    /** The recording its CPU profile is read from ({@link dev.loomflux.lab.measure.Recordings#dumpProfile}), after {@link #dumpJfr} to {@code <base>.jfr}. */
     ProfileSource dumpProfile(String base, String noJfr);
 
     /** One load on it, as one result ({@link Measurer#measure}). */
-    Result measure(Scenario scenario, Measurer.Load load);
+    Result measure(Scenario scenario, Measurer.Task task);
 
     /** Stops the JVM. */
     @Override

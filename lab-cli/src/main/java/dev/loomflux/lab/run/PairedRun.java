@@ -4,12 +4,9 @@ import dev.loomflux.lab.LabException;
 import dev.loomflux.lab.UsageException;
 import dev.loomflux.lab.cpu.CpuPlan;
 import dev.loomflux.lab.experiment.Experiment;
-import dev.loomflux.lab.experiment.Scenario;
-import dev.loomflux.lab.experiment.Sweep;
 import dev.loomflux.lab.limits.ResourceLimits;
-import dev.loomflux.lab.measure.Measurer;
-import dev.loomflux.lab.procedure.InRounds;
-import dev.loomflux.lab.procedure.SweepCells;
+import dev.loomflux.lab.paired.PairedRounds;
+import dev.loomflux.lab.procedure.ScenarioCell;
 import dev.loomflux.lab.procedure.TargetVisit;
 import dev.loomflux.lab.result.Result;
 import dev.loomflux.lab.result.ResultsFile;
@@ -19,7 +16,6 @@ import dev.loomflux.lab.verdict.Stopping;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutorService;
@@ -29,7 +25,7 @@ import java.util.function.Consumer;
 /**
  * The paired design: every JVM of every set started up front, side by side on the target's and the driver's CPUs
  * (docs/statistics.md, "The paired design"), then moved to the target CPUs and idle together; then per scenario, and
- * per cell of a sweep, warmed in turn and measured in the same interleaved rounds ({@link InRounds}), the comparisons
+ * per cell of a sweep, warmed in turn and measured in the same interleaved rounds ({@link PairedRounds}), the comparisons
  * drawn from their blocks.
  */
 final class PairedRun implements DesignRun {
@@ -80,7 +76,7 @@ final class PairedRun implements DesignRun {
 
     @Override
     public void run(Session s) {
-        InRounds rounds = new InRounds(s.run(), experiment, s.results(), s.progress());
+        PairedRounds rounds = new PairedRounds(s.run(), experiment, s.results(), s.progress());
         List<TargetVisit> visits = new ArrayList<>();
         try {
             startAll(s, visits);
@@ -88,23 +84,15 @@ final class PairedRun implements DesignRun {
                 return;
             }
             pause.accept(experiment.idle());
-            Sweep sweep = experiment.sweep();
-            int units = experiment.scenarios().size() * (sweep == null ? 1 : sweep.cells().size());
-            int unit = 0;
-            for (Scenario base : experiment.scenarios()) {
-                List<Map<String, Integer>> cells = sweep == null ? List.of(Map.of()) : sweep.cells();
+            List<List<ScenarioCell>> scenarios = experiment.scenarios().stream().map(base -> ScenarioCell.of(experiment, base)).toList();
+            int left = scenarios.stream().mapToInt(List::size).sum();
+            for (List<ScenarioCell> cells : scenarios) {
                 for (int i = 0; i < cells.size(); i++) {
                     if (s.run().stop().requested()) {
                         return;
                     }
-                    Map<String, Integer> cell = cells.get(i);
-                    Scenario scenario = sweep == null ? base : sweep.scenario(base, cell);
                     // A sweep's later cells find the JVMs warm: they only settle at their own load, as a sequential sweep's do.
-                    Measurer.Load load = sweep == null ? new Measurer.Load(experiment.profile(), experiment.warmup(), true, "")
-                            : new Measurer.Load(sweep.profile(experiment.profile(), cell), i == 0 ? experiment.warmup() : sweep.cellWarmup(), i == 0,
-                            SweepCells.cellSuffix(cell, scenario));
-                    rounds.run(visits, scenario, load, sweep == null ? null : cell,
-                            s.runId().hashCode() * 31L + scenario.name().hashCode() + cell.hashCode(), deadline(units - unit++));
+                    rounds.run(visits, cells.get(i), i == 0, deadline(left--));
                 }
             }
         } finally {

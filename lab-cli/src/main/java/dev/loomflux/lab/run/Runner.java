@@ -63,7 +63,7 @@ public final class Runner {
     private final Home home;
     private final Experiment experiment;
     private final Experiment declared;
-    private final Procedure.Kind kind;
+    private final Procedure.Maker maker;
     private final Setup setup;
     private final Stop stop;
     private final PrintWriter console;
@@ -72,19 +72,19 @@ public final class Runner {
     private final Progress progress;
 
     /**
-     * @param kind what to do on each target x scenario: measure its profile, a sweep's cells, or search its capacity
+     * @param maker what to do on each target x scenario: measure its profile, a sweep's cells, or search its capacity
      * @param stop whether the run was told to stop (the command's {@code LabProcesses::stopping})
      */
-    public Runner(Home home, Experiment experiment, Procedure.Kind kind, Setup setup, Stop stop, PrintWriter console) {
+    public Runner(Home home, Experiment experiment, Procedure.Maker maker, Setup setup, Stop stop, PrintWriter console) {
         this.home = home;
         this.declared = experiment;
         // A sweep's target axes make a target JVM per value: the run starts those variants in turn.
         this.experiment = experiment.sweep() == null ? experiment : experiment.withTargets(SweepCells.targets(experiment));
-        this.kind = kind;
+        this.maker = maker;
         this.setup = setup;
         this.stop = stop;
         this.console = console;
-        this.progress = kind.timed() ? Progress.of(this.experiment) : null;
+        this.progress = maker.timed() ? Progress.of(this.experiment) : null;
     }
 
     /** @return the run's record as results.json holds it */
@@ -117,8 +117,8 @@ public final class Runner {
              RunLog log = new RunLog(console, dir.resolve("run.log"), System.console() != null); DriverLog driverLog = new DriverLog(dir.resolve("driver.log"));
              ResourceSampler sampler = new ResourceSampler();
              CpuCanary canary = new CpuCanary(tid -> cpus.moveThread(tid, cpus.target()))) {
-            RunContext run = new RunContext(dir, log, new RunContext.Machine(setup.settings(), cpus, sampler, canary), setup.driver(), stop,
-                    RunContext.Support.NONE, setup.categories());
+            RunContext run = new RunContext(dir, log, new RunContext.Machine(setup.settings(), cpus, sampler, canary, setup.categories()), setup.driver(), stop,
+                    RunContext.Support.NONE);
             dead.forEach(log::line);
             log.line("run " + runId + ": " + experiment.targets().size() + " target(s) x " + experiment.scenarios().size()
                     + " scenario(s), profile " + experiment.profile().kind()
@@ -162,7 +162,7 @@ public final class Runner {
             Environment env = Described.environment(home, setup.settings().jdk(), cpus, db == null ? null : db.description());
             ResultsFile results = new ResultsFile(run.dir(), runId, env, Described.experiment(experiment, setup.settings(), setup.driver().name()));
             // The declared experiment: a sweep's cells are its own business, its variants of targets the run's.
-            Procedure procedure = kind.create(declared, run, results, progress);
+            Procedure procedure = maker.create(declared, run, results, progress);
             Session session = new Session(run, starter, procedure, results, progress);
             AtomicBoolean saidInterrupted = new AtomicBoolean();
             // Whichever comes first, the Ctrl-C hook or the run's own thread seeing the stop, writes and says it once; the

@@ -64,23 +64,23 @@ record StartedTarget(RunningTarget target, int repeat, List<Phase> before, Resul
     }
 
     @Override
-    public Warmup.Outcome compile(Scenario scenario, Measurer.Load load) {
-        return measurer.compile(target, scenario, load);
+    public Warmup.Outcome compile(Scenario scenario, Measurer.Task task) {
+        return measurer.compile(target, scenario, task);
     }
 
     @Override
     public String dumpJfr(Path file) {
-        return measurer.dumpJfr(target, file);
+        return measurer.recordings().dumpJfr(target, file);
     }
 
     @Override
     public ProfileSource dumpProfile(String base, String noJfr) {
-        return measurer.dumpProfile(target, base, noJfr);
+        return measurer.recordings().dumpProfile(target, base, noJfr);
     }
 
     @Override
-    public Result measure(Scenario scenario, Measurer.Load load) {
-        return measurer.measure(target, scenario, load, before);
+    public Result measure(Scenario scenario, Measurer.Task task) {
+        return measurer.measure(target, scenario, task, before);
     }
 
     @Override

@@ -84,7 +84,7 @@ public final class Stopping {
      * @param secondsPerRound how long a round takes, for the time budget
      * @param secondsLeft   what is left of the time budget; infinite without one
      */
-    public Look look(int round, List<BlockRecord> blocks, double secondsPerRound, double secondsLeft) {
+    public Seen look(int round, List<BlockRecord> blocks, double secondsPerRound, double secondsLeft) {
         double level = take(round);
         List<PairComparison> comparisons = Comparisons.of(blocks, targets, latencyStepMs, levels(blocks, level));
         int open = 0;
@@ -103,11 +103,11 @@ public final class Stopping {
         // Without any comparison (one target) there is no answer to wait for but the rounds themselves: they go to the cap.
         why = open == 0 && !comparisons.isEmpty() ? DECIDED : round >= cap ? CAP : open > 0 && reachable == 0 ? FUTILE
                 : secondsLeft < (nextLook(round) - round) * secondsPerRound ? TIME : null;
-        return new Look(comparisons, why);
+        return new Seen(comparisons, why);
     }
 
     /** What a look found: the comparisons at its level, and why the rounds stop, or null. */
-    public record Look(List<PairComparison> comparisons, String stop) {
+    public record Seen(List<PairComparison> comparisons, String stop) {
     }
 
     /** Why the rounds stopped at a look; null until one said so. */

@@ -73,8 +73,9 @@ class QuotaIT {
             LoadSpec spec = spec(t, WARMUP);
             try (ResourceSampler sampler = new ResourceSampler().watch(ResourceReport.TARGET, () -> List.of(t.process().pid()), true).start()) {
                 SteadySignals signals = new SteadySignals(sampler, null);
-                Warmup.Outcome compiled = Warmup.compile(DRIVER, spec, t.cpus(), WARMUP, SteadyRule.DEFAULT, signals, s -> { }, Stop.NEVER);
-                Warmup.Outcome warm = Warmup.run(DRIVER, spec, WARMUP, SteadyRule.DEFAULT, signals, s -> { }, Stop.NEVER).after(compiled);
+                Warmup.Means means = new Warmup.Means(DRIVER, SteadyRule.DEFAULT, signals, Stop.NEVER);
+                Warmup.Outcome compiled = Warmup.compile(means, spec, t.cpus(), WARMUP, s -> { });
+                Warmup.Outcome warm = Warmup.run(means, spec, WARMUP, s -> { }).after(compiled);
                 assertTrue(warm.steady(), "not steady after " + warm.millis() / 1000 + " s: " + warm.check());
             }
             // The two 1-CPU windows around the 0.5 one must agree within 15%, or the machine (or the JIT) moved meanwhile

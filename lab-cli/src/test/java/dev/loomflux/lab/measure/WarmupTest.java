@@ -45,19 +45,19 @@ class WarmupTest {
     @Test
     void aStoppedRunStartsNoWarmupLoad() {
         Stop stopped = () -> true;
-        assertSame(Warmup.Outcome.NONE, Warmup.compile(driver(), FIFTY, 1, Duration.ofSeconds(30), SteadyRule.DEFAULT, NO_SIGNALS, s -> { }, stopped));
-        assertSame(Warmup.Outcome.NONE, Warmup.run(driver(), FIFTY, Duration.ofSeconds(30), SteadyRule.DEFAULT, NO_SIGNALS, s -> { }, stopped));
+        assertSame(Warmup.Outcome.NONE, Warmup.compile(new Warmup.Means(driver(), SteadyRule.DEFAULT, NO_SIGNALS, stopped), FIFTY, 1, Duration.ofSeconds(30), s -> { }));
+        assertSame(Warmup.Outcome.NONE, Warmup.run(new Warmup.Means(driver(), SteadyRule.DEFAULT, NO_SIGNALS, stopped), FIFTY, Duration.ofSeconds(30), s -> { }));
         // Without a stop the same calls do load the target.
-        assertThrows(Asked.class, () -> Warmup.run(driver(), FIFTY, Duration.ofSeconds(30), SteadyRule.DEFAULT, NO_SIGNALS, s -> { }, Stop.NEVER));
+        assertThrows(Asked.class, () -> Warmup.run(new Warmup.Means(driver(), SteadyRule.DEFAULT, NO_SIGNALS, Stop.NEVER), FIFTY, Duration.ofSeconds(30), s -> { }));
     }
 
     @Test
     void aStopCancelsTheLoadThatWarmsUpAndMeasures() {
-        Asked stopped = assertThrows(Asked.class, () -> Warmup.runThenMeasure(driver(), FIFTY, Duration.ofSeconds(30), SteadyRule.DEFAULT, NO_SIGNALS,
-                s -> { }, s -> { }, () -> { }, () -> true));
+        Asked stopped = assertThrows(Asked.class, () -> Warmup.runThenMeasure(new Warmup.Means(driver(), SteadyRule.DEFAULT, NO_SIGNALS, () -> true), FIFTY,
+                Duration.ofSeconds(30), s -> { }, s -> { }, () -> { }));
         assertEquals(true, stopped.cancelled);
-        Asked going = assertThrows(Asked.class, () -> Warmup.runThenMeasure(driver(), FIFTY, Duration.ofSeconds(30), SteadyRule.DEFAULT, NO_SIGNALS,
-                s -> { }, s -> { }, () -> { }, Stop.NEVER));
+        Asked going = assertThrows(Asked.class, () -> Warmup.runThenMeasure(new Warmup.Means(driver(), SteadyRule.DEFAULT, NO_SIGNALS, Stop.NEVER), FIFTY,
+                Duration.ofSeconds(30), s -> { }, s -> { }, () -> { }));
         assertEquals(false, going.cancelled, "30 s of budget left and no stop: the load goes on");
     }
     @Test

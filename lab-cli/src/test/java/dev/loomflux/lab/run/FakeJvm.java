@@ -87,7 +87,7 @@ final class FakeJvm implements TargetVisit {
     }
 
     @Override
-    public Warmup.Outcome compile(Scenario scenario, Measurer.Load load) {
+    public Warmup.Outcome compile(Scenario scenario, Measurer.Task task) {
         events.add("compile " + name + " " + scenario.name());
         return new Warmup.Outcome(true, 1, 1000, null, List.of(), new Warmup.CompileStage(1, 2));
     }
@@ -106,7 +106,7 @@ final class FakeJvm implements TargetVisit {
 
     /** The sequential tests' procedure measures nothing on it. */
     @Override
-    public Result measure(Scenario scenario, Measurer.Load load) {
+    public Result measure(Scenario scenario, Measurer.Task task) {
         throw new UnsupportedOperationException("no load on a fake JVM");
     }
 

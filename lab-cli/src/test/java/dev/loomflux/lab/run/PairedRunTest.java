@@ -65,7 +65,7 @@ class PairedRunTest {
         List<String> labels = List.of("a#1", "b#1", "a#2", "b#2");
         List<String> expected = new ArrayList<>(List.of("idle 3 s"));
         for (Scenario s : List.of(PLAINTEXT, JSON)) {
-            // Set by set, the second set's targets in reverse: no target is compiled first in every set (InRounds.compileOrder).
+            // Set by set, the second set's targets in reverse: no target is compiled first in every set (CellRounds.compileOrder).
             List.of("a#1", "b#1", "b#2", "a#2").forEach(label -> expected.add("compile " + label + " " + s.name()));
             // The rounds' order is drawn from the run's id and the scenario: the same run, the same order.
             long seed = runId.hashCode() * 31L + s.name().hashCode() + Map.of().hashCode();
@@ -181,8 +181,8 @@ class PairedRunTest {
             public void status(String text) {
             }
         };
-        RunContext run = new RunContext(dir, log, new RunContext.Machine(null, new CpuPlan(false, List.of(0), List.of(1), List.of(1), "not pinned"), null, null),
-                driver, stopping::get, RunContext.Support.NONE, CategoryRules.lab());
+        RunContext run = new RunContext(dir, log, new RunContext.Machine(null, new CpuPlan(false, List.of(0), List.of(1), List.of(1), "not pinned"), null, null,
+                CategoryRules.lab()), driver, stopping::get, RunContext.Support.NONE);
         Procedure procedure = Procedure.of(experiment).create(experiment, run, results, null);
         new PairedRun(experiment, d -> events.add("idle " + d.toSeconds() + " s")).run(new Session(run, starter, procedure, results, null));
     }

@@ -166,8 +166,8 @@ class SequentialRunTest {
             public void status(String text) {
             }
         };
-        RunContext run = new RunContext(dir, log, new RunContext.Machine(null, new CpuPlan(false, List.of(0), List.of(1), List.of(1), "not pinned"), null, null),
-                driver, stopping::get, RunContext.Support.NONE, CategoryRules.lab());
+        RunContext run = new RunContext(dir, log, new RunContext.Machine(null, new CpuPlan(false, List.of(0), List.of(1), List.of(1), "not pinned"), null, null,
+                CategoryRules.lab()), driver, stopping::get, RunContext.Support.NONE);
         new SequentialRun(experiment, d -> events.add("pause " + d.toSeconds() + " s")).run(new Session(run, starter, new Recording(), results, null));
     }
 

@@ -17,7 +17,7 @@ import java.util.TreeMap;
 import java.util.stream.Stream;
 
 /**
- * Replays stored paired runs of fixed rounds through the sequential rule ({@link Stopping}), look by look, as InRounds would
+ * Replays stored paired runs of fixed rounds through the sequential rule ({@link Stopping}), look by look, as the paired design's rounds (paired/Looks) would
  * have taken them: where the rounds would have stopped and why, and per comparison the fixed design's outcome (every round
  * of the run, 5%) against the sequential one and the look it was reached from; then, per cap, how many of the fixed design's
  * outcomes the sequential one reached, and how many a fixed design of as many rounds as the cap reaches (docs/statistics.md,
@@ -124,7 +124,7 @@ public final class ReplayStopping {
                 int stopped = cap;
                 String why = Stopping.CAP;
                 for (int look : stopping.planned()) {
-                    Stopping.Look l = stopping.look(look, upTo(blocks, look), 0, Double.POSITIVE_INFINITY);
+                    Stopping.Seen l = stopping.look(look, upTo(blocks, look), 0, Double.POSITIVE_INFINITY);
                     if (l.stop() != null) {
                         stopped = look;
                         why = l.stop();

@@ -16,7 +16,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The sequential rule ({@link Stopping}) on runs made by the noise model fitted to real block series ({@link NoiseModel}):
- * two targets, 2 sets, a cap of 45 rounds, every look taken as InRounds takes it. What the looks' levels keep (false winners
+ * two targets, 2 sets, a cap of 45 rounds, every look taken as the rounds take it (paired/Looks). What the looks' levels keep (false winners
  * between two names of one target, and at a true difference of exactly the minimum effect) and what they cost against the
  * fixed design of 45 rounds at 5% (power, rounds taken). Each experiment has its own seed, so every figure comes out the
  * same each time, on any number of cores; docs/statistics.md, "Stopping when the answer is known", lists them.
@@ -43,11 +43,11 @@ class StoppingSimulationTest {
         return all.subList(0, Math.min(all.size(), rounds * AB.size() * SETS));
     }
 
-    /** The rounds as InRounds takes them: a look at each planned round on the blocks so far, until {@link Stopping} says stop. */
+    /** The rounds as paired/Looks takes them: a look at each planned round on the blocks so far, until {@link Stopping} says stop. */
     static Run sequential(List<BlockRecord> all, int cap) {
         Stopping s = new Stopping(cap, AB, 0, SPENDING);
         for (int round : s.planned()) {
-            Stopping.Look look = s.look(round, upTo(all, round), 4, Double.POSITIVE_INFINITY);
+            Stopping.Seen look = s.look(round, upTo(all, round), 4, Double.POSITIVE_INFINITY);
             if (look.stop() != null) {
                 return new Run(round, look.stop(), look.comparisons());
             }

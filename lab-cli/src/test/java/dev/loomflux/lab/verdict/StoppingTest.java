@@ -23,7 +23,7 @@ class StoppingTest {
     private static Object[] run(Stopping s, List<BlockRecord> all, double secondsLeft) {
         for (int round : s.planned()) {
             List<BlockRecord> seen = all.stream().filter(b -> b.round() <= round).toList();
-            Stopping.Look look = s.look(round, seen, 6, secondsLeft);
+            Stopping.Seen look = s.look(round, seen, 6, secondsLeft);
             if (look.stop() != null) {
                 return new Object[] {round, look.stop(), look.comparisons()};
             }

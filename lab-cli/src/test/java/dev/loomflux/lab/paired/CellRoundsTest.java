@@ -1,11 +1,11 @@
-package dev.loomflux.lab.procedure;
+package dev.loomflux.lab.paired;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-class InRoundsTest {
+class CellRoundsTest {
     private record Jvm(String target, int set) {
     }
 
@@ -15,7 +15,7 @@ class InRoundsTest {
         List<Jvm> started = List.of(new Jvm("mvc", 1), new Jvm("mvc2", 1), new Jvm("webflux", 1), new Jvm("mvc", 2), new Jvm("mvc2", 2),
                 new Jvm("webflux", 2), new Jvm("mvc", 3), new Jvm("mvc2", 3), new Jvm("webflux", 3));
         assertEquals(List.of(new Jvm("mvc", 1), new Jvm("mvc2", 1), new Jvm("webflux", 1), new Jvm("webflux", 2), new Jvm("mvc2", 2),
-                new Jvm("mvc", 2), new Jvm("mvc", 3), new Jvm("mvc2", 3), new Jvm("webflux", 3)), InRounds.compileOrder(started, Jvm::set));
-        assertEquals(List.of(new Jvm("mvc", 1), new Jvm("mvc2", 1)), InRounds.compileOrder(List.of(new Jvm("mvc", 1), new Jvm("mvc2", 1)), Jvm::set));
+                new Jvm("mvc", 2), new Jvm("mvc", 3), new Jvm("mvc2", 3), new Jvm("webflux", 3)), CellRounds.compileOrder(started, Jvm::set));
+        assertEquals(List.of(new Jvm("mvc", 1), new Jvm("mvc2", 1)), CellRounds.compileOrder(List.of(new Jvm("mvc", 1), new Jvm("mvc2", 1)), Jvm::set));
     }
 }

@@ -1,0 +1,79 @@
+package dev.loomflux.lab.paired;
+
+import dev.loomflux.lab.experiment.Design;
+import dev.loomflux.lab.experiment.Experiment;
+import dev.loomflux.lab.measure.RunContext;
+import dev.loomflux.lab.procedure.Progress;
+import dev.loomflux.lab.procedure.ScenarioCell;
+import dev.loomflux.lab.procedure.TargetVisit;
+import dev.loomflux.lab.result.Result;
+import dev.loomflux.lab.result.ResultsFile;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The paired design's rounds of a run: for each scenario (and sweep cell) every JVM of every set through its compile stage in
+ * turn, then all measured in the same interleaved rounds ({@link CellRounds}), the first {@link Design#leadInRounds()} of them
+ * unmeasured, over connections that stay open from the first block to the last, so that two sets of JVMs meet the same
+ * machine. Each target of each set gets one result over its blocks, with its JVM's JFR recording and the CPU profile read from
+ * it over those blocks; the blocks themselves go to results.json, where the comparisons are drawn from them.
+ */
+public final class PairedRounds {
+    private final RunContext run;
+    private final Experiment experiment;
+    private final ResultsFile results;
+    private final Progress progress;
+
+    /** @param progress the run's progress, or null */
+    public PairedRounds(RunContext run, Experiment experiment, ResultsFile results, Progress progress) {
+        this.run = run;
+        this.experiment = experiment;
+        this.results = results;
+        this.progress = progress;
+    }
+
+    /**
+     * Warms every JVM and measures them in rounds at one scenario's cell; a JVM that exited or failed meanwhile is left out with
+     * a failed result.
+     *
+     * @param cold     whether the JVMs are cold: a sweep's later cells find them warm, and only settle at their own load
+     * @param deadline when the cell's rounds should have ended, epoch ms, for the run's time budget; Long.MAX_VALUE for none
+     */
+    public void run(List<TargetVisit> visits, ScenarioCell cell, boolean cold, long deadline) {
+        new CellRounds(this, visits, cell, cold, deadline).run();
+    }
+
+    RunContext context() {
+        return run;
+    }
+
+    Experiment experiment() {
+        return experiment;
+    }
+
+    ResultsFile results() {
+        return results;
+    }
+
+    /** The run's progress, or null. */
+    Progress progress() {
+        return progress;
+    }
+
+    /** The run's id, the name of its directory: the rounds' order is drawn from it. */
+    String runId() {
+        return run.dir().getFileName().toString();
+    }
+
+    /** A target's JVM of one set, as the rounds and the log name it: "mvc", or "mvc#2" for the second set's. */
+    String label(TargetVisit v) {
+        return experiment.repeat() > 1 ? v.spec().name() + "#" + v.repeat() : v.spec().name();
+    }
+
+    /** A JVM's failed result at a cell. */
+    static Result failed(TargetVisit v, ScenarioCell cell, String why) {
+        Result r = Result.failed(v.spec().name(), cell.scenario().name(), why).withVisit(v.repeat(), null, null, null);
+        Map<String, Integer> at = cell.cell();
+        return at == null ? r : r.withCell(at);
+    }
+}

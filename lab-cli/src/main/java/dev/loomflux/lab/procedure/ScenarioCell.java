@@ -1,0 +1,49 @@
+package dev.loomflux.lab.procedure;
+
+import dev.loomflux.lab.experiment.Experiment;
+import dev.loomflux.lab.experiment.Scenario;
+import dev.loomflux.lab.experiment.Sweep;
+import dev.loomflux.lab.measure.Measurer;
+import dev.loomflux.lab.measure.ResultFiles;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * One scenario of the experiment at one cell of its sweep, as both designs measure it: a plain scenario is the one cell of no
+ * sweep. Its scenario carries the cell's request parameters; its load, the cell's profile.
+ *
+ * @param base     the scenario as the experiment declares it
+ * @param scenario the scenario at the cell
+ * @param cell     the cell's values by axis; null without a sweep
+ */
+public record ScenarioCell(Experiment experiment, Scenario base, Scenario scenario, Map<String, Integer> cell) {
+    /** The base scenario's cells in the sweep's order; the scenario alone without a sweep. */
+    public static List<ScenarioCell> of(Experiment experiment, Scenario base) {
+        Sweep sweep = experiment.sweep();
+        if (sweep == null) {
+            return List.of(new ScenarioCell(experiment, base, base, null));
+        }
+        List<ScenarioCell> out = new ArrayList<>();
+        sweep.cells().forEach(cell -> out.add(new ScenarioCell(experiment, base, sweep.scenario(base, cell), cell)));
+        return out;
+    }
+
+    /**
+     * The load measured at this cell on a JVM. A cold one warms from its compile stage with the experiment's warmup; one that
+     * measured an earlier cell of the sweep is warm, and only settles at this cell's load, as long as the sweep's cell warmup.
+     */
+    public Measurer.Task task(boolean cold) {
+        Sweep sweep = experiment.sweep();
+        if (sweep == null) {
+            return new Measurer.Task(experiment.profile(), experiment.warmup(), true, ResultFiles.Tag.NONE);
+        }
+        return new Measurer.Task(sweep.profile(experiment.profile(), cell), cold ? experiment.warmup() : sweep.cellWarmup(), cold,
+                ResultFiles.Tag.of(cell, scenario));
+    }
+
+    /** The seed of the rounds' order at this cell in a run: the same run, the same order. */
+    public long seed(String runId) {
+        return runId.hashCode() * 31L + scenario.name().hashCode() + (cell == null ? Map.of() : cell).hashCode();
+    }
+}
