@@ -1,12 +1,14 @@
 package dev.loomflux.lab;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import dev.loomflux.lab.profile.CollapsedStacks;
 import dev.loomflux.lab.profile.JfrSamples;
 import dev.loomflux.lab.profile.TimeWindow;
+import dev.loomflux.lab.result.CpuProfile;
+import dev.loomflux.lab.result.Result;
 import dev.loomflux.lab.result.Results;
 import dev.loomflux.lab.result.RunRecord;
 import java.io.IOException;
@@ -33,13 +35,14 @@ class AsyncProfilerIT {
         LabCli run = LabCli.of("run", "--profiler", "async", "--targets", "mvc", "--scenario", "cpu", "--users", "4", "--rounds", "6",
                 "--lead-in-rounds", "2", "--block", "1s", "--sets", "1", "--warmup", "20s", "--cooldown", "0s", "--no-pin");
         assertEquals(0, run.exitCode(), run.toString());
-        Path results = Results.file(run.out());
-        JsonNode result = Results.tree(run.out()).path("results").get(0);
-        JsonNode profile = result.path("profile");
-        assertEquals("async", profile.path("profiler").asText(), profile.toString());
-        String base = result.path("target").asText() + "." + result.path("scenario").asText();
-        CollapsedStacks stacks = CollapsedStacks.read(results.resolveSibling(profile.path("collapsed").asText()));
-        assertEquals(profile.path("samples").asLong(), stacks.samples());
+        Path dir = run.dir();
+        RunRecord record = Results.record(dir);
+        Result result = record.results().get(0);
+        CpuProfile profile = result.telemetry().profile();
+        assertEquals("async", profile.profiler(), profile.toString());
+        String base = result.target() + "." + result.scenario();
+        CollapsedStacks stacks = CollapsedStacks.read(dir.resolve(profile.collapsed()));
+        assertEquals(profile.samples(), stacks.samples());
 
         // The leaf-most app frame of each sample: the work method holds most of the samples.
         Map<String, Long> app = new TreeMap<>();
@@ -65,13 +68,12 @@ class AsyncProfilerIT {
         }
 
         // Each block has its own samples per category, gc and jit among them; JFR's own sampler was off.
-        RunRecord record = RunRecord.read(results);
         assertEquals(6, record.blocks().size());
         assertTrue(record.blocks().stream().allMatch(b -> b.categories() != null && b.categories().containsKey("gc") && b.categories().containsKey("jit")
                 && b.categories().values().stream().mapToLong(Long::longValue).sum() > 0), "every block has its samples per category");
         List<TimeWindow> always = List.of(new TimeWindow(Instant.EPOCH, Instant.now()));
-        assertEquals(0, JfrSamples.read(results.resolveSibling(base + ".jfr"), always).java().count(), "JFR sampled too");
-        assertTrue(Files.readString(results.resolveSibling("report.md")).contains("-agentpath:<async-profiler "), "the report states the agent among the JVM flags");
+        assertEquals(0, JfrSamples.read(dir.resolve(base + ".jfr"), always).java().count(), "JFR sampled too");
+        assertTrue(Files.readString(dir.resolve("report.md")).contains("-agentpath:<async-profiler "), "the report states the agent among the JVM flags");
     }
 
     /** The wall clock: every thread, waiting too, so the profile has shares and no µs of CPU per request. */
@@ -80,11 +82,11 @@ class AsyncProfilerIT {
         LabCli run = LabCli.of("run", "--profiler", "async-wall", "--design", "sequential", "--targets", "mvc", "--scenario", "json", "--users", "4",
                 "--duration", "3s", "--warmup", "2s", "--cooldown", "0s", "--no-pin");
         assertEquals(0, run.exitCode(), run.toString());
-        JsonNode profile = Results.tree(run.out()).path("results").get(0).path("profile");
-        assertEquals("async-wall", profile.path("profiler").asText(), profile.toString());
-        assertTrue(profile.path("samples").asLong() > 0, profile.toString());
-        for (JsonNode c : profile.path("categories")) {
-            assertTrue(c.path("us_per_request").isMissingNode(), "a wall-clock sample is no CPU: " + c);
+        CpuProfile profile = run.record().results().get(0).telemetry().profile();
+        assertEquals("async-wall", profile.profiler(), profile.toString());
+        assertTrue(profile.samples() > 0, profile.toString());
+        for (CpuProfile.CategoryShare c : profile.categories()) {
+            assertNull(c.usPerRequest(), "a wall-clock sample is no CPU: " + c);
         }
     }
 }

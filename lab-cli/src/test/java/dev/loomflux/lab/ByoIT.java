@@ -3,8 +3,10 @@ package dev.loomflux.lab;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import dev.loomflux.lab.result.Results;
+import dev.loomflux.lab.result.ExperimentDescription;
+import dev.loomflux.lab.result.JvmFacts;
+import dev.loomflux.lab.result.Result;
+import dev.loomflux.lab.result.RunRecord;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
@@ -31,18 +33,19 @@ class ByoIT {
                 "cooldown: 0s", ""));
         LabCli run = LabCli.of("run", yaml.toString(), "--no-pin"); // starts on both CPUs; pinning is RunIT's to check
         assertEquals(0, run.exitCode(), run.toString());
-        JsonNode root = Results.tree(run.out());
-        JsonNode target = root.path("experiment").path("targets").get(0);
-        assertEquals("{java}", target.path("command").get(0).asText(), target.toString());
-        JsonNode r = root.path("results").get(0);
-        assertEquals("path-json", r.path("scenario").asText());
-        assertEquals("ok", r.path("status").asText(), r.toString());
-        assertTrue(r.path("requests").asLong() > 100, r.path("requests").toString());
-        assertEquals(0, r.path("errors").path("total").asLong());
+        RunRecord root = run.record();
+        ExperimentDescription.TargetDescription target = root.experiment().targets().get(0);
+        assertEquals("{java}", target.command().get(0), target.toString());
+        Result r = root.results().get(0);
+        assertEquals("path-json", r.scenario());
+        assertEquals("ok", r.outcome().status(), r.toString());
+        assertTrue(r.load().requests() > 100, String.valueOf(r.load().requests()));
+        assertEquals(0, r.load().errors().total());
         // JAVA_TOOL_OPTIONS carried the lab's JFR flag into the user's JVM, and the argv switched on virtual threads.
-        assertTrue(r.path("jvm").path("available").asBoolean(), r.path("jvm").toString());
-        assertTrue(r.path("jvm").path("virtual_threads").asBoolean(), r.path("jvm").toString());
-        assertEquals(512.0, r.path("jvm").path("heap_max_mb").asDouble(), r.path("jvm").toString());
+        JvmFacts jvm = r.telemetry().jvm();
+        assertTrue(jvm.available(), String.valueOf(jvm));
+        assertTrue(jvm.virtualThreads(), String.valueOf(jvm));
+        assertEquals(512.0, jvm.heapMaxMb(), String.valueOf(jvm));
     }
 
     /**
@@ -56,12 +59,12 @@ class ByoIT {
         LabCli run = LabCli.of("run", "--define", "close100=mvc,server.tomcat.max-keep-alive-requests=100", "--targets", "close100", "--scenario", "json",
                 "--users", "20", "--design", "sequential", "--duration", "5s", "--warmup", "10s", "--cooldown", "0s", "--no-pin");
         assertEquals(0, run.exitCode(), run.toString());
-        JsonNode r = Results.tree(run.out()).path("results").get(0);
-        long responses = r.path("responses").asLong();
-        long reconnections = r.path("reconnections").asLong();
-        String seen = responses + " responses, " + reconnections + " reconnections, errors " + r.path("errors");
-        assertEquals("ok", r.path("status").asText(), r.toString());
-        assertEquals(0, r.path("errors").path("total").asLong(), seen);
+        Result r = run.record().results().get(0);
+        long responses = r.load().responses();
+        long reconnections = r.load().reconnections();
+        String seen = responses + " responses, " + reconnections + " reconnections, errors " + r.load().errors();
+        assertEquals("ok", r.outcome().status(), r.toString());
+        assertEquals(0, r.load().errors().total(), seen);
         // Warm, the window holds thousands of responses, so that 20 is a small part of the count (a cold JVM's held 3,568).
         assertTrue(responses > 5_000, seen);
         assertEquals(responses / 100.0, reconnections, 20, seen);

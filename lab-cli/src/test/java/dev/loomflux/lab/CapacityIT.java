@@ -3,9 +3,13 @@ package dev.loomflux.lab;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import com.fasterxml.jackson.databind.JsonNode;
+import dev.loomflux.lab.result.CapacityMedian;
+import dev.loomflux.lab.result.CapacitySearchResult;
+import dev.loomflux.lab.result.Result;
 import dev.loomflux.lab.result.Results;
+import dev.loomflux.lab.result.RunRecord;
 import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
@@ -24,19 +28,19 @@ class CapacityIT {
                 "--scenario", "gateway", "--delay", "100", "--slo", "p99<200ms", "--max-errors", "0%",
                 "--start", "50", "--step", "4s", "--step-warmup", "40s", "--warmup", "300s");
         assertEquals(0, run.exitCode(), run.toString());
-        JsonNode c = Results.tree(run.out()).path("capacity").get(0);
-        int capacity = c.path("capacity_rps").asInt();
-        assertTrue(capacity >= 90 && capacity <= 110, "capacity " + capacity + " rps, theory 100; steps " + c.path("steps"));
+        CapacitySearchResult c = run.record().capacity().get(0);
+        int capacity = c.capacityRps();
+        assertTrue(capacity >= 90 && capacity <= 110, "capacity " + capacity + " rps, theory 100; steps " + c.steps());
         boolean sawFailure = false;
-        for (JsonNode s : c.path("steps")) {
-            sawFailure |= !s.path("slo_met").asBoolean();
-            if (s.path("slo_met").asBoolean()) {
+        for (CapacitySearchResult.Step s : c.steps()) {
+            sawFailure |= !s.sloMet();
+            if (s.sloMet()) {
                 // Only a steady step may meet the SLO.
-                assertTrue(s.path("steady").asBoolean(), s.toString());
-                assertTrue(s.path("p99").asDouble() < 200 && s.path("offered_rps").asInt() <= capacity, s.toString());
+                assertTrue(s.steady(), s.toString());
+                assertTrue(s.p99() < 200 && s.offeredRps() <= capacity, s.toString());
             }
         }
-        assertTrue(sawFailure, "the search must have crossed the knee: " + c.path("steps"));
+        assertTrue(sawFailure, "the search must have crossed the knee: " + c.steps());
         assertTrue(run.out().contains("capacity mvc-10 gateway-delay100: " + capacity + " rps meets p99<200ms"), run.out());
     }
 
@@ -48,22 +52,22 @@ class CapacityIT {
         LabCli run = LabCli.of("capacity", "--aot-cache", "--targets", "webflux", "--scenario", "json", "--slo", "p99<500ms", "--start", "1",
                 "--max-rps", "2", "--step", "2s", "--step-warmup", "0s", "--warmup", "3s", "--cooldown", "0s", "--repeat", "2", "--no-pin");
         assertEquals(0, run.exitCode(), run.toString());
-        Path json = Results.file(run.out());
-        JsonNode root = Results.tree(json);
-        JsonNode searches = root.path("capacity");
+        Path dir = run.dir();
+        RunRecord root = Results.record(dir);
+        List<CapacitySearchResult> searches = root.capacity();
         assertEquals(2, searches.size(), searches.toString());
-        assertEquals(1, searches.get(0).path("repeat").asInt());
-        assertEquals(2, searches.get(1).path("repeat").asInt());
-        for (JsonNode r : root.path("results")) {
-            String hlog = r.path("hlog").asText();
-            assertTrue(hlog.contains(".r" + r.path("repeat").asInt() + ".step" + r.path("step").asInt()), hlog);
-            assertTrue(java.nio.file.Files.isRegularFile(json.resolveSibling(hlog)), hlog);
+        assertEquals(1, searches.get(0).repeat());
+        assertEquals(2, searches.get(1).repeat());
+        for (Result r : root.results()) {
+            String hlog = r.files().hlog();
+            assertTrue(hlog.contains(".r" + r.key().repeat() + ".step" + r.key().step()), hlog);
+            assertTrue(java.nio.file.Files.isRegularFile(dir.resolve(hlog)), hlog);
         }
-        JsonNode summary = root.path("capacity_summary").get(0);
-        assertEquals(2, summary.path("n").asInt(), root.path("capacity_summary").toString());
-        double a = searches.get(0).path("capacity_rps").asDouble();
-        double b = searches.get(1).path("capacity_rps").asDouble();
-        assertEquals((a + b) / 2, summary.path("median_rps").asDouble(), 0.001);
+        CapacityMedian summary = root.capacitySummary().get(0);
+        assertEquals(2, summary.n(), root.capacitySummary().toString());
+        double a = searches.get(0).capacityRps();
+        double b = searches.get(1).capacityRps();
+        assertEquals((a + b) / 2, summary.medianRps(), 0.001);
         assertTrue(run.out().contains("capacity webflux json: median "), run.out());
         assertTrue(run.out().contains(" rps of 2 searches ("), run.out());
         assertEquals(2, run.out().lines().filter(l -> l.contains("webflux: ready in")).count(), "one JVM per search: " + run.out());

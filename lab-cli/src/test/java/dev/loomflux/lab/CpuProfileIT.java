@@ -3,8 +3,9 @@ package dev.loomflux.lab;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import dev.loomflux.lab.profile.CollapsedStacks;
+import dev.loomflux.lab.result.CpuProfile;
+import dev.loomflux.lab.result.Result;
 import dev.loomflux.lab.result.Results;
 import java.nio.file.Path;
 import java.util.Arrays;
@@ -28,15 +29,15 @@ class CpuProfileIT {
         LabCli run = LabCli.of("run", "--aot-cache", "--targets", "mvc,mvc-vt,webflux,webflux-vt", "--scenario", "cpu", "--users", "4", "--rounds", "6",
                 "--lead-in-rounds", "2", "--block", "1s", "--sets", "1", "--warmup", "20s", "--cooldown", "0s", "--no-pin");
         assertEquals(0, run.exitCode(), run.toString());
-        Path results = Results.file(run.out());
-        JsonNode all = Results.tree(run.out()).path("results");
+        Path dir = run.dir();
+        List<Result> all = Results.record(dir).results();
         assertEquals(4, all.size(), all.toString());
-        for (JsonNode result : all) {
-            JsonNode profile = result.path("profile");
-            String target = result.path("target").asText();
-            assertEquals("jfr", profile.path("profiler").asText(), target + ": " + profile);
-            CollapsedStacks stacks = CollapsedStacks.read(results.resolveSibling(profile.path("collapsed").asText()));
-            assertEquals(profile.path("samples").asLong(), stacks.samples(), target);
+        for (Result result : all) {
+            CpuProfile profile = result.telemetry().profile();
+            String target = result.target();
+            assertEquals("jfr", profile.profiler(), target + ": " + profile);
+            CollapsedStacks stacks = CollapsedStacks.read(dir.resolve(profile.collapsed()));
+            assertEquals(profile.samples(), stacks.samples(), target);
             Map<String, Long> app = new TreeMap<>();
             stacks.counts().forEach((stack, n) -> {
                 List<String> frames = Arrays.asList(stack.split(CollapsedStacks.FRAME_SEPARATOR));

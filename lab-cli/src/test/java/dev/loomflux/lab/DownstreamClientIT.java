@@ -3,8 +3,9 @@ package dev.loomflux.lab;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import dev.loomflux.lab.result.Results;
+import dev.loomflux.lab.result.Result;
+import dev.loomflux.lab.result.RunRecord;
+import dev.loomflux.targets.TargetConfig;
 import java.util.Map;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -26,19 +27,19 @@ class DownstreamClientIT {
                 "--define", "netty-2=webflux-vt,loomflux.http-client.max-connections=2,loomflux.http-client.library=reactor-netty",
                 "--scenario", "gateway", "--delay", "100", "--users", "8", "--duration", "4s", "--warmup", "3s", "--cooldown", "0s", "--no-pin");
         assertEquals(0, run.exitCode(), run.toString());
-        JsonNode root = Results.tree(run.out());
-        assertEquals(3, root.path("results").size(), root.toString());
-        for (JsonNode r : root.path("results")) {
-            String target = r.path("target").asText();
-            JsonNode client = r.path("target_config").path("http_client");
-            assertEquals(libraries.get(target), client.path("library").asText(), target + " " + client);
-            assertEquals(2, client.path("max_connections").asInt(), target + " " + client);
-            assertEquals(0, r.path("errors").path("total").asLong(), target + " " + r.path("errors"));
-            double rps = r.path("throughput_rps").asDouble();
+        RunRecord root = run.record();
+        assertEquals(3, root.results().size(), root.toString());
+        for (Result r : root.results()) {
+            String target = r.target();
+            TargetConfig.HttpClientPool client = r.visit().targetConfig().httpClient();
+            assertEquals(libraries.get(target), client.library(), target + " " + client);
+            assertEquals(2, client.maxConnections(), target + " " + client);
+            assertEquals(0, r.load().errors().total(), target + " " + r.load().errors());
+            double rps = r.load().throughputRps();
             // At most 20/s; a little less for each call's own time over the 100 ms.
             assertTrue(rps > 16 && rps <= 20.5, target + " " + rps + " requests/s with 2 connections over 100 ms");
             // Each request waits for three others ahead of it: about 4 x 100 ms.
-            assertTrue(r.path("latency_ms").path("p50").asDouble() > 350, target + " " + r.path("latency_ms"));
+            assertTrue(r.load().latencyMs().p50() > 350, target + " " + r.load().latencyMs());
         }
     }
 }

@@ -4,9 +4,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import dev.loomflux.lab.experiment.Experiment;
+import dev.loomflux.lab.result.Result;
 import dev.loomflux.lab.result.Results;
+import dev.loomflux.lab.result.RunRecord;
+import dev.loomflux.lab.result.SweepMap;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -24,19 +26,19 @@ class FaultIT {
     @Test
     void targetKilledUnderLoadIsOneFailedResultAndTheNextTargetGoesOn() throws Exception {
         LabCli run = runWhileKilling("run", "loomflux-mvc.jar", "mvc.log", "--targets", "mvc,webflux", "--scenario", "plaintext", "--duration", "8s");
-        Path dir = resultsDir(run);
-        JsonNode root = Results.tree(dir.resolve("results.json"));
-        assertEquals("completed", root.path("status").asText());
-        JsonNode mvc = root.path("results").get(0);
-        JsonNode webflux = root.path("results").get(1);
-        assertEquals("failed", mvc.path("status").asText(), mvc.toString());
-        String error = mvc.path("error").asText();
+        Path dir = run.dir();
+        RunRecord root = Results.record(dir);
+        assertEquals("completed", root.status());
+        Result mvc = root.results().get(0);
+        Result webflux = root.results().get(1);
+        assertEquals("failed", mvc.outcome().status(), mvc.toString());
+        String error = mvc.outcome().error();
         assertTrue(error.startsWith("target exited during the run (code 137: killed by SIGKILL"), error);
         // The quoted lines are the application's last words, not the JVM's start-up chatter.
         assertTrue(error.contains("Started MvcApplication"), error);
         assertFalse(error.contains("jfr,startup"), error);
-        assertEquals("ok", webflux.path("status").asText(), webflux.toString());
-        assertTrue(webflux.path("requests").asLong() > 1000, webflux.toString());
+        assertEquals("ok", webflux.outcome().status(), webflux.toString());
+        assertTrue(webflux.load().requests() > 1000, webflux.toString());
 
         // The dead target's load stops within seconds, not at the end of its 8 s profile (killed 3 s in).
         List<String> log = Files.readAllLines(dir.resolve("run.log"));
@@ -55,10 +57,10 @@ class FaultIT {
     void targetKilledDuringItsWarmupIsATargetThatExitedNotAnInterruption() throws Exception {
         // Killed 3 s into a warmup of up to 60 s, before any measurement: a sweep's mvc-vt that ran out of heap at 5,000 users read "interrupted".
         LabCli run = runWhileKilling("run", "loomflux-mvc.jar", "mvc.log", "--targets", "mvc", "--scenario", "plaintext", "--warmup", "60s", "--duration", "5s");
-        JsonNode mvc = Results.tree(run.out()).path("results").get(0);
-        assertEquals("failed", mvc.path("status").asText(), mvc.toString());
-        assertTrue(mvc.path("error").asText().startsWith("target exited during the run (code 137: killed by SIGKILL"), mvc.toString());
-        assertTrue(mvc.path("error").asText().contains("Started MvcApplication"), mvc.toString());
+        Result mvc = run.record().results().get(0);
+        assertEquals("failed", mvc.outcome().status(), mvc.toString());
+        assertTrue(mvc.outcome().error().startsWith("target exited during the run (code 137: killed by SIGKILL"), mvc.toString());
+        assertTrue(mvc.outcome().error().contains("Started MvcApplication"), mvc.toString());
         assertTrue(run.out().contains("mvc: exited (code 137"), run.out());
     }
 
@@ -68,24 +70,24 @@ class FaultIT {
         // The --scale 0.1 map-gateway's mvc-vt ran out of heap in its first cell and its other 19 cells went unmeasured.
         LabCli run = runWhileKilling("sweep", "loomflux-mvc.jar", "mvc.log", "--targets", "mvc", "--scenario", "plaintext",
                 "--vary", "users=8,4", "--duration", "8s", "--cell-warmup", "0s");
-        Path dir = resultsDir(run);
-        JsonNode root = Results.tree(dir.resolve("results.json"));
-        JsonNode died = root.path("results").get(0);
-        JsonNode after = root.path("results").get(1);
-        assertEquals(8, died.path("cell").path("users").asInt(), died.toString());
-        assertEquals("failed", died.path("status").asText(), died.toString());
-        assertTrue(died.path("error").asText().startsWith("target exited during the run (code 137: killed by SIGKILL"), died.toString());
-        assertEquals(4, after.path("cell").path("users").asInt(), after.toString());
-        assertEquals("ok", after.path("status").asText(), after.toString());
-        assertTrue(after.path("requests").asLong() > 100, after.toString());
+        Path dir = run.dir();
+        RunRecord root = Results.record(dir);
+        Result died = root.results().get(0);
+        Result after = root.results().get(1);
+        assertEquals(8, died.key().cell().get("users"), died.toString());
+        assertEquals("failed", died.outcome().status(), died.toString());
+        assertTrue(died.outcome().error().startsWith("target exited during the run (code 137: killed by SIGKILL"), died.toString());
+        assertEquals(4, after.key().cell().get("users"), after.toString());
+        assertEquals("ok", after.outcome().status(), after.toString());
+        assertTrue(after.load().requests() > 100, after.toString());
         List<String> log = Files.readAllLines(dir.resolve("run.log"));
         int exited = indexOf(log, "mvc: exited (code 137");
         int fresh = indexOf(log, "mvc: starting a fresh JVM for what is left (plaintext)");
         assertTrue(exited < fresh && fresh < indexOf(log.subList(fresh, log.size()), "mvc: ready in") + fresh, String.join("\n", log));
         assertEquals(2, log.stream().filter(l -> l.contains("mvc: ready in")).count(), String.join("\n", log));
-        for (JsonNode cell : root.path("sweep").path("cells")) {
-            boolean unmeasured = cell.path("unmeasured").toString().contains("mvc");
-            assertEquals(cell.path("at").path("users").asInt() == 8, unmeasured, cell.toString());
+        for (SweepMap.Cell cell : root.sweep().cells()) {
+            boolean unmeasured = cell.unmeasured() != null && cell.unmeasured().contains("mvc");
+            assertEquals(cell.at().get("users") == 8, unmeasured, cell.toString());
         }
         assertEquals(0, ProcessHandle.current().descendants().filter(ProcessHandle::isAlive).count());
     }
@@ -95,14 +97,14 @@ class FaultIT {
     void aDeadStubIsStartedAgainAndVoidsOnlyTheMeasurementItHit() throws Exception {
         LabCli run = runWhileKilling("run", "loomflux-downstream.jar", "mvc-vt.log", "--targets", "mvc-vt,webflux", "--scenario", "gateway",
                 "--delay", "5", "--duration", "8s");
-        Path dir = resultsDir(run);
-        JsonNode root = Results.tree(dir.resolve("results.json"));
-        JsonNode hit = root.path("results").get(0);
-        JsonNode after = root.path("results").get(1);
-        assertEquals("failed", hit.path("status").asText(), hit.toString());
-        assertTrue(hit.path("error").asText().startsWith("the downstream stub died during the warmup or measurement"), hit.toString());
-        assertEquals("ok", after.path("status").asText(), after.toString());
-        assertEquals(0, after.path("errors").path("total").asLong(), after.toString());
+        Path dir = run.dir();
+        RunRecord root = Results.record(dir);
+        Result hit = root.results().get(0);
+        Result after = root.results().get(1);
+        assertEquals("failed", hit.outcome().status(), hit.toString());
+        assertTrue(hit.outcome().error().startsWith("the downstream stub died during the warmup or measurement"), hit.toString());
+        assertEquals("ok", after.outcome().status(), after.toString());
+        assertEquals(0, after.load().errors().total(), after.toString());
         indexOf(Files.readAllLines(dir.resolve("run.log")), "downstream stub exited (code 137: killed by SIGKILL (out of memory killer, or kill -9)); started again on port");
         assertEquals(0, ProcessHandle.current().descendants().filter(ProcessHandle::isAlive).count());
     }
@@ -111,17 +113,17 @@ class FaultIT {
     @Tag("slow") // ./check slow, in CI after ./check
     void aDeadDatabaseIsStartedAgainAndVoidsOnlyTheMeasurementItHit() throws Exception {
         LabCli run = runWhileKilling("run", FaultIT::postmaster, "mvc.log", "--targets", "mvc,webflux", "--scenario", "items", "--duration", "8s");
-        Path dir = resultsDir(run);
-        JsonNode root = Results.tree(dir.resolve("results.json"));
-        assertEquals("completed", root.path("status").asText());
-        JsonNode hit = root.path("results").get(0);
-        JsonNode after = root.path("results").get(1);
-        assertEquals("failed", hit.path("status").asText(), hit.toString());
-        assertTrue(hit.path("error").asText().startsWith("PostgreSQL died during the warmup or measurement and was started again"), hit.toString());
+        Path dir = run.dir();
+        RunRecord root = Results.record(dir);
+        assertEquals("completed", root.status());
+        Result hit = root.results().get(0);
+        Result after = root.results().get(1);
+        assertEquals("failed", hit.outcome().status(), hit.toString());
+        assertTrue(hit.outcome().error().startsWith("PostgreSQL died during the warmup or measurement and was started again"), hit.toString());
         // The next target reads the re-seeded table of the new server as if nothing had happened.
-        assertEquals("ok", after.path("status").asText(), after.toString());
-        assertTrue(after.path("requests").asLong() > 1000, after.toString());
-        assertEquals(0, after.path("errors").path("total").asLong(), after.toString());
+        assertEquals("ok", after.outcome().status(), after.toString());
+        assertTrue(after.load().requests() > 1000, after.toString());
+        assertEquals(0, after.load().errors().total(), after.toString());
         int line = indexOf(Files.readAllLines(dir.resolve("run.log")), "PostgreSQL exited (postmaster pid ");
         assertTrue(Files.readAllLines(dir.resolve("run.log")).get(line).contains("started again on port"));
         assertFalse(run.out().contains("Exception"), run.out());
@@ -140,20 +142,20 @@ class FaultIT {
         LabCli run = LabCli.of("run", "--aot-cache", "--design", "sequential", "--targets", "mvc-vt", "--scenario", "gateway", "--delay", "100", "--profile", "stages",
                 "--stages", "20s:4000,10s:4000", "--heap", "128m", "--warmup", "0s", "--cooldown", "0s", "--no-pin");
         assertEquals(0, run.exitCode(), run.toString());
-        JsonNode r = Results.tree(run.out()).path("results").get(0);
-        assertEquals("failed", r.path("status").asText(), r.toString());
-        String first = r.path("error").asText().lines().findFirst().orElse("");
+        Result r = run.record().results().get(0);
+        assertEquals("failed", r.outcome().status(), r.toString());
+        String first = r.outcome().error().lines().findFirst().orElse("");
         System.out.println("out of heap: " + first);
         assertEquals("out of heap (heap 128m): java.lang.OutOfMemoryError: Java heap space: target exited during the run (code 3)", first.replaceFirst("; last lines:$", ""));
         assertTrue(run.out().contains("mvc-vt: out of heap (heap 128m): java.lang.OutOfMemoryError: Java heap space; exited (code 3); stopping its load"), run.out());
         assertTrue(run.out().contains("FAILED: out of heap (heap 128m)"), run.out());
         // How it ran out stays: the load and its resources per second up to its death, the report's charts and a line.
-        JsonNode series = r.path("series");
+        List<Result.PerSecond> series = r.telemetry().series();
         assertTrue(series.size() >= 1, r.toString());
-        JsonNode last = series.get(series.size() - 1);
-        assertTrue(last.path("users").asInt() > 100 && last.path("rss_mb").asDouble() > 64 && last.path("threads").asInt() > 10, last.toString());
-        String report = Files.readString(resultsDir(run).resolve("report.md"));
-        assertTrue(report.contains("It died " + (last.path("t").asInt() + 1) + " s after its first request, at "), report);
+        Result.PerSecond last = series.get(series.size() - 1);
+        assertTrue(last.users() > 100 && last.rssMb() > 64 && last.threads() > 10, last.toString());
+        String report = Files.readString(run.dir().resolve("report.md"));
+        assertTrue(report.contains("It died " + (last.t() + 1) + " s after its first request, at "), report);
         assertEquals(0, ProcessHandle.current().descendants().filter(ProcessHandle::isAlive).count());
     }
 
@@ -175,12 +177,12 @@ class FaultIT {
                 "cooldown: 0s", ""));
         LabCli run = LabCli.of("run", yaml.toString(), "--no-pin");
         assertEquals(0, run.exitCode(), run.toString());
-        JsonNode root = Results.tree(run.out());
-        JsonNode never = root.path("results").get(0);
-        assertEquals("failed", never.path("status").asText(), never.toString());
-        assertTrue(never.path("error").asText().startsWith("never-ready not ready after 3 s at http://127.0.0.1:"), never.toString());
+        RunRecord root = run.record();
+        Result never = root.results().get(0);
+        assertEquals("failed", never.outcome().status(), never.toString());
+        assertTrue(never.outcome().error().startsWith("never-ready not ready after 3 s at http://127.0.0.1:"), never.toString());
         assertTrue(run.out().contains("never-ready: did not start: never-ready not ready after 3 s"), run.out());
-        assertEquals("ok", root.path("results").get(1).path("status").asText(), root.path("results").get(1).toString());
+        assertEquals("ok", root.results().get(1).outcome().status(), root.results().get(1).toString());
         assertEquals(0, ProcessHandle.current().descendants().filter(ProcessHandle::isAlive).count(), "the sleep is stopped");
     }
 
@@ -228,10 +230,6 @@ class FaultIT {
         return run;
     }
 
-    private static Path resultsDir(LabCli run) {
-        return Results.file(run.out()).getParent();
-    }
-
     /** Waits until the target whose log is named has started and served load for a few seconds, then SIGKILLs the victim. */
     private static long killUnderLoad(Supplier<Optional<ProcessHandle>> victim, String targetLog) {
         long deadline = System.currentTimeMillis() + 120_000;
@@ -258,11 +256,7 @@ class FaultIT {
     }
 
     private static Path newestRun() throws java.io.IOException {
-        try (var runs = Files.list(Path.of(System.getProperty("loomflux.home"), "results"))) {
-            // Run ids only: results/ also holds calibrate's logs and ./lab agent's, whose names sort after any run id.
-            return runs.filter(Files::isDirectory).filter(p -> p.getFileName().toString().matches("\\d{8}-\\d{6}-.*"))
-                    .max(Path::compareTo).orElseThrow(() -> new java.io.IOException("no run yet"));
-        }
+        return Results.runDirs().stream().max(Path::compareTo).orElseThrow(() -> new java.io.IOException("no run yet"));
     }
 
     /** Spring Boot's "Started ..." line in a target's log, in the newest run directory. */

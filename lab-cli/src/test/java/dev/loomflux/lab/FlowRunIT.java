@@ -3,8 +3,13 @@ package dev.loomflux.lab;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import com.fasterxml.jackson.databind.JsonNode;
+import dev.loomflux.lab.result.BlockRecord;
+import dev.loomflux.lab.result.FlowResult;
+import dev.loomflux.lab.result.PairComparison;
+import dev.loomflux.lab.result.Result;
 import dev.loomflux.lab.result.Results;
+import dev.loomflux.lab.result.RunRecord;
+import dev.loomflux.lab.result.StepResult;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -34,15 +39,15 @@ class FlowRunIT {
         LabCli run = LabCli.of("run", "--aot-cache", "--targets", "mvc,webflux", "--scenario", "crud", "--users", "8", "--rounds", "6", "--block", "1s",
                 "--lead-in-rounds", "0", "--sets", "1", "--warmup", "10s", "--cooldown", "0s", "--no-pin");
         assertEquals(0, run.exitCode(), run.toString());
-        Path file = Results.file(run.out());
-        JsonNode root = Results.tree(file);
+        Path dir = run.dir();
+        RunRecord root = Results.record(dir);
 
         Map<String, Set<String>> metrics = new HashMap<>();
-        for (JsonNode c : root.path("comparisons")) {
-            String where = c.path("scenario").asText() + (c.has("step") ? "/" + c.path("step").asText() : "");
-            metrics.computeIfAbsent(where, k -> new TreeSet<>()).add(c.path("metric").asText());
-            assertEquals("crud", c.path("flow").asText(), c.toString());
-            assertEquals(Set.of("mvc", "webflux"), Set.of(c.path("a").asText(), c.path("b").asText()), c.toString());
+        for (PairComparison c : root.comparisons()) {
+            String where = c.scenario() + (c.step() != null ? "/" + c.step() : "");
+            metrics.computeIfAbsent(where, k -> new TreeSet<>()).add(c.metric());
+            assertEquals("crud", c.flow(), c.toString());
+            assertEquals(Set.of("mvc", "webflux"), Set.of(c.a(), c.b()), c.toString());
         }
         assertEquals(Set.of("throughput", "p50", "p99", "cpu-per-request"), metrics.get("crud"), "the flow: " + metrics);
         for (String step : STEPS) {
@@ -51,51 +56,46 @@ class FlowRunIT {
         assertTrue(run.out().contains("paired crud/create: "), run.out());
         assertTrue(run.out().contains(" POST /items "), "a step is named by its request: " + run.out());
 
-        assertEquals(12, root.path("blocks").size(), "6 rounds x 2 targets, none of them lead-in");
-        for (JsonNode b : root.path("blocks")) {
-            assertEquals(STEPS, names(b.path("flows").get(0).path("steps"), "step"), b.toString());
+        assertEquals(12, root.blocks().size(), "6 rounds x 2 targets, none of them lead-in");
+        for (BlockRecord b : root.blocks()) {
+            assertEquals(STEPS, b.flows().get(0).steps().stream().map(BlockRecord.StepFigures::step).toList(), b.toString());
         }
 
-        String report = Files.readString(file.resolveSibling("report.md"));
+        String report = Files.readString(dir.resolve("report.md"));
         assertTrue(report.contains("| crud/create (POST /items): mvc / webflux |"), "the matrix has the steps: " + report);
         assertTrue(report.contains("**Flow crud: whole iterations"), report);
         assertTrue(report.contains("- Table item: each target wrote into its own copy, 10,000 rows when reset before its load"), report);
 
-        for (JsonNode r : root.path("results")) {
-            assertEquals("ok", r.path("status").asText(), r.toString());
-            JsonNode crud = r.path("flows").get(0);
-            assertEquals(STEPS, names(crud.path("steps"), "step"), r.toString());
-            assertTrue(Files.isRegularFile(file.resolveSibling(crud.path("hlog").asText())), crud.toString());
+        for (Result r : root.results()) {
+            assertEquals("ok", r.outcome().status(), r.toString());
+            FlowResult crud = r.load().flows().get(0);
+            assertEquals(STEPS, crud.steps().stream().map(StepResult::step).toList(), r.toString());
+            assertTrue(Files.isRegularFile(dir.resolve(crud.hlog())), crud.toString());
             long failures = 0;
             Map<String, Long> succeeded = new HashMap<>();
-            for (JsonNode s : crud.path("steps")) {
-                assertTrue(Files.isRegularFile(file.resolveSibling(s.path("hlog").asText())), s.toString());
-                JsonNode e = s.path("errors");
+            for (StepResult s : crud.steps()) {
+                assertTrue(Files.isRegularFile(dir.resolve(s.hlog())), s.toString());
+                Result.ErrorCounts e = s.errors();
                 // A write whose answer never came may or may not be in the table: the exact count needs every one answered.
-                assertEquals(0, e.path("connect").asLong() + e.path("timeout").asLong() + e.path("other").asLong(), s.toString());
-                failures += e.path("total").asLong();
+                assertEquals(0, e.connect() + e.timeout() + e.other(), s.toString());
+                failures += e.total();
                 // A create answered 201 is a row, its id read or not; a 4xx, a 5xx or another status wrote nothing.
-                succeeded.put(s.path("step").asText(), s.path("responses").asLong() - e.path("4xx").asLong() - e.path("5xx").asLong()
-                        - e.path("unexpected").asLong());
+                succeeded.put(s.step(), s.responses() - e.status4xx() - e.status5xx() - e.unexpected());
             }
-            assertEquals(failures, r.path("errors").path("total").asLong(), "the result's errors are its steps' failures: " + r.path("errors"));
+            assertEquals(failures, r.load().errors().total(), "the result's errors are its steps' failures: " + r.load().errors());
             assertTrue(succeeded.get("create") > 100, succeeded.toString());
-            JsonNode rows = r.path("data_rows");
-            assertEquals(10_000, rows.path("at_reset").asLong(), r.toString());
+            Result.DataRows rows = r.load().dataRows();
+            assertEquals(10_000, rows.atReset(), r.toString());
             // The blocks count a step by when it was sent, so an iteration cut by a block's edge has its create in one block and
             // its delete in the next round's: the measured counts differ by the iterations in flight at the edges, at most one
             // per user at each of the 6 blocks' two edges. The exact count over writes is WritesIT's; here every iteration
             // deletes what it created, so the copy ends with its seeded rows and, at most, one row per user whose iteration
             // the load's end cut after its create.
-            assertTrue(Math.abs(succeeded.get("create") - succeeded.get("delete")) <= 8 * 2 * 6, r.path("target").asText() + ": " + succeeded);
-            assertTrue(rows.path("after").asLong() >= 10_000 && rows.path("after").asLong() <= 10_000 + 8,
-                    r.path("target").asText() + ": the rows in its copy are the seeded ones, but for iterations the load's end cut: "
+            assertTrue(Math.abs(succeeded.get("create") - succeeded.get("delete")) <= 8 * 2 * 6, r.target() + ": " + succeeded);
+            assertTrue(rows.after() >= 10_000 && rows.after() <= 10_000 + 8,
+                    r.target() + ": the rows in its copy are the seeded ones, but for iterations the load's end cut: "
                             + succeeded + ", " + rows);
         }
-    }
-
-    private static List<String> names(JsonNode list, String field) {
-        return java.util.stream.StreamSupport.stream(list.spliterator(), false).map(n -> n.path(field).asText()).toList();
     }
 
     /**
@@ -110,15 +110,15 @@ class FlowRunIT {
         LabCli run = LabCli.of("run", "--aot-cache", "--targets", "mvc,mvc2", "--define", "mvc2=mvc", "--scenario", "crud", "--users", "8",
                 "--rounds", "8", "--block", "1s", "--sets", "2", "--warmup", "60s", "--cooldown", "0s", "--no-pin");
         assertEquals(0, run.exitCode(), run.toString());
-        JsonNode root = Results.tree(run.out());
-        for (JsonNode b : root.path("blocks")) {
-            assertTrue(b.path("jit_ms").asDouble(-1) >= 0, "every block has its JVM's JIT time: " + b);
+        RunRecord root = run.record();
+        for (BlockRecord b : root.blocks()) {
+            assertTrue(b.jitMs() != null && b.jitMs() >= 0, "every block has its JVM's JIT time: " + b);
         }
-        JsonNode comparisons = root.path("comparisons");
+        List<PairComparison> comparisons = root.comparisons();
         // the flow on four metrics, each of its four steps on three
         assertEquals(4 + 4 * 3, comparisons.size(), comparisons.toString());
-        for (JsonNode c : comparisons) {
-            String outcome = c.path("outcome").asText();
+        for (PairComparison c : comparisons) {
+            String outcome = c.outcome();
             assertTrue(outcome.equals("equivalent") || outcome.equals("undecided"), "A/A gave a winner: " + c);
         }
     }

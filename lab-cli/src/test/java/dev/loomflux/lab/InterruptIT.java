@@ -4,27 +4,26 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import com.fasterxml.jackson.databind.JsonNode;
+import dev.loomflux.lab.result.Result;
 import dev.loomflux.lab.result.Results;
+import dev.loomflux.lab.result.RunRecord;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.api.io.TempDir;
 
 /** Ctrl-C (and SIGTERM) on a real ./lab process (the built jar, as ./lab runs it): SIGINT cannot be sent to the test's own JVM. */
 class InterruptIT {
-    private static final Pattern KEPT = Pattern.compile("interrupted: (\\d+) finished result\\(s\\) kept in (\\S+results\\.json)");
-
     /** SIGINT is Ctrl-C; SIGTERM is how a CI runner or a container stop ends the lab: the same cleanup, exit 128 + signal. */
     @ParameterizedTest
     @CsvSource({"INT, 130", "TERM, 143"})
     void aStopSignalEndsTheRunWithinSecondsKeepsFinishedResultsAndLeavesNoProcess(String signal, int exitCode, @TempDir Path tmp) throws Exception {
         Path console = tmp.resolve("console.txt");
+        Set<Path> before = Results.runDirs();
         // A terminal's Ctrl-C reaches a process whose SIGINT is at its default. A test run from a background job (CI,
         // nohup ... &) inherits SIGINT ignored, and the JVM keeps it ignored; perl puts it back to default before the exec.
         Process lab = LabProcess.start(console, "run", "--aot-cache", "--design", "sequential", "--targets", "mvc-vt", "--scenario", "plaintext,json", "--profile", "fixed",
@@ -47,15 +46,14 @@ class InterruptIT {
             assertEquals(List.of(), children.stream().filter(ProcessHandle::isAlive).map(ProcessHandle::info).toList(), "left behind");
             // The memory limit's cgroup (named after the lab's pid) is gone too.
             assertEquals(List.of(), groupsOf(lab.pid()), "cgroups left behind");
-            Matcher kept = KEPT.matcher(out);
-            assertTrue(kept.find(), "stopped in " + seconds + " s\n" + out);
-            assertEquals("1", kept.group(1), out);
-            JsonNode root = Results.tree(Path.of(kept.group(2)));
-            assertEquals("interrupted", root.path("status").asText());
-            JsonNode first = root.path("results").get(0);
-            assertEquals("mvc-vt plaintext", first.path("target").asText() + " " + first.path("scenario").asText());
-            assertEquals("ok", first.path("status").asText(), first.toString());
-            assertTrue(first.path("requests").asLong() > 100, first.toString());
+            Path dir = Results.one(Results.madeSince(before), out);
+            assertTrue(out.contains("interrupted: 1 finished result(s) kept in " + dir.resolve("results.json")), "stopped in " + seconds + " s\n" + out);
+            RunRecord root = Results.record(dir);
+            assertEquals("interrupted", root.status());
+            Result first = root.results().get(0);
+            assertEquals("mvc-vt plaintext", first.target() + " " + first.scenario());
+            assertEquals("ok", first.outcome().status(), first.toString());
+            assertTrue(first.load().requests() > 100, first.toString());
         } finally {
             lab.descendants().forEach(ProcessHandle::destroyForcibly);
             lab.destroyForcibly();
@@ -71,6 +69,7 @@ class InterruptIT {
     @CsvSource({"false", "true"})
     void aSigkilledLabLeavesNoProcessOfItsRunAndIsFoundAbandoned(boolean guardKilledToo, @TempDir Path tmp) throws Exception {
         Path console = tmp.resolve("console.txt");
+        Set<Path> before = Results.runDirs();
         Process lab = LabProcess.start(console, "run", "--aot-cache", "--design", "sequential", "--targets", "mvc,webflux", "--scenario", "items", "--profile", "fixed",
                 "--users", "20", "--duration", "20s", "--warmup", "0s", "--cooldown", "0s", "--name", "killed-it", "--no-pin");
         Path dir;
@@ -79,9 +78,7 @@ class InterruptIT {
         try {
             LabProcess.awaitLine(console, "mvc items-page0-size20: measuring", 120);
             Thread.sleep(2_000);
-            Matcher run = Pattern.compile("run (\\S+): ").matcher(Files.readString(console));
-            assertTrue(run.find(), Files.readString(console));
-            dir = Path.of(System.getProperty("loomflux.home"), "results", run.group(1));
+            dir = Results.one(Results.madeSince(before), Files.readString(console));
             postmaster = ProcessHandle.of(Long.parseLong(Files.readAllLines(dir.resolve("postgres/data/postmaster.pid")).get(0).trim())).orElseThrow();
             started = new java.util.ArrayList<>(lab.descendants().toList());
             started.add(postmaster);
@@ -103,7 +100,7 @@ class InterruptIT {
             lab.destroyForcibly();
         }
         String out = Files.readString(console);
-        assertEquals("running", Results.tree(dir.resolve("results.json")).path("status").asText(), out);
+        assertEquals("running", Results.record(dir).status(), out);
         List<ProcessHandle> left = started.stream().filter(ProcessHandle::isAlive).toList();
         LabCli next;
         if (guardKilledToo) {
@@ -127,7 +124,7 @@ class InterruptIT {
         }
         assertTrue(next.out().contains("run " + dir.getFileName() + " (lab pid " + lab.pid() + ") died without finishing: "), next.toString());
         assertTrue(next.out().contains("its results.json is marked abandoned"), next.toString());
-        assertEquals("abandoned", Results.tree(dir.resolve("results.json")).path("status").asText());
+        assertEquals("abandoned", Results.record(dir).status());
         assertEquals(List.of(), started.stream().filter(ProcessHandle::isAlive).map(ProcessHandle::info).toList());
         assertFalse(Files.exists(dir.resolve("postgres/data")), "the dead server's data is removed");
         // Found once: the next look finds nothing.

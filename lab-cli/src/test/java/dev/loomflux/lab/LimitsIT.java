@@ -4,9 +4,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import dev.loomflux.lab.limits.Cgroup;
-import dev.loomflux.lab.result.Results;
+import dev.loomflux.lab.result.LimitsReport;
+import dev.loomflux.lab.result.PhaseStats;
+import dev.loomflux.lab.result.Result;
+import dev.loomflux.lab.result.RunRecord;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -15,35 +17,35 @@ class LimitsIT {
     @Test
     void halfACpuIsThrottledToHalfACpuAndTheJvmSeesOneProcessor() throws Exception {
         assumeTrue(Cgroup.unsupported().isEmpty(), () -> "cgroups: " + Cgroup.unsupported().orElse(""));
-        JsonNode half = result(LabCli.of("run", "--aot-cache", "--design", "sequential", "--targets", "webflux", "--scenario", "cpu", "--profile", "fixed", "--users", "4",
+        Result half = result(LabCli.of("run", "--aot-cache", "--design", "sequential", "--targets", "webflux", "--scenario", "cpu", "--profile", "fixed", "--users", "4",
                 "--duration", "8s", "--warmup", "4s", "--cooldown", "0s", "--cpus", "0.5"));
-        JsonNode limits = half.path("limits");
-        System.out.println("cpu work at 0.5 CPU: " + half.path("throughput_rps") + " rps; limits " + limits);
-        assertEquals(0.5, limits.path("cpus").asDouble());
+        LimitsReport limits = half.checks().limits();
+        System.out.println("cpu work at 0.5 CPU: " + half.load().throughputRps() + " rps; limits " + limits);
+        assertEquals(0.5, limits.cpus());
         // Busy on CPU work, the target uses its whole quota, by the kernel's accounting, and no more.
-        assertTrue(limits.path("throttled_pct").asDouble() > 50, limits.toString());
-        assertTrue(limits.path("cpu_pct").asDouble() > 35 && limits.path("cpu_pct").asDouble() < 56, limits.toString());
-        assertEquals(1, half.path("target_config").path("jvm").path("available_processors").asInt(), half.path("target_config").toString());
+        assertTrue(limits.throttledPct() > 50, limits.toString());
+        assertTrue(limits.cpuPct() > 35 && limits.cpuPct() < 56, limits.toString());
+        assertEquals(1, half.visit().targetConfig().jvm().availableProcessors(), half.visit().targetConfig().toString());
         // The same accounting second by second, and per phase.
         int seconds = 0;
         double throttled = 0;
-        for (JsonNode row : half.path("series")) {
-            if (row.path("throttled_pct").isNumber()) {
+        for (Result.PerSecond row : half.telemetry().series()) {
+            if (row.throttledPct() != null) {
                 seconds++;
-                throttled += row.path("throttled_pct").asDouble();
-                assertTrue(row.path("cgroup_cpu_pct").asDouble() < 70, row.toString());
-                assertTrue(row.path("cgroup_memory_mb").asDouble() > 50, row.toString());
+                throttled += row.throttledPct();
+                assertTrue(row.cgroupCpuPct() < 70, row.toString());
+                assertTrue(row.cgroupMemoryMb() > 50, row.toString());
             }
         }
-        assertTrue(seconds >= 6, "throttled_pct in " + seconds + " of " + half.path("series").size() + " seconds");
+        assertTrue(seconds >= 6, "throttled_pct in " + seconds + " of " + half.telemetry().series().size() + " seconds");
         assertTrue(throttled / seconds > 50, "mean throttled_pct per second " + throttled / seconds);
-        JsonNode measured = null;
-        for (JsonNode p : half.path("phases")) {
-            if (p.path("name").asText().equals("steady")) { // the fixed profile's measured phase
+        PhaseStats measured = null;
+        for (PhaseStats p : half.telemetry().phases()) {
+            if (p.name().equals("steady")) { // the fixed profile's measured phase
                 measured = p;
             }
         }
-        assertTrue(measured != null && measured.path("limits").path("throttled_pct").asDouble() > 50, half.path("phases").toString());
+        assertTrue(measured != null && measured.limits().throttledPct() > 50, half.telemetry().phases().toString());
         assertEquals(List.of(), Cgroup.ofThisLab());
     }
 
@@ -52,21 +54,21 @@ class LimitsIT {
         assumeTrue(Cgroup.unsupported().isEmpty(), () -> "cgroups: " + Cgroup.unsupported().orElse(""));
         LabCli run = LabCli.of("run", "--design", "sequential", "--targets", "mvc", "--scenario", "plaintext", "--profile", "fixed", "--users", "4",
                 "--duration", "3s", "--warmup", "0s", "--cooldown", "0s", "--heap", "32m", "--memory", "48m"); // a limit under the heap is refused (BadInputTest)
-        JsonNode r = resultsOf(run).path("results").get(0);
-        assertEquals("failed", r.path("status").asText(), r.toString());
-        assertTrue(r.path("error").asText().startsWith("mvc was killed by its memory limit of 48 MB while starting (the kernel's OOM killer)"),
-                r.path("error").asText());
+        Result r = resultsOf(run).results().get(0);
+        assertEquals("failed", r.outcome().status(), r.toString());
+        assertTrue(r.outcome().error().startsWith("mvc was killed by its memory limit of 48 MB while starting (the kernel's OOM killer)"),
+                r.outcome().error());
         assertEquals(List.of(), Cgroup.ofThisLab());
     }
 
-    private static JsonNode result(LabCli run) throws Exception {
-        JsonNode r = resultsOf(run).path("results").get(0);
-        assertEquals("ok", r.path("status").asText(), r.toString());
+    private static Result result(LabCli run) throws Exception {
+        Result r = resultsOf(run).results().get(0);
+        assertEquals("ok", r.outcome().status(), r.toString());
         return r;
     }
 
-    private static JsonNode resultsOf(LabCli run) throws Exception {
+    private static RunRecord resultsOf(LabCli run) throws Exception {
         assertEquals(0, run.exitCode(), run.toString());
-        return Results.tree(run.out());
+        return run.record();
     }
 }

@@ -4,17 +4,21 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import dev.loomflux.lab.experiment.Design;
 import dev.loomflux.lab.profile.Category;
+import dev.loomflux.lab.result.BlockRecord;
 import dev.loomflux.lab.result.Metric;
+import dev.loomflux.lab.result.PairComparison;
 import dev.loomflux.lab.result.Result;
 import dev.loomflux.lab.result.Results;
+import dev.loomflux.lab.result.RoundsStop;
 import dev.loomflux.lab.result.RunRecord;
+import dev.loomflux.lab.result.SweepMap;
 import dev.loomflux.lab.result.ThreadUse;
 import dev.loomflux.lab.verdict.CategoryDifferences;
 import java.io.IOException;
 import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
 import java.util.HashSet;
@@ -36,42 +40,42 @@ class PairedIT {
         LabCli run = LabCli.of("run", "--aot-cache", "--targets", "mvc,mvc2", "--define", "mvc2=mvc", "--scenario", "plaintext", "--users", "16",
                 "--rounds", "12", "--block", "1s", "--lead-in", "1s", "--sets", "2", "--warmup", "30s", "--cooldown", "0s", "--no-pin");
         assertEquals(0, run.exitCode(), run.toString());
-        JsonNode root = Results.tree(run.out());
-        assertEquals(RunRecord.SCHEMA, root.path("schema").asInt());
-        assertEquals("paired", root.path("experiment").path("design").path("kind").asText());
-        assertEquals(1.0, root.path("experiment").path("design").path("lead_in_s").asDouble());
+        Path dir = run.dir();
+        RunRecord record = Results.record(dir);
+        assertEquals(RunRecord.SCHEMA, record.schema());
+        assertEquals("paired", record.experiment().design().kind());
+        assertEquals(1.0, record.experiment().design().leadInS());
         // The guard of the default design runs the default: its lead-in rounds, and rounds that stop at a look (10 or 12).
-        assertEquals(Design.LEAD_IN, root.path("experiment").path("design").path("lead_in_rounds").asInt());
-        JsonNode stop = root.path("stops").get(0);
-        int taken = stop.path("rounds").asInt();
+        assertEquals(Design.LEAD_IN, record.experiment().design().leadInRounds());
+        RoundsStop stop = record.stops().get(0);
+        int taken = stop.rounds();
         assertTrue(taken == 10 || taken == 12, "a look at 10, then the cap: " + stop);
-        assertTrue(stop.path("level").asDouble() > 0 && stop.path("level").asDouble() < 0.05, stop.toString());
-        JsonNode comparisons = root.path("comparisons");
+        assertTrue(stop.level() > 0 && stop.level() < 0.05, stop.toString());
+        List<PairComparison> comparisons = record.comparisons();
         assertEquals(4, comparisons.size(), comparisons.toString());
-        for (JsonNode c : comparisons) {
-            String outcome = c.path("outcome").asText();
+        for (PairComparison c : comparisons) {
+            String outcome = c.outcome();
             assertTrue(outcome.equals("equivalent") || outcome.equals("undecided"), "A/A gave a winner: " + c);
             // A round the load side paced is left out (Comparisons.paced): on a busy host, one of 8 once was.
-            assertTrue(c.path("rounds").asInt() >= taken - 3 && c.path("rounds").asInt() <= taken, "the two sets' blocks of a round are one round: " + c);
-            assertEquals(stop.path("level").asDouble(), c.path("level").asDouble(), 1e-9, "at the last look's level: " + c);
-            assertTrue(c.path("ci").get(0).asDouble() <= c.path("ratio").asDouble() && c.path("ratio").asDouble() <= c.path("ci").get(1).asDouble(), c.toString());
+            assertTrue(c.rounds() >= taken - 3 && c.rounds() <= taken, "the two sets' blocks of a round are one round: " + c);
+            assertEquals(stop.level(), c.level(), 1e-9, "at the last look's level: " + c);
+            assertTrue(c.ci().get(0) <= c.ratio() && c.ratio() <= c.ci().get(1), c.toString());
         }
-        JsonNode blocks = root.path("blocks");
+        List<BlockRecord> blocks = record.blocks();
         assertEquals(4 * taken, blocks.size(), "the rounds taken x 2 targets x 2 sets, the lead-in rounds left out");
         Set<String> firsts = new HashSet<>();
         for (int r = 0; r < taken; r++) {
             Set<String> inRound = new HashSet<>();
             for (int i = 0; i < 4; i++) {
-                JsonNode b = blocks.get(4 * r + i);
-                assertEquals(r + 1, b.path("round").asInt(), b.toString());
-                inRound.add(b.path("target").asText() + "#" + b.path("set").asInt());
+                BlockRecord b = blocks.get(4 * r + i);
+                assertEquals(r + 1, b.round(), b.toString());
+                inRound.add(b.target() + "#" + b.set());
             }
             assertEquals(Set.of("mvc#1", "mvc#2", "mvc2#1", "mvc2#2"), inRound, "every JVM of every set once per round");
-            firsts.add(blocks.get(4 * r).path("target").asText() + "#" + blocks.get(4 * r).path("set").asInt());
+            firsts.add(blocks.get(4 * r).target() + "#" + blocks.get(4 * r).set());
         }
         assertTrue(firsts.size() >= 2, "the order changes from round to round: " + firsts);
         // Nor does any CPU profile category differ beyond its interval and margin, each block's samples per category counted.
-        RunRecord record = RunRecord.read(Results.file(run.out()));
         assertTrue(record.blocks().stream().allMatch(b -> b.categories() != null && b.categories().values().stream().mapToLong(Long::longValue).sum() > 0),
                 "every block has its samples per category");
         List<CategoryDifferences.Difference> categories = CategoryDifferences.of(record.blocks(), "mvc", "mvc2");
@@ -88,24 +92,24 @@ class PairedIT {
             assertEquals(Metric.CPU_PER_REQUEST.read(r) * 1000, us, 0.15 * us, r.target() + ": " + threads);
             assertTrue(threads.stream().anyMatch(t -> t.role().startsWith("http-nio-") && t.waitUsPerSlice() != null), "Tomcat's threads: " + threads);
         }
-        for (JsonNode b : blocks) {
-            assertEquals(b.path("requests").asLong(), b.path("responses").asLong(), "nothing sent in a block is lost: " + b);
+        for (BlockRecord b : blocks) {
+            assertEquals(b.requests(), b.responses(), "nothing sent in a block is lost: " + b);
             // Little's law per block: never more users in a request than there are (that would be miscounting), and at
             // plaintext's ~1 ms at least the 90% the lab holds a block to. The rest is the driver's own 20-50 us between
             // a response and the next request, outside every latency: 15.2 of 16 here, unpinned (RoundsIT: 20 ms, within 2%).
-            double busy = b.path("in_flight").asDouble();
+            double busy = b.inFlight();
             assertTrue(busy <= 16 * 1.01 && busy >= 16 * 0.9, "throughput x mean latency = " + busy + " of 16 users: " + b);
-            assertTrue(b.path("cpu_ms_per_request").asDouble() > 0, b.toString());
+            assertTrue(b.cpuMsPerRequest() > 0, b.toString());
         }
-        assertEquals(4, root.path("results").size(), "one result per target per set");
-        for (JsonNode r : root.path("results")) {
-            assertEquals("ok", r.path("status").asText(), r.toString());
-            assertEquals(taken, r.path("duration_s").asDouble(), 0.5, "a block of 1 s per round taken, without their lead-ins");
+        assertEquals(4, record.results().size(), "one result per target per set");
+        for (Result r : record.results()) {
+            assertEquals("ok", r.outcome().status(), r.toString());
+            assertEquals(taken, r.load().durationS(), 0.5, "a block of 1 s per round taken, without their lead-ins");
         }
         assertTrue(run.out().contains("paired plaintext: "), run.out());
         assertFalse(run.out().contains(" ahead of "), run.out());
         // The report opens with the answer: the matrix of pairs x metrics is its first table, and no repeats table follows.
-        String md = Files.readString(Results.file(run.out()).resolveSibling("report.md"));
+        String md = Files.readString(dir.resolve("report.md"));
         List<String> lines = md.lines().filter(l -> !l.isBlank()).toList();
         assertTrue(lines.get(0).startsWith("# loomflux report: ") && lines.get(2).startsWith("| a / b | Throughput") && lines.get(4).startsWith("| mvc / mvc2 | "),
                 md);
@@ -128,32 +132,32 @@ class PairedIT {
                 "--scenario", "gateway", "--delay", "50", "--vary", "users=40,5", "--rounds", "6", "--lead-in-rounds", "10", "--block", "1s", "--warmup", "40s",
                 "--cell-warmup", "5s", "--no-pin");
         assertEquals(0, run.exitCode(), run.toString());
-        JsonNode root = Results.tree(run.out());
+        RunRecord root = run.record();
         Set<String> cells = new HashSet<>();
-        for (JsonNode c : root.path("comparisons")) {
-            if (!c.path("metric").asText().equals("throughput")) {
+        for (PairComparison c : root.comparisons()) {
+            if (!c.metric().equals("throughput")) {
                 continue;
             }
-            int users = c.path("cell").path("users").asInt();
-            cells.add(c.path("cell").toString());
-            double mvcOverTen = c.path("a").asText().equals("mvc") ? c.path("ratio").asDouble() : 1 / c.path("ratio").asDouble();
+            int users = c.cell().get("users");
+            cells.add(c.cell().toString());
+            double mvcOverTen = c.a().equals("mvc") ? c.ratio() : 1 / c.ratio();
             if (users == 40) {
                 assertEquals(4.0, mvcOverTen, 0.6, "40 users: 800 against 200 requests/s: " + c);
-                assertEquals(c.path("a").asText().equals("mvc") ? "a" : "b", c.path("outcome").asText(), c.toString());
+                assertEquals(c.a().equals("mvc") ? "a" : "b", c.outcome(), c.toString());
             } else {
                 // 1 s blocks count 19 or 20 requests per user: a ratio of 20/19 is counting, which the interval covers
                 assertEquals(1.0, mvcOverTen, 0.06, "5 users: both ~95 requests/s: " + c);
-                assertFalse(c.path("outcome").asText().matches("a|b"), "no winner below the cap: " + c);
+                assertFalse(c.outcome().matches("a|b"), "no winner below the cap: " + c);
             }
         }
         assertEquals(2, cells.size(), "a throughput comparison per cell: " + cells);
-        JsonNode map = root.path("sweep");
-        for (JsonNode cell : map.path("cells")) {
-            for (JsonNode w : cell.path("winners")) {
-                if (w.path("metric").asText().equals("throughput_rps")) {
-                    boolean capped = cell.path("at").path("users").asInt() == 40;
-                    assertEquals(capped, w.path("verdict").asText().equals("clear"), cell.toString());
-                    assertTrue(!capped || w.path("leader").asText().equals("mvc"), cell.toString());
+        SweepMap map = root.sweep();
+        for (SweepMap.Cell cell : map.cells()) {
+            for (SweepMap.Winner w : cell.winners()) {
+                if (w.metric().equals("throughput_rps")) {
+                    boolean capped = cell.at().get("users") == 40;
+                    assertEquals(capped, w.verdict().equals("clear"), cell.toString());
+                    assertTrue(!capped || w.leader().equals("mvc"), cell.toString());
                 }
             }
         }
@@ -183,17 +187,17 @@ class PairedIT {
     /** @param inFlightDelta how far from 100 users the time in flight may read: what the send times' resolution allows */
     private static void assertLittlesLaw(LabCli run, double expectedRps, double inFlightDelta) throws IOException {
         assertEquals(0, run.exitCode(), run.toString());
-        JsonNode r = Results.tree(run.out()).path("results").get(0);
-        double rps = r.path("throughput_rps").asDouble();
+        Result r = run.record().results().get(0);
+        double rps = r.load().throughputRps();
         // Time in flight inside the window: 100.1 for the chain, whose throughput x the mean latency of the requests
         // sent in the window read 93.7-99.6 (its latencies spread over 0.4-9 s, and the stragglers at the window's two
         // edges differ from run to run). A straggler lost, or time a user spends outside a request, shows here.
-        assertEquals(100, r.path("in_flight").asDouble(), inFlightDelta, r.toString());
+        assertEquals(100, r.load().inFlight(), inFlightDelta, r.toString());
         // The server's rate is shared with the requests the driver gave up on after 10 s: Tomcat still served them. With
         // 10 threads some connections wait 9-10 s (p90 7.7-9.7 s in nine runs), so 0-66 of ~730 timed out; 66 took the
         // responses to 22.6/s, and the 2.2/s that timed out make up the rest of the 24.4.
-        double timedOut = r.path("errors").path("timeout").asDouble() / r.path("duration_s").asDouble();
+        double timedOut = r.load().errors().timeout() / r.load().durationS();
         assertEquals(expectedRps, rps + timedOut, expectedRps * 0.03, r.toString());
-        assertEquals(r.path("requests").asLong(), r.path("responses").asLong() + r.path("errors").path("total").asLong(), r.toString());
+        assertEquals(r.load().requests(), r.load().responses() + r.load().errors().total(), r.toString());
     }
 }

@@ -3,11 +3,12 @@ package dev.loomflux.lab;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import dev.loomflux.lab.experiment.Experiment;
 import dev.loomflux.lab.experiment.ExperimentReader;
-import dev.loomflux.lab.result.Results;
+import dev.loomflux.lab.result.Result;
+import dev.loomflux.lab.result.RunRecord;
 import java.io.IOException;
+import java.util.List;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
@@ -38,18 +39,18 @@ class PresetRunIT {
         // A smoke test: steady state is tested elsewhere, so warmup stays short.
         LabCli run = LabCli.of("run", preset, "--aot-cache", "--scale", "0.1", "--warmup", "5s", "--no-pin");
         assertEquals(0, run.exitCode(), run.toString());
-        JsonNode root = Results.tree(run.out());
-        assertEquals("completed", root.path("status").asText());
-        JsonNode results = root.path("results");
+        RunRecord root = run.record();
+        assertEquals("completed", root.status());
+        List<Result> results = root.results();
         assertEquals(e.targets().size() * e.scenarios().size(), results.size(), results.toString());
-        for (JsonNode r : results) {
-            String where = preset + " " + r.path("target").asText() + " " + r.path("scenario").asText();
-            assertEquals("ok", r.path("status").asText(), where + ": " + r.path("error").asText());
-            assertTrue(r.path("responses").asLong() > 0, where);
-            assertTrue(r.path("series").size() > 0, where);
+        for (Result r : results) {
+            String where = preset + " " + r.target() + " " + r.scenario();
+            assertEquals("ok", r.outcome().status(), where + ": " + r.outcome().error());
+            assertTrue(r.load().responses() > 0, where);
+            assertTrue(r.telemetry().series().size() > 0, where);
         }
         if (e.limits().any()) {
-            assertEquals(e.limits().memoryBytes() >> 20, root.path("experiment").path("limits").path("memory_mb").asLong(), root.path("experiment").toString());
+            assertEquals(e.limits().memoryBytes() >> 20, root.experiment().limits().memoryMb(), root.experiment().toString());
         }
     }
 }

@@ -5,12 +5,19 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import dev.loomflux.lab.result.Results;
+import dev.loomflux.lab.result.CpuProfile;
+import dev.loomflux.lab.result.DriverCheck;
+import dev.loomflux.lab.result.Environment;
+import dev.loomflux.lab.result.RepeatSummary;
+import dev.loomflux.lab.result.Result;
 import dev.loomflux.lab.result.RunRecord;
+import dev.loomflux.lab.result.SteadyState;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.HdrHistogram.Histogram;
@@ -34,76 +41,81 @@ class RunIT {
         LabCli run = LabCli.of("run", "--aot-cache", "--design", "sequential", "--targets", "mvc-vt,webflux", "--scenario", "plaintext", "--profile", "fixed",
                 "--users", "8", "--duration", "3s", "--warmup", "2s", "--cooldown", "0s", "--repeat", "3", "--no-pin", "--profile-rules", rules.toString());
         assertEquals(0, run.exitCode(), run.toString());
-        JsonNode root = results(run);
-        assertEquals(RunRecord.SCHEMA, root.path("schema").asInt());
-        assertEquals("sequential", root.path("experiment").path("design").path("kind").asText());
-        assertTrue(root.path("blocks").isMissingNode() && root.path("comparisons").isMissingNode(), "a sequential run has no rounds");
-        assertEquals("completed", root.path("status").asText());
-        assertEquals(Files.readString(rules), Files.readString(resultsDir(run).resolve("profile-rules.tsv")), "the run keeps the user's rules for its report");
-        JsonNode env = root.path("environment");
-        assertTrue(env.path("jdk").path("targets").asText().matches("2[1-9].*|[3-9][0-9].*"), env.toString());
-        assertFalse(env.path("pinning").path("applied").asBoolean(true), env.toString());
+        RunRecord root = results(run);
+        // The console names the run's results.json.
+        assertTrue(run.out().contains("results: " + run.dir().resolve("results.json")), run.out());
+        assertEquals(RunRecord.SCHEMA, root.schema());
+        assertEquals("sequential", root.experiment().design().kind());
+        assertTrue(root.blocks() == null && root.comparisons() == null, "a sequential run has no rounds");
+        assertEquals("completed", root.status());
+        assertEquals(Files.readString(rules), Files.readString(run.dir().resolve("profile-rules.tsv")), "the run keeps the user's rules for its report");
+        Environment env = root.environment();
+        assertTrue(env.jdk().targets().matches("2[1-9].*|[3-9][0-9].*"), env.toString());
+        assertFalse(env.pinning().applied(), env.toString());
         // --aot-cache: each target ran from its extracted jar with the cache, which the JVM mapped (it logs an error when not).
-        assertTrue(root.path("experiment").path("jvm_flags").toString().contains("-XX:AOTCache="), root.path("experiment").toString());
+        assertTrue(root.experiment().jvmFlags().stream().anyMatch(f -> f.contains("-XX:AOTCache=")), root.experiment().toString());
         assertFalse(run.out().contains("started without its --aot-cache"), run.out());
         for (String target : new String[] {"mvc-vt", "webflux"}) {
-            String log = Files.readString(resultsDir(run).resolve(target + ".log"));
+            String log = Files.readString(run.dir().resolve(target + ".log"));
             assertTrue(log.contains("/target/aot/loomflux-"), target + " ran from the fat jar:\n" + log.lines().limit(10).toList());
             assertFalse(log.contains("[error][aot]"), log);
         }
-        assertEquals("fixed", root.path("experiment").path("profile").path("kind").asText());
-        assertEquals(6, root.path("results").size());
-        for (JsonNode r : root.path("results")) {
-            String where = r.path("target").asText() + " repeat " + r.path("repeat").asInt();
-            assertEquals("ok", r.path("status").asText(), where);
-            assertTrue(r.path("requests").asLong() > 100, where + " requests " + r.path("requests"));
-            assertTrue(r.path("throughput_rps").asDouble() > 50, where);
-            JsonNode lat = r.path("latency_ms");
-            for (String p : new String[] {"mean", "p50", "p90", "p95", "p99", "p999", "max"}) {
-                assertTrue(lat.path(p).asDouble() > 0, where + " latency " + p);
+        assertEquals("fixed", root.experiment().profile().kind());
+        assertEquals(6, root.results().size());
+        for (Result r : root.results()) {
+            String where = r.target() + " repeat " + r.key().repeat();
+            assertEquals("ok", r.outcome().status(), where);
+            assertTrue(r.load().requests() > 100, where + " requests " + r.load().requests());
+            assertTrue(r.load().throughputRps() > 50, where);
+            Result.Latency lat = r.load().latencyMs();
+            Map<String, Double> figures = new LinkedHashMap<>();
+            figures.put("mean", lat.mean());
+            for (String p : new String[] {"p50", "p90", "p95", "p99", "p999"}) {
+                figures.put(p, lat.at(p));
             }
-            assertTrue(lat.path("p50").asDouble() <= lat.path("p99").asDouble() && lat.path("p99").asDouble() <= lat.path("max").asDouble(), lat.toString());
-            assertEquals(0, r.path("errors").path("total").asLong(), where);
-            assertEquals(0, r.path("cache_hits").asLong(), where);
-            JsonNode profile = r.path("profile");
-            assertTrue(profile.path("samples").asLong() > 0, where + ": " + profile);
-            for (JsonNode c : profile.path("categories")) {
-                assertEquals(c.path("category").asText().equals("other") ? profile.path("samples").asLong() : 0, c.path("samples").asLong(),
+            figures.put("max", lat.max());
+            figures.forEach((p, v) -> assertTrue(v != null && v > 0, where + " latency " + p));
+            assertTrue(lat.p50() <= lat.p99() && lat.p99() <= lat.max(), lat.toString());
+            assertEquals(0, r.load().errors().total(), where);
+            assertEquals(0L, r.load().cacheHits(), where);
+            CpuProfile profile = r.telemetry().profile();
+            assertTrue(profile.samples() > 0, where + ": " + profile);
+            for (CpuProfile.CategoryShare c : profile.categories()) {
+                assertEquals(c.category().equals("other") ? profile.samples() : 0, c.samples(),
                         where + ": --profile-rules put every sample in other: " + profile);
             }
-            assertTrue(r.path("bytes").path("received").asLong() > r.path("responses").asLong() * 13, where + " bytes");
-            assertTrue(r.path("series").size() >= 2, where + " series " + r.path("series"));
-            JsonNode second = r.path("series").get(0);
-            for (String f : new String[] {"t", "rps", "p50", "p99", "errors", "users"}) {
-                assertTrue(second.has(f), where + " series field " + f);
-            }
-            assertTrue(r.path("startup_ms").asLong() > 0, where);
+            assertTrue(r.load().bytes().received() > r.load().responses() * 13, where + " bytes");
+            List<Result.PerSecond> series = r.telemetry().series();
+            assertTrue(series.size() >= 2, where + " series " + series);
+            // t, rps, errors and users are numbers every second has; p50 and p99 are left out of a second without a response.
+            Result.PerSecond second = series.get(0);
+            assertNotNull(second.p50(), where + " series field p50");
+            assertNotNull(second.p99(), where + " series field p99");
+            assertTrue(r.visit().startupMs() > 0, where);
             // 2 s of warmup cannot satisfy a rule that looks at 20 s: measured, but in no verdict.
-            JsonNode steady = r.path("steady_state");
-            assertFalse(steady.path("reached").asBoolean(), where + " " + steady);
-            assertFalse(steady.path("steady").asBoolean(), where);
-            assertTrue(steady.path("rule").path("reasons").get(0).asText().startsWith("only "), where + " " + steady.path("rule"));
-            assertTrue(steady.path("series").size() >= 1 && steady.path("warmup_s").asDouble() >= 1.5, where + " " + steady);
-            assertTrue(steady.path("jit").path("warmup").path("compiles").asLong() > 0, where + " JIT compiles in warmup " + steady.path("jit"));
+            SteadyState steady = r.checks().steadyState();
+            assertFalse(steady.reached(), where + " " + steady);
+            assertFalse(steady.steady(), where);
+            assertTrue(steady.rule().reasons().get(0).startsWith("only "), where + " " + steady.rule());
+            assertTrue(steady.series().size() >= 1 && steady.warmupS() >= 1.5, where + " " + steady);
+            assertTrue(steady.jit().warmup().compiles() > 0, where + " JIT compiles in warmup " + steady.jit());
             // Schema 2 leaves out a figure a second did not get; the run as a whole must have them.
-            java.util.List<JsonNode> seconds = new java.util.ArrayList<>();
-            r.path("series").forEach(seconds::add);
-            assertTrue(seconds.stream().anyMatch(x -> x.path("jit_ms").isNumber()) && seconds.stream().anyMatch(x -> x.path("canary_us").isNumber()),
-                    where + " series " + r.path("series"));
-            assertTrue(r.path("driver").has("saturated"), where);
-            assertTrue(r.path("target_config").path("jvm").path("available_processors").asInt() > 0, where + " target_config");
+            assertTrue(series.stream().anyMatch(x -> x.jitMs() != null) && series.stream().anyMatch(x -> x.canaryUs() != null),
+                    where + " series " + series);
+            assertNotNull(r.checks().driver(), where);
+            assertTrue(r.visit().targetConfig().jvm().availableProcessors() > 0, where + " target_config");
             // Scaling out: the benchmark the run executed, as YAML that Hyperfoil's own parser accepts.
-            String yaml = Files.readString(resultsDir(run).resolve(r.path("plan").asText()));
+            String yaml = Files.readString(run.dir().resolve(r.files().plan()));
             io.hyperfoil.core.parser.BenchmarkParser parser = io.hyperfoil.core.parser.BenchmarkParser.instance();
             io.hyperfoil.api.config.Benchmark benchmark = parser.buildBenchmark(
                     parser.createSource(yaml, io.hyperfoil.api.config.BenchmarkData.EMPTY), java.util.Map.of());
             assertEquals(1, benchmark.phases().size(), where + " " + benchmark.phases());
             assertTrue(yaml.contains("/plaintext"), yaml);
-            Path hlog = resultsDir(run).resolve(r.path("hlog").asText());
-            assertEquals(r.path("responses").asLong(), hlogCount(hlog), where + " hlog count");
-            java.util.List<String> csv = Files.readAllLines(resultsDir(run).resolve(r.path("series_csv").asText()));
+            Path hlog = run.dir().resolve(r.files().hlog());
+            assertEquals(r.load().responses(), hlogCount(hlog), where + " hlog count");
+            java.util.List<String> csv = Files.readAllLines(run.dir().resolve(r.files().seriesCsv()));
             assertTrue(csv.get(0).startsWith("t,rps,p50,p99,errors,users,cpu_pct,rss_mb,threads,fds"), where + " csv header " + csv.get(0));
-            assertEquals(r.path("series").size() + 1, csv.size(), where + " csv rows");
+            assertEquals(series.size() + 1, csv.size(), where + " csv rows");
         }
         assertEquals(0, ProcessHandle.current().descendants().filter(ProcessHandle::isAlive).count());
         assertRepeatsSummarized(run, root);
@@ -113,12 +125,12 @@ class RunIT {
     @Test
     @Tag("slow") // ./check slow, in CI after ./check
     void loopsAndRateProfilesRunEndToEnd() throws IOException {
-        JsonNode loops = profileRun("--profile", "loops", "--users", "4", "--requests", "50");
-        assertEquals(200, loops.path("responses").asLong(), loops.toString());
-        JsonNode rate = profileRun("--profile", "rate", "--rps", "200", "--duration", "3s", "--max-in-flight", "50");
-        assertEquals(false, rate.path("behind_schedule").asBoolean(), rate.toString());
-        assertTrue(Math.abs(rate.path("requests").asLong() - 600) <= 60, "rate 200/s for 3 s sent " + rate.path("requests"));
-        assertEquals(200, rate.path("series").get(1).path("intended").asLong(), rate.path("series").toString());
+        Result loops = profileRun("--profile", "loops", "--users", "4", "--requests", "50");
+        assertEquals(200L, loops.load().responses(), loops.toString());
+        Result rate = profileRun("--profile", "rate", "--rps", "200", "--duration", "3s", "--max-in-flight", "50");
+        assertEquals(false, rate.load().behindSchedule(), rate.toString());
+        assertTrue(Math.abs(rate.load().requests() - 600) <= 60, "rate 200/s for 3 s sent " + rate.load().requests());
+        assertEquals(200L, rate.telemetry().series().get(1).intended(), rate.telemetry().series().toString());
     }
 
     /**
@@ -132,18 +144,18 @@ class RunIT {
         LabCli run = LabCli.of("run", "--aot-cache", "--driver", "jmeter", "--design", "sequential", "--targets", "mvc", "--scenario", "gateway", "--delay", "20",
                 "--users", "10", "--duration", "4s", "--warmup", "4s", "--cooldown", "0s", "--no-pin");
         assertEquals(0, run.exitCode(), run.toString());
-        JsonNode root = results(run);
-        assertEquals("jmeter", root.path("experiment").path("driver").asText());
-        assertEquals("5.6.3", root.path("environment").path("versions").path("jmeter").asText());
-        JsonNode r = root.path("results").get(0);
-        assertEquals("ok", r.path("status").asText(), r.toString());
-        assertEquals(0, r.path("errors").path("total").asLong(), r.toString());
-        assertEquals(r.path("requests").asLong(), r.path("responses").asLong(), r.toString());
-        assertEquals(10, r.path("in_flight").asDouble(), 1, "Little's law: " + r);
-        assertTrue(r.path("series").size() >= 3, r.toString());
-        String plan = Files.readString(resultsDir(run).resolve(r.path("plan").asText()));
-        assertTrue(r.path("plan").asText().endsWith(".jmx") && plan.contains("<ThreadGroup"), plan);
-        assertTrue(Files.readString(resultsDir(run).resolve("report.md")).contains("| load driver | Apache JMeter 5.6.3"), "the report names the driver");
+        RunRecord root = results(run);
+        assertEquals("jmeter", root.experiment().driver());
+        assertEquals("5.6.3", root.environment().versions().get("jmeter"));
+        Result r = root.results().get(0);
+        assertEquals("ok", r.outcome().status(), r.toString());
+        assertEquals(0, r.load().errors().total(), r.toString());
+        assertEquals(r.load().requests(), r.load().responses(), r.toString());
+        assertEquals(10, r.load().inFlight(), 1, "Little's law: " + r);
+        assertTrue(r.telemetry().series().size() >= 3, r.toString());
+        String plan = Files.readString(run.dir().resolve(r.files().plan()));
+        assertTrue(r.files().plan().endsWith(".jmx") && plan.contains("<ThreadGroup"), plan);
+        assertTrue(Files.readString(run.dir().resolve("report.md")).contains("| load driver | Apache JMeter 5.6.3"), "the report names the driver");
         assertEquals(0, ProcessHandle.current().descendants().filter(ProcessHandle::isAlive).count(), "no JMeter left");
     }
 
@@ -154,35 +166,35 @@ class RunIT {
         LabCli run = LabCli.of("run", "--aot-cache", "--driver", "jmeter", "--agents", "2", "--design", "sequential", "--targets", "mvc", "--scenario", "gateway", "--delay", "20",
                 "--users", "9", "--duration", "4s", "--warmup", "4s", "--cooldown", "0s", "--no-pin");
         assertEquals(0, run.exitCode(), run.toString());
-        JsonNode root = results(run);
-        assertEquals("sequential", root.path("experiment").path("design").path("kind").asText(), "JMeter's default design");
-        String report = Files.readString(resultsDir(run).resolve("report.md"));
+        RunRecord root = results(run);
+        assertEquals("sequential", root.experiment().design().kind(), "JMeter's default design");
+        String report = Files.readString(run.dir().resolve("report.md"));
         assertTrue(report.contains("| load driver | Apache JMeter 5.6.3, non-GUI, a controller here and 2 agents"), report);
-        for (JsonNode r : root.path("results")) {
-            assertEquals("ok", r.path("status").asText(), r.toString());
-            assertEquals(0, r.path("errors").path("total").asLong(), r.toString());
-            JsonNode agents = r.path("driver").path("agents");
+        for (Result r : root.results()) {
+            assertEquals("ok", r.outcome().status(), r.toString());
+            assertEquals(0, r.load().errors().total(), r.toString());
+            List<DriverCheck.Agent> agents = r.checks().driver().agents();
             assertEquals(2, agents.size(), r.toString());
             long requests = 0;
             double inFlight = 0;
             double agentsCpu = 0;
-            for (JsonNode a : agents) {
-                requests += a.path("requests").asLong();
-                inFlight += a.path("in_flight").asDouble();
-                agentsCpu += a.path("cpu_pct_mean").asDouble();
-                assertTrue(a.path("cpu_pct_mean").asDouble() > 0, "each agent reported its CPU: " + a);
+            for (DriverCheck.Agent a : agents) {
+                requests += a.requests();
+                inFlight += a.inFlight();
+                agentsCpu += a.cpuPctMean();
+                assertTrue(a.cpuPctMean() > 0, "each agent reported its CPU: " + a);
                 // Its own latency log holds its responses, as the result's holds them all.
-                assertEquals(a.path("responses").asLong(), hlogCount(resultsDir(run).resolve(a.path("hlog").asText())), a.toString());
-                assertTrue(report.contains("| " + r.path("target").asText() + " | " + a.path("agent").asText() + " | " + a.path("requests").asLong() + " |"),
+                assertEquals(a.responses(), hlogCount(run.dir().resolve(a.hlog())), a.toString());
+                assertTrue(report.contains("| " + r.target() + " | " + a.agent() + " | " + a.requests() + " |"),
                         "the report's row of " + a + ":\n" + report);
             }
-            assertEquals(r.path("requests").asLong(), requests, "the agents' parts add up: " + r);
+            assertEquals(r.load().requests(), requests, "the agents' parts add up: " + r);
             // The driver's CPU, read from /proc, counts the lab, the controller and these local agents: the agents' own
             // reports are a part of it (their windows differ by up to a second's edges, hence the margin).
-            double driverCpu = r.path("driver").path("cpu_pct_mean").asDouble();
+            double driverCpu = r.checks().driver().cpuPctMean();
             assertTrue(agentsCpu <= driverCpu * 1.2 + 10, "agents " + agentsCpu + "% of a core, the driver with them " + driverCpu + "%: " + r);
-            assertEquals(r.path("in_flight").asDouble(), inFlight, 0.05, r.toString());
-            assertEquals(9, r.path("in_flight").asDouble(), 1.5, "Little's law over both agents: " + r);
+            assertEquals(r.load().inFlight(), inFlight, 0.05, r.toString());
+            assertEquals(9, r.load().inFlight(), 1.5, "Little's law over both agents: " + r);
         }
         assertEquals(0, ProcessHandle.current().descendants().filter(ProcessHandle::isAlive).count(), "no JMeter agent left");
     }
@@ -197,11 +209,11 @@ class RunIT {
         assertBad(LabCli.of("run", "--driver", "jmeter", "--design", "paired", "--profile", "rate", "--rps", "10"), "--driver jmeter: the paired design's rate blocks need the Hyperfoil driver");
     }
 
-    private static JsonNode profileRun(String... profile) throws IOException {
+    private static Result profileRun(String... profile) throws IOException {
         LabCli run = LabCli.of(concat(new String[] {"run", "--design", "sequential", "--targets", "webflux", "--scenario", "json", "--warmup", "0s", "--cooldown", "0s", "--no-pin"}, profile));
         assertEquals(0, run.exitCode(), run.toString());
-        JsonNode r = results(run).path("results").get(0);
-        assertEquals("ok", r.path("status").asText(), run.toString());
+        Result r = results(run).results().get(0);
+        assertEquals("ok", r.outcome().status(), run.toString());
         return r;
     }
 
@@ -228,42 +240,37 @@ class RunIT {
     }
 
     /** Mirrored fresh targets, each with its own files; medians with CIs; verdicts withheld from results that are not steady. */
-    private static void assertRepeatsSummarized(LabCli run, JsonNode root) {
-        assertEquals(3, root.path("experiment").path("repeat").asInt());
+    private static void assertRepeatsSummarized(LabCli run, RunRecord root) {
+        assertEquals(3, root.experiment().repeat());
         java.util.List<String> order = new java.util.ArrayList<>();
-        for (JsonNode r : root.path("results")) {
-            order.add(r.path("target").asText() + r.path("repeat").asInt());
-            assertEquals("ok", r.path("status").asText(), r.toString());
-            assertTrue(Files.isRegularFile(resultsDir(run).resolve(r.path("hlog").asText())), r.path("hlog").asText());
+        for (Result r : root.results()) {
+            order.add(r.target() + r.key().repeat());
+            assertEquals("ok", r.outcome().status(), r.toString());
+            assertTrue(Files.isRegularFile(run.dir().resolve(r.files().hlog())), r.files().hlog());
         }
         // Mirrored rounds (A B, B A, A B) give both targets the same mean slot.
         assertEquals(java.util.List.of("mvc-vt1", "webflux1", "webflux2", "mvc-vt2", "mvc-vt3", "webflux3"), order);
-        JsonNode summary = root.path("summary");
-        assertEquals(6, summary.path("estimates").size(), summary.toString());
-        for (JsonNode e : summary.path("estimates")) {
-            assertEquals(3, e.path("n").asInt(), e.toString());
-            double median = e.path("median").asDouble();
-            assertTrue(e.path("min").asDouble() <= e.path("ci_low").asDouble() && e.path("ci_low").asDouble() <= median
-                    && median <= e.path("ci_high").asDouble() && e.path("ci_high").asDouble() <= e.path("max").asDouble(), e.toString());
+        RepeatSummary summary = root.summary();
+        assertEquals(6, summary.estimates().size(), summary.toString());
+        for (RepeatSummary.Median e : summary.estimates()) {
+            assertEquals(3, e.n(), e.toString());
+            double median = e.median();
+            assertTrue(e.min() <= e.ciLow() && e.ciLow() <= median && median <= e.ciHigh() && e.ciHigh() <= e.max(), e.toString());
         }
-        assertEquals(3, summary.path("verdicts").size(), summary.toString());
+        assertEquals(3, summary.verdicts().size(), summary.toString());
         // 2 s of warmup leaves no result steady, so however far apart the medians are, no verdict.
-        for (JsonNode v : summary.path("verdicts")) {
-            assertFalse(v.path("significant").asBoolean(), v.toString());
-            assertTrue(v.path("text").asText().startsWith("not steady: mvc-vt repeat 1, mvc-vt repeat 2, mvc-vt repeat 3, webflux repeat 1"), v.toString());
+        for (RepeatSummary.PairVerdict v : summary.verdicts()) {
+            assertFalse(v.significant(), v.toString());
+            assertTrue(v.text().startsWith("not steady: mvc-vt repeat 1, mvc-vt repeat 2, mvc-vt repeat 3, webflux repeat 1"), v.toString());
         }
         assertTrue(run.out().contains("verdict plaintext throughput_rps, mvc-vt vs webflux: "), run.out());
     }
 
-    private static Path resultsDir(LabCli run) {
-        return Results.file(run.out()).getParent();
-    }
-
-    private static JsonNode results(LabCli run) throws IOException {
-        Path file = resultsDir(run).resolve("results.json");
+    private static RunRecord results(LabCli run) throws IOException {
+        Path file = run.dir().resolve("results.json");
         assertTrue(Files.isRegularFile(file), file.toString());
-        JsonNode root = Results.tree(file);
-        assertFalse(root.path("results").isEmpty(), root.toString());
+        RunRecord root = RunRecord.read(file);
+        assertFalse(root.results().isEmpty(), root.toString());
         return root;
     }
 

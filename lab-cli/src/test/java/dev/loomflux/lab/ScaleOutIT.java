@@ -4,10 +4,16 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import com.fasterxml.jackson.databind.JsonNode;
+import dev.loomflux.lab.result.BlockRecord;
+import dev.loomflux.lab.result.DriverCheck;
+import dev.loomflux.lab.result.PairComparison;
+import dev.loomflux.lab.result.Result;
 import dev.loomflux.lab.result.Results;
+import dev.loomflux.lab.result.RoundsStop;
+import dev.loomflux.lab.result.RunRecord;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Set;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -37,19 +43,20 @@ class ScaleOutIT {
                         "--users", "6", "--duration", "4s", "--warmup", "4s", "--cooldown", "0s", "--no-pin");
                 long sentIn = host.bytesSentIn() - sentBefore;
                 assertEquals(0, run.exitCode(), run.toString());
-                JsonNode r = Results.tree(run.out()).path("results").get(0);
-                assertEquals("ok", r.path("status").asText(), r.toString());
-                JsonNode agents = r.path("driver").path("agents");
+                Result r = run.record().results().get(0);
+                assertEquals("ok", r.outcome().status(), r.toString());
+                List<DriverCheck.Agent> agents = r.checks().driver().agents();
                 assertEquals(1, agents.size(), r.toString());
-                JsonNode a = agents.get(0);
-                assertEquals(agent, a.path("agent").asText());
-                long responses = r.path("responses").asLong();
+                DriverCheck.Agent a = agents.get(0);
+                assertEquals(agent, a.agent());
+                long responses = r.load().responses();
                 assertTrue(responses > 100, r.toString());
-                assertEquals(responses, a.path("responses").asLong(), "the agent sent the whole load: " + a);
+                assertEquals(responses, a.responses(), "the agent sent the whole load: " + a);
                 // Little's law: the 6 users, all on the agent, each in a request but for JMeter's own time between two.
-                assertEquals(6, r.path("in_flight").asDouble(), 0.6, r.toString());
-                assertTrue(a.path("cpu_pct_mean").asDouble() > 0, "the agent reported its CPU over the link: " + a);
-                assertTrue(Math.abs(a.path("clock_offset_ms").asDouble()) < 1000, "the agent read the lab's clock: " + a);
+                assertEquals(6, r.load().inFlight(), 0.6, r.toString());
+                assertTrue(a.cpuPctMean() > 0, "the agent reported its CPU over the link: " + a);
+                // Its clock's offset, when it sent a reading (null when not: AgentShare).
+                assertTrue(a.clockOffsetMs() == null || Math.abs(a.clockOffsetMs()) < 1000, "the agent read the lab's clock: " + a);
                 // Every response went into the namespace over the link: mvc's gateway responses are 150-odd bytes with headers.
                 assertTrue(sentIn >= responses * 100, sentIn + " bytes sent over the link for " + responses + " responses");
             } finally {
@@ -130,36 +137,36 @@ class ScaleOutIT {
             long[] from = {hosts.one().bytesReceivedFrom() - before[0], hosts.two().bytesReceivedFrom() - before[1]};
             long[] to = {hosts.one().bytesSentIn() - beforeTo[0], hosts.two().bytesSentIn() - beforeTo[1]};
             assertEquals(0, run.exitCode(), run.toString());
-            JsonNode root = Results.tree(run.out());
-            assertEquals("paired", root.path("experiment").path("design").path("kind").asText(), "agents run the paired design");
-            assertEquals(4, root.path("comparisons").size(), root.path("comparisons").toString());
-            for (JsonNode c : root.path("comparisons")) {
-                assertTrue(c.path("outcome").asText().matches("equivalent|undecided"), "A/A on agents gave a winner: " + c);
-                assertTrue(c.path("ratio").asDouble() > 0.9 && c.path("ratio").asDouble() < 1.1, "the same target, within 10%: " + c);
+            RunRecord root = run.record();
+            assertEquals("paired", root.experiment().design().kind(), "agents run the paired design");
+            assertEquals(4, root.comparisons().size(), root.comparisons().toString());
+            for (PairComparison c : root.comparisons()) {
+                assertTrue(c.outcome().matches("equivalent|undecided"), "A/A on agents gave a winner: " + c);
+                assertTrue(c.ratio() > 0.9 && c.ratio() < 1.1, "the same target, within 10%: " + c);
             }
-            JsonNode blocks = root.path("blocks");
+            List<BlockRecord> blocks = root.blocks();
             assertEquals(32, blocks.size(), "8 rounds x 2 targets x 2 sets");
-            for (JsonNode b : blocks) {
-                JsonNode parts = b.path("agents");
+            for (BlockRecord b : blocks) {
+                List<BlockRecord.AgentFigures> parts = b.agents();
                 assertEquals(2, parts.size(), b.toString());
-                JsonNode a = parts.get(0);
-                JsonNode c = parts.get(1);
-                assertEquals(b.path("requests").asLong(), a.path("requests").asLong() + c.path("requests").asLong(), "the agents' parts are the block: " + b);
+                BlockRecord.AgentFigures a = parts.get(0);
+                BlockRecord.AgentFigures c = parts.get(1);
+                assertEquals(b.requests(), a.requests() + c.requests(), "the agents' parts are the block: " + b);
                 // Little's law: the requests in flight, each counted by its time in the block, are its throughput times their mean
                 // latency, which holds only when every request sent in the block on either agent is counted with its own latency.
-                double littles = b.path("rps").asDouble() * b.path("mean_ms").asDouble() / 1000;
-                assertEquals(b.path("in_flight").asDouble(), littles, littles * 0.02, "Little's law within 2%: " + b);
+                double littles = b.rps() * b.meanMs() / 1000;
+                assertEquals(b.inFlight(), littles, littles * 0.02, "Little's law within 2%: " + b);
                 // Of 8 users over a 50 ms stub, 4 on each agent, each in a request but for JMeter's own moments between two
                 // (2-5% here, two agents, a controller and the targets on 2 cores); the lab's own pace rule leaves out a block below 90%.
-                assertTrue(b.path("in_flight").asDouble() >= 8 * 0.9, "the users busy: " + b);
-                assertEquals(a.path("in_flight").asDouble(), c.path("in_flight").asDouble(), 0.2, "each agent its half: " + b);
+                assertTrue(b.inFlight() >= 8 * 0.9, "the users busy: " + b);
+                assertEquals(a.inFlight(), c.inFlight(), 0.2, "each agent its half: " + b);
                 // Both gates opened at the block's start on the lab's clock, each known within its clock's error; 5 ms for an
                 // agent's thread to wake on a busy 2-core machine.
-                double spread = Math.abs(a.path("late_ms").asDouble() - c.path("late_ms").asDouble());
-                double errors = a.path("clock_error_ms").asDouble() + c.path("clock_error_ms").asDouble();
+                double spread = Math.abs(a.lateMs() - c.lateMs());
+                double errors = a.clockErrorMs() + c.clockErrorMs();
                 assertTrue(spread <= errors + 5, "the agents' blocks line up within their clocks' errors: " + b);
             }
-            String report = java.nio.file.Files.readString(Results.file(run.out()).resolveSibling("report.md"));
+            String report = java.nio.file.Files.readString(run.dir().resolve("report.md"));
             assertTrue(report.contains("Every block ran on 2 JMeter agents at once"), "the report tells the agents' alignment");
             // Each agent sent its samples back over its own link, batched: a sample is ~22 bytes on top of its request, so what an
             // agent's host sends (requests, samples, TCP's packets) stays near what it receives (responses, packets); one sample a
@@ -183,6 +190,7 @@ class ScaleOutIT {
         try (TwoHosts hosts = TwoHosts.start(dir)) {
             Path console = dir.resolve("lab.txt");
             List<String> args = hosts.run("--rounds", "30", "--fixed-rounds", "--sets", "1");
+            Set<Path> before = Results.runDirs();
             Process lab = LabProcess.start(console, args.subList(0, args.size()).toArray(String[]::new));
             try {
                 LabProcess.awaitLine(console, "gateway-delay50 round ", 300);
@@ -193,14 +201,14 @@ class ScaleOutIT {
                 String agent = hosts.two().inside() + ":1099";
                 assertTrue(out.contains("rounds cut: agent " + agent + " went quiet") || out.contains("agent " + agent), out);
                 assertEquals(0, lab.exitValue(), out);
-                JsonNode root = Results.tree(out);
-                JsonNode stop = root.path("stops").get(0);
-                assertTrue(stop.path("reason").asText().startsWith("cut: agent " + agent), stop.toString());
-                int rounds = stop.path("rounds").asInt();
+                RunRecord root = Results.record(Results.one(Results.madeSince(before), out));
+                RoundsStop stop = root.stops().get(0);
+                assertTrue(stop.reason().startsWith("cut: agent " + agent), stop.toString());
+                int rounds = stop.rounds();
                 assertTrue(rounds >= 1 && rounds < 30, stop.toString());
-                assertEquals(2 * rounds, root.path("blocks").size(), "whole rounds only: the one the agent died in is void");
-                for (JsonNode r : root.path("results")) {
-                    assertEquals("ok", r.path("status").asText(), r.toString());
+                assertEquals(2 * rounds, root.blocks().size(), "whole rounds only: the one the agent died in is void");
+                for (Result r : root.results()) {
+                    assertEquals("ok", r.outcome().status(), r.toString());
                 }
                 assertTrue(lab.descendants().findAny().isEmpty(), "nothing of the run is left");
             } finally {

@@ -3,8 +3,8 @@ package dev.loomflux.lab;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import dev.loomflux.lab.result.Results;
+import dev.loomflux.lab.result.SweepMap;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Tag;
@@ -25,40 +25,39 @@ class SweepIT {
                 "--scenario", "gateway", "--delay", "50", "--vary", "users=5,50,100", "--duration", "5s",
                 "--warmup", "300s", "--cell-warmup", "45s", "--cooldown", "1s", "--design", "sequential", "--repeat", "3");
         assertEquals(0, run.exitCode(), run.toString());
-        Path file = Results.file(run.out());
-        JsonNode sweep = Results.tree(file).path("sweep");
-        assertEquals(3, sweep.path("cells").size(), sweep.toString());
-        for (JsonNode cell : sweep.path("cells")) {
-            int users = cell.path("at").path("users").asInt();
-            JsonNode throughput = winner(cell, "throughput_rps");
+        Path dir = run.dir();
+        SweepMap sweep = Results.record(dir).sweep();
+        assertEquals(3, sweep.cells().size(), sweep.toString());
+        for (SweepMap.Cell cell : sweep.cells()) {
+            int users = cell.at().get("users");
+            SweepMap.Winner throughput = winner(cell, "throughput_rps");
             String where = users + " users: " + cell;
-            for (JsonNode t : cell.path("targets")) {
-                assertEquals(3, t.path("n").asInt(), where);
-                assertTrue(t.path("steady").asBoolean(), "every repeat steady, or the map says nothing: " + where);
-                double rps = t.path("metrics").path("throughput_rps").path("median").asDouble();
-                double theory = t.path("target").asText().equals("mvc-10") ? Math.min(users, 10) / 0.05 : users / 0.05;
+            for (SweepMap.TargetFigures t : cell.targets()) {
+                assertEquals(3, t.n(), where);
+                assertTrue(t.steady(), "every repeat steady, or the map says nothing: " + where);
+                double rps = t.metrics().get("throughput_rps").median();
+                double theory = t.target().equals("mvc-10") ? Math.min(users, 10) / 0.05 : users / 0.05;
                 assertTrue(rps > 0.8 * theory && rps < 1.05 * theory, "throughput near theory (" + theory + "): " + where);
             }
             if (users == 5) {
-                assertEquals("no clear difference", throughput.path("verdict").asText(), where);
+                assertEquals("no clear difference", throughput.verdict(), where);
             } else {
-                assertEquals("clear", throughput.path("verdict").asText(), where);
-                assertEquals("mvc-vt", throughput.path("leader").asText(), where);
-                assertEquals("clear", winner(cell, "p99_ms").path("verdict").asText(), "mvc-10's users queue for its threads: " + where);
-                assertEquals("mvc-vt", winner(cell, "p99_ms").path("leader").asText(), where);
+                assertEquals("clear", throughput.verdict(), where);
+                assertEquals("mvc-vt", throughput.leader(), where);
+                assertEquals("clear", winner(cell, "p99_ms").verdict(), "mvc-10's users queue for its threads: " + where);
+                assertEquals("mvc-vt", winner(cell, "p99_ms").leader(), where);
             }
         }
-        String md = Files.readString(file.resolveSibling("report.md"));
+        String md = Files.readString(dir.resolve("report.md"));
         assertTrue(md.contains("## Where each model wins: gateway-delay50"), md);
         assertTrue(md.contains("| throughput | no clear difference | mvc-vt by "), md);
     }
 
-    private static JsonNode winner(JsonNode cell, String metric) {
-        for (JsonNode w : cell.path("winners")) {
-            if (w.path("metric").asText().equals(metric)) {
-                return w;
-            }
+    private static SweepMap.Winner winner(SweepMap.Cell cell, String metric) {
+        SweepMap.Winner w = cell.winner(metric);
+        if (w == null) {
+            throw new AssertionError("no " + metric + " in " + cell);
         }
-        throw new AssertionError("no " + metric + " in " + cell);
+        return w;
     }
 }

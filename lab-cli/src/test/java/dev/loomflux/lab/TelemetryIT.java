@@ -4,8 +4,12 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import com.fasterxml.jackson.databind.JsonNode;
+import dev.loomflux.lab.result.Environment;
+import dev.loomflux.lab.result.JvmFacts;
+import dev.loomflux.lab.result.PhaseStats;
+import dev.loomflux.lab.result.Result;
 import dev.loomflux.lab.result.Results;
+import dev.loomflux.lab.result.RunRecord;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
@@ -22,63 +26,63 @@ class TelemetryIT {
         LabCli run = LabCli.of("run", "--aot-cache", "--design", "sequential", "--targets", "mvc,mvc-vt", "--scenario", "gateway,cpu", "--delay", "20",
                 "--profile", "fixed", "--users", "100", "--duration", "5s", "--warmup", "0s", "--cooldown", "0s");
         assertEquals(0, run.exitCode(), run.toString());
-        Path file = Results.file(run.out());
-        JsonNode root = Results.tree(file);
-        Map<String, JsonNode> byName = new HashMap<>();
-        root.path("results").forEach(r -> byName.put(r.path("target").asText() + " " + r.path("scenario").asText(), r));
+        Path dir = run.dir();
+        RunRecord root = Results.record(dir);
+        Map<String, Result> byName = new HashMap<>();
+        root.results().forEach(r -> byName.put(r.target() + " " + r.scenario(), r));
         // Pinned (RunIT's runs are not): every target JVM ran on the plan's target CPUs.
-        JsonNode pinning = root.path("environment").path("pinning");
-        assertTrue(pinning.path("applied").asBoolean(), pinning.toString());
+        Environment.Pinning pinning = root.environment().pinning();
+        assertTrue(pinning.applied(), pinning.toString());
 
         // 100 users waiting 20 ms on the stub: Tomcat needs a platform thread per waiting request, virtual threads do not.
-        JsonNode mvc = byName.get("mvc gateway-delay20");
-        JsonNode vt = byName.get("mvc-vt gateway-delay20");
-        int mvcThreads = steady(mvc).path("target").path("threads").path("max").asInt();
-        int vtThreads = steady(vt).path("target").path("threads").path("max").asInt();
+        Result mvc = byName.get("mvc gateway-delay20");
+        Result vt = byName.get("mvc-vt gateway-delay20");
+        int mvcThreads = steady(mvc).target().threads().max().intValue();
+        int vtThreads = steady(vt).target().threads().max().intValue();
         assertTrue(mvcThreads > 100, "mvc threads " + mvcThreads);
         assertTrue(vtThreads < 60, "mvc-vt threads " + vtThreads);
-        assertTrue(mvc.path("jvm").path("peak_platform_threads").asInt() > 100, mvc.path("jvm").toString());
-        assertTrue(vt.path("jvm").path("peak_platform_threads").asInt() < 60, vt.path("jvm").toString());
-        assertTrue(steady(vt).path("stub").path("cpu_pct").path("mean").asDouble() > 0, "stub CPU sampled");
+        assertTrue(mvc.telemetry().jvm().peakPlatformThreads() > 100, mvc.telemetry().jvm().toString());
+        assertTrue(vt.telemetry().jvm().peakPlatformThreads() < 60, vt.telemetry().jvm().toString());
+        assertTrue(steady(vt).stub().cpuPct().mean().doubleValue() > 0, "stub CPU sampled");
 
-        for (JsonNode r : root.path("results")) {
-            String where = r.path("target").asText() + " " + r.path("scenario").asText();
-            assertEquals("ok", r.path("status").asText(), where);
-            assertEquals(pinning.path("target").asText(), r.path("target_cpus").asText(), where);
-            List<String> phases = r.path("phases").findValuesAsText("name");
+        for (Result r : root.results()) {
+            String where = r.target() + " " + r.scenario();
+            assertEquals("ok", r.outcome().status(), where);
+            assertEquals(pinning.target(), r.visit().targetCpus(), where);
+            List<String> phases = r.telemetry().phases().stream().map(PhaseStats::name).toList();
             assertEquals(List.of("startup", "idle", "warmup", "steady"), phases, where);
-            JsonNode startup = r.path("phases").get(0);
-            assertTrue(startup.path("to_s").asDouble() < 0 && startup.path("samples").asInt() >= 2, where + " startup " + startup);
+            PhaseStats startup = r.telemetry().phases().get(0);
+            assertTrue(startup.toS() < 0 && startup.samples() >= 2, where + " startup " + startup);
             long sampled = 0;
-            for (JsonNode s : r.path("series")) {
-                if (s.path("cpu_pct").isNumber()) {
+            for (Result.PerSecond s : r.telemetry().series()) {
+                if (s.cpuPct() != null) {
                     sampled++;
-                    assertTrue(s.path("rss_mb").asDouble() > 20, where + " rss " + s);
-                    assertTrue(s.path("threads").asInt() > 5, where + " threads " + s);
-                    assertTrue(s.path("fds").asInt() > 100, where + " fds (100 connections) " + s);
+                    assertTrue(s.rssMb() > 20, where + " rss " + s);
+                    assertTrue(s.threads() > 5, where + " threads " + s);
+                    assertTrue(s.fds() > 100, where + " fds (100 connections) " + s);
                 }
             }
-            assertTrue(sampled >= r.path("series").size() - 1, where + ": " + sampled + " of " + r.path("series").size() + " seconds sampled");
-            JsonNode jvm = r.path("jvm");
-            assertTrue(jvm.path("available").asBoolean(), where + " " + jvm);
-            assertTrue(jvm.path("gc_pauses").asLong() >= 0 && jvm.path("gc_pause_max_ms").asDouble() <= jvm.path("gc_pause_total_ms").asDouble(), jvm.toString());
-            assertTrue(jvm.path("heap_used_at_end_mb").asDouble() > 0 && jvm.path("heap_max_mb").asDouble() == 512, jvm.toString());
-            assertTrue(jvm.path("alloc_rate_mb_s").asDouble() > 0, jvm.toString());
-            assertTrue(Files.size(file.resolveSibling(r.path("jfr").asText())) > 10_000, where + " jfr file");
+            assertTrue(sampled >= r.telemetry().series().size() - 1, where + ": " + sampled + " of " + r.telemetry().series().size() + " seconds sampled");
+            JvmFacts jvm = r.telemetry().jvm();
+            assertTrue(jvm.available(), where + " " + jvm);
+            assertTrue(jvm.gcPauses() >= 0 && jvm.gcPauseMaxMs() <= jvm.gcPauseTotalMs(), jvm.toString());
+            assertTrue(jvm.heapUsedAtEndMb() > 0 && jvm.heapMaxMb() == 512, jvm.toString());
+            assertTrue(jvm.allocRateMbS() > 0, jvm.toString());
+            assertTrue(Files.size(dir.resolve(r.files().jfr())) > 10_000, where + " jfr file");
         }
 
         // One target CPU (taskset) and 100 users hashing: the target's CPU is its CPU set's limit.
         for (String target : List.of("mvc", "mvc-vt")) {
-            JsonNode cpu = steady(byName.get(target + " cpu-work1000"));
+            PhaseStats cpu = steady(byName.get(target + " cpu-work1000"));
             assertNotNull(cpu, target);
-            double mean = cpu.path("target").path("cpu_pct").path("mean").asDouble();
+            double mean = cpu.target().cpuPct().mean().doubleValue();
             assertTrue(mean > 80 && mean < 115, target + " cpu mean " + mean + " (1 CPU = 100)");
         }
     }
 
-    private static JsonNode steady(JsonNode result) {
-        for (JsonNode p : result.path("phases")) {
-            if (p.path("name").asText().equals("steady")) {
+    private static PhaseStats steady(Result result) {
+        for (PhaseStats p : result.telemetry().phases()) {
+            if (p.name().equals("steady")) {
                 return p;
             }
         }

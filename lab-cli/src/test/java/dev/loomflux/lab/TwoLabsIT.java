@@ -8,9 +8,8 @@ import dev.loomflux.lab.result.RunRecord;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -19,15 +18,15 @@ class TwoLabsIT {
     @Test
     void aSecondLabRefusesWithNoWaitOrWaitsAndNoMeasurementOverlaps(@TempDir Path tmp) throws Exception {
         Path console = tmp.resolve("first.txt");
+        Set<Path> before = Results.runDirs();
         Process first = LabProcess.start(console, "run", "--aot-cache", "--design", "sequential", "--targets", "mvc", "--scenario", "plaintext", "--profile", "fixed",
                 "--users", "4", "--duration", "8s", "--warmup", "0s", "--cooldown", "0s", "--name", "first", "--no-pin");
         try {
             LabProcess.awaitLine(console, "mvc: ready in", 120);
-            Matcher id = Pattern.compile("run (\\S+): ").matcher(Files.readString(console));
-            assertTrue(id.find(), Files.readString(console));
+            Path firstDir = Results.one(Results.madeSince(before), Files.readString(console));
             String[] second = {"run", "--aot-cache", "--design", "sequential", "--targets", "webflux", "--scenario", "plaintext", "--profile", "fixed",
                 "--users", "4", "--duration", "2s", "--warmup", "0s", "--cooldown", "0s", "--name", "second", "--no-pin"};
-            String holder = "run " + id.group(1) + " (pid " + first.pid() + ", since ";
+            String holder = "run " + firstDir.getFileName() + " (pid " + first.pid() + ", since ";
 
             long asked = System.nanoTime();
             LabCli refused = LabCli.of(append(second, "--no-wait"));
@@ -44,8 +43,8 @@ class TwoLabsIT {
             assertTrue(first.waitFor(1, TimeUnit.SECONDS));
             assertEquals(0, first.exitValue(), Files.readString(console));
             assertTrue(waited.out().startsWith("lab: waiting for the machine: " + holder), waited.out());
-            RunRecord a = Results.record(Files.readString(console));
-            RunRecord b = Results.record(waited.out());
+            RunRecord a = Results.record(firstDir);
+            RunRecord b = waited.record();
             Instant aEnded = Instant.parse(a.finishedAt());
             Instant bStarted = Instant.parse(b.startedAt());
             System.out.printf("first lab: %s to %s; the second refused in %.2f s with --no-wait, else waited and started %s%n",

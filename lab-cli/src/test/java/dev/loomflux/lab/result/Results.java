@@ -2,41 +2,62 @@ package dev.loomflux.lab.result;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.loomflux.lab.Home;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.regex.Matcher;
+import java.util.List;
+import java.util.Set;
 import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
 
 /**
  * How tests read and write results.json: always through the lab's one mapper ({@link Json}), never one of
- * their own. A lab's run names its file on the console line {@code results: PATH}; {@link #file} finds it.
+ * their own. A test finds the run a command made in the lab's own results directory, not on its console:
+ * take {@link #runDirs} before the command, and {@link #madeSince} gives the run directories it made.
  */
 public final class Results {
-    private static final Pattern LINE = Pattern.compile("results: (\\S+results\\.json)");
+    /** A run directory's name, as {@link Home#newRunDir} makes it: results/yyyyMMdd-HHmmss-NAME (not calibrate/ or agent-PORT/). */
+    private static final Pattern RUN_DIR = Pattern.compile("\\d{8}-\\d{6}-.+");
 
     private Results() {
     }
 
-    /** The results.json a lab's console output names; fails the test, quoting the output, when it names none. */
-    public static Path file(String labOutput) {
-        Matcher m = LINE.matcher(labOutput);
-        if (!m.find()) {
-            throw new AssertionError("no 'results: .../results.json' line in the lab's output:\n" + labOutput);
+    /** The run directories under results/ now. */
+    public static Set<Path> runDirs() {
+        Path results = Home.detect().results();
+        if (!Files.isDirectory(results)) {
+            return Set.of();
         }
-        return Path.of(m.group(1));
+        try (Stream<Path> dirs = Files.list(results)) {
+            return dirs.filter(d -> Files.isDirectory(d) && RUN_DIR.matcher(d.getFileName().toString()).matches()).collect(Collectors.toSet());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
-    /** The run's results.json, as the lab's own records. */
-    public static RunRecord record(String labOutput) throws IOException {
-        return RunRecord.read(file(labOutput));
+    /** The run directories made since {@code before} was taken, oldest first. */
+    public static List<Path> madeSince(Set<Path> before) {
+        return runDirs().stream().filter(d -> !before.contains(d)).sorted().toList();
     }
 
-    /** The run's results.json as a tree, for tests that check its fields by the names it writes. */
-    public static JsonNode tree(String labOutput) throws IOException {
-        return tree(file(labOutput));
+    /** The one run directory of {@code made}; fails the test, quoting {@code what} (the command's output), when there is none or more than one. */
+    public static Path one(List<Path> made, Object what) {
+        if (made.size() != 1) {
+            throw new AssertionError((made.isEmpty() ? "no run directory made" : "more than one run directory made: " + made) + " in " + Home.detect().results()
+                    + "\n" + what);
+        }
+        return made.get(0);
     }
 
+    /** The results.json in a run directory, as the lab's own records. */
+    public static RunRecord record(Path runDir) throws IOException {
+        return RunRecord.read(runDir.resolve("results.json"));
+    }
+
+    /** A results.json as a tree, for a test that edits a fixture's fields by the names it writes. */
     public static JsonNode tree(Path file) throws IOException {
         return Json.MAPPER.readTree(file.toFile());
     }
