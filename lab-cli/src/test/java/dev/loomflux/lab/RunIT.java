@@ -32,7 +32,7 @@ class RunIT {
         Files.writeString(rules, "# everything is other\n" + Stream.of("java.", "jdk.", "sun.", "com.", "org.", "io.", "reactor.", "dev.", "kotlin.")
                 .map(prefix -> "other\t" + prefix).collect(Collectors.joining("\n")));
         LabCli run = LabCli.of("run", "--aot-cache", "--design", "sequential", "--targets", "mvc-vt,webflux", "--scenario", "plaintext", "--profile", "fixed",
-                "--users", "8", "--duration", "3s", "--warmup", "2s", "--cooldown", "0s", "--repeat", "3", "--no-pin", "--profile-rules", rules.toString());
+                "--users", "8", "--duration", "3s", "--warmup", "2s", "--cooldown", "0s", "--repeat", "3", "--no-pin", "--cpu-profile-rules", rules.toString());
         assertEquals(0, run.exitCode(), run.toString());
         JsonNode root = results(run);
         assertEquals(RunRecord.SCHEMA, root.path("schema").asInt());
@@ -69,7 +69,7 @@ class RunIT {
             assertTrue(profile.path("samples").asLong() > 0, where + ": " + profile);
             for (JsonNode c : profile.path("categories")) {
                 assertEquals(c.path("category").asText().equals("other") ? profile.path("samples").asLong() : 0, c.path("samples").asLong(),
-                        where + ": --profile-rules put every sample in other: " + profile);
+                        where + ": --cpu-profile-rules put every sample in other: " + profile);
             }
             assertTrue(r.path("bytes").path("received").asLong() > r.path("responses").asLong() * 13, where + " bytes");
             assertTrue(r.path("series").size() >= 2, where + " series " + r.path("series"));

@@ -335,7 +335,7 @@ public final class Measurer {
     }
 
     /**
-     * The recording the target's CPU profile is read from: the JFR recording just dumped, or with {@code --profiler async}
+     * The recording the target's CPU profile is read from: the JFR recording just dumped, or with {@code --cpu-profiler async}
      * async-profiler's, dumped now to {@code <base>.async.jfr}.
      *
      * @param noJfr null when the JFR recording was dumped to {@code <base>.jfr}, else why not
