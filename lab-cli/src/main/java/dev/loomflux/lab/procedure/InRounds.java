@@ -110,7 +110,7 @@ public final class InRounds {
         long begun = System.currentTimeMillis();
         Map<String, Warmup.Outcome> warmups = new HashMap<>();
         Map<String, Long> warmupS = new HashMap<>();
-        for (TargetVisit v : compileOrder(visits, TargetVisit::repeat)) {
+        for (TargetVisit v : compileOrder(visits, TargetVisit::jvm)) {
             if (stop.requested()) {
                 return;
             }
@@ -145,7 +145,7 @@ public final class InRounds {
         log.line(BlockRecord.where(scenario.name(), cell) + ": " + (stopping == null ? "" : "up to ") + design.rounds() + " rounds of " + design.block().toMillis() / 1000.0 + " s blocks (each after "
                 + design.leadIn().toSeconds() + " s of unmeasured load) after " + design.leadInRounds()
                 + " lead-in rounds, every target once per round in a new random order (seed " + seed + ")"
-                + (experiment.repeat() > 1 ? ", the " + experiment.repeat() + " sets of JVMs in the same rounds" : "")
+                + (experiment.sets() > 1 ? ", the " + experiment.sets() + " sets of JVMs in the same rounds" : "")
                 + (stopping == null ? "" : ", looked at after rounds " + stopping.planned().stream().map(String::valueOf).collect(Collectors.joining(", "))));
 
         Map<String, ProcessProbe> probes = new HashMap<>();
@@ -351,7 +351,7 @@ public final class InRounds {
                 String name = v.spec().name();
                 String label = label(v);
                 List<Block> own = blocks.stream().filter(b -> b.target().equals(label) && b.round() >= leadInRounds).toList();
-                List<BlockRecord> ownRecords = records.stream().filter(r -> r.target().equals(name) && r.set() == v.repeat()).toList();
+                List<BlockRecord> ownRecords = records.stream().filter(r -> r.target().equals(name) && r.set() == v.jvm()).toList();
                 done.add(own.isEmpty() ? CompletableFuture.completedFuture(failed(v, scenario, cell, v.alive() ? "no block was measured" : v.exited("during the rounds")))
                         : CompletableFuture.supplyAsync(() -> finishOne(v, scenario, load, cell, own, ownRecords, atStart, atEnd, yaml, warmups, warmupS, drifting, jitShares,
                         samples), finishing));
@@ -399,7 +399,7 @@ public final class InRounds {
         String name = v.spec().name();
         String label = label(v);
         int leadInRounds = experiment.design().leadInRounds();
-        String base = name + "." + scenario.name() + load.suffix() + (experiment.repeat() > 1 ? ".s" + v.repeat() : "");
+        String base = name + "." + scenario.name() + load.suffix() + (experiment.sets() > 1 ? ".s" + v.jvm() : "");
         String hlog = base + ".hlog";
         List<Histogram> intervals = own.stream().map(b -> {
             Histogram h = b.latency().copy();
@@ -415,11 +415,11 @@ public final class InRounds {
         String noJfr = v.dumpJfr(dir.resolve(jfr));
         SteadyState.JitWork jit = jitWork(atEnd.get(label + "/" + (own.get(0).round() - 1)), atEnd.get(label + "/" + own.get(own.size() - 1).round()));
         Result r = v.stamp(result(name, scenario, own, ownRecords, flows, hlog, yaml, noJfr == null ? jfr : null, warmups.get(label),
-                warmupS.getOrDefault(label, 0L), drifting.contains(name), jitShares.getOrDefault(name, Map.of()).get(v.repeat()), jit));
+                warmupS.getOrDefault(label, 0L), drifting.contains(name), jitShares.getOrDefault(name, Map.of()).get(v.jvm()), jit));
         TargetProfile.Profiled profiled = TargetProfile.write(dir, base, v.dumpProfile(base, noJfr), own.stream().map(b -> TimeWindow.ofMillis(b.startMs(), b.endMs())).toList(),
                 Metric.CPU_PER_REQUEST.read(r), categories, line -> log.line(label + " " + BlockRecord.where(scenario.name(), cell) + ": " + line));
         for (int i = 0; i < profiled.byWindow().size(); i++) {
-            samples.put(name + "/" + v.repeat() + "/" + (own.get(i).round() + 1 - leadInRounds), profiled.byWindow().get(i));
+            samples.put(name + "/" + v.jvm() + "/" + (own.get(i).round() + 1 - leadInRounds), profiled.byWindow().get(i));
         }
         return r.withProfile(profiled.profile()).withThreads(threads(label, own, atStart, atEnd));
     }
@@ -435,7 +435,7 @@ public final class InRounds {
             if (b.round() >= leadInRounds) {
                 String key = b.target() + "/" + b.round();
                 TargetVisit v = byLabel.get(b.target());
-                records.add(record(scenario, cell, users(profile), thinkMs(profile), v.spec().name(), v.repeat(), b,
+                records.add(record(scenario, cell, users(profile), thinkMs(profile), v.spec().name(), v.jvm(), b,
                         b.round() + 1 - leadInRounds, canary == null ? null : canary.microsIn(b.startMs(), b.endMs()), atStart.get(key), atEnd.get(key),
                         atEnd.get(b.target() + "/" + (b.round() - 1))));
             }
@@ -444,13 +444,13 @@ public final class InRounds {
     }
 
     private static Result failed(TargetVisit v, Scenario scenario, Map<String, Integer> cell, String why) {
-        Result r = Result.failed(v.spec().name(), scenario.name(), why).withVisit(v.repeat(), null, null, null);
+        Result r = Result.failed(v.spec().name(), scenario.name(), why).withSet(v.jvm(), null);
         return cell == null ? r : r.withCell(cell);
     }
 
     /** A target's JVM of one set, as the rounds and the log name it: "mvc", or "mvc#2" for the second set's. */
     private String label(TargetVisit v) {
-        return experiment.repeat() > 1 ? v.spec().name() + "#" + v.repeat() : v.spec().name();
+        return experiment.sets() > 1 ? v.spec().name() + "#" + v.jvm() : v.spec().name();
     }
 
     private static Integer users(Profile p) {

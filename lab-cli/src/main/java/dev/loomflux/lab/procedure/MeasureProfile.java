@@ -30,7 +30,7 @@ public final class MeasureProfile implements Procedure {
 
     @Override
     public boolean run(TargetVisit visit, Scenario scenario) {
-        String suffix = experiment.repeat() > 1 ? ".r" + visit.repeat() : "";
+        String suffix = experiment.repeats() > 1 ? ".r" + visit.jvm() : "";
         if (progress != null) {
             progress.unitStarted();
         }
@@ -56,7 +56,7 @@ public final class MeasureProfile implements Procedure {
     public void conclude(Consumer<String> log) {
         // Sets measured in the same rounds are judged by their pooled ratios (the "paired" lines); verdicts over two
         // or three medians beside those said "too few repeats" of what the pairs had decided.
-        if (experiment.repeat() > 1 && !experiment.inRounds()) {
+        if (experiment.repeats() > 1 && !experiment.inRounds()) {
             Summary.printRepeats(summary, log);
         }
     }

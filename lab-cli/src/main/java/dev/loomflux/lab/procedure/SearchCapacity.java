@@ -58,7 +58,7 @@ public final class SearchCapacity implements Procedure {
             }
             return r.slo().sloMet();
         });
-        capacities.add(new CapacitySearchResult(name, scenario.name(), visit.repeat(), plan.slo().toString(), outcome.capacity(), outcome.reachedMax(),
+        capacities.add(new CapacitySearchResult(name, scenario.name(), visit.jvm(), plan.slo().toString(), outcome.capacity(), outcome.reachedMax(),
                 steps.stream().map(CapacitySearchResult.Step::of).toList()));
         results.capacity(capacities);
         return true;
@@ -66,10 +66,10 @@ public final class SearchCapacity implements Procedure {
 
     /** One measured rate of a capacity search, recorded as a result and as the search's next step. */
     private Result capacityStep(TargetVisit visit, Scenario scenario, int rps, List<Result> steps) {
-        int repeat = visit.repeat();
+        int repeat = visit.jvm();
         int k = steps.size() + 1;
         Profile.Rate profile = new Profile.Rate(rps, plan.stepDuration(), plan.inFlight(rps));
-        String suffix = (experiment.repeat() > 1 ? ".r" + repeat : "") + ".step" + k;
+        String suffix = (experiment.repeats() > 1 ? ".r" + repeat : "") + ".step" + k;
         Result r = visit.measure(scenario, new Measurer.Load(profile, k == 1 ? experiment.warmup() : plan.stepWarmup(), k == 1, suffix));
         List<String> misses = new ArrayList<>(plan.slo().misses(r));
         if (!r.steady()) {
@@ -86,7 +86,7 @@ public final class SearchCapacity implements Procedure {
 
     @Override
     public void summarize() {
-        summary = experiment.repeat() > 1 ? CapacityMedians.of(capacities) : List.of();
+        summary = experiment.repeats() > 1 ? CapacityMedians.of(capacities) : List.of();
         if (!summary.isEmpty()) {
             results.capacitySummary(summary);
         }
@@ -94,7 +94,7 @@ public final class SearchCapacity implements Procedure {
 
     @Override
     public void conclude(Consumer<String> out) {
-        capacities.forEach(c -> out.accept("capacity " + c.target() + " " + c.scenario() + (experiment.repeat() > 1 ? " search " + c.repeat() : "")
+        capacities.forEach(c -> out.accept("capacity " + c.target() + " " + c.scenario() + (experiment.repeats() > 1 ? " search " + c.repeat() : "")
                 + ": " + c.capacityRps() + " rps meets " + plan.slo() + (c.reachedMax() ? " (the --max-rps limit; the real capacity may be higher)" : "")));
         summary.forEach(m -> out.accept(m.describe()));
     }

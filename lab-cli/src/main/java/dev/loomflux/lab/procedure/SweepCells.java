@@ -70,7 +70,7 @@ public final class SweepCells implements Procedure {
         Sweep.Variant variant = variants.get(name);
         List<Map<String, Integer>> cells = sweep.cells();
         // A fresh JVM after one that died goes on with the cell after the one it died in.
-        String key = name + " " + visit.repeat() + " " + base.name();
+        String key = name + " " + visit.jvm() + " " + base.name();
         boolean first = true;
         for (int i = nextCell.getOrDefault(key, 0); i < cells.size(); i++) {
             if (stop.requested()) {
@@ -87,7 +87,7 @@ public final class SweepCells implements Procedure {
                 progress.unitStarted();
             }
             Profile profile = sweep.profile(experiment.profile(), cell);
-            String suffix = (experiment.repeat() > 1 ? ".r" + visit.repeat() : "") + cellSuffix(cell, scenario);
+            String suffix = (experiment.repeats() > 1 ? ".r" + visit.jvm() : "") + cellSuffix(cell, scenario);
             log.line(name + " " + scenario.name() + ": cell " + at);
             Result r = visit.measure(scenario, new Measurer.Load(profile, first ? experiment.warmup() : sweep.cellWarmup(), first, suffix));
             first = false;
@@ -166,7 +166,7 @@ public final class SweepCells implements Procedure {
     public void conclude(Consumer<String> out) {
         int[] clear = map.clearOfAll();
         out.accept("sweep: " + map.cells().size() + " cells x " + Metric.SWEPT.size() + " metrics; a clear winner in " + clear[0] + " of " + clear[1]
-                + (pairs == null && experiment.repeat() < Stats.MIN_REPEATS ? " (verdicts need --repeat 3, or --design paired)" : ""));
+                + (pairs == null && experiment.repeats() < Stats.MIN_REPEATS ? " (verdicts need --repeat 3, or --design paired)" : ""));
         if (map.crossovers().isEmpty()) {
             out.accept("crossovers: none where both sides are clear");
         }
