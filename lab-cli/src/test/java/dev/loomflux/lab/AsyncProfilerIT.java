@@ -22,7 +22,7 @@ import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
 
 /**
- * {@code --profiler async} end to end: real targets load async-profiler at their start, the lab dumps its recording per
+ * {@code --cpu-profiler async} end to end: real targets load async-profiler at their start, the lab dumps its recording per
  * scenario and reads it as it reads JFR's, and the profile holds what JFR's cannot: native frames, the JVM's own threads,
  * and, where perf events are allowed (root, or perf_event_paranoid at most 1), kernel frames.
  */
@@ -32,7 +32,7 @@ class AsyncProfilerIT {
 
     @Test
     void theCpuWorkIsTheTopAppFrameAndTheJvmsOwnThreadsAndEachBlocksCategoriesAreThere() throws Exception {
-        LabCli run = LabCli.of("run", "--profiler", "async", "--targets", "mvc", "--scenario", "cpu", "--users", "4", "--rounds", "6",
+        LabCli run = LabCli.of("run", "--cpu-profiler", "async", "--targets", "mvc", "--scenario", "cpu", "--users", "4", "--rounds", "6",
                 "--lead-in-rounds", "2", "--block", "1s", "--sets", "1", "--warmup", "20s", "--cooldown", "0s", "--no-pin");
         assertEquals(0, run.exitCode(), run.toString());
         Path dir = run.dir();
@@ -79,7 +79,7 @@ class AsyncProfilerIT {
     /** The wall clock: every thread, waiting too, so the profile has shares and no µs of CPU per request. */
     @Test
     void theWallClockGivesSharesAndNoCpuPerCategory() throws IOException {
-        LabCli run = LabCli.of("run", "--profiler", "async-wall", "--design", "sequential", "--targets", "mvc", "--scenario", "json", "--users", "4",
+        LabCli run = LabCli.of("run", "--cpu-profiler", "async-wall", "--design", "sequential", "--targets", "mvc", "--scenario", "json", "--users", "4",
                 "--duration", "3s", "--warmup", "2s", "--cooldown", "0s", "--no-pin");
         assertEquals(0, run.exitCode(), run.toString());
         CpuProfile profile = run.record().results().get(0).telemetry().profile();

@@ -127,18 +127,18 @@ class BadInputTest {
     /** A user's rules for the CPU profile's categories: a file that is not there, or a line that cannot be a rule, before anything starts. */
     @Test
     void profileRulesThatCannotBeReadOrParsedAreRefusedNamingTheLine() throws IOException {
-        assertOneLineError(LabCli.of("run", "--profile-rules", "no-such.tsv"), "lab: --profile-rules no-such.tsv: no such readable file");
+        assertOneLineError(LabCli.of("run", "--cpu-profile-rules", "no-such.tsv"), "lab: --cpu-profile-rules no-such.tsv: no such readable file");
         Path rules = dir.resolve("rules.tsv");
         Files.writeString(rules, "# mine\napp\tcom.example.\nbilling\tcom.example.billing.\n");
-        assertOneLineError(LabCli.of("run", "--profile-rules", rules.toString()), "lab: " + rules + ": line 3: unknown category 'billing' (one of ");
+        assertOneLineError(LabCli.of("run", "--cpu-profile-rules", rules.toString()), "lab: " + rules + ": line 3: unknown category 'billing' (one of ");
         Files.writeString(rules, "app\tcom.example.\ndb\tcom.example.billing.\n");
-        assertOneLineError(LabCli.of("run", "--profile-rules", rules.toString()),
+        assertOneLineError(LabCli.of("run", "--cpu-profile-rules", rules.toString()),
                 "lab: " + rules + ": line 2: prefix com.example.billing. can never match: line 1's prefix com.example. comes first and covers it");
     }
 
     @Test
     void anUnknownProfilerIsRefusedNamingTheChoices() {
-        assertOneLineError(LabCli.of("run", "--profiler", "perf"), "lab: --profiler perf: expected one of jfr, async, async-wall");
+        assertOneLineError(LabCli.of("run", "--cpu-profiler", "perf"), "lab: --cpu-profiler perf: expected one of jfr, async, async-wall");
     }
 
     @Test
@@ -161,6 +161,8 @@ class BadInputTest {
         assertOneLineError(LabCli.of("run", "--connections", "5"), "lab: --connections is now --users");
         assertOneLineError(LabCli.of("run", "--profile", "rate", "--rps", "10", "--max-users", "5"), "lab: --max-users is now --max-in-flight");
         assertOneLineError(LabCli.of("sweep", "--max-users", "5", "--vary", "rate=10,20"), "lab: --max-users is now --max-in-flight");
+        assertOneLineError(LabCli.of("run", "--profiler", "async"), "lab: --profiler is now --cpu-profiler");
+        assertOneLineError(LabCli.of("run", "--profile-rules", "mine.tsv"), "lab: --profile-rules is now --cpu-profile-rules");
         Path yaml = dir.resolve("old.yaml");
         Files.writeString(yaml, "targets: [mvc]\nscenarios: [plaintext]\nprofile: {rate: {rps: 10, max-users: 5}}\n");
         assertOneLineError(LabCli.of("run", yaml.toString()), "lab: " + yaml + ": profile.rate.max-users: is now max-in-flight");

@@ -39,7 +39,7 @@ class RunIT {
         Files.writeString(rules, "# everything is other\n" + Stream.of("java.", "jdk.", "sun.", "com.", "org.", "io.", "reactor.", "dev.", "kotlin.")
                 .map(prefix -> "other\t" + prefix).collect(Collectors.joining("\n")));
         LabCli run = LabCli.of("run", "--aot-cache", "--design", "sequential", "--targets", "mvc-vt,webflux", "--scenario", "plaintext", "--profile", "fixed",
-                "--users", "8", "--duration", "3s", "--warmup", "2s", "--cooldown", "0s", "--repeat", "3", "--no-pin", "--profile-rules", rules.toString());
+                "--users", "8", "--duration", "3s", "--warmup", "2s", "--cooldown", "0s", "--repeat", "3", "--no-pin", "--cpu-profile-rules", rules.toString());
         assertEquals(0, run.exitCode(), run.toString());
         RunRecord root = results(run);
         // The console names the run's results.json.
@@ -82,7 +82,7 @@ class RunIT {
             assertTrue(profile.samples() > 0, where + ": " + profile);
             for (CpuProfile.CategoryShare c : profile.categories()) {
                 assertEquals(c.category().equals("other") ? profile.samples() : 0, c.samples(),
-                        where + ": --profile-rules put every sample in other: " + profile);
+                        where + ": --cpu-profile-rules put every sample in other: " + profile);
             }
             assertTrue(r.load().bytes().received() > r.load().responses() * 13, where + " bytes");
             List<Result.PerSecond> series = r.telemetry().series();

@@ -107,9 +107,9 @@ public final class CapacityCommand implements Callable<Integer> {
         Duration stepTime = Flags.duration("--step", step, false);
         CapacityPlan plan = new CapacityPlan(bound, start, maxRps, stepTime, Flags.duration("--step-warmup", stepWarmup, true), RESOLUTION, MAX_STEPS);
         List<Scenario> scenarios = scenarioOptions.select(List.of("gateway"));
-        Experiment experiment = new Experiment("capacity-" + String.join("+", scenarios.stream().map(s -> s.kind().id()).toList()),
-                targets.select(), scenarios, new Profile.Rate(start, stepTime, plan.inFlight(start)),
-                Flags.duration("--warmup", warmup, true), Flags.duration("--cooldown", cooldown, true), Flags.count("--repeat", repeat));
+        Experiment experiment = Experiment.builder("capacity-" + String.join("+", scenarios.stream().map(s -> s.kind().id()).toList()),
+                targets.select(), scenarios, new Profile.Rate(start, stepTime, plan.inFlight(start))).warmup(Flags.duration("--warmup", warmup, true))
+                .cooldown(Flags.duration("--cooldown", cooldown, true)).repeats(Flags.count("--repeat", repeat)).build();
         LaunchSettings settings = jvm.settings();
         CpuPlan cpus = cpuOptions.plan();
         LimitsCheck.require(experiment.targets(), settings, cpus.target(), jvm.cpus != null, jvm.memory != null, null);

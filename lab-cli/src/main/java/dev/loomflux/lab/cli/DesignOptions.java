@@ -98,9 +98,12 @@ public final class DesignOptions {
             throw new UsageException("--sets " + sets + ": sets are the paired design's; this run measures one target after another"
                     + " (--design sequential, or a profile other than fixed and rate): use --repeat " + sets);
         }
-        if (sets != null || repeat != null) {
-            return e.withRepeat(sets != null ? Flags.count("--sets", sets) : Flags.count("--repeat", repeat));
+        if (sets != null) {
+            return e.toBuilder().sets(Flags.count("--sets", sets)).build();
         }
-        return flagsOnly && e.inRounds() && e.sweep() == null ? e.withRepeat(Design.DEFAULT_SETS) : e;
+        if (repeat != null) {
+            return e.toBuilder().repeats(Flags.count("--repeat", repeat)).build();
+        }
+        return flagsOnly && e.inRounds() && e.sweep() == null ? e.toBuilder().sets(Design.DEFAULT_SETS).build() : e;
     }
 }

@@ -134,7 +134,7 @@ public final class DriverOptions {
                     + " its own timers are its pauses");
         }
         Scenario scenario = Scenario.plan(plan.getFileName().toString());
-        return e.withScenario(given.hasMatchedOption("--name") ? e.name() : Experiment.nameFrom(scenario.name()), scenario);
+        return e.toBuilder().name(given.hasMatchedOption("--name") ? e.name() : Experiment.nameFrom(scenario.name())).scenarios(java.util.List.of(scenario)).build();
     }
 
     /**

@@ -46,11 +46,15 @@ public final class JvmOptions {
                     + "e.g. --define mvc-aot=mvc --aot-cache-for mvc-aot.")
     Set<String> aotCacheFor;
 
-    @Option(names = "--profiler", paramLabel = "NAME", defaultValue = "jfr",
+    @Option(names = "--cpu-profiler", paramLabel = "NAME", defaultValue = "jfr",
             description = "What takes every target's CPU samples, every 20 ms: jfr (Java frames), async (async-profiler's cpu event: native, "
                     + "kernel, GC and JIT frames too) or async-wall (its wall clock: every thread, waiting too; shares, no µs per request). "
                     + "Where async-profiler cannot load, the run refuses before it starts. Default: ${DEFAULT-VALUE} (docs/telemetry.md).")
     String profiler;
+
+    /** Its name before the CPU profiler and the load profile (--profile) were told apart: given it, the lab names the new one. */
+    @Option(names = "--profiler", hidden = true)
+    String renamedProfiler;
 
     public LaunchSettings settings() {
         return settings(ResourceLimits.NONE);
@@ -58,6 +62,9 @@ public final class JvmOptions {
 
     /** @param fromFile an experiment file's limits; --cpus and --memory replace them one by one */
     public LaunchSettings settings(ResourceLimits fromFile) {
+        if (renamedProfiler != null) {
+            throw new UsageException("--profiler is now --cpu-profiler");
+        }
         if (!heap.matches("[1-9][0-9]*[kKmMgG]")) {
             throw new UsageException("--heap " + heap + ": expected a size such as 512m or 2g");
         }
@@ -68,7 +75,7 @@ public final class JvmOptions {
         if (memory != null && memoryBytes < ResourceLimits.MIN_MEMORY) {
             throw new UsageException("--memory " + memory + ": expected at least 16m");
         }
-        Profiler sampler = Profiler.parse(profiler, "--profiler");
+        Profiler sampler = Profiler.parse(profiler, "--cpu-profiler");
         ResourceLimits limits = new ResourceLimits(cpus == null ? fromFile.cpus() : cpus, memory == null ? fromFile.memoryBytes() : memoryBytes);
         Jdk jdk = JdkLocator.system().locate(java);
         if (aotCache && aotCacheFor != null) {

@@ -11,7 +11,7 @@ public final class OutputOptions {
     @Option(names = "--name", description = "Experiment name (part of the run id). Default: the file name or the scenarios.")
     String name;
 
-    @Option(names = "--profile-rules", paramLabel = "FILE",
+    @Option(names = "--cpu-profile-rules", paramLabel = "FILE",
             description = "Your own CATEGORY<TAB>PREFIX lines for the CPU profile's categories (e.g. app<TAB>com.example.), matched before "
                     + "the lab's own table (docs/telemetry.md).")
     Path profileRules;
@@ -22,7 +22,7 @@ public final class OutputOptions {
             return CategoryRules.lab();
         }
         if (!Files.isReadable(profileRules) || Files.isDirectory(profileRules)) {
-            throw new UsageException("--profile-rules " + profileRules + ": no such readable file");
+            throw new UsageException("--cpu-profile-rules " + profileRules + ": no such readable file");
         }
         return CategoryRules.withUserFile(profileRules);
     }

@@ -115,12 +115,12 @@ public class RunCommand implements Callable<Integer> {
         if (tooShort != null) {
             throw new UsageException(file != null ? file + ": profile.think: " + tooShort : "--think " + load.think + ": " + tooShort);
         }
-        experiment = experiment.withDesign(chosen).decided(driver.roundsObstacle(experiment.driver(), experiment.profile() instanceof Profile.Rate));
+        experiment = experiment.toBuilder().design(chosen).build().decided(driver.roundsObstacle(experiment.driver(), experiment.profile() instanceof Profile.Rate));
         if (file == null && load.duration != null && experiment.inRounds()) {
             throw new UsageException("--duration applies to --design sequential; the paired design measures --rounds N blocks of --block TIME");
         }
         if (file == null && load.warmup == null && experiment.inRounds()) {
-            experiment = experiment.withWarmup(Design.DEFAULT_WARMUP);
+            experiment = experiment.toBuilder().warmup(Design.DEFAULT_WARMUP).build();
         }
         if (load.scale != null) {
             if (!(load.scale > 0 && load.scale <= 100)) {
@@ -147,10 +147,8 @@ public class RunCommand implements Callable<Integer> {
         }
         Path resolved = Presets.resolve(Home.detect(), file);
         Experiment e = ExperimentReader.read(resolved, params);
-        return new Experiment(e.name(), e.targets(), e.scenarios(), e.profile(),
-                load.warmup == null ? e.warmup() : Flags.duration("--warmup", load.warmup, true),
-                load.cooldown == null ? e.cooldown() : Flags.duration("--cooldown", load.cooldown, true), e.repeat(), e.limits(), e.sweep(), e.idle(), e.design(),
-                e.driver());
+        return e.toBuilder().warmup(load.warmup == null ? e.warmup() : Flags.duration("--warmup", load.warmup, true))
+                .cooldown(load.cooldown == null ? e.cooldown() : Flags.duration("--cooldown", load.cooldown, true)).build();
     }
 
     private Experiment fromFlags(ParseResult given) {
@@ -166,9 +164,9 @@ public class RunCommand implements Callable<Integer> {
         List<Scenario> list = scenarioOptions.select(List.of(defaultScenario()));
         String experimentName = output.name != null ? Experiment.checkName(output.name, "--name")
                 : String.join("+", list.stream().map(s -> s.isFlow() ? s.name() : s.kind().id()).toList());
-        return new Experiment(experimentName, targets.select(), list, load.profile(given),
-                load.warmup == null ? Experiment.DEFAULT_WARMUP : Flags.duration("--warmup", load.warmup, true),
-                load.cooldown == null ? Experiment.DEFAULT_COOLDOWN : Flags.duration("--cooldown", load.cooldown, true), 1).withDesign(Design.DEFAULT);
+        return Experiment.builder(experimentName, targets.select(), list, load.profile(given))
+                .warmup(load.warmup == null ? Experiment.DEFAULT_WARMUP : Flags.duration("--warmup", load.warmup, true))
+                .cooldown(load.cooldown == null ? Experiment.DEFAULT_COOLDOWN : Flags.duration("--cooldown", load.cooldown, true)).design(Design.DEFAULT).build();
     }
 
     /** items where the database gets CPUs the driver does not use, else json (see fromFlags). */

@@ -35,7 +35,7 @@ public final class SweepCommand extends RunCommand {
             if (e.sweep() == null) {
                 throw new UsageException("sweep: give --vary NAME=V1,V2,... (once or twice) or an experiment file with a sweep section");
             }
-            return cellWarmup == null ? e : e.withSweep(new Sweep(e.sweep().axes(), Flags.duration("--cell-warmup", cellWarmup, true)));
+            return cellWarmup == null ? e : swept(e, new Sweep(e.sweep().axes(), Flags.duration("--cell-warmup", cellWarmup, true)));
         }
         if (vary.size() > Sweep.MAX_AXES) {
             throw new UsageException("--vary: at most " + Sweep.MAX_AXES + " parameters, got " + vary.size());
@@ -45,6 +45,11 @@ public final class SweepCommand extends RunCommand {
         Sweep.Axis[] axes = vary.stream().map(v -> Sweep.axis(v, "--vary")).toArray(Sweep.Axis[]::new);
         Duration warm = cellWarmup != null ? Flags.duration("--cell-warmup", cellWarmup, true)
                 : e.sweep() != null ? e.sweep().cellWarmup() : Sweep.DEFAULT_CELL_WARMUP;
-        return e.withSweep(new Sweep(List.of(axes), warm));
+        return swept(e, new Sweep(List.of(axes), warm));
+    }
+
+    private static Experiment swept(Experiment e, Sweep grid) {
+        grid.check(e);
+        return e.toBuilder().sweep(grid).build();
     }
 }

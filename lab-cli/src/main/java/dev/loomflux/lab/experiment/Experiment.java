@@ -10,20 +10,22 @@ import java.util.List;
 import java.util.regex.Pattern;
 
 /**
- * Targets x scenarios under one load profile, plus how to run them: the unit a user asks for.
+ * Targets x scenarios under one load profile, plus how to run them: the unit a user asks for. Made by its {@link Builder}.
  *
- * @param repeat how many JVMs of each target: in the sequential design its repeats, every target x scenario
- *               run that many times, interleaved and counterbalanced (A B C C B A A B C, see {@link #order}), each
- *               time in a fresh target JVM; in the paired design its sets, all measured in the same rounds
- * @param limits the container-like limits every target gets, from the file; flags override them
- * @param sweep  when not null, every target x scenario is measured in every cell of this grid instead of once
- * @param idle   how long each ready target JVM sits without load before its first scenario (seed 000's
- *               "idle" phase: its idle RSS and threads)
- * @param design paired rounds or one target after another ({@link Design})
- * @param driver the load driver the experiment file asks for ({@link DriverChoice#NONE} when none); the flags can choose another
+ * @param sets    the paired design's sets of JVMs of each target, all measured in the same rounds; read only when it is
+ *                measured in rounds ({@link #inRounds})
+ * @param repeats the sequential design's repeats: every target x scenario run that many times, interleaved and
+ *                counterbalanced (A B C C B A A B C, see {@link #order}), each time in a fresh target JVM; read only when
+ *                it is not measured in rounds
+ * @param limits  the container-like limits every target gets, from the file; flags override them
+ * @param sweep   when not null, every target x scenario is measured in every cell of this grid instead of once
+ * @param idle    how long each ready target JVM sits without load before its first scenario (seed 000's
+ *                "idle" phase: its idle RSS and threads)
+ * @param design  paired rounds or one target after another ({@link Design})
+ * @param driver  the load driver the experiment file asks for ({@link DriverChoice#NONE} when none); the flags can choose another
  */
 public record Experiment(String name, List<TargetSpec> targets, List<Scenario> scenarios, Profile profile,
-                         Duration warmup, Duration cooldown, int repeat, ResourceLimits limits, Sweep sweep, Duration idle, Design design,
+                         Duration warmup, Duration cooldown, int sets, int repeats, ResourceLimits limits, Sweep sweep, Duration idle, Design design,
                          DriverChoice driver) {
     /**
      * The warmup budget: warmup ends as soon as the target is steady (docs/steady-state.md). Platform-thread
@@ -39,13 +41,15 @@ public record Experiment(String name, List<TargetSpec> targets, List<Scenario> s
     /** No '/', '\\', NUL or ".." alone: the name becomes a directory under results/ and must stay there. */
     private static final Pattern NAME = Pattern.compile("(?!\\.{1,2}$)[A-Za-z0-9._+-]{1,60}");
 
-    public Experiment(String name, List<TargetSpec> targets, List<Scenario> scenarios, Profile profile, Duration warmup, Duration cooldown, int repeat) {
-        this(name, targets, scenarios, profile, warmup, cooldown, repeat, ResourceLimits.NONE, null, DEFAULT_IDLE, Design.SEQUENTIAL, DriverChoice.NONE);
+    /** An experiment of these targets, scenarios and profile; the builder's defaults for the rest (one JVM each, sequential). */
+    public static Builder builder(String name, List<TargetSpec> targets, List<Scenario> scenarios, Profile profile) {
+        return new Builder(name, targets, scenarios, profile);
     }
 
-    public Experiment(String name, List<TargetSpec> targets, List<Scenario> scenarios, Profile profile, Duration warmup, Duration cooldown, int repeat,
-                      ResourceLimits limits) {
-        this(name, targets, scenarios, profile, warmup, cooldown, repeat, limits, null, DEFAULT_IDLE, Design.SEQUENTIAL, DriverChoice.NONE);
+    /** A builder holding every field of this experiment, to change some of them. */
+    public Builder toBuilder() {
+        return new Builder(name, targets, scenarios, profile).warmup(warmup).cooldown(cooldown).sets(sets).repeats(repeats).limits(limits).sweep(sweep)
+                .idle(idle).design(design).driver(driver);
     }
 
     /** Checks a name given by the user; {@code where} names the flag or file field it came from. */
@@ -67,8 +71,8 @@ public record Experiment(String name, List<TargetSpec> targets, List<Scenario> s
     public Experiment {
         targets = List.copyOf(targets);
         scenarios = List.copyOf(scenarios);
-        if (repeat < 1) {
-            throw new IllegalArgumentException("repeat " + repeat);
+        if (sets < 1 || repeats < 1) {
+            throw new IllegalArgumentException("sets " + sets + ", repeats " + repeats);
         }
         design = design == null ? Design.SEQUENTIAL : design;
         driver = driver == null ? DriverChoice.NONE : driver;
@@ -126,33 +130,6 @@ public record Experiment(String name, List<TargetSpec> targets, List<Scenario> s
         return List.copyOf(backward);
     }
 
-    public Experiment withRepeat(int times) {
-        return new Experiment(name, targets, scenarios, profile, warmup, cooldown, times, limits, sweep, idle, design, driver);
-    }
-
-    /** The same experiment on other targets, e.g. a sweep's variants of them. */
-    public Experiment withTargets(List<TargetSpec> others) {
-        return new Experiment(name, others, scenarios, profile, warmup, cooldown, repeat, limits, sweep, idle, design, driver);
-    }
-
-    public Experiment withWarmup(Duration w) {
-        return new Experiment(name, targets, scenarios, profile, w, cooldown, repeat, limits, sweep, idle, design, driver);
-    }
-
-    /** The load driver an experiment file asks for. */
-    public Experiment withDriver(DriverChoice d) {
-        return new Experiment(name, targets, scenarios, profile, warmup, cooldown, repeat, limits, sweep, idle, design, d);
-    }
-
-    /** The same experiment with one scenario instead of its own, under another name: a user's JMeter plan (--plan). */
-    public Experiment withScenario(String otherName, Scenario only) {
-        return new Experiment(otherName, targets, List.of(only), profile, warmup, cooldown, repeat, limits, sweep, idle, design, driver);
-    }
-
-    public Experiment withDesign(Design d) {
-        return new Experiment(name, targets, scenarios, profile, warmup, cooldown, repeat, limits, sweep, idle, d, driver);
-    }
-
     /** Measured in interleaved rounds: a paired design, and a steady load (fixed users or a rate) to measure in blocks; a sweep per cell. */
     public boolean inRounds() {
         return design.paired() && measuredInRounds(profile);
@@ -172,7 +149,7 @@ public record Experiment(String name, List<TargetSpec> targets, List<Scenario> s
             return this;
         }
         String need = roundsNeed(driverCannot);
-        return need == null ? this : withDesign(Design.fallback(need));
+        return need == null ? this : toBuilder().design(Design.fallback(need)).build();
     }
 
     /** What interleaved rounds of this experiment's paired design need that it lacks; null when it lacks nothing. */
@@ -198,23 +175,17 @@ public record Experiment(String name, List<TargetSpec> targets, List<Scenario> s
         return profile instanceof Profile.Fixed || profile instanceof Profile.Rate;
     }
 
-    public Experiment withSweep(Sweep grid) {
-        grid.check(this);
-        return new Experiment(name, targets, scenarios, profile, warmup, cooldown, repeat, limits, grid, idle, design, driver);
-    }
-
     /**
      * The same experiment, shorter: durations and requests per user times {@code factor} (at least
      * 1 s and 1 request; the idle phase at least 2 s); user counts and think time stay, since
      * concurrency is what is being compared.
      */
     public Experiment scaled(double factor) {
-        return new Experiment(name, targets, scenarios, scale(profile, factor), times(warmup, factor, Duration.ZERO),
-                times(cooldown, factor, Duration.ZERO), repeat, limits,
-                sweep == null ? null : new Sweep(sweep.axes(), times(sweep.cellWarmup(), factor, Duration.ZERO)), times(idle, factor, MIN_IDLE),
-                design.paired() ? new Design(design.kind(), design.rounds(), times(design.block(), factor, Duration.ofSeconds(1)), design.leadIn(),
-                        design.leadInRounds(), design.named(), null, design.fixedRounds(), design.budget()) : design,
-                driver);
+        return toBuilder().profile(scale(profile, factor)).warmup(times(warmup, factor, Duration.ZERO)).cooldown(times(cooldown, factor, Duration.ZERO))
+                .sweep(sweep == null ? null : new Sweep(sweep.axes(), times(sweep.cellWarmup(), factor, Duration.ZERO))).idle(times(idle, factor, MIN_IDLE))
+                .design(design.paired() ? new Design(design.kind(), design.rounds(), times(design.block(), factor, Duration.ofSeconds(1)), design.leadIn(),
+                        design.leadInRounds(), design.named(), null, design.fixedRounds(), design.budget()) : design)
+                .build();
     }
 
     private static Profile scale(Profile p, double f) {
@@ -243,11 +214,110 @@ public record Experiment(String name, List<TargetSpec> targets, List<Scenario> s
         return scaled.compareTo(min) < 0 ? min : scaled;
     }
 
+    /** How many JVMs of each target the run starts: its sets when it is measured in rounds, else its repeats. */
+    public int jvmsPerTarget() {
+        return inRounds() ? sets : repeats;
+    }
+
     public boolean needsDownstream() {
         return scenarios.stream().anyMatch(Scenario::needsDownstream);
     }
 
     public boolean needsDatabase() {
         return scenarios.stream().anyMatch(Scenario::needsDatabase);
+    }
+
+    /** Every field of an experiment, so that a new one is one edit here; {@link #build} checks them as the record does. */
+    public static final class Builder {
+        private String name;
+        private List<TargetSpec> targets;
+        private List<Scenario> scenarios;
+        private Profile profile;
+        private Duration warmup = DEFAULT_WARMUP;
+        private Duration cooldown = DEFAULT_COOLDOWN;
+        private int sets = 1;
+        private int repeats = 1;
+        private ResourceLimits limits = ResourceLimits.NONE;
+        private Sweep sweep;
+        private Duration idle = DEFAULT_IDLE;
+        private Design design = Design.SEQUENTIAL;
+        private DriverChoice driver = DriverChoice.NONE;
+
+        private Builder(String name, List<TargetSpec> targets, List<Scenario> scenarios, Profile profile) {
+            this.name = name;
+            this.targets = targets;
+            this.scenarios = scenarios;
+            this.profile = profile;
+        }
+
+        public Builder name(String value) {
+            name = value;
+            return this;
+        }
+
+        public Builder targets(List<TargetSpec> value) {
+            targets = value;
+            return this;
+        }
+
+        public Builder scenarios(List<Scenario> value) {
+            scenarios = value;
+            return this;
+        }
+
+        public Builder profile(Profile value) {
+            profile = value;
+            return this;
+        }
+
+        public Builder warmup(Duration value) {
+            warmup = value;
+            return this;
+        }
+
+        public Builder cooldown(Duration value) {
+            cooldown = value;
+            return this;
+        }
+
+        public Builder sets(int value) {
+            sets = value;
+            return this;
+        }
+
+        public Builder repeats(int value) {
+            repeats = value;
+            return this;
+        }
+
+        public Builder limits(ResourceLimits value) {
+            limits = value;
+            return this;
+        }
+
+        /** The grid as given: {@link Sweep#check} it against the experiment where it comes from the user. */
+        public Builder sweep(Sweep value) {
+            sweep = value;
+            return this;
+        }
+
+        public Builder idle(Duration value) {
+            idle = value;
+            return this;
+        }
+
+        public Builder design(Design value) {
+            design = value;
+            return this;
+        }
+
+        public Builder driver(DriverChoice value) {
+            driver = value;
+            return this;
+        }
+
+        public Experiment build() {
+            return new Experiment(name, targets, scenarios, profile, warmup, cooldown, sets, repeats, limits, sweep, idle, design, driver);
+        }
     }
 }

@@ -43,7 +43,8 @@ public final class ExperimentReader {
         DriverChoice driver = driver(root.get("driver"), file);
         Experiment e = experiment(root, file, driver.plan(), params(root.get("params"), params));
         boolean inRounds = e.decided(driver.roundsObstacle(e.profile() instanceof Profile.Rate)).inRounds();
-        return e.withDriver(driver).withRepeat(jvms(root, inRounds));
+        refuseOtherDesignsWord(root, inRounds);
+        return e.toBuilder().driver(driver).sets(jvms(root.get("sets"))).repeats(jvms(root.get("repeat"))).build();
     }
 
     /** @param plan the user's JMeter plan the file names as its driver's ({@link DriverChoice#plan()}), which is then its scenario; null for none */
@@ -71,17 +72,16 @@ public final class ExperimentReader {
         if (tooShort != null) {
             throw root.get("profile").get(ProfileReader.THINK).error(tooShort);
         }
-        Experiment e = new Experiment(name, targets, scenarios, profile,
-                root.get("warmup").duration(Experiment.DEFAULT_WARMUP), root.get("cooldown").duration(Experiment.DEFAULT_COOLDOWN),
-                1, limits(root.get("limits")))
-                .withDesign(design);
+        Experiment e = Experiment.builder(name, targets, scenarios, profile).warmup(root.get("warmup").duration(Experiment.DEFAULT_WARMUP))
+                .cooldown(root.get("cooldown").duration(Experiment.DEFAULT_COOLDOWN)).limits(limits(root.get("limits"))).design(design).build();
         Node sweep = root.get("sweep");
         if (sweep.isMissing()) {
             return e;
         }
         Sweep grid = sweep(sweep);
         try {
-            return e.withSweep(grid);
+            grid.check(e);
+            return e.toBuilder().sweep(grid).build();
         } catch (UsageException x) {
             throw sweep.error(x.getMessage().replaceFirst("^sweep: ", ""));
         }
@@ -134,7 +134,7 @@ public final class ExperimentReader {
      *
      * @param inRounds whether the file, in the design that measures it ({@link Experiment#decided}), is measured in rounds
      */
-    private static int jvms(Node root, boolean inRounds) {
+    private static void refuseOtherDesignsWord(Node root, boolean inRounds) {
         Node repeat = root.get("repeat");
         Node sets = root.get("sets");
         if (inRounds && !repeat.isMissing()) {
@@ -144,7 +144,11 @@ public final class ExperimentReader {
             throw sets.error("sets are the paired design's (a fixed or rate profile); this experiment measures one target after another: write repeat: "
                     + sets.text());
         }
-        return (inRounds ? sets : repeat).integer(1, LoadBounds.MAX_REPEAT, 1);
+    }
+
+    /** The file's {@code sets} or {@code repeat}: 1 unless it says. */
+    private static int jvms(Node count) {
+        return count.integer(1, LoadBounds.MAX_REPEAT, 1);
     }
 
     /**

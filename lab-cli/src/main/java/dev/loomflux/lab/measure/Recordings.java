@@ -7,7 +7,7 @@ import dev.loomflux.lab.sut.RunningTarget;
 import dev.loomflux.lab.telemetry.JfrDump;
 import java.nio.file.Path;
 
-/** A target's recordings, dumped into the run's directory after its load: its JFR recording, and with --profiler async async-profiler's. */
+/** A target's recordings, dumped into the run's directory after its load: its JFR recording, and with --cpu-profiler async async-profiler's. */
 public final class Recordings {
     private final LaunchSettings settings;
     private final Path dir;
@@ -35,7 +35,7 @@ public final class Recordings {
     }
 
     /**
-     * The recording the target's CPU profile is read from: the JFR recording just dumped, or with {@code --profiler async}
+     * The recording the target's CPU profile is read from: the JFR recording just dumped, or with {@code --cpu-profiler async}
      * async-profiler's, dumped now to {@code <base>.async.jfr}.
      *
      * @param noJfr null when the JFR recording was dumped to {@code <base>.jfr}, else why not

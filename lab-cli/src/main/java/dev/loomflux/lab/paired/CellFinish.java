@@ -136,7 +136,7 @@ final class CellFinish {
         String name = v.spec().name();
         String label = run.label(v);
         String scenario = cell.scenario().name();
-        ResultFiles files = ResultFiles.of(context.dir(), name, scenario, rounds.task().files().set(v.repeat(), run.experiment().repeat()),
+        ResultFiles files = ResultFiles.of(context.dir(), name, scenario, rounds.task().files().set(v.jvm(), run.experiment().sets()),
                 own.stream().map(b -> TimeWindow.ofMillis(b.startMs(), b.endMs())).toList());
         List<Histogram> intervals = own.stream().map(b -> {
             Histogram h = b.latency().copy();
@@ -148,7 +148,7 @@ final class CellFinish {
         List<FlowResult> flows = files.flows(FlowResults.overBlocks(own), name + " " + scenario + " (blocks of interleaved rounds)");
         // Once per JVM after its rounds, its samples read over its own measured blocks.
         String noJfr = files.dumpJfr(v::dumpJfr);
-        List<BlockRecord> ownRecords = records.stream().filter(r -> r.target().equals(name) && r.set() == v.repeat()).toList();
+        List<BlockRecord> ownRecords = records.stream().filter(r -> r.target().equals(name) && r.set() == v.jvm()).toList();
         boolean open = own.get(0).intended() >= 0;
         Result.WindowLoad load = MeasuredResult.overBlocks(own, flows, open ? ownRecords.stream().anyMatch(BlockRecord::behindSchedule) : null);
         Result r = v.stamp(MeasuredResult.ofRounds(name, scenario, load, series(ownRecords), new Result.Files(hlog, plan, null, noJfr == null ? files.jfr() : null),
@@ -156,7 +156,7 @@ final class CellFinish {
         TargetProfile.Profiled profiled = files.profile(v.dumpProfile(files.stem(), noJfr), Metric.CPU_PER_REQUEST.read(r), context.categories(),
                 line -> context.log().line(label + " " + rounds.where() + ": " + line));
         for (int i = 0; i < profiled.byWindow().size(); i++) {
-            samples.put(name + "/" + v.repeat() + "/" + (own.get(i).round() + 1 - leadInRounds), profiled.byWindow().get(i));
+            samples.put(name + "/" + v.jvm() + "/" + (own.get(i).round() + 1 - leadInRounds), profiled.byWindow().get(i));
         }
         return r.withProfile(profiled.profile()).withThreads(rounds.readings().threads(label, own));
     }
@@ -174,7 +174,7 @@ final class CellFinish {
         CellRounds.Compiled compiled = rounds.compiled(run.label(v));
         Warmup.Outcome warm = compiled.outcome();
         SteadyState.JitWork jit = rounds.readings().jitWork(run.label(v), own);
-        Double jitPct = jitShares.getOrDefault(name, Map.of()).get(v.repeat());
+        Double jitPct = jitShares.getOrDefault(name, Map.of()).get(v.jvm());
         boolean drifts = drifting.contains(name);
         List<String> notes = new ArrayList<>();
         double bias = jitPct == null ? 0 : Comparisons.jitBias(jitPct);

@@ -82,7 +82,7 @@ final class CellRounds {
     }
 
     void run() {
-        for (TargetVisit v : compileOrder(visits, TargetVisit::repeat)) {
+        for (TargetVisit v : compileOrder(visits, TargetVisit::jvm)) {
             if (context.stop().requested()) {
                 return;
             }
@@ -162,7 +162,7 @@ final class CellRounds {
         log.line(where() + ": " + (stopping == null ? "" : "up to ") + design.rounds() + " rounds of " + design.block().toMillis() / 1000.0 + " s blocks (each after "
                 + design.leadIn().toSeconds() + " s of unmeasured load) after " + design.leadInRounds()
                 + " lead-in rounds, every target once per round in a new random order (seed " + seed + ")"
-                + (experiment.repeat() > 1 ? ", the " + experiment.repeat() + " sets of JVMs in the same rounds" : "")
+                + (experiment.sets() > 1 ? ", the " + experiment.sets() + " sets of JVMs in the same rounds" : "")
                 + (stopping == null ? "" : ", looked at after rounds " + stopping.planned().stream().map(String::valueOf).collect(Collectors.joining(", "))));
 
         Map<String, Long> pids = new LinkedHashMap<>();
@@ -263,7 +263,7 @@ final class CellRounds {
             if (b.round() >= leadInRounds) {
                 TargetVisit v = byLabel.get(b.target());
                 Double canaryUs = context.canary() == null ? null : context.canary().microsIn(b.startMs(), b.endMs());
-                records.add(figures.of(b, b.round() + 1 - leadInRounds, v.spec().name(), v.repeat(), canaryUs, readings.edges(b.target(), b.round())));
+                records.add(figures.of(b, b.round() + 1 - leadInRounds, v.spec().name(), v.jvm(), canaryUs, readings.edges(b.target(), b.round())));
             }
         }
         return records;

@@ -67,12 +67,12 @@ public final class PairedRounds {
 
     /** A target's JVM of one set, as the rounds and the log name it: "mvc", or "mvc#2" for the second set's. */
     String label(TargetVisit v) {
-        return experiment.repeat() > 1 ? v.spec().name() + "#" + v.repeat() : v.spec().name();
+        return experiment.sets() > 1 ? v.spec().name() + "#" + v.jvm() : v.spec().name();
     }
 
     /** A JVM's failed result at a cell. */
     static Result failed(TargetVisit v, ScenarioCell cell, String why) {
-        Result r = Result.failed(v.spec().name(), cell.scenario().name(), why).withVisit(v.repeat(), null, null, null);
+        Result r = Result.failed(v.spec().name(), cell.scenario().name(), why).withSet(v.jvm(), null);
         Map<String, Integer> at = cell.cell();
         return at == null ? r : r.withCell(at);
     }

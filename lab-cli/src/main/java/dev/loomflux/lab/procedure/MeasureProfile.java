@@ -35,7 +35,7 @@ public final class MeasureProfile implements Procedure {
             progress.unitStarted();
         }
         Result r = visit.measure(scenario, new Measurer.Task(experiment.profile(), experiment.warmup(), true,
-                ResultFiles.Tag.NONE.repeat(visit.repeat(), experiment.repeat())));
+                ResultFiles.Tag.NONE.repeat(visit.jvm(), experiment.repeats())));
         if (stop.requested()) {
             return true; // cut short by Ctrl-C: not a result
         }
@@ -57,7 +57,7 @@ public final class MeasureProfile implements Procedure {
     public void conclude(Consumer<String> log) {
         // Sets measured in the same rounds are judged by their pooled ratios (the "paired" lines); verdicts over two
         // or three medians beside those said "too few repeats" of what the pairs had decided.
-        if (experiment.repeat() > 1 && !experiment.inRounds()) {
+        if (experiment.repeats() > 1 && !experiment.inRounds()) {
             Summary.printRepeats(summary, log);
         }
     }

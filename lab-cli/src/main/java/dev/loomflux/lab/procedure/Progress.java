@@ -43,13 +43,13 @@ public final class Progress {
             Duration cellMeasured = experiment.inRounds() ? rounds(experiment.design()) : experiment.profile().plannedDuration();
             Duration perUnit = cellWarmup.plus(cellMeasured).plus(PER_SCENARIO)
                     .plus(perTarget.plus(warmup.minus(cellWarmup).multipliedBy(scenarios)).dividedBy(scenarios * cells));
-            return new Progress(experiment.targets().size() * experiment.repeat() * scenarios * cells, perUnit);
+            return new Progress(experiment.targets().size() * experiment.jvmsPerTarget() * scenarios * cells, perUnit);
         }
         // A unit is a target's warmup and its share of the rounds; each block also waits for its stragglers.
         Duration measured = experiment.inRounds() ? rounds(experiment.design()) : experiment.profile().plannedDuration();
         Duration perUnit = warmup.plus(measured).plus(PER_SCENARIO)
                 .plus(perTarget.dividedBy(scenarios));
-        return new Progress(experiment.targets().size() * experiment.repeat() * scenarios, perUnit);
+        return new Progress(experiment.targets().size() * experiment.jvmsPerTarget() * scenarios, perUnit);
     }
 
     /** A target's share of the rounds: its blocks with their lead-ins, each also waiting for its stragglers. */

@@ -59,7 +59,7 @@ public final class SearchCapacity implements Procedure {
             }
             return r.slo().sloMet();
         });
-        capacities.add(new CapacitySearchResult(name, scenario.name(), visit.repeat(), plan.slo().toString(), outcome.capacity(), outcome.reachedMax(),
+        capacities.add(new CapacitySearchResult(name, scenario.name(), visit.jvm(), plan.slo().toString(), outcome.capacity(), outcome.reachedMax(),
                 steps.stream().map(CapacitySearchResult.Step::of).toList()));
         results.capacity(capacities);
         return true;
@@ -67,11 +67,11 @@ public final class SearchCapacity implements Procedure {
 
     /** One measured rate of a capacity search, recorded as a result and as the search's next step. */
     private Result capacityStep(TargetVisit visit, Scenario scenario, int rps, List<Result> steps) {
-        int repeat = visit.repeat();
+        int repeat = visit.jvm();
         int k = steps.size() + 1;
         Profile.Rate profile = new Profile.Rate(rps, plan.stepDuration(), plan.inFlight(rps));
         Result r = visit.measure(scenario, new Measurer.Task(profile, k == 1 ? experiment.warmup() : plan.stepWarmup(), k == 1,
-                ResultFiles.Tag.NONE.repeat(repeat, experiment.repeat()).step(k)));
+                ResultFiles.Tag.NONE.repeat(repeat, experiment.repeats()).step(k)));
         List<String> misses = new ArrayList<>(plan.slo().misses(r));
         if (!r.steady()) {
             // Its percentiles may still be moving: a step that is not steady cannot show that the target meets the SLO.
@@ -87,7 +87,7 @@ public final class SearchCapacity implements Procedure {
 
     @Override
     public void summarize() {
-        summary = experiment.repeat() > 1 ? CapacityMedians.of(capacities) : List.of();
+        summary = experiment.repeats() > 1 ? CapacityMedians.of(capacities) : List.of();
         if (!summary.isEmpty()) {
             results.capacitySummary(summary);
         }
@@ -95,7 +95,7 @@ public final class SearchCapacity implements Procedure {
 
     @Override
     public void conclude(Consumer<String> out) {
-        capacities.forEach(c -> out.accept("capacity " + c.target() + " " + c.scenario() + (experiment.repeat() > 1 ? " search " + c.repeat() : "")
+        capacities.forEach(c -> out.accept("capacity " + c.target() + " " + c.scenario() + (experiment.repeats() > 1 ? " search " + c.repeat() : "")
                 + ": " + c.capacityRps() + " rps meets " + plan.slo() + (c.reachedMax() ? " (the --max-rps limit; the real capacity may be higher)" : "")));
         summary.forEach(m -> out.accept(m.describe()));
     }

@@ -69,7 +69,7 @@ public final class SweepCells implements Procedure {
         Sweep.Variant variant = variants.get(name);
         List<ScenarioCell> cells = ScenarioCell.of(experiment, base);
         // A fresh JVM after one that died goes on with the cell after the one it died in.
-        String key = name + " " + visit.repeat() + " " + base.name();
+        String key = name + " " + visit.jvm() + " " + base.name();
         boolean first = true;
         for (int i = nextCell.getOrDefault(key, 0); i < cells.size(); i++) {
             if (stop.requested()) {
@@ -87,7 +87,7 @@ public final class SweepCells implements Procedure {
             }
             log.line(name + " " + scenario.name() + ": cell " + at);
             Measurer.Task task = cell.task(first);
-            Result r = visit.measure(scenario, task.tagged(task.files().repeat(visit.repeat(), experiment.repeat())));
+            Result r = visit.measure(scenario, task.tagged(task.files().repeat(visit.jvm(), experiment.repeats())));
             first = false;
             if (stop.requested()) {
                 return true; // cut short by Ctrl-C: not a result
@@ -153,7 +153,7 @@ public final class SweepCells implements Procedure {
     public void conclude(Consumer<String> out) {
         int[] clear = map.clearOfAll();
         out.accept("sweep: " + map.cells().size() + " cells x " + Metric.SWEPT.size() + " metrics; a clear winner in " + clear[0] + " of " + clear[1]
-                + (pairs == null && experiment.repeat() < Stats.MIN_REPEATS ? " (verdicts need --repeat 3, or --design paired)" : ""));
+                + (pairs == null && experiment.repeats() < Stats.MIN_REPEATS ? " (verdicts need --repeat 3, or --design paired)" : ""));
         if (map.crossovers().isEmpty()) {
             out.accept("crossovers: none where both sides are clear");
         }

@@ -10,14 +10,14 @@ import java.net.URI;
 import java.nio.file.Path;
 
 /**
- * One started target JVM, as the designs and the procedures see it: which repeat (in the paired design, which
- * set) it serves, whether it still runs, and what the run's {@link Measurer} measures on it. Closing it stops it.
+ * One started target JVM, as the designs and the procedures see it: which set (paired design) or repeat (sequential
+ * design) it serves, whether it still runs, and what the run's {@link Measurer} measures on it. Closing it stops it.
  */
 public interface TargetVisit extends AutoCloseable {
     TargetSpec spec();
 
-    /** The repeat it serves, from 1; in the paired design its set. */
-    int repeat();
+    /** Which JVM of its target it is, from 1: its set in the paired design, its repeat in the sequential one. */
+    int jvm();
 
     URI base();
 
@@ -31,7 +31,7 @@ public interface TargetVisit extends AutoCloseable {
     /** Why it is gone, for a failed result: what ended it when its log or cgroup tells, how, {@code when}, and its last lines. */
     String exited(String when);
 
-    /** What every result records about the target process it measured. */
+    /** What every result records about the target process it measured, and its set or repeat. */
     Result stamp(Result r);
 
     /** The paired design's warmup: the compile stage alone ({@link Measurer#compile}). */

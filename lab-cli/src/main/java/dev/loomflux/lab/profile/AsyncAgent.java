@@ -17,7 +17,7 @@ import java.util.Properties;
 import java.util.concurrent.TimeUnit;
 
 /**
- * async-profiler as the targets' sampler ({@code --profiler async}): its native library, which the Maven artifact
+ * async-profiler as the targets' sampler ({@code --cpu-profiler async}): its native library, which the Maven artifact
  * {@code tools.profiler:async-profiler} on the lab's class path carries for Linux x64 and arm64 and for macOS, extracted
  * into a cache under the system's temporary directory (one per version, never in the repository), loaded by every target
  * JVM at its start with {@code -agentpath} and recording to its own JFR file in the run's directory,
@@ -45,7 +45,7 @@ public record AsyncAgent(Profiler mode, Path library, String version) {
      * @throws UsageException one line, naming the flag and why: no library for this platform, or the JVM could not load it
      */
     public static AsyncAgent load(Profiler mode, Jdk jdk) {
-        String flag = "--profiler " + mode.label();
+        String flag = "--cpu-profiler " + mode.label();
         String version = artifactVersion();
         if (version == null) {
             throw new UsageException(flag + ": async-profiler is missing from the lab's class path (tools.profiler:async-profiler); rebuild with ./mvnw package");

@@ -7,7 +7,7 @@ import java.util.Optional;
  * What a CPU sample was spent on, a fixed set so that every target's profile has the same columns, in
  * the order a request meets them: the server, the framework, the libraries, the app's own code; then
  * the JVM's own threads; then what no rule names. GC and JIT compilation are seen only with
- * async-profiler ({@code --profiler async}), which samples every thread of the process with its
+ * async-profiler ({@code --cpu-profiler async}), which samples every thread of the process with its
  * native frames: JFR samples only Java threads, never the GC workers or the compiler threads, so
  * under JFR both stay 0 and their CPU is spread over the others by their shares.
  */

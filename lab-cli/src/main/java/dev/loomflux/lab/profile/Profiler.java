@@ -6,7 +6,7 @@ import java.util.Optional;
 import java.util.stream.Collectors;
 
 /**
- * What takes a target's CPU samples ({@code --profiler}), the same for every target of a run so that their profiles
+ * What takes a target's CPU samples ({@code --cpu-profiler}), the same for every target of a run so that their profiles
  * compare: JFR's own sampler, Java frames only; or async-profiler, loaded as an agent at the target's start, which
  * also sees native and kernel frames and the JVM's own threads (GC, JIT compilers). Every one samples every 20 ms, JFR's
  * default: the period whose cost docs/telemetry.md measured.

@@ -27,7 +27,8 @@ final class Configuration {
         rows.add(List.of("targets", String.join(", ", exp.targets().stream()
                 .map(t -> t.name() + (t.limits() != null ? " (own limits: " + readable(Json.tree(t.limits())) + ")" : "")).toList())));
         rows.add(List.of("profile", readable(Json.tree(exp.profile()))));
-        rows.add(List.of("warmup / cooldown / repeat", Cells.num(exp.warmupS()) + " s / " + Cells.num(exp.cooldownS()) + " s / " + root.jvmsPerTarget()));
+        rows.add(List.of("warmup / cooldown / " + (exp.paired() ? "sets" : "repeat"), Cells.num(exp.warmupS()) + " s / " + Cells.num(exp.cooldownS()) + " s / "
+                + root.jvmsPerTarget()));
         if (exp.design() != null) {
             rows.add(List.of("design", "paired".equals(exp.design().kind())
                     ? "paired: " + (Boolean.FALSE.equals(exp.design().fixedRounds()) ? "up to " : "") + exp.design().rounds() + " rounds of " + Cells.num(exp.design().blockS()) + " s blocks per target"

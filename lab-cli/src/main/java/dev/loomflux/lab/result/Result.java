@@ -201,16 +201,19 @@ public record Result(@JsonUnwrapped Key key, @JsonUnwrapped Status outcome, @Jso
                 untilDeath == null || untilDeath.isEmpty() ? null : new Telemetry(List.copyOf(untilDeath), null, null, null, null), null, null, null, null);
     }
 
-    /**
-     * Stamped with which JVM of its target it measured, numbered as its repeat ({@link #inSet} makes it the paired
-     * design's set), and the target process that served it.
-     */
-    public Result withVisit(int repeat, Long startupMs, String targetCpus, TargetConfig targetConfig) {
-        return new Result(new Key(key.target(), key.scenario(), key.set(), repeat, key.step(), key.cell()), outcome, load, telemetry, files, checks, slo,
-                new TargetJvm(startupMs, targetCpus, targetConfig));
+    /** Stamped with the paired design's set of JVMs it measured, and the target process that served it (null: none known). */
+    public Result withSet(int set, TargetJvm jvm) {
+        return new Result(new Key(key.target(), key.scenario(), set, key.repeat(), key.step(), key.cell()), outcome, load, telemetry, files, checks, slo,
+                jvm == null ? TargetJvm.NONE : jvm);
     }
 
-    /** In the paired design, where a target's JVMs are sets measured in the same rounds: its JVM's number as its set, not its repeat. */
+    /** Stamped with the sequential design's repeat it measured (a capacity search's search), and the target process that served it (null: none known). */
+    public Result withRepeat(int repeat, TargetJvm jvm) {
+        return new Result(new Key(key.target(), key.scenario(), key.set(), repeat, key.step(), key.cell()), outcome, load, telemetry, files, checks, slo,
+                jvm == null ? TargetJvm.NONE : jvm);
+    }
+
+    /** In the paired design, where a target's JVMs are sets measured in the same rounds: its JVM's number as its set, as schema 11 and before wrote it as a repeat. */
     public Result inSet() {
         return key.repeat() == null ? this : new Result(new Key(key.target(), key.scenario(), key.set() != null ? key.set() : key.repeat(), null, key.step(),
                 key.cell()), outcome, load, telemetry, files, checks, slo, visit);

@@ -26,7 +26,7 @@ public record RunRecord(int schema, String runId, String status, String startedA
         this(schema, runId, status, startedAt, finishedAt, environment, experiment, results, summary, capacity, capacitySummary, sweep, blocks, comparisons, null);
     }
 
-    /** In the paired design a result's JVM is its set: the run stamps it as a repeat, and schema 11 and before wrote it as one. */
+    /** In the paired design a result's JVM is its set: schema 11 and before wrote it as a repeat. */
     public RunRecord {
         results = results == null ? List.of() : experiment != null && experiment.paired() ? results.stream().map(Result::inSet).toList() : List.copyOf(results);
     }

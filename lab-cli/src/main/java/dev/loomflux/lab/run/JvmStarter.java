@@ -79,9 +79,10 @@ final class JvmStarter implements TargetStarter {
             TargetConfig config = config(target);
             long ready = System.currentTimeMillis();
             Pause.sleep(experiment.idle());
+            Result.TargetJvm facts = new Result.TargetJvm(target.startupMillis(), affinity, config);
             return new StartedTarget(target, repeat,
                     List.of(new Phase("startup", launchedAt[0], ready), new Phase("idle", ready, System.currentTimeMillis())),
-                    new Result.TargetJvm(target.startupMillis(), affinity, config), measurer, unwatch);
+                    r -> r.withRepeat(repeat, facts), measurer, unwatch);
         } catch (RuntimeException e) {
             target.close();
             unwatch.run();
@@ -96,14 +97,14 @@ final class JvmStarter implements TargetStarter {
         try {
             run.cpus().move(target.process().pid(), run.cpus().target());
             String affinity = CpuPlan.affinityOf(target.process().pid());
-            int sets = experiment.repeat();
+            int sets = experiment.sets();
             run.log().line(spec.name() + ": ready in " + target.startupMillis() + " ms (started beside the others; pid " + target.process().pid()
                     + ", now on CPUs " + affinity + ")" + (sets > 1 ? ", set " + set + " of " + sets : ""));
             sayAotCacheProblem(target);
             stopLoadWhenItDies(target, sets > 1 ? spec.name() + "#" + set : spec.name());
             long ready = System.currentTimeMillis();
-            return new StartedTarget(target, set, List.of(new Phase("startup", launchedAt[0], ready)),
-                    new Result.TargetJvm(target.startupMillis(), affinity, config(target)), measurer, () -> { });
+            Result.TargetJvm facts = new Result.TargetJvm(target.startupMillis(), affinity, config(target));
+            return new StartedTarget(target, set, List.of(new Phase("startup", launchedAt[0], ready)), r -> r.withSet(set, facts), measurer, () -> { });
         } catch (RuntimeException e) {
             target.close();
             throw e;

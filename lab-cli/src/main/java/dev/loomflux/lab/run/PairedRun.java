@@ -58,7 +58,7 @@ final class PairedRun implements DesignRun {
     /** Every target in every set, all resident and connected at once. */
     @Override
     public int residentJvms() {
-        return experiment.targets().size() * experiment.repeat();
+        return experiment.targets().size() * experiment.sets();
     }
 
     @Override
@@ -120,7 +120,7 @@ final class PairedRun implements DesignRun {
         ExecutorService starter = Executors.newFixedThreadPool(STARTS_PER_CPU * cpuCount);
         try {
             List<CompletableFuture<TargetVisit>> starting = new ArrayList<>();
-            for (int set = 1; set <= experiment.repeat(); set++) {
+            for (int set = 1; set <= experiment.sets(); set++) {
                 for (TargetSpec spec : experiment.targets()) {
                     int thisSet = set;
                     starting.add(CompletableFuture.supplyAsync(() -> start(s, spec, thisSet), starter));
@@ -157,7 +157,7 @@ final class PairedRun implements DesignRun {
             if (!s.run().stop().requested()) {
                 s.run().log().line(spec.name() + ": did not start: " + e.getMessage());
                 experiment.scenarios().forEach(scenario -> s.results().add(Result.failed(spec.name(), scenario.name(), e.getMessage())
-                        .withVisit(set, null, null, null)));
+                        .withSet(set, null)));
             }
             return null;
         }

@@ -79,7 +79,7 @@ public final class Runner {
         this.home = home;
         this.declared = experiment;
         // A sweep's target axes make a target JVM per value: the run starts those variants in turn.
-        this.experiment = experiment.sweep() == null ? experiment : experiment.withTargets(SweepCells.targets(experiment));
+        this.experiment = experiment.sweep() == null ? experiment : experiment.toBuilder().targets(SweepCells.targets(experiment)).build();
         this.maker = maker;
         this.setup = setup;
         this.stop = stop;

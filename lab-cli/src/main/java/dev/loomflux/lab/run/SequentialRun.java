@@ -81,7 +81,7 @@ final class SequentialRun implements DesignRun {
 
     /** A target x scenario that has no measurement, with why; it counts as done for the run's progress. */
     private static void addFailed(Session s, TargetSpec target, Scenario scenario, int repeat, String why) {
-        s.results().add(Result.failed(target.name(), scenario.name(), why).withVisit(repeat, null, null, null));
+        s.results().add(Result.failed(target.name(), scenario.name(), why).withRepeat(repeat, null));
         if (s.progress() != null) {
             s.progress().unitDone();
         }

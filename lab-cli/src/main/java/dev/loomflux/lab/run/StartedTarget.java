@@ -12,15 +12,17 @@ import dev.loomflux.lab.telemetry.Phase;
 import java.net.URI;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.function.UnaryOperator;
 
 /**
  * A target JVM that {@link JvmStarter} started, measured by the run's {@link Measurer}.
  *
- * @param before what it went through before any load (startup, and idle in the sequential design)
- * @param facts  what every result records about it: its startup time, its CPUs and its own /config
- * @param closed what to do once it is stopped
+ * @param jvm      which JVM of its target: its set in the paired design, its repeat in the sequential one
+ * @param before   what it went through before any load (startup, and idle in the sequential design)
+ * @param stamping what every result records about it: its set or repeat, its startup time, its CPUs and its own /config
+ * @param closed   what to do once it is stopped
  */
-record StartedTarget(RunningTarget target, int repeat, List<Phase> before, Result.TargetJvm facts, Measurer measurer, Runnable closed)
+record StartedTarget(RunningTarget target, int jvm, List<Phase> before, UnaryOperator<Result> stamping, Measurer measurer, Runnable closed)
         implements TargetVisit {
     StartedTarget {
         before = List.copyOf(before);
@@ -60,7 +62,7 @@ record StartedTarget(RunningTarget target, int repeat, List<Phase> before, Resul
 
     @Override
     public Result stamp(Result r) {
-        return r.withVisit(repeat, facts.startupMs(), facts.targetCpus(), facts.targetConfig());
+        return stamping.apply(r);
     }
 
     @Override

@@ -42,7 +42,7 @@ final class Turns {
     /** @param measured how many results the run holds so far: a JVM that added none is not started again */
     void run(Jvm visit, IntSupplier measured, Unmeasured unmeasured) {
         boolean first = true;
-        for (int repeat = 1; repeat <= experiment.repeat(); repeat++) {
+        for (int repeat = 1; repeat <= experiment.repeats(); repeat++) {
             for (TargetSpec target : experiment.order(repeat)) {
                 if (stop.requested()) {
                     return;
@@ -52,8 +52,8 @@ final class Turns {
                     pause.accept(experiment.cooldown());
                 }
                 first = false;
-                if (experiment.repeat() > 1) {
-                    log.accept("repeat " + repeat + " of " + experiment.repeat() + ": " + target.name());
+                if (experiment.repeats() > 1) {
+                    log.accept("repeat " + repeat + " of " + experiment.repeats() + ": " + target.name());
                 }
                 turn(target, repeat, visit, measured, unmeasured);
             }

@@ -15,7 +15,7 @@ import java.util.List;
  *
  * @param aotCache the built-in targets that start from a class cache made for their jar ({@link AotCache}): {@link #EVERY} for all;
  *                 empty for none
- * @param async    async-profiler, when it takes the CPU samples instead of JFR ({@code --profiler async}); null for JFR
+ * @param async    async-profiler, when it takes the CPU samples instead of JFR ({@code --cpu-profiler async}); null for JFR
  */
 public record LaunchSettings(Jdk jdk, String host, String heap, ResourceLimits limits, java.util.Set<String> aotCache, AsyncAgent async) {
     /** {@link #aotCache} of every built-in target. */

@@ -66,7 +66,7 @@ class DefaultDesignTest {
         Experiment own = plan("run", "own-app");
         assertTrue(own.inRounds(), own.design().toString());
         assertFalse(own.design().named());
-        assertEquals(1, own.repeat(), "a file's sets: 1 unless it says");
+        assertEquals(1, own.sets(), "a file's sets: 1 unless it says");
         assertNull(own.sequentialBecause());
     }
 
@@ -75,12 +75,12 @@ class DefaultDesignTest {
         Experiment sweep = plan("sweep", "--targets", "mvc,webflux", "--scenario", "plaintext", "--vary", "users=4,16");
         assertTrue(sweep.inRounds(), sweep.design().toString());
         assertEquals(2, sweep.sweep().cells().size());
-        assertEquals(1, sweep.repeat(), "one set in a sweep");
+        assertEquals(1, sweep.sets(), "one set in a sweep");
         assertEquals(Design.DEFAULT_WARMUP, sweep.warmup(), "the paired warmup budget, as ./lab run's");
         Experiment named = plan("sweep", "--targets", "mvc,webflux", "--scenario", "plaintext", "--vary", "users=4,16", "--design", "sequential",
                 "--repeat", "3", "--duration", "5s");
         assertEquals(Design.SEQUENTIAL, named.design());
-        assertEquals(3, named.repeat());
+        assertEquals(3, named.repeats());
     }
 
     /** Paired by default, a sweep takes the paired design's words: sets and rounds, not repeats and a duration. */
@@ -97,7 +97,7 @@ class DefaultDesignTest {
         Experiment run = plan("run");
         assertTrue(run.inRounds());
         assertEquals(Design.DEFAULT, run.design());
-        assertEquals(Design.DEFAULT_SETS, run.repeat());
+        assertEquals(Design.DEFAULT_SETS, run.sets());
         assertEquals(Design.DEFAULT_WARMUP, run.warmup());
     }
 
@@ -150,7 +150,7 @@ class DefaultDesignTest {
         for (String sweep : List.of("map-cpu", "map-db", "map-gateway", "vt-processor-cache")) {
             Experiment e = plan("sweep", sweep);
             assertEquals(Design.SEQUENTIAL, e.design(), sweep);
-            assertEquals(3, e.repeat(), sweep);
+            assertEquals(3, e.repeats(), sweep);
         }
         for (String paired : List.of("peer-10k", "peer-10k-depth-1", "peer-1k-no-delay", "peer-5k")) {
             Experiment e = plan("run", paired);

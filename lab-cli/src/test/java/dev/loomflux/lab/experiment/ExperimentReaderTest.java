@@ -172,13 +172,13 @@ class ExperimentReaderTest {
         String fixed = "profile: {fixed: {users: 2, duration: 5s}}";
         assertError(fixed + "\nrepeat: 3", "x.yaml: repeat: applies to design: sequential; the paired design's JVM sets are sets: 3");
         assertError(fixed + "\ndesign: paired\nrepeat: 3", "x.yaml: repeat: applies to design: sequential; the paired design's JVM sets are sets: 3");
-        assertEquals(3, read(fixed + "\ndesign: sequential\nrepeat: 3").repeat());
-        assertEquals(2, read(fixed + "\nsets: 2").repeat());
+        assertEquals(3, read(fixed + "\ndesign: sequential\nrepeat: 3").repeats());
+        assertEquals(2, read(fixed + "\nsets: 2").sets());
         assertError(fixed + "\ndesign: sequential\nsets: 2", "x.yaml: sets: sets are the paired design's (a fixed or rate profile);"
                 + " this experiment measures one target after another: write repeat: 2");
         // Where the default gives way, the file is measured one target after another: repeats, as with the flags.
-        assertEquals(3, read("profile: {loops: {users: 2, requests: 3}}\nrepeat: 3").repeat());
-        assertEquals(3, read(fixed + "\ndesign: sequential\nrepeat: 3\ndriver: {jmeter: {agents: 2}}").repeat());
+        assertEquals(3, read("profile: {loops: {users: 2, requests: 3}}\nrepeat: 3").repeats());
+        assertEquals(3, read(fixed + "\ndesign: sequential\nrepeat: 3\ndriver: {jmeter: {agents: 2}}").repeats());
         assertError(fixed + "\nrepeat: 3\ndriver: jmeter", "x.yaml: repeat: applies to design: sequential");
     }
 

@@ -49,7 +49,7 @@ class PresetsTest {
         for (Path p : pack) {
             Experiment e = ExperimentReader.read(p);
             assertEquals(List.of("mvc", "mvc-vt", "webflux", "webflux-vt"), e.targets().stream().map(TargetSpec::name).toList(), p.toString());
-            int jvms = e.inRounds() ? e.targets().size() * e.repeat() : 1;
+            int jvms = e.inRounds() ? e.targets().size() * e.sets() : 1;
             assertTrue(OpenFiles.needed(e.profile().peakUsers(), jvms) <= 20_000, p + ": " + OpenFiles.needed(e.profile().peakUsers(), jvms));
             assertTrue(Files.readString(p).contains("scenarios.csv"), p + " names its source in the peer's repository");
         }
@@ -118,7 +118,7 @@ class PresetsTest {
         assertEquals(vt.jvmArgs(), cached.jvmArgs());
         assertEquals(List.of("/gateway?delay=0"), e.scenarios().stream().map(Scenario::path).toList());
         assertEquals(List.of(Map.of("users", 1000), Map.of("users", 400)), e.sweep().cells());
-        assertEquals(3, e.repeat());
+        assertEquals(3, e.repeats());
     }
 
     @Test

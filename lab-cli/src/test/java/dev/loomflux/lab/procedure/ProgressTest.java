@@ -29,8 +29,8 @@ class ProgressTest {
 
     @Test
     void noEstimateWhenTheLoadEndsByCountNotByClock() {
-        Experiment loops = new Experiment("x", example.targets(), example.scenarios(), new Profile.Loops(10, 100),
-                example.warmup(), example.cooldown(), 1);
+        Experiment loops = Experiment.builder("x", example.targets(), example.scenarios(), new Profile.Loops(10, 100)).warmup(example.warmup())
+                .cooldown(example.cooldown()).build();
         assertNull(Progress.of(loops));
     }
 }

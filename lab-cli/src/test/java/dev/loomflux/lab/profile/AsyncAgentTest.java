@@ -33,8 +33,8 @@ class AsyncAgentTest {
     @Test
     void aLibraryTheJvmCannotLoadIsRefusedInOneLine() throws Exception {
         Path notALibrary = Files.writeString(dir.resolve("libasyncProfiler.so"), "not an ELF file");
-        UsageException e = assertThrows(UsageException.class, () -> new AsyncAgent(Profiler.ASYNC, notALibrary, "4.2").check(JDK, "--profiler async"));
-        assertTrue(e.getMessage().startsWith("--profiler async: " + JDK.home() + " cannot load " + notALibrary + ": java -agentpath failed (exit "), e.getMessage());
+        UsageException e = assertThrows(UsageException.class, () -> new AsyncAgent(Profiler.ASYNC, notALibrary, "4.2").check(JDK, "--cpu-profiler async"));
+        assertTrue(e.getMessage().startsWith("--cpu-profiler async: " + JDK.home() + " cannot load " + notALibrary + ": java -agentpath failed (exit "), e.getMessage());
         assertFalse(e.getMessage().contains("\n"), e.getMessage());
     }
 }

@@ -109,7 +109,7 @@ class FlameGraphsTest {
         assertTrue(ChartData.ids((ObjectNode) ChartData.of(run(dir), dir)).containsAll(FlameGraphs.ids("s0", List.of("mvc", "mvc-vt"), 1)));
     }
 
-    /** A run made with --profile-rules keeps them beside results.json ({@code profile-rules.tsv}): its frames take their colours. */
+    /** A run made with --cpu-profile-rules keeps them beside results.json ({@code profile-rules.tsv}): its frames take their colours. */
     @Test
     void theRunsOwnRulesColourTheFrames() throws Exception {
         RunRecord record = run(dir);

@@ -59,6 +59,7 @@ class ReportMarkdownTest {
         assertTrue(caveats.contains("- Paired design: every target's JVM was started and warmed first, then all were measured in 20 rounds of 4 s blocks"), caveats);
         assertTrue(caveats.contains("- All targets were resident at once; their peak resident memory over the blocks: mvc "), caveats);
         assertTrue(!caveats.contains("Fewer than 3 runs") && !caveats.contains("Little's law"), "one run is an answer here, and no block was paced: " + caveats);
+        assertTrue(md.contains("| warmup / cooldown / sets | "), "a paired run's JVMs are sets: " + md);
         assertEquals(List.of("json: mvc ahead of mvc-vt on throughput by 41.9% (95% CI 39.7% to 44.7%); mvc ahead of webflux on throughput by 10.4% "
                 + "(95% CI 7.9% to 13.3%); webflux ahead of mvc-vt on throughput by 29.4% (95% CI 24.7% to 33.7%)."), Report.headlines(dir));
     }

@@ -17,7 +17,7 @@ class SetsAndRepeatsTest {
 
     @Test
     void aPairedRunNumbersItsJvmsAsSets() {
-        RunRecord paired = run("paired", Result.failed("mvc", "json", "x").withVisit(2, null, null, null));
+        RunRecord paired = run("paired", Result.failed("mvc", "json", "x").withSet(2, null));
         JsonNode json = Json.tree(paired);
         assertEquals(2, json.path("experiment").path("sets").asInt(), json.toString());
         assertTrue(json.path("experiment").path("repeat").isMissingNode(), json.toString());
@@ -29,7 +29,7 @@ class SetsAndRepeatsTest {
 
     @Test
     void aSequentialRunNumbersThemAsRepeats() {
-        RunRecord sequential = run("sequential", Result.failed("mvc", "json", "x").withVisit(2, null, null, null));
+        RunRecord sequential = run("sequential", Result.failed("mvc", "json", "x").withRepeat(2, null));
         JsonNode json = Json.tree(sequential);
         assertEquals(2, json.path("experiment").path("repeat").asInt(), json.toString());
         assertTrue(json.path("experiment").path("sets").isMissingNode(), json.toString());

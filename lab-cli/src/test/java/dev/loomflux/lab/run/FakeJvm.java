@@ -17,19 +17,22 @@ import java.util.List;
  */
 final class FakeJvm implements TargetVisit {
     private final TargetSpec spec;
-    private final int repeat;
+    private final int jvm;
+    private final boolean inSet;
     private final String name;
     private final List<String> events;
     private final Runnable stopLoad;
     private volatile boolean alive = true;
 
     /**
+     * @param inSet    started beside the others (paired design): {@code jvm} is its set, else its repeat
      * @param name     as the events name it: the target, its repeat or set, and which JVM of it ("a#1", "a#1 (2nd JVM)")
      * @param stopLoad what the starter does when a JVM dies under load: cancel the driver's loads
      */
-    FakeJvm(TargetSpec spec, int repeat, String name, List<String> events, Runnable stopLoad) {
+    FakeJvm(TargetSpec spec, int jvm, boolean inSet, String name, List<String> events, Runnable stopLoad) {
         this.spec = spec;
-        this.repeat = repeat;
+        this.jvm = jvm;
+        this.inSet = inSet;
         this.name = name;
         this.events = events;
         this.stopLoad = stopLoad;
@@ -51,8 +54,8 @@ final class FakeJvm implements TargetVisit {
     }
 
     @Override
-    public int repeat() {
-        return repeat;
+    public int jvm() {
+        return jvm;
     }
 
     @Override
@@ -83,7 +86,7 @@ final class FakeJvm implements TargetVisit {
 
     @Override
     public Result stamp(Result r) {
-        return r.withVisit(repeat, null, null, null);
+        return inSet ? r.withSet(jvm, null) : r.withRepeat(jvm, null);
     }
 
     @Override

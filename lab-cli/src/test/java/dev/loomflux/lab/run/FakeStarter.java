@@ -52,7 +52,7 @@ final class FakeStarter implements TargetStarter {
         List<FakeJvm> jvms = started.computeIfAbsent(key, k -> new ArrayList<>());
         FakeJvm jvm;
         synchronized (jvms) {
-            jvm = new FakeJvm(spec, repeat, jvms.isEmpty() ? key : key + " (JVM " + (jvms.size() + 1) + ")", events, driver::cancel);
+            jvm = new FakeJvm(spec, repeat, how.equals("beside"), jvms.isEmpty() ? key : key + " (JVM " + (jvms.size() + 1) + ")", events, driver::cancel);
             jvms.add(jvm);
         }
         events.add("start " + jvm.name() + " " + how);

@@ -7,11 +7,9 @@ import dev.loomflux.lab.profile.CategoryRules;
 import dev.loomflux.lab.cpu.CpuPlan;
 import dev.loomflux.lab.driver.Rounds;
 import dev.loomflux.lab.experiment.Design;
-import dev.loomflux.lab.experiment.DriverChoice;
 import dev.loomflux.lab.experiment.Experiment;
 import dev.loomflux.lab.experiment.Profile;
 import dev.loomflux.lab.experiment.Scenario;
-import dev.loomflux.lab.limits.ResourceLimits;
 import dev.loomflux.lab.measure.Log;
 import dev.loomflux.lab.measure.RunContext;
 import dev.loomflux.lab.procedure.Procedure;
@@ -144,8 +142,8 @@ class PairedRunTest {
     void theRoundsStopAtALookAndNoRoundStartsAfterIt() throws IOException {
         Design capped = Design.paired(15, Duration.ofSeconds(1), Duration.ZERO, 1);
         List<TargetSpec> specs = List.of(new TargetSpec("a", App.MVC, Map.of(), List.of()), new TargetSpec("b", App.MVC, Map.of(), List.of()));
-        run(new Experiment("paired", specs, List.of(JSON), new Profile.Fixed(4, Duration.ofSeconds(1)), Duration.ofSeconds(10), Duration.ZERO, 1,
-                ResourceLimits.NONE, null, Duration.ofSeconds(3), capped, DriverChoice.NONE));
+        run(Experiment.builder("paired", specs, List.of(JSON), new Profile.Fixed(4, Duration.ofSeconds(1))).warmup(Duration.ofSeconds(10))
+                .cooldown(Duration.ZERO).design(capped).build());
 
         RoundsStop stop = results.stops().get(0);
         assertTrue(stop.rounds() == 10 || stop.rounds() == 15, stop.toString());
@@ -164,7 +162,7 @@ class PairedRunTest {
 
     /** "a plaintext 1 ok": each result's target, scenario, set and status, in the order they were added. */
     private List<String> outcomes() {
-        return results.results().stream().map(r -> r.target() + " " + r.scenario() + " " + r.key().repeat() + " "
+        return results.results().stream().map(r -> r.target() + " " + r.scenario() + " " + r.key().set() + " "
                 + (r.ok() ? "ok" : "failed: " + r.outcome().error())).toList();
     }
 
@@ -189,8 +187,8 @@ class PairedRunTest {
 
     private static Experiment experiment(int sets, List<Scenario> scenarios, String... targets) {
         List<TargetSpec> specs = Arrays.stream(targets).map(n -> new TargetSpec(n, App.MVC, Map.of(), List.of())).toList();
-        return new Experiment("paired", specs, scenarios, new Profile.Fixed(4, Duration.ofSeconds(1)), Duration.ofSeconds(10), Duration.ZERO, sets,
-                ResourceLimits.NONE, null, Duration.ofSeconds(3), DESIGN, DriverChoice.NONE);
+        return Experiment.builder("paired", specs, scenarios, new Profile.Fixed(4, Duration.ofSeconds(1))).warmup(Duration.ofSeconds(10))
+                .cooldown(Duration.ZERO).sets(sets).design(DESIGN).build();
     }
 
     /** The events with each run of consecutive dumps in name order. */

@@ -6,11 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.loomflux.lab.profile.CategoryRules;
 import dev.loomflux.lab.cpu.CpuPlan;
 import dev.loomflux.lab.experiment.Design;
-import dev.loomflux.lab.experiment.DriverChoice;
 import dev.loomflux.lab.experiment.Experiment;
 import dev.loomflux.lab.experiment.Profile;
 import dev.loomflux.lab.experiment.Scenario;
-import dev.loomflux.lab.limits.ResourceLimits;
 import dev.loomflux.lab.measure.Log;
 import dev.loomflux.lab.measure.RunContext;
 import dev.loomflux.lab.procedure.Procedure;
@@ -174,7 +172,7 @@ class SequentialRunTest {
     /** Loops: a profile the paired design cannot measure in rounds, so that a paired experiment runs sequentially. */
     private static Experiment experiment(int repeat, Design design, String... targets) {
         List<TargetSpec> specs = Arrays.stream(targets).map(n -> new TargetSpec(n, App.MVC, Map.of(), List.of())).toList();
-        return new Experiment("sequential", specs, List.of(PLAINTEXT, JSON), new Profile.Loops(4, 10), Duration.ofSeconds(10), Duration.ofSeconds(10), repeat,
-                ResourceLimits.NONE, null, Duration.ofSeconds(3), design, DriverChoice.NONE);
+        return Experiment.builder("sequential", specs, List.of(PLAINTEXT, JSON), new Profile.Loops(4, 10)).warmup(Duration.ofSeconds(10))
+                .cooldown(Duration.ofSeconds(10)).repeats(repeat).design(design).build();
     }
 }

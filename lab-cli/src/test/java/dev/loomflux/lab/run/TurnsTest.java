@@ -105,6 +105,7 @@ class TurnsTest {
 
     private static Experiment experiment(int repeat, List<Scenario> scenarios, String... targets) {
         List<TargetSpec> specs = java.util.Arrays.stream(targets).map(n -> new TargetSpec(n, App.MVC, Map.of(), List.of())).toList();
-        return new Experiment("turns", specs, scenarios, new Profile.Fixed(1, Duration.ofSeconds(1)), Duration.ZERO, Duration.ofSeconds(10), repeat);
+        return Experiment.builder("turns", specs, scenarios, new Profile.Fixed(1, Duration.ofSeconds(1))).warmup(Duration.ZERO).cooldown(Duration.ofSeconds(10))
+                .repeats(repeat).build();
     }
 }

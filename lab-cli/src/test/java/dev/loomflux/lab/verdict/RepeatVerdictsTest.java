@@ -19,8 +19,8 @@ class RepeatVerdictsTest {
         List<Result> results = new ArrayList<>();
         double[] spread = {1.0, 1.02, 0.98};
         for (int i = 0; i < 3; i++) {
-            results.add(FlowRuns.result("mvc", 0, 0, "read", spread[i]).withVisit(i + 1, null, null, null));
-            results.add(FlowRuns.result("webflux", 0, 0, "read", 1.2 * spread[i]).withVisit(i + 1, null, null, null));
+            results.add(FlowRuns.result("mvc", 0, 0, "read", spread[i]).withRepeat(i + 1, null));
+            results.add(FlowRuns.result("webflux", 0, 0, "read", 1.2 * spread[i]).withRepeat(i + 1, null));
         }
         RepeatSummary summary = RepeatVerdicts.of(results, List.of("mvc", "webflux"), List.of("crud"));
         assertEquals(List.of("crud", "crud/create", "crud/read", "crud/update", "crud/delete"),
