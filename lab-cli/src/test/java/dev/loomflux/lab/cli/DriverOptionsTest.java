@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import dev.loomflux.lab.UsageException;
+import dev.loomflux.lab.drivers.Drivers;
 import dev.loomflux.lab.experiment.DriverChoice;
 import dev.loomflux.lab.process.LabProcesses;
 import java.nio.file.Path;
@@ -50,7 +51,7 @@ class DriverOptionsTest {
         DriverOptions options = new DriverOptions(processes);
         DriverChoice inFile = new DriverChoice("jmeter", "x.yaml: driver", null, null, Path.of("own-plan.jmx"));
         assertEquals(DriverChoice.PLAN_OBSTACLE, options.roundsObstacle(inFile, false));
-        assertEquals(DriverChoice.PLAN_OBSTACLE, inFile.roundsObstacle(false), "as the file's reader decides its design");
+        assertEquals(DriverChoice.PLAN_OBSTACLE, inFile.roundsObstacle(Drivers.ALL, false), "as the file's reader decides its design");
         options.plan = Path.of("own-plan.jmx");
         assertEquals(DriverChoice.PLAN_OBSTACLE, options.roundsObstacle(DriverChoice.NONE, false));
     }

@@ -61,7 +61,7 @@ public final class Jmeter implements LoadDriver {
 
     @Override
     public String name() {
-        return "jmeter";
+        return JmeterType.NAME;
     }
 
     /**
@@ -104,7 +104,7 @@ public final class Jmeter implements LoadDriver {
     @Override
     public Measurement run(LoadSpec spec, SecondListener listener, BooleanSupplier enough, MeasuredWindow window) {
         PhasePlan plan = PhasePlan.of(spec.profile(), 1);
-        try (Load load = new Load()) {
+        try (OneLoad load = new OneLoad()) {
             JmeterCluster cluster = load.cluster;
             JmeterReading reading = new JmeterReading(plan, spec.mix(), listener != null ? listener : s -> { }, window, spec.requestTimeout().toMillis(),
                     cluster == null ? List.of() : cluster.addresses());
@@ -155,13 +155,13 @@ public final class Jmeter implements LoadDriver {
      * One load on JMeter, for both designs: its temporary folder, its agents (none: one local JMeter) and the JMeter that
      * runs its plan, each known to {@link #processes()} and {@link #cancel()} while it runs. Closed, nothing of it is left.
      */
-    private final class Load implements AutoCloseable {
+    private final class OneLoad implements AutoCloseable {
         final Path dir;
         /** The controller's agents; null: one local JMeter. */
         final JmeterCluster cluster;
         private ManagedProcess jmeter;
 
-        Load() {
+        OneLoad() {
             try {
                 dir = Files.createTempDirectory("loomflux-jmeter");
             } catch (IOException e) {
@@ -313,7 +313,7 @@ public final class Jmeter implements LoadDriver {
         if (own != null) {
             throw new LabException("a plan of the user's own runs in the sequential design: the rounds are the lab's own plan");
         }
-        try (Load load = new Load();
+        try (OneLoad load = new OneLoad();
              JmeterRounds conductor = new JmeterRounds(rounds, listener, load.cluster == null ? "127.0.0.1" : load.cluster.host(),
                      load.cluster == null ? List.of() : load.cluster.addresses())) {
             JmeterCluster cluster = load.cluster;
