@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import dev.loomflux.lab.UsageException;
+import dev.loomflux.lab.driver.FakeDriver;
 import dev.loomflux.lab.drivers.Drivers;
 import dev.loomflux.lab.limits.ResourceLimits;
 import java.io.IOException;
@@ -263,6 +264,29 @@ class ExperimentReaderTest {
                 "[gateway: {delay: 5, dist: lognormal, p99: 50}]"));
         assertEquals(dir.resolve("x.yaml") + ": sweep: parameter 'delay' must be an integer in 1..5000 for dist=lognormal", zero.getMessage(),
                 "a cell the targets would refuse is refused before anything starts");
+    }
+
+    /** A driver added to the registry is read by what it says of itself: its name, its settings, what it cannot run in rounds. */
+    @Test
+    void aDriverAddedToTheRegistryIsReadByItsOwnDescription() throws IOException {
+        Path f = dir.resolve("x.yaml");
+        String fixed = "targets: [mvc]\nscenarios: [plaintext]\nprofile: {fixed: {users: 2, duration: 5s}}\n";
+        Files.writeString(f, fixed + "driver: {fake: {agents: 3}}\n");
+        Experiment e = ExperimentReader.read(f, FakeDriver.CATALOG);
+        assertEquals(new DriverChoice("fake", f + ": driver", "3", null), e.driver());
+        assertEquals(f + ": driver.fake.agents", e.driver().agentsWhere());
+        assertTrue(e.inRounds(), "it runs rounds");
+        // No rate blocks: a rate runs one target after another, whose JVMs are repeats.
+        Files.writeString(f, fixed.replace("{fixed: {users: 2, duration: 5s}}", "{rate: {rps: 10}}") + "driver: fake\nrepeat: 3\n");
+        Experiment rate = ExperimentReader.read(f, FakeDriver.CATALOG);
+        assertEquals(3, rate.repeat());
+        assertEquals("the Hyperfoil driver for rate blocks", rate.decided(rate.driver().roundsObstacle(FakeDriver.CATALOG, true)).sequentialBecause());
+        Files.writeString(f, fixed + "driver: {fake: {plan: p.jmx}}\n");
+        assertTrue(assertThrows(UsageException.class, () -> ExperimentReader.read(f, FakeDriver.CATALOG)).getMessage()
+                .startsWith(f + ": driver.fake.plan: unknown key (allowed: "), "no plans of the user's own");
+        Files.writeString(f, fixed + "driver: jmeter\n");
+        assertEquals(f + ": driver: 'jmeter': expected hyperfoil or fake",
+                assertThrows(UsageException.class, () -> ExperimentReader.read(f, FakeDriver.CATALOG)).getMessage(), "the catalog's names");
     }
 
     private void assertError(String profileYaml, String expected) throws IOException {

@@ -318,8 +318,8 @@ public final class Jmeter implements LoadDriver {
                      load.cluster == null ? List.of() : load.cluster.addresses())) {
             JmeterCluster cluster = load.cluster;
             // Agents get the lab's address as a global property (-G), one JMeter as its own (-J).
-            ManagedProcess jmeter = load.start(JmeterPlan.renderRounds(rounds, "loomflux", load.split()),
-                    List.of((cluster == null ? "-J" : "-G") + JmeterPlan.LAB + "=" + conductor.address()));
+            ManagedProcess jmeter = load.start(JmeterRoundsPlan.renderRounds(rounds, "loomflux", load.split()),
+                    List.of((cluster == null ? "-J" : "-G") + JmeterRoundsPlan.LAB + "=" + conductor.address()));
             Jtl jtl = new Jtl(load.dir.resolve("out.jtl"));
             // A conductor that stopped asking (its script failed, its agent died) would leave the others' users waiting at their gates.
             // Answered at once, a conductor reports its block after the block and its slowest request: a few seconds more is patience.
@@ -389,12 +389,12 @@ public final class Jmeter implements LoadDriver {
         return new Plan(SUFFIX, JmeterPlan.render(spec, PhasePlan.of(spec.profile(), 1), name, new JmeterPlan.Split(agents.count(), null)));
     }
 
-    /** The rounds' plan as JMeter runs it; its conductor needs the lab (JmeterPlan.LAB), so it does not run alone. */
+    /** The rounds' plan as JMeter runs it; its conductor needs the lab (JmeterRoundsPlan.LAB), so it does not run alone. */
     @Override
     public Plan export(Rounds rounds, String name) {
         if (own != null) {
             throw new IllegalStateException("a plan of the user's own runs no rounds");
         }
-        return new Plan(SUFFIX, JmeterPlan.renderRounds(rounds, name, new JmeterPlan.Split(agents.count(), null)));
+        return new Plan(SUFFIX, JmeterRoundsPlan.renderRounds(rounds, name, new JmeterPlan.Split(agents.count(), null)));
     }
 }
