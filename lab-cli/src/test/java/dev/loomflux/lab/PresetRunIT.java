@@ -3,6 +3,7 @@ package dev.loomflux.lab;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.loomflux.lab.drivers.Drivers;
 import dev.loomflux.lab.experiment.Experiment;
 import dev.loomflux.lab.experiment.ExperimentReader;
 import dev.loomflux.lab.result.Result;
@@ -35,7 +36,7 @@ class PresetRunIT {
     }
 
     private static void runsAtATenthOfItsScale(String preset) throws IOException {
-        Experiment e = ExperimentReader.read(Home.detect().root().resolve("experiments").resolve(preset + ".yaml"));
+        Experiment e = ExperimentReader.read(Home.detect().root().resolve("experiments").resolve(preset + ".yaml"), Drivers.ALL);
         // A smoke test: steady state is tested elsewhere, so warmup stays short.
         LabCli run = LabCli.of("run", preset, "--aot-cache", "--scale", "0.1", "--warmup", "5s", "--no-pin");
         assertEquals(0, run.exitCode(), run.toString());

@@ -1,6 +1,7 @@
 package dev.loomflux.lab.cli;
 
-import dev.loomflux.lab.driver.hyperfoil.Hyperfoil;
+import dev.loomflux.lab.driver.DriverSetup;
+import dev.loomflux.lab.drivers.Drivers;
 import dev.loomflux.lab.procedure.Procedure;
 import dev.loomflux.lab.Home;
 import dev.loomflux.lab.UsageException;
@@ -114,7 +115,7 @@ public final class CapacityCommand implements Callable<Integer> {
         CpuPlan cpus = cpuOptions.plan();
         LimitsCheck.require(experiment.targets(), settings, cpus.target(), jvm.cpus != null, jvm.memory != null, null);
         try (MachineLock taken = machine.take("capacity", spec.commandLine().getOut())) {
-            return new Runner(Home.detect(), experiment, Procedure.capacity(plan), new Runner.Setup(settings, cpus, db, new Hyperfoil(), processes, CategoryRules.lab()), processes::stopping,
+            return new Runner(Home.detect(), experiment, Procedure.capacity(plan), new Runner.Setup(settings, cpus, db, Drivers.ALL.byDefault().create(DriverSetup.plain(processes)), processes, CategoryRules.lab()), processes::stopping,
                     spec.commandLine().getOut()).run();
         }
     }

@@ -1,6 +1,7 @@
 package dev.loomflux.lab.cli;
 
 import dev.loomflux.lab.driver.LoadDriver;
+import dev.loomflux.lab.drivers.Drivers;
 import dev.loomflux.lab.procedure.Procedure;
 import dev.loomflux.lab.Home;
 import dev.loomflux.lab.UsageException;
@@ -146,7 +147,7 @@ public class RunCommand implements Callable<Integer> {
             }
         }
         Path resolved = Presets.resolve(Home.detect(), file);
-        Experiment e = ExperimentReader.read(resolved, params);
+        Experiment e = ExperimentReader.read(resolved, params, Drivers.ALL);
         return e.toBuilder().warmup(load.warmup == null ? e.warmup() : Flags.duration("--warmup", load.warmup, true))
                 .cooldown(load.cooldown == null ? e.cooldown() : Flags.duration("--cooldown", load.cooldown, true)).build();
     }

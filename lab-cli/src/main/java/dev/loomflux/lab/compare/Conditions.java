@@ -1,5 +1,6 @@
 package dev.loomflux.lab.compare;
 
+import dev.loomflux.lab.drivers.Drivers;
 import dev.loomflux.lab.result.Environment;
 import dev.loomflux.lab.result.ExperimentDescription;
 import dev.loomflux.lab.result.RunRecord;
@@ -40,9 +41,9 @@ public final class Conditions {
         }
     }
 
-    /** Schema 8 and before had one driver. */
+    /** Results from before the lab had a second driver name none: they ran on the default one (the registry's first). */
     private static String driver(RunRecord r) {
-        return r.experiment() == null || r.experiment().driver() == null ? "hyperfoil" : r.experiment().driver();
+        return r.experiment() == null || r.experiment().driver() == null ? Drivers.ALL.byDefault().name() : r.experiment().driver();
     }
 
     private static String version(RunRecord r, String driver) {

@@ -5,11 +5,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import dev.loomflux.lab.UsageException;
-import dev.loomflux.lab.limits.ResourceLimits;
 import dev.loomflux.lab.stats.Paired;
-import dev.loomflux.lab.sut.Command;
 import dev.loomflux.lab.sut.TargetSpec;
-import dev.loomflux.lab.sut.Targets;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -32,35 +29,38 @@ public final class ExperimentReader {
     /**
      * The experiment a file describes, in the design it names or else the default (which the run decides on,
      * {@link Experiment#decided}), with the load driver it asks for (the flags can choose another for it).
+     *
+     * @param drivers the drivers a file may name (the registry's, drivers.Drivers)
      */
-    public static Experiment read(Path file) {
-        return read(file, Map.of());
+    public static Experiment read(Path file, DriverCatalog<?> drivers) {
+        return read(file, Map.of(), drivers);
     }
 
     /** @param params the values of the file's {@code params} ({@code --param NAME=VALUE}) */
-    public static Experiment read(Path file, Map<String, String> params) {
+    public static Experiment read(Path file, Map<String, String> params, DriverCatalog<?> drivers) {
         Node root = root(file);
-        DriverChoice driver = driver(root.get("driver"), file);
-        Experiment e = experiment(root, file, driver.plan(), params(root.get("params"), params));
-        boolean inRounds = e.decided(driver.roundsObstacle(e.profile() instanceof Profile.Rate)).inRounds();
+        DriverChoice driver = DriverReader.read(root.get("driver"), file, drivers);
+        Experiment e = experiment(root, file, driver, TargetReader.params(root.get("params"), params));
+        boolean inRounds = e.decided(driver.roundsObstacle(drivers, e.profile() instanceof Profile.Rate)).inRounds();
         refuseOtherDesignsWord(root, inRounds);
         return e.toBuilder().driver(driver).sets(jvms(root.get("sets"))).repeats(jvms(root.get("repeat"))).build();
     }
 
-    /** @param plan the user's JMeter plan the file names as its driver's ({@link DriverChoice#plan()}), which is then its scenario; null for none */
-    private static Experiment experiment(Node root, Path file, Path plan, Map<String, String> params) {
+    /** @param driver the file's driver, whose plan of the user's own ({@link DriverChoice#plan()}), if any, is its scenario */
+    private static Experiment experiment(Node root, Path file, DriverChoice driver, Map<String, String> params) {
+        Path plan = driver.plan();
         String fileName = file.getFileName().toString().replaceFirst("\\.ya?ml$", "");
         Node nameNode = root.get("name");
         String name = nameNode.isMissing() ? Experiment.nameFrom(fileName) : Experiment.checkName(nameNode.text(), nameNode.where());
-        List<TargetSpec> targets = targets(root.get("targets"), params);
+        List<TargetSpec> targets = TargetReader.targets(root.get("targets"), params);
         if (plan != null && !root.get("scenarios").isMissing()) {
-            throw root.get("scenarios").error("the plan of driver.jmeter.plan sends the requests; remove scenarios");
+            throw root.get("scenarios").error("the plan of " + "driver." + driver.name() + ".plan" + " sends the requests; remove scenarios");
         }
         List<Scenario> scenarios = plan != null ? List.of(Scenario.plan(plan.getFileName().toString()))
                 : scenarios(root.get("scenarios"), file.toAbsolutePath().getParent());
         Profile profile = profile(root.get("profile"));
         if (plan != null && (!(profile instanceof Profile.Fixed fixed) || !fixed.think().none())) {
-            throw root.get("profile").error("the plan of driver.jmeter.plan runs under the fixed profile without think: the lab gives it users and"
+            throw root.get("profile").error("the plan of " + "driver." + driver.name() + ".plan" + " runs under the fixed profile without think: the lab gives it users and"
                     + " duration, its own timers are its pauses");
         }
         String iterations = Experiment.flowProblem(scenarios, profile);
@@ -73,7 +73,7 @@ public final class ExperimentReader {
             throw root.get("profile").get(ProfileReader.THINK).error(tooShort);
         }
         Experiment e = Experiment.builder(name, targets, scenarios, profile).warmup(root.get("warmup").duration(Experiment.DEFAULT_WARMUP))
-                .cooldown(root.get("cooldown").duration(Experiment.DEFAULT_COOLDOWN)).limits(limits(root.get("limits"))).design(design).build();
+                .cooldown(root.get("cooldown").duration(Experiment.DEFAULT_COOLDOWN)).limits(TargetReader.limits(root.get("limits"))).design(design).build();
         Node sweep = root.get("sweep");
         if (sweep.isMissing()) {
             return e;
@@ -98,33 +98,6 @@ public final class ExperimentReader {
             throw new UsageException(source + ": cannot read (" + e.getMessage() + ")");
         }
         return new Node(source, "", json).only(TOP);
-    }
-
-    /**
-     * The file's load driver: {@code driver: hyperfoil}, {@code driver: jmeter}, or JMeter with its agents,
-     * {@code driver: {jmeter: {agents: 2}}} or {@code {agents: [HOST:PORT, ...], keystore: agents.p12}}, or with a plan
-     * of the user's own, {@code {plan: own-plan.jmx}}; the keystore's and the plan's paths relative to the file.
-     */
-    private static DriverChoice driver(Node driver, Path file) {
-        if (driver.isMissing()) {
-            return DriverChoice.NONE;
-        }
-        if (!driver.isObject()) {
-            return new DriverChoice(DriverChoice.name(driver.text(), driver.where()), driver.where(), null, null);
-        }
-        Map.Entry<String, Node> one = driver.single();
-        Node jmeter = one.getValue();
-        if (!one.getKey().equals("jmeter")) {
-            throw jmeter.error("only jmeter takes settings (agents, keystore, plan); write driver: " + DriverChoice.name(one.getKey(), jmeter.where()));
-        }
-        jmeter.only(Set.of("agents", "keystore", "plan"));
-        Node agents = jmeter.get("agents");
-        String value = agents.isMissing() ? null : agents.isList() ? String.join(",", agents.stringList()) : agents.text();
-        Node keystore = jmeter.get("keystore");
-        Path parent = file.toAbsolutePath().getParent();
-        Node plan = jmeter.get("plan");
-        return new DriverChoice("jmeter", driver.where(), value, keystore.isMissing() ? null : parent.resolve(keystore.text()).normalize(),
-                plan.isMissing() ? null : parent.resolve(plan.text()).normalize());
     }
 
     /**
@@ -208,97 +181,6 @@ public final class ExperimentReader {
         } catch (UsageException x) {
             throw node.error(x.getMessage().replaceFirst("^sweep: ", ""));
         }
-    }
-
-    /**
-     * {@code limits: {cpus: 0.5, memory: 1g}}, as docker run's --cpus and --memory: at the top for
-     * every target, or in a target's entry for that target alone (over the top's, field by field).
-     */
-    private static ResourceLimits limits(Node node) {
-        if (node.isMissing()) {
-            return ResourceLimits.NONE;
-        }
-        node.only(Set.of("cpus", "memory"));
-        Node cpus = node.get("cpus");
-        Node memory = node.get("memory");
-        long bytes = memory.isMissing() ? 0 : ResourceLimits.parseMemory(memory.text(), memory.where());
-        if (!memory.isMissing() && bytes < ResourceLimits.MIN_MEMORY) {
-            throw memory.error("expected at least 16m, got '" + memory.text() + "'");
-        }
-        return new ResourceLimits(cpus.isMissing() ? 0 : cpus.positive(1024), bytes);
-    }
-
-    /**
-     * The values of the file's parameters: {@code params: {NAME: {hint: how to get a value, file: true}}}, each given as
-     * {@code --param NAME=VALUE} and put in for {@code {NAME}} in the command targets' argv. A missing one is refused
-     * with its hint (how to build the jar it names, say), as is a {@code file: true} one that names no file.
-     */
-    static Map<String, String> params(Node node, Map<String, String> given) {
-        Map<String, String> out = new LinkedHashMap<>();
-        List<String> declared = node.isMissing() ? List.of() : node.keys();
-        for (String name : given.keySet()) {
-            if (!declared.contains(name)) {
-                throw new UsageException("--param " + name + ": " + node.where() + " declares " + (declared.isEmpty() ? "no params" : "only " + String.join(", ", declared)));
-            }
-        }
-        for (String name : declared) {
-            Node p = node.get(name).only(Set.of("hint", "file"));
-            String hint = p.get("hint").text("");
-            String value = given.get(name);
-            if (value == null || value.isBlank()) {
-                throw p.error("give --param " + name + "=VALUE" + (hint.isEmpty() ? "" : "; " + hint));
-            }
-            if (p.get("file").text("false").equals("true")) {
-                if (!Files.isRegularFile(Path.of(value))) {
-                    throw new UsageException("--param " + name + "=" + value + ": no such file" + (hint.isEmpty() ? "" : "; " + hint));
-                }
-                value = Path.of(value).toAbsolutePath().normalize().toString(); // the target may start in another directory
-            }
-            out.put(name, value);
-        }
-        return out;
-    }
-
-    private static List<TargetSpec> targets(Node node, Map<String, String> params) {
-        Targets known = new Targets();
-        List<String> names = new ArrayList<>();
-        for (Node t : node.list()) {
-            if (t.isText()) {
-                names.add(t.text());
-                continue;
-            }
-            t.only(Set.of("name", "base", "properties", "jvm-args", "limits", "command", "ready", "ready-timeout", "port"));
-            String name = t.get("name").text();
-            if (t.get("command").isMissing()) {
-                known.define(name, t.get("base").text(), t.get("properties").stringMap(), t.get("jvm-args").stringList(), limits(t.get("limits")), t.where());
-            } else {
-                known.own(name, command(t, params), t.get("jvm-args").stringList(), limits(t.get("limits")), t.where());
-            }
-            names.add(name);
-        }
-        return known.select(names, node.where());
-    }
-
-    private static Command command(Node t, Map<String, String> params) {
-        for (String notHere : List.of("base", "properties")) {
-            if (!t.get(notHere).isMissing()) {
-                throw t.get(notHere).error("a command target takes no " + notHere + ": put arguments in its command");
-            }
-        }
-        List<String> argv = t.get("command").stringList();
-        if (argv.isEmpty() || argv.get(0).isBlank()) {
-            throw t.get("command").error("expected the program and its arguments as a list, e.g. [\"{java}\", -jar, app.jar, \"--server.port={port}\"]");
-        }
-        String ready = t.get("ready").text();
-        if (!ready.startsWith("/") && !ready.startsWith("http://")) {
-            throw t.get("ready").error("expected a path such as /actuator/health or an http:// URL, got '" + ready + "'");
-        }
-        Node timeout = t.get("ready-timeout");
-        Duration readyTimeout = timeout.duration(Command.READY_TIMEOUT);
-        if (readyTimeout.toMillis() < 1000 || readyTimeout.toMinutes() > 60) {
-            throw timeout.error("expected 1s to 60m, got '" + timeout.text() + "'");
-        }
-        return new Command(argv, ready, t.get("port").integer(1, 65535, 0), readyTimeout).with(params);
     }
 
     /** @param dir where the files a flow names are: the experiment file's directory */

@@ -1,6 +1,9 @@
 package dev.loomflux.lab.report;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.loomflux.lab.driver.DriverType;
+import dev.loomflux.lab.drivers.Drivers;
+import dev.loomflux.lab.experiment.DriverCatalog;
 import dev.loomflux.lab.result.DriverCheck;
 import dev.loomflux.lab.result.Environment;
 import dev.loomflux.lab.result.ExperimentDescription;
@@ -18,6 +21,11 @@ final class Configuration {
     }
 
     static Table of(RunRecord root) {
+        return of(root, Drivers.ALL);
+    }
+
+    /** @param drivers the drivers that describe themselves in the row: the registry's, or a test's */
+    static Table of(RunRecord root, DriverCatalog<? extends DriverType> drivers) {
         Environment env = root.environment();
         ExperimentDescription exp = root.experiment();
         List<List<String>> rows = new ArrayList<>();
@@ -38,18 +46,7 @@ final class Configuration {
                     : "sequential"));
         }
         if (exp.driver() != null) {
-            List<List<String>> perLoad = root.results().stream().filter(r -> r.checks().driver() != null && r.checks().driver().agents() != null)
-                    .map(r -> r.checks().driver().agents().stream().map(DriverCheck.Agent::agent).toList()).toList();
-            int agents = perLoad.stream().mapToInt(List::size).max().orElse(0);
-            List<String> addresses = perLoad.stream().flatMap(List::stream).distinct().toList();
-            rows.add(List.of("load driver", "jmeter".equals(exp.driver())
-                    ? "Apache JMeter " + env.versions().getOrDefault("jmeter", "") + ", non-GUI, "
-                    + (agents == 0 ? "one local process" : "a controller here and " + agents + " agents"
-                    // The lab's own agents are started for each load, each time on new ports.
-                    + (addresses.size() > agents ? " started on 127.0.0.1 for each load" : " (" + String.join(", ", addresses) + ")")
-                    + ", RMI over SSL, users and rates split over them")
-                    + " (latency in whole ms; a thread and connection per user, per arrival for a rate)"
-                    : "Hyperfoil " + env.versions().getOrDefault("hyperfoil", "") + ", embedded in the lab"));
+            rows.add(List.of("load driver", driver(root, drivers)));
         }
         rows.add(List.of("JVM flags (every target)", String.join(" ", exp.jvmFlags())));
         if (exp.limits() != null) {
@@ -64,6 +61,16 @@ final class Configuration {
         rows.add(List.of("versions", readable(Json.tree(env.versions()))));
         rows.add(List.of("git commit", env.gitCommit() + (Boolean.TRUE.equals(env.gitDirty()) ? " (uncommitted changes)" : "")));
         return new Table("", List.of("setting", "value"), rows);
+    }
+
+    /** The driver as it describes itself ({@link DriverType#configuration}); one the registry does not know, by its name and version. */
+    private static String driver(RunRecord root, DriverCatalog<? extends DriverType> drivers) {
+        String name = root.experiment().driver();
+        String version = root.environment().versions().getOrDefault(name, "");
+        List<List<String>> perLoad = root.results().stream().filter(r -> r.checks().driver() != null && r.checks().driver().agents() != null)
+                .map(r -> r.checks().driver().agents().stream().map(DriverCheck.Agent::agent).toList()).toList();
+        DriverType type = drivers.find(name);
+        return type == null ? name + " " + version : type.configuration(version, perLoad);
     }
 
     /**

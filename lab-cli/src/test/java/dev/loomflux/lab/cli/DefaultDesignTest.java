@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.loomflux.lab.Home;
 import dev.loomflux.lab.UsageException;
+import dev.loomflux.lab.drivers.Drivers;
 import dev.loomflux.lab.experiment.Design;
 import dev.loomflux.lab.experiment.DriverChoice;
 import dev.loomflux.lab.experiment.Experiment;
@@ -134,7 +135,7 @@ class DefaultDesignTest {
             String name = preset.getFileName().toString().replace(".yaml", "");
             // petclinic.yaml asks for the jar it starts; any file will do to plan it
             Experiment e = name.equals("petclinic") ? plan("run", name, "--param", "jar=" + preset)
-                    : plan(ExperimentReader.read(preset).sweep() != null ? "sweep" : "run", name);
+                    : plan(ExperimentReader.read(preset, Drivers.ALL).sweep() != null ? "sweep" : "run", name);
             assertTrue(e.inRounds() || e.design().equals(Design.SEQUENTIAL), name + ": " + e.design());
         }
     }

@@ -2,6 +2,7 @@ package dev.loomflux.lab.experiment;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import dev.loomflux.lab.drivers.Drivers;
 import dev.loomflux.lab.sut.TargetSpec;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -11,7 +12,7 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class ExperimentOrderTest {
-    private final Experiment example = ExperimentReader.read(Path.of(System.getProperty("loomflux.home"), "experiments/example.yaml"));
+    private final Experiment example = ExperimentReader.read(Path.of(System.getProperty("loomflux.home"), "experiments/example.yaml"), Drivers.ALL);
 
     @Test
     void oddRepeatsRunForwardAndEvenOnesBackward() {

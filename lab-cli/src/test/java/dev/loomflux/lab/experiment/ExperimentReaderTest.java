@@ -7,6 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import dev.loomflux.lab.UsageException;
+import dev.loomflux.lab.driver.FakeDriver;
+import dev.loomflux.lab.drivers.Drivers;
 import dev.loomflux.lab.limits.ResourceLimits;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -23,7 +25,7 @@ class ExperimentReaderTest {
 
     @Test
     void theCommentedExampleReadsAsDocumented() {
-        Experiment e = ExperimentReader.read(Path.of(System.getProperty("loomflux.home"), "experiments/example.yaml"));
+        Experiment e = ExperimentReader.read(Path.of(System.getProperty("loomflux.home"), "experiments/example.yaml"), Drivers.ALL);
         assertEquals("example", e.name());
         assertEquals(List.of("mvc", "mvc-vt", "webflux", "mvc-10"), e.targets().stream().map(t -> t.name()).toList());
         assertEquals(Map.of("server.tomcat.threads.max", "10"), e.targets().get(3).properties());
@@ -36,7 +38,7 @@ class ExperimentReaderTest {
     @Test
     void aParamFillsTheCommandsOfThePetclinicPreset() throws IOException {
         Path jar = Files.writeString(dir.resolve("app.jar"), "");
-        Experiment e = ExperimentReader.read(Path.of(System.getProperty("loomflux.home"), "experiments/petclinic.yaml"), Map.of("jar", jar.toString()));
+        Experiment e = ExperimentReader.read(Path.of(System.getProperty("loomflux.home"), "experiments/petclinic.yaml"), Map.of("jar", jar.toString()), Drivers.ALL);
         assertEquals(List.of("petclinic", "petclinic-vt"), e.targets().stream().map(t -> t.name()).toList());
         for (var t : e.targets()) {
             assertEquals(List.of("{java}", "-jar", jar.toAbsolutePath().toString()), t.command().argv().subList(0, 3), t.toString());
@@ -98,7 +100,7 @@ class ExperimentReaderTest {
         assertEquals(new ResourceLimits(0, 768L << 20), read("profile: {fixed: {users: 1, duration: 1s}}\nlimits: {memory: 768m}").limits());
         assertEquals(ResourceLimits.NONE, read("profile: {fixed: {users: 1, duration: 1s}}").limits());
         assertEquals(new ResourceLimits(0, 1L << 30), ExperimentReader.read(Path.of(System.getProperty("loomflux.home"),
-                "experiments/seed-003-gateway-latency.yaml")).limits(), "seed 003's equal 1 GB containers");
+                "experiments/seed-003-gateway-latency.yaml"), Drivers.ALL).limits(), "seed 003's equal 1 GB containers");
         assertError("profile: {fixed: {users: 1, duration: 1s}}\nlimits: {cpus: 0}", "x.yaml: limits.cpus: expected a number above 0 and at most 1024, e.g. 0.5, got '0'");
         assertError("profile: {fixed: {users: 1, duration: 1s}}\nlimits: {cpus: half}", "x.yaml: limits.cpus: expected a number above 0");
         assertError("profile: {fixed: {users: 1, duration: 1s}}\nlimits: {memory: 8m}", "x.yaml: limits.memory: expected at least 16m, got '8m'");
@@ -154,11 +156,11 @@ class ExperimentReaderTest {
             assertEquals("a steady load (a fixed or rate profile, no sweep)", named.sequentialBecause(), profile);
         }
         String fixed = "profile: {fixed: {users: 2, duration: 5s}}";
-        assertNull(DriverChoice.roundsObstacle("jmeter", false), "JMeter, on one process or on agents, runs fixed blocks");
+        assertNull(Drivers.ALL.roundsObstacle("jmeter", false), "JMeter, on one process or on agents, runs fixed blocks");
         assertEquals(Design.fallback("the Hyperfoil driver for rate blocks"),
-                read("profile: {rate: {rps: 10}}").decided(DriverChoice.roundsObstacle("jmeter", true)).design());
+                read("profile: {rate: {rps: 10}}").decided(Drivers.ALL.roundsObstacle("jmeter", true)).design());
         assertEquals(Design.paired(Design.DEFAULT_ROUNDS, Duration.ofSeconds(1), Duration.ZERO, Design.LEAD_IN),
-                read("profile: {rate: {rps: 10}}\ndesign: paired").decided(DriverChoice.roundsObstacle("jmeter", true)).design(), "named: the driver refuses it");
+                read("profile: {rate: {rps: 10}}\ndesign: paired").decided(Drivers.ALL.roundsObstacle("jmeter", true)).design(), "named: the driver refuses it");
         assertEquals(Design.fallback("blocks of 10 of the longest pause, 2000ms, not 1000ms (--block, block:)"),
                 read("profile: {fixed: {users: 5}, think: 200ms}").decided(null).design());
         assertTrue(read("profile: {fixed: {users: 5}, think: 200ms}\nblock: 2s").decided(null).inRounds(), "a block that holds the pauses");
@@ -204,7 +206,7 @@ class ExperimentReaderTest {
     void aPlanOfYourOwnIsTheFilesScenario() throws IOException {
         Path f = dir.resolve("x.yaml");
         Files.writeString(f, "targets: [mvc, webflux]\nprofile: {fixed: {users: 4, duration: 10s}}\ndriver: {jmeter: {plan: plans/shop.jmx}}\n");
-        Experiment e = ExperimentReader.read(f);
+        Experiment e = ExperimentReader.read(f, Drivers.ALL);
         assertEquals(dir.resolve("plans/shop.jmx"), e.driver().plan(), "beside the file, wherever the lab runs from");
         assertEquals("jmeter", e.driver().name());
         assertEquals(dir.resolve("x.yaml") + ": driver.jmeter.plan", e.driver().planWhere());
@@ -229,7 +231,7 @@ class ExperimentReaderTest {
         assertErrorScenarios("[gateway: {delay: 20, dist: gauss}]", "x.yaml: scenarios[0].gateway: parameter 'dist' must be one of fixed, uniform, exponential, lognormal");
         assertErrorScenarios("[json: {dist: uniform}]", "x.yaml: scenarios[0].json: 'dist' does not apply to json (only to scenarios that call the downstream: gateway, chain, mixed)");
         Files.writeString(dir.resolve("x.yaml"), "targets: [mvc\nscenarios: [json]\n");
-        assertEquals(0, assertThrows(UsageException.class, () -> ExperimentReader.read(dir.resolve("x.yaml"))).getMessage()
+        assertEquals(0, assertThrows(UsageException.class, () -> ExperimentReader.read(dir.resolve("x.yaml"), Drivers.ALL)).getMessage()
                 .indexOf(dir.resolve("x.yaml") + ": not valid YAML at line"));
     }
 
@@ -264,6 +266,29 @@ class ExperimentReaderTest {
                 "a cell the targets would refuse is refused before anything starts");
     }
 
+    /** A driver added to the registry is read by what it says of itself: its name, its settings, what it cannot run in rounds. */
+    @Test
+    void aDriverAddedToTheRegistryIsReadByItsOwnDescription() throws IOException {
+        Path f = dir.resolve("x.yaml");
+        String fixed = "targets: [mvc]\nscenarios: [plaintext]\nprofile: {fixed: {users: 2, duration: 5s}}\n";
+        Files.writeString(f, fixed + "driver: {fake: {agents: 3}}\n");
+        Experiment e = ExperimentReader.read(f, FakeDriver.CATALOG);
+        assertEquals(new DriverChoice("fake", f + ": driver", "3", null), e.driver());
+        assertEquals(f + ": driver.fake.agents", e.driver().agentsWhere());
+        assertTrue(e.inRounds(), "it runs rounds");
+        // No rate blocks: a rate runs one target after another, whose JVMs are repeats.
+        Files.writeString(f, fixed.replace("{fixed: {users: 2, duration: 5s}}", "{rate: {rps: 10}}") + "driver: fake\nrepeat: 3\n");
+        Experiment rate = ExperimentReader.read(f, FakeDriver.CATALOG);
+        assertEquals(3, rate.repeats());
+        assertEquals("the Hyperfoil driver for rate blocks", rate.decided(rate.driver().roundsObstacle(FakeDriver.CATALOG, true)).sequentialBecause());
+        Files.writeString(f, fixed + "driver: {fake: {plan: p.jmx}}\n");
+        assertTrue(assertThrows(UsageException.class, () -> ExperimentReader.read(f, FakeDriver.CATALOG)).getMessage()
+                .startsWith(f + ": driver.fake.plan: unknown key (allowed: "), "no plans of the user's own");
+        Files.writeString(f, fixed + "driver: jmeter\n");
+        assertEquals(f + ": driver: 'jmeter': expected hyperfoil or fake",
+                assertThrows(UsageException.class, () -> ExperimentReader.read(f, FakeDriver.CATALOG)).getMessage(), "the catalog's names");
+    }
+
     private void assertError(String profileYaml, String expected) throws IOException {
         assertError(profileYaml, expected, false);
     }
@@ -295,6 +320,6 @@ class ExperimentReaderTest {
     private Experiment read(String profileYaml, String scenarios) throws IOException {
         Path f = dir.resolve("x.yaml");
         Files.writeString(f, "targets: [mvc]\nscenarios: " + scenarios + "\n" + profileYaml + "\n");
-        return ExperimentReader.read(f);
+        return ExperimentReader.read(f, Drivers.ALL);
     }
 }

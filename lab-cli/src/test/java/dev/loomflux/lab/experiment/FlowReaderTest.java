@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.loomflux.lab.UsageException;
+import dev.loomflux.lab.drivers.Drivers;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -38,7 +39,7 @@ class FlowReaderTest {
     private Experiment read(String scenarios, String profile) throws IOException {
         Path file = dir.resolve("x.yaml");
         Files.writeString(file, "targets: [mvc]\nprofile: " + profile + "\nscenarios:\n" + scenarios.indent(2));
-        return ExperimentReader.read(file);
+        return ExperimentReader.read(file, Drivers.ALL);
     }
 
     /** The message, with the file's path shortened to x.yaml. */
@@ -74,7 +75,7 @@ class FlowReaderTest {
     @Test
     void theBuiltInCrudIsThePresetFlowCrud() throws IOException {
         Mix builtIn = read("- crud").scenarios().get(0).mix();
-        Experiment preset = ExperimentReader.read(Path.of(System.getProperty("loomflux.home"), "experiments/flow-crud.yaml"));
+        Experiment preset = ExperimentReader.read(Path.of(System.getProperty("loomflux.home"), "experiments/flow-crud.yaml"), Drivers.ALL);
         assertEquals(builtIn, preset.scenarios().get(0).mix());
         assertTrue(preset.design().paired(), "verdicts from one run");
         assertTrue(read("- crud").scenarios().get(0).needsDatabase(), "the items API reads the database");

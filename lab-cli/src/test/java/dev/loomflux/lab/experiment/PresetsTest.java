@@ -3,6 +3,7 @@ package dev.loomflux.lab.experiment;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.loomflux.lab.drivers.Drivers;
 import dev.loomflux.lab.limits.ResourceLimits;
 import dev.loomflux.lab.process.OpenFiles;
 import dev.loomflux.lab.sut.TargetSpec;
@@ -29,7 +30,7 @@ class PresetsTest {
         assertEquals(List.of("seed-000-k6-stages.yaml", "seed-001-jmeter-users.yaml", "seed-002-ab-tomcat-threads.yaml",
                 "seed-003-gateway-latency.yaml", "seed-004-gatling-burst.yaml"), seeds.stream().map(p -> p.getFileName().toString()).toList());
         for (Path p : seeds) {
-            Experiment e = ExperimentReader.read(p);
+            Experiment e = ExperimentReader.read(p, Drivers.ALL);
             assertEquals(p.getFileName().toString().replace(".yaml", ""), e.name());
             assertTrue(e.targets().size() >= 2, p.toString());
         }
@@ -47,26 +48,26 @@ class PresetsTest {
         }
         assertEquals(8, pack.size(), pack.toString());
         for (Path p : pack) {
-            Experiment e = ExperimentReader.read(p);
+            Experiment e = ExperimentReader.read(p, Drivers.ALL);
             assertEquals(List.of("mvc", "mvc-vt", "webflux", "webflux-vt"), e.targets().stream().map(TargetSpec::name).toList(), p.toString());
             int jvms = e.inRounds() ? e.targets().size() * e.sets() : 1;
             assertTrue(OpenFiles.needed(e.profile().peakUsers(), jvms) <= 20_000, p + ": " + OpenFiles.needed(e.profile().peakUsers(), jvms));
             assertTrue(Files.readString(p).contains("scenarios.csv"), p + " names its source in the peer's repository");
         }
         // The peer's users and rates x 0.4, its 100 ms delay and its 1-3 s pauses kept.
-        Experiment k10 = ExperimentReader.read(DIR.resolve("peer-10k.yaml"));
+        Experiment k10 = ExperimentReader.read(DIR.resolve("peer-10k.yaml"), Drivers.ALL);
         assertEquals(new Profile.Rate(4000, Duration.ofSeconds(300), 4000), k10.profile());
         assertEquals("/chain?delay=100&depth=0", k10.scenarios().get(0).path());
         assertTrue(k10.inRounds());
-        Experiment spike = ExperimentReader.read(DIR.resolve("peer-25k-stepped-spike.yaml"));
+        Experiment spike = ExperimentReader.read(DIR.resolve("peer-25k-stepped-spike.yaml"), Drivers.ALL);
         assertEquals(10_000, spike.profile().peakUsers());
         assertEquals(new Think(Duration.ofSeconds(1), Duration.ofSeconds(3)), spike.profile().think());
         assertEquals(Duration.ofSeconds(300), spike.profile().plannedDuration());
-        assertEquals(10_000, ExperimentReader.read(DIR.resolve("peer-25k-smooth-spike.yaml")).profile().peakUsers());
-        assertEquals(new Profile.Rate(2, Duration.ofSeconds(5), 2), ExperimentReader.read(DIR.resolve("peer-smoketest.yaml")).profile());
+        assertEquals(10_000, ExperimentReader.read(DIR.resolve("peer-25k-smooth-spike.yaml"), Drivers.ALL).profile().peakUsers());
+        assertEquals(new Profile.Rate(2, Duration.ofSeconds(5), 2), ExperimentReader.read(DIR.resolve("peer-smoketest.yaml"), Drivers.ALL).profile());
         // The GET+POST spike: the same ramp and pauses, each iteration three times in four a GET, once a POST.
-        Experiment getPost = ExperimentReader.read(DIR.resolve("peer-25k-smooth-spike-get-post.yaml"));
-        assertEquals(ExperimentReader.read(DIR.resolve("peer-25k-smooth-spike.yaml")).profile(), getPost.profile());
+        Experiment getPost = ExperimentReader.read(DIR.resolve("peer-25k-smooth-spike-get-post.yaml"), Drivers.ALL);
+        assertEquals(ExperimentReader.read(DIR.resolve("peer-25k-smooth-spike.yaml"), Drivers.ALL).profile(), getPost.profile());
         Scenario mix = getPost.scenarios().get(0);
         assertEquals(List.of(75, 25), mix.mix().flows().stream().map(Flow::weight).toList());
         assertEquals("/chain?depth=0&delay=100", mix.mix().flows().get(0).steps().get(0).path());
@@ -76,19 +77,19 @@ class PresetsTest {
 
     @Test
     void seedShapesAreKept() {
-        Experiment s000 = ExperimentReader.read(DIR.resolve("seed-000-k6-stages.yaml"));
+        Experiment s000 = ExperimentReader.read(DIR.resolve("seed-000-k6-stages.yaml"), Drivers.ALL);
         assertEquals(150, s000.profile().peakUsers());
-        Experiment s002 = ExperimentReader.read(DIR.resolve("seed-002-ab-tomcat-threads.yaml"));
+        Experiment s002 = ExperimentReader.read(DIR.resolve("seed-002-ab-tomcat-threads.yaml"), Drivers.ALL);
         assertEquals("10", s002.targets().get(1).properties().get("server.tomcat.threads.max"));
         assertEquals(new Profile.Fixed(100, Duration.ofSeconds(60)), s002.profile());
-        Experiment s003 = ExperimentReader.read(DIR.resolve("seed-003-gateway-latency.yaml"));
+        Experiment s003 = ExperimentReader.read(DIR.resolve("seed-003-gateway-latency.yaml"), Drivers.ALL);
         assertEquals(List.of("/gateway?delay=10", "/gateway?delay=20"), s003.scenarios().stream().map(Scenario::path).toList());
-        assertEquals(new Profile.Burst(10000, 100), ExperimentReader.read(DIR.resolve("seed-004-gatling-burst.yaml")).profile());
+        assertEquals(new Profile.Burst(10000, 100), ExperimentReader.read(DIR.resolve("seed-004-gatling-burst.yaml"), Drivers.ALL).profile());
     }
 
     @Test
     void theCpuQuotaPresetGivesEachModelEachQuotaAndTheSameMemory() {
-        Experiment e = ExperimentReader.read(DIR.resolve("cpu-quotas.yaml"));
+        Experiment e = ExperimentReader.read(DIR.resolve("cpu-quotas.yaml"), Drivers.ALL);
         assertEquals(List.of("/gateway?delay=20", "/plaintext"), e.scenarios().stream().map(Scenario::path).toList());
         assertEquals(new ResourceLimits(0, 1L << 30), e.limits());
         for (String model : List.of("mvc", "mvc-vt", "webflux")) {
@@ -107,7 +108,7 @@ class PresetsTest {
     /** docs/sweep.md's finding, one command: only mvc-vt-cache lifts Tomcat's processor cache, at users on both sides of 200. */
     @Test
     void theProcessorCachePresetDiffersFromMvcVtInOnePropertyOnly() {
-        Experiment e = ExperimentReader.read(DIR.resolve("vt-processor-cache.yaml"));
+        Experiment e = ExperimentReader.read(DIR.resolve("vt-processor-cache.yaml"), Drivers.ALL);
         assertEquals(List.of("mvc", "mvc-vt", "mvc-vt-cache"), e.targets().stream().map(TargetSpec::name).toList());
         TargetSpec vt = e.targets().get(1);
         TargetSpec cached = e.targets().get(2);
@@ -123,15 +124,15 @@ class PresetsTest {
 
     @Test
     void scaleShortensDurationsAndCountsButNotUsers() {
-        Experiment s000 = ExperimentReader.read(DIR.resolve("seed-000-k6-stages.yaml")).scaled(0.1);
+        Experiment s000 = ExperimentReader.read(DIR.resolve("seed-000-k6-stages.yaml"), Drivers.ALL).scaled(0.1);
         assertEquals(List.of(Duration.ofMillis(1500), Duration.ofSeconds(3), Duration.ofMillis(1500), Duration.ofSeconds(3)),
                 ((Profile.Stages) s000.profile()).stages().stream().map(Profile.Stage::duration).toList());
         assertEquals(150, s000.profile().peakUsers());
         assertEquals(Duration.ofSeconds(18), s000.warmup());
         // The idle phase shrinks too, but keeps two of the resource sampler's 1 s ticks.
         assertEquals(Duration.ofSeconds(2), s000.idle());
-        assertEquals(Duration.ofSeconds(30), ExperimentReader.read(DIR.resolve("seed-000-k6-stages.yaml")).scaled(10).idle());
-        assertEquals(new Profile.Loops(200, 30), ExperimentReader.read(DIR.resolve("seed-001-jmeter-users.yaml")).scaled(0.1).profile());
-        assertEquals(new Profile.Fixed(100, Duration.ofSeconds(1)), ExperimentReader.read(DIR.resolve("seed-002-ab-tomcat-threads.yaml")).scaled(0.01).profile());
+        assertEquals(Duration.ofSeconds(30), ExperimentReader.read(DIR.resolve("seed-000-k6-stages.yaml"), Drivers.ALL).scaled(10).idle());
+        assertEquals(new Profile.Loops(200, 30), ExperimentReader.read(DIR.resolve("seed-001-jmeter-users.yaml"), Drivers.ALL).scaled(0.1).profile());
+        assertEquals(new Profile.Fixed(100, Duration.ofSeconds(1)), ExperimentReader.read(DIR.resolve("seed-002-ab-tomcat-threads.yaml"), Drivers.ALL).scaled(0.01).profile());
     }
 }

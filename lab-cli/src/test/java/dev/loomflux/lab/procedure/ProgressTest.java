@@ -3,6 +3,7 @@ package dev.loomflux.lab.procedure;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.loomflux.lab.drivers.Drivers;
 import dev.loomflux.lab.experiment.Experiment;
 import dev.loomflux.lab.experiment.ExperimentReader;
 import dev.loomflux.lab.experiment.Profile;
@@ -10,7 +11,7 @@ import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 
 class ProgressTest {
-    private final Experiment example = ExperimentReader.read(Path.of(System.getProperty("loomflux.home"), "experiments/example.yaml"));
+    private final Experiment example = ExperimentReader.read(Path.of(System.getProperty("loomflux.home"), "experiments/example.yaml"), Drivers.ALL);
 
     @Test
     void theEstimateIsAnUpperBoundFromEveryWarmupBudget() {

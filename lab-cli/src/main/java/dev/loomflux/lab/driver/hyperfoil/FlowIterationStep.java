@@ -38,10 +38,11 @@ import java.util.Map;
  */
 public final class FlowIterationStep implements Step, ResourceUtilizer {
     /** One data variable of a flow. */
-    private record Value(ObjectAccess var, String name, Kind kind, long min, long max, int column) implements Serializable {
+    private record Value(ObjectAccess var, String name, Draw kind, long min, long max, int column) implements Serializable {
     }
 
-    private enum Kind { UNIFORM, UNIQUE, CSV }
+    /** How a value is drawn: uniform in min..max, unique to the iteration, or a CSV column. */
+    private enum Draw { UNIFORM, UNIQUE, CSV }
 
     /**
      * A user's count of its iterations, from 0, which outlives the session's reset between iterations, and when the
@@ -54,10 +55,10 @@ public final class FlowIterationStep implements Step, ResourceUtilizer {
     }
 
     /** The one key of a session's {@link Iteration}, shared by the steps that read it. */
-    static final class Key implements Session.ResourceKey<Iteration> {
-        static final Key ITERATION = new Key();
+    static final class IterationKey implements Session.ResourceKey<Iteration> {
+        static final IterationKey ITERATION = new IterationKey();
 
-        private Key() {
+        private IterationKey() {
         }
 
         /** The same key after a trip through serialization (to a Hyperfoil agent). */
@@ -87,12 +88,12 @@ public final class FlowIterationStep implements Step, ResourceUtilizer {
 
     @Override
     public void reserve(Session session) {
-        session.declareResource(Key.ITERATION, Iteration::new);
+        session.declareResource(IterationKey.ITERATION, Iteration::new);
     }
 
     @Override
     public boolean invoke(Session session) {
-        Iteration state = session.getResource(Key.ITERATION);
+        Iteration state = session.getResource(IterationKey.ITERATION);
         long iteration = state.next++;
         state.startMillis = System.currentTimeMillis();
         state.startNanos = System.nanoTime();
@@ -209,14 +210,14 @@ public final class FlowIterationStep implements Step, ResourceUtilizer {
             ObjectAccess access = SessionFactory.objectAccess(var);
             switch (spec[0]) {
                 case "uniform":
-                    return new Value(access, var, Kind.UNIFORM, Long.parseLong(spec[1]), Long.parseLong(spec[2]), -1);
+                    return new Value(access, var, Draw.UNIFORM, Long.parseLong(spec[1]), Long.parseLong(spec[2]), -1);
                 case "unique":
-                    return new Value(access, var, Kind.UNIQUE, 0, 0, -1);
+                    return new Value(access, var, Draw.UNIQUE, 0, 0, -1);
                 case "csv":
                     if (table == null || !table.columns().contains(spec[1])) {
                         throw new BenchmarkDefinitionException("loomflux-iteration: " + var + " reads CSV column " + spec[1] + ", which its flow's csv lacks");
                     }
-                    return new Value(access, var, Kind.CSV, 0, 0, table.columns().indexOf(spec[1]));
+                    return new Value(access, var, Draw.CSV, 0, 0, table.columns().indexOf(spec[1]));
                 default:
                     throw new BenchmarkDefinitionException("loomflux-iteration: " + var + ": expected uniform MIN MAX, unique or csv COLUMN, not " + String.join(" ", spec));
             }

@@ -31,7 +31,7 @@ public final class FlowRecordStep extends StatisticsStep {
     @Override
     public boolean invoke(Session session) {
         long now = System.nanoTime();
-        FlowIterationStep.Iteration iteration = session.getResource(FlowIterationStep.Key.ITERATION);
+        FlowIterationStep.Iteration iteration = session.getResource(FlowIterationStep.IterationKey.ITERATION);
         Statistics statistics = session.statistics(id(), metric);
         statistics.incrementRequests(iteration.startMillis);
         statistics.recordResponse(iteration.startMillis, now - iteration.startNanos);

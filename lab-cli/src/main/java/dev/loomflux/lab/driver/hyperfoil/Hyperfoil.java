@@ -47,7 +47,7 @@ public final class Hyperfoil implements LoadDriver {
 
     @Override
     public String name() {
-        return "hyperfoil";
+        return HyperfoilType.NAME;
     }
 
     /**

@@ -61,7 +61,7 @@ public final class Jmeter implements LoadDriver {
 
     @Override
     public String name() {
-        return "jmeter";
+        return JmeterType.NAME;
     }
 
     /**
@@ -104,7 +104,7 @@ public final class Jmeter implements LoadDriver {
     @Override
     public Measurement run(LoadSpec spec, SecondListener listener, BooleanSupplier enough, MeasuredWindow window) {
         PhasePlan plan = PhasePlan.of(spec.profile(), 1);
-        try (Load load = new Load()) {
+        try (OneLoad load = new OneLoad()) {
             JmeterCluster cluster = load.cluster;
             JmeterReading reading = new JmeterReading(plan, spec.mix(), listener != null ? listener : s -> { }, window, spec.requestTimeout().toMillis(),
                     cluster == null ? List.of() : cluster.addresses());
@@ -155,13 +155,13 @@ public final class Jmeter implements LoadDriver {
      * One load on JMeter, for both designs: its temporary folder, its agents (none: one local JMeter) and the JMeter that
      * runs its plan, each known to {@link #processes()} and {@link #cancel()} while it runs. Closed, nothing of it is left.
      */
-    private final class Load implements AutoCloseable {
+    private final class OneLoad implements AutoCloseable {
         final Path dir;
         /** The controller's agents; null: one local JMeter. */
         final JmeterCluster cluster;
         private ManagedProcess jmeter;
 
-        Load() {
+        OneLoad() {
             try {
                 dir = Files.createTempDirectory("loomflux-jmeter");
             } catch (IOException e) {
@@ -313,13 +313,13 @@ public final class Jmeter implements LoadDriver {
         if (own != null) {
             throw new LabException("a plan of the user's own runs in the sequential design: the rounds are the lab's own plan");
         }
-        try (Load load = new Load();
+        try (OneLoad load = new OneLoad();
              JmeterRounds conductor = new JmeterRounds(rounds, listener, load.cluster == null ? "127.0.0.1" : load.cluster.host(),
                      load.cluster == null ? List.of() : load.cluster.addresses())) {
             JmeterCluster cluster = load.cluster;
             // Agents get the lab's address as a global property (-G), one JMeter as its own (-J).
-            ManagedProcess jmeter = load.start(JmeterPlan.renderRounds(rounds, "loomflux", load.split()),
-                    List.of((cluster == null ? "-J" : "-G") + JmeterPlan.LAB + "=" + conductor.address()));
+            ManagedProcess jmeter = load.start(JmeterRoundsPlan.renderRounds(rounds, "loomflux", load.split()),
+                    List.of((cluster == null ? "-J" : "-G") + JmeterRoundsPlan.LAB + "=" + conductor.address()));
             Jtl jtl = new Jtl(load.dir.resolve("out.jtl"));
             // A conductor that stopped asking (its script failed, its agent died) would leave the others' users waiting at their gates.
             // Answered at once, a conductor reports its block after the block and its slowest request: a few seconds more is patience.
@@ -389,12 +389,12 @@ public final class Jmeter implements LoadDriver {
         return new Plan(SUFFIX, JmeterPlan.render(spec, PhasePlan.of(spec.profile(), 1), name, new JmeterPlan.Split(agents.count(), null)));
     }
 
-    /** The rounds' plan as JMeter runs it; its conductor needs the lab (JmeterPlan.LAB), so it does not run alone. */
+    /** The rounds' plan as JMeter runs it; its conductor needs the lab (JmeterRoundsPlan.LAB), so it does not run alone. */
     @Override
     public Plan export(Rounds rounds, String name) {
         if (own != null) {
             throw new IllegalStateException("a plan of the user's own runs no rounds");
         }
-        return new Plan(SUFFIX, JmeterPlan.renderRounds(rounds, name, new JmeterPlan.Split(agents.count(), null)));
+        return new Plan(SUFFIX, JmeterRoundsPlan.renderRounds(rounds, name, new JmeterPlan.Split(agents.count(), null)));
     }
 }

@@ -1,6 +1,7 @@
 package dev.loomflux.lab.driver.jmeter;
 
 import dev.loomflux.lab.UsageException;
+import dev.loomflux.lab.driver.DriverSetup;
 import dev.loomflux.lab.process.LabProcesses;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -26,44 +27,32 @@ public record JmeterAgents(int local, List<String> remote, Path keystore) {
     }
 
     /**
-     * What errors name: the flags, or an experiment file's fields.
-     *
-     * @param agents      {@code --agents 2}, or {@code file: driver.jmeter.agents}
-     * @param keystoreKey what a user adds for agents on other hosts: {@code --agent-keystore}, or {@code keystore}
-     * @param keystore    {@code --agent-keystore FILE}, or {@code file: driver.jmeter.keystore}
-     */
-    public record Names(String agents, String keystoreKey, String keystore) {
-        public static Names flags(String agents, Path keystore) {
-            return new Names("--agents " + agents, "--agent-keystore", "--agent-keystore " + keystore);
-        }
-    }
-
-    /**
      * {@code N} (local agents) or {@code HOST:PORT,...} (agents started with ./lab agent, which need their keystore).
      *
-     * @throws UsageException naming the field of {@code fields} that is wrong
+     * @throws UsageException naming the field of {@code given} that is wrong
      */
-    public static JmeterAgents parse(String value, Path keystore, Names fields) {
-        String v = value.strip();
+    public static JmeterAgents parse(DriverSetup.Agents given) {
+        String v = given.value().strip();
+        Path keystore = given.keystore();
         if (v.matches("\\d+")) {
             int n = Integer.parseInt(v);
             if (n < 1 || n > MAX_LOCAL) {
-                throw new UsageException(fields.agents() + ": expected 1.." + MAX_LOCAL + " local agents, or HOST:PORT,... of agents started with ./lab agent");
+                throw new UsageException(given.where() + ": expected 1.." + MAX_LOCAL + " local agents, or HOST:PORT,... of agents started with ./lab agent");
             }
             return new JmeterAgents(n, List.of(), null);
         }
         List<String> addresses = new ArrayList<>();
         for (String a : v.split(",")) {
-            addresses.add(address(a.strip(), fields.agents()));
+            addresses.add(address(a.strip(), given.where()));
         }
         if (addresses.stream().distinct().count() != addresses.size()) {
-            throw new UsageException(fields.agents() + ": an agent is named twice");
+            throw new UsageException(given.where() + ": an agent is named twice");
         }
         if (keystore == null) {
-            throw new UsageException(fields.agents() + ": agents on other hosts need " + fields.keystoreKey() + ", the keystore they were started with (./lab agent)");
+            throw new UsageException(given.where() + ": agents on other hosts need " + given.keystoreKey() + ", the keystore they were started with (./lab agent)");
         }
         if (!Files.isReadable(keystore)) {
-            throw new UsageException(fields.keystore() + ": no such readable file");
+            throw new UsageException(given.keystoreWhere() + ": no such readable file");
         }
         return new JmeterAgents(0, addresses, keystore);
     }

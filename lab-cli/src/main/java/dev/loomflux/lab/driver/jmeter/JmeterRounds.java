@@ -178,8 +178,8 @@ final class JmeterRounds implements AutoCloseable {
             int agent = agentOf(s.thread());
             String thread = agent < 0 ? s.thread() : s.thread().substring(agents.isEmpty() ? 0 : agents.get(agent).length() + 1);
             String group = thread.replaceFirst(" \\d+-\\d+$", "");
-            if (agent >= 0 && group.startsWith(JmeterPlan.ROUNDS_GROUP) && group.substring(JmeterPlan.ROUNDS_GROUP.length()).matches("\\d+")) {
-                unassigned.computeIfAbsent(agent + "/" + group.substring(JmeterPlan.ROUNDS_GROUP.length()), k -> new ArrayList<>()).add(s);
+            if (agent >= 0 && group.startsWith(JmeterRoundsPlan.ROUNDS_GROUP) && group.substring(JmeterRoundsPlan.ROUNDS_GROUP.length()).matches("\\d+")) {
+                unassigned.computeIfAbsent(agent + "/" + group.substring(JmeterRoundsPlan.ROUNDS_GROUP.length()), k -> new ArrayList<>()).add(s);
             }
         }
     }

@@ -45,16 +45,16 @@ public final class OwnPlan {
      * Loads the plan as JMeter does and checks that the lab can point it at each target.
      *
      * @param where the flag or file field that named it, for a one-line error ({@code --plan FILE})
-     * @param home  the JMeter home the build assembles
+     * @param jmeter the JMeter the build assembles, which loads it
      * @throws UsageException when the file is missing, not a JMeter plan, or cannot be pointed at a target
      */
-    public static OwnPlan read(Path file, String where, Path home) {
+    static OwnPlan read(Path file, String where, PlanTree jmeter) {
         if (!Files.isRegularFile(file) || !Files.isReadable(file)) {
             throw new UsageException(where + ": no such readable file");
         }
         boolean ownLength;
         try {
-            ownLength = PlanCheck.check(PlanTree.load(file, home));
+            ownLength = PlanCheck.check(jmeter.load(file));
         } catch (PlanTree.NotAPlan e) {
             throw new UsageException(where + ": not a JMeter plan (JMeter cannot load it: " + e.getMessage() + ")");
         } catch (PlanCheck.Refused e) {

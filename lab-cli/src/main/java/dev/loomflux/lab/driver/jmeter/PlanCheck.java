@@ -1,7 +1,7 @@
 package dev.loomflux.lab.driver.jmeter;
 
 import dev.loomflux.lab.driver.jmeter.PlanTree.Element;
-import dev.loomflux.lab.driver.jmeter.PlanTree.Kind;
+import dev.loomflux.lab.driver.jmeter.PlanTree.ElementKind;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -59,7 +59,7 @@ final class PlanCheck {
     /** User-defined variables apply to the whole plan wherever they are (JMeter reads them all before the threads start). */
     private void collectVariables(List<Element> elements) {
         for (Element e : elements) {
-            if (e.kind() == Kind.TEST_PLAN || e.kind() == Kind.VARIABLES) {
+            if (e.kind() == ElementKind.TEST_PLAN || e.kind() == ElementKind.VARIABLES) {
                 variables.putAll(e.properties());
             }
             collectVariables(e.children());
@@ -69,7 +69,7 @@ final class PlanCheck {
     /** @param outer the server fields of the HTTP Request Defaults over these elements, the innermost's where several set one */
     private void walk(List<Element> elements, Map<String, String> outer) throws Refused {
         Map<String, String> defaults = new LinkedHashMap<>(outer);
-        elements.stream().filter(e -> e.kind() == Kind.HTTP_DEFAULTS).findFirst().ifPresent(d -> {
+        elements.stream().filter(e -> e.kind() == ElementKind.HTTP_DEFAULTS).findFirst().ifPresent(d -> {
             for (String key : SERVER) {
                 if (!d.property(key).isBlank()) {
                     defaults.put(key, d.property(key));

@@ -11,7 +11,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -21,11 +20,12 @@ import java.util.stream.Stream;
  * A JMeter plan as JMeter 5.6 itself loads it: {@code SaveService.loadTree}, from the JMeter home the build assembles,
  * in a class loader of its own (JMeter runs as a process of its own and is not on the lab's class path). What the lab
  * needs of it comes out as plain {@link Element}s: the enabled ones (JMeter runs no disabled element, nor anything
- * under one), in the plan's order. JMeter stays loaded once it has read a plan: loading it takes seconds of CPU.
+ * under one), in the plan's order. One instance per JMeter home, owned by whoever reads plans: JMeter stays loaded in it
+ * once it has read a plan, since loading it takes seconds of CPU.
  */
 final class PlanTree {
     /** What the lab tells apart in a plan; the rest is OTHER. */
-    enum Kind { TEST_PLAN, VARIABLES, HTTP_DEFAULTS, HTTP_SAMPLER, THREAD_GROUP, SETUP_OR_TEARDOWN, OTHER_THREAD_GROUP, TRANSACTION, OTHER }
+    enum ElementKind { TEST_PLAN, VARIABLES, HTTP_DEFAULTS, HTTP_SAMPLER, THREAD_GROUP, SETUP_OR_TEARDOWN, OTHER_THREAD_GROUP, TRANSACTION, OTHER }
 
     /**
      * One enabled element of the plan.
@@ -33,7 +33,7 @@ final class PlanTree {
      * @param properties the JMeter properties of it the lab reads (its kind's {@link #READ}); a VARIABLES or TEST_PLAN
      *                   element's variables by name
      */
-    record Element(Kind kind, String name, Map<String, String> properties, List<Element> children) {
+    record Element(ElementKind kind, String name, Map<String, String> properties, List<Element> children) {
         String property(String key) {
             return properties.getOrDefault(key, "");
         }
@@ -50,37 +50,37 @@ final class PlanTree {
     static final String LOOPS = "LoopController.loops";
     static final String PARENT_SAMPLE = "TransactionController.parent";
 
-    private static final Map<Kind, List<String>> READ = Map.of(
-            Kind.HTTP_DEFAULTS, List.of(DOMAIN, PORT, PROTOCOL),
-            Kind.HTTP_SAMPLER, List.of(DOMAIN, PORT, PROTOCOL, PATH),
-            Kind.THREAD_GROUP, List.of(THREADS, SCHEDULER, DURATION),
-            Kind.TRANSACTION, List.of(PARENT_SAMPLE));
+    private static final Map<ElementKind, List<String>> READ = Map.of(
+            ElementKind.HTTP_DEFAULTS, List.of(DOMAIN, PORT, PROTOCOL),
+            ElementKind.HTTP_SAMPLER, List.of(DOMAIN, PORT, PROTOCOL, PATH),
+            ElementKind.THREAD_GROUP, List.of(THREADS, SCHEDULER, DURATION),
+            ElementKind.TRANSACTION, List.of(PARENT_SAMPLE));
 
     /** JMeter's classes by the kind they make an element, most specific first: a set-up thread group is a thread group too. */
-    private static final Map<String, Kind> CLASSES = classes();
+    private static final Map<String, ElementKind> CLASSES = classes();
 
-    private static Map<String, Kind> classes() {
-        Map<String, Kind> m = new LinkedHashMap<>();
-        m.put("org.apache.jmeter.testelement.TestPlan", Kind.TEST_PLAN);
-        m.put("org.apache.jmeter.config.Arguments", Kind.VARIABLES);
-        m.put("org.apache.jmeter.protocol.http.sampler.HTTPSamplerBase", Kind.HTTP_SAMPLER);
-        m.put("org.apache.jmeter.threads.SetupThreadGroup", Kind.SETUP_OR_TEARDOWN);
-        m.put("org.apache.jmeter.threads.PostThreadGroup", Kind.SETUP_OR_TEARDOWN);
-        m.put("org.apache.jmeter.threads.ThreadGroup", Kind.THREAD_GROUP);
-        m.put("org.apache.jmeter.threads.AbstractThreadGroup", Kind.OTHER_THREAD_GROUP);
-        m.put("org.apache.jmeter.control.TransactionController", Kind.TRANSACTION);
+    private static Map<String, ElementKind> classes() {
+        Map<String, ElementKind> m = new LinkedHashMap<>();
+        m.put("org.apache.jmeter.testelement.TestPlan", ElementKind.TEST_PLAN);
+        m.put("org.apache.jmeter.config.Arguments", ElementKind.VARIABLES);
+        m.put("org.apache.jmeter.protocol.http.sampler.HTTPSamplerBase", ElementKind.HTTP_SAMPLER);
+        m.put("org.apache.jmeter.threads.SetupThreadGroup", ElementKind.SETUP_OR_TEARDOWN);
+        m.put("org.apache.jmeter.threads.PostThreadGroup", ElementKind.SETUP_OR_TEARDOWN);
+        m.put("org.apache.jmeter.threads.ThreadGroup", ElementKind.THREAD_GROUP);
+        m.put("org.apache.jmeter.threads.AbstractThreadGroup", ElementKind.OTHER_THREAD_GROUP);
+        m.put("org.apache.jmeter.control.TransactionController", ElementKind.TRANSACTION);
         return m;
     }
 
-    /** JMeter's classes, by home, with its properties loaded. */
-    private static final Map<Path, ClassLoader> LOADED = new HashMap<>();
+    private final Path home;
+    /** JMeter's classes, with its properties loaded; null until the first plan. */
+    private ClassLoader loader;
+    /** {@link #CLASSES} as the loader loaded them. */
+    private final Map<Class<?>, ElementKind> kinds = new LinkedHashMap<>();
 
-    private final Map<Class<?>, Kind> kinds = new LinkedHashMap<>();
-
-    private PlanTree(ClassLoader jmeter) throws ClassNotFoundException {
-        for (Map.Entry<String, Kind> e : CLASSES.entrySet()) {
-            kinds.put(jmeter.loadClass(e.getKey()), e.getValue());
-        }
+    /** @param home a JMeter home: bin/jmeter.properties, lib/, lib/ext/ */
+    PlanTree(Path home) {
+        this.home = home;
     }
 
     /** Thrown when JMeter cannot load the file as a plan, with why as JMeter says it (one line). */
@@ -90,15 +90,11 @@ final class PlanTree {
         }
     }
 
-    /**
-     * The plan's top-level elements (its test plan, normally) as JMeter loads them.
-     *
-     * @param home a JMeter home: bin/jmeter.properties, lib/, lib/ext/
-     */
-    static List<Element> load(Path file, Path home) throws NotAPlan {
+    /** The plan's top-level elements (its test plan, normally) as JMeter loads them. */
+    synchronized List<Element> load(Path file) throws NotAPlan {
         ClassLoader before = Thread.currentThread().getContextClassLoader();
         try {
-            ClassLoader loader = jmeter(home);
+            ClassLoader loader = jmeter();
             // JMeter's XStream finds its classes through the context class loader.
             Thread.currentThread().setContextClassLoader(loader);
             Object tree;
@@ -116,7 +112,7 @@ final class PlanTree {
             if (!(tree instanceof Map<?, ?> root)) {
                 throw new NotAPlan("no test plan in it");
             }
-            return new PlanTree(loader).elements(root);
+            return elements(root);
         } catch (ReflectiveOperationException e) {
             throw new IllegalStateException("JMeter in " + home + " cannot load plans: " + e, e);
         } finally {
@@ -124,20 +120,22 @@ final class PlanTree {
         }
     }
 
-    private static synchronized ClassLoader jmeter(Path home) throws ReflectiveOperationException {
-        ClassLoader loaded = LOADED.get(home);
-        if (loaded != null) {
-            return loaded;
+    private ClassLoader jmeter() throws ReflectiveOperationException {
+        if (loader != null) {
+            return loader;
         }
         ClassLoader before = Thread.currentThread().getContextClassLoader();
         try {
-            URLClassLoader loader = new URLClassLoader(jars(home), ClassLoader.getPlatformClassLoader());
-            Thread.currentThread().setContextClassLoader(loader);
-            Class<?> utils = loader.loadClass("org.apache.jmeter.util.JMeterUtils");
+            URLClassLoader jmeter = new URLClassLoader(jars(home), ClassLoader.getPlatformClassLoader());
+            Thread.currentThread().setContextClassLoader(jmeter);
+            Class<?> utils = jmeter.loadClass("org.apache.jmeter.util.JMeterUtils");
             utils.getMethod("setJMeterHome", String.class).invoke(null, home.toString());
             utils.getMethod("loadJMeterProperties", String.class).invoke(null, home.resolve("bin").resolve("jmeter.properties").toString());
             utils.getMethod("initLocale").invoke(null);
-            LOADED.put(home, loader);
+            for (Map.Entry<String, ElementKind> e : CLASSES.entrySet()) {
+                kinds.put(jmeter.loadClass(e.getKey()), e.getValue());
+            }
+            loader = jmeter;
             return loader;
         } catch (IOException e) {
             throw new UncheckedIOException(e);
@@ -173,25 +171,25 @@ final class PlanTree {
             if (!(Boolean) call(element, "isEnabled")) {
                 continue;
             }
-            Kind kind = kind(element);
+            ElementKind kind = kind(element);
             out.add(new Element(kind, (String) call(element, "getName"), properties(kind, element), elements((Map<?, ?>) tree.get(element))));
         }
         return out;
     }
 
-    private Kind kind(Object element) throws ReflectiveOperationException {
-        for (Map.Entry<Class<?>, Kind> e : kinds.entrySet()) {
+    private ElementKind kind(Object element) throws ReflectiveOperationException {
+        for (Map.Entry<Class<?>, ElementKind> e : kinds.entrySet()) {
             if (e.getKey().isInstance(element)) {
                 return e.getValue();
             }
         }
         String gui = string(element, "TestElement.gui_class");
         // HTTP Request Defaults are a plain config element that only its GUI class tells apart.
-        return gui.endsWith("HttpDefaultsGui") ? Kind.HTTP_DEFAULTS : Kind.OTHER;
+        return gui.endsWith("HttpDefaultsGui") ? ElementKind.HTTP_DEFAULTS : ElementKind.OTHER;
     }
 
     @SuppressWarnings("unchecked")
-    private Map<String, String> properties(Kind kind, Object element) throws ReflectiveOperationException {
+    private Map<String, String> properties(ElementKind kind, Object element) throws ReflectiveOperationException {
         Map<String, String> out = new LinkedHashMap<>();
         switch (kind) {
             case TEST_PLAN -> out.putAll((Map<String, String>) call(element, "getUserDefinedVariables"));
@@ -202,7 +200,7 @@ final class PlanTree {
                 }
             }
         }
-        if (kind == Kind.THREAD_GROUP) {
+        if (kind == ElementKind.THREAD_GROUP) {
             out.put(LOOPS, string(call(element, "getSamplerController"), LOOPS));
         }
         return out;

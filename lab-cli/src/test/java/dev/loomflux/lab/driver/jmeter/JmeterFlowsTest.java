@@ -140,7 +140,7 @@ class JmeterFlowsTest {
             utils.getMethod("initLocale").invoke(null);
             Class<?> save = jmeter.loadClass("org.apache.jmeter.save.SaveService");
             for (String jmx : List.of(render(CRUD, new Profile.Fixed(8, Duration.ofSeconds(30))), render(shop(), new Profile.Rate(50, Duration.ofSeconds(10), 20)),
-                    JmeterPlan.renderRounds(rounds(shop()), "r"))) {
+                    JmeterRoundsPlan.renderRounds(rounds(shop()), "r"))) {
                 Path file = Files.writeString(dir.resolve("plan.jmx"), jmx);
                 Object tree = save.getMethod("loadTree", java.io.File.class).invoke(null, file.toFile());
                 assertTrue(tree.toString().contains("TransactionController"), "JMeter built the tree: " + tree);
@@ -173,7 +173,7 @@ class JmeterFlowsTest {
      */
     @Test
     void inRoundsEachIterationPassesItsTargetsGateAndLeavesAtItsTransaction() throws Exception {
-        Document d = xml(JmeterPlan.renderRounds(rounds(shop()), "r"));
+        Document d = xml(JmeterRoundsPlan.renderRounds(rounds(shop()), "r"));
         for (int i = 0; i < 2; i++) {
             String group = "//ThreadGroup[@testname='t" + i + "']";
             String tree = group + "/following-sibling::hashTree[1]";

@@ -1,6 +1,7 @@
 package dev.loomflux.lab.driver.jmeter;
 
 import dev.loomflux.lab.driver.AgentShare;
+import dev.loomflux.lab.driver.DriverSetup;
 import dev.loomflux.lab.driver.LoadSpec;
 import dev.loomflux.lab.driver.Measurement;
 import dev.loomflux.lab.driver.Second;
@@ -167,13 +168,13 @@ class JmeterIT {
             for (int i = 0; i < 2; i++) {
                 JmeterCluster.awaitAgent(agents.get(i), addresses.get(i));
             }
-            JmeterAgents remote = JmeterAgents.parse(String.join(",", addresses), keystore, JmeterAgents.Names.flags(String.join(",", addresses), keystore));
+            JmeterAgents remote = JmeterAgents.parse(DriverSetup.Agents.flags(String.join(",", addresses), keystore));
             // The check before a run: both agents run the lab's check plan over RMI, on the lab's JMeter, their clocks read closely.
             remote.requireReady("--agents", processes, Home.detect().jmeter(), JMETER);
             // An address that answers TCP but is no JMeter agent is refused before anything starts, in one line naming it.
             try (ServerSocket impostor = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
                 String address = "127.0.0.1:" + impostor.getLocalPort();
-                UsageException no = assertThrows(UsageException.class, () -> JmeterAgents.parse(address, keystore, JmeterAgents.Names.flags(address, keystore))
+                UsageException no = assertThrows(UsageException.class, () -> JmeterAgents.parse(DriverSetup.Agents.flags(address, keystore))
                         .requireReady("--agents", processes, Home.detect().jmeter(), JMETER));
                 assertTrue(no.getMessage().startsWith("--agents: agent " + address + " did not run the lab's check plan over JMeter's RMI"), no.getMessage());
                 assertEquals(1, no.getMessage().lines().count(), no.getMessage());
@@ -191,7 +192,7 @@ class JmeterIT {
         } finally {
             agents.forEach(ManagedProcess::close);
         }
-        UsageException gone = assertThrows(UsageException.class, () -> JmeterAgents.parse(addresses.get(0), keystore, JmeterAgents.Names.flags(addresses.get(0), keystore)).requireReady("--agents", processes, Home.detect().jmeter(), JMETER));
+        UsageException gone = assertThrows(UsageException.class, () -> JmeterAgents.parse(DriverSetup.Agents.flags(addresses.get(0), keystore)).requireReady("--agents", processes, Home.detect().jmeter(), JMETER));
         assertTrue(gone.getMessage().contains("agent " + addresses.get(0) + " does not answer"), gone.getMessage());
     }
 

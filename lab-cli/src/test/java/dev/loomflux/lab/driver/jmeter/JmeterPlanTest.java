@@ -170,7 +170,7 @@ class JmeterPlanTest {
         Rounds rounds = new Rounds(List.of(new Rounds.Target("a", URI.create("http://127.0.0.1:8181"))), "/plaintext",
                 new Profile.Fixed(7, Duration.ofSeconds(2)), Rounds.shuffled(1, 1, 1), 1, Duration.ofSeconds(10), Duration.ZERO);
         Document roundsPlan = DocumentBuilderFactory.newInstance().newDocumentBuilder()
-                .parse(new ByteArrayInputStream(JmeterPlan.renderRounds(rounds, "r").getBytes(StandardCharsets.UTF_8)));
+                .parse(new ByteArrayInputStream(JmeterRoundsPlan.renderRounds(rounds, "r").getBytes(StandardCharsets.UTF_8)));
         for (Document d : List.of(render(new Profile.Fixed(8, Duration.ofSeconds(30)), "/"), roundsPlan)) {
             // At the plan's level, so that it follows every sampler of the plan.
             String extractor = "/jmeterTestPlan/hashTree/hashTree/RegexExtractor";
@@ -198,7 +198,7 @@ class JmeterPlanTest {
         Rounds rounds = new Rounds(List.of(new Rounds.Target("a", URI.create("http://127.0.0.1:8181")), new Rounds.Target("b", URI.create("http://127.0.0.1:8282"))),
                 "/plaintext", new Profile.Fixed(7, Duration.ofSeconds(2)), Rounds.shuffled(2, 3, 1), 1, Duration.ofSeconds(10), Duration.ZERO);
         Document d = DocumentBuilderFactory.newInstance().newDocumentBuilder()
-                .parse(new ByteArrayInputStream(JmeterPlan.renderRounds(rounds, "r").getBytes(StandardCharsets.UTF_8)));
+                .parse(new ByteArrayInputStream(JmeterRoundsPlan.renderRounds(rounds, "r").getBytes(StandardCharsets.UTF_8)));
         List<Element> g = groups(d);
         assertEquals(List.of("t0", "t1", "conductor"), g.stream().map(e -> e.getAttribute("testname")).toList());
         for (int i = 0; i < 2; i++) {
@@ -209,10 +209,10 @@ class JmeterPlanTest {
             assertEquals(port, text(d, "//ThreadGroup[@testname='t" + i + "']/following-sibling::hashTree[1]/HTTPSamplerProxy/stringProp[@name='HTTPSampler.port']"));
             assertEquals(Integer.toString(i), text(d, "//ThreadGroup[@testname='t" + i + "']/following-sibling::hashTree[1]//JSR223PreProcessor/stringProp[@name='parameters']"));
         }
-        assertEquals("${__P(" + JmeterPlan.LAB + ")} ${__P(" + JmeterPlan.AGENT_INDEX + "${__P(__jm.D_TG,)},0)}",
+        assertEquals("${__P(" + JmeterRoundsPlan.LAB + ")} ${__P(" + JmeterPlan.AGENT_INDEX + "${__P(__jm.D_TG,)},0)}",
                 text(d, "//JSR223Sampler[@testname='conductor']/stringProp[@name='parameters']"), "the lab, and which agent asks (0 on one JMeter)");
         assertEquals("", text(d, "//*[contains(stringProp[@name='script'], '${')]/@testname"), "no ${...} in a script: JMeter would replace it");
-        assertThrows(IllegalArgumentException.class, () -> JmeterPlan.renderRounds(new Rounds(rounds.targets(), "/plaintext",
+        assertThrows(IllegalArgumentException.class, () -> JmeterRoundsPlan.renderRounds(new Rounds(rounds.targets(), "/plaintext",
                 new Profile.Rate(100, Duration.ofSeconds(2), 100), rounds.order(), 1, Duration.ofSeconds(10), Duration.ZERO), "r"));
     }
 }

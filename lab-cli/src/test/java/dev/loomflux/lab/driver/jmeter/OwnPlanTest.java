@@ -23,6 +23,8 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class OwnPlanTest {
     private static final Path HOME = Home.detect().jmeter();
+    /** One JMeter for every test: loading it takes seconds of CPU. */
+    private static final PlanTree JMETER = new PlanTree(HOME);
     private static final String HOST = "<stringProp name=\"HTTPSampler.domain\">${__P(host)}</stringProp>";
 
     @TempDir
@@ -33,12 +35,12 @@ class OwnPlanTest {
     }
 
     private OwnPlan read(String jmx) throws Exception {
-        return OwnPlan.read(Files.writeString(dir.resolve("plan.jmx"), jmx), "--plan plan.jmx", HOME);
+        return OwnPlan.read(Files.writeString(dir.resolve("plan.jmx"), jmx), "--plan plan.jmx", JMETER);
     }
 
     private String refusal(String jmx) throws Exception {
         Path file = Files.writeString(dir.resolve("plan.jmx"), jmx);
-        String message = assertThrows(UsageException.class, () -> OwnPlan.read(file, "--plan plan.jmx", HOME)).getMessage();
+        String message = assertThrows(UsageException.class, () -> OwnPlan.read(file, "--plan plan.jmx", JMETER)).getMessage();
         assertEquals(1, message.lines().count(), message);
         return message;
     }
@@ -50,7 +52,7 @@ class OwnPlanTest {
         assertFalse(plan.ownLength(), "its thread group loops for ${__P(duration)}");
         // The plan as the lab runs it loads in JMeter too, with the lab's Connection: close extractor first under the test plan.
         Path asRun = Files.writeString(dir.resolve("as-run.jmx"), plan.text());
-        List<PlanTree.Element> top = PlanTree.load(asRun, HOME);
+        List<PlanTree.Element> top = JMETER.load(asRun);
         assertEquals(List.of("closed", "target", "users"), top.get(0).children().stream().map(PlanTree.Element::name).toList());
         assertTrue(plan.text().contains("<stringProp name=\"RegexExtractor.refname\">" + JmeterPlan.CLOSED + "</stringProp>"), plan.text());
         assertFalse(java.util.regex.Pattern.compile("\n[ \t]*\n").matcher(plan.text()).find(), "indented anew, without the file's indentation as blank lines:\n" + plan.text());
@@ -64,7 +66,7 @@ class OwnPlanTest {
 
     @Test
     void theExamplePlanTakesItsHostAndPortFromTheHttpRequestDefaults() {
-        OwnPlan plan = OwnPlan.read(Home.detect().root().resolve("experiments").resolve("own-plan.jmx"), "--plan own-plan.jmx", HOME);
+        OwnPlan plan = OwnPlan.read(Home.detect().root().resolve("experiments").resolve("own-plan.jmx"), "--plan own-plan.jmx", JMETER);
         assertFalse(plan.ownLength());
     }
 
@@ -169,6 +171,6 @@ class OwnPlanTest {
     @Test
     void aMissingFileIsRefused() {
         assertEquals("--plan no-such.jmx: no such readable file",
-                assertThrows(UsageException.class, () -> OwnPlan.read(dir.resolve("no-such.jmx"), "--plan no-such.jmx", HOME)).getMessage());
+                assertThrows(UsageException.class, () -> OwnPlan.read(dir.resolve("no-such.jmx"), "--plan no-such.jmx", JMETER)).getMessage());
     }
 }
