@@ -6,20 +6,17 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.loomflux.lab.JavaSources.Declaration;
 import dev.loomflux.lab.JavaSources.Source;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
-import java.util.TreeSet;
 import org.junit.jupiter.api.Test;
 
 /**
  * The shape of the lab's main code (docs/guide.md, "The code in detail"): no cycle in the package imports; no source file
  * over {@value #MAX_LINES} lines; no method, constructor or record over {@value #MAX_PARAMETERS} parameters in the packages
  * that run a measurement; no static field that is not final outside the entry point's package (state belongs to an object
- * main makes, such as LabProcesses). Each rule's offenders today are named in {@link #KNOWN_EXCEPTIONS}; one that no longer
- * offends fails the test too, so that the list only shrinks.
+ * main makes, such as LabProcesses).
  */
 class StructureTest {
     static final Path MAIN = Path.of("src/main/java/dev/loomflux/lab");
@@ -29,24 +26,10 @@ class StructureTest {
     static final String ENTRY_POINT = "main";
     /** The packages (with their subpackages) whose methods take at most {@value #MAX_PARAMETERS} parameters. */
     static final List<String> FEW_PARAMETERS = List.of("run", "procedure", "measure", "paired");
-    /** Today's offenders, each as {@link #offences} names it; to be emptied, not added to. */
-    static final Set<String> KNOWN_EXCEPTIONS = Set.of();
-
     @Test
-    void theMainCodeKeepsItsShapeButForTheKnownExceptions() {
+    void theMainCodeKeepsItsShape() {
         Map<String, String> found = offences(JavaSources.read(MAIN));
-        List<String> problems = new ArrayList<>();
-        found.forEach((key, detail) -> {
-            if (!KNOWN_EXCEPTIONS.contains(key)) {
-                problems.add(detail);
-            }
-        });
-        for (String known : new TreeSet<>(KNOWN_EXCEPTIONS)) {
-            if (!found.containsKey(known)) {
-                problems.add("no longer offends, remove it from KNOWN_EXCEPTIONS: " + known);
-            }
-        }
-        assertTrue(problems.isEmpty(), String.join("\n", problems));
+        assertTrue(found.isEmpty(), String.join("\n", found.values()));
     }
 
     /** The README is the front door (what, why, two commands, concepts, commands, links); detail lives in docs/. */
