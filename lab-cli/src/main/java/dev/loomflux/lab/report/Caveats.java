@@ -66,10 +66,10 @@ final class Caveats {
                         + "above, over rounds, do not cover; more sets (--sets) average them (docs/reproducibility.md)."));
             }
             long slow = root.blocks() == null ? 0 : root.blocks().stream()
-                    .filter(b -> b.meanMs() != null && b.meanMs() > 0.04 * b.seconds() * 1000).count();
+                    .filter(b -> b.latency().meanMs() != null && b.latency().meanMs() > 0.04 * b.load().seconds() * 1000).count();
             if (root.blocks() != null) {
                 Map<String, Double> rss = new LinkedHashMap<>();
-                root.blocks().stream().filter(b -> b.rssMb() != null).forEach(b -> rss.merge(b.target(), b.rssMb(), Math::max));
+                root.blocks().stream().filter(b -> b.resources().rssMb() != null).forEach(b -> rss.merge(b.target(), b.resources().rssMb(), Math::max));
                 if (!rss.isEmpty()) {
                     out.add(Paragraph.bullet("All targets were resident at once; their peak resident memory over the blocks: " + String.join(", ",
                             rss.entrySet().stream().map(e -> e.getKey() + " " + Cells.num(e.getValue()) + " MB").toList())

@@ -1,6 +1,5 @@
 package dev.loomflux.lab.result;
 
-import com.fasterxml.jackson.annotation.JsonAlias;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonUnwrapped;
 import dev.loomflux.targets.TargetConfig;
@@ -32,8 +31,7 @@ public record Result(@JsonUnwrapped Key key, @JsonUnwrapped Status outcome, @Jso
 
     /**
      * @param set    the paired design's set of JVMs; null in the sequential design (and before it is stamped)
-     * @param repeat the sequential design's repeat, a capacity search's search; null in the paired design (schema 11 and
-     *               before: the set there too)
+     * @param repeat the sequential design's repeat, a capacity search's search; null in the paired design
      * @param step   the capacity search's step; null elsewhere
      * @param cell   in a sweep, the value of every axis where this was measured (docs/sweep.md)
      */
@@ -106,9 +104,9 @@ public record Result(@JsonUnwrapped Key key, @JsonUnwrapped Status outcome, @Jso
     /**
      * The files a measurement wrote next to results.json, by name.
      *
-     * @param plan the load driver's own plan file (.hyperfoil.yaml, .jmx); schema 8 and before called it hyperfoil_yaml
+     * @param plan the load driver's own plan file (.hyperfoil.yaml, .jmx)
      */
-    public record Files(String hlog, @JsonAlias("hyperfoil_yaml") String plan, String seriesCsv, String jfr) {
+    public record Files(String hlog, String plan, String seriesCsv, String jfr) {
         static final Files NONE = new Files(null, null, null, null);
     }
 

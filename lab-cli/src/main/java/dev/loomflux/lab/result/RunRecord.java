@@ -26,19 +26,22 @@ public record RunRecord(int schema, String runId, String status, String startedA
         this(schema, runId, status, startedAt, finishedAt, environment, experiment, results, summary, capacity, capacitySummary, sweep, blocks, comparisons, null);
     }
 
-    /** In the paired design a result's JVM is its set: the run stamps it as a repeat, and schema 11 and before wrote it as one. */
     public RunRecord {
-        results = results == null ? List.of() : experiment != null && experiment.paired() ? results.stream().map(Result::inSet).toList() : List.copyOf(results);
+        results = results == null ? List.of() : List.copyOf(results);
     }
 
     /** @throws IOException unreadable, not JSON, JSON without a results list (not a loomflux results.json), or a field of the wrong kind, named */
     public static RunRecord read(Path file) throws IOException {
-        JsonNode tree = Json.MAPPER.readTree(file.toFile());
+        return fromTree(Json.MAPPER.readTree(file.toFile()));
+    }
+
+    /** A results.json's tree, of any schema, as the records: {@link SchemaUpgrade} first rewrites an older one to the current names. */
+    public static RunRecord fromTree(JsonNode tree) throws IOException {
         if (!tree.path("results").isArray()) {
             throw new IOException("has no results list; is it a loomflux results.json?");
         }
         try {
-            return Json.MAPPER.treeToValue(tree, RunRecord.class);
+            return Json.MAPPER.treeToValue(SchemaUpgrade.toCurrent(tree.deepCopy()), RunRecord.class);
         } catch (JsonMappingException e) {
             throw new IOException(field(e) + ": " + (e instanceof MismatchedInputException m && m.getTargetType() != null && m.getTargetType().isRecord()
                     ? "expected an object (docs/results-schema.md)" : String.valueOf(e.getOriginalMessage()).lines().findFirst().orElse("")), e);

@@ -60,7 +60,7 @@ final class Described {
             limits = new LimitsDescription(own.cpus(), own.memoryMb(), unsupported.isEmpty(),
                     unsupported.orElse(Cgroup.mechanism() + "; the JVM sees the quota rounded up (ActiveProcessorCount)"));
         }
-        return new ExperimentDescription(e.name(), targets, scenarios, profile(e.profile()), seconds(e.warmup()), seconds(e.cooldown()), e.repeat(), null,
+        return new ExperimentDescription(e.name(), targets, scenarios, profile(e.profile()), seconds(e.warmup()), seconds(e.cooldown()), e.inRounds() ? null : e.repeat(), e.inRounds() ? e.repeat() : null,
                 settings.heap(), settings.describedFlags(), limits, e.sweep() == null ? null
                         : new ExperimentDescription.SweepPlan(e.sweep().axes().stream().map(a -> new SweepMap.AxisValues(a.name(), a.label(), a.values())).toList(),
                         seconds(e.sweep().cellWarmup())),

@@ -133,8 +133,9 @@ class CpuBreakdownReportTest {
         for (int i = 0; i < profile.length; i++) {
             samples.put(LABELS.get(i), profile[i] / 10);
         }
-        return new BlockRecord("crud", null, 1, round, target.equals("mvc") ? 0 : 1, target, 20, null, 1, 1000, 1000, 0, 1000, 1.0, 3.0, 1.0, 19.8, cpuMs,
-                300.0, 1.0, 500.0, List.of(), null, null).withCategories(samples);
+        return BlockRecord.builder().scenario("crud").set(1).round(round).position(target.equals("mvc") ? 0 : 1).target(target).users(20).seconds(1)
+                .requests(1000).responses(1000).errors(0).rps(1000).p50(1.0).p99(3.0).meanMs(1.0).inFlight(19.8).cpuMsPerRequest(cpuMs).rssMb(300.0)
+                .gcMs(1.0).canaryUs(500.0).build().withCategories(samples);
     }
 
     /** Without a CPU figure a row shows shares of the samples, and a pair with no µs per request on one side gets no sentence. */

@@ -45,8 +45,9 @@ class ComparisonsTest {
     /** @param users null for an open model, whose blocks Little's law does not check */
     private static BlockRecord block(int set, int round, String target, double rps, double busyUsers, Integer users) {
         double p50 = 50 / rps * 1000; // Little's law with 50 users
-        return new BlockRecord("items", null, set, round, 0, target, users, null, 5, (long) (rps * 5), (long) (rps * 5), 0, rps, p50, p50 * 3, p50, busyUsers,
-                10_000 / rps * 0.1, 300.0, 1.0, 500.0, List.of(), null, null);
+        return BlockRecord.builder().scenario("items").set(set).round(round).position(0).target(target).users(users).seconds(5)
+                .requests((long) (rps * 5)).responses((long) (rps * 5)).errors(0).rps(rps).p50(p50).p99(p50 * 3).meanMs(p50).inFlight(busyUsers)
+                .cpuMsPerRequest(10_000 / rps * 0.1).rssMb(300.0).gcMs(1.0).canaryUs(500.0).build();
     }
 
     private static PairComparison find(List<PairComparison> all, Metric m) {
@@ -67,8 +68,9 @@ class ComparisonsTest {
 
     /** A closed model's block of 5 users: {@code requests} whole requests in {@code seconds}, measured at {@code rps}. */
     private static BlockRecord fewUsers(int round, String target, double seconds, long requests, double rps, double meanMs) {
-        return new BlockRecord("gateway", null, 1, round, 0, target, 5, null, seconds, requests, requests, 0, rps, meanMs, meanMs * 1.05, meanMs,
-                rps * meanMs / 1000, 1.0, 300.0, 1.0, 95.0, List.of(), null, null);
+        return BlockRecord.builder().scenario("gateway").set(1).round(round).position(0).target(target).users(5).seconds(seconds).requests(requests)
+                .responses(requests).errors(0).rps(rps).p50(meanMs).p99(meanMs * 1.05).meanMs(meanMs).inFlight(rps * meanMs / 1000)
+                .cpuMsPerRequest(1.0).rssMb(300.0).gcMs(1.0).canaryUs(95.0).build();
     }
 
     /**
@@ -102,8 +104,9 @@ class ComparisonsTest {
 
     /** A block of a JMeter run: its medians in whole ms, as JMeter times requests. */
     private static BlockRecord wholeMs(int round, String target, double p50) {
-        return new BlockRecord("gateway", null, 1, round, 0, target, 20, null, 1, 900, 900, 0, 900, p50, p50 + 5, p50, 19.8, 1.0, 300.0, 1.0, 95.0,
-                List.of(), null, null);
+        return BlockRecord.builder().scenario("gateway").set(1).round(round).position(0).target(target).users(20).seconds(1).requests(900)
+                .responses(900).errors(0).rps(900).p50(p50).p99(p50 + 5).meanMs(p50).inFlight(19.8).cpuMsPerRequest(1.0).rssMb(300.0).gcMs(1.0)
+                .canaryUs(95.0).build();
     }
 
     /**
@@ -196,7 +199,7 @@ class ComparisonsTest {
         assertNotNull(t.note());
         // With a third, steady target, only the drifting one is named.
         List<BlockRecord> three = new ArrayList<>(b);
-        b.stream().filter(x -> x.target().equals("b")).forEach(x -> three.add(block(1, x.round(), "c", x.rps() * 1.01)));
+        b.stream().filter(x -> x.target().equals("b")).forEach(x -> three.add(block(1, x.round(), "c", x.load().rps() * 1.01)));
         assertEquals(Set.of("a"), Comparisons.drifting(three, List.of("a", "b", "c")));
         assertEquals(PairComparison.EQUIVALENT, Comparisons.of(three, List.of("a", "b", "c")).stream()
                 .filter(c -> c.metricKind() == Metric.THROUGHPUT && c.a().equals("b") && c.b().equals("c")).findFirst().orElseThrow().outcome());
@@ -244,8 +247,10 @@ class ComparisonsTest {
         double[] b = {1.745, 1.468, 1.268, 1.098, 1.17, 1.18, 1.053, 1.125, 1.28, 1.142, 0.93, 0.667, 0.771, 0.785, 0.921, 0.962, 0.725, 0.825, 0.838, 0.632};
         List<BlockRecord> blocks = new ArrayList<>();
         for (int r = 0; r < a.length; r++) {
-            blocks.add(new BlockRecord("gateway", null, 1, r + 1, 0, "a", null, null, 1, 900, 900, 0, 900, 1.0, 3.0, 1.0, null, a[r], 300.0, 1.0, 500.0, List.of(), null, null));
-            blocks.add(new BlockRecord("gateway", null, 1, r + 1, 1, "b", null, null, 1, 900, 900, 0, 900, 1.0, 3.0, 1.0, null, b[r], 300.0, 1.0, 500.0, List.of(), null, null));
+            blocks.add(BlockRecord.builder().scenario("gateway").set(1).round(r + 1).position(0).target("a").seconds(1).requests(900).responses(900)
+                    .errors(0).rps(900).p50(1.0).p99(3.0).meanMs(1.0).cpuMsPerRequest(a[r]).rssMb(300.0).gcMs(1.0).canaryUs(500.0).build());
+            blocks.add(BlockRecord.builder().scenario("gateway").set(1).round(r + 1).position(1).target("b").seconds(1).requests(900).responses(900)
+                    .errors(0).rps(900).p50(1.0).p99(3.0).meanMs(1.0).cpuMsPerRequest(b[r]).rssMb(300.0).gcMs(1.0).canaryUs(500.0).build());
         }
         PairComparison cpu = find(Comparisons.of(blocks, List.of("a", "b")), Metric.CPU_PER_REQUEST);
         assertEquals(PairComparison.UNDECIDED, cpu.outcome(), cpu.toString());
@@ -255,8 +260,10 @@ class ComparisonsTest {
         // The same rounds with the ratio held where it ends (b's figures scaled to a's level per round, a 20% lead) stay a winner.
         List<BlockRecord> steady = new ArrayList<>();
         for (int r = 0; r < a.length; r++) {
-            steady.add(new BlockRecord("gateway", null, 1, r + 1, 0, "a", null, null, 1, 900, 900, 0, 900, 1.0, 3.0, 1.0, null, a[r], 300.0, 1.0, 500.0, List.of(), null, null));
-            steady.add(new BlockRecord("gateway", null, 1, r + 1, 1, "b", null, null, 1, 900, 900, 0, 900, 1.0, 3.0, 1.0, null, a[r] * 1.25, 300.0, 1.0, 500.0, List.of(), null, null));
+            steady.add(BlockRecord.builder().scenario("gateway").set(1).round(r + 1).position(0).target("a").seconds(1).requests(900).responses(900)
+                    .errors(0).rps(900).p50(1.0).p99(3.0).meanMs(1.0).cpuMsPerRequest(a[r]).rssMb(300.0).gcMs(1.0).canaryUs(500.0).build());
+            steady.add(BlockRecord.builder().scenario("gateway").set(1).round(r + 1).position(1).target("b").seconds(1).requests(900).responses(900)
+                    .errors(0).rps(900).p50(1.0).p99(3.0).meanMs(1.0).cpuMsPerRequest(a[r] * 1.25).rssMb(300.0).gcMs(1.0).canaryUs(500.0).build());
         }
         assertEquals(PairComparison.A, find(Comparisons.of(steady, List.of("a", "b")), Metric.CPU_PER_REQUEST).outcome());
     }
@@ -291,7 +298,7 @@ class ComparisonsTest {
         assertEquals(PairComparison.UNDECIDED, t.outcome(), "4 rounds left: " + t);
         assertTrue(t.note().contains("load side, not the targets, set the pace in 16 round(s)"), t.note());
         // Counted as rounds, they would have put a 30% lead at a few percent.
-        List<BlockRecord> open = b.stream().map(x -> block(1, x.round(), x.target(), x.rps(), x.inFlight(), null)).toList();
+        List<BlockRecord> open = b.stream().map(x -> block(1, x.round(), x.target(), x.load().rps(), x.load().inFlight(), null)).toList();
         PairComparison counted = find(Comparisons.of(open, List.of("a", "b")), Metric.THROUGHPUT);
         assertTrue(counted.ratio() < 1.05 && !counted.outcome().equals(PairComparison.A), counted.toString());
     }
@@ -299,16 +306,16 @@ class ComparisonsTest {
     @Test
     void withThinkTimeLittlesLawCountsTheUsersInAPauseToo() {
         // 10 users pausing 100 ms over a 1 ms endpoint: ~99 responses/s with 0.1 users in a request.
-        BlockRecord cycling = new BlockRecord("plaintext", null, 1, 1, 0, "a", 10, 100.0, 1, 99, 99, 0, 99, 1.0, 2.0, 1.0, 0.099, null, null, null, null,
-                List.of(), null, null);
+        BlockRecord cycling = BlockRecord.builder().scenario("plaintext").set(1).round(1).position(0).target("a").users(10).thinkMs(100.0).seconds(1)
+                .requests(99).responses(99).errors(0).rps(99).p50(1.0).p99(2.0).meanMs(1.0).inFlight(0.099).build();
         assertEquals(10.0, cycling.cyclingUsers(), 0.01);
         assertFalse(Comparisons.paced(cycling));
         // The same users at half that rate spent half their time neither in a request nor in a pause: the load side held them.
-        BlockRecord held = new BlockRecord("plaintext", null, 1, 1, 0, "a", 10, 100.0, 1, 50, 50, 0, 50, 1.0, 2.0, 1.0, 0.05, null, null, null, null,
-                List.of(), null, null);
+        BlockRecord held = BlockRecord.builder().scenario("plaintext").set(1).round(1).position(0).target("a").users(10).thinkMs(100.0).seconds(1)
+                .requests(50).responses(50).errors(0).rps(50).p50(1.0).p99(2.0).meanMs(1.0).inFlight(0.05).build();
         assertTrue(Comparisons.paced(held), "5 of 10 users cycling");
-        BlockRecord noThink = new BlockRecord("plaintext", null, 1, 1, 0, "a", 10, null, 1, 99, 99, 0, 99, 1.0, 2.0, 1.0, 0.099, null, null, null, null,
-                List.of(), null, null);
+        BlockRecord noThink = BlockRecord.builder().scenario("plaintext").set(1).round(1).position(0).target("a").users(10).seconds(1).requests(99)
+                .responses(99).errors(0).rps(99).p50(1.0).p99(2.0).meanMs(1.0).inFlight(0.099).build();
         assertTrue(Comparisons.paced(noThink), "without think time 0.1 of 10 users busy is the load side's pace");
     }
 
