@@ -546,9 +546,10 @@ public final class InRounds {
             errors = errors.plus(b.errors());
             reconnections += b.reconnections();
         }
-        List<Result.PerSecond> series = records.stream().map(r -> new Result.PerSecond(r.round(), r.load().rps(), r.latency().p50(), r.latency().p99(), r.load().errors(), 0, null, null,
-                r.resources().cpuMsPerRequest() == null ? null : Result.round(r.resources().cpuMsPerRequest() * r.load().rps() / 10), r.resources().rssMb(), null, null, null, null, null,
-                null, null, null, null, null, null)).toList();
+        List<Result.PerSecond> series = records.stream().map(r -> new Result.PerSecond.Builder(r.round()).rps(r.load().rps()).p50(r.latency().p50()).p99(r.latency().p99())
+                .errors(r.load().errors()).build().withTarget(new Result.SecondTarget(r.resources().cpuMsPerRequest() == null ? null
+                        : Result.round(r.resources().cpuMsPerRequest() * r.load().rps() / 10), r.resources().rssMb(), null, null),
+                        Result.SecondJit.NONE, null)).toList();
         List<String> notes = new ArrayList<>();
         double bias = jitPct == null ? 0 : Comparisons.jitBias(jitPct);
         if (bias > 0) {

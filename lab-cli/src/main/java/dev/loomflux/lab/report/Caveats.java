@@ -204,16 +204,16 @@ final class Caveats {
         }
         Result.PerSecond last = r.telemetry().series().get(r.telemetry().series().size() - 1);
         List<String> held = new ArrayList<>();
-        if (last.rssMb() != null) {
-            held.add(Cells.num(last.rssMb()) + " MB resident");
+        if (last.target().rssMb() != null) {
+            held.add(Cells.num(last.target().rssMb()) + " MB resident");
         }
-        if (last.threads() != null) {
-            held.add(Cells.num(last.threads()) + " threads");
+        if (last.target().threads() != null) {
+            held.add(Cells.num(last.target().threads()) + " threads");
         }
-        if (last.fds() != null) {
-            held.add(Cells.num(last.fds()) + " open files");
+        if (last.target().fds() != null) {
+            held.add(Cells.num(last.target().fds()) + " open files");
         }
-        return " It died " + (last.t() + 1) + " s after its first request, at " + Cells.num(last.users()) + " users"
+        return " It died " + (last.t() + 1) + " s after its first request, at " + Cells.num(last.load().users()) + " users"
                 + (held.isEmpty() ? "" : "; its last second: " + String.join(", ", held)) + " (its resource charts end there).";
     }
 
