@@ -54,7 +54,7 @@ final class Answer {
         if (rows.isEmpty()) {
             return new Section("", List.of(Paragraph.plain(nothingToCompare(root))), List.of(), List.of());
         }
-        boolean parts = root.comparisons() != null && root.comparisons().stream().anyMatch(c -> c.flow() != null)
+        boolean parts = root.comparisons() != null && root.comparisons().stream().anyMatch(c -> c.part().flow() != null)
                 || root.summary() != null && root.summary().verdicts().stream().anyMatch(v -> v.flow() != null);
         return new Section("", List.of(), List.of(matrix(rows, caption(root), parts)), List.of(), Forest.svg(rows));
     }
@@ -79,9 +79,9 @@ final class Answer {
         boolean won = PairComparison.A.equals(c.outcome()) || PairComparison.B.equals(c.outcome());
         Standing outcome = won ? Standing.WINNER : PairComparison.EQUIVALENT.equals(c.outcome()) ? Standing.EQUIVALENT : Standing.UNDECIDED;
         String label = won ? (PairComparison.A.equals(c.outcome()) ? c.a() : c.b()) + " better" : c.outcome();
-        boolean ci = c.ci().size() == 2;
-        return new Row(where(c.where(), c.request()), m, m == null ? c.metric() : m.label(), c.a(), c.b(), c.ratio(), ci ? c.ci().get(0) : null,
-                ci ? c.ci().get(1) : null, outcome, label, c.sentence());
+        boolean ci = c.estimate().ci().size() == 2;
+        return new Row(where(c.where(), c.part().request()), m, m == null ? c.metric() : m.label(), c.a(), c.b(), c.estimate().ratio(), ci ? c.estimate().ci().get(0) : null,
+                ci ? c.estimate().ci().get(1) : null, outcome, label, c.sentence());
     }
 
     /** A verdict gives B's median relative to A's in percent; a / b is 1 / (1 + that), its interval's ends swapped. */

@@ -334,6 +334,6 @@ final class Findings {
 
     /** Why a pair has no winner although its interval would give one (drift, sets that disagree), one detail line each. */
     private static List<Paragraph> notes(List<PairComparison> pairs, Metric m) {
-        return pairs.stream().filter(c -> c.metricKind() == m && c.note() != null).map(c -> Paragraph.detail(c.a() + " vs " + c.b() + ": " + c.note() + ".")).toList();
+        return pairs.stream().filter(c -> c.metricKind() == m && c.judgement().note() != null).map(c -> Paragraph.detail(c.a() + " vs " + c.b() + ": " + c.judgement().note() + ".")).toList();
     }
 }

@@ -10,6 +10,7 @@ import dev.loomflux.lab.result.FlowRuns;
 import dev.loomflux.lab.result.PairComparison;
 import dev.loomflux.lab.result.Result;
 import dev.loomflux.lab.result.RunRecord;
+import dev.loomflux.lab.result.ScenarioPart;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -56,8 +57,10 @@ class CpuBreakdownReportTest {
         RunRecord fixture = RunRecord.read(ReportMarkdownTest.PAIRED.resolve("results.json"));
         RunRecord flows = FlowRuns.record(fixture.environment(), "mvc", "mvc-vt", blocks, List.of());
         List<PairComparison> comparisons = List.of(
-                new PairComparison("crud", null, "throughput", "mvc", "mvc-vt", 1.01, List.of(0.98, 1.04), 20, PairComparison.EQUIVALENT, null, null),
-                new PairComparison("crud", null, "cpu-per-request", "mvc", "mvc-vt", 0.74, List.of(0.72, 0.76), 20, PairComparison.A, null, null));
+                new PairComparison("crud", null, ScenarioPart.WHOLE, "throughput", "mvc", "mvc-vt", new PairComparison.RatioEstimate(1.01, List.of(0.98, 1.04), 20),
+                new PairComparison.Judgement(PairComparison.EQUIVALENT, null, null), null),
+                new PairComparison("crud", null, ScenarioPart.WHOLE, "cpu-per-request", "mvc", "mvc-vt", new PairComparison.RatioEstimate(0.74, List.of(0.72, 0.76), 20),
+                new PairComparison.Judgement(PairComparison.A, null, null), null));
         List<Result> results = List.of(flows.results().get(0).withProfile(mvc), flows.results().get(1).withProfile(vt));
         return new RunRecord(flows.schema(), flows.runId(), flows.status(), flows.startedAt(), flows.finishedAt(), flows.environment(), flows.experiment(),
                 results, null, null, null, null, flows.blocks(), comparisons);

@@ -75,7 +75,8 @@ class FlowsRoundTripTest {
     void aRequestScenarioHasNoneOfAFlowsFields() {
         Result.ErrorCounts e = new Result.ErrorCounts(1, 1, 0, 0, 0, 0);
         assertEquals("{\"total\":1,\"connect\":1,\"timeout\":0,\"4xx\":0,\"5xx\":0,\"other\":0}", Json.tree(e).toString());
-        PairComparison c = new PairComparison("json", null, "throughput", "mvc", "webflux", 1.1, List.of(1.05, 1.15), 20, PairComparison.A, null, null);
+        PairComparison c = new PairComparison("json", null, ScenarioPart.WHOLE, "throughput", "mvc", "webflux", new PairComparison.RatioEstimate(1.1, List.of(1.05, 1.15), 20),
+                new PairComparison.Judgement(PairComparison.A, null, null), null);
         assertEquals(List.of("scenario", "metric", "a", "b", "ratio", "ci", "rounds", "outcome"), names(Json.tree(c)));
         assertEquals("json", c.where());
         assertTrue(c.wholeScenario());
@@ -86,7 +87,8 @@ class FlowsRoundTripTest {
     @Test
     void whereTheRoundsStoppedIsReadBackAsItWasWritten() throws IOException {
         RunRecord flows = run();
-        PairComparison c = new PairComparison("json", null, "throughput", "mvc", "webflux", 1.3, List.of(1.1, 1.5), 15, PairComparison.A, null, null)
+        PairComparison c = new PairComparison("json", null, ScenarioPart.WHOLE, "throughput", "mvc", "webflux", new PairComparison.RatioEstimate(1.3, List.of(1.1, 1.5), 15),
+                new PairComparison.Judgement(PairComparison.A, null, null), null)
                 .sequential(0.0012, 15);
         RoundsStop stop = new RoundsStop("json", null, 15, 45, "every comparison has an outcome", 0.0012,
                 List.of(new RoundsStop.Look(10, 1.1e-6, 4), new RoundsStop.Look(15, 0.0012, 0)), 101.5);

@@ -158,7 +158,7 @@ class PairedRunTest {
         results.comparisons(Stopping.reached(results.blocks(), List.of("a", "b"), 0, results.stops()));
         List<PairComparison> same = results.snapshot().comparisons().stream().filter(c -> !c.metric().equals("cpu-per-request")).toList();
         assertEquals(3, same.size(), results.snapshot().comparisons().toString());
-        assertTrue(same.stream().allMatch(c -> c.outcome().equals(PairComparison.EQUIVALENT) && c.reachedAt() == 10 && c.level() == stop.level()),
+        assertTrue(same.stream().allMatch(c -> c.outcome().equals(PairComparison.EQUIVALENT) && c.look().reachedAt() == 10 && c.look().level() == stop.level()),
                 same.toString());
     }
 

@@ -29,7 +29,7 @@ class NoiseModelTest {
         for (List<BlockRecord> run : runs) {
             for (PairComparison c : Comparisons.of(run, TARGETS)) {
                 int m = NoiseModel.METRICS.indexOf(c.metricKind());
-                sum[m] += (Math.log(c.ci().get(1)) - Math.log(c.ci().get(0))) / 2;
+                sum[m] += (Math.log(c.estimate().ci().get(1)) - Math.log(c.estimate().ci().get(0))) / 2;
                 n[m]++;
             }
         }

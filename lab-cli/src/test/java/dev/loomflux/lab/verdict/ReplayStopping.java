@@ -157,7 +157,7 @@ public final class ReplayStopping {
                         s.fixedAtCap += fo.equals(atCap.get(f.key())) ? 1 : 0;
                         if (qo.equals(fo)) {
                             s.reached++;
-                            s.reachedAtSum += q.reachedAt() == null ? stopped : q.reachedAt();
+                            s.reachedAtSum += q.look().reachedAt() == null ? stopped : q.look().reachedAt();
                         } else if (seqHas) {
                             s.other++;
                             s.missedOnes.add(run.runId() + " " + describe(f) + ": fixed " + fo + ", sequential " + qo);
@@ -171,7 +171,7 @@ public final class ReplayStopping {
                     }
                     if (!quiet) {
                         System.out.printf(Locale.ROOT, "    %-38s fixed(%d) %-10s %s | sequential %-10s %s%s%n", describe(f), rounds, fo, ci(f), qo, ci(q),
-                                q != null && q.reachedAt() != null ? ", reached at round " + q.reachedAt() : "");
+                                q != null && q.look().reachedAt() != null ? ", reached at round " + q.look().reachedAt() : "");
                     }
                 }
             }
@@ -187,9 +187,9 @@ public final class ReplayStopping {
     }
 
     private static String ci(PairComparison c) {
-        if (c == null || c.ratio() == null || c.ci().size() != 2) {
+        if (c == null || c.estimate().ratio() == null || c.estimate().ci().size() != 2) {
             return "-";
         }
-        return String.format(Locale.ROOT, "%.3f [%.3f-%.3f]", c.ratio(), c.ci().get(0), c.ci().get(1));
+        return String.format(Locale.ROOT, "%.3f [%.3f-%.3f]", c.estimate().ratio(), c.estimate().ci().get(0), c.estimate().ci().get(1));
     }
 }
