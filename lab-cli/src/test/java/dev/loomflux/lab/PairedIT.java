@@ -72,11 +72,11 @@ class PairedIT {
         assertTrue(firsts.size() >= 2, "the order changes from round to round: " + firsts);
         // Nor does any CPU profile category differ beyond its interval and margin, each block's samples per category counted.
         RunRecord record = RunRecord.read(Results.file(run.out()));
-        assertTrue(record.blocks().stream().allMatch(b -> b.categories() != null && b.categories().values().stream().mapToLong(Long::longValue).sum() > 0),
+        assertTrue(record.paired().blocks().stream().allMatch(b -> b.categories() != null && b.categories().values().stream().mapToLong(Long::longValue).sum() > 0),
                 "every block has its samples per category");
-        List<CategoryDifferences.Difference> categories = CategoryDifferences.of(record.blocks(), "mvc", "mvc2");
+        List<CategoryDifferences.Difference> categories = CategoryDifferences.of(record.paired().blocks(), "mvc", "mvc2");
         List<String> withSamples = Arrays.stream(Category.values()).map(Category::label)
-                .filter(c -> record.blocks().stream().anyMatch(b -> b.categories().get(c) > 0)).toList();
+                .filter(c -> record.paired().blocks().stream().anyMatch(b -> b.categories().get(c) > 0)).toList();
         assertEquals(withSamples, categories.stream().map(CategoryDifferences.Difference::category).toList(), "the family: the categories with samples");
         assertFalse(withSamples.contains("gc") || withSamples.contains("jit"), "JFR never samples the GC's or the compilers' threads: " + withSamples);
         assertTrue(categories.stream().allMatch(CategoryDifferences.Difference::known), "10 rounds give every category an interval: " + categories);

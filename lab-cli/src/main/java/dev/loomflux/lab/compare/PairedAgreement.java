@@ -51,13 +51,13 @@ public final class PairedAgreement {
 
     /** Null unless every run has comparisons. */
     public static PairedAgreement of(List<RunRecord> records) {
-        if (records.stream().anyMatch(r -> r.comparisons() == null || r.comparisons().isEmpty())) {
+        if (records.stream().anyMatch(r -> r.paired().comparisons() == null || r.paired().comparisons().isEmpty())) {
             return null;
         }
         PairedAgreement out = new PairedAgreement(records.size());
         Map<String, PairComparison[]> byKey = new LinkedHashMap<>();
         for (int i = 0; i < records.size(); i++) {
-            for (PairComparison c : records.get(i).comparisons()) {
+            for (PairComparison c : records.get(i).paired().comparisons()) {
                 byKey.computeIfAbsent(c.where() + "|" + c.metric() + "|" + c.a() + "|" + c.b(), k -> new PairComparison[records.size()])[i] = c;
             }
         }

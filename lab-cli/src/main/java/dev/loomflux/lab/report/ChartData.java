@@ -40,9 +40,9 @@ final class ChartData {
     static ObjectNode of(RunRecord root, Path dir) throws IOException {
         ObjectNode out = JSON.createObjectNode();
         ArrayNode charts = out.putArray("charts");
-        if (root.sweep() != null) {
+        if (root.summaries().sweep() != null) {
             // A sweep's report shows its map, not a chart over time per cell.
-            SweepCharts.add(charts, root.sweep());
+            SweepCharts.add(charts, root.summaries().sweep());
             return out;
         }
         // In rounds a result's series has one row per block, its t the round.
@@ -71,8 +71,8 @@ final class ChartData {
                 warmup(charts, id + "-warmup-jit", s + ": warmup, JIT compile time per second", "ms compiling", warm, SteadyState.WarmupSecond::jitMs);
             }
         }
-        if (root.capacity() != null) {
-            capacity(charts.addObject(), root.capacity());
+        if (root.summaries().capacity() != null) {
+            capacity(charts.addObject(), root.summaries().capacity());
         }
         dropEmpty(charts);
         return out;

@@ -102,9 +102,9 @@ public final class ResultsFile {
     public synchronized RunRecord snapshot() {
         // The run stamps a result with its JVM's number as a repeat; in the paired design that number is its set.
         List<Result> results = experiment != null && experiment.paired() ? this.results.stream().map(Result::inSet).toList() : this.results;
-        return new RunRecord(RunRecord.SCHEMA, runId, status, startedAt, finishedAt, environment, experiment, results, summary, capacity,
-                capacitySummary, sweep,
-                blocks.isEmpty() ? null : List.copyOf(blocks), comparisons, stops.isEmpty() ? null : List.copyOf(stops));
+        return new RunRecord(new RunRecord.Header(RunRecord.SCHEMA, runId, status, startedAt, finishedAt), environment, experiment, results,
+                new RunRecord.Summaries(summary, capacity, capacitySummary, sweep),
+                new RunRecord.PairedRounds(blocks.isEmpty() ? null : List.copyOf(blocks), comparisons, stops.isEmpty() ? null : List.copyOf(stops)));
     }
 
     private void write() {

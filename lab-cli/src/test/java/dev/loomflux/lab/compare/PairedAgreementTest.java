@@ -18,7 +18,8 @@ class PairedAgreementTest {
     }
 
     private static RunRecord run(PairComparison... cs) {
-        return new RunRecord(3, "r", "completed", null, null, null, null, List.of(), null, null, null, null, null, List.of(cs));
+        return new RunRecord(new RunRecord.Header(3, "r", "completed", null, null), null, null, List.of(), null,
+                new RunRecord.PairedRounds(null, List.of(cs), null));
     }
 
     @Test

@@ -62,8 +62,8 @@ class CpuBreakdownReportTest {
                 new PairComparison("crud", null, ScenarioPart.WHOLE, "cpu-per-request", "mvc", "mvc-vt", new PairComparison.RatioEstimate(0.74, List.of(0.72, 0.76), 20),
                 new PairComparison.Judgement(PairComparison.A, null, null), null));
         List<Result> results = List.of(flows.results().get(0).withProfile(mvc), flows.results().get(1).withProfile(vt));
-        return new RunRecord(flows.schema(), flows.runId(), flows.status(), flows.startedAt(), flows.finishedAt(), flows.environment(), flows.experiment(),
-                results, null, null, null, null, flows.blocks(), comparisons);
+        return new RunRecord(flows.header(), flows.environment(), flows.experiment(), results, null,
+                new RunRecord.PairedRounds(flows.paired().blocks(), comparisons, null));
     }
 
     @Test

@@ -71,7 +71,7 @@ class ReportMarkdownTest {
     @Test
     void theDefaultRunOpensWithItsMatrixAndNothingContradictsIt() throws IOException {
         RunRecord record = twoSets();
-        assertTrue(record.summary().verdicts().stream().allMatch(v -> v.text().startsWith("too few repeats")), "the default run's summary over sets");
+        assertTrue(record.summaries().summary().verdicts().stream().allMatch(v -> v.text().startsWith("too few repeats")), "the default run's summary over sets");
         try (var files = Files.list(PAIRED)) {
             for (Path f : files.filter(f -> f.toString().endsWith(".hlog")).toList()) {
                 Files.copy(f, dir.resolve(f.getFileName()));

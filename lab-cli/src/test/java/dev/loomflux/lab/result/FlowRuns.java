@@ -75,8 +75,8 @@ public final class FlowRuns {
                 new ExperimentDescription.ProfileDescription("fixed", null, USERS, null, null, null, null, null), 10, 0, null, 1, "512m", List.of(), null,
                 null, new ExperimentDescription.DesignDescription("paired", 20, BLOCK_S, 0.0, 0), "hyperfoil");
         List<Result> results = List.of(result(a, 12, 0), result(b, 9, 3));
-        return new RunRecord(RunRecord.SCHEMA, "20261201-100000-flow-crud", "completed", "2026-12-01T10:00:00Z", "2026-12-01T10:05:00Z", environment,
-                experiment, results, null, null, null, null, blocks, comparisons);
+        return new RunRecord(new RunRecord.Header(RunRecord.SCHEMA, "20261201-100000-flow-crud", "completed", "2026-12-01T10:00:00Z", "2026-12-01T10:05:00Z"),
+                environment, experiment, results, null, new RunRecord.PairedRounds(blocks, comparisons, null));
     }
 
     /** One target's result over its blocks: 100 s of crud at about 1,400 iterations/s. */
