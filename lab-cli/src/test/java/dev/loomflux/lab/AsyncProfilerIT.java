@@ -68,8 +68,8 @@ class AsyncProfilerIT {
         }
 
         // Each block has its own samples per category, gc and jit among them; JFR's own sampler was off.
-        assertEquals(6, record.blocks().size());
-        assertTrue(record.blocks().stream().allMatch(b -> b.categories() != null && b.categories().containsKey("gc") && b.categories().containsKey("jit")
+        assertEquals(6, record.paired().blocks().size());
+        assertTrue(record.paired().blocks().stream().allMatch(b -> b.categories() != null && b.categories().containsKey("gc") && b.categories().containsKey("jit")
                 && b.categories().values().stream().mapToLong(Long::longValue).sum() > 0), "every block has its samples per category");
         List<TimeWindow> always = List.of(new TimeWindow(Instant.EPOCH, Instant.now()));
         assertEquals(0, JfrSamples.read(dir.resolve(base + ".jfr"), always).java().count(), "JFR sampled too");

@@ -28,7 +28,7 @@ class CapacityIT {
                 "--scenario", "gateway", "--delay", "100", "--slo", "p99<200ms", "--max-errors", "0%",
                 "--start", "50", "--step", "4s", "--step-warmup", "40s", "--warmup", "300s");
         assertEquals(0, run.exitCode(), run.toString());
-        CapacitySearchResult c = run.record().capacity().get(0);
+        CapacitySearchResult c = run.record().summaries().capacity().get(0);
         int capacity = c.capacityRps();
         assertTrue(capacity >= 90 && capacity <= 110, "capacity " + capacity + " rps, theory 100; steps " + c.steps());
         boolean sawFailure = false;
@@ -54,7 +54,7 @@ class CapacityIT {
         assertEquals(0, run.exitCode(), run.toString());
         Path dir = run.dir();
         RunRecord root = Results.record(dir);
-        List<CapacitySearchResult> searches = root.capacity();
+        List<CapacitySearchResult> searches = root.summaries().capacity();
         assertEquals(2, searches.size(), searches.toString());
         assertEquals(1, searches.get(0).repeat());
         assertEquals(2, searches.get(1).repeat());
@@ -63,8 +63,8 @@ class CapacityIT {
             assertTrue(hlog.contains(".r" + r.key().repeat() + ".step" + r.key().step()), hlog);
             assertTrue(java.nio.file.Files.isRegularFile(dir.resolve(hlog)), hlog);
         }
-        CapacityMedian summary = root.capacitySummary().get(0);
-        assertEquals(2, summary.n(), root.capacitySummary().toString());
+        CapacityMedian summary = root.summaries().capacitySummary().get(0);
+        assertEquals(2, summary.n(), root.summaries().capacitySummary().toString());
         double a = searches.get(0).capacityRps();
         double b = searches.get(1).capacityRps();
         assertEquals((a + b) / 2, summary.medianRps(), 0.001);

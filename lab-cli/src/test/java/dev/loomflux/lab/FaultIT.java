@@ -28,7 +28,7 @@ class FaultIT {
         LabCli run = runWhileKilling("run", "loomflux-mvc.jar", "mvc.log", "--targets", "mvc,webflux", "--scenario", "plaintext", "--duration", "8s");
         Path dir = run.dir();
         RunRecord root = Results.record(dir);
-        assertEquals("completed", root.status());
+        assertEquals("completed", root.header().status());
         Result mvc = root.results().get(0);
         Result webflux = root.results().get(1);
         assertEquals("failed", mvc.outcome().status(), mvc.toString());
@@ -85,7 +85,7 @@ class FaultIT {
         int fresh = indexOf(log, "mvc: starting a fresh JVM for what is left (plaintext)");
         assertTrue(exited < fresh && fresh < indexOf(log.subList(fresh, log.size()), "mvc: ready in") + fresh, String.join("\n", log));
         assertEquals(2, log.stream().filter(l -> l.contains("mvc: ready in")).count(), String.join("\n", log));
-        for (SweepMap.Cell cell : root.sweep().cells()) {
+        for (SweepMap.Cell cell : root.summaries().sweep().cells()) {
             boolean unmeasured = cell.unmeasured() != null && cell.unmeasured().contains("mvc");
             assertEquals(cell.at().get("users") == 8, unmeasured, cell.toString());
         }
@@ -115,7 +115,7 @@ class FaultIT {
         LabCli run = runWhileKilling("run", FaultIT::postmaster, "mvc.log", "--targets", "mvc,webflux", "--scenario", "items", "--duration", "8s");
         Path dir = run.dir();
         RunRecord root = Results.record(dir);
-        assertEquals("completed", root.status());
+        assertEquals("completed", root.header().status());
         Result hit = root.results().get(0);
         Result after = root.results().get(1);
         assertEquals("failed", hit.outcome().status(), hit.toString());
@@ -153,7 +153,7 @@ class FaultIT {
         List<Result.PerSecond> series = r.telemetry().series();
         assertTrue(series.size() >= 1, r.toString());
         Result.PerSecond last = series.get(series.size() - 1);
-        assertTrue(last.users() > 100 && last.rssMb() > 64 && last.threads() > 10, last.toString());
+        assertTrue(last.load().users() > 100 && last.target().rssMb() > 64 && last.target().threads() > 10, last.toString());
         String report = Files.readString(run.dir().resolve("report.md"));
         assertTrue(report.contains("It died " + (last.t() + 1) + " s after its first request, at "), report);
         assertEquals(0, ProcessHandle.current().descendants().filter(ProcessHandle::isAlive).count());

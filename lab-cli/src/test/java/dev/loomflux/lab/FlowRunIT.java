@@ -43,10 +43,10 @@ class FlowRunIT {
         RunRecord root = Results.record(dir);
 
         Map<String, Set<String>> metrics = new HashMap<>();
-        for (PairComparison c : root.comparisons()) {
-            String where = c.scenario() + (c.step() != null ? "/" + c.step() : "");
+        for (PairComparison c : root.paired().comparisons()) {
+            String where = c.scenario() + (c.part().step() != null ? "/" + c.part().step() : "");
             metrics.computeIfAbsent(where, k -> new TreeSet<>()).add(c.metric());
-            assertEquals("crud", c.flow(), c.toString());
+            assertEquals("crud", c.part().flow(), c.toString());
             assertEquals(Set.of("mvc", "webflux"), Set.of(c.a(), c.b()), c.toString());
         }
         assertEquals(Set.of("throughput", "p50", "p99", "cpu-per-request"), metrics.get("crud"), "the flow: " + metrics);
@@ -56,8 +56,8 @@ class FlowRunIT {
         assertTrue(run.out().contains("paired crud/create: "), run.out());
         assertTrue(run.out().contains(" POST /items "), "a step is named by its request: " + run.out());
 
-        assertEquals(12, root.blocks().size(), "6 rounds x 2 targets, none of them lead-in");
-        for (BlockRecord b : root.blocks()) {
+        assertEquals(12, root.paired().blocks().size(), "6 rounds x 2 targets, none of them lead-in");
+        for (BlockRecord b : root.paired().blocks()) {
             assertEquals(STEPS, b.flows().get(0).steps().stream().map(BlockRecord.StepFigures::step).toList(), b.toString());
         }
 
@@ -111,10 +111,10 @@ class FlowRunIT {
                 "--rounds", "8", "--block", "1s", "--sets", "2", "--warmup", "60s", "--cooldown", "0s", "--no-pin");
         assertEquals(0, run.exitCode(), run.toString());
         RunRecord root = run.record();
-        for (BlockRecord b : root.blocks()) {
-            assertTrue(b.jitMs() != null && b.jitMs() >= 0, "every block has its JVM's JIT time: " + b);
+        for (BlockRecord b : root.paired().blocks()) {
+            assertTrue(b.resources().jitMs() != null && b.resources().jitMs() >= 0, "every block has its JVM's JIT time: " + b);
         }
-        List<PairComparison> comparisons = root.comparisons();
+        List<PairComparison> comparisons = root.paired().comparisons();
         // the flow on four metrics, each of its four steps on three
         assertEquals(4 + 4 * 3, comparisons.size(), comparisons.toString());
         for (PairComparison c : comparisons) {

@@ -49,7 +49,7 @@ class InterruptIT {
             Path dir = Results.one(Results.madeSince(before), out);
             assertTrue(out.contains("interrupted: 1 finished result(s) kept in " + dir.resolve("results.json")), "stopped in " + seconds + " s\n" + out);
             RunRecord root = Results.record(dir);
-            assertEquals("interrupted", root.status());
+            assertEquals("interrupted", root.header().status());
             Result first = root.results().get(0);
             assertEquals("mvc-vt plaintext", first.target() + " " + first.scenario());
             assertEquals("ok", first.outcome().status(), first.toString());
@@ -100,7 +100,7 @@ class InterruptIT {
             lab.destroyForcibly();
         }
         String out = Files.readString(console);
-        assertEquals("running", Results.record(dir).status(), out);
+        assertEquals("running", Results.record(dir).header().status(), out);
         List<ProcessHandle> left = started.stream().filter(ProcessHandle::isAlive).toList();
         LabCli next;
         if (guardKilledToo) {
@@ -124,7 +124,7 @@ class InterruptIT {
         }
         assertTrue(next.out().contains("run " + dir.getFileName() + " (lab pid " + lab.pid() + ") died without finishing: "), next.toString());
         assertTrue(next.out().contains("its results.json is marked abandoned"), next.toString());
-        assertEquals("abandoned", Results.record(dir).status());
+        assertEquals("abandoned", Results.record(dir).header().status());
         assertEquals(List.of(), started.stream().filter(ProcessHandle::isAlive).map(ProcessHandle::info).toList());
         assertFalse(Files.exists(dir.resolve("postgres/data")), "the dead server's data is removed");
         // Found once: the next look finds nothing.

@@ -30,11 +30,11 @@ class LimitsIT {
         int seconds = 0;
         double throttled = 0;
         for (Result.PerSecond row : half.telemetry().series()) {
-            if (row.throttledPct() != null) {
+            if (row.cgroup().throttledPct() != null) {
                 seconds++;
-                throttled += row.throttledPct();
-                assertTrue(row.cgroupCpuPct() < 70, row.toString());
-                assertTrue(row.cgroupMemoryMb() > 50, row.toString());
+                throttled += row.cgroup().throttledPct();
+                assertTrue(row.cgroup().cgroupCpuPct() < 70, row.toString());
+                assertTrue(row.cgroup().cgroupMemoryMb() > 50, row.toString());
             }
         }
         assertTrue(seconds >= 6, "throttled_pct in " + seconds + " of " + half.telemetry().series().size() + " seconds");

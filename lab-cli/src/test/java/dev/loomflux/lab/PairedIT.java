@@ -42,26 +42,26 @@ class PairedIT {
         assertEquals(0, run.exitCode(), run.toString());
         Path dir = run.dir();
         RunRecord record = Results.record(dir);
-        assertEquals(RunRecord.SCHEMA, record.schema());
+        assertEquals(RunRecord.SCHEMA, record.header().schema());
         assertEquals("paired", record.experiment().design().kind());
         assertEquals(1.0, record.experiment().design().leadInS());
         // The guard of the default design runs the default: its lead-in rounds, and rounds that stop at a look (10 or 12).
         assertEquals(Design.LEAD_IN, record.experiment().design().leadInRounds());
-        RoundsStop stop = record.stops().get(0);
+        RoundsStop stop = record.paired().stops().get(0);
         int taken = stop.rounds();
         assertTrue(taken == 10 || taken == 12, "a look at 10, then the cap: " + stop);
         assertTrue(stop.level() > 0 && stop.level() < 0.05, stop.toString());
-        List<PairComparison> comparisons = record.comparisons();
+        List<PairComparison> comparisons = record.paired().comparisons();
         assertEquals(4, comparisons.size(), comparisons.toString());
         for (PairComparison c : comparisons) {
             String outcome = c.outcome();
             assertTrue(outcome.equals("equivalent") || outcome.equals("undecided"), "A/A gave a winner: " + c);
             // A round the load side paced is left out (Comparisons.paced): on a busy host, one of 8 once was.
-            assertTrue(c.rounds() >= taken - 3 && c.rounds() <= taken, "the two sets' blocks of a round are one round: " + c);
-            assertEquals(stop.level(), c.level(), 1e-9, "at the last look's level: " + c);
-            assertTrue(c.ci().get(0) <= c.ratio() && c.ratio() <= c.ci().get(1), c.toString());
+            assertTrue(c.estimate().rounds() >= taken - 3 && c.estimate().rounds() <= taken, "the two sets' blocks of a round are one round: " + c);
+            assertEquals(stop.level(), c.look().level(), 1e-9, "at the last look's level: " + c);
+            assertTrue(c.estimate().ci().get(0) <= c.estimate().ratio() && c.estimate().ratio() <= c.estimate().ci().get(1), c.toString());
         }
-        List<BlockRecord> blocks = record.blocks();
+        List<BlockRecord> blocks = record.paired().blocks();
         assertEquals(4 * taken, blocks.size(), "the rounds taken x 2 targets x 2 sets, the lead-in rounds left out");
         Set<String> firsts = new HashSet<>();
         for (int r = 0; r < taken; r++) {
@@ -76,11 +76,11 @@ class PairedIT {
         }
         assertTrue(firsts.size() >= 2, "the order changes from round to round: " + firsts);
         // Nor does any CPU profile category differ beyond its interval and margin, each block's samples per category counted.
-        assertTrue(record.blocks().stream().allMatch(b -> b.categories() != null && b.categories().values().stream().mapToLong(Long::longValue).sum() > 0),
+        assertTrue(record.paired().blocks().stream().allMatch(b -> b.categories() != null && b.categories().values().stream().mapToLong(Long::longValue).sum() > 0),
                 "every block has its samples per category");
-        List<CategoryDifferences.Difference> categories = CategoryDifferences.of(record.blocks(), "mvc", "mvc2");
+        List<CategoryDifferences.Difference> categories = CategoryDifferences.of(record.paired().blocks(), "mvc", "mvc2");
         List<String> withSamples = Arrays.stream(Category.values()).map(Category::label)
-                .filter(c -> record.blocks().stream().anyMatch(b -> b.categories().get(c) > 0)).toList();
+                .filter(c -> record.paired().blocks().stream().anyMatch(b -> b.categories().get(c) > 0)).toList();
         assertEquals(withSamples, categories.stream().map(CategoryDifferences.Difference::category).toList(), "the family: the categories with samples");
         assertFalse(withSamples.contains("gc") || withSamples.contains("jit"), "JFR never samples the GC's or the compilers' threads: " + withSamples);
         assertTrue(categories.stream().allMatch(CategoryDifferences.Difference::known), "10 rounds give every category an interval: " + categories);
@@ -93,13 +93,13 @@ class PairedIT {
             assertTrue(threads.stream().anyMatch(t -> t.role().startsWith("http-nio-") && t.waitUsPerSlice() != null), "Tomcat's threads: " + threads);
         }
         for (BlockRecord b : blocks) {
-            assertEquals(b.requests(), b.responses(), "nothing sent in a block is lost: " + b);
+            assertEquals(b.load().requests(), b.load().responses(), "nothing sent in a block is lost: " + b);
             // Little's law per block: never more users in a request than there are (that would be miscounting), and at
             // plaintext's ~1 ms at least the 90% the lab holds a block to. The rest is the driver's own 20-50 us between
             // a response and the next request, outside every latency: 15.2 of 16 here, unpinned (RoundsIT: 20 ms, within 2%).
-            double busy = b.inFlight();
+            double busy = b.load().inFlight();
             assertTrue(busy <= 16 * 1.01 && busy >= 16 * 0.9, "throughput x mean latency = " + busy + " of 16 users: " + b);
-            assertTrue(b.cpuMsPerRequest() > 0, b.toString());
+            assertTrue(b.resources().cpuMsPerRequest() > 0, b.toString());
         }
         assertEquals(4, record.results().size(), "one result per target per set");
         for (Result r : record.results()) {
@@ -134,13 +134,13 @@ class PairedIT {
         assertEquals(0, run.exitCode(), run.toString());
         RunRecord root = run.record();
         Set<String> cells = new HashSet<>();
-        for (PairComparison c : root.comparisons()) {
+        for (PairComparison c : root.paired().comparisons()) {
             if (!c.metric().equals("throughput")) {
                 continue;
             }
             int users = c.cell().get("users");
             cells.add(c.cell().toString());
-            double mvcOverTen = c.a().equals("mvc") ? c.ratio() : 1 / c.ratio();
+            double mvcOverTen = c.a().equals("mvc") ? c.estimate().ratio() : 1 / c.estimate().ratio();
             if (users == 40) {
                 assertEquals(4.0, mvcOverTen, 0.6, "40 users: 800 against 200 requests/s: " + c);
                 assertEquals(c.a().equals("mvc") ? "a" : "b", c.outcome(), c.toString());
@@ -151,7 +151,7 @@ class PairedIT {
             }
         }
         assertEquals(2, cells.size(), "a throughput comparison per cell: " + cells);
-        SweepMap map = root.sweep();
+        SweepMap map = root.summaries().sweep();
         for (SweepMap.Cell cell : map.cells()) {
             for (SweepMap.Winner w : cell.winners()) {
                 if (w.metric().equals("throughput_rps")) {

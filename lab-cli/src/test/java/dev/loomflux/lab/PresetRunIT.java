@@ -41,7 +41,7 @@ class PresetRunIT {
         LabCli run = LabCli.of("run", preset, "--aot-cache", "--scale", "0.1", "--warmup", "5s", "--no-pin");
         assertEquals(0, run.exitCode(), run.toString());
         RunRecord root = run.record();
-        assertEquals("completed", root.status());
+        assertEquals("completed", root.header().status());
         List<Result> results = root.results();
         assertEquals(e.targets().size() * e.scenarios().size(), results.size(), results.toString());
         for (Result r : results) {

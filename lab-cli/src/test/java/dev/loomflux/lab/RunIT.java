@@ -44,10 +44,10 @@ class RunIT {
         RunRecord root = results(run);
         // The console names the run's results.json.
         assertTrue(run.out().contains("results: " + run.dir().resolve("results.json")), run.out());
-        assertEquals(RunRecord.SCHEMA, root.schema());
+        assertEquals(RunRecord.SCHEMA, root.header().schema());
         assertEquals("sequential", root.experiment().design().kind());
-        assertTrue(root.blocks() == null && root.comparisons() == null, "a sequential run has no rounds");
-        assertEquals("completed", root.status());
+        assertTrue(root.paired().blocks() == null && root.paired().comparisons() == null, "a sequential run has no rounds");
+        assertEquals("completed", root.header().status());
         assertEquals(Files.readString(rules), Files.readString(run.dir().resolve("profile-rules.tsv")), "the run keeps the user's rules for its report");
         Environment env = root.environment();
         assertTrue(env.jdk().targets().matches("2[1-9].*|[3-9][0-9].*"), env.toString());
@@ -89,8 +89,8 @@ class RunIT {
             assertTrue(series.size() >= 2, where + " series " + series);
             // t, rps, errors and users are numbers every second has; p50 and p99 are left out of a second without a response.
             Result.PerSecond second = series.get(0);
-            assertNotNull(second.p50(), where + " series field p50");
-            assertNotNull(second.p99(), where + " series field p99");
+            assertNotNull(second.load().p50(), where + " series field p50");
+            assertNotNull(second.load().p99(), where + " series field p99");
             assertTrue(r.visit().startupMs() > 0, where);
             // 2 s of warmup cannot satisfy a rule that looks at 20 s: measured, but in no verdict.
             SteadyState steady = r.checks().steadyState();
@@ -100,7 +100,7 @@ class RunIT {
             assertTrue(steady.series().size() >= 1 && steady.warmupS() >= 1.5, where + " " + steady);
             assertTrue(steady.jit().warmup().compiles() > 0, where + " JIT compiles in warmup " + steady.jit());
             // Schema 2 leaves out a figure a second did not get; the run as a whole must have them.
-            assertTrue(series.stream().anyMatch(x -> x.jitMs() != null) && series.stream().anyMatch(x -> x.canaryUs() != null),
+            assertTrue(series.stream().anyMatch(x -> x.jit().jitMs() != null) && series.stream().anyMatch(x -> x.beside().canaryUs() != null),
                     where + " series " + series);
             assertNotNull(r.checks().driver(), where);
             assertTrue(r.visit().targetConfig().jvm().availableProcessors() > 0, where + " target_config");
@@ -130,7 +130,7 @@ class RunIT {
         Result rate = profileRun("--profile", "rate", "--rps", "200", "--duration", "3s", "--max-in-flight", "50");
         assertEquals(false, rate.load().behindSchedule(), rate.toString());
         assertTrue(Math.abs(rate.load().requests() - 600) <= 60, "rate 200/s for 3 s sent " + rate.load().requests());
-        assertEquals(200L, rate.telemetry().series().get(1).intended(), rate.telemetry().series().toString());
+        assertEquals(200L, rate.telemetry().series().get(1).load().intended(), rate.telemetry().series().toString());
     }
 
     /**
@@ -250,7 +250,7 @@ class RunIT {
         }
         // Mirrored rounds (A B, B A, A B) give both targets the same mean slot.
         assertEquals(java.util.List.of("mvc-vt1", "webflux1", "webflux2", "mvc-vt2", "mvc-vt3", "webflux3"), order);
-        RepeatSummary summary = root.summary();
+        RepeatSummary summary = root.summaries().summary();
         assertEquals(6, summary.estimates().size(), summary.toString());
         for (RepeatSummary.Median e : summary.estimates()) {
             assertEquals(3, e.n(), e.toString());

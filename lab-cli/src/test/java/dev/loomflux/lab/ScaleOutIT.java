@@ -139,26 +139,26 @@ class ScaleOutIT {
             assertEquals(0, run.exitCode(), run.toString());
             RunRecord root = run.record();
             assertEquals("paired", root.experiment().design().kind(), "agents run the paired design");
-            assertEquals(4, root.comparisons().size(), root.comparisons().toString());
-            for (PairComparison c : root.comparisons()) {
+            assertEquals(4, root.paired().comparisons().size(), root.paired().comparisons().toString());
+            for (PairComparison c : root.paired().comparisons()) {
                 assertTrue(c.outcome().matches("equivalent|undecided"), "A/A on agents gave a winner: " + c);
-                assertTrue(c.ratio() > 0.9 && c.ratio() < 1.1, "the same target, within 10%: " + c);
+                assertTrue(c.estimate().ratio() > 0.9 && c.estimate().ratio() < 1.1, "the same target, within 10%: " + c);
             }
-            List<BlockRecord> blocks = root.blocks();
+            List<BlockRecord> blocks = root.paired().blocks();
             assertEquals(32, blocks.size(), "8 rounds x 2 targets x 2 sets");
             for (BlockRecord b : blocks) {
                 List<BlockRecord.AgentFigures> parts = b.agents();
                 assertEquals(2, parts.size(), b.toString());
                 BlockRecord.AgentFigures a = parts.get(0);
                 BlockRecord.AgentFigures c = parts.get(1);
-                assertEquals(b.requests(), a.requests() + c.requests(), "the agents' parts are the block: " + b);
+                assertEquals(b.load().requests(), a.requests() + c.requests(), "the agents' parts are the block: " + b);
                 // Little's law: the requests in flight, each counted by its time in the block, are its throughput times their mean
                 // latency, which holds only when every request sent in the block on either agent is counted with its own latency.
-                double littles = b.rps() * b.meanMs() / 1000;
-                assertEquals(b.inFlight(), littles, littles * 0.02, "Little's law within 2%: " + b);
+                double littles = b.load().rps() * b.latency().meanMs() / 1000;
+                assertEquals(b.load().inFlight(), littles, littles * 0.02, "Little's law within 2%: " + b);
                 // Of 8 users over a 50 ms stub, 4 on each agent, each in a request but for JMeter's own moments between two
                 // (2-5% here, two agents, a controller and the targets on 2 cores); the lab's own pace rule leaves out a block below 90%.
-                assertTrue(b.inFlight() >= 8 * 0.9, "the users busy: " + b);
+                assertTrue(b.load().inFlight() >= 8 * 0.9, "the users busy: " + b);
                 assertEquals(a.inFlight(), c.inFlight(), 0.2, "each agent its half: " + b);
                 // Both gates opened at the block's start on the lab's clock, each known within its clock's error; 5 ms for an
                 // agent's thread to wake on a busy 2-core machine.
@@ -202,11 +202,11 @@ class ScaleOutIT {
                 assertTrue(out.contains("rounds cut: agent " + agent + " went quiet") || out.contains("agent " + agent), out);
                 assertEquals(0, lab.exitValue(), out);
                 RunRecord root = Results.record(Results.one(Results.madeSince(before), out));
-                RoundsStop stop = root.stops().get(0);
+                RoundsStop stop = root.paired().stops().get(0);
                 assertTrue(stop.reason().startsWith("cut: agent " + agent), stop.toString());
                 int rounds = stop.rounds();
                 assertTrue(rounds >= 1 && rounds < 30, stop.toString());
-                assertEquals(2 * rounds, root.blocks().size(), "whole rounds only: the one the agent died in is void");
+                assertEquals(2 * rounds, root.paired().blocks().size(), "whole rounds only: the one the agent died in is void");
                 for (Result r : root.results()) {
                     assertEquals("ok", r.outcome().status(), r.toString());
                 }

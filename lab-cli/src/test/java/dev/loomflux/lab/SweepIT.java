@@ -26,7 +26,7 @@ class SweepIT {
                 "--warmup", "300s", "--cell-warmup", "45s", "--cooldown", "1s", "--design", "sequential", "--repeat", "3");
         assertEquals(0, run.exitCode(), run.toString());
         Path dir = run.dir();
-        SweepMap sweep = Results.record(dir).sweep();
+        SweepMap sweep = Results.record(dir).summaries().sweep();
         assertEquals(3, sweep.cells().size(), sweep.toString());
         for (SweepMap.Cell cell : sweep.cells()) {
             int users = cell.at().get("users");

@@ -55,11 +55,11 @@ class TelemetryIT {
             assertTrue(startup.toS() < 0 && startup.samples() >= 2, where + " startup " + startup);
             long sampled = 0;
             for (Result.PerSecond s : r.telemetry().series()) {
-                if (s.cpuPct() != null) {
+                if (s.target().cpuPct() != null) {
                     sampled++;
-                    assertTrue(s.rssMb() > 20, where + " rss " + s);
-                    assertTrue(s.threads() > 5, where + " threads " + s);
-                    assertTrue(s.fds() > 100, where + " fds (100 connections) " + s);
+                    assertTrue(s.target().rssMb() > 20, where + " rss " + s);
+                    assertTrue(s.target().threads() > 5, where + " threads " + s);
+                    assertTrue(s.target().fds() > 100, where + " fds (100 connections) " + s);
                 }
             }
             assertTrue(sampled >= r.telemetry().series().size() - 1, where + ": " + sampled + " of " + r.telemetry().series().size() + " seconds sampled");

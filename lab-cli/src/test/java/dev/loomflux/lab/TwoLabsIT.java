@@ -45,10 +45,10 @@ class TwoLabsIT {
             assertTrue(waited.out().startsWith("lab: waiting for the machine: " + holder), waited.out());
             RunRecord a = Results.record(firstDir);
             RunRecord b = waited.record();
-            Instant aEnded = Instant.parse(a.finishedAt());
-            Instant bStarted = Instant.parse(b.startedAt());
+            Instant aEnded = Instant.parse(a.header().finishedAt());
+            Instant bStarted = Instant.parse(b.header().startedAt());
             System.out.printf("first lab: %s to %s; the second refused in %.2f s with --no-wait, else waited and started %s%n",
-                    a.startedAt(), aEnded, refusedIn, bStarted);
+                    a.header().startedAt(), aEnded, refusedIn, bStarted);
             assertTrue(bStarted.isAfter(aEnded), "the second run began " + bStarted + ", before the first ended " + aEnded);
             assertEquals("ok", a.results().get(0).outcome().status(), a.toString());
             assertEquals("ok", b.results().get(0).outcome().status(), b.toString());

@@ -33,8 +33,8 @@ public final class Comparison {
                 c.add(p.target(), p.where(), m, m.read(p.a()), m.read(p.b()), thresholds, unsteady);
             }
         }
-        c.searches(list(runA.capacity()), list(runB.capacity()), thresholds);
-        c.medians(list(runA.capacitySummary()), list(runB.capacitySummary()), thresholds);
+        c.searches(list(runA.summaries().capacity()), list(runB.summaries().capacity()), thresholds);
+        c.medians(list(runA.summaries().capacitySummary()), list(runB.summaries().capacitySummary()), thresholds);
         return c;
     }
 

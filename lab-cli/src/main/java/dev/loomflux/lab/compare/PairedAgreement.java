@@ -51,18 +51,18 @@ public final class PairedAgreement {
 
     /** Null unless every run has comparisons. */
     public static PairedAgreement of(List<RunRecord> records) {
-        if (records.stream().anyMatch(r -> r.comparisons() == null || r.comparisons().isEmpty())) {
+        if (records.stream().anyMatch(r -> r.paired().comparisons() == null || r.paired().comparisons().isEmpty())) {
             return null;
         }
         PairedAgreement out = new PairedAgreement(records.size());
         Map<String, PairComparison[]> byKey = new LinkedHashMap<>();
         for (int i = 0; i < records.size(); i++) {
-            for (PairComparison c : records.get(i).comparisons()) {
+            for (PairComparison c : records.get(i).paired().comparisons()) {
                 byKey.computeIfAbsent(c.where() + "|" + c.metric() + "|" + c.a() + "|" + c.b(), k -> new PairComparison[records.size()])[i] = c;
             }
         }
-        byKey.values().stream().filter(cs -> Arrays.stream(cs).allMatch(c -> c != null && c.ratio() != null)).forEach(cs -> out.rows.add(
-                new AcrossRuns(cs[0].where(), cs[0].metric(), cs[0].a(), cs[0].b(), cs, Arrays.stream(cs).mapToDouble(PairComparison::ratio).toArray(),
+        byKey.values().stream().filter(cs -> Arrays.stream(cs).allMatch(c -> c != null && c.estimate().ratio() != null)).forEach(cs -> out.rows.add(
+                new AcrossRuns(cs[0].where(), cs[0].metric(), cs[0].a(), cs[0].b(), cs, Arrays.stream(cs).mapToDouble(x -> x.estimate().ratio()).toArray(),
                         Arrays.stream(cs).map(PairComparison::outcome).toArray(String[]::new))));
         return out;
     }
@@ -98,14 +98,14 @@ public final class PairedAgreement {
             PairComparison first = r.runs()[0];
             PairComparison last = r.runs()[r.runs().length - 1];
             out.add(new String[] {r.scenario(), r.metric(), r.a() + "/" + r.b(), cell(first), cell(last),
-                    String.format(Locale.ROOT, "%+.1f%%", (last.ratio() / first.ratio() - 1) * 100),
+                    String.format(Locale.ROOT, "%+.1f%%", (last.estimate().ratio() / first.estimate().ratio() - 1) * 100),
                     first.outcome().equals(last.outcome()) ? "same" : r.flips() ? "FLIPPED" : "changed"});
         }
         return out;
     }
 
     private static String cell(PairComparison c) {
-        return String.format(Locale.ROOT, "%.3f (%.3f-%.3f) %s", c.ratio(), c.ci().get(0), c.ci().get(1), c.outcome());
+        return String.format(Locale.ROOT, "%.3f (%.3f-%.3f) %s", c.estimate().ratio(), c.estimate().ci().get(0), c.estimate().ci().get(1), c.outcome());
     }
 
     /** Pairs whose verdict differs between the first run and the last. */

@@ -217,7 +217,7 @@ public final class Reproducibility {
     }
 
     private static List<RepeatSummary.PairVerdict> verdicts(RunRecord run) {
-        return run.summary() == null || run.summary().verdicts() == null ? List.of() : run.summary().verdicts();
+        return run.summaries().summary() == null || run.summaries().summary().verdicts() == null ? List.of() : run.summaries().summary().verdicts();
     }
 
     private static boolean repeated(RunRecord run) {
@@ -239,8 +239,8 @@ public final class Reproducibility {
     /** summary.estimates keyed by target, scenario and metric. */
     private static Map<String, RepeatSummary.Median> estimates(RunRecord run) {
         Map<String, RepeatSummary.Median> m = new LinkedHashMap<>();
-        if (run.summary() != null && run.summary().estimates() != null) {
-            run.summary().estimates().forEach(e -> m.put(e.target() + "\n" + e.scenario() + "\n" + e.metric(), e));
+        if (run.summaries().summary() != null && run.summaries().summary().estimates() != null) {
+            run.summaries().summary().estimates().forEach(e -> m.put(e.target() + "\n" + e.scenario() + "\n" + e.metric(), e));
         }
         return m;
     }

@@ -126,9 +126,8 @@ public final class MeasuredResult {
 
     /** @param openModel whether to keep the schedule's figures: intended arrivals and requests sent */
     private static PerSecond perSecond(int t, Second s, boolean openModel) {
-        return new PerSecond(t, Result.round(s.rps()), Result.finite(s.p50Ms()), Result.finite(s.p99Ms()), s.errors(), s.users(),
-                openModel ? s.intended() : null, openModel ? s.requests() : null,
-                null, null, null, null, null, null, null, null, null, null, null, null, null);
+        return new PerSecond.Builder(t).rps(Result.round(s.rps())).p50(Result.finite(s.p50Ms())).p99(Result.finite(s.p99Ms())).errors(s.errors())
+                .users(s.users()).intended(openModel ? s.intended() : null).sent(openModel ? s.requests() : null).build();
     }
 
     /** What the limits did to one measured window; {@code start} read as the measured load began, {@code end} as it ended. */

@@ -315,10 +315,10 @@ public final class Measurer {
             // within a second of a reading has none where the series looks (mid-second), so its last second gets the last one.
             int lastT = last == null ? -1 : (int) ((last.epochMs() - loadFrom) / 1000);
             rows.removeIf(r -> r.t() > lastT);
-            if (!rows.isEmpty() && rows.get(rows.size() - 1).rssMb() == null) {
+            if (!rows.isEmpty() && rows.get(rows.size() - 1).target().rssMb() == null) {
                 Result.PerSecond r = rows.remove(rows.size() - 1);
-                rows.add(r.withTarget(Result.round(last.cpuPct()), Result.round(last.rssMb()), last.threads(), last.fds() < 0 ? null : last.fds(),
-                        null, null, null, r.canaryUs(), r.stubCpuPct(), r.dbCpuPct()));
+                rows.add(r.withTarget(new Result.SecondTarget(Result.round(last.cpuPct()), Result.round(last.rssMb()), last.threads(),
+                        last.fds() < 0 ? null : last.fds()), Result.SecondJit.NONE, r.beside()));
             }
             return Result.failed(name, scenario.name(), error, rows);
         } catch (RuntimeException e) {

@@ -48,7 +48,8 @@ final class SteadyStateReport {
     }
 
     private static Point pointOf(Result.PerSecond row) {
-        return new Point(row.rps(), row.p50() == null ? Double.NaN : row.p50(), row.jitMs(), row.jitCpuMs(), row.canaryUs());
+        return new Point(row.load().rps(), row.load().p50() == null ? Double.NaN : row.load().p50(), row.jit().jitMs(), row.jit().jitCpuMs(),
+                row.beside().canaryUs());
     }
 
     private static SteadyState.Rule rule(SteadyRule.Check c) {

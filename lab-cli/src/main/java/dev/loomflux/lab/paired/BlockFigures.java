@@ -39,14 +39,17 @@ final class BlockFigures {
         Double cpu = from != null && to != null && b.responses() > 0 ? Result.round((double) (to.cpuMs() - from.cpuMs()) / b.responses()) : null;
         Double gc = from != null && to != null && from.gcMs() >= 0 && to.gcMs() >= 0 ? Result.round(to.gcMs() - from.gcMs()) : null;
         Double jit = previousEnd != null && to != null && previousEnd.jitMs() >= 0 && to.jitMs() >= 0 ? Result.round(to.jitMs() - previousEnd.jitMs()) : null;
-        return new BlockRecord(scenario, cell, set, round, b.position(), target, users, thinkMs, Result.round(b.seconds()), b.requests(),
-                b.responses(), b.errors().total() + FlowResults.stepFailures(b.flows()), Result.round(b.rps()), any ? Result.round(b.latency().getValueAtPercentile(50) / 1e6) : null,
-                any ? Result.round(b.latency().getValueAtPercentile(99) / 1e6) : null, mean,
-                mean == null ? null : Result.round(b.inFlight()), cpu, to == null ? null : Result.round(to.rssMb()), gc, jit,
-                canaryUs == null ? null : Result.round(canaryUs),
-                b.secondsRps().stream().map(Result::round).toList(), b.intended() < 0 ? null : b.intended(), b.reconnections(),
-                b.flows().isEmpty() ? null : FlowResults.figures(b.flows()), null,
-                b.agents().isEmpty() ? null : b.agents().stream().map(a -> new BlockRecord.AgentFigures(a.agent(), a.requests(), a.responses(),
-                        Result.round(a.inFlight()), a.lateMs(), Result.round(a.clockOffsetMs()), Result.round(a.clockErrorMs()))).toList());
+        return BlockRecord.builder().scenario(scenario).cell(cell).set(set).round(round).position(b.position()).target(target)
+                .users(users).thinkMs(thinkMs).seconds(Result.round(b.seconds())).requests(b.requests()).responses(b.responses())
+                .errors(b.errors().total() + FlowResults.stepFailures(b.flows())).rps(Result.round(b.rps()))
+                .p50(any ? Result.round(b.latency().getValueAtPercentile(50) / 1e6) : null)
+                .p99(any ? Result.round(b.latency().getValueAtPercentile(99) / 1e6) : null).meanMs(mean)
+                .inFlight(mean == null ? null : Result.round(b.inFlight())).cpuMsPerRequest(cpu).rssMb(to == null ? null : Result.round(to.rssMb()))
+                .gcMs(gc).jitMs(jit).canaryUs(canaryUs == null ? null : Result.round(canaryUs))
+                .secondsRps(b.secondsRps().stream().map(Result::round).toList()).intended(b.intended() < 0 ? null : b.intended())
+                .reconnections(b.reconnections()).flows(b.flows().isEmpty() ? null : FlowResults.figures(b.flows()))
+                .agents(b.agents().isEmpty() ? null : b.agents().stream().map(a -> new BlockRecord.AgentFigures(a.agent(), a.requests(), a.responses(),
+                        Result.round(a.inFlight()), a.lateMs(), Result.round(a.clockOffsetMs()), Result.round(a.clockErrorMs()))).toList())
+                .build();
     }
 }

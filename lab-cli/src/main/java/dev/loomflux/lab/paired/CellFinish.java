@@ -163,9 +163,10 @@ final class CellFinish {
 
     /** One row per block: t = its round, rps its throughput, cpu_pct its CPU over the block. */
     private static List<Result.PerSecond> series(List<BlockRecord> records) {
-        return records.stream().map(r -> new Result.PerSecond(r.round(), r.rps(), r.p50(), r.p99(), r.errors(), 0, null, null,
-                r.cpuMsPerRequest() == null ? null : Result.round(r.cpuMsPerRequest() * r.rps() / 10), r.rssMb(), null, null, null, null, null,
-                null, null, null, null, null, null)).toList();
+        return records.stream().map(r -> new Result.PerSecond.Builder(r.round()).rps(r.load().rps()).p50(r.latency().p50()).p99(r.latency().p99())
+                .errors(r.load().errors()).build().withTarget(new Result.SecondTarget(r.resources().cpuMsPerRequest() == null ? null
+                        : Result.round(r.resources().cpuMsPerRequest() * r.load().rps() / 10), r.resources().rssMb(), null, null),
+                        Result.SecondJit.NONE, null)).toList();
     }
 
     /** A JVM's compile stage and the JIT's work through its blocks; whether its JIT still compiled or it drifted. */

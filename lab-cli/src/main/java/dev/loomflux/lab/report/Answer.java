@@ -47,15 +47,15 @@ final class Answer {
 
     /** The section that opens the report, or null for a sweep. */
     static Section of(RunRecord root) {
-        if (root.sweep() != null) {
+        if (root.summaries().sweep() != null) {
             return null;
         }
         List<Row> rows = rows(root);
         if (rows.isEmpty()) {
             return new Section("", List.of(Paragraph.plain(nothingToCompare(root))), List.of(), List.of());
         }
-        boolean parts = root.comparisons() != null && root.comparisons().stream().anyMatch(c -> c.flow() != null)
-                || root.summary() != null && root.summary().verdicts().stream().anyMatch(v -> v.flow() != null);
+        boolean parts = root.paired().comparisons() != null && root.paired().comparisons().stream().anyMatch(c -> c.part().flow() != null)
+                || root.summaries().summary() != null && root.summaries().summary().verdicts().stream().anyMatch(v -> v.flow() != null);
         return new Section("", List.of(), List.of(matrix(rows, caption(root), parts)), List.of(), Forest.svg(rows));
     }
 
@@ -63,15 +63,15 @@ final class Answer {
     private static List<Row> rows(RunRecord root) {
         List<Row> rows = new ArrayList<>();
         if (paired(root)) {
-            root.comparisons().stream().filter(c -> c.cell() == null).forEach(c -> rows.add(row(c)));
-        } else if (root.jvmsPerTarget() >= Stats.MIN_REPEATS && root.summary() != null && root.capacity() == null) {
-            root.summary().verdicts().forEach(v -> rows.add(row(v)));
+            root.paired().comparisons().stream().filter(c -> c.cell() == null).forEach(c -> rows.add(row(c)));
+        } else if (root.jvmsPerTarget() >= Stats.MIN_REPEATS && root.summaries().summary() != null && root.summaries().capacity() == null) {
+            root.summaries().summary().verdicts().forEach(v -> rows.add(row(v)));
         }
         return rows;
     }
 
     static boolean paired(RunRecord root) {
-        return root.comparisons() != null && root.comparisons().stream().anyMatch(c -> c.cell() == null);
+        return root.paired().comparisons() != null && root.paired().comparisons().stream().anyMatch(c -> c.cell() == null);
     }
 
     private static Row row(PairComparison c) {
@@ -79,9 +79,9 @@ final class Answer {
         boolean won = PairComparison.A.equals(c.outcome()) || PairComparison.B.equals(c.outcome());
         Standing outcome = won ? Standing.WINNER : PairComparison.EQUIVALENT.equals(c.outcome()) ? Standing.EQUIVALENT : Standing.UNDECIDED;
         String label = won ? (PairComparison.A.equals(c.outcome()) ? c.a() : c.b()) + " better" : c.outcome();
-        boolean ci = c.ci().size() == 2;
-        return new Row(where(c.where(), c.request()), m, m == null ? c.metric() : m.label(), c.a(), c.b(), c.ratio(), ci ? c.ci().get(0) : null,
-                ci ? c.ci().get(1) : null, outcome, label, c.sentence());
+        boolean ci = c.estimate().ci().size() == 2;
+        return new Row(where(c.where(), c.part().request()), m, m == null ? c.metric() : m.label(), c.a(), c.b(), c.estimate().ratio(), ci ? c.estimate().ci().get(0) : null,
+                ci ? c.estimate().ci().get(1) : null, outcome, label, c.sentence());
     }
 
     /** A verdict gives B's median relative to A's in percent; a / b is 1 / (1 + that), its interval's ends swapped. */
@@ -144,7 +144,7 @@ final class Answer {
         if (targets < 2) {
             return "One target, so nothing to compare: its figures follow.";
         }
-        if (root.capacity() != null) {
+        if (root.summaries().capacity() != null) {
             return "Capacity searches are not compared pair by pair: each target's capacity at the SLO follows.";
         }
         if (root.experiment().design() != null && "paired".equals(root.experiment().design().kind())) {

@@ -30,9 +30,9 @@ final class Caveats {
         List<Paragraph> out = new ArrayList<>();
         String kind = root.experiment().profile().kind();
         if (!root.completed()) {
-            out.add(Paragraph.bullet("The run did not complete (status " + root.status() + "): results are partial."));
+            out.add(Paragraph.bullet("The run did not complete (status " + root.header().status() + "): results are partial."));
         }
-        if (!kind.equals("rate") && root.capacity() == null) {
+        if (!kind.equals("rate") && root.summaries().capacity() == null) {
             out.add(Paragraph.bullet("Closed model (" + kind + "): each user waits for its response before sending again, so when a server "
                     + "saturates it is offered less load and its percentiles are optimistic (coordinated omission). "
                     + "For latency at a given load use --profile rate or ./lab capacity."));
@@ -44,41 +44,41 @@ final class Caveats {
                     + "and idle. Throughput then follows users / (latency + pause), set mostly by the pause: latency and CPU per request "
                     + "tell the targets apart."));
         }
-        boolean paired = root.comparisons() != null && !root.comparisons().isEmpty();
+        boolean paired = root.paired().comparisons() != null && !root.paired().comparisons().isEmpty();
         if (paired) {
             ExperimentDescription.DesignDescription d = root.experiment().design();
             out.add(Paragraph.bullet("Paired design: every target's JVM was started and warmed first, then all were measured in "
-                    + (root.stops() != null ? "up to " : "") + d.rounds() + " rounds of "
+                    + (root.paired().stops() != null ? "up to " : "") + d.rounds() + " rounds of "
                     + Cells.num(d.blockS()) + " s blocks, one block per target per round in a new random order; verdicts come from per-round "
                     + "ratios (95% Wilcoxon intervals) and need the whole interval beyond " + Cells.num(Stats.MIN_EFFECT_PCT) + "%. "
                     + (root.jvmsPerTarget() > 1 ? root.jvmsPerTarget() + " sets of JVMs were measured in the same rounds and pooled round by round; a winner "
                     + "only where every set shows it."
                     : "One set of JVMs: the ratios hold for these JVMs; JVM-to-JVM variation (each JIT compiles its own way) is not covered, "
                     + "--sets 2 or more samples it.")));
-            if (root.stops() != null) {
-                root.stops().forEach(st -> out.add(Paragraph.bullet(stopped(st))));
+            if (root.paired().stops() != null) {
+                root.paired().stops().forEach(st -> out.add(Paragraph.bullet(stopped(st))));
             }
-            if (root.blocks() != null && root.blocks().stream().anyMatch(b -> b.agents() != null)) {
-                out.add(Paragraph.bullet(onAgents(root.blocks())));
+            if (root.paired().blocks() != null && root.paired().blocks().stream().anyMatch(b -> b.agents() != null)) {
+                out.add(Paragraph.bullet(onAgents(root.paired().blocks())));
             }
-            if (root.jvmsPerTarget() > 1 && root.blocks() != null) {
+            if (root.jvmsPerTarget() > 1 && root.paired().blocks() != null) {
                 out.add(Paragraph.bullet(jvmSpread(root) + " A ratio between two targets carries such differences of both its targets' JVMs, which the intervals "
                         + "above, over rounds, do not cover; more sets (--sets) average them (docs/reproducibility.md)."));
             }
-            long slow = root.blocks() == null ? 0 : root.blocks().stream()
-                    .filter(b -> b.meanMs() != null && b.meanMs() > 0.04 * b.seconds() * 1000).count();
-            if (root.blocks() != null) {
+            long slow = root.paired().blocks() == null ? 0 : root.paired().blocks().stream()
+                    .filter(b -> b.latency().meanMs() != null && b.latency().meanMs() > 0.04 * b.load().seconds() * 1000).count();
+            if (root.paired().blocks() != null) {
                 Map<String, Double> rss = new LinkedHashMap<>();
-                root.blocks().stream().filter(b -> b.rssMb() != null).forEach(b -> rss.merge(b.target(), b.rssMb(), Math::max));
+                root.paired().blocks().stream().filter(b -> b.resources().rssMb() != null).forEach(b -> rss.merge(b.target(), b.resources().rssMb(), Math::max));
                 if (!rss.isEmpty()) {
                     out.add(Paragraph.bullet("All targets were resident at once; their peak resident memory over the blocks: " + String.join(", ",
                             rss.entrySet().stream().map(e -> e.getKey() + " " + Cells.num(e.getValue()) + " MB").toList())
                             + ". A target idles, with its heap and threads, while the others are measured."));
                 }
             }
-            long paced = root.blocks() == null ? 0 : root.blocks().stream().filter(Comparisons::paced).count();
+            long paced = root.paired().blocks() == null ? 0 : root.paired().blocks().stream().filter(Comparisons::paced).count();
             if (paced > 0) {
-                out.add(Paragraph.bullet(paced + " of " + root.blocks().size() + " block(s) had fewer than " + Math.round(Comparisons.MIN_BUSY * 100)
+                out.add(Paragraph.bullet(paced + " of " + root.paired().blocks().size() + " block(s) had fewer than " + Math.round(Comparisons.MIN_BUSY * 100)
                         + "% of the users in a request" + (think == null ? "" : " or a pause") + " on average (Little's law): the load side (the driver's CPU, or the "
                         + "database's where it shares that CPU) set their pace, not the target. Their rounds are left out of the comparisons."));
             }
@@ -177,13 +177,13 @@ final class Caveats {
     /** "The same jar's JVMs, set 2 against set 1 (throughput per round): json: mvc 0.902 (95% CI 0.871-0.934), ...". */
     private static String jvmSpread(RunRecord root) {
         List<String> parts = new ArrayList<>();
-        List<String> scenarios = root.blocks().stream().map(b -> b.scenario()).distinct().toList();
-        List<String> targets = root.blocks().stream().map(b -> b.target()).distinct().sorted().toList();
+        List<String> scenarios = root.paired().blocks().stream().map(b -> b.scenario()).distinct().toList();
+        List<String> targets = root.paired().blocks().stream().map(b -> b.target()).distinct().sorted().toList();
         for (String scenario : scenarios) {
             List<String> ratios = new ArrayList<>();
             for (String t : targets) {
                 for (int set = 2; set <= root.jvmsPerTarget(); set++) {
-                    Paired p = Comparisons.jvmRatio(root.blocks(), scenario, t, set);
+                    Paired p = Comparisons.jvmRatio(root.paired().blocks(), scenario, t, set);
                     if (p.rounds() > 0) {
                         ratios.add(t + (root.jvmsPerTarget() > 2 ? " set " + set : "") + " " + p.describe());
                     }
@@ -204,16 +204,16 @@ final class Caveats {
         }
         Result.PerSecond last = r.telemetry().series().get(r.telemetry().series().size() - 1);
         List<String> held = new ArrayList<>();
-        if (last.rssMb() != null) {
-            held.add(Cells.num(last.rssMb()) + " MB resident");
+        if (last.target().rssMb() != null) {
+            held.add(Cells.num(last.target().rssMb()) + " MB resident");
         }
-        if (last.threads() != null) {
-            held.add(Cells.num(last.threads()) + " threads");
+        if (last.target().threads() != null) {
+            held.add(Cells.num(last.target().threads()) + " threads");
         }
-        if (last.fds() != null) {
-            held.add(Cells.num(last.fds()) + " open files");
+        if (last.target().fds() != null) {
+            held.add(Cells.num(last.target().fds()) + " open files");
         }
-        return " It died " + (last.t() + 1) + " s after its first request, at " + Cells.num(last.users()) + " users"
+        return " It died " + (last.t() + 1) + " s after its first request, at " + Cells.num(last.load().users()) + " users"
                 + (held.isEmpty() ? "" : "; its last second: " + String.join(", ", held)) + " (its resource charts end there).";
     }
 

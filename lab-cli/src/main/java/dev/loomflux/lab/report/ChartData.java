@@ -40,9 +40,9 @@ final class ChartData {
     static ObjectNode of(RunRecord root, Path dir) throws IOException {
         ObjectNode out = JSON.createObjectNode();
         ArrayNode charts = out.putArray("charts");
-        if (root.sweep() != null) {
+        if (root.summaries().sweep() != null) {
             // A sweep's report shows its map, not a chart over time per cell.
-            SweepCharts.add(charts, root.sweep());
+            SweepCharts.add(charts, root.summaries().sweep());
             return out;
         }
         // In rounds a result's series has one row per block, its t the round.
@@ -52,17 +52,17 @@ final class ChartData {
             List<Result> ok = ReportContent.ok(root, scenarios.get(i)).stream().filter(r -> r.key().step() == null).toList();
             String id = "s" + i;
             String s = scenarios.get(i);
-            overTime(charts, id + "-throughput", s + ": throughput", x, "responses/s", ok, Column.of("rps", Result.PerSecond::rps));
-            overTime(charts, id + "-latency", s + ": latency p50 and p99 per " + ("s".equals(x) ? "second" : x), x, "ms", ok, Column.of("p99", Result.PerSecond::p99),
-                    Column.of("p50", Result.PerSecond::p50));
+            overTime(charts, id + "-throughput", s + ": throughput", x, "responses/s", ok, Column.of("rps", row -> row.load().rps()));
+            overTime(charts, id + "-latency", s + ": latency p50 and p99 per " + ("s".equals(x) ? "second" : x), x, "ms", ok, Column.of("p99", row -> row.load().p99()),
+                    Column.of("p50", row -> row.load().p50()));
             percentiles(charts.addObject(), id + "-percentiles", s + ": latency percentile distribution", ok, dir);
             // A target that died keeps its resources up to its death: how it ran out is what its user came to see.
             List<Result> resources = new ArrayList<>(ok);
             resources.addAll(ReportContent.died(root, s));
-            overTime(charts, id + "-cpu", s + ": target CPU (100 = one core)", x, "%", resources, Column.of("cpu_pct", Result.PerSecond::cpuPct));
-            overTime(charts, id + "-rss", s + ": target resident memory", x, "MB", resources, Column.of("rss_mb", Result.PerSecond::rssMb));
-            overTime(charts, id + "-threads", s + ": target OS threads", x, "threads", resources, Column.of("threads", Result.PerSecond::threads));
-            overTime(charts, id + "-fds", s + ": target open files", x, "open files", resources, Column.of("fds", Result.PerSecond::fds));
+            overTime(charts, id + "-cpu", s + ": target CPU (100 = one core)", x, "%", resources, Column.of("cpu_pct", row -> row.target().cpuPct()));
+            overTime(charts, id + "-rss", s + ": target resident memory", x, "MB", resources, Column.of("rss_mb", row -> row.target().rssMb()));
+            overTime(charts, id + "-threads", s + ": target OS threads", x, "threads", resources, Column.of("threads", row -> row.target().threads()));
+            overTime(charts, id + "-fds", s + ": target open files", x, "open files", resources, Column.of("fds", row -> row.target().fds()));
             FlameGraphs.add(charts, id, s, ok, Findings.pairs(root, s), dir);
             List<Result> warm = ReportContent.warmedUp(root, s);
             if (!warm.isEmpty()) {
@@ -71,8 +71,8 @@ final class ChartData {
                 warmup(charts, id + "-warmup-jit", s + ": warmup, JIT compile time per second", "ms compiling", warm, SteadyState.WarmupSecond::jitMs);
             }
         }
-        if (root.capacity() != null) {
-            capacity(charts.addObject(), root.capacity());
+        if (root.summaries().capacity() != null) {
+            capacity(charts.addObject(), root.summaries().capacity());
         }
         dropEmpty(charts);
         return out;

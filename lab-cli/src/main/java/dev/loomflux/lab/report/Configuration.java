@@ -29,8 +29,8 @@ final class Configuration {
         Environment env = root.environment();
         ExperimentDescription exp = root.experiment();
         List<List<String>> rows = new ArrayList<>();
-        rows.add(List.of("run", root.runId() + " (" + root.status() + ")"));
-        rows.add(List.of("started / finished", root.startedAt() + " / " + root.finishedAt()));
+        rows.add(List.of("run", root.header().runId() + " (" + root.header().status() + ")"));
+        rows.add(List.of("started / finished", root.header().startedAt() + " / " + root.header().finishedAt()));
         rows.add(List.of("experiment", exp.name()));
         rows.add(List.of("targets", String.join(", ", exp.targets().stream()
                 .map(t -> t.name() + (t.limits() != null ? " (own limits: " + readable(Json.tree(t.limits())) + ")" : "")).toList())));

@@ -73,7 +73,7 @@ final class CpuBreakdown {
             Map<String, Double> loserUs = usPerRequest(ok, loser);
             if (winnerUs != null && loserUs != null) {
                 List<CategoryDifferences.Difference> over = CategoryDifferences.of(blocks, loser, winner);
-                double more = (aWins ? 1 / c.ratio() : c.ratio()) - 1;
+                double more = (aWins ? 1 / c.estimate().ratio() : c.estimate().ratio()) - 1;
                 String samples = ok.stream().filter(r -> r.target().equals(loser) && r.telemetry().profile() != null).findFirst()
                         .map(r -> Profiler.describe(r.telemetry().profile().profiler())).orElseThrow();
                 out.add(Paragraph.detail(!over.isEmpty() && over.stream().allMatch(CategoryDifferences.Difference::known)

@@ -41,7 +41,7 @@ final class Findings {
 
     /** Every scenario's headline, or a sweep's one: what the console prints as the run's answer, without the lines under it. */
     static List<Paragraph> headlines(RunRecord root) {
-        if (root.sweep() != null) {
+        if (root.summaries().sweep() != null) {
             return List.of(sweepHeadline(root));
         }
         return ReportContent.scenarios(root).stream().map(s -> headline(root, s, ReportContent.ok(root, s))).toList();
@@ -62,8 +62,8 @@ final class Findings {
                     lines.add(Paragraph.bullet(m.label() + ": " + paired(pairs, m) + "."));
                     lines.addAll(notes(pairs, m));
                     if (m == Metric.CPU_PER_REQUEST) {
-                        lines.addAll(CpuBreakdown.splits(pairs, ok, root.blocks() == null ? List.of()
-                                : root.blocks().stream().filter(b -> b.scenario().equals(scenario) && b.cell() == null).toList()));
+                        lines.addAll(CpuBreakdown.splits(pairs, ok, root.paired().blocks() == null ? List.of()
+                                : root.paired().blocks().stream().filter(b -> b.scenario().equals(scenario) && b.cell() == null).toList()));
                     }
                 }
             }
@@ -106,7 +106,7 @@ final class Findings {
     }
 
     private static List<PairComparison> ofScenario(RunRecord root, String scenario) {
-        return root.comparisons() == null ? List.of() : root.comparisons().stream().filter(c -> c.scenario().equals(scenario) && c.cell() == null).toList();
+        return root.paired().comparisons() == null ? List.of() : root.paired().comparisons().stream().filter(c -> c.scenario().equals(scenario) && c.cell() == null).toList();
     }
 
     /** One line per flow of a mix and per step: each of its comparisons in words, why one is undecided left to the matrix. */
@@ -144,8 +144,8 @@ final class Findings {
 
     /** Highest capacity first: the medians over searches when there were several, else each target's one search. */
     private static String capacityHeadline(RunRecord root, String scenario) {
-        if (root.capacitySummary() != null) {
-            List<CapacityMedian> cells = new ArrayList<>(root.capacitySummary().stream().filter(c -> c.scenario().equals(scenario)).toList());
+        if (root.summaries().capacitySummary() != null) {
+            List<CapacityMedian> cells = new ArrayList<>(root.summaries().capacitySummary().stream().filter(c -> c.scenario().equals(scenario)).toList());
             if (cells.isEmpty()) {
                 return NO_CAPACITY;
             }
@@ -154,7 +154,7 @@ final class Findings {
                     + Cells.num(c.medianRps()) + " rps (" + Cells.num(c.minRps()) + "-" + Cells.num(c.maxRps()) + ")").toList())
                     + ", over " + cells.get(0).n() + " searches each (min-max in parentheses; see \"Capacity at the SLO\").";
         }
-        List<CapacitySearchResult> cells = new ArrayList<>((root.capacity() == null ? List.<CapacitySearchResult>of() : root.capacity()).stream()
+        List<CapacitySearchResult> cells = new ArrayList<>((root.summaries().capacity() == null ? List.<CapacitySearchResult>of() : root.summaries().capacity()).stream()
                 .filter(c -> c.scenario().equals(scenario)).toList());
         if (cells.isEmpty()) {
             return NO_CAPACITY;
@@ -259,7 +259,7 @@ final class Findings {
     }
 
     private static List<RepeatSummary.PairVerdict> verdicts(RunRecord root) {
-        return root.summary() == null ? List.of() : root.summary().verdicts();
+        return root.summaries().summary() == null ? List.of() : root.summaries().summary().verdicts();
     }
 
     private static Paragraph fromRuns(List<TargetFigure> ranked, Metric m, String runs) {
@@ -310,16 +310,16 @@ final class Findings {
     /** A sweep's headline and a line per crossover. */
     static List<Paragraph> sweepSummary(RunRecord root) {
         List<Paragraph> lines = new ArrayList<>(List.of(sweepHeadline(root)));
-        if (root.sweep().crossovers().isEmpty()) {
+        if (root.summaries().sweep().crossovers().isEmpty()) {
             lines.add(Paragraph.bullet("Crossovers: none where both sides are clear."));
         }
-        root.sweep().crossovers().forEach(c -> lines.add(Paragraph.bullet("Crossover: " + c)));
+        root.summaries().sweep().crossovers().forEach(c -> lines.add(Paragraph.bullet("Crossover: " + c)));
         return lines;
     }
 
     /** What was varied, and how many cells have a clear winner. */
     private static Paragraph sweepHeadline(RunRecord root) {
-        SweepMap map = root.sweep();
+        SweepMap map = root.summaries().sweep();
         int[] clear = map.clearOfAll();
         String axes = String.join(" x ", map.axes().stream().map(a -> a.label() + " " + a.values()).toList());
         return Paragraph.headline("Sweep", String.join(", ", map.targets()) + " over " + axes + ": " + map.cells().size() + " cells; a clear winner in "
@@ -334,6 +334,6 @@ final class Findings {
 
     /** Why a pair has no winner although its interval would give one (drift, sets that disagree), one detail line each. */
     private static List<Paragraph> notes(List<PairComparison> pairs, Metric m) {
-        return pairs.stream().filter(c -> c.metricKind() == m && c.note() != null).map(c -> Paragraph.detail(c.a() + " vs " + c.b() + ": " + c.note() + ".")).toList();
+        return pairs.stream().filter(c -> c.metricKind() == m && c.judgement().note() != null).map(c -> Paragraph.detail(c.a() + " vs " + c.b() + ": " + c.judgement().note() + ".")).toList();
     }
 }

@@ -24,7 +24,7 @@ public final class Report {
 
     /** From the record in memory, as the run that made it has it. @return the report.html path */
     public static Path write(Path runDir, RunRecord record) {
-        String title = "loomflux report: " + (record.runId() == null ? runDir.getFileName().toString() : record.runId());
+        String title = "loomflux report: " + (record.header().runId() == null ? runDir.getFileName().toString() : record.header().runId());
         List<Section> sections = ReportContent.of(record).stream().filter(Objects::nonNull).toList();
         Path html = runDir.resolve("report.html");
         try {

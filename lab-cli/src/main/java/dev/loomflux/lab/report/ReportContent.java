@@ -23,7 +23,7 @@ final class ReportContent {
     }
 
     static List<Section> of(RunRecord root) {
-        if (root.sweep() != null) {
+        if (root.summaries().sweep() != null) {
             return sweep(root);
         }
         List<Section> out = new ArrayList<>();
@@ -64,7 +64,7 @@ final class ReportContent {
         if (root.jvmsPerTarget() > 1 && !inRounds(root)) {
             out.add(repeats(root));
         }
-        if (root.capacity() != null) {
+        if (root.summaries().capacity() != null) {
             out.add(capacity(root));
         }
         return out;
@@ -90,7 +90,7 @@ final class ReportContent {
      * every cell's medians, the configuration, steady state and parity; no section per cell.
      */
     private static List<Section> sweep(RunRecord root) {
-        SweepMap map = root.sweep();
+        SweepMap map = root.summaries().sweep();
         List<Section> out = new ArrayList<>();
         out.add(new Section("Executive summary", Findings.sweepSummary(root), List.of(), List.of()));
         out.add(caveats(root));
@@ -234,7 +234,7 @@ final class ReportContent {
     private static Section repeats(RunRecord root) {
         List<List<String>> rows = new ArrayList<>();
         List<Paragraph> verdicts = new ArrayList<>();
-        RepeatSummary summary = root.summary();
+        RepeatSummary summary = root.summaries().summary();
         if (summary != null) {
             for (RepeatSummary.Median e : summary.estimates()) {
                 rows.add(List.of(e.target(), e.where(), e.metric(), String.valueOf(e.n()), Cells.num(e.median()),
@@ -254,7 +254,7 @@ final class ReportContent {
     private static Section capacity(RunRecord root) {
         boolean repeated = root.jvmsPerTarget() > 1;
         List<List<String>> rows = new ArrayList<>();
-        for (CapacitySearchResult c : root.capacity()) {
+        for (CapacitySearchResult c : root.summaries().capacity()) {
             List<String> steps = c.steps().stream().map(s -> s.offeredRps() + (s.sloMet() ? " ok" : " miss")).toList();
             List<String> row = new ArrayList<>(List.of(c.target(), c.scenario()));
             if (repeated) {
@@ -270,7 +270,7 @@ final class ReportContent {
         header.addAll(List.of("capacity rps", "SLO", "steps (rps)"));
         List<Table> tables = new ArrayList<>();
         List<List<String>> medians = new ArrayList<>();
-        for (CapacityMedian m : root.capacitySummary() == null ? List.<CapacityMedian>of() : root.capacitySummary()) {
+        for (CapacityMedian m : root.summaries().capacitySummary() == null ? List.<CapacityMedian>of() : root.summaries().capacitySummary()) {
             medians.add(List.of(m.target(), m.scenario(), String.valueOf(m.n()), Cells.num(m.medianRps()), Cells.num(m.minRps()) + " - " + Cells.num(m.maxRps()),
                     Cells.num(m.spreadPct()) + "%", m.slo()));
         }

@@ -1,6 +1,6 @@
 package dev.loomflux.lab.result;
 
-import com.fasterxml.jackson.annotation.JsonAlias;
+import com.fasterxml.jackson.annotation.JsonUnwrapped;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -8,38 +8,82 @@ import java.util.Map;
 
 /**
  * One block of interleaved rounds in results.json's {@code blocks}: one target's turn in one round
- * (docs/results-schema.md). Latency figures in ms; the target's CPU, memory and GC over the block.
+ * (docs/results-schema.md). Its parts are a Java grouping only: results.json has their fields flat, in the block.
  *
- * @param cell            a sweep's cell ({@code {"users": 50}}); null outside a sweep
- * @param set             the set of JVMs (1.. --sets) the block belongs to
- * @param round           from 1; lead-in rounds are not recorded
- * @param position        where in its round the block ran, from 0
- * @param users           a closed model's users; null for an open model
- * @param thinkMs         a closed model's mean pause between a response and the user's next request; null without think time
- * @param seconds         the send window; every request sent in it was answered, failed or timed out
- * @param rps             responses per second of the send window
- * @param inFlight        the mean number of requests in flight over the block, each by its time inside it: a closed
- *                        model's busy users (Little's law's L); schema 11 and before called it little_users
- * @param cpuMsPerRequest the target's CPU time (user + system) from the block's start to its last response, per response
- * @param rssMb           the target's resident memory at the block's end
- * @param gcMs            the target's collector time over the block (hsperfdata), null where it publishes none
- * @param jitMs           the time the JVM's finished JIT compilations took since its previous block ended (hsperfdata): over
- *                        this block and the others' blocks before it in the rounds, as a JIT compiles in the background; null
- *                        where it publishes none (schema 15)
- * @param canaryUs        the CPU canary's median time over the block on the target's CPUs (µs; higher is a slower machine), null without one
- * @param secondsRps      responses per second by the second their request was sent
- * @param intended        open model: the arrivals the schedule asked for in the send window; absent for a closed model
- * @param reconnections   responses to the block's requests that closed their connection ({@code Connection: close}); not errors
- * @param flows           a load of flows: each flow's figures over the block, with its steps' (the fields above count the steps'
- *                        requests together, and {@code errors} their failures); null for one request per iteration
- * @param categories      the JVM's Java execution samples in the block (JFR) per CPU profile category, every category, in the
- *                        profile's order (schema 15); null without a profile
- * @param agents          on JMeter's agents, each agent's part of the block (schema 18); null on one driver
+ * @param flows      a load of flows: each flow's figures over the block, with its steps' (the load's figures count the steps'
+ *                   requests together, and {@code errors} their failures); null for one request per iteration
+ * @param categories the JVM's Java execution samples in the block (JFR) per CPU profile category, every category, in the
+ *                   profile's order; null without a profile
+ * @param agents     on JMeter's agents, each agent's part of the block; null on one driver
  */
-public record BlockRecord(String scenario, Map<String, Integer> cell, int set, int round, int position, String target, Integer users, Double thinkMs, double seconds, long requests, long responses, long errors,
-                          double rps, Double p50, Double p99, Double meanMs, @JsonAlias("little_users") Double inFlight, Double cpuMsPerRequest, Double rssMb, Double gcMs,
-                          Double jitMs, Double canaryUs, List<Double> secondsRps, Long intended, Long reconnections, List<FlowFigures> flows,
-                          Map<String, Long> categories, List<AgentFigures> agents) {
+public record BlockRecord(@JsonUnwrapped Turn turn, @JsonUnwrapped BlockLoad load, @JsonUnwrapped BlockLatency latency,
+                          @JsonUnwrapped Resources resources, List<FlowFigures> flows, Map<String, Long> categories, List<AgentFigures> agents) {
+    public BlockRecord {
+        agents = agents == null ? null : List.copyOf(agents);
+        categories = categories == null ? null : Collections.unmodifiableMap(new LinkedHashMap<>(categories));
+        flows = flows == null ? null : List.copyOf(flows);
+    }
+
+    /**
+     * Which block: whose turn, where in the rounds.
+     *
+     * @param cell     a sweep's cell ({@code {"users": 50}}); null outside a sweep
+     * @param set      the set of JVMs (1.. --sets) the block belongs to
+     * @param round    from 1; lead-in rounds are not recorded
+     * @param position where in its round the block ran, from 0
+     */
+    public record Turn(String scenario, Map<String, Integer> cell, int set, int round, int position, String target) {
+        public Turn {
+            cell = cell == null ? null : Collections.unmodifiableMap(new LinkedHashMap<>(cell));
+        }
+    }
+
+    /**
+     * The block's load: what was sent in its send window and how it was answered.
+     *
+     * @param users         a closed model's users; null for an open model
+     * @param thinkMs       a closed model's mean pause between a response and the user's next request; null without think time
+     * @param seconds       the send window; every request sent in it was answered, failed or timed out
+     * @param rps           responses per second of the send window
+     * @param inFlight      the mean number of requests in flight over the block, each by its time inside it: a closed
+     *                      model's busy users (Little's law's L)
+     * @param secondsRps    responses per second by the second their request was sent
+     * @param intended      open model: the arrivals the schedule asked for in the send window; absent for a closed model
+     * @param reconnections responses to the block's requests that closed their connection ({@code Connection: close}); not errors
+     */
+    public record BlockLoad(Integer users, Double thinkMs, double seconds, long requests, long responses, long errors, double rps, Double inFlight,
+                            List<Double> secondsRps, Long intended, Long reconnections) {
+        public BlockLoad {
+            secondsRps = secondsRps == null ? List.of() : List.copyOf(secondsRps);
+        }
+
+        /** A part's counts over the same window, users and schedule; a part has no figures per second and no schedule of its own. */
+        BlockLoad counted(long requests, long responses, long errors, double rps) {
+            return new BlockLoad(users, thinkMs, seconds, requests, responses, errors, rps, inFlight, List.of(), null, reconnections);
+        }
+    }
+
+    /** The block's latencies, ms; null without a response. */
+    public record BlockLatency(Double p50, Double p99, Double meanMs) {
+    }
+
+    /**
+     * The target's CPU, memory, GC and JIT over the block, and the machine's speed on its CPUs.
+     *
+     * @param cpuMsPerRequest the target's CPU time (user + system) from the block's start to its last response, per response
+     * @param rssMb           the target's resident memory at the block's end
+     * @param gcMs            the target's collector time over the block (hsperfdata), null where it publishes none
+     * @param jitMs           the time the JVM's finished JIT compilations took since its previous block ended (hsperfdata): over
+     *                        this block and the others' blocks before it in the rounds, as a JIT compiles in the background; null
+     *                        where it publishes none
+     * @param canaryUs        the CPU canary's median time over the block on the target's CPUs (µs; higher is a slower machine), null without one
+     */
+    public record Resources(Double cpuMsPerRequest, Double rssMb, Double gcMs, Double jitMs, Double canaryUs) {
+        Resources withCpu(Double cpuMsPerRequest) {
+            return new Resources(cpuMsPerRequest, rssMb, gcMs, jitMs, canaryUs);
+        }
+    }
+
     /**
      * One agent's part of a block run on several (docs/scale-out.md, "Paired rounds on agents").
      *
@@ -52,20 +96,189 @@ public record BlockRecord(String scenario, Map<String, Integer> cell, int set, i
     public record AgentFigures(String agent, long requests, long responses, double inFlight, double lateMs, double clockOffsetMs, double clockErrorMs) {
     }
 
-    public BlockRecord {
-        agents = agents == null ? null : List.copyOf(agents);
-        cell = cell == null ? null : Collections.unmodifiableMap(new LinkedHashMap<>(cell));
-        categories = categories == null ? null : Collections.unmodifiableMap(new LinkedHashMap<>(categories));
-        secondsRps = secondsRps == null ? List.of() : List.copyOf(secondsRps);
-        flows = flows == null ? null : List.copyOf(flows);
+    public static Builder builder() {
+        return new Builder();
     }
 
-    /** A block of a load of one request per iteration. */
-    public BlockRecord(String scenario, Map<String, Integer> cell, int set, int round, int position, String target, Integer users, Double thinkMs, double seconds,
-                       long requests, long responses, long errors, double rps, Double p50, Double p99, Double meanMs, Double inFlight, Double cpuMsPerRequest,
-                       Double rssMb, Double gcMs, Double canaryUs, List<Double> secondsRps, Long intended, Long reconnections) {
-        this(scenario, cell, set, round, position, target, users, thinkMs, seconds, requests, responses, errors, rps, p50, p99, meanMs, inFlight,
-                cpuMsPerRequest, rssMb, gcMs, null, canaryUs, secondsRps, intended, reconnections, null, null, null);
+    /** A block by its figures' names; a figure not given is absent (a count: 0). */
+    public static final class Builder {
+        private String scenario;
+        private Map<String, Integer> cell;
+        private int set;
+        private int round;
+        private int position;
+        private String target;
+        private Integer users;
+        private Double thinkMs;
+        private double seconds;
+        private long requests;
+        private long responses;
+        private long errors;
+        private double rps;
+        private Double inFlight;
+        private List<Double> secondsRps;
+        private Long intended;
+        private Long reconnections;
+        private Double p50;
+        private Double p99;
+        private Double meanMs;
+        private Double cpuMsPerRequest;
+        private Double rssMb;
+        private Double gcMs;
+        private Double jitMs;
+        private Double canaryUs;
+        private List<FlowFigures> flows;
+        private Map<String, Long> categories;
+        private List<AgentFigures> agents;
+
+        private Builder() {
+        }
+
+        public Builder scenario(String scenario) {
+            this.scenario = scenario;
+            return this;
+        }
+
+        public Builder cell(Map<String, Integer> cell) {
+            this.cell = cell;
+            return this;
+        }
+
+        public Builder set(int set) {
+            this.set = set;
+            return this;
+        }
+
+        public Builder round(int round) {
+            this.round = round;
+            return this;
+        }
+
+        public Builder position(int position) {
+            this.position = position;
+            return this;
+        }
+
+        public Builder target(String target) {
+            this.target = target;
+            return this;
+        }
+
+        public Builder users(Integer users) {
+            this.users = users;
+            return this;
+        }
+
+        public Builder thinkMs(Double thinkMs) {
+            this.thinkMs = thinkMs;
+            return this;
+        }
+
+        public Builder seconds(double seconds) {
+            this.seconds = seconds;
+            return this;
+        }
+
+        public Builder requests(long requests) {
+            this.requests = requests;
+            return this;
+        }
+
+        public Builder responses(long responses) {
+            this.responses = responses;
+            return this;
+        }
+
+        public Builder errors(long errors) {
+            this.errors = errors;
+            return this;
+        }
+
+        public Builder rps(double rps) {
+            this.rps = rps;
+            return this;
+        }
+
+        public Builder inFlight(Double inFlight) {
+            this.inFlight = inFlight;
+            return this;
+        }
+
+        public Builder secondsRps(List<Double> secondsRps) {
+            this.secondsRps = secondsRps;
+            return this;
+        }
+
+        public Builder intended(Long intended) {
+            this.intended = intended;
+            return this;
+        }
+
+        public Builder reconnections(Long reconnections) {
+            this.reconnections = reconnections;
+            return this;
+        }
+
+        public Builder p50(Double p50) {
+            this.p50 = p50;
+            return this;
+        }
+
+        public Builder p99(Double p99) {
+            this.p99 = p99;
+            return this;
+        }
+
+        public Builder meanMs(Double meanMs) {
+            this.meanMs = meanMs;
+            return this;
+        }
+
+        public Builder cpuMsPerRequest(Double cpuMsPerRequest) {
+            this.cpuMsPerRequest = cpuMsPerRequest;
+            return this;
+        }
+
+        public Builder rssMb(Double rssMb) {
+            this.rssMb = rssMb;
+            return this;
+        }
+
+        public Builder gcMs(Double gcMs) {
+            this.gcMs = gcMs;
+            return this;
+        }
+
+        public Builder jitMs(Double jitMs) {
+            this.jitMs = jitMs;
+            return this;
+        }
+
+        public Builder canaryUs(Double canaryUs) {
+            this.canaryUs = canaryUs;
+            return this;
+        }
+
+        public Builder flows(List<FlowFigures> flows) {
+            this.flows = flows;
+            return this;
+        }
+
+        public Builder categories(Map<String, Long> categories) {
+            this.categories = categories;
+            return this;
+        }
+
+        public Builder agents(List<AgentFigures> agents) {
+            this.agents = agents;
+            return this;
+        }
+
+        public BlockRecord build() {
+            return new BlockRecord(new Turn(scenario, cell, set, round, position, target),
+                    new BlockLoad(users, thinkMs, seconds, requests, responses, errors, rps, inFlight, secondsRps, intended, reconnections),
+                    new BlockLatency(p50, p99, meanMs), new Resources(cpuMsPerRequest, rssMb, gcMs, jitMs, canaryUs), flows, categories, agents);
+        }
     }
 
     /**
@@ -109,26 +322,24 @@ public record BlockRecord(String scenario, Map<String, Integer> cell, int set, i
         if (f == null) {
             return null;
         }
-        Double cpu = part.standsForScenario(scenario) ? cpuMsPerRequest : null;
         if (part.step() == null) {
-            return new BlockRecord(scenario, cell, set, round, position, target, users, thinkMs, seconds, f.completed(), f.completed(), f.failed(), f.rps(),
-                    f.p50(), f.p99(), f.meanMs(), inFlight, cpu, rssMb, gcMs, jitMs, canaryUs, List.of(), null, reconnections, null, null, agents);
+            return new BlockRecord(turn, load.counted(f.completed(), f.completed(), f.failed(), f.rps()), new BlockLatency(f.p50(), f.p99(), f.meanMs()),
+                    part.standsForScenario(turn.scenario()) ? resources : resources.withCpu(null), null, null, agents);
         }
         StepFigures s = f.steps().stream().filter(x -> x.step().equals(part.step())).findFirst().orElse(null);
-        return s == null ? null : new BlockRecord(scenario, cell, set, round, position, target, users, thinkMs, seconds, s.responses(), s.responses(),
-                s.failures(), s.rps(), s.p50(), s.p99(), f.meanMs(), inFlight, null, rssMb, gcMs, jitMs, canaryUs, List.of(), null, reconnections, null, null, agents);
+        return s == null ? null : new BlockRecord(turn, load.counted(s.responses(), s.responses(), s.failures(), s.rps()),
+                new BlockLatency(s.p50(), s.p99(), f.meanMs()), resources.withCpu(null), null, null, agents);
     }
 
     /** The same block with the JVM's JIT time since its previous block. */
     public BlockRecord withJitMs(Double ms) {
-        return new BlockRecord(scenario, cell, set, round, position, target, users, thinkMs, seconds, requests, responses, errors, rps, p50, p99, meanMs,
-                inFlight, cpuMsPerRequest, rssMb, gcMs, ms, canaryUs, secondsRps, intended, reconnections, flows, categories, agents);
+        Resources r = resources;
+        return new BlockRecord(turn, load, latency, new Resources(r.cpuMsPerRequest(), r.rssMb(), r.gcMs(), ms, r.canaryUs()), flows, categories, agents);
     }
 
     /** The same block with its samples per CPU profile category. */
     public BlockRecord withCategories(Map<String, Long> samples) {
-        return new BlockRecord(scenario, cell, set, round, position, target, users, thinkMs, seconds, requests, responses, errors, rps, p50, p99, meanMs,
-                inFlight, cpuMsPerRequest, rssMb, gcMs, jitMs, canaryUs, secondsRps, intended, reconnections, flows, samples, agents);
+        return new BlockRecord(turn, load, latency, resources, flows, samples, agents);
     }
 
     /** How far apart the agents' gates opened in this block, ms; null on one driver. */
@@ -150,9 +361,30 @@ public record BlockRecord(String scenario, Map<String, Integer> cell, int set, i
         return ScenarioPart.of(shape);
     }
 
+    /** Which block it is, as most readers ask: its turn's scenario, cell, set, round and target. */
+    public String scenario() {
+        return turn.scenario();
+    }
+
+    public Map<String, Integer> cell() {
+        return turn.cell();
+    }
+
+    public int set() {
+        return turn.set();
+    }
+
+    public int round() {
+        return turn.round();
+    }
+
+    public String target() {
+        return turn.target();
+    }
+
     /** The scenario and, in a sweep, the cell: what the blocks of one comparison share. */
     public String where() {
-        return where(scenario, cell);
+        return where(turn.scenario(), turn.cell());
     }
 
     /** "json", or in a sweep "json users=50". */
@@ -167,7 +399,7 @@ public record BlockRecord(String scenario, Map<String, Integer> cell, int set, i
 
     /** An open model's block that sent fewer than 95% of its scheduled arrivals: its latencies miss the ones it could not send. */
     public boolean behindSchedule() {
-        return intended != null && intended > 0 && requests < 0.95 * intended;
+        return load.intended() != null && load.intended() > 0 && load.requests() < 0.95 * load.intended();
     }
 
     /**
@@ -175,7 +407,8 @@ public record BlockRecord(String scenario, Map<String, Integer> cell, int set, i
      * think)); without think time, the busy users.
      */
     public Double cyclingUsers() {
-        return inFlight == null || thinkMs == null ? inFlight : inFlight + rps * thinkMs / 1000;
+        BlockLoad l = load;
+        return l.inFlight() == null || l.thinkMs() == null ? l.inFlight() : l.inFlight() + l.rps() * l.thinkMs() / 1000;
     }
 
     /**
@@ -187,20 +420,21 @@ public record BlockRecord(String scenario, Map<String, Integer> cell, int set, i
      * 0 for an open model, whose arrivals keep their own schedule.
      */
     public double rpsResolution() {
-        if (users == null || requests <= 0) {
+        BlockLoad l = load;
+        if (l.users() == null || l.requests() <= 0) {
             return 0;
         }
-        double cycleS = ((meanMs == null ? 0 : meanMs) + (thinkMs == null ? 0 : thinkMs)) / 1000;
-        return users * (0.5 + Math.min(1, cycleS) / 2) / requests;
+        double cycleS = ((latency.meanMs() == null ? 0 : latency.meanMs()) + (l.thinkMs() == null ? 0 : l.thinkMs())) / 1000;
+        return l.users() * (0.5 + Math.min(1, cycleS) / 2) / l.requests();
     }
 
     /** The block's figure of a metric the rounds compare, or null when it has none. */
     public Double figure(Metric m) {
         return switch (m) {
-            case THROUGHPUT -> rps;
-            case P50 -> p50;
-            case P99 -> p99;
-            case CPU_PER_REQUEST -> cpuMsPerRequest;
+            case THROUGHPUT -> load.rps();
+            case P50 -> latency.p50();
+            case P99 -> latency.p99();
+            case CPU_PER_REQUEST -> resources.cpuMsPerRequest();
             default -> throw new IllegalArgumentException("rounds do not compare " + m.id());
         };
     }

@@ -12,7 +12,8 @@ import java.util.Map;
  *
  * @param collapsed  the window's samples as collapsed stacks beside results.json ({@code <target>.<scenario>.collapsed}), for a
  *                   flame graph
- * @param profiler   what took the samples: {@code jfr}, {@code async} or {@code async-wall} (schema 16; absent before: jfr)
+ * @param profiler   what took the samples: {@code jfr}, {@code async} or {@code async-wall}; absent in files from before the choice
+ *                   (docs/results-schema.md): jfr
  * @param samples    the samples in the window
  * @param truncated  how many of them JFR cut at its stack depth; they count, under the category of their leaf-most known frame
  * @param categories every category, in the lab's order, even one without a sample

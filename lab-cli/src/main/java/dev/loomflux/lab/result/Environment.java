@@ -8,7 +8,7 @@ import java.util.Properties;
 
 /**
  * Where and with what a run was made, so two results can be compared knowingly (as JMH does). {@code cpuModel} is the CPU's
- * model name, as schema 17 and before had it; {@code hardware} names the CPU in full (schema 18; null in older files).
+ * model name alone; {@code hardware} names the CPU in full (null in files from before it was recorded: docs/results-schema.md).
  */
 public record Environment(String os, int cpus, String cpuModel, long memoryMb, JdkFacts jdk, Pinning pinning, String database,
                           Map<String, String> versions, String gitCommit, Boolean gitDirty, Hardware hardware) {

@@ -1,6 +1,5 @@
 package dev.loomflux.lab.result;
 
-import com.fasterxml.jackson.annotation.JsonAlias;
 import java.util.List;
 import java.util.Map;
 
@@ -13,17 +12,9 @@ import java.util.Map;
 public record ExperimentDescription(String name, List<TargetDescription> targets, List<ScenarioDescription> scenarios, ProfileDescription profile,
                                     double warmupS, double cooldownS, Integer repeat, Integer sets, String heap, List<String> jvmFlags, LimitsDescription limits,
                                     SweepPlan sweep, DesignDescription design, String driver) {
-    /** In the paired design a target's JVMs are sets: a count given as repeats (by the run, or by schema 11 and before) is its sets. */
-    public ExperimentDescription {
-        if (sets == null && design != null && "paired".equals(design.kind())) {
-            sets = repeat;
-            repeat = null;
-        }
-    }
-
     /**
      * How the targets were measured against each other; rounds, block and lead-ins only for the paired design, whose rounds
-     * are a cap unless {@code fixedRounds} (schema 17), within {@code budgetS} of the whole run where one was given.
+     * are a cap unless {@code fixedRounds}, within {@code budgetS} of the whole run where one was given.
      */
     public record DesignDescription(String kind, Integer rounds, Double blockS, Double leadInS, Integer leadInRounds, Boolean fixedRounds, Double budgetS) {
         public DesignDescription(String kind, Integer rounds, Double blockS, Double leadInS, Integer leadInRounds) {
@@ -52,11 +43,11 @@ public record ExperimentDescription(String name, List<TargetDescription> targets
     /**
      * The fields of the profile's kind; the others are absent.
      *
-     * @param maxInFlight the rate's most requests in flight; schema 11 and before called it max_users
+     * @param maxInFlight the rate's most requests in flight
      * @param think       each user's pause after a response (closed profiles); null without one
      */
     public record ProfileDescription(String kind, List<StageDescription> stages, Integer users, Double durationS, Integer requestsPerUser,
-                                     Integer rps, @JsonAlias("max_users") Integer maxInFlight, ThinkDescription think) {
+                                     Integer rps, Integer maxInFlight, ThinkDescription think) {
     }
 
     /** Equal bounds: a fixed pause; else uniform between them. */

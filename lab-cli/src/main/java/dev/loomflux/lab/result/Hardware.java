@@ -4,7 +4,7 @@ import java.util.List;
 import java.util.stream.Collectors;
 
 /**
- * The CPU a run was measured on, as the kernel describes it (schema 18). A model name alone does not name a machine
+ * The CPU a run was measured on, as the kernel describes it. A model name alone does not name a machine
  * ("AMD EPYC" covers generations), a VM may move to another host's CPU between sessions, and the ratios between targets
  * move with the machine (docs/reproducibility.md, "Hardware named in every result"). Family, model, stepping and microcode
  * are kept as /proc/cpuinfo writes them (stepping may read "unknown"); a field the machine does not give is null.

@@ -20,8 +20,8 @@ public enum Metric {
             r -> r.load().errors() == null || r.load().requests() == null || r.load().requests() == 0 ? null : 100.0 * r.load().errors().total() / r.load().requests()),
     /** The target's CPU per response over the measured seconds: its efficiency, whatever its throughput. */
     CPU_PER_REQUEST("cpu-per-request", "CPU per request", "CPU per request", "ms", false, "cpu_ms_per_request", Metric::cpuMsPerRequest),
-    RSS("rss", "Resident memory (peak)", "memory", "MB", false, "rss_mb", r -> peak(r, Result.PerSecond::rssMb)),
-    THREADS("threads", "OS threads (peak)", "threads", "", false, "threads", r -> peak(r, s -> s.threads() == null ? null : s.threads().doubleValue())),
+    RSS("rss", "Resident memory (peak)", "memory", "MB", false, "rss_mb", r -> peak(r, s -> s.target().rssMb())),
+    THREADS("threads", "OS threads (peak)", "threads", "", false, "threads", r -> peak(r, s -> s.target().threads() == null ? null : s.target().threads().doubleValue())),
     /**
      * What the load added to the JVM's idle RSS, per 1,000 users it held open: an upper bound of what
      * a connection costs (heap pages the load's allocations touched count too; docs/sweep.md).
@@ -94,9 +94,9 @@ public enum Metric {
         double cpu = 0;
         double responses = 0;
         for (Result.PerSecond s : r.telemetry().series() == null ? List.<Result.PerSecond>of() : r.telemetry().series()) {
-            if (s.cpuPct() != null) {
-                cpu += s.cpuPct() * 10; // % of one core over 1 s = 10 ms of CPU per percent
-                responses += s.rps();
+            if (s.target().cpuPct() != null) {
+                cpu += s.target().cpuPct() * 10; // % of one core over 1 s = 10 ms of CPU per percent
+                responses += s.load().rps();
             }
         }
         return responses == 0 ? null : cpu / responses;
@@ -112,10 +112,10 @@ public enum Metric {
      * load's garbage) cost (docs/sweep.md, "What each cell reports").
      */
     private static Double rssPerThousandUsers(Result r) {
-        Double rss = peak(r, Result.PerSecond::rssMb);
+        Double rss = peak(r, s -> s.target().rssMb());
         Double idle = r.telemetry().phases() == null ? null : r.telemetry().phases().stream().filter(p -> p.name().equals("idle") && p.target() != null && p.target().rssMb() != null)
                 .map(p -> p.target().rssMb().max().doubleValue()).findFirst().orElse(null);
-        int users = r.telemetry().series() == null ? 0 : r.telemetry().series().stream().mapToInt(Result.PerSecond::users).max().orElse(0);
+        int users = r.telemetry().series() == null ? 0 : r.telemetry().series().stream().mapToInt(s -> s.load().users()).max().orElse(0);
         return rss == null || idle == null || users == 0 ? null : Math.max(0, rss - idle) / users * 1000;
     }
 

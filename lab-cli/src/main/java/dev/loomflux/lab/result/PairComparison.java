@@ -1,5 +1,6 @@
 package dev.loomflux.lab.result;
 
+import com.fasterxml.jackson.annotation.JsonUnwrapped;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -8,27 +9,15 @@ import java.util.Map;
 
 /**
  * One entry of results.json's {@code comparisons}: two targets on one metric of one scenario, from
- * their per-round ratios (docs/statistics.md, docs/results-schema.md).
+ * their per-round ratios (docs/statistics.md, docs/results-schema.md). Its parts are a Java grouping only: results.json has
+ * their fields flat, in the comparison.
  *
- * @param cell           a sweep's cell; absent outside a sweep
- * @param flow           the flow compared, or one of whose steps is (docs/statistics.md, "Flows and their steps"); absent for a
- *                       scenario that is not a flow and for a mix's requests together
- * @param step           the step of the flow compared; absent for the flow's whole iterations
- * @param request        the step's request as it reads, {@code POST /items}; absent without a step
- * @param ratio          a / b, the Hodges-Lehmann estimate over rounds; absent when no round could be compared
- * @param ci             [low, high], the 95% interval of a / b; empty when no round could be compared
- * @param rounds         rounds with both figures, over every set of JVMs
- * @param outcome        "a" or "b" (that one is better by more than the minimum effect), "equivalent" (within it either
- *                       way) or "undecided"
- * @param roundsToSettle for an undecided one, the rounds likely to settle it at the same spread; absent otherwise
- * @param note           why there is no winner although the interval would give one (drift, sets that disagree); absent otherwise
- * @param level          the interval's two-sided level where the rounds stopped at a look of a sequential run (the 5% that the
- *                       looks share, docs/statistics.md, "Stopping when the answer is known"); absent for a fixed run's 5%
- * @param reachedAt      the look (measured rounds) from which the outcome held at every later look; absent when undecided or
- *                       when the rounds were fixed
+ * @param cell a sweep's cell; absent outside a sweep
+ * @param part the flow compared, or one of whose steps is (docs/statistics.md, "Flows and their steps"), with the step's request
+ *             as it reads ({@code POST /items}); all absent for a scenario that is not a flow and for a mix's requests together
  */
-public record PairComparison(String scenario, Map<String, Integer> cell, String flow, String step, String request, String metric, String a, String b, Double ratio,
-                             List<Double> ci, int rounds, String outcome, Integer roundsToSettle, String note, Double level, Integer reachedAt) {
+public record PairComparison(String scenario, Map<String, Integer> cell, @JsonUnwrapped ScenarioPart part, String metric, String a, String b,
+                             @JsonUnwrapped RatioEstimate estimate, @JsonUnwrapped Judgement judgement, @JsonUnwrapped AtLook look) {
     public static final String A = "a";
     public static final String B = "b";
     public static final String EQUIVALENT = "equivalent";
@@ -36,29 +25,49 @@ public record PairComparison(String scenario, Map<String, Integer> cell, String 
 
     public PairComparison {
         cell = cell == null ? null : Collections.unmodifiableMap(new LinkedHashMap<>(cell));
-        ci = List.copyOf(ci);
+        part = part == null ? ScenarioPart.WHOLE : part;
+        look = look == null ? AtLook.FIXED : look;
     }
 
-    /** At a fixed run's 5%. */
-    public PairComparison(String scenario, Map<String, Integer> cell, String flow, String step, String request, String metric, String a, String b, Double ratio,
-                          List<Double> ci, int rounds, String outcome, Integer roundsToSettle, String note) {
-        this(scenario, cell, flow, step, request, metric, a, b, ratio, ci, rounds, outcome, roundsToSettle, note, null, null);
+    /**
+     * @param ratio  a / b, the Hodges-Lehmann estimate over rounds; absent when no round could be compared
+     * @param ci     [low, high], the 95% interval of a / b; empty when no round could be compared
+     * @param rounds rounds with both figures, over every set of JVMs
+     */
+    public record RatioEstimate(Double ratio, List<Double> ci, int rounds) {
+        public RatioEstimate {
+            ci = List.copyOf(ci);
+        }
     }
 
-    /** Of a scenario's requests together, as of every scenario that is not a flow. */
-    public PairComparison(String scenario, Map<String, Integer> cell, String metric, String a, String b, Double ratio, List<Double> ci, int rounds,
-                          String outcome, Integer roundsToSettle, String note) {
-        this(scenario, cell, null, null, null, metric, a, b, ratio, ci, rounds, outcome, roundsToSettle, note);
+    /**
+     * @param outcome        "a" or "b" (that one is better by more than the minimum effect), "equivalent" (within it either
+     *                       way) or "undecided"
+     * @param roundsToSettle for an undecided one, the rounds likely to settle it at the same spread; absent otherwise
+     * @param note           why there is no winner although the interval would give one (drift, sets that disagree); absent otherwise
+     */
+    public record Judgement(String outcome, Integer roundsToSettle, String note) {
+    }
+
+    /**
+     * Where rounds that stop at looks stopped (docs/statistics.md, "Stopping when the answer is known"); both absent for fixed rounds.
+     *
+     * @param level     the interval's two-sided level at the look the rounds stopped at (what the looks before left of 5%);
+     *                  absent: 5%
+     * @param reachedAt the look (measured rounds) from which the outcome held at every later look; absent when undecided
+     */
+    public record AtLook(Double level, Integer reachedAt) {
+        public static final AtLook FIXED = new AtLook(null, null);
+    }
+
+    /** Its outcome: {@link #A}, {@link #B}, {@link #EQUIVALENT} or {@link #UNDECIDED}. */
+    public String outcome() {
+        return judgement.outcome();
     }
 
     /** "json", or in a sweep "json users=50" (the console's "paired json users=50: ..."); a flow's step "crud/create". */
     public String where() {
         return BlockRecord.where(part().where(scenario), cell);
-    }
-
-    /** What of the scenario it compares: the whole, a flow or a step. */
-    public ScenarioPart part() {
-        return new ScenarioPart(flow, step, request);
     }
 
     /** Whether it compares the scenario as a whole (a single flow is its scenario), not a mix's flow or a step. */
@@ -68,12 +77,12 @@ public record PairComparison(String scenario, Map<String, Integer> cell, String 
 
     /** The same without its note, as a line that gives the note below it says it. */
     public PairComparison withoutNote() {
-        return new PairComparison(scenario, cell, flow, step, request, metric, a, b, ratio, ci, rounds, outcome, roundsToSettle, null, level, reachedAt);
+        return new PairComparison(scenario, cell, part, metric, a, b, estimate, new Judgement(judgement.outcome(), judgement.roundsToSettle(), null), look);
     }
 
     /** The same at a look's level ({@code level}), its outcome held from {@code reachedAt}'s look on (null: undecided). */
     public PairComparison sequential(double level, Integer reachedAt) {
-        return new PairComparison(scenario, cell, flow, step, request, metric, a, b, ratio, ci, rounds, outcome, roundsToSettle, note, level, reachedAt);
+        return new PairComparison(scenario, cell, part, metric, a, b, estimate, judgement, new AtLook(level, reachedAt));
     }
 
     /** The comparison's identity across looks: where, what and which pair. */
@@ -94,6 +103,9 @@ public record PairComparison(String scenario, Map<String, Integer> cell, String 
         Metric m = metricKind();
         String subject = part().subject();
         String words = (subject == null ? "" : subject + " ") + (m == null ? metric : m.words());
+        String outcome = outcome();
+        Double ratio = estimate.ratio();
+        List<Double> ci = estimate.ci();
         boolean aBetter = A.equals(outcome);
         return switch (outcome) {
             case A, B -> {
@@ -110,20 +122,22 @@ public record PairComparison(String scenario, Map<String, Integer> cell, String 
             }
             case EQUIVALENT -> a + " and " + b + " equivalent on " + words + " within 5% (" + a + "/" + b + " " + ratioText() + from() + ")";
             default -> words + " undecided between " + a + " and " + b + " (" + a + "/" + b + " " + ratioText() + ")"
-                    + (note != null ? ": " + note : roundsToSettle != null ? "; about " + roundsToSettle + " rounds would likely settle it" : "");
+                    + (judgement.note() != null ? ": " + judgement.note()
+                    : judgement.roundsToSettle() != null ? "; about " + judgement.roundsToSettle() + " rounds would likely settle it" : "");
         };
     }
 
     /** "; from round 15": where a sequential run's outcome was reached. */
     private String from() {
-        return reachedAt == null ? "" : "; from round " + reachedAt;
+        return look.reachedAt() == null ? "" : "; from round " + look.reachedAt();
     }
 
     private String ratioText() {
-        if (ratio == null) {
+        RatioEstimate e = estimate;
+        if (e.ratio() == null) {
             return "no round compared";
         }
-        return String.format(Locale.ROOT, "%.3f, 95%% CI %.3f-%.3f, %d rounds", ratio, ci.get(0), ci.get(1), rounds);
+        return String.format(Locale.ROOT, "%.3f, 95%% CI %.3f-%.3f, %d rounds", e.ratio(), e.ci().get(0), e.ci().get(1), e.rounds());
     }
 
     private static String pct(double fraction) {

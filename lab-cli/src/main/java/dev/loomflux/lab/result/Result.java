@@ -1,6 +1,5 @@
 package dev.loomflux.lab.result;
 
-import com.fasterxml.jackson.annotation.JsonAlias;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonUnwrapped;
 import dev.loomflux.targets.TargetConfig;
@@ -32,8 +31,7 @@ public record Result(@JsonUnwrapped Key key, @JsonUnwrapped Status outcome, @Jso
 
     /**
      * @param set    the paired design's set of JVMs; null in the sequential design (and before it is stamped)
-     * @param repeat the sequential design's repeat, a capacity search's search; null in the paired design (schema 11 and
-     *               before: the set there too)
+     * @param repeat the sequential design's repeat, a capacity search's search; null in the paired design
      * @param step   the capacity search's step; null elsewhere
      * @param cell   in a sweep, the value of every axis where this was measured (docs/sweep.md)
      */
@@ -106,9 +104,9 @@ public record Result(@JsonUnwrapped Key key, @JsonUnwrapped Status outcome, @Jso
     /**
      * The files a measurement wrote next to results.json, by name.
      *
-     * @param plan the load driver's own plan file (.hyperfoil.yaml, .jmx); schema 8 and before called it hyperfoil_yaml
+     * @param plan the load driver's own plan file (.hyperfoil.yaml, .jmx)
      */
-    public record Files(String hlog, @JsonAlias("hyperfoil_yaml") String plan, String seriesCsv, String jfr) {
+    public record Files(String hlog, String plan, String seriesCsv, String jfr) {
         static final Files NONE = new Files(null, null, null, null);
     }
 
@@ -169,23 +167,105 @@ public record Result(@JsonUnwrapped Key key, @JsonUnwrapped Status outcome, @Jso
     }
 
     /**
-     * One second of the measured window: the load's figures, the open model's schedule (intended,
-     * sent), the target's resources and JIT, the machine's canary, the support processes' CPU and,
-     * under limits, the cgroup's accounting.
+     * One second of the measured window: the load's figures, the target's resources and JIT, what ran beside it and, under limits,
+     * the cgroup's. Its parts are a Java grouping (results.json has their fields flat); one not measured is a record of nulls.
      */
-    public record PerSecond(int t, double rps, Double p50, Double p99, long errors, int users, Long intended, Long sent,
-                            Double cpuPct, Double rssMb, Integer threads, Long fds, Long jitCompiles, Double jitMs, Double jitCpuMs,
-                            Double canaryUs, Double stubCpuPct, Double dbCpuPct, Double cgroupCpuPct, Double throttledPct, Double cgroupMemoryMb) {
-        public PerSecond withTarget(Double cpuPct, Double rssMb, Integer threads, Long fds, Long jitCompiles, Double jitMs, Double jitCpuMs,
-                                    Double canaryUs, Double stubCpuPct, Double dbCpuPct) {
-            return new PerSecond(t, rps, p50, p99, errors, users, intended, sent, cpuPct, rssMb, threads, fds, jitCompiles, jitMs, jitCpuMs,
-                    canaryUs, stubCpuPct, dbCpuPct, cgroupCpuPct, throttledPct, cgroupMemoryMb);
+    public record PerSecond(int t, @JsonUnwrapped SecondLoad load, @JsonUnwrapped SecondTarget target, @JsonUnwrapped SecondJit jit,
+                            @JsonUnwrapped SecondBeside beside, @JsonUnwrapped SecondCgroup cgroup) {
+        public PerSecond {
+            target = target == null ? SecondTarget.NONE : target;
+            jit = jit == null ? SecondJit.NONE : jit;
+            beside = beside == null ? SecondBeside.NONE : beside;
+            cgroup = cgroup == null ? SecondCgroup.NONE : cgroup;
         }
 
-        public PerSecond withGroup(Double cgroupCpuPct, Double throttledPct, Double cgroupMemoryMb) {
-            return new PerSecond(t, rps, p50, p99, errors, users, intended, sent, cpuPct, rssMb, threads, fds, jitCompiles, jitMs, jitCpuMs,
-                    canaryUs, stubCpuPct, dbCpuPct, cgroupCpuPct, throttledPct, cgroupMemoryMb);
+        /** The same second with the target's figures and what ran beside it. */
+        public PerSecond withTarget(SecondTarget target, SecondJit jit, SecondBeside beside) {
+            return new PerSecond(t, load, target, jit, beside, cgroup);
         }
+
+        public PerSecond withGroup(SecondCgroup cgroup) {
+            return new PerSecond(t, load, target, jit, beside, cgroup);
+        }
+
+        /** A second of the load, by its figures' names; the target's figures and the cgroup's are added to it. */
+        public static final class Builder {
+            private final int t;
+            private double rps;
+            private Double p50;
+            private Double p99;
+            private long errors;
+            private int users;
+            private Long intended;
+            private Long sent;
+
+            public Builder(int t) {
+                this.t = t;
+            }
+
+            public Builder rps(double rps) {
+                this.rps = rps;
+                return this;
+            }
+
+            public Builder p50(Double p50) {
+                this.p50 = p50;
+                return this;
+            }
+
+            public Builder p99(Double p99) {
+                this.p99 = p99;
+                return this;
+            }
+
+            public Builder errors(long errors) {
+                this.errors = errors;
+                return this;
+            }
+
+            public Builder users(int users) {
+                this.users = users;
+                return this;
+            }
+
+            public Builder intended(Long intended) {
+                this.intended = intended;
+                return this;
+            }
+
+            public Builder sent(Long sent) {
+                this.sent = sent;
+                return this;
+            }
+
+            public PerSecond build() {
+                return new PerSecond(t, new SecondLoad(rps, p50, p99, errors, users, intended, sent), null, null, null, null);
+            }
+        }
+    }
+
+    /** @param intended open model only: the arrivals the schedule asked for in the second; {@code sent} those sent */
+    public record SecondLoad(double rps, Double p50, Double p99, long errors, int users, Long intended, Long sent) {
+    }
+
+    /** The target process's CPU (% of one core), resident memory, threads and open files in a second. */
+    public record SecondTarget(Double cpuPct, Double rssMb, Integer threads, Long fds) {
+        static final SecondTarget NONE = new SecondTarget(null, null, null, null);
+    }
+
+    /** The JIT compilations the target's JVM finished in a second, the time they took, and its compiler threads' CPU. */
+    public record SecondJit(Long jitCompiles, Double jitMs, Double jitCpuMs) {
+        public static final SecondJit NONE = new SecondJit(null, null, null);
+    }
+
+    /** Beside the target: the machine's CPU canary on its CPUs (µs) and the support processes' CPU (%). */
+    public record SecondBeside(Double canaryUs, Double stubCpuPct, Double dbCpuPct) {
+        static final SecondBeside NONE = new SecondBeside(null, null, null);
+    }
+
+    /** Under limits, the cgroup's CPU, the share of its periods throttled, and its memory. */
+    public record SecondCgroup(Double cgroupCpuPct, Double throttledPct, Double cgroupMemoryMb) {
+        static final SecondCgroup NONE = new SecondCgroup(null, null, null);
     }
 
     public static Result failed(String target, String scenario, String error) {
@@ -211,12 +291,6 @@ public record Result(@JsonUnwrapped Key key, @JsonUnwrapped Status outcome, @Jso
     public Result withRepeat(int repeat, TargetJvm jvm) {
         return new Result(new Key(key.target(), key.scenario(), key.set(), repeat, key.step(), key.cell()), outcome, load, telemetry, files, checks, slo,
                 jvm == null ? TargetJvm.NONE : jvm);
-    }
-
-    /** In the paired design, where a target's JVMs are sets measured in the same rounds: its JVM's number as its set, as schema 11 and before wrote it as a repeat. */
-    public Result inSet() {
-        return key.repeat() == null ? this : new Result(new Key(key.target(), key.scenario(), key.set() != null ? key.set() : key.repeat(), null, key.step(),
-                key.cell()), outcome, load, telemetry, files, checks, slo, visit);
     }
 
     /** With where its target's CPU went over the window, or none (null). */

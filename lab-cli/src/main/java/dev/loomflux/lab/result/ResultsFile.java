@@ -100,9 +100,9 @@ public final class ResultsFile {
     }
 
     public synchronized RunRecord snapshot() {
-        return new RunRecord(RunRecord.SCHEMA, runId, status, startedAt, finishedAt, environment, experiment, results, summary, capacity,
-                capacitySummary, sweep,
-                blocks.isEmpty() ? null : List.copyOf(blocks), comparisons, stops.isEmpty() ? null : List.copyOf(stops));
+        return new RunRecord(new RunRecord.Header(RunRecord.SCHEMA, runId, status, startedAt, finishedAt), environment, experiment, results,
+                new RunRecord.Summaries(summary, capacity, capacitySummary, sweep),
+                new RunRecord.PairedRounds(blocks.isEmpty() ? null : List.copyOf(blocks), comparisons, stops.isEmpty() ? null : List.copyOf(stops)));
     }
 
     private void write() {

@@ -1,5 +1,6 @@
 package dev.loomflux.lab.result;
 
+import com.fasterxml.jackson.annotation.JsonUnwrapped;
 import com.fasterxml.jackson.databind.JsonMappingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.exc.MismatchedInputException;
@@ -10,35 +11,49 @@ import java.util.List;
 /**
  * A whole results.json (docs/results-schema.md): the run, where and what it ran, every result in the
  * order it finished, and the sections over them (summary over repeats, capacity searches, the rounds of
- * the paired design and the comparisons drawn from them).
+ * the paired design and the comparisons drawn from them). Its parts are a Java grouping only: results.json has their
+ * fields flat, at the top.
  */
-public record RunRecord(int schema, String runId, String status, String startedAt, String finishedAt, Environment environment,
-                        ExperimentDescription experiment, List<Result> results, RepeatSummary summary, List<CapacitySearchResult> capacity,
-                        List<CapacityMedian> capacitySummary, SweepMap sweep, List<BlockRecord> blocks, List<PairComparison> comparisons,
-                        List<RoundsStop> stops) {
+public record RunRecord(@JsonUnwrapped Header header, Environment environment, ExperimentDescription experiment, List<Result> results,
+                        @JsonUnwrapped Summaries summaries, @JsonUnwrapped PairedRounds paired) {
     /** The results.json schema this lab writes, {@value}; history, one entry per version: docs/results-schema.md. */
     public static final int SCHEMA = 18;
 
-    /** Without stops: a run of fixed rounds, or of schema 16 and before. */
-    public RunRecord(int schema, String runId, String status, String startedAt, String finishedAt, Environment environment, ExperimentDescription experiment,
-                     List<Result> results, RepeatSummary summary, List<CapacitySearchResult> capacity, List<CapacityMedian> capacitySummary, SweepMap sweep,
-                     List<BlockRecord> blocks, List<PairComparison> comparisons) {
-        this(schema, runId, status, startedAt, finishedAt, environment, experiment, results, summary, capacity, capacitySummary, sweep, blocks, comparisons, null);
+    public RunRecord {
+        results = results == null ? List.of() : List.copyOf(results);
+        summaries = summaries == null ? Summaries.NONE : summaries;
+        paired = paired == null ? PairedRounds.NONE : paired;
     }
 
-    /** In the paired design a result's JVM is its set: schema 11 and before wrote it as a repeat. */
-    public RunRecord {
-        results = results == null ? List.of() : experiment != null && experiment.paired() ? results.stream().map(Result::inSet).toList() : List.copyOf(results);
+    /** @param status running, completed, interrupted or failed */
+    public record Header(int schema, String runId, String status, String startedAt, String finishedAt) {
+    }
+
+    /** What the run drew over its results: the summary over repeats, the capacity searches and their medians, a sweep's map. */
+    public record Summaries(RepeatSummary summary, List<CapacitySearchResult> capacity, List<CapacityMedian> capacitySummary, SweepMap sweep) {
+        public static final Summaries NONE = new Summaries(null, null, null, null);
+    }
+
+    /**
+     * The paired design's rounds: every measured block, the comparisons drawn from them and, in rounds that stop at looks,
+     * where they stopped; null each in a sequential run.
+     */
+    public record PairedRounds(List<BlockRecord> blocks, List<PairComparison> comparisons, List<RoundsStop> stops) {
+        public static final PairedRounds NONE = new PairedRounds(null, null, null);
     }
 
     /** @throws IOException unreadable, not JSON, JSON without a results list (not a loomflux results.json), or a field of the wrong kind, named */
     public static RunRecord read(Path file) throws IOException {
-        JsonNode tree = Json.MAPPER.readTree(file.toFile());
+        return fromTree(Json.MAPPER.readTree(file.toFile()));
+    }
+
+    /** A results.json's tree, of any schema, as the records: {@link SchemaUpgrade} first rewrites an older one to the current names. */
+    public static RunRecord fromTree(JsonNode tree) throws IOException {
         if (!tree.path("results").isArray()) {
             throw new IOException("has no results list; is it a loomflux results.json?");
         }
         try {
-            return Json.MAPPER.treeToValue(tree, RunRecord.class);
+            return Json.MAPPER.treeToValue(SchemaUpgrade.toCurrent(tree.deepCopy()), RunRecord.class);
         } catch (JsonMappingException e) {
             throw new IOException(field(e) + ": " + (e instanceof MismatchedInputException m && m.getTargetType() != null && m.getTargetType().isRecord()
                     ? "expected an object (docs/results-schema.md)" : String.valueOf(e.getOriginalMessage()).lines().findFirst().orElse("")), e);
@@ -61,6 +76,6 @@ public record RunRecord(int schema, String runId, String status, String startedA
     }
 
     public boolean completed() {
-        return "completed".equals(status);
+        return "completed".equals(header.status());
     }
 }

@@ -1,5 +1,6 @@
 package dev.loomflux.lab.result;
 
+import com.fasterxml.jackson.annotation.JsonIgnore;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -19,6 +20,8 @@ public record ScenarioPart(String flow, String step, String request) {
     /** The scenario's requests together, as for every scenario that is not a flow. */
     public static final ScenarioPart WHOLE = new ScenarioPart(null, null, null);
 
+    /** Not a field of results.json, where a comparison's part is written flat. */
+    @JsonIgnore
     public boolean isWhole() {
         return flow == null && step == null;
     }

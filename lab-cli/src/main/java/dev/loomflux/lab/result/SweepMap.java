@@ -1,6 +1,5 @@
 package dev.loomflux.lab.result;
 
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -39,16 +38,7 @@ public record SweepMap(List<AxisValues> axes, List<String> targets, List<Cell> c
 
     /** @param metrics by the metric's summary name (throughput_rps, p99_ms, ...) */
     public record TargetFigures(String target, int n, boolean steady, Map<String, Figure> metrics) {
-        public TargetFigures {
-            if (metrics != null && metrics.containsKey(RSS_PER_USERS_BEFORE_11)) {
-                metrics = new LinkedHashMap<>(metrics);
-                metrics.put(Metric.RSS_PER_USERS.summaryName(), metrics.remove(RSS_PER_USERS_BEFORE_11));
-            }
-        }
     }
-
-    /** Schema 10 and before named the RSS growth per 1,000 users after connections, though it always divided by users. */
-    private static final String RSS_PER_USERS_BEFORE_11 = "rss_mb_per_1000_connections";
 
     public record Figure(double median, double ciLow, double ciHigh) {
     }
@@ -59,10 +49,6 @@ public record SweepMap(List<AxisValues> axes, List<String> targets, List<Cell> c
      * @param marginPct how far the leader is ahead of the runner-up, in the metric's better direction
      */
     public record Winner(String metric, String verdict, String leader, String runnerUp, Double marginPct) {
-        public Winner {
-            metric = RSS_PER_USERS_BEFORE_11.equals(metric) ? Metric.RSS_PER_USERS.summaryName() : metric;
-        }
-
         public boolean clear() {
             return CLEAR.equals(verdict);
         }

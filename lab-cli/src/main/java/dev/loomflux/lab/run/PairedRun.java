@@ -169,11 +169,11 @@ final class PairedRun implements DesignRun {
         ResultsFile results = s.results();
         List<String> names = experiment.targets().stream().map(TargetSpec::name).toList();
         results.comparisons(Stopping.reached(results.blocks(), names, s.run().driver().latencyStepMs(), results.stops()));
-        s.procedure().fromRounds(results.snapshot().results(), results.snapshot().comparisons());
+        s.procedure().fromRounds(results.snapshot().results(), results.snapshot().paired().comparisons());
     }
 
     @Override
     public void conclude(Session s) {
-        s.results().snapshot().comparisons().forEach(c -> s.run().log().line("paired " + c.where() + ": " + c.sentence()));
+        s.results().snapshot().paired().comparisons().forEach(c -> s.run().log().line("paired " + c.where() + ": " + c.sentence()));
     }
 }

@@ -31,11 +31,12 @@ public final class ResourceReport {
             Reading target = first(sampler.readings(TARGET, from, from + 1000));
             Reading.Jit jit = jitBetween(sampler, start, start + 1000);
             Double canaryUs = canary == null ? null : canary.microsIn(start, start + 1000);
-            out.add(row.withTarget(target == null ? null : Result.round(target.cpuPct()), target == null ? null : Result.round(target.rssMb()),
-                    target == null ? null : target.threads(), target == null || target.fds() < 0 ? null : target.fds(),
-                    jit == null ? null : jit.compiles(), jit == null ? null : Result.round(jit.compileMs()),
-                    jit == null || jit.compilerCpuMs() < 0 ? null : Result.round(jit.compilerCpuMs()),
-                    canaryUs == null ? null : Result.round(canaryUs), cpu(sampler, STUB, from), cpu(sampler, DB, from)));
+            out.add(row.withTarget(new Result.SecondTarget(target == null ? null : Result.round(target.cpuPct()),
+                            target == null ? null : Result.round(target.rssMb()), target == null ? null : target.threads(),
+                            target == null || target.fds() < 0 ? null : target.fds()),
+                    new Result.SecondJit(jit == null ? null : jit.compiles(), jit == null ? null : Result.round(jit.compileMs()),
+                            jit == null || jit.compilerCpuMs() < 0 ? null : Result.round(jit.compilerCpuMs())),
+                    new Result.SecondBeside(canaryUs == null ? null : Result.round(canaryUs), cpu(sampler, STUB, from), cpu(sampler, DB, from))));
         }
         return addGroupToSeries(sampler, out, t0);
     }
@@ -56,8 +57,8 @@ public final class ResourceReport {
             Cgroup.Usage a = lastGroup(sampler, start);
             Cgroup.Usage b = lastGroup(sampler, start + 1000);
             Cgroup.Change c = a != null && b != null && b.atNanos() > a.atNanos() ? b.since(a) : null;
-            out.add(row.withGroup(c == null ? null : Result.round(c.cpuPct()), c == null ? null : Result.round(c.throttledPct()),
-                    b == null ? null : Result.round(b.memoryBytes() / 1048576.0)));
+            out.add(row.withGroup(new Result.SecondCgroup(c == null ? null : Result.round(c.cpuPct()), c == null ? null : Result.round(c.throttledPct()),
+                    b == null ? null : Result.round(b.memoryBytes() / 1048576.0))));
         }
         return out;
     }

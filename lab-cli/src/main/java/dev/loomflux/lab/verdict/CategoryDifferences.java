@@ -62,7 +62,7 @@ public final class CategoryDifferences {
         }
         double alpha = Stats.ALPHA / labels.size();
         double margin = Stats.MIN_EFFECT_PCT / 100 * 1000 * blocks.stream().filter(x -> (x.target().equals(a) || x.target().equals(b))
-                && x.cpuMsPerRequest() != null).mapToDouble(BlockRecord::cpuMsPerRequest).average().orElse(0);
+                && x.resources().cpuMsPerRequest() != null).mapToDouble(x -> x.resources().cpuMsPerRequest()).average().orElse(0);
         double z = new NormalDistribution().inverseCumulativeProbability(1 - alpha / 2);
         for (String label : labels) {
             double[] d = differences(blocks, label, a, b);
@@ -78,11 +78,11 @@ public final class CategoryDifferences {
     /** A category's µs of CPU per request in a block; null without samples or a CPU figure. */
     static Double micros(BlockRecord block, String label) {
         Map<String, Long> samples = block.categories();
-        if (samples == null || block.cpuMsPerRequest() == null) {
+        if (samples == null || block.resources().cpuMsPerRequest() == null) {
             return null;
         }
         long total = samples.values().stream().mapToLong(Long::longValue).sum();
-        return total == 0 ? null : 1000 * block.cpuMsPerRequest() * samples.getOrDefault(label, 0L) / total;
+        return total == 0 ? null : 1000 * block.resources().cpuMsPerRequest() * samples.getOrDefault(label, 0L) / total;
     }
 
     /** Per round with both, the mean over the sets that have both of a's value minus b's. */

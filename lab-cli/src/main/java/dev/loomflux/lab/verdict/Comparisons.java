@@ -108,7 +108,7 @@ public final class Comparisons {
      * pause): the load side, not the target, set its pace.
      */
     public static boolean paced(BlockRecord b) {
-        return b.users() != null && b.cyclingUsers() != null && b.cyclingUsers() < MIN_BUSY * b.users();
+        return b.load().users() != null && b.cyclingUsers() != null && b.cyclingUsers() < MIN_BUSY * b.load().users();
     }
 
     /** Rounds of a scenario (and cell) in which the load side paced a or b. */
@@ -187,12 +187,12 @@ public final class Comparisons {
     /** Per target and set, the share of the rounds' time (%) its JVM's JIT compiled for; a JVM whose blocks carry no JIT time is absent. */
     public static Map<String, Map<Integer, Double>> jitShares(List<BlockRecord> blocks) {
         Map<String, Double> roundSeconds = new TreeMap<>();
-        blocks.forEach(b -> roundSeconds.merge(b.where() + "|" + b.round(), b.seconds(), Double::sum));
+        blocks.forEach(b -> roundSeconds.merge(b.where() + "|" + b.round(), b.load().seconds(), Double::sum));
         Map<String, Map<Integer, double[]>> sums = new TreeMap<>();
         for (BlockRecord b : blocks) {
-            if (b.jitMs() != null) {
+            if (b.resources().jitMs() != null) {
                 double[] s = sums.computeIfAbsent(b.target(), t -> new TreeMap<>()).computeIfAbsent(b.set(), x -> new double[2]);
-                s[0] += b.jitMs();
+                s[0] += b.resources().jitMs();
                 s[1] += roundSeconds.get(b.where() + "|" + b.round()) * 1000;
             }
         }
@@ -295,7 +295,7 @@ public final class Comparisons {
         Map<String, Double> other = new TreeMap<>();
         for (BlockRecord r : blocks) {
             if (r.scenario().equals(scenario) && r.target().equals(target) && (r.set() == 1 || r.set() == set)) {
-                (r.set() == 1 ? first : other).put(r.where() + "|" + r.round(), r.rps());
+                (r.set() == 1 ? first : other).put(r.where() + "|" + r.round(), r.load().rps());
             }
         }
         first.keySet().retainAll(other.keySet());

@@ -61,8 +61,8 @@ final class PairJudge {
         double level = scope.level();
         List<double[]> pairs = pairs(blocks, m, a, b, null);
         if (pairs.isEmpty()) {
-            return pacedRounds == 0 ? null : new PairComparison(scenario, cell, part.flow(), part.step(), part.request(), m.id(), a, b, null, List.of(), 0,
-                    PairComparison.UNDECIDED, null, pacedNote(pacedRounds));
+            return pacedRounds == 0 ? null : new PairComparison(scenario, cell, part, m.id(), a, b, new PairComparison.RatioEstimate(null, List.of(), 0),
+                    new PairComparison.Judgement(PairComparison.UNDECIDED, null, pacedNote(pacedRounds)), null);
         }
         double counting = resolution(blocks, m, a, scope.latencyStepMs()) + resolution(blocks, m, b, scope.latencyStepMs());
         // A JVM still compiling runs slower than it will: its side of the ratio may be off by that, which rounds do not average out.
@@ -108,9 +108,9 @@ final class PairJudge {
             outcome = PairComparison.UNDECIDED;
         }
         int settle = pooled.roundsToSettle();
-        return new PairComparison(scenario, cell, part.flow(), part.step(), part.request(), m.id(), a, b, round(pooled.ratio()),
-                List.of(round(pooled.low()), round(pooled.high())), pooled.rounds(), outcome,
-                outcome.equals(PairComparison.UNDECIDED) && note == null && settle > 0 ? settle : null, note);
+        return new PairComparison(scenario, cell, part, m.id(), a, b,
+                new PairComparison.RatioEstimate(round(pooled.ratio()), List.of(round(pooled.low()), round(pooled.high())), pooled.rounds()),
+                new PairComparison.Judgement(outcome, outcome.equals(PairComparison.UNDECIDED) && note == null && settle > 0 ? settle : null, note), null);
     }
 
     private static String pacedNote(long rounds) {

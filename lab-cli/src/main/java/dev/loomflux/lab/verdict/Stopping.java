@@ -170,17 +170,17 @@ public final class Stopping {
      * even that could not decide it.
      */
     boolean reachable(PairComparison c, int round, double level, double lastLevel) {
-        if (c.ratio() == null || c.ci().size() != 2 || !(c.ci().get(0) > 0) || round >= cap) {
+        if (c.estimate().ratio() == null || c.estimate().ci().size() != 2 || !(c.estimate().ci().get(0) > 0) || round >= cap) {
             return false;
         }
-        double estimate = Math.log(c.ratio());
-        double half = Math.max(estimate - Math.log(c.ci().get(0)), Math.log(c.ci().get(1)) - estimate);
-        if (!Double.isFinite(half) || c.rounds() < Paired.MIN_ROUNDS) {
+        double estimate = Math.log(c.estimate().ratio());
+        double half = Math.max(estimate - Math.log(c.estimate().ci().get(0)), Math.log(c.estimate().ci().get(1)) - estimate);
+        if (!Double.isFinite(half) || c.estimate().rounds() < Paired.MIN_ROUNDS) {
             return true;
         }
         double z = AlphaSpending.z(level);
         double zLast = AlphaSpending.z(lastLevel);
-        double n = c.rounds();
+        double n = c.estimate().rounds();
         double rest = Math.max(0, cap - round);
         double finalHalf = half * zLast / z * Math.sqrt(n / (n + rest));
         double move = FUTILITY_Z * half / z * Math.sqrt(rest / (n + rest));

@@ -20,7 +20,7 @@ class HardwareDifferenceTest {
 
     private static RunRecord run(Hardware hardware) {
         Environment env = new Environment("Linux 6.18.44 amd64", 2, "Intel(R) Xeon(R) Processor", 24000, null, null, null, Map.of(), null, null, hardware);
-        return new RunRecord(18, "run", "completed", null, null, env, null, List.of(), null, null, null, null, null, null);
+        return new RunRecord(new RunRecord.Header(18, "run", "completed", null, null), env, null, List.of(), null, null);
     }
 
     @Test
@@ -56,7 +56,7 @@ class HardwareDifferenceTest {
     @Test
     void aFileWithoutHardwareIsUnknownNotDifferent() {
         RunRecord old = run(null);
-        RunRecord none = new RunRecord(17, "run", "completed", null, null, null, null, List.of(), null, null, null, null, null, null);
+        RunRecord none = new RunRecord(new RunRecord.Header(17, "run", "completed", null, null), null, null, List.of(), null, null);
         String why = " (results.json before schema 18 names the CPU by its model name only)";
         assertEquals("hardware unknown for A" + why, HardwareDifference.line(old, run(xeon("2", "0x1")), "B"));
         assertEquals("hardware unknown for B" + why, HardwareDifference.line(run(xeon("2", "0x1")), none, "B"));

@@ -6,17 +6,20 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.loomflux.lab.result.PairComparison;
 import dev.loomflux.lab.result.RunRecord;
+import dev.loomflux.lab.result.ScenarioPart;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /** Several paired runs side by side: spreads, flips and decided pairs, judged against the goals. */
 class PairedAgreementTest {
     private static PairComparison c(String metric, double ratio, String outcome) {
-        return new PairComparison("items", null, metric, "mvc", "webflux", ratio, List.of(ratio * 0.95, ratio * 1.05), 20, outcome, null, null);
+        return new PairComparison("items", null, ScenarioPart.WHOLE, metric, "mvc", "webflux", new PairComparison.RatioEstimate(ratio, List.of(ratio * 0.95, ratio * 1.05), 20),
+                new PairComparison.Judgement(outcome, null, null), null);
     }
 
     private static RunRecord run(PairComparison... cs) {
-        return new RunRecord(3, "r", "completed", null, null, null, null, List.of(), null, null, null, null, null, List.of(cs));
+        return new RunRecord(new RunRecord.Header(3, "r", "completed", null, null), null, null, List.of(), null,
+                new RunRecord.PairedRounds(null, List.of(cs), null));
     }
 
     @Test

@@ -10,6 +10,7 @@ import dev.loomflux.lab.result.FlowRuns;
 import dev.loomflux.lab.result.PairComparison;
 import dev.loomflux.lab.result.Result;
 import dev.loomflux.lab.result.RunRecord;
+import dev.loomflux.lab.result.ScenarioPart;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -56,11 +57,13 @@ class CpuBreakdownReportTest {
         RunRecord fixture = RunRecord.read(ReportMarkdownTest.PAIRED.resolve("results.json"));
         RunRecord flows = FlowRuns.record(fixture.environment(), "mvc", "mvc-vt", blocks, List.of());
         List<PairComparison> comparisons = List.of(
-                new PairComparison("crud", null, "throughput", "mvc", "mvc-vt", 1.01, List.of(0.98, 1.04), 20, PairComparison.EQUIVALENT, null, null),
-                new PairComparison("crud", null, "cpu-per-request", "mvc", "mvc-vt", 0.74, List.of(0.72, 0.76), 20, PairComparison.A, null, null));
+                new PairComparison("crud", null, ScenarioPart.WHOLE, "throughput", "mvc", "mvc-vt", new PairComparison.RatioEstimate(1.01, List.of(0.98, 1.04), 20),
+                new PairComparison.Judgement(PairComparison.EQUIVALENT, null, null), null),
+                new PairComparison("crud", null, ScenarioPart.WHOLE, "cpu-per-request", "mvc", "mvc-vt", new PairComparison.RatioEstimate(0.74, List.of(0.72, 0.76), 20),
+                new PairComparison.Judgement(PairComparison.A, null, null), null));
         List<Result> results = List.of(flows.results().get(0).withProfile(mvc), flows.results().get(1).withProfile(vt));
-        return new RunRecord(flows.schema(), flows.runId(), flows.status(), flows.startedAt(), flows.finishedAt(), flows.environment(), flows.experiment(),
-                results, null, null, null, null, flows.blocks(), comparisons);
+        return new RunRecord(flows.header(), flows.environment(), flows.experiment(), results, null,
+                new RunRecord.PairedRounds(flows.paired().blocks(), comparisons, null));
     }
 
     @Test
@@ -133,8 +136,9 @@ class CpuBreakdownReportTest {
         for (int i = 0; i < profile.length; i++) {
             samples.put(LABELS.get(i), profile[i] / 10);
         }
-        return new BlockRecord("crud", null, 1, round, target.equals("mvc") ? 0 : 1, target, 20, null, 1, 1000, 1000, 0, 1000, 1.0, 3.0, 1.0, 19.8, cpuMs,
-                300.0, 1.0, 500.0, List.of(), null, null).withCategories(samples);
+        return BlockRecord.builder().scenario("crud").set(1).round(round).position(target.equals("mvc") ? 0 : 1).target(target).users(20).seconds(1)
+                .requests(1000).responses(1000).errors(0).rps(1000).p50(1.0).p99(3.0).meanMs(1.0).inFlight(19.8).cpuMsPerRequest(cpuMs).rssMb(300.0)
+                .gcMs(1.0).canaryUs(500.0).build().withCategories(samples);
     }
 
     /** Without a CPU figure a row shows shares of the samples, and a pair with no µs per request on one side gets no sentence. */

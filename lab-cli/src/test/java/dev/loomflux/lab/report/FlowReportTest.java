@@ -71,7 +71,7 @@ class FlowReportTest {
         assertTrue(summary.contains("- Table item: each target wrote into its own copy, 10,000 rows when reset before its load; after it mvc 10,012 (+12), "
                 + "webflux 10,009 (+9)."), summary);
         String html = Files.readString(dir.resolve("report.html"));
-        assertEquals(run.comparisons().size(), html.split("<g class=\"row\"", -1).length - 1, "a forest row per comparison");
+        assertEquals(run.paired().comparisons().size(), html.split("<g class=\"row\"", -1).length - 1, "a forest row per comparison");
         assertTrue(html.contains("data-label=\"crud/create (POST /items): p99 latency, mvc / webflux\""), "the forest names the step by its request");
     }
 

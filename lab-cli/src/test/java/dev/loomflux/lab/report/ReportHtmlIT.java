@@ -78,7 +78,7 @@ class ReportHtmlIT {
     @Test
     void aPairedRunDrawsAForestRowPerComparison() throws Exception {
         ReportMarkdownTest.copyFixture(ReportMarkdownTest.PAIRED, dir);
-        int comparisons = RunRecord.read(dir.resolve("results.json")).comparisons().size();
+        int comparisons = RunRecord.read(dir.resolve("results.json")).paired().comparisons().size();
         assertEquals(12, comparisons, "3 pairs x 4 metrics in the fixture");
         Path html = Report.write(dir);
         try (Browser browser = Browser.open(html)) {

@@ -72,7 +72,7 @@ class ReportMarkdownTest {
     @Test
     void theDefaultRunOpensWithItsMatrixAndNothingContradictsIt() throws IOException {
         RunRecord record = twoSets();
-        assertTrue(record.summary().verdicts().stream().allMatch(v -> v.text().startsWith("too few repeats")), "the default run's summary over sets");
+        assertTrue(record.summaries().summary().verdicts().stream().allMatch(v -> v.text().startsWith("too few repeats")), "the default run's summary over sets");
         try (var files = Files.list(PAIRED)) {
             for (Path f : files.filter(f -> f.toString().endsWith(".hlog")).toList()) {
                 Files.copy(f, dir.resolve(f.getFileName()));
@@ -379,13 +379,13 @@ class ReportMarkdownTest {
             long responses = r.path("responses").asLong();
             ((ObjectNode) r).put("reconnections", r.path("target").asText().equals("mvc") ? responses / 100 : 0);
         }
-        String caveats = String.join("\n", Caveats.of(Json.read(root.toString(), RunRecord.class)).stream().map(Paragraph::text).toList());
+        String caveats = String.join("\n", Caveats.of(RunRecord.fromTree(root)).stream().map(Paragraph::text).toList());
         assertTrue(caveats.contains("Connections closed by the server (Connection: close), each reopened by the driver and counted, not an error: "
                 + "mvc 1 per 100 responses. mvc-vt, webflux kept theirs open"), caveats);
         for (JsonNode r : root.path("results")) {
             ((ObjectNode) r).put("reconnections", 0);
         }
-        assertFalse(String.join("\n", Caveats.of(Json.read(root.toString(), RunRecord.class)).stream().map(Paragraph::text).toList())
+        assertFalse(String.join("\n", Caveats.of(RunRecord.fromTree(root)).stream().map(Paragraph::text).toList())
                 .contains("Connection: close"), "no target closed a connection: nothing to say");
     }
 
@@ -403,11 +403,11 @@ class ReportMarkdownTest {
             ObjectNode second = blocks.get(i).deepCopy();
             blocks.add(second.put("set", 2).put("rps", second.path("rps").asDouble() * 0.97));
         }
-        RunRecord record = Json.read(root.toString(), RunRecord.class);
+        RunRecord record = RunRecord.fromTree(root);
         List<String> targets = record.experiment().targets().stream().map(ExperimentDescription.TargetDescription::name).toList();
         List<String> scenarios = record.experiment().scenarios().stream().map(ExperimentDescription.ScenarioDescription::name).toList();
         root.set("summary", Json.tree(RepeatVerdicts.of(record.results(), targets, scenarios)));
-        return Json.read(root.toString(), RunRecord.class);
+        return RunRecord.fromTree(root);
     }
 
     /** The cells of the row for a target in the first table after the caption. */

@@ -56,9 +56,10 @@ public final class FlowRuns {
         BlockRecord.FlowFigures crud = new BlockRecord.FlowFigures("crud", completed, 0, Result.round(rps), Result.round(flowMean * 0.95),
                 Result.round(flowMean * 2.5), Result.round(flowMean), steps);
         double meanMs = flowMean / STEPS.size();
-        return new BlockRecord("crud", null, 1, round, position, target, USERS, null, BLOCK_S, completed * 4, completed * 4, 0, Result.round(rps * 4),
-                Result.round(meanMs * 0.9), Result.round(meanMs * 3), Result.round(meanMs), 19.8, Result.round(0.1 * machine), 300.0, 1.0, null, 500.0, List.of(),
-                null, 0L, List.of(crud), null, null);
+        return BlockRecord.builder().scenario("crud").set(1).round(round).position(position).target(target).users(USERS).seconds(BLOCK_S)
+                .requests(completed * 4).responses(completed * 4).errors(0).rps(Result.round(rps * 4)).p50(Result.round(meanMs * 0.9))
+                .p99(Result.round(meanMs * 3)).meanMs(Result.round(meanMs)).inFlight(19.8).cpuMsPerRequest(Result.round(0.1 * machine)).rssMb(300.0)
+                .gcMs(1.0).canaryUs(500.0).reconnections(0L).flows(List.of(crud)).build();
     }
 
     /**
@@ -74,8 +75,8 @@ public final class FlowRuns {
                 new ExperimentDescription.ProfileDescription("fixed", null, USERS, null, null, null, null, null), 10, 0, null, 1, "512m", List.of(), null,
                 null, new ExperimentDescription.DesignDescription("paired", 20, BLOCK_S, 0.0, 0), "hyperfoil");
         List<Result> results = List.of(result(a, 12, 0), result(b, 9, 3));
-        return new RunRecord(RunRecord.SCHEMA, "20261201-100000-flow-crud", "completed", "2026-12-01T10:00:00Z", "2026-12-01T10:05:00Z", environment,
-                experiment, results, null, null, null, null, blocks, comparisons);
+        return new RunRecord(new RunRecord.Header(RunRecord.SCHEMA, "20261201-100000-flow-crud", "completed", "2026-12-01T10:00:00Z", "2026-12-01T10:05:00Z"),
+                environment, experiment, results, null, new RunRecord.PairedRounds(blocks, comparisons, null));
     }
 
     /** One target's result over its blocks: 100 s of crud at about 1,400 iterations/s. */

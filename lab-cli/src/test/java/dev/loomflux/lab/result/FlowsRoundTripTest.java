@@ -75,7 +75,8 @@ class FlowsRoundTripTest {
     void aRequestScenarioHasNoneOfAFlowsFields() {
         Result.ErrorCounts e = new Result.ErrorCounts(1, 1, 0, 0, 0, 0);
         assertEquals("{\"total\":1,\"connect\":1,\"timeout\":0,\"4xx\":0,\"5xx\":0,\"other\":0}", Json.tree(e).toString());
-        PairComparison c = new PairComparison("json", null, "throughput", "mvc", "webflux", 1.1, List.of(1.05, 1.15), 20, PairComparison.A, null, null);
+        PairComparison c = new PairComparison("json", null, ScenarioPart.WHOLE, "throughput", "mvc", "webflux", new PairComparison.RatioEstimate(1.1, List.of(1.05, 1.15), 20),
+                new PairComparison.Judgement(PairComparison.A, null, null), null);
         assertEquals(List.of("scenario", "metric", "a", "b", "ratio", "ci", "rounds", "outcome"), names(Json.tree(c)));
         assertEquals("json", c.where());
         assertTrue(c.wholeScenario());
@@ -86,12 +87,13 @@ class FlowsRoundTripTest {
     @Test
     void whereTheRoundsStoppedIsReadBackAsItWasWritten() throws IOException {
         RunRecord flows = run();
-        PairComparison c = new PairComparison("json", null, "throughput", "mvc", "webflux", 1.3, List.of(1.1, 1.5), 15, PairComparison.A, null, null)
+        PairComparison c = new PairComparison("json", null, ScenarioPart.WHOLE, "throughput", "mvc", "webflux", new PairComparison.RatioEstimate(1.3, List.of(1.1, 1.5), 15),
+                new PairComparison.Judgement(PairComparison.A, null, null), null)
                 .sequential(0.0012, 15);
         RoundsStop stop = new RoundsStop("json", null, 15, 45, "every comparison has an outcome", 0.0012,
                 List.of(new RoundsStop.Look(10, 1.1e-6, 4), new RoundsStop.Look(15, 0.0012, 0)), 101.5);
-        RunRecord run = new RunRecord(flows.schema(), flows.runId(), flows.status(), flows.startedAt(), flows.finishedAt(), flows.environment(),
-                flows.experiment(), flows.results(), null, null, null, null, flows.blocks(), List.of(c), List.of(stop));
+        RunRecord run = new RunRecord(flows.header(), flows.environment(), flows.experiment(), flows.results(), null,
+                new RunRecord.PairedRounds(flows.paired().blocks(), List.of(c), List.of(stop)));
         JsonNode tree = Json.MAPPER.valueToTree(run);
         assertEquals(List.of("scenario", "rounds", "cap", "reason", "level", "looks", "seconds"), names(tree.path("stops").get(0)));
         assertEquals("{\"round\":10,\"level\":1.1E-6,\"open\":4}", tree.path("stops").get(0).path("looks").get(0).toString());
@@ -109,7 +111,7 @@ class FlowsRoundTripTest {
                 List.of(new Hardware.Cache(1, "Data", "48K"), new Hardware.Cache(2, "Unified", "2048K")), "kvm", "6.18.44", "86d9ce9c09e486e0");
         Environment environment = new Environment("Linux 6.18.44 amd64", 2, "Intel(R) Xeon(R) Processor", 24000, null, null, null, Map.of(), null, null,
                 hardware);
-        RunRecord run = FlowRuns.record(environment, "mvc", "webflux", flows.blocks(), flows.comparisons());
+        RunRecord run = FlowRuns.record(environment, "mvc", "webflux", flows.paired().blocks(), flows.paired().comparisons());
         JsonNode written = Json.MAPPER.valueToTree(run).path("environment").path("hardware");
         assertEquals(List.of("vendor", "family", "model", "stepping", "microcode", "model_name", "caches", "hypervisor", "kernel", "flags_hash"), names(written));
         assertEquals("{\"level\":2,\"type\":\"Unified\",\"size\":\"2048K\"}", written.path("caches").get(1).toString());

@@ -30,8 +30,7 @@ class ProfileRoundTripTest {
         results.set(1, results.get(1).withProfile(PROFILE));
         results.add(FlowRuns.result("mvc-vt", 0, 0).withProfile(new CpuProfile("mvc-vt.crud.collapsed", "jfr", 10, 0,
                 List.of(new CpuProfile.CategoryShare("app", 10, 1.0, null)))));
-        return new RunRecord(flows.schema(), flows.runId(), flows.status(), flows.startedAt(), flows.finishedAt(), null, flows.experiment(), results,
-                null, null, null, null, flows.blocks(), flows.comparisons());
+        return new RunRecord(flows.header(), null, flows.experiment(), results, null, flows.paired());
     }
 
     @Test

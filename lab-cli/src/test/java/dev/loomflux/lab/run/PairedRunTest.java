@@ -154,9 +154,9 @@ class PairedRunTest {
         assertTrue(events.contains("block a round " + stop.rounds()), events.toString());
         assertTrue(events.stream().noneMatch(e -> e.endsWith(" round " + (stop.rounds() + 1))), "no round after the look that stopped them: " + events);
         results.comparisons(Stopping.reached(results.blocks(), List.of("a", "b"), 0, results.stops()));
-        List<PairComparison> same = results.snapshot().comparisons().stream().filter(c -> !c.metric().equals("cpu-per-request")).toList();
-        assertEquals(3, same.size(), results.snapshot().comparisons().toString());
-        assertTrue(same.stream().allMatch(c -> c.outcome().equals(PairComparison.EQUIVALENT) && c.reachedAt() == 10 && c.level() == stop.level()),
+        List<PairComparison> same = results.snapshot().paired().comparisons().stream().filter(c -> !c.metric().equals("cpu-per-request")).toList();
+        assertEquals(3, same.size(), results.snapshot().paired().comparisons().toString());
+        assertTrue(same.stream().allMatch(c -> c.outcome().equals(PairComparison.EQUIVALENT) && c.look().reachedAt() == 10 && c.look().level() == stop.level()),
                 same.toString());
     }
 

@@ -59,8 +59,9 @@ class CategoryDifferencesTest {
                 }
                 String target = jvm.getKey().substring(0, 1);
                 int set = Integer.parseInt(jvm.getKey().substring(1));
-                out.add(new BlockRecord("json", null, set, r, 0, target, 50, null, 1, 1000, 1000, 0, 1000, 1.0, 3.0, 1.0, 50.0, cpu, 300.0, 1.0, 500.0,
-                        List.of(), null, null).withCategories(samples));
+                out.add(BlockRecord.builder().scenario("json").set(set).round(r).position(0).target(target).users(50).seconds(1).requests(1000)
+                        .responses(1000).errors(0).rps(1000).p50(1.0).p99(3.0).meanMs(1.0).inFlight(50.0).cpuMsPerRequest(cpu).rssMb(300.0).gcMs(1.0)
+                        .canaryUs(500.0).build().withCategories(samples));
             }
         }
         return out;

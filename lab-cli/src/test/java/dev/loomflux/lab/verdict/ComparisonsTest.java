@@ -45,8 +45,9 @@ class ComparisonsTest {
     /** @param users null for an open model, whose blocks Little's law does not check */
     private static BlockRecord block(int set, int round, String target, double rps, double busyUsers, Integer users) {
         double p50 = 50 / rps * 1000; // Little's law with 50 users
-        return new BlockRecord("items", null, set, round, 0, target, users, null, 5, (long) (rps * 5), (long) (rps * 5), 0, rps, p50, p50 * 3, p50, busyUsers,
-                10_000 / rps * 0.1, 300.0, 1.0, 500.0, List.of(), null, null);
+        return BlockRecord.builder().scenario("items").set(set).round(round).position(0).target(target).users(users).seconds(5)
+                .requests((long) (rps * 5)).responses((long) (rps * 5)).errors(0).rps(rps).p50(p50).p99(p50 * 3).meanMs(p50).inFlight(busyUsers)
+                .cpuMsPerRequest(10_000 / rps * 0.1).rssMb(300.0).gcMs(1.0).canaryUs(500.0).build();
     }
 
     private static PairComparison find(List<PairComparison> all, Metric m) {
@@ -58,8 +59,8 @@ class ComparisonsTest {
         List<PairComparison> all = Comparisons.of(blocks(1, 20, 1.3, 0, 1), List.of("a", "b"));
         PairComparison t = find(all, Metric.THROUGHPUT);
         assertEquals(PairComparison.A, t.outcome(), t.toString());
-        assertEquals(1.3, t.ratio(), 0.03);
-        assertTrue(t.ci().get(0) > 1.05 && t.ci().get(1) < 1.4, t.toString());
+        assertEquals(1.3, t.estimate().ratio(), 0.03);
+        assertTrue(t.estimate().ci().get(0) > 1.05 && t.estimate().ci().get(1) < 1.4, t.toString());
         assertEquals(PairComparison.A, find(all, Metric.P50).outcome(), "a's latency is lower");
         assertTrue(t.sentence().matches("a ahead of b on throughput by (29|30)\\.\\d% \\(95% CI .*\\)"), t.sentence());
         assertTrue(find(all, Metric.P50).sentence().contains("lower"), find(all, Metric.P50).sentence());
@@ -67,8 +68,9 @@ class ComparisonsTest {
 
     /** A closed model's block of 5 users: {@code requests} whole requests in {@code seconds}, measured at {@code rps}. */
     private static BlockRecord fewUsers(int round, String target, double seconds, long requests, double rps, double meanMs) {
-        return new BlockRecord("gateway", null, 1, round, 0, target, 5, null, seconds, requests, requests, 0, rps, meanMs, meanMs * 1.05, meanMs,
-                rps * meanMs / 1000, 1.0, 300.0, 1.0, 95.0, List.of(), null, null);
+        return BlockRecord.builder().scenario("gateway").set(1).round(round).position(0).target(target).users(5).seconds(seconds).requests(requests)
+                .responses(requests).errors(0).rps(rps).p50(meanMs).p99(meanMs * 1.05).meanMs(meanMs).inFlight(rps * meanMs / 1000)
+                .cpuMsPerRequest(1.0).rssMb(300.0).gcMs(1.0).canaryUs(95.0).build();
     }
 
     /**
@@ -84,10 +86,10 @@ class ComparisonsTest {
             blocks.add(fewUsers(r, "mvc-10", 1, 95, 92.491, 52.8));
         }
         PairComparison t = find(Comparisons.of(blocks, List.of("mvc", "mvc-10")), Metric.THROUGHPUT);
-        assertEquals(1.053, t.ratio(), 0.001);
+        assertEquals(1.053, t.estimate().ratio(), 0.001);
         assertEquals(PairComparison.UNDECIDED, t.outcome(), t.toString());
-        assertTrue(t.ci().get(0) < 1.0 && t.ci().get(1) > 1.1, "+-2.6% and +-2.8% each side: " + t);
-        assertTrue(t.note().contains("longer blocks (--block)"), t.toString());
+        assertTrue(t.estimate().ci().get(0) < 1.0 && t.estimate().ci().get(1) > 1.1, "+-2.6% and +-2.8% each side: " + t);
+        assertTrue(t.judgement().note().contains("longer blocks (--block)"), t.toString());
 
         // The same users over 5 s blocks count 5 times the requests: a 10% lead is told.
         blocks.clear();
@@ -97,13 +99,14 @@ class ComparisonsTest {
         }
         t = find(Comparisons.of(blocks, List.of("mvc", "mvc-10")), Metric.THROUGHPUT);
         assertEquals(PairComparison.A, t.outcome(), t.toString());
-        assertTrue(t.ci().get(0) > 1.08, "0.5% and 0.6% each side: " + t);
+        assertTrue(t.estimate().ci().get(0) > 1.08, "0.5% and 0.6% each side: " + t);
     }
 
     /** A block of a JMeter run: its medians in whole ms, as JMeter times requests. */
     private static BlockRecord wholeMs(int round, String target, double p50) {
-        return new BlockRecord("gateway", null, 1, round, 0, target, 20, null, 1, 900, 900, 0, 900, p50, p50 + 5, p50, 19.8, 1.0, 300.0, 1.0, 95.0,
-                List.of(), null, null);
+        return BlockRecord.builder().scenario("gateway").set(1).round(round).position(0).target(target).users(20).seconds(1).requests(900)
+                .responses(900).errors(0).rps(900).p50(p50).p99(p50 + 5).meanMs(p50).inFlight(19.8).cpuMsPerRequest(1.0).rssMb(300.0).gcMs(1.0)
+                .canaryUs(95.0).build();
     }
 
     /**
@@ -120,14 +123,14 @@ class ComparisonsTest {
             apart.addAll(List.of(wholeMs(r, "mvc", 22), wholeMs(r, "mvc2", 23)));
         }
         PairComparison exact = find(Comparisons.of(same, List.of("mvc", "mvc2")), Metric.P50);
-        assertEquals(1.0, exact.ci().get(1) - exact.ci().get(0) + 1, 1e-9, "without the step, an interval of nothing: " + exact);
+        assertEquals(1.0, exact.estimate().ci().get(1) - exact.estimate().ci().get(0) + 1, 1e-9, "without the step, an interval of nothing: " + exact);
         PairComparison p = find(Comparisons.of(same, List.of("mvc", "mvc2"), 1), Metric.P50);
         // Still within 5% either way, now with what whole ms leave open.
         assertEquals(PairComparison.EQUIVALENT, p.outcome(), p.toString());
-        assertTrue(p.ci().get(0) < 0.96 && p.ci().get(1) > 1.04, "half a ms on 22 ms, each side: " + p);
+        assertTrue(p.estimate().ci().get(0) < 0.96 && p.estimate().ci().get(1) > 1.04, "half a ms on 22 ms, each side: " + p);
         PairComparison q = find(Comparisons.of(apart, List.of("mvc", "mvc2"), 1), Metric.P50);
         assertEquals(PairComparison.UNDECIDED, q.outcome(), q.toString());
-        assertTrue(q.note().contains("whole ms"), q.toString());
+        assertTrue(q.judgement().note().contains("whole ms"), q.toString());
         // Without the step, "equivalent within 5%", where 22 and 23 whole ms may be 21.5 and 23.5: 8.5% apart.
         assertEquals(PairComparison.EQUIVALENT, find(Comparisons.of(apart, List.of("mvc", "mvc2")), Metric.P50).outcome());
         // At 200 ms the same step is 0.25% a side: a 10% lead is told.
@@ -193,10 +196,10 @@ class ComparisonsTest {
         assertEquals(Set.of("a", "b"), Comparisons.drifting(b, List.of("a", "b")), "two targets: the pair drifts, either may be the one");
         PairComparison t = find(Comparisons.of(b, List.of("a", "b")), Metric.THROUGHPUT);
         assertEquals(PairComparison.UNDECIDED, t.outcome());
-        assertNotNull(t.note());
+        assertNotNull(t.judgement().note());
         // With a third, steady target, only the drifting one is named.
         List<BlockRecord> three = new ArrayList<>(b);
-        b.stream().filter(x -> x.target().equals("b")).forEach(x -> three.add(block(1, x.round(), "c", x.rps() * 1.01)));
+        b.stream().filter(x -> x.target().equals("b")).forEach(x -> three.add(block(1, x.round(), "c", x.load().rps() * 1.01)));
         assertEquals(Set.of("a"), Comparisons.drifting(three, List.of("a", "b", "c")));
         assertEquals(PairComparison.EQUIVALENT, Comparisons.of(three, List.of("a", "b", "c")).stream()
                 .filter(c -> c.metricKind() == Metric.THROUGHPUT && c.a().equals("b") && c.b().equals("c")).findFirst().orElseThrow().outcome());
@@ -216,7 +219,7 @@ class ComparisonsTest {
         for (PairComparison c : Comparisons.of(busy, List.of("a", "b"))) {
             assertEquals(PairComparison.UNDECIDED, c.outcome(), c.toString());
             assertEquals("b's JIT still compiled through the rounds (6.0% of their time; limit 5%), which may move this ratio by up to +-22%: "
-                    + "no verdict within that (a longer --warmup or more --lead-in-rounds lets the JIT finish first)", c.note());
+                    + "no verdict within that (a longer --warmup or more --lead-in-rounds lets the JIT finish first)", c.judgement().note());
         }
         List<BlockRecord> quiet = blocks.stream().map(b -> b.withJitMs(400.0)).toList();
         assertEquals(Map.of(), Comparisons.compiling(Comparisons.jitShares(quiet)));
@@ -227,8 +230,8 @@ class ComparisonsTest {
         List<BlockRecord> third = blocks(1, 20, 4, 0, 1).stream().map(b -> b.withJitMs(b.target().equals("b") ? 3_400.0 : 20.0)).toList();
         PairComparison none = find(Comparisons.of(third, List.of("a", "b")), Metric.THROUGHPUT);
         assertEquals(PairComparison.UNDECIDED, none.outcome());
-        assertTrue(none.note().startsWith("b's JIT still compiled through the rounds (34.0% of their time; limit 5%), a third or more of it: no verdict"),
-                none.note());
+        assertTrue(none.judgement().note().startsWith("b's JIT still compiled through the rounds (34.0% of their time; limit 5%), a third or more of it: no verdict"),
+                none.judgement().note());
 
         // Of two sets, the one that compiled is named; the rounds' time is every set's blocks.
         List<BlockRecord> two = new ArrayList<>(quiet);
@@ -244,19 +247,23 @@ class ComparisonsTest {
         double[] b = {1.745, 1.468, 1.268, 1.098, 1.17, 1.18, 1.053, 1.125, 1.28, 1.142, 0.93, 0.667, 0.771, 0.785, 0.921, 0.962, 0.725, 0.825, 0.838, 0.632};
         List<BlockRecord> blocks = new ArrayList<>();
         for (int r = 0; r < a.length; r++) {
-            blocks.add(new BlockRecord("gateway", null, 1, r + 1, 0, "a", null, null, 1, 900, 900, 0, 900, 1.0, 3.0, 1.0, null, a[r], 300.0, 1.0, 500.0, List.of(), null, null));
-            blocks.add(new BlockRecord("gateway", null, 1, r + 1, 1, "b", null, null, 1, 900, 900, 0, 900, 1.0, 3.0, 1.0, null, b[r], 300.0, 1.0, 500.0, List.of(), null, null));
+            blocks.add(BlockRecord.builder().scenario("gateway").set(1).round(r + 1).position(0).target("a").seconds(1).requests(900).responses(900)
+                    .errors(0).rps(900).p50(1.0).p99(3.0).meanMs(1.0).cpuMsPerRequest(a[r]).rssMb(300.0).gcMs(1.0).canaryUs(500.0).build());
+            blocks.add(BlockRecord.builder().scenario("gateway").set(1).round(r + 1).position(1).target("b").seconds(1).requests(900).responses(900)
+                    .errors(0).rps(900).p50(1.0).p99(3.0).meanMs(1.0).cpuMsPerRequest(b[r]).rssMb(300.0).gcMs(1.0).canaryUs(500.0).build());
         }
         PairComparison cpu = find(Comparisons.of(blocks, List.of("a", "b")), Metric.CPU_PER_REQUEST);
         assertEquals(PairComparison.UNDECIDED, cpu.outcome(), cpu.toString());
-        assertEquals(0.807, cpu.ratio(), 0.001, "the estimate stays");
-        assertTrue(cpu.ci().get(0) < 0.65 && cpu.ci().get(1) > 1.03, "0.698-0.937 as if the rounds were independent: " + cpu);
-        assertTrue(cpu.note().startsWith("the per-round ratios wander"), cpu.note());
+        assertEquals(0.807, cpu.estimate().ratio(), 0.001, "the estimate stays");
+        assertTrue(cpu.estimate().ci().get(0) < 0.65 && cpu.estimate().ci().get(1) > 1.03, "0.698-0.937 as if the rounds were independent: " + cpu);
+        assertTrue(cpu.judgement().note().startsWith("the per-round ratios wander"), cpu.judgement().note());
         // The same rounds with the ratio held where it ends (b's figures scaled to a's level per round, a 20% lead) stay a winner.
         List<BlockRecord> steady = new ArrayList<>();
         for (int r = 0; r < a.length; r++) {
-            steady.add(new BlockRecord("gateway", null, 1, r + 1, 0, "a", null, null, 1, 900, 900, 0, 900, 1.0, 3.0, 1.0, null, a[r], 300.0, 1.0, 500.0, List.of(), null, null));
-            steady.add(new BlockRecord("gateway", null, 1, r + 1, 1, "b", null, null, 1, 900, 900, 0, 900, 1.0, 3.0, 1.0, null, a[r] * 1.25, 300.0, 1.0, 500.0, List.of(), null, null));
+            steady.add(BlockRecord.builder().scenario("gateway").set(1).round(r + 1).position(0).target("a").seconds(1).requests(900).responses(900)
+                    .errors(0).rps(900).p50(1.0).p99(3.0).meanMs(1.0).cpuMsPerRequest(a[r]).rssMb(300.0).gcMs(1.0).canaryUs(500.0).build());
+            steady.add(BlockRecord.builder().scenario("gateway").set(1).round(r + 1).position(1).target("b").seconds(1).requests(900).responses(900)
+                    .errors(0).rps(900).p50(1.0).p99(3.0).meanMs(1.0).cpuMsPerRequest(a[r] * 1.25).rssMb(300.0).gcMs(1.0).canaryUs(500.0).build());
         }
         assertEquals(PairComparison.A, find(Comparisons.of(steady, List.of("a", "b")), Metric.CPU_PER_REQUEST).outcome());
     }
@@ -289,26 +296,26 @@ class ComparisonsTest {
         }
         PairComparison t = find(Comparisons.of(b, List.of("a", "b")), Metric.THROUGHPUT);
         assertEquals(PairComparison.UNDECIDED, t.outcome(), "4 rounds left: " + t);
-        assertTrue(t.note().contains("load side, not the targets, set the pace in 16 round(s)"), t.note());
+        assertTrue(t.judgement().note().contains("load side, not the targets, set the pace in 16 round(s)"), t.judgement().note());
         // Counted as rounds, they would have put a 30% lead at a few percent.
-        List<BlockRecord> open = b.stream().map(x -> block(1, x.round(), x.target(), x.rps(), x.inFlight(), null)).toList();
+        List<BlockRecord> open = b.stream().map(x -> block(1, x.round(), x.target(), x.load().rps(), x.load().inFlight(), null)).toList();
         PairComparison counted = find(Comparisons.of(open, List.of("a", "b")), Metric.THROUGHPUT);
-        assertTrue(counted.ratio() < 1.05 && !counted.outcome().equals(PairComparison.A), counted.toString());
+        assertTrue(counted.estimate().ratio() < 1.05 && !counted.outcome().equals(PairComparison.A), counted.toString());
     }
 
     @Test
     void withThinkTimeLittlesLawCountsTheUsersInAPauseToo() {
         // 10 users pausing 100 ms over a 1 ms endpoint: ~99 responses/s with 0.1 users in a request.
-        BlockRecord cycling = new BlockRecord("plaintext", null, 1, 1, 0, "a", 10, 100.0, 1, 99, 99, 0, 99, 1.0, 2.0, 1.0, 0.099, null, null, null, null,
-                List.of(), null, null);
+        BlockRecord cycling = BlockRecord.builder().scenario("plaintext").set(1).round(1).position(0).target("a").users(10).thinkMs(100.0).seconds(1)
+                .requests(99).responses(99).errors(0).rps(99).p50(1.0).p99(2.0).meanMs(1.0).inFlight(0.099).build();
         assertEquals(10.0, cycling.cyclingUsers(), 0.01);
         assertFalse(Comparisons.paced(cycling));
         // The same users at half that rate spent half their time neither in a request nor in a pause: the load side held them.
-        BlockRecord held = new BlockRecord("plaintext", null, 1, 1, 0, "a", 10, 100.0, 1, 50, 50, 0, 50, 1.0, 2.0, 1.0, 0.05, null, null, null, null,
-                List.of(), null, null);
+        BlockRecord held = BlockRecord.builder().scenario("plaintext").set(1).round(1).position(0).target("a").users(10).thinkMs(100.0).seconds(1)
+                .requests(50).responses(50).errors(0).rps(50).p50(1.0).p99(2.0).meanMs(1.0).inFlight(0.05).build();
         assertTrue(Comparisons.paced(held), "5 of 10 users cycling");
-        BlockRecord noThink = new BlockRecord("plaintext", null, 1, 1, 0, "a", 10, null, 1, 99, 99, 0, 99, 1.0, 2.0, 1.0, 0.099, null, null, null, null,
-                List.of(), null, null);
+        BlockRecord noThink = BlockRecord.builder().scenario("plaintext").set(1).round(1).position(0).target("a").users(10).seconds(1).requests(99)
+                .responses(99).errors(0).rps(99).p50(1.0).p99(2.0).meanMs(1.0).inFlight(0.099).build();
         assertTrue(Comparisons.paced(noThink), "without think time 0.1 of 10 users busy is the load side's pace");
     }
 
@@ -318,15 +325,15 @@ class ComparisonsTest {
         both.addAll(blocks(2, 20, 0.93, 0, 5));
         PairComparison t = find(Comparisons.of(both, List.of("a", "b")), Metric.THROUGHPUT);
         assertEquals(PairComparison.UNDECIDED, t.outcome(), t.toString());
-        assertTrue(t.note().contains("not every set of JVMs shows it (set 2 gives a/b 0.9"), t.note());
+        assertTrue(t.judgement().note().contains("not every set of JVMs shows it (set 2 gives a/b 0.9"), t.judgement().note());
         // One JVM 14% ahead of its twin (an A/A run here had 11%) and a second set that does not repeat it: no winner. The rounds alone
         // put the pooled ratio beyond 5%; the JVMs' spread, read from the two sets, widens it past the line.
         List<BlockRecord> lottery = new ArrayList<>(blocks(1, 45, 1.14, 0, 11));
         lottery.addAll(blocks(2, 45, 1.03, 0, 12));
         PairComparison aa = find(Comparisons.of(lottery, List.of("a", "b")), Metric.THROUGHPUT);
-        assertTrue(aa.ci().get(0) < 1.05 && aa.ci().get(1) > 1.1, "the JVMs' spread is in the interval: " + aa);
+        assertTrue(aa.estimate().ci().get(0) < 1.05 && aa.estimate().ci().get(1) > 1.1, "the JVMs' spread is in the interval: " + aa);
         assertEquals(PairComparison.UNDECIDED, aa.outcome(), aa.toString());
-        assertTrue(aa.note().contains("set 2 gives a/b 1.0"), aa.note());
+        assertTrue(aa.judgement().note().contains("set 2 gives a/b 1.0"), aa.judgement().note());
         // Lower is better: a's latency 25% under b's in both sets is a's win on p50 in both.
         List<BlockRecord> fast = new ArrayList<>(blocks(1, 20, 1.33, 0, 13));
         fast.addAll(blocks(2, 20, 1.3, 0, 14));
@@ -336,8 +343,8 @@ class ComparisonsTest {
         agree.addAll(blocks(2, 20, 1.25, 0, 7));
         PairComparison pooled = find(Comparisons.of(agree, List.of("a", "b")), Metric.THROUGHPUT);
         assertEquals(PairComparison.A, pooled.outcome());
-        assertEquals(20, pooled.rounds(), "two sets in the same round are one observation of the machine");
-        assertEquals(Math.sqrt(1.3 * 1.25), pooled.ratio(), 0.03);
+        assertEquals(20, pooled.estimate().rounds(), "two sets in the same round are one observation of the machine");
+        assertEquals(Math.sqrt(1.3 * 1.25), pooled.estimate().ratio(), 0.03);
     }
 
     /** The crud flow's comparisons: where each part is, and its outcomes. */
@@ -360,10 +367,10 @@ class ComparisonsTest {
         }
         for (PairComparison c : all) {
             assertTrue(c.outcome().equals(PairComparison.EQUIVALENT) || c.outcome().equals(PairComparison.UNDECIDED), "A/A gave a winner: " + c);
-            assertEquals(20, c.rounds(), c.toString());
+            assertEquals(20, c.estimate().rounds(), c.toString());
         }
         PairComparison create = where.get("crud/create").get(0);
-        assertEquals(List.of("crud", "create", "POST /items"), List.of(create.flow(), create.step(), create.request()));
+        assertEquals(List.of("crud", "create", "POST /items"), List.of(create.part().flow(), create.part().step(), create.part().request()));
         assertFalse(create.wholeScenario());
         assertTrue(where.get("crud").get(0).wholeScenario());
         assertTrue(create.sentence().startsWith("a and b equivalent on POST /items throughput within 5%") || create.sentence()
@@ -378,8 +385,8 @@ class ComparisonsTest {
         for (Metric m : List.of(Metric.P50, Metric.P99)) {
             PairComparison read = find(where.get("crud/read"), m);
             assertEquals(PairComparison.A, read.outcome(), read.toString());
-            assertEquals(1 / 1.2, read.ratio(), 0.02, read.toString());
-            assertEquals("GET /items/${id}", read.request());
+            assertEquals(1 / 1.2, read.estimate().ratio(), 0.02, read.toString());
+            assertEquals("GET /items/${id}", read.part().request());
         }
         assertTrue(find(where.get("crud/read"), Metric.P50).sentence().matches("a ahead of b on GET /items/\\$\\{id} median latency: 1[67]\\.\\d% lower \\(95% CI .*\\)"),
                 find(where.get("crud/read"), Metric.P50).sentence());
@@ -396,7 +403,7 @@ class ComparisonsTest {
         blocks(2, 20, 1.3, 0, 9).stream().filter(b -> b.round() <= 15).forEach(both::add);
         both.addAll(blocks(2, 25, 1.3, 0, 10).stream().filter(b -> b.round() > 20).toList());
         PairComparison t = find(Comparisons.of(both, List.of("a", "b")), Metric.THROUGHPUT);
-        assertEquals(25, t.rounds(), t.toString());
-        assertEquals(1.3, t.ratio(), 0.04);
+        assertEquals(25, t.estimate().rounds(), t.toString());
+        assertEquals(1.3, t.estimate().ratio(), 0.04);
     }
 }

@@ -760,8 +760,9 @@ final class NoiseModel {
                 for (int m = 0; m < metrics; m++) {
                     v[m] = Result.round(base[m] * (ratio == null ? 1 : ratio[m]) * Math.exp(loading[m] * speed + own[j][m]));
                 }
-                out.add(new BlockRecord("json", null, j % sets + 1, r, p, target, 50, null, 1.0, Math.round(v[0]), Math.round(v[0]), 0, v[0], v[1], v[2],
-                        Result.round(v[1] * 1.1), 49.8, v[3], 512.0, null, null, null, List.of(), null, 0L, null, null, null));
+                out.add(BlockRecord.builder().scenario("json").set(j % sets + 1).round(r).position(p).target(target).users(50).seconds(1.0)
+                        .requests(Math.round(v[0])).responses(Math.round(v[0])).errors(0).rps(v[0]).p50(v[1]).p99(v[2])
+                        .meanMs(Result.round(v[1] * 1.1)).inFlight(49.8).cpuMsPerRequest(v[3]).rssMb(512.0).reconnections(0L).build());
             }
         }
         return out;

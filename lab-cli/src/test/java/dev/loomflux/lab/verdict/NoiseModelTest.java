@@ -17,8 +17,9 @@ class NoiseModelTest {
 
     private static BlockRecord record(NoiseModel.Row r) {
         double[] v = r.values();
-        return new BlockRecord("json", null, r.set(), r.round(), r.position(), r.target(), 50, null, 1.0, Math.round(v[0]), Math.round(v[0]), 0, v[0], v[1], v[2],
-                v[1] * 1.1, 49.8, v[3], 512.0, null, null, null, List.of(), null, 0L, null, null, null);
+        return BlockRecord.builder().scenario("json").set(r.set()).round(r.round()).position(r.position()).target(r.target()).users(50).seconds(1.0)
+                .requests(Math.round(v[0])).responses(Math.round(v[0])).errors(0).rps(v[0]).p50(v[1]).p99(v[2]).meanMs(v[1] * 1.1).inFlight(49.8)
+                .cpuMsPerRequest(v[3]).rssMb(512.0).reconnections(0L).build();
     }
 
     /** Per metric, the mean half-width (in logs) of one set's comparisons, over every pair of the runs' targets. */
@@ -28,7 +29,7 @@ class NoiseModelTest {
         for (List<BlockRecord> run : runs) {
             for (PairComparison c : Comparisons.of(run, TARGETS)) {
                 int m = NoiseModel.METRICS.indexOf(c.metricKind());
-                sum[m] += (Math.log(c.ci().get(1)) - Math.log(c.ci().get(0))) / 2;
+                sum[m] += (Math.log(c.estimate().ci().get(1)) - Math.log(c.estimate().ci().get(0))) / 2;
                 n[m]++;
             }
         }
@@ -84,8 +85,8 @@ class NoiseModelTest {
         List<NoiseModel.Row> rows = new ArrayList<>();
         for (long seed = 1; seed <= 20; seed++) {
             for (BlockRecord b : truth.run(TARGETS, Map.of("mvc", NoiseModel.better(1.3), "webflux", NoiseModel.better(0.8)), 2, 45, seed)) {
-                rows.add(new NoiseModel.Row("run" + seed, b.set(), b.round(), b.position(), b.target(), new double[] {b.rps(), b.p50(), b.p99(),
-                        b.cpuMsPerRequest()}));
+                rows.add(new NoiseModel.Row("run" + seed, b.set(), b.round(), b.turn().position(), b.target(), new double[] {b.load().rps(), b.latency().p50(), b.latency().p99(),
+                        b.resources().cpuMsPerRequest()}));
             }
         }
         NoiseModel fit = NoiseModel.fit(rows);

@@ -96,23 +96,23 @@ public final class ReplayStopping {
     private static void replay(Path file, List<Integer> caps, Map<Integer, Summary> summaries, boolean quiet) throws IOException {
         RunRecord run = RunRecord.read(file);
         ExperimentDescription e = run.experiment();
-        if (run.blocks() == null || run.blocks().isEmpty() || e == null || e.design() == null || !"paired".equals(e.design().kind())) {
+        if (run.paired().blocks() == null || run.paired().blocks().isEmpty() || e == null || e.design() == null || !"paired".equals(e.design().kind())) {
             System.out.println(file + ": no paired rounds, skipped");
             return;
         }
-        if (run.stops() != null && !run.stops().isEmpty()) {
+        if (run.paired().stops() != null && !run.paired().stops().isEmpty()) {
             System.out.println(file + ": its rounds stopped by the sequential rule, skipped");
             return;
         }
         List<String> targets = e.targets().stream().map(ExperimentDescription.TargetDescription::name).toList();
         double step = "jmeter".equals(e.driver()) ? 1 : 0;
         Map<String, List<BlockRecord>> byWhere = new LinkedHashMap<>();
-        run.blocks().forEach(b -> byWhere.computeIfAbsent(b.where(), k -> new ArrayList<>()).add(b));
+        run.paired().blocks().forEach(b -> byWhere.computeIfAbsent(b.where(), k -> new ArrayList<>()).add(b));
         for (Map.Entry<String, List<BlockRecord>> w : byWhere.entrySet()) {
             List<BlockRecord> blocks = w.getValue();
             int rounds = blocks.stream().mapToInt(BlockRecord::round).max().orElse(0);
             long sets = blocks.stream().map(BlockRecord::set).distinct().count();
-            System.out.printf(Locale.ROOT, "%n%s %s: %s, %d sets, %d rounds%n", run.runId(), w.getKey(), String.join(" ", targets), sets, rounds);
+            System.out.printf(Locale.ROOT, "%n%s %s: %s, %d sets, %d rounds%n", run.header().runId(), w.getKey(), String.join(" ", targets), sets, rounds);
             List<PairComparison> fixed = Comparisons.of(blocks, targets, step);
             for (int cap : caps) {
                 if (cap > rounds) {
@@ -157,13 +157,13 @@ public final class ReplayStopping {
                         s.fixedAtCap += fo.equals(atCap.get(f.key())) ? 1 : 0;
                         if (qo.equals(fo)) {
                             s.reached++;
-                            s.reachedAtSum += q.reachedAt() == null ? stopped : q.reachedAt();
+                            s.reachedAtSum += q.look().reachedAt() == null ? stopped : q.look().reachedAt();
                         } else if (seqHas) {
                             s.other++;
-                            s.missedOnes.add(run.runId() + " " + describe(f) + ": fixed " + fo + ", sequential " + qo);
+                            s.missedOnes.add(run.header().runId() + " " + describe(f) + ": fixed " + fo + ", sequential " + qo);
                         } else {
                             s.missed++;
-                            s.missedOnes.add(run.runId() + " " + describe(f) + ": fixed " + fo + " " + ci(f) + ", sequential undecided " + ci(q)
+                            s.missedOnes.add(run.header().runId() + " " + describe(f) + ": fixed " + fo + " " + ci(f) + ", sequential undecided " + ci(q)
                                     + " after " + stopped);
                         }
                     } else if (seqHas) {
@@ -171,7 +171,7 @@ public final class ReplayStopping {
                     }
                     if (!quiet) {
                         System.out.printf(Locale.ROOT, "    %-38s fixed(%d) %-10s %s | sequential %-10s %s%s%n", describe(f), rounds, fo, ci(f), qo, ci(q),
-                                q != null && q.reachedAt() != null ? ", reached at round " + q.reachedAt() : "");
+                                q != null && q.look().reachedAt() != null ? ", reached at round " + q.look().reachedAt() : "");
                     }
                 }
             }
@@ -187,9 +187,9 @@ public final class ReplayStopping {
     }
 
     private static String ci(PairComparison c) {
-        if (c == null || c.ratio() == null || c.ci().size() != 2) {
+        if (c == null || c.estimate().ratio() == null || c.estimate().ci().size() != 2) {
             return "-";
         }
-        return String.format(Locale.ROOT, "%.3f [%.3f-%.3f]", c.ratio(), c.ci().get(0), c.ci().get(1));
+        return String.format(Locale.ROOT, "%.3f [%.3f-%.3f]", c.estimate().ratio(), c.estimate().ci().get(0), c.estimate().ci().get(1));
     }
 }

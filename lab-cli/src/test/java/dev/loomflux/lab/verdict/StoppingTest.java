@@ -110,13 +110,13 @@ class StoppingTest {
         RoundsStop st = new RoundsStop("items", null, at, 45, Stopping.DECIDED, s.finalLevel(at), s.looks(), 100);
         List<PairComparison> out = Stopping.reached(measured, AB, 0, List.of(st));
         PairComparison t = out.stream().filter(c -> c.metricKind() == Metric.THROUGHPUT).findFirst().orElseThrow();
-        assertEquals(st.level(), t.level());
-        assertNotNull(t.reachedAt());
-        assertTrue(t.reachedAt() <= at, t.toString());
-        assertTrue(t.sentence().contains("; from round " + t.reachedAt()), t.sentence());
+        assertEquals(st.level(), t.look().level());
+        assertNotNull(t.look().reachedAt());
+        assertTrue(t.look().reachedAt() <= at, t.toString());
+        assertTrue(t.sentence().contains("; from round " + t.look().reachedAt()), t.sentence());
         // Without a stop (fixed rounds): 5%, nothing reached.
         PairComparison fixed = Stopping.reached(measured, AB, 0, List.of()).stream().filter(c -> c.metricKind() == Metric.THROUGHPUT).findFirst().orElseThrow();
-        assertNull(fixed.level());
-        assertTrue(fixed.ci().get(0) > t.ci().get(0), "the look's interval is wider than a fixed 5% one: " + fixed.ci() + " " + t.ci());
+        assertNull(fixed.look().level());
+        assertTrue(fixed.estimate().ci().get(0) > t.estimate().ci().get(0), "the look's interval is wider than a fixed 5% one: " + fixed.estimate().ci() + " " + t.estimate().ci());
     }
 }
