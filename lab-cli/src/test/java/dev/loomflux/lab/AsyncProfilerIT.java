@@ -4,9 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.loomflux.lab.profile.CollapsedStacks;
-import dev.loomflux.lab.profile.JfrSamples;
-import dev.loomflux.lab.profile.TimeWindow;
+import dev.loomflux.lab.cpuprofile.CollapsedStacks;
+import dev.loomflux.lab.cpuprofile.JfrSamples;
+import dev.loomflux.lab.cpuprofile.TimeWindow;
 import dev.loomflux.lab.result.CpuProfile;
 import dev.loomflux.lab.result.Result;
 import dev.loomflux.lab.result.Results;

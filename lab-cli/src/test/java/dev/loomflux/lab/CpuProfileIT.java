@@ -3,7 +3,7 @@ package dev.loomflux.lab;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.loomflux.lab.profile.CollapsedStacks;
+import dev.loomflux.lab.cpuprofile.CollapsedStacks;
 import dev.loomflux.lab.result.CpuProfile;
 import dev.loomflux.lab.result.Result;
 import dev.loomflux.lab.result.Results;

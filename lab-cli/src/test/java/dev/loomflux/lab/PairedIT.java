@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.loomflux.lab.experiment.Design;
-import dev.loomflux.lab.profile.Category;
+import dev.loomflux.lab.cpuprofile.Category;
 import dev.loomflux.lab.result.BlockRecord;
 import dev.loomflux.lab.result.Metric;
 import dev.loomflux.lab.result.PairComparison;

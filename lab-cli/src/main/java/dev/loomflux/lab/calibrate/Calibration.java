@@ -4,7 +4,7 @@ import dev.loomflux.lab.Home;
 import dev.loomflux.lab.cpu.CpuPlan;
 import dev.loomflux.lab.driver.LoadDriver;
 import dev.loomflux.lab.driver.LoadSpec;
-import dev.loomflux.lab.experiment.Profile;
+import dev.loomflux.lab.experiment.LoadProfile;
 import dev.loomflux.lab.measure.SteadySignals;
 import dev.loomflux.lab.measure.Warmup;
 import dev.loomflux.lab.process.LabProcesses;
@@ -71,7 +71,7 @@ public record Calibration(LoadDriver driver, int connections, Duration measured,
             out.printf("calibrate: stub on CPUs %s, driver on CPUs %s (%s), %d connections%n",
                     CpuPlan.affinityOf(stub.pid()), CpuPlan.list(cpus.driver()), cpus.note(), connections);
             out.flush();
-            driver.run(new LoadSpec(stub.base(), STUB_PATH, new Profile.Fixed(connections, STUB_WARMUP), cpus.driver().size(), Duration.ofSeconds(10)), s -> { });
+            driver.run(new LoadSpec(stub.base(), STUB_PATH, new LoadProfile.Fixed(connections, STUB_WARMUP), cpus.driver().size(), Duration.ofSeconds(10)), s -> { });
             CalibrationRounds.StepRounds r = new CalibrationRounds(driver, wrk, cpus, connections, measured, rounds, logs, out).run(stub.base(), STUB_PATH, stub.pid(), "stub");
             double labRps = r.labMedian(CalibrationRounds.LabSample::rps);
             double labCpu = r.labMedian(CalibrationRounds.LabSample::cpuPct);
@@ -98,7 +98,7 @@ public record Calibration(LoadDriver driver, int connections, Duration measured,
             out.printf("calibrate: %s ready in %d ms on CPUs %s; warmup up to %d s%n", targetSpec.name(), t.startupMillis(),
                     CpuPlan.affinityOf(t.process().pid()), targetWarmup.toSeconds());
             out.flush();
-            LoadSpec warm = new LoadSpec(t.base(), TARGET_PATH, new Profile.Fixed(connections, measured), cpus.driver().size(), Duration.ofSeconds(10));
+            LoadSpec warm = new LoadSpec(t.base(), TARGET_PATH, new LoadProfile.Fixed(connections, measured), cpus.driver().size(), Duration.ofSeconds(10));
             Warmup.Outcome w0;
             try (ResourceSampler jvm = new ResourceSampler().watch(ResourceReport.TARGET, () -> List.of(t.process().pid()), true).start()) {
                 w0 = Warmup.run(new Warmup.Means(driver, SteadyRule.DEFAULT, new SteadySignals(jvm, null), stop), warm, targetWarmup, s -> { });

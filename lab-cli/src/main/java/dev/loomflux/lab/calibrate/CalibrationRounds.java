@@ -4,7 +4,7 @@ import dev.loomflux.lab.LabException;
 import dev.loomflux.lab.driver.LoadDriver;
 import dev.loomflux.lab.driver.LoadSpec;
 import dev.loomflux.lab.driver.Measurement;
-import dev.loomflux.lab.experiment.Profile;
+import dev.loomflux.lab.experiment.LoadProfile;
 import dev.loomflux.lab.cpu.CpuPlan;
 import dev.loomflux.lab.measure.DriverCpu;
 import dev.loomflux.lab.result.DriverCheck;
@@ -149,7 +149,7 @@ final class CalibrationRounds {
     }
 
     private LabSample measure(URI base, String path) {
-        LoadSpec load = new LoadSpec(base, path, new Profile.Fixed(connections, measured), cpus.driver().size(), Duration.ofSeconds(10));
+        LoadSpec load = new LoadSpec(base, path, new LoadProfile.Fixed(connections, measured), cpus.driver().size(), Duration.ofSeconds(10));
         Measurement m;
         // Counted from the first second the driver reports, not from the start: JMeter is a JVM started for each load,
         // and its start (2-3 s of CPU) is no part of what a request costs it.

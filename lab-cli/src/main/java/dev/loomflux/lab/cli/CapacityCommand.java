@@ -8,10 +8,10 @@ import dev.loomflux.lab.UsageException;
 import dev.loomflux.lab.capacity.CapacityPlan;
 import dev.loomflux.lab.capacity.Slo;
 import dev.loomflux.lab.experiment.Experiment;
-import dev.loomflux.lab.experiment.Profile;
+import dev.loomflux.lab.experiment.LoadProfile;
 import dev.loomflux.lab.experiment.Scenario;
 import dev.loomflux.lab.process.LabProcesses;
-import dev.loomflux.lab.profile.CategoryRules;
+import dev.loomflux.lab.cpuprofile.CategoryRules;
 import dev.loomflux.lab.process.MachineLock;
 import dev.loomflux.lab.sut.LaunchSettings;
 import dev.loomflux.lab.cpu.CpuPlan;
@@ -109,7 +109,7 @@ public final class CapacityCommand implements Callable<Integer> {
         CapacityPlan plan = new CapacityPlan(bound, start, maxRps, stepTime, Flags.duration("--step-warmup", stepWarmup, true), RESOLUTION, MAX_STEPS);
         List<Scenario> scenarios = scenarioOptions.select(List.of("gateway"));
         Experiment experiment = Experiment.builder("capacity-" + String.join("+", scenarios.stream().map(s -> s.kind().id()).toList()),
-                targets.select(), scenarios, new Profile.Rate(start, stepTime, plan.inFlight(start))).warmup(Flags.duration("--warmup", warmup, true))
+                targets.select(), scenarios, new LoadProfile.Rate(start, stepTime, plan.inFlight(start))).warmup(Flags.duration("--warmup", warmup, true))
                 .cooldown(Flags.duration("--cooldown", cooldown, true)).repeats(Flags.count("--repeat", repeat)).build();
         LaunchSettings settings = jvm.settings();
         CpuPlan cpus = cpuOptions.plan();

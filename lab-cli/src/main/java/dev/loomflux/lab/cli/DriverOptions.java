@@ -10,7 +10,7 @@ import dev.loomflux.lab.experiment.DriverCatalog;
 import dev.loomflux.lab.experiment.DriverChoice;
 import dev.loomflux.lab.experiment.DriverTraits.Capability;
 import dev.loomflux.lab.experiment.Experiment;
-import dev.loomflux.lab.experiment.Profile;
+import dev.loomflux.lab.experiment.LoadProfile;
 import dev.loomflux.lab.experiment.Scenario;
 import dev.loomflux.lab.process.LabProcesses;
 import java.nio.file.Path;
@@ -139,7 +139,7 @@ public final class DriverOptions {
                 throw new UsageException(flag + " cannot be combined with --plan: the plan's samplers send the requests");
             }
         }
-        if (!(e.profile() instanceof Profile.Fixed fixed) || !fixed.think().none()) {
+        if (!(e.profile() instanceof LoadProfile.Fixed fixed) || !fixed.think().none()) {
             throw new UsageException("--plan: a plan of your own runs under the fixed profile without --think: the lab gives it --users and --duration,"
                     + " its own timers are its pauses");
         }

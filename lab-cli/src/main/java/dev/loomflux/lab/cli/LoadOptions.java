@@ -1,8 +1,8 @@
 package dev.loomflux.lab.cli;
 
 import dev.loomflux.lab.UsageException;
-import dev.loomflux.lab.experiment.Profile;
-import dev.loomflux.lab.experiment.ProfileReader;
+import dev.loomflux.lab.experiment.LoadProfile;
+import dev.loomflux.lab.experiment.LoadProfileReader;
 import java.util.ArrayList;
 import java.util.List;
 import picocli.CommandLine.Option;
@@ -26,7 +26,7 @@ public final class LoadOptions {
     @Option(names = "--rps", description = "Arrival rate (rate).")
     Integer rps;
 
-    @Option(names = "--" + ProfileReader.MAX_IN_FLIGHT, paramLabel = "N", description = "Most requests in flight (rate). Default: max(100, rps).")
+    @Option(names = "--" + LoadProfileReader.MAX_IN_FLIGHT, paramLabel = "N", description = "Most requests in flight (rate). Default: max(100, rps).")
     Integer maxInFlight;
 
     @Option(names = "--stages", paramLabel = "TIME:USERS,...", description = "Ramps (stages), e.g. 15s:50,30s:100,15s:150,30s:0.")
@@ -47,18 +47,18 @@ public final class LoadOptions {
     Double scale;
 
     /** The flags of the profile, which an experiment file gives itself. */
-    static final List<String> PROFILE_FLAGS = List.of("--profile", "--users", "--duration", "--requests", "--rps", "--" + ProfileReader.MAX_IN_FLIGHT,
+    static final List<String> PROFILE_FLAGS = List.of("--profile", "--users", "--duration", "--requests", "--rps", "--" + LoadProfileReader.MAX_IN_FLIGHT,
             "--stages", "--think");
     /** The flags that are one profile's field each. */
-    private static final List<String> FIELD_FLAGS = List.of("--users", "--duration", "--requests", "--rps", "--" + ProfileReader.MAX_IN_FLIGHT, "--stages");
+    private static final List<String> FIELD_FLAGS = List.of("--users", "--duration", "--requests", "--rps", "--" + LoadProfileReader.MAX_IN_FLIGHT, "--stages");
 
     /** The profile the flags describe; {@code given} tells which flags were on the command line. */
-    Profile profile(ParseResult given) {
-        List<String> fields = ProfileReader.FIELDS.get(profile);
+    LoadProfile profile(ParseResult given) {
+        List<String> fields = LoadProfileReader.FIELDS.get(profile);
         if (fields != null) {
             only(fields, given);
         }
-        return ProfileReader.read(profile, new ProfileReader.Fields() {
+        return LoadProfileReader.read(profile, new LoadProfileReader.Fields() {
             @Override
             public String text(String field) {
                 Object v = switch (field) {
@@ -66,15 +66,15 @@ public final class LoadOptions {
                     case "duration" -> duration;
                     case "requests" -> requests;
                     case "rps" -> rps;
-                    case ProfileReader.MAX_IN_FLIGHT -> maxInFlight;
-                    case ProfileReader.THINK -> think;
+                    case LoadProfileReader.MAX_IN_FLIGHT -> maxInFlight;
+                    case LoadProfileReader.THINK -> think;
                     default -> stages;
                 };
                 return v == null ? null : v.toString();
             }
 
             @Override
-            public List<ProfileReader.Fields> stages() {
+            public List<LoadProfileReader.Fields> stages() {
                 return stagesFields();
             }
 
@@ -95,24 +95,24 @@ public final class LoadOptions {
     }
 
     /** {@code 15s:50,30s:100}: each part a stage whose errors name the whole flag. */
-    private List<ProfileReader.Fields> stagesFields() {
+    private List<LoadProfileReader.Fields> stagesFields() {
         if (stages == null) {
             throw new UsageException("--profile stages needs --stages, e.g. 15s:50,30s:100,15s:150,30s:0");
         }
-        List<ProfileReader.Fields> out = new ArrayList<>();
+        List<LoadProfileReader.Fields> out = new ArrayList<>();
         for (String part : stages.split(",")) {
             String[] tu = part.trim().split(":");
             if (tu.length != 2) {
                 throw new UsageException("--stages " + stages + ": expected TIME:USERS,... such as 15s:50,30s:100");
             }
-            out.add(new ProfileReader.Fields() {
+            out.add(new LoadProfileReader.Fields() {
                 @Override
                 public String text(String field) {
                     return field.equals("duration") ? tu[0].trim() : tu[1].trim();
                 }
 
                 @Override
-                public List<ProfileReader.Fields> stages() {
+                public List<LoadProfileReader.Fields> stages() {
                     return List.of();
                 }
 

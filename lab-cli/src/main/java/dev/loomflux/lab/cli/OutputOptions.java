@@ -1,7 +1,7 @@
 package dev.loomflux.lab.cli;
 
 import dev.loomflux.lab.UsageException;
-import dev.loomflux.lab.profile.CategoryRules;
+import dev.loomflux.lab.cpuprofile.CategoryRules;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import picocli.CommandLine.Option;

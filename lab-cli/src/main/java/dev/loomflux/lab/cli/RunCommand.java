@@ -8,10 +8,10 @@ import dev.loomflux.lab.UsageException;
 import dev.loomflux.lab.experiment.Design;
 import dev.loomflux.lab.experiment.Experiment;
 import dev.loomflux.lab.experiment.ExperimentReader;
-import dev.loomflux.lab.experiment.Profile;
+import dev.loomflux.lab.experiment.LoadProfile;
 import dev.loomflux.lab.experiment.Scenario;
 import dev.loomflux.lab.process.LabProcesses;
-import dev.loomflux.lab.profile.CategoryRules;
+import dev.loomflux.lab.cpuprofile.CategoryRules;
 import dev.loomflux.lab.process.MachineLock;
 import dev.loomflux.lab.sut.LaunchSettings;
 import dev.loomflux.lab.cpu.CpuPlan;
@@ -99,7 +99,7 @@ public class RunCommand implements Callable<Integer> {
         CpuPlan cpus = cpuOptions.plan();
         LaunchSettings settings = jvm.settings(experiment.limits());
         LimitsCheck.require(experiment.targets(), settings, cpus.target(), jvm.cpus != null, jvm.memory != null, file == null ? null : file.toString());
-        LoadDriver loadDriver = driver.driver(experiment.driver(), experiment.inRounds(), experiment.profile() instanceof Profile.Rate);
+        LoadDriver loadDriver = driver.driver(experiment.driver(), experiment.inRounds(), experiment.profile() instanceof LoadProfile.Rate);
         try (MachineLock taken = machine.take(spec.name(), spec.commandLine().getOut())) {
             return new Runner(Home.detect(), experiment, Procedure.of(experiment), new Runner.Setup(settings, cpus, db, loadDriver, processes, categories), processes::stopping,
                     spec.commandLine().getOut()).run();
@@ -116,7 +116,7 @@ public class RunCommand implements Callable<Integer> {
         if (tooShort != null) {
             throw new UsageException(file != null ? file + ": profile.think: " + tooShort : "--think " + load.think + ": " + tooShort);
         }
-        experiment = experiment.toBuilder().design(chosen).build().decided(driver.roundsObstacle(experiment.driver(), experiment.profile() instanceof Profile.Rate));
+        experiment = experiment.toBuilder().design(chosen).build().decided(driver.roundsObstacle(experiment.driver(), experiment.profile() instanceof LoadProfile.Rate));
         if (file == null && load.duration != null && experiment.inRounds()) {
             throw new UsageException("--duration applies to --design sequential; the paired design measures --rounds N blocks of --block TIME");
         }

@@ -1,7 +1,7 @@
 package dev.loomflux.lab.driver;
 
 import dev.loomflux.lab.experiment.Mix;
-import dev.loomflux.lab.experiment.Profile;
+import dev.loomflux.lab.experiment.LoadProfile;
 import java.net.URI;
 import java.time.Duration;
 import java.util.Objects;
@@ -18,7 +18,7 @@ import java.util.Objects;
  * @param mix            the flows a user's iterations run (their paths are under the base's path too); null:
  *                       each iteration is one GET of {@code path}
  */
-public record LoadSpec(URI base, String path, Profile profile, int threads, Duration requestTimeout, Mix mix) {
+public record LoadSpec(URI base, String path, LoadProfile profile, int threads, Duration requestTimeout, Mix mix) {
     public static final Duration DEFAULT_REQUEST_TIMEOUT = Duration.ofSeconds(10);
 
     public LoadSpec {
@@ -41,16 +41,16 @@ public record LoadSpec(URI base, String path, Profile profile, int threads, Dura
         }
     }
 
-    public LoadSpec(URI base, String path, Profile profile, int threads, Duration requestTimeout) {
+    public LoadSpec(URI base, String path, LoadProfile profile, int threads, Duration requestTimeout) {
         this(base, path, profile, threads, requestTimeout, null);
     }
 
-    public LoadSpec(URI base, String path, Profile profile, int threads) {
+    public LoadSpec(URI base, String path, LoadProfile profile, int threads) {
         this(base, path, profile, threads, DEFAULT_REQUEST_TIMEOUT);
     }
 
     /** The same load under another profile, e.g. a warmup's. */
-    public LoadSpec withProfile(Profile other) {
+    public LoadSpec withProfile(LoadProfile other) {
         return new LoadSpec(base, path, other, threads, requestTimeout, mix);
     }
 

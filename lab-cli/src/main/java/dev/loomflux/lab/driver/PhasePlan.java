@@ -1,7 +1,7 @@
 package dev.loomflux.lab.driver;
 
 import dev.loomflux.lab.UsageException;
-import dev.loomflux.lab.experiment.Profile;
+import dev.loomflux.lab.experiment.LoadProfile;
 import dev.loomflux.lab.experiment.Think;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -57,11 +57,11 @@ public final class PhasePlan {
     /** Behind schedule when a full second started fewer than this share of its arrivals. */
     static final double ON_SCHEDULE = 0.95;
 
-    private final Profile profile;
+    private final LoadProfile profile;
     private final List<LoadPhase> phases;
     private final int connections;
 
-    private PhasePlan(Profile profile, List<LoadPhase> phases, int threads) {
+    private PhasePlan(LoadProfile profile, List<LoadPhase> phases, int threads) {
         if (phases.isEmpty()) {
             throw new UsageException("profile never reaches one user: nothing to send");
         }
@@ -70,17 +70,17 @@ public final class PhasePlan {
         this.connections = connections(this.phases, threads);
     }
 
-    public static PhasePlan of(Profile profile, int threads) {
+    public static PhasePlan of(LoadProfile profile, int threads) {
         List<LoadPhase> phases;
-        if (profile instanceof Profile.Fixed f) {
+        if (profile instanceof LoadProfile.Fixed f) {
             phases = List.of(new LoadPhase("fixed", Model.ALWAYS, f.users(), 0, 0, 0, f.duration().toMillis(), 1));
-        } else if (profile instanceof Profile.Stages s) {
+        } else if (profile instanceof LoadProfile.Stages s) {
             phases = ramp(s.stages());
-        } else if (profile instanceof Profile.Loops l) {
+        } else if (profile instanceof LoadProfile.Loops l) {
             phases = loops(l.users(), l.requests(), threads);
-        } else if (profile instanceof Profile.Burst b) {
+        } else if (profile instanceof LoadProfile.Burst b) {
             phases = List.of(new LoadPhase("burst", Model.AT_ONCE, b.users(), 0, 0, 0, -1, b.requests()));
-        } else if (profile instanceof Profile.Rate r) {
+        } else if (profile instanceof LoadProfile.Rate r) {
             // Metronome arrivals (variance off), as wrk2: Poisson arrivals would make seconds differ by chance.
             phases = List.of(new LoadPhase("rate", Model.CONSTANT_RATE, 0, r.maxInFlight(), r.rps(), 0, r.duration().toMillis(), 1));
         } else {
@@ -116,11 +116,11 @@ public final class PhasePlan {
 
     /** The loops profile, whose users Hyperfoil starts in slots over {@link #LOOPS_RAMP_UP_MS}. */
     public boolean loops() {
-        return profile instanceof Profile.Loops;
+        return profile instanceof LoadProfile.Loops;
     }
 
     boolean openModel() {
-        return profile instanceof Profile.Rate;
+        return profile instanceof LoadProfile.Rate;
     }
 
     /**
@@ -129,7 +129,7 @@ public final class PhasePlan {
      * k * 1000 / rps ms, so the arrivals before x ms number ceil(x * rps / 1000).
      */
     long intended(int t, long untilMs) {
-        if (!(profile instanceof Profile.Rate r)) {
+        if (!(profile instanceof LoadProfile.Rate r)) {
             return -1;
         }
         long from = t * 1000L;
@@ -139,7 +139,7 @@ public final class PhasePlan {
 
     /** Whether second {@code t} lies entirely inside the schedule and the first {@code untilMs}. */
     boolean fullSecond(int t, long untilMs) {
-        return profile instanceof Profile.Rate r && (t + 1) * 1000L <= Math.min(r.duration().toMillis(), untilMs);
+        return profile instanceof LoadProfile.Rate r && (t + 1) * 1000L <= Math.min(r.duration().toMillis(), untilMs);
     }
 
     private static long arrivalsBefore(long ms, int rps) {
@@ -152,7 +152,7 @@ public final class PhasePlan {
      * alive over the same slots form one phase. A phase that ends lets its users finish the request
      * in flight, like k6's graceful ramp-down.
      */
-    static List<LoadPhase> ramp(List<Profile.Stage> stages) {
+    static List<LoadPhase> ramp(List<LoadProfile.Stage> stages) {
         long total = stages.stream().mapToLong(s -> s.duration().toMillis()).sum();
         int slots = (int) ((total + RAMP_SLOT_MS - 1) / RAMP_SLOT_MS);
         int[] users = new int[slots];
@@ -189,10 +189,10 @@ public final class PhasePlan {
     }
 
     /** Users at {@code ms} on the k6 curve: each stage ramps linearly from the previous target, the first from 0. */
-    static double usersAt(List<Profile.Stage> stages, double ms) {
+    static double usersAt(List<LoadProfile.Stage> stages, double ms) {
         double from = 0;
         double stageStart = 0;
-        for (Profile.Stage s : stages) {
+        for (LoadProfile.Stage s : stages) {
             double length = s.duration().toMillis();
             if (ms <= stageStart + length) {
                 return from + (s.users() - from) * (ms - stageStart) / length;

@@ -1,7 +1,7 @@
 package dev.loomflux.lab.driver;
 
 import dev.loomflux.lab.experiment.Mix;
-import dev.loomflux.lab.experiment.Profile;
+import dev.loomflux.lab.experiment.LoadProfile;
 import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -23,7 +23,7 @@ import java.util.stream.IntStream;
  * @param leadIn  the first part of every block, loaded but not measured: whole seconds, shorter than the block
  * @param mix     the flows each user's iterations run; null: one GET of {@code path} ({@link LoadSpec#mix()})
  */
-public record Rounds(List<Target> targets, String path, Profile block, List<List<Integer>> order, int threads, Duration requestTimeout,
+public record Rounds(List<Target> targets, String path, LoadProfile block, List<List<Integer>> order, int threads, Duration requestTimeout,
                      Duration leadIn, Mix mix) {
     /** One target of the rounds, as named in results. */
     public record Target(String name, URI base) {
@@ -47,7 +47,7 @@ public record Rounds(List<Target> targets, String path, Profile block, List<List
         if (targets.isEmpty()) {
             throw new IllegalArgumentException("no targets");
         }
-        if (!(block instanceof Profile.Fixed || block instanceof Profile.Rate)) {
+        if (!(block instanceof LoadProfile.Fixed || block instanceof LoadProfile.Rate)) {
             throw new IllegalArgumentException("rounds need a fixed or rate block, not " + block.kind());
         }
         for (List<Integer> round : order) {
@@ -61,7 +61,7 @@ public record Rounds(List<Target> targets, String path, Profile block, List<List
         }
     }
 
-    public Rounds(List<Target> targets, String path, Profile block, List<List<Integer>> order, int threads, Duration requestTimeout, Duration leadIn) {
+    public Rounds(List<Target> targets, String path, LoadProfile block, List<List<Integer>> order, int threads, Duration requestTimeout, Duration leadIn) {
         this(targets, path, block, order, threads, requestTimeout, leadIn, null);
     }
 

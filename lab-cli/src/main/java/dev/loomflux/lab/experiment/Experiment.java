@@ -24,7 +24,7 @@ import java.util.regex.Pattern;
  * @param design  paired rounds or one target after another ({@link Design})
  * @param driver  the load driver the experiment file asks for ({@link DriverChoice#NONE} when none); the flags can choose another
  */
-public record Experiment(String name, List<TargetSpec> targets, List<Scenario> scenarios, Profile profile,
+public record Experiment(String name, List<TargetSpec> targets, List<Scenario> scenarios, LoadProfile profile,
                          Duration warmup, Duration cooldown, int sets, int repeats, ResourceLimits limits, Sweep sweep, Duration idle, Design design,
                          DriverChoice driver) {
     /**
@@ -42,7 +42,7 @@ public record Experiment(String name, List<TargetSpec> targets, List<Scenario> s
     private static final Pattern NAME = Pattern.compile("(?!\\.{1,2}$)[A-Za-z0-9._+-]{1,60}");
 
     /** An experiment of these targets, scenarios and profile; the builder's defaults for the rest (one JVM each, sequential). */
-    public static Builder builder(String name, List<TargetSpec> targets, List<Scenario> scenarios, Profile profile) {
+    public static Builder builder(String name, List<TargetSpec> targets, List<Scenario> scenarios, LoadProfile profile) {
         return new Builder(name, targets, scenarios, profile);
     }
 
@@ -91,8 +91,8 @@ public record Experiment(String name, List<TargetSpec> targets, List<Scenario> s
      * flow's user runs iterations of several requests: the flows run under fixed, stages and rate, whose users
      * start one iteration after another (or arrive, one iteration each) until the time is up.
      */
-    public static String flowProblem(List<Scenario> scenarios, Profile profile) {
-        if (!(profile instanceof Profile.Loops || profile instanceof Profile.Burst)) {
+    public static String flowProblem(List<Scenario> scenarios, LoadProfile profile) {
+        if (!(profile instanceof LoadProfile.Loops || profile instanceof LoadProfile.Burst)) {
             return null;
         }
         return scenarios.stream().filter(Scenario::isFlow).findFirst().map(s -> "flow " + s.name() + " runs iterations of its steps, and " + profile.kind()
@@ -103,16 +103,16 @@ public record Experiment(String name, List<TargetSpec> targets, List<Scenario> s
      * Why a paired design named by the user cannot hold the profile's think time in its blocks
      * ({@link Design#PAUSES_PER_BLOCK}); null when it can, or when the design was not named (then it gives way, {@link #decided}).
      */
-    public static String thinkProblem(Profile profile, Design design) {
+    public static String thinkProblem(LoadProfile profile, Design design) {
         Duration pauses = pausesTooLong(profile, design);
         return pauses == null || !design.named() ? null : "a paired block must last " + Design.PAUSES_PER_BLOCK + " of the longest pause, "
                 + pauses.toMillis() + "ms, not " + design.block().toMillis() + "ms; give a longer block or the sequential design";
     }
 
     /** The block the profile's pauses need, when the paired design's blocks are shorter; null when they hold them. */
-    private static Duration pausesTooLong(Profile profile, Design design) {
+    private static Duration pausesTooLong(LoadProfile profile, Design design) {
         Duration pauses = profile.think().max().multipliedBy(Design.PAUSES_PER_BLOCK);
-        return design.paired() && profile instanceof Profile.Fixed && pauses.compareTo(design.block()) > 0 ? pauses : null;
+        return design.paired() && profile instanceof LoadProfile.Fixed && pauses.compareTo(design.block()) > 0 ? pauses : null;
     }
 
     /**
@@ -171,8 +171,8 @@ public record Experiment(String name, List<TargetSpec> targets, List<Scenario> s
     }
 
     /** Whether the paired design can measure the profile in rounds: a steady load, fixed users or a rate, cut into blocks. */
-    public static boolean measuredInRounds(Profile profile) {
-        return profile instanceof Profile.Fixed || profile instanceof Profile.Rate;
+    public static boolean measuredInRounds(LoadProfile profile) {
+        return profile instanceof LoadProfile.Fixed || profile instanceof LoadProfile.Rate;
     }
 
     /**
@@ -188,25 +188,25 @@ public record Experiment(String name, List<TargetSpec> targets, List<Scenario> s
                 .build();
     }
 
-    private static Profile scale(Profile p, double f) {
-        if (p instanceof Profile.Stages) {
-            return new Profile.Stages(((Profile.Stages) p).stages().stream()
-                    .map(s -> new Profile.Stage(times(s.duration(), f, Duration.ofSeconds(1)), s.users())).toList(), p.think());
+    private static LoadProfile scale(LoadProfile p, double f) {
+        if (p instanceof LoadProfile.Stages) {
+            return new LoadProfile.Stages(((LoadProfile.Stages) p).stages().stream()
+                    .map(s -> new LoadProfile.Stage(times(s.duration(), f, Duration.ofSeconds(1)), s.users())).toList(), p.think());
         }
-        if (p instanceof Profile.Fixed) {
-            Profile.Fixed x = (Profile.Fixed) p;
-            return new Profile.Fixed(x.users(), times(x.duration(), f, Duration.ofSeconds(1)), x.think());
+        if (p instanceof LoadProfile.Fixed) {
+            LoadProfile.Fixed x = (LoadProfile.Fixed) p;
+            return new LoadProfile.Fixed(x.users(), times(x.duration(), f, Duration.ofSeconds(1)), x.think());
         }
-        if (p instanceof Profile.Loops) {
-            Profile.Loops x = (Profile.Loops) p;
-            return new Profile.Loops(x.users(), (int) Math.max(1, Math.round(x.requests() * f)), x.think());
+        if (p instanceof LoadProfile.Loops) {
+            LoadProfile.Loops x = (LoadProfile.Loops) p;
+            return new LoadProfile.Loops(x.users(), (int) Math.max(1, Math.round(x.requests() * f)), x.think());
         }
-        if (p instanceof Profile.Burst) {
-            Profile.Burst x = (Profile.Burst) p;
-            return new Profile.Burst(x.users(), (int) Math.max(1, Math.round(x.requests() * f)), x.think());
+        if (p instanceof LoadProfile.Burst) {
+            LoadProfile.Burst x = (LoadProfile.Burst) p;
+            return new LoadProfile.Burst(x.users(), (int) Math.max(1, Math.round(x.requests() * f)), x.think());
         }
-        Profile.Rate x = (Profile.Rate) p;
-        return new Profile.Rate(x.rps(), times(x.duration(), f, Duration.ofSeconds(1)), x.maxInFlight());
+        LoadProfile.Rate x = (LoadProfile.Rate) p;
+        return new LoadProfile.Rate(x.rps(), times(x.duration(), f, Duration.ofSeconds(1)), x.maxInFlight());
     }
 
     private static Duration times(Duration d, double f, Duration min) {
@@ -232,7 +232,7 @@ public record Experiment(String name, List<TargetSpec> targets, List<Scenario> s
         private String name;
         private List<TargetSpec> targets;
         private List<Scenario> scenarios;
-        private Profile profile;
+        private LoadProfile profile;
         private Duration warmup = DEFAULT_WARMUP;
         private Duration cooldown = DEFAULT_COOLDOWN;
         private int sets = 1;
@@ -243,7 +243,7 @@ public record Experiment(String name, List<TargetSpec> targets, List<Scenario> s
         private Design design = Design.SEQUENTIAL;
         private DriverChoice driver = DriverChoice.NONE;
 
-        private Builder(String name, List<TargetSpec> targets, List<Scenario> scenarios, Profile profile) {
+        private Builder(String name, List<TargetSpec> targets, List<Scenario> scenarios, LoadProfile profile) {
             this.name = name;
             this.targets = targets;
             this.scenarios = scenarios;
@@ -265,7 +265,7 @@ public record Experiment(String name, List<TargetSpec> targets, List<Scenario> s
             return this;
         }
 
-        public Builder profile(Profile value) {
+        public Builder profile(LoadProfile value) {
             profile = value;
             return this;
         }

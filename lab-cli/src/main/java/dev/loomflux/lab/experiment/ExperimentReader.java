@@ -41,7 +41,7 @@ public final class ExperimentReader {
         Node root = root(file);
         DriverChoice driver = DriverReader.read(root.get("driver"), file, drivers);
         Experiment e = experiment(root, file, driver, TargetReader.params(root.get("params"), params));
-        boolean inRounds = e.decided(driver.roundsObstacle(drivers, e.profile() instanceof Profile.Rate)).inRounds();
+        boolean inRounds = e.decided(driver.roundsObstacle(drivers, e.profile() instanceof LoadProfile.Rate)).inRounds();
         refuseOtherDesignsWord(root, inRounds);
         return e.toBuilder().driver(driver).sets(jvms(root.get("sets"))).repeats(jvms(root.get("repeat"))).build();
     }
@@ -58,8 +58,8 @@ public final class ExperimentReader {
         }
         List<Scenario> scenarios = plan != null ? List.of(Scenario.plan(plan.getFileName().toString()))
                 : scenarios(root.get("scenarios"), file.toAbsolutePath().getParent());
-        Profile profile = profile(root.get("profile"));
-        if (plan != null && (!(profile instanceof Profile.Fixed fixed) || !fixed.think().none())) {
+        LoadProfile profile = profile(root.get("profile"));
+        if (plan != null && (!(profile instanceof LoadProfile.Fixed fixed) || !fixed.think().none())) {
             throw root.get("profile").error("the plan of " + "driver." + driver.name() + ".plan" + " runs under the fixed profile without think: the lab gives it users and"
                     + " duration, its own timers are its pauses");
         }
@@ -70,7 +70,7 @@ public final class ExperimentReader {
         Design design = design(root);
         String tooShort = Experiment.thinkProblem(profile, design);
         if (tooShort != null) {
-            throw root.get("profile").get(ProfileReader.THINK).error(tooShort);
+            throw root.get("profile").get(LoadProfileReader.THINK).error(tooShort);
         }
         Experiment e = Experiment.builder(name, targets, scenarios, profile).warmup(root.get("warmup").duration(Experiment.DEFAULT_WARMUP))
                 .cooldown(root.get("cooldown").duration(Experiment.DEFAULT_COOLDOWN)).limits(TargetReader.limits(root.get("limits"))).design(design).build();
@@ -232,40 +232,40 @@ public final class ExperimentReader {
         return Scenario.of(id, given, dist, true, where.where());
     }
 
-    static Profile profile(Node node) {
+    static LoadProfile profile(Node node) {
         if (node.isMissing()) {
-            throw node.error("missing; one of " + ProfileReader.KINDS);
+            throw node.error("missing; one of " + LoadProfileReader.KINDS);
         }
-        List<String> kinds = node.isObject() ? node.keys().stream().filter(k -> !k.equals(ProfileReader.THINK)).toList() : List.of();
+        List<String> kinds = node.isObject() ? node.keys().stream().filter(k -> !k.equals(LoadProfileReader.THINK)).toList() : List.of();
         if (kinds.size() != 1) {
-            throw node.error("expected exactly one of " + ProfileReader.KINDS + ", and optionally think");
+            throw node.error("expected exactly one of " + LoadProfileReader.KINDS + ", and optionally think");
         }
         String kind = kinds.get(0);
         Node p = node.get(kind);
-        ProfileReader.RENAMED.forEach((old, now) -> {
+        LoadProfileReader.RENAMED.forEach((old, now) -> {
             if (!p.get(old).isMissing()) {
                 throw p.get(old).error("is now " + now);
             }
         });
-        List<String> fields = ProfileReader.FIELDS.get(kind);
+        List<String> fields = LoadProfileReader.FIELDS.get(kind);
         if (fields != null && !kind.equals("stages")) {
             p.only(Set.copyOf(fields));
         }
-        return ProfileReader.read(kind, fields(p, node.get(ProfileReader.THINK)));
+        return LoadProfileReader.read(kind, fields(p, node.get(LoadProfileReader.THINK)));
     }
 
     /** @param think the profile's think field, beside its kind ({@code profile.think}) */
-    private static ProfileReader.Fields fields(Node p, Node think) {
-        return new ProfileReader.Fields() {
+    private static LoadProfileReader.Fields fields(Node p, Node think) {
+        return new LoadProfileReader.Fields() {
             @Override
             public String text(String field) {
-                Node n = field.equals(ProfileReader.THINK) ? think : p.get(field);
+                Node n = field.equals(LoadProfileReader.THINK) ? think : p.get(field);
                 return n.isMissing() ? null : n.text();
             }
 
             @Override
-            public List<ProfileReader.Fields> stages() {
-                List<ProfileReader.Fields> out = new ArrayList<>();
+            public List<LoadProfileReader.Fields> stages() {
+                List<LoadProfileReader.Fields> out = new ArrayList<>();
                 for (Node s : p.list()) {
                     s.only(Set.of("duration", "users"));
                     out.add(fields(s, think));
@@ -275,7 +275,7 @@ public final class ExperimentReader {
 
             @Override
             public UsageException error(String field, String message) {
-                Node n = field.equals(ProfileReader.THINK) ? think : field.isEmpty() || field.equals("stages") ? p : p.get(field);
+                Node n = field.equals(LoadProfileReader.THINK) ? think : field.isEmpty() || field.equals("stages") ? p : p.get(field);
                 return n.error(message);
             }
         };

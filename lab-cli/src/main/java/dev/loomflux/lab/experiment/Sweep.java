@@ -245,20 +245,20 @@ public record Sweep(List<Axis> axes, Duration cellWarmup) {
     }
 
     /** The profile of a cell: the users or rate axis's value in the base profile, which must be of that kind. */
-    public Profile profile(Profile base, Map<String, Integer> cell) {
+    public LoadProfile profile(LoadProfile base, Map<String, Integer> cell) {
         for (Axis a : axes) {
             if (a.kind() == AxisKind.USERS && cell.containsKey(a.name())) {
-                if (!(base instanceof Profile.Fixed f)) {
+                if (!(base instanceof LoadProfile.Fixed f)) {
                     throw new UsageException("sweep: users varies a fixed profile, not " + base.kind());
                 }
-                return new Profile.Fixed(cell.get(a.name()), f.duration(), f.think());
+                return new LoadProfile.Fixed(cell.get(a.name()), f.duration(), f.think());
             }
             if (a.kind() == AxisKind.RATE && cell.containsKey(a.name())) {
-                if (!(base instanceof Profile.Rate r)) {
+                if (!(base instanceof LoadProfile.Rate r)) {
                     throw new UsageException("sweep: rate varies a rate profile, not " + base.kind());
                 }
                 int rps = cell.get(a.name());
-                return new Profile.Rate(rps, r.duration(), Math.max(r.maxInFlight(), LoadBounds.defaultMaxInFlight(rps)));
+                return new LoadProfile.Rate(rps, r.duration(), Math.max(r.maxInFlight(), LoadBounds.defaultMaxInFlight(rps)));
             }
         }
         return base;

@@ -9,12 +9,12 @@ import dev.loomflux.lab.driver.LoadSpec;
 import dev.loomflux.lab.driver.Measurement;
 import dev.loomflux.lab.driver.Second;
 import dev.loomflux.lab.driver.SecondListener;
-import dev.loomflux.lab.experiment.Profile;
+import dev.loomflux.lab.experiment.LoadProfile;
 import dev.loomflux.lab.experiment.Scenario;
 import dev.loomflux.lab.limits.Cgroup;
 import dev.loomflux.lab.process.Stop;
-import dev.loomflux.lab.profile.CategoryRules;
-import dev.loomflux.lab.profile.TimeWindow;
+import dev.loomflux.lab.cpuprofile.CategoryRules;
+import dev.loomflux.lab.cpuprofile.TimeWindow;
 import dev.loomflux.lab.result.FlowResult;
 import dev.loomflux.lab.result.JvmFacts;
 import dev.loomflux.lab.result.Metric;
@@ -52,7 +52,7 @@ public final class Measurer {
      * capacity step after the first: that JVM has compiled the scenario), and what tells its files apart from the others of
      * its target and scenario.
      */
-    public record Task(Profile profile, Duration warmup, boolean compileFirst, ResultFiles.Tag files) {
+    public record Task(LoadProfile profile, Duration warmup, boolean compileFirst, ResultFiles.Tag files) {
         /** The same load, its files told apart by {@code files}. */
         public Task tagged(ResultFiles.Tag files) {
             return new Task(profile, warmup, compileFirst, files);
@@ -168,7 +168,7 @@ public final class Measurer {
     /** The compile stage, the warmup until steady and the measured window, in one load where the profile allows. */
     private WarmWindow warmAndMeasure(RunningTarget target, Scenario scenario, Task task) {
         String name = target.spec().name();
-        Profile profile = task.profile();
+        LoadProfile profile = task.profile();
         LoadSpec spec = new LoadSpec(target.base(), scenario.path(), profile, cpus.driver().size(), REQUEST_TIMEOUT, scenario.mix());
         SteadySignals signals = new SteadySignals(sampler, canary);
         Warmup.Outcome warm;
@@ -220,7 +220,7 @@ public final class Measurer {
     private Written write(RunningTarget target, Scenario scenario, Task task, WarmWindow w, ResultFiles files, Timeline phases) {
         String name = target.spec().name();
         Measurement m = w.m();
-        boolean open = task.profile() instanceof Profile.Rate;
+        boolean open = task.profile() instanceof LoadProfile.Rate;
         String hlog = files.hlog(name + " " + scenario.name() + " " + scenario.path(), m.intervals());
         for (int i = 0; i < m.agents().size(); i++) {
             files.agentHlog(i, name + " " + scenario.name() + " " + scenario.path() + " on JMeter agent " + m.agents().get(i).agent(), m.agents().get(i).intervals());

@@ -1,7 +1,7 @@
 package dev.loomflux.lab.measure;
 
-import dev.loomflux.lab.profile.AsyncAgent;
-import dev.loomflux.lab.profile.ProfileSource;
+import dev.loomflux.lab.cpuprofile.AsyncAgent;
+import dev.loomflux.lab.cpuprofile.ProfileSource;
 import dev.loomflux.lab.sut.LaunchSettings;
 import dev.loomflux.lab.sut.RunningTarget;
 import dev.loomflux.lab.telemetry.JfrDump;

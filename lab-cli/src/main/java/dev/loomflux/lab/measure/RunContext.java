@@ -4,7 +4,7 @@ import dev.loomflux.lab.cpu.CpuPlan;
 import dev.loomflux.lab.db.Database;
 import dev.loomflux.lab.driver.LoadDriver;
 import dev.loomflux.lab.process.Stop;
-import dev.loomflux.lab.profile.CategoryRules;
+import dev.loomflux.lab.cpuprofile.CategoryRules;
 import dev.loomflux.lab.sut.Downstream;
 import dev.loomflux.lab.sut.LaunchSettings;
 import dev.loomflux.lab.telemetry.CpuCanary;

@@ -6,7 +6,7 @@ import dev.loomflux.lab.driver.MeasuredWindow;
 import dev.loomflux.lab.driver.Measurement;
 import dev.loomflux.lab.driver.Second;
 import dev.loomflux.lab.driver.SecondListener;
-import dev.loomflux.lab.experiment.Profile;
+import dev.loomflux.lab.experiment.LoadProfile;
 import dev.loomflux.lab.process.Stop;
 import dev.loomflux.lab.steady.Point;
 import dev.loomflux.lab.steady.SteadyRule;
@@ -120,8 +120,8 @@ public final class Warmup {
     }
 
     /** Fixed and rate loads can go on from warmup into the measurement on the same connections. */
-    public static boolean continuous(Profile p) {
-        return p instanceof Profile.Fixed || p instanceof Profile.Rate;
+    public static boolean continuous(LoadProfile p) {
+        return p instanceof LoadProfile.Fixed || p instanceof LoadProfile.Rate;
     }
 
     /**
@@ -132,7 +132,7 @@ public final class Warmup {
      */
     /** @param cpus the CPUs the target can use (pinned, or its quota when less): "busy" is half of them */
     public static Outcome compile(Means w, LoadSpec measured, double cpus, Duration budget, SecondListener listener) {
-        if (budget.isZero() || w.stop().requested() || (measured.profile() instanceof Profile.Fixed fixed && fixed.users() <= COMPILE_USERS)) {
+        if (budget.isZero() || w.stop().requested() || (measured.profile() instanceof LoadProfile.Fixed fixed && fixed.users() <= COMPILE_USERS)) {
             return Outcome.NONE;
         }
         Function<List<Point>, SteadyRule.Check> quiet = points -> w.rule().jitQuiet(points, QUIET_SECONDS);
@@ -148,12 +148,12 @@ public final class Warmup {
             users[0] = probed(points, end, w.signals(), cpus, cap);
             return users[0] > COMPILE_USERS;
         };
-        Outcome probe = follow(w, measured.withProfile(new Profile.Fixed(COMPILE_USERS, budget)), quiet, listener, Long.MAX_VALUE, reheat)
+        Outcome probe = follow(w, measured.withProfile(new LoadProfile.Fixed(COMPILE_USERS, budget)), quiet, listener, Long.MAX_VALUE, reheat)
                 .heatedBy(COMPILE_USERS);
         if (users[0] == COMPILE_USERS || probe.steady() || probe.check() == null || w.stop().requested()) {
             return probe;
         }
-        Outcome stage = follow(w, measured.withProfile(new Profile.Fixed(users[0], budget.minusMillis(probe.millis()))), quiet, listener, Long.MAX_VALUE,
+        Outcome stage = follow(w, measured.withProfile(new LoadProfile.Fixed(users[0], budget.minusMillis(probe.millis()))), quiet, listener, Long.MAX_VALUE,
                 (points, end) -> false);
         Outcome both = stage.after(probe);
         return new Outcome(both.steady(), both.secondsToSteady(), both.millis(), both.check(), both.series(), new CompileStage(0, users[0]));
@@ -222,7 +222,7 @@ public final class Warmup {
      */
     public static Measured runThenMeasure(Means w, LoadSpec measured, Duration budget, SecondListener warmupProgress, SecondListener measureProgress,
                                           Runnable onMeasure) {
-        Duration measuredFor = measured.profile() instanceof Profile.Rate r ? r.duration() : ((Profile.Fixed) measured.profile()).duration();
+        Duration measuredFor = measured.profile() instanceof LoadProfile.Rate r ? r.duration() : ((LoadProfile.Fixed) measured.profile()).duration();
         MeasuredWindow window = new MeasuredWindow((int) Math.ceil(measuredFor.toMillis() / 1000.0));
         Runnable start = () -> {
             if (window.from() < 0) {
@@ -340,10 +340,10 @@ public final class Warmup {
 
 
     /** The same kind of load as measured: the rate for open models, the peak concurrency (and its think time) for closed ones. */
-    static Profile profile(Profile measured, Duration length) {
-        if (measured instanceof Profile.Rate r) {
-            return new Profile.Rate(r.rps(), length, r.maxInFlight());
+    static LoadProfile profile(LoadProfile measured, Duration length) {
+        if (measured instanceof LoadProfile.Rate r) {
+            return new LoadProfile.Rate(r.rps(), length, r.maxInFlight());
         }
-        return new Profile.Fixed(Math.max(1, measured.peakUsers()), length, measured.think());
+        return new LoadProfile.Fixed(Math.max(1, measured.peakUsers()), length, measured.think());
     }
 }

@@ -1,7 +1,7 @@
 package dev.loomflux.lab.paired;
 
 import dev.loomflux.lab.driver.Block;
-import dev.loomflux.lab.experiment.Profile;
+import dev.loomflux.lab.experiment.LoadProfile;
 import dev.loomflux.lab.measure.FlowResults;
 import dev.loomflux.lab.result.BlockRecord;
 import dev.loomflux.lab.result.Result;
@@ -19,10 +19,10 @@ final class BlockFigures {
      * @param cell    a sweep's cell, or null
      * @param profile the block's load: its users (a closed model) and think time go into every block
      */
-    BlockFigures(String scenario, Map<String, Integer> cell, Profile profile) {
+    BlockFigures(String scenario, Map<String, Integer> cell, LoadProfile profile) {
         this.scenario = scenario;
         this.cell = cell;
-        this.users = profile instanceof Profile.Fixed f ? f.users() : null;
+        this.users = profile instanceof LoadProfile.Fixed f ? f.users() : null;
         this.thinkMs = profile.think().none() ? null : profile.think().meanMs();
     }
 

@@ -7,7 +7,7 @@ import dev.loomflux.lab.driver.Rounds;
 import dev.loomflux.lab.driver.RoundsCut;
 import dev.loomflux.lab.experiment.Design;
 import dev.loomflux.lab.experiment.Experiment;
-import dev.loomflux.lab.experiment.Profile;
+import dev.loomflux.lab.experiment.LoadProfile;
 import dev.loomflux.lab.experiment.Scenario;
 import dev.loomflux.lab.measure.DataCopy;
 import dev.loomflux.lab.measure.Log;
@@ -270,12 +270,12 @@ final class CellRounds {
     }
 
     /** One block's load: the profile's users or rate, for the block and its lead-in. */
-    static Profile block(Profile p, Design d) {
+    static LoadProfile block(LoadProfile p, Design d) {
         Duration length = d.block().plus(d.leadIn());
-        if (p instanceof Profile.Rate r) {
-            return new Profile.Rate(r.rps(), length, r.maxInFlight());
+        if (p instanceof LoadProfile.Rate r) {
+            return new LoadProfile.Rate(r.rps(), length, r.maxInFlight());
         }
-        return new Profile.Fixed(p.peakUsers(), length, p.think());
+        return new LoadProfile.Fixed(p.peakUsers(), length, p.think());
     }
 
     /** "json" or "json users=64": where in the run, as the log names it. */

@@ -66,7 +66,7 @@ final class JvmReadings {
      * response (the JVM's idle helpers) is left out.
      */
     List<ThreadUse> threads(String label, List<Block> own) {
-        Map<String, ThreadTimes.Role> roles = Map.of();
+        Map<String, ThreadTimes.RoleTimes> roles = Map.of();
         long responses = 0;
         for (Block b : own) {
             ProcessProbe.Snapshot from = atStart.get(label + "/" + b.round());

@@ -3,7 +3,7 @@ package dev.loomflux.lab.procedure;
 import dev.loomflux.lab.capacity.CapacityPlan;
 import dev.loomflux.lab.capacity.CapacitySearch;
 import dev.loomflux.lab.experiment.Experiment;
-import dev.loomflux.lab.experiment.Profile;
+import dev.loomflux.lab.experiment.LoadProfile;
 import dev.loomflux.lab.experiment.Scenario;
 import dev.loomflux.lab.measure.Log;
 import dev.loomflux.lab.measure.Measurer;
@@ -69,7 +69,7 @@ public final class SearchCapacity implements Procedure {
     private Result capacityStep(TargetVisit visit, Scenario scenario, int rps, List<Result> steps) {
         int repeat = visit.jvm();
         int k = steps.size() + 1;
-        Profile.Rate profile = new Profile.Rate(rps, plan.stepDuration(), plan.inFlight(rps));
+        LoadProfile.Rate profile = new LoadProfile.Rate(rps, plan.stepDuration(), plan.inFlight(rps));
         Result r = visit.measure(scenario, new Measurer.Task(profile, k == 1 ? experiment.warmup() : plan.stepWarmup(), k == 1,
                 ResultFiles.Tag.NONE.repeat(repeat, experiment.repeats()).step(k)));
         List<String> misses = new ArrayList<>(plan.slo().misses(r));

@@ -3,7 +3,7 @@ package dev.loomflux.lab.procedure;
 import dev.loomflux.lab.experiment.Scenario;
 import dev.loomflux.lab.measure.Measurer;
 import dev.loomflux.lab.measure.Warmup;
-import dev.loomflux.lab.profile.ProfileSource;
+import dev.loomflux.lab.cpuprofile.ProfileSource;
 import dev.loomflux.lab.result.Result;
 import dev.loomflux.lab.sut.TargetSpec;
 import java.net.URI;

@@ -52,17 +52,17 @@ final class ChartData {
             List<Result> ok = ReportContent.ok(root, scenarios.get(i)).stream().filter(r -> r.key().step() == null).toList();
             String id = "s" + i;
             String s = scenarios.get(i);
-            overTime(charts, id + "-throughput", s + ": throughput", x, "responses/s", ok, Column.of("rps", row -> row.load().rps()));
-            overTime(charts, id + "-latency", s + ": latency p50 and p99 per " + ("s".equals(x) ? "second" : x), x, "ms", ok, Column.of("p99", row -> row.load().p99()),
-                    Column.of("p50", row -> row.load().p50()));
+            overTime(charts, id + "-throughput", s + ": throughput", x, "responses/s", ok, ChartColumn.of("rps", row -> row.load().rps()));
+            overTime(charts, id + "-latency", s + ": latency p50 and p99 per " + ("s".equals(x) ? "second" : x), x, "ms", ok, ChartColumn.of("p99", row -> row.load().p99()),
+                    ChartColumn.of("p50", row -> row.load().p50()));
             percentiles(charts.addObject(), id + "-percentiles", s + ": latency percentile distribution", ok, dir);
             // A target that died keeps its resources up to its death: how it ran out is what its user came to see.
             List<Result> resources = new ArrayList<>(ok);
             resources.addAll(ReportContent.died(root, s));
-            overTime(charts, id + "-cpu", s + ": target CPU (100 = one core)", x, "%", resources, Column.of("cpu_pct", row -> row.target().cpuPct()));
-            overTime(charts, id + "-rss", s + ": target resident memory", x, "MB", resources, Column.of("rss_mb", row -> row.target().rssMb()));
-            overTime(charts, id + "-threads", s + ": target OS threads", x, "threads", resources, Column.of("threads", row -> row.target().threads()));
-            overTime(charts, id + "-fds", s + ": target open files", x, "open files", resources, Column.of("fds", row -> row.target().fds()));
+            overTime(charts, id + "-cpu", s + ": target CPU (100 = one core)", x, "%", resources, ChartColumn.of("cpu_pct", row -> row.target().cpuPct()));
+            overTime(charts, id + "-rss", s + ": target resident memory", x, "MB", resources, ChartColumn.of("rss_mb", row -> row.target().rssMb()));
+            overTime(charts, id + "-threads", s + ": target OS threads", x, "threads", resources, ChartColumn.of("threads", row -> row.target().threads()));
+            overTime(charts, id + "-fds", s + ": target open files", x, "open files", resources, ChartColumn.of("fds", row -> row.target().fds()));
             FlameGraphs.add(charts, id, s, ok, Findings.pairs(root, s), dir);
             List<Result> warm = ReportContent.warmedUp(root, s);
             if (!warm.isEmpty()) {
@@ -106,18 +106,18 @@ final class ChartData {
     }
 
     /** A column of the per-second series, named as a line's suffix when a chart has two. */
-    private record Column(String name, Function<Result.PerSecond, Number> value) {
-        static Column of(String name, Function<Result.PerSecond, Number> value) {
-            return new Column(name, value);
+    private record ChartColumn(String name, Function<Result.PerSecond, Number> value) {
+        static ChartColumn of(String name, Function<Result.PerSecond, Number> value) {
+            return new ChartColumn(name, value);
         }
     }
 
-    private static void overTime(ArrayNode charts, String id, String title, String xName, String yName, List<Result> results, Column... columns) {
+    private static void overTime(ArrayNode charts, String id, String title, String xName, String yName, List<Result> results, ChartColumn... columns) {
         ObjectNode c = chart(charts.addObject(), id, title, "time", xName, yName);
         ArrayNode series = c.putArray("series");
         for (Result r : results) {
             String name = label(r, results);
-            for (Column column : columns) {
+            for (ChartColumn column : columns) {
                 line(series, columns.length == 1 ? name : name + " " + column.name(), r.telemetry().series(), row -> row.t(), column.value());
             }
         }

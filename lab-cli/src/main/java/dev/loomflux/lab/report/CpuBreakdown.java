@@ -1,6 +1,6 @@
 package dev.loomflux.lab.report;
 
-import dev.loomflux.lab.profile.Profiler;
+import dev.loomflux.lab.cpuprofile.Profiler;
 import dev.loomflux.lab.result.BlockRecord;
 import dev.loomflux.lab.result.CpuProfile;
 import dev.loomflux.lab.result.Metric;

@@ -3,9 +3,9 @@ package dev.loomflux.lab.report;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.loomflux.lab.profile.Category;
-import dev.loomflux.lab.profile.CategoryRules;
-import dev.loomflux.lab.profile.CollapsedStacks;
+import dev.loomflux.lab.cpuprofile.Category;
+import dev.loomflux.lab.cpuprofile.CategoryRules;
+import dev.loomflux.lab.cpuprofile.CollapsedStacks;
 import dev.loomflux.lab.result.CpuProfile;
 import dev.loomflux.lab.result.Metric;
 import dev.loomflux.lab.result.PairComparison;
@@ -61,9 +61,9 @@ final class FlameGraphs {
      * {@code <id>-flamediff-<n>} for the n-th pair of {@code pairs} with a CPU-per-request winner.
      */
     static void add(ArrayNode charts, String id, String scenario, List<Result> ok, List<PairComparison> pairs, Path dir) {
-        Map<String, Profiled> profiled = new LinkedHashMap<>();
+        Map<String, ProfiledTarget> profiled = new LinkedHashMap<>();
         for (String target : targets(ok)) {
-            Profiled p = Profiled.of(target, ok, dir);
+            ProfiledTarget p = ProfiledTarget.of(target, ok, dir);
             if (p != null) {
                 profiled.put(target, p);
             }
@@ -74,7 +74,7 @@ final class FlameGraphs {
         CategoryRules rules = CategoryRules.ofRun(dir);
         categories(charts.addObject(), id + "-categories", scenario, profiled);
         int n = 0;
-        for (Profiled p : profiled.values()) {
+        for (ProfiledTarget p : profiled.values()) {
             ObjectNode c = flame(charts.addObject(), id + "-flame-" + n++, scenario + ": " + p.target + ", CPU flame graph (" + p.tree.samples + " samples, "
                     + p.unit() + "; click a frame to zoom, the root to return)", p.unit());
             c.putArray("series").addObject().put("name", p.target).set("data", p.tree.frames(p.scale(), null, names(c), rules));
@@ -82,8 +82,8 @@ final class FlameGraphs {
         n = 0;
         for (PairComparison pair : winners(pairs)) {
             boolean aWins = PairComparison.A.equals(pair.outcome());
-            Profiled winner = profiled.get(aWins ? pair.a() : pair.b());
-            Profiled loser = profiled.get(aWins ? pair.b() : pair.a());
+            ProfiledTarget winner = profiled.get(aWins ? pair.a() : pair.b());
+            ProfiledTarget loser = profiled.get(aWins ? pair.b() : pair.a());
             if (winner == null || loser == null || winner.perRequest == null || loser.perRequest == null) {
                 continue;
             }
@@ -107,7 +107,7 @@ final class FlameGraphs {
     }
 
     /** One bar per target, stacked by category, as the table "Where the CPU goes" gives them (the mean over the target's results). */
-    private static void categories(ObjectNode c, String id, String scenario, Map<String, Profiled> profiled) {
+    private static void categories(ObjectNode c, String id, String scenario, Map<String, ProfiledTarget> profiled) {
         boolean perRequest = profiled.values().stream().allMatch(p -> p.perRequest != null);
         String unit = perRequest ? "µs per request" : "% of samples";
         ChartData.chart(c, id, scenario + ": where the CPU goes, " + unit + " by category (the profiles' samples in the measured window)", "bars", unit, "target");
@@ -116,7 +116,7 @@ final class FlameGraphs {
         ArrayNode series = c.putArray("series");
         for (Category category : Category.values()) {
             ArrayNode data = series.addObject().put("name", category.label()).putArray("data");
-            for (Profiled p : profiled.values()) {
+            for (ProfiledTarget p : profiled.values()) {
                 Map<String, Double> values = perRequest ? p.perRequest : p.shares;
                 data.add(Math.round(values.getOrDefault(category.label(), 0.0) * 100) / 100.0);
             }
@@ -130,12 +130,12 @@ final class FlameGraphs {
         return c;
     }
 
-    private static Names names(ObjectNode c) {
-        return new Names(c.putArray("names"), new HashMap<>());
+    private static FrameNames names(ObjectNode c) {
+        return new FrameNames(c.putArray("names"), new HashMap<>());
     }
 
     /** A chart's frame names, each once: a frame refers to its name by index, so a deep tree repeats no name. */
-    private record Names(ArrayNode list, Map<String, Integer> index) {
+    private record FrameNames(ArrayNode list, Map<String, Integer> index) {
         int of(String frame) {
             return index.computeIfAbsent(frame, f -> {
                 list.add(f);
@@ -150,9 +150,9 @@ final class FlameGraphs {
      * @param perRequest each category's µs per request, the mean over the results; null when a result has none
      * @param shares     each category's share of the samples in %, over the results
      */
-    private record Profiled(String target, Map<String, Long> stacks, Tree tree, Map<String, Double> perRequest, Map<String, Double> shares) {
+    private record ProfiledTarget(String target, Map<String, Long> stacks, Tree tree, Map<String, Double> perRequest, Map<String, Double> shares) {
         /** @return null when none of the target's results has a profile whose stacks are beside results.json */
-        static Profiled of(String target, List<Result> ok, Path dir) {
+        static ProfiledTarget of(String target, List<Result> ok, Path dir) {
             List<CpuProfile> profiles = ok.stream().filter(r -> r.target().equals(target)).map(r -> r.telemetry().profile())
                     .filter(p -> p != null && p.collapsed() != null && Files.isRegularFile(dir.resolve(p.collapsed()))).toList();
             if (profiles.isEmpty()) {
@@ -167,7 +167,7 @@ final class FlameGraphs {
             }
             stacks.forEach(tree::add);
             shares.replaceAll((category, samples) -> samples / tree.samples);
-            return new Profiled(target, stacks, tree, CpuBreakdown.usPerRequest(profiles), shares);
+            return new ProfiledTarget(target, stacks, tree, CpuBreakdown.usPerRequest(profiles), shares);
         }
 
         /** A frame's width per sample: µs per request, or % of the samples. */
@@ -215,13 +215,13 @@ final class FlameGraphs {
          *
          * @param more null, or each method's µs per request more than another target's
          */
-        ArrayNode frames(double scale, Map<String, Double> more, Names names, CategoryRules rules) {
+        ArrayNode frames(double scale, Map<String, Double> more, FrameNames names, CategoryRules rules) {
             ArrayNode out = JsonNodeFactory.instance.arrayNode();
             add(out, 0, 0, samples, scale, more, names, rules);
             return out;
         }
 
-        private void add(ArrayNode out, long from, int depth, long root, double scale, Map<String, Double> more, Names names, CategoryRules rules) {
+        private void add(ArrayNode out, long from, int depth, long root, double scale, Map<String, Double> more, FrameNames names, CategoryRules rules) {
             ArrayNode f = out.addArray().add(round(from * scale)).add(round((from + samples) * scale)).add(depth).add(names.of(frame))
                     .add(depth == 0 ? -1 : category(frame, rules)).add(round(samples * scale));
             if (more != null) {

@@ -4,7 +4,7 @@ import dev.loomflux.lab.Home;
 import dev.loomflux.lab.cpu.CpuPlan;
 import dev.loomflux.lab.experiment.Design;
 import dev.loomflux.lab.experiment.Experiment;
-import dev.loomflux.lab.experiment.Profile;
+import dev.loomflux.lab.experiment.LoadProfile;
 import dev.loomflux.lab.jdk.Jdk;
 import dev.loomflux.lab.limits.Cgroup;
 import dev.loomflux.lab.limits.ResourceLimits;
@@ -75,19 +75,19 @@ final class Described {
                 t.limits().any() ? limits(t.limits()) : null);
     }
 
-    private static ProfileDescription profile(Profile p) {
+    private static ProfileDescription profile(LoadProfile p) {
         ThinkDescription think = p.think().none() ? null : new ThinkDescription(p.think().min().toMillis(), p.think().max().toMillis());
-        if (p instanceof Profile.Stages s) {
+        if (p instanceof LoadProfile.Stages s) {
             return new ProfileDescription(p.kind(), s.stages().stream().map(x -> new StageDescription(seconds(x.duration()), x.users())).toList(),
                     null, null, null, null, null, think);
-        } else if (p instanceof Profile.Fixed f) {
+        } else if (p instanceof LoadProfile.Fixed f) {
             return new ProfileDescription(p.kind(), null, f.users(), seconds(f.duration()), null, null, null, think);
-        } else if (p instanceof Profile.Loops l) {
+        } else if (p instanceof LoadProfile.Loops l) {
             return new ProfileDescription(p.kind(), null, l.users(), null, l.requests(), null, null, think);
-        } else if (p instanceof Profile.Burst b) {
+        } else if (p instanceof LoadProfile.Burst b) {
             return new ProfileDescription(p.kind(), null, b.users(), null, b.requests(), null, null, think);
         }
-        Profile.Rate r = (Profile.Rate) p;
+        LoadProfile.Rate r = (LoadProfile.Rate) p;
         return new ProfileDescription(p.kind(), null, null, seconds(r.duration()), null, r.rps(), r.maxInFlight(), null);
     }
 

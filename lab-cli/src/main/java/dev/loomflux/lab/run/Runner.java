@@ -13,7 +13,7 @@ import dev.loomflux.lab.measure.Log;
 import dev.loomflux.lab.measure.Measurer;
 import dev.loomflux.lab.measure.RunContext;
 import dev.loomflux.lab.procedure.Procedure;
-import dev.loomflux.lab.profile.CategoryRules;
+import dev.loomflux.lab.cpuprofile.CategoryRules;
 import dev.loomflux.lab.procedure.Progress;
 import dev.loomflux.lab.procedure.SweepCells;
 import dev.loomflux.lab.result.Summary;

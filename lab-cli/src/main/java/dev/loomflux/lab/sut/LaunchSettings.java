@@ -2,8 +2,8 @@ package dev.loomflux.lab.sut;
 
 import dev.loomflux.lab.jdk.Jdk;
 import dev.loomflux.lab.limits.ResourceLimits;
-import dev.loomflux.lab.profile.AsyncAgent;
-import dev.loomflux.lab.profile.Profiler;
+import dev.loomflux.lab.cpuprofile.AsyncAgent;
+import dev.loomflux.lab.cpuprofile.Profiler;
 import java.nio.file.Path;
 import java.util.List;
 

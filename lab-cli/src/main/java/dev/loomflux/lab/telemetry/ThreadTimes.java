@@ -33,9 +33,9 @@ public record ThreadTimes(Map<Long, Thread> threads) {
      * @param waitNs  their time runnable, waiting for a CPU
      * @param slices  their turns on a CPU
      */
-    public record Role(int threads, long cpuNs, long waitNs, long slices) {
-        Role plus(Role o) {
-            return new Role(Math.max(threads, o.threads), cpuNs + o.cpuNs, waitNs + o.waitNs, slices + o.slices);
+    public record RoleTimes(int threads, long cpuNs, long waitNs, long slices) {
+        RoleTimes plus(RoleTimes o) {
+            return new RoleTimes(Math.max(threads, o.threads), cpuNs + o.cpuNs, waitNs + o.waitNs, slices + o.slices);
         }
     }
 
@@ -71,20 +71,20 @@ public record ThreadTimes(Map<Long, Thread> threads) {
      * life; a thread that ended in between is lost with its figures (a JVM's threads outlive its blocks: Tomcat keeps its
      * idle workers a minute).
      */
-    public Map<String, Role> since(ThreadTimes earlier) {
-        Map<String, Role> out = new TreeMap<>();
+    public Map<String, RoleTimes> since(ThreadTimes earlier) {
+        Map<String, RoleTimes> out = new TreeMap<>();
         threads.forEach((tid, now) -> {
             Thread before = earlier.threads.getOrDefault(tid, new Thread(now.role, 0, 0, 0));
-            out.merge(now.role, new Role(1, now.cpuNs - before.cpuNs, now.waitNs - before.waitNs, now.slices - before.slices),
-                    (a, b) -> new Role(a.threads + b.threads, a.cpuNs + b.cpuNs, a.waitNs + b.waitNs, a.slices + b.slices));
+            out.merge(now.role, new RoleTimes(1, now.cpuNs - before.cpuNs, now.waitNs - before.waitNs, now.slices - before.slices),
+                    (a, b) -> new RoleTimes(a.threads + b.threads, a.cpuNs + b.cpuNs, a.waitNs + b.waitNs, a.slices + b.slices));
         });
         return out;
     }
 
     /** Two intervals' roles together, as a JVM's blocks add up. */
-    public static Map<String, Role> plus(Map<String, Role> a, Map<String, Role> b) {
-        Map<String, Role> out = new TreeMap<>(a);
-        b.forEach((role, r) -> out.merge(role, r, Role::plus));
+    public static Map<String, RoleTimes> plus(Map<String, RoleTimes> a, Map<String, RoleTimes> b) {
+        Map<String, RoleTimes> out = new TreeMap<>(a);
+        b.forEach((role, r) -> out.merge(role, r, RoleTimes::plus));
         return out;
     }
 }

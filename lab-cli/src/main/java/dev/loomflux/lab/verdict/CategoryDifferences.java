@@ -18,7 +18,7 @@ import org.apache.commons.math3.distribution.NormalDistribution;
  * <p>The intervals hold together, not one by one: each is taken at 5% / k for the k categories with a sample in a block of
  * either target (Bonferroni), where k separate 95% intervals would name one in about every third A/A run of nine
  * categories. A category with no sample in either cannot differ and does not widen the others: under JFR, gc and jit
- * never have one ({@link dev.loomflux.lab.profile.Category}). Like the totals' intervals, each
+ * never have one ({@link dev.loomflux.lab.cpuprofile.Category}). Like the totals' intervals, each
  * is widened by the JVMs' own levels ({@link Comparisons#jvmSd}): two JVMs of one jar compile their code their own way,
  * and a category can sit apart in one of them for the whole run. And like a verdict, a category is named only beyond a
  * minimum effect, 5% of the pair's CPU per request: with the JVMs' levels read from two sets, intervals alone named a

@@ -13,7 +13,7 @@ import dev.loomflux.lab.experiment.Design;
 import dev.loomflux.lab.experiment.DriverChoice;
 import dev.loomflux.lab.experiment.Experiment;
 import dev.loomflux.lab.experiment.ExperimentReader;
-import dev.loomflux.lab.experiment.Profile;
+import dev.loomflux.lab.experiment.LoadProfile;
 import dev.loomflux.lab.experiment.Scenario;
 import dev.loomflux.lab.main.Lab;
 import dev.loomflux.lab.process.LabProcesses;
@@ -59,7 +59,7 @@ class DefaultDesignTest {
         assertEquals(DriverChoice.PLAN_OBSTACLE, own.sequentialBecause());
         assertEquals("plan-own-plan", own.name());
         assertEquals(List.of(Scenario.plan("own-plan.jmx")), own.scenarios());
-        assertEquals(new Profile.Fixed(6, Duration.ofSeconds(4)), own.profile());
+        assertEquals(new LoadProfile.Fixed(6, Duration.ofSeconds(4)), own.profile());
     }
 
     @Test

@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.loomflux.lab.Home;
 import dev.loomflux.lab.driver.hyperfoil.Hyperfoil;
 import dev.loomflux.lab.driver.jmeter.Jmeter;
-import dev.loomflux.lab.experiment.Profile;
+import dev.loomflux.lab.experiment.LoadProfile;
 import dev.loomflux.lab.process.LabProcesses;
 import java.time.Duration;
 import java.util.List;
@@ -24,7 +24,7 @@ class ConnectionCloseIT {
 
     private static void closesAreReconnections(LoadDriver driver, Duration duration) throws Exception {
         try (ClosingServer server = new ClosingServer(EVERY, LINGER_MS)) {
-            Measurement m = driver.run(new LoadSpec(server.base(), "/", new Profile.Fixed(20, duration), 1), null);
+            Measurement m = driver.run(new LoadSpec(server.base(), "/", new LoadProfile.Fixed(20, duration), 1), null);
             String seen = m.responses() + " responses, " + server.closes() + " closes, " + m.reconnections() + " reconnections, " + m.errors();
             assertEquals(0, m.errors().total(), seen);
             assertEquals(m.requests(), m.responses(), seen);
@@ -53,7 +53,7 @@ class ConnectionCloseIT {
     void aBlockCountsTheReconnectionsOfItsOwnTarget() throws Exception {
         try (ClosingServer closes = new ClosingServer(EVERY, LINGER_MS); ClosingServer keeps = new ClosingServer(Integer.MAX_VALUE, 0)) {
             Rounds rounds = new Rounds(List.of(new Rounds.Target("closes", closes.base()), new Rounds.Target("keeps", keeps.base())), "/",
-                    new Profile.Fixed(20, Duration.ofSeconds(2)), Rounds.shuffled(2, 2, 5), 1, Duration.ofSeconds(10), Duration.ZERO);
+                    new LoadProfile.Fixed(20, Duration.ofSeconds(2)), Rounds.shuffled(2, 2, 5), 1, Duration.ofSeconds(10), Duration.ZERO);
             List<Block> blocks = new Hyperfoil().run(rounds, new Rounds.Listener() {
                 @Override
                 public void started(String target, int round) {

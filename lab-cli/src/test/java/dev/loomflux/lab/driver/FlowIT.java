@@ -8,7 +8,7 @@ import dev.loomflux.lab.experiment.Flow;
 import dev.loomflux.lab.experiment.FlowData;
 import dev.loomflux.lab.experiment.FlowStep;
 import dev.loomflux.lab.experiment.Mix;
-import dev.loomflux.lab.experiment.Profile;
+import dev.loomflux.lab.experiment.LoadProfile;
 import dev.loomflux.lab.experiment.Think;
 import java.time.Duration;
 import java.util.List;
@@ -34,7 +34,7 @@ class FlowIT {
     static void startStub() throws Exception {
         stub = Stub.start();
         // The first load in a JVM pays for class loading and the JIT; a short one here does.
-        DRIVER.run(new LoadSpec(stub.base(), "/items", new Profile.Fixed(USERS, Duration.ofSeconds(3)), 1, LoadSpec.DEFAULT_REQUEST_TIMEOUT,
+        DRIVER.run(new LoadSpec(stub.base(), "/items", new LoadProfile.Fixed(USERS, Duration.ofSeconds(3)), 1, LoadSpec.DEFAULT_REQUEST_TIMEOUT,
                 mix(crud("warm", "$.id"))), null);
     }
 
@@ -60,7 +60,7 @@ class FlowIT {
     }
 
     private static Measurement run(Mix mix, Duration duration) {
-        Measurement m = DRIVER.run(new LoadSpec(stub.base(), "/items", new Profile.Fixed(USERS, duration), 1, LoadSpec.DEFAULT_REQUEST_TIMEOUT, mix), null);
+        Measurement m = DRIVER.run(new LoadSpec(stub.base(), "/items", new LoadProfile.Fixed(USERS, duration), 1, LoadSpec.DEFAULT_REQUEST_TIMEOUT, mix), null);
         for (FlowMeasurement f : m.flows()) {
             System.out.printf("flow %s: completed=%d failed=%d throughput=%.2f/s mean=%.3f ms in flight=%.3f%n", f.flow(), f.completed(), f.failed(),
                     f.throughput(), f.latency().getMean() / 1e6, f.inFlight());
@@ -111,7 +111,7 @@ class FlowIT {
         List<List<Integer>> order = List.of(List.of(0, 1), List.of(1, 0), List.of(0, 1), List.of(1, 0), List.of(0, 1), List.of(1, 0));
         try (Stub other = Stub.start()) {
             Rounds rounds = new Rounds(List.of(new Rounds.Target("a", stub.base()), new Rounds.Target("b", other.base())), "/items",
-                    new Profile.Fixed(USERS, Duration.ofSeconds(1)), order, 1, Duration.ofSeconds(10), Duration.ZERO, mix(crud("crud", "$.id")));
+                    new LoadProfile.Fixed(USERS, Duration.ofSeconds(1)), order, 1, Duration.ofSeconds(10), Duration.ZERO, mix(crud("crud", "$.id")));
             List<Block> blocks = DRIVER.run(rounds, new Rounds.Listener() {
                 @Override
                 public void started(String target, int round) {

@@ -3,7 +3,7 @@ package dev.loomflux.lab.driver;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.loomflux.lab.experiment.Mix;
-import dev.loomflux.lab.experiment.Profile;
+import dev.loomflux.lab.experiment.LoadProfile;
 import dev.loomflux.lab.experiment.Scenario;
 import io.hyperfoil.api.statistics.Counters;
 import io.hyperfoil.api.statistics.StatisticsSnapshot;
@@ -43,7 +43,7 @@ class FlowTallyTest {
 
     @Test
     void stepsAreTheRequestsAndTheirFailuresTheFlowsFailedIterations() {
-        Tally tally = new Tally(PhasePlan.of(new Profile.Fixed(4, Duration.ofSeconds(2)), 1), s -> { }, null, 10_000, new FlowMetrics(CRUD));
+        Tally tally = new Tally(PhasePlan.of(new LoadProfile.Fixed(4, Duration.ofSeconds(2)), 1), s -> { }, null, 10_000, new FlowMetrics(CRUD));
         tally.start(START);
         // Second 0: three creates (a 201, a 200 where 201 is expected, a 201 without its id), one 404 on a read, two whole iterations.
         tally.add("fixed", "create", sample(0, 10, 201, 200, 201));
@@ -77,7 +77,7 @@ class FlowTallyTest {
 
     @Test
     void aOneRequestLoadHasNoFlows() {
-        Tally tally = new Tally(PhasePlan.of(new Profile.Fixed(4, Duration.ofSeconds(1)), 1), s -> { }, null, 10_000);
+        Tally tally = new Tally(PhasePlan.of(new LoadProfile.Fixed(4, Duration.ofSeconds(1)), 1), s -> { }, null, 10_000);
         tally.start(START);
         tally.add("fixed", PhasePlan.METRIC, sample(0, 10, 200, 200));
         Measurement m = tally.finish(START + 1000);

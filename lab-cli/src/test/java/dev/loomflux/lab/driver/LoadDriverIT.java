@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.loomflux.lab.LabException;
-import dev.loomflux.lab.experiment.Profile;
+import dev.loomflux.lab.experiment.LoadProfile;
 import dev.loomflux.lab.experiment.Think;
 import java.net.ServerSocket;
 import java.net.URI;
@@ -37,7 +37,7 @@ class LoadDriverIT {
         stub = Stub.start();
         // The first load in a JVM pays for class loading and the JIT (measured: a 650 ms p99 in its
         // first second), which the lab's warmup absorbs; here a short run does.
-        DRIVER.run(spec("/delay?ms=0", new Profile.Burst(4, 250), 1), null);
+        DRIVER.run(spec("/delay?ms=0", new LoadProfile.Burst(4, 250), 1), null);
     }
 
     @AfterAll
@@ -47,7 +47,7 @@ class LoadDriverIT {
         }
     }
 
-    private static LoadSpec spec(String path, Profile profile, int threads) {
+    private static LoadSpec spec(String path, LoadProfile profile, int threads) {
         return new LoadSpec(stub.base(), path, profile, threads);
     }
 
@@ -76,7 +76,7 @@ class LoadDriverIT {
     @Test
     void everyRequestReachesTheTarget() throws Exception {
         long before = stub.served();
-        Measurement m = consistent(DRIVER.run(spec("/delay?ms=0", new Profile.Loops(5, 200), 2), null));
+        Measurement m = consistent(DRIVER.run(spec("/delay?ms=0", new LoadProfile.Loops(5, 200), 2), null));
         long served = stub.served() - before;
         print("loops 5x200", m);
 
@@ -96,7 +96,7 @@ class LoadDriverIT {
     @Test
     void fixedUsersGetClosedModelThroughput() {
         List<Second> live = new CopyOnWriteArrayList<>();
-        Measurement m = consistent(DRIVER.run(spec("/delay?ms=20", new Profile.Fixed(20, Duration.ofSeconds(3)), 1), live::add));
+        Measurement m = consistent(DRIVER.run(spec("/delay?ms=20", new LoadProfile.Fixed(20, Duration.ofSeconds(3)), 1), live::add));
         print("fixed 20 users 3 s", m);
 
         double rps = m.responses() / (m.elapsed().toMillis() / 1000.0);
@@ -132,7 +132,7 @@ class LoadDriverIT {
     @Test
     void thinkTimePacesEveryUser() {
         Duration pause = Duration.ofMillis(100);
-        Measurement m = consistent(DRIVER.run(spec("/delay?ms=0", new Profile.Fixed(10, Duration.ofSeconds(4), new Think(pause, pause)), 2), null));
+        Measurement m = consistent(DRIVER.run(spec("/delay?ms=0", new LoadProfile.Fixed(10, Duration.ofSeconds(4), new Think(pause, pause)), 2), null));
         print("fixed 10 users 100 ms think 4 s", m);
         // 10 users / (100 ms + well under 1 ms) = about 100 requests/s.
         assertEquals(100, m.throughput(), 10, "10 users each pausing 100 ms");
@@ -142,7 +142,7 @@ class LoadDriverIT {
         assertEquals(0, m.errors().total());
 
         // Uniform 50-250 ms: a mean pause of 150 ms, so about 67 requests/s.
-        Measurement u = consistent(DRIVER.run(spec("/delay?ms=0", new Profile.Fixed(10, Duration.ofSeconds(4),
+        Measurement u = consistent(DRIVER.run(spec("/delay?ms=0", new LoadProfile.Fixed(10, Duration.ofSeconds(4),
                 new Think(Duration.ofMillis(50), Duration.ofMillis(250))), 2), null));
         print("fixed 10 users 50-250 ms think 4 s", u);
         assertEquals(1000 / 15.0, u.throughput(), 1000 / 15.0 * 0.1, "10 users each pausing 150 ms on average");
@@ -150,7 +150,7 @@ class LoadDriverIT {
 
     @Test
     void rateKeepsItsSchedule() {
-        Measurement m = consistent(DRIVER.run(spec("/delay?ms=5", new Profile.Rate(200, Duration.ofSeconds(3), 50), 1), null));
+        Measurement m = consistent(DRIVER.run(spec("/delay?ms=5", new LoadProfile.Rate(200, Duration.ofSeconds(3), 50), 1), null));
         print("rate 200/s 3 s", m);
 
         assertTrue(m.requests() >= 540 && m.requests() <= 660, "about 600 requests, got " + m.requests());
@@ -168,7 +168,7 @@ class LoadDriverIT {
     @Test
     void rateBeyondItsUsersIsBehindSchedule() {
         // 5 users x 50 ms can carry 100 arrivals a second; the schedule asks for 500.
-        Measurement m = consistent(DRIVER.run(spec("/delay?ms=50", new Profile.Rate(500, Duration.ofSeconds(3), 5), 1), null));
+        Measurement m = consistent(DRIVER.run(spec("/delay?ms=50", new LoadProfile.Rate(500, Duration.ofSeconds(3), 5), 1), null));
         print("rate 500/s with 5 users at 50 ms", m);
 
         assertTrue(m.behindSchedule());
@@ -181,10 +181,10 @@ class LoadDriverIT {
 
     @Test
     void stagesRampUsersUpAndDown() {
-        Profile.Stages ramp = new Profile.Stages(List.of(
-                new Profile.Stage(Duration.ofSeconds(1), 10),
-                new Profile.Stage(Duration.ofSeconds(2), 10),
-                new Profile.Stage(Duration.ofSeconds(1), 0)));
+        LoadProfile.Stages ramp = new LoadProfile.Stages(List.of(
+                new LoadProfile.Stage(Duration.ofSeconds(1), 10),
+                new LoadProfile.Stage(Duration.ofSeconds(2), 10),
+                new LoadProfile.Stage(Duration.ofSeconds(1), 0)));
         Measurement m = consistent(DRIVER.run(spec("/delay?ms=10", ramp, 1), null));
         print("stages 1s->10, 2s->10, 1s->0", m);
 
@@ -201,7 +201,7 @@ class LoadDriverIT {
     @Test
     void burstSendsEveryRequest() throws Exception {
         long before = stub.served();
-        Measurement m = consistent(DRIVER.run(spec("/delay?ms=10", new Profile.Burst(50, 4), 2), null));
+        Measurement m = consistent(DRIVER.run(spec("/delay?ms=10", new LoadProfile.Burst(50, 4), 2), null));
         print("burst 50x4", m);
 
         assertEquals(200, m.responses());
@@ -212,7 +212,7 @@ class LoadDriverIT {
     @Test
     void clientErrorsAreCountedAndUsersCarryOn() throws Exception {
         long before = stub.served();
-        Measurement m = consistent(DRIVER.run(spec("/delay?ms=abc", new Profile.Loops(2, 10), 1), null));
+        Measurement m = consistent(DRIVER.run(spec("/delay?ms=abc", new LoadProfile.Loops(2, 10), 1), null));
         print("loops 2x10 of 400s", m);
 
         assertEquals(20, m.responses());
@@ -223,7 +223,7 @@ class LoadDriverIT {
 
     @Test
     void timeoutsAreNotAlsoConnectErrors() {
-        LoadSpec slow = new LoadSpec(stub.base(), "/delay?ms=2000", new Profile.Loops(2, 2), 1, Duration.ofMillis(200));
+        LoadSpec slow = new LoadSpec(stub.base(), "/delay?ms=2000", new LoadProfile.Loops(2, 2), 1, Duration.ofMillis(200));
         Measurement m = consistent(DRIVER.run(slow, null));
         print("loops 2x2 timing out after 200 ms", m);
 
@@ -242,7 +242,7 @@ class LoadDriverIT {
                 cancelledAt.set(System.nanoTime());
                 DRIVER.cancel();
             }, 2500, TimeUnit.MILLISECONDS);
-            Measurement m = DRIVER.run(spec("/delay?ms=20", new Profile.Fixed(10, Duration.ofSeconds(30)), 1), null);
+            Measurement m = DRIVER.run(spec("/delay?ms=20", new LoadProfile.Fixed(10, Duration.ofSeconds(30)), 1), null);
             long returnedAfterMs = (System.nanoTime() - cancelledAt.get()) / 1_000_000;
             consistent(m);
             print("fixed 10 users 30 s, cancelled at 2.5 s (returned " + returnedAfterMs + " ms later)", m);
@@ -266,7 +266,7 @@ class LoadDriverIT {
         try (ServerSocket s = new ServerSocket(0)) {
             port = s.getLocalPort();
         }
-        LoadSpec dead = new LoadSpec(URI.create("http://127.0.0.1:" + port), "/", new Profile.Burst(2, 1), 1);
+        LoadSpec dead = new LoadSpec(URI.create("http://127.0.0.1:" + port), "/", new LoadProfile.Burst(2, 1), 1);
         long start = System.nanoTime();
         LabException e = assertThrows(LabException.class, () -> DRIVER.run(dead, null));
         System.out.println("refused: " + e.getMessage());

@@ -2,7 +2,7 @@ package dev.loomflux.lab.driver;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import dev.loomflux.lab.experiment.Profile;
+import dev.loomflux.lab.experiment.LoadProfile;
 import io.hyperfoil.api.session.PhaseInstance;
 import io.hyperfoil.api.statistics.StatisticsSnapshot;
 import java.net.URI;
@@ -45,7 +45,7 @@ class ReconnectionsTest {
 
     @Test
     void aLoadsMeasurementHoldsTheReconnectionsOfItsSeconds() {
-        PhasePlan plan = PhasePlan.of(new Profile.Fixed(2, Duration.ofSeconds(3)), 1);
+        PhasePlan plan = PhasePlan.of(new LoadProfile.Fixed(2, Duration.ofSeconds(3)), 1);
         Tally tally = new Tally(plan, s -> { }, null, 10_000);
         tally.start(T0);
         tally.add("fixed", PhasePlan.METRIC, second(T0 + 5, 300, 3));
@@ -63,7 +63,7 @@ class ReconnectionsTest {
     void eachBlockHoldsTheReconnectionsOfItsOwnRequests() {
         List<Rounds.Target> targets = List.of(new Rounds.Target("closes", URI.create("http://127.0.0.1:9000")),
                 new Rounds.Target("keeps", URI.create("http://127.0.0.1:9001")));
-        Rounds rounds = new Rounds(targets, "/", new Profile.Fixed(2, Duration.ofSeconds(2)), List.of(List.of(0, 1), List.of(1, 0)), 1,
+        Rounds rounds = new Rounds(targets, "/", new LoadProfile.Fixed(2, Duration.ofSeconds(2)), List.of(List.of(0, 1), List.of(1, 0)), 1,
                 Duration.ofSeconds(10), Duration.ofSeconds(1));
         List<Block> ended = new ArrayList<>();
         BlockTally tally = new BlockTally(rounds, new Rounds.Listener() {

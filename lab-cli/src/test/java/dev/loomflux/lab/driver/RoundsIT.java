@@ -5,7 +5,7 @@ import dev.loomflux.lab.driver.jmeter.Jmeter;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.loomflux.lab.experiment.Profile;
+import dev.loomflux.lab.experiment.LoadProfile;
 import dev.loomflux.lab.process.LabProcesses;
 import java.time.Duration;
 import java.util.List;
@@ -44,7 +44,7 @@ class RoundsIT {
     private static void blocksRunInOrder(LoadDriver driver, double littleUsers, int fromRound) throws Exception {
         try (Stub a = Stub.start(); Stub b = Stub.start()) {
             Rounds rounds = new Rounds(List.of(new Rounds.Target("a", a.base()), new Rounds.Target("b", b.base())), "/delay?ms=20",
-                    new Profile.Fixed(20, Duration.ofSeconds(3)), Rounds.shuffled(2, 6, 11), 1, Duration.ofSeconds(10), Duration.ofSeconds(1));
+                    new LoadProfile.Fixed(20, Duration.ofSeconds(3)), Rounds.shuffled(2, 6, 11), 1, Duration.ofSeconds(10), Duration.ofSeconds(1));
             long servedA = a.served();
             long servedB = b.served();
             List<String> started = new CopyOnWriteArrayList<>();

@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.loomflux.lab.driver.hyperfoil.Hyperfoil;
-import dev.loomflux.lab.experiment.Profile;
+import dev.loomflux.lab.experiment.LoadProfile;
 import io.hyperfoil.api.config.Benchmark;
 import io.hyperfoil.api.config.BenchmarkData;
 import io.hyperfoil.api.config.Phase;
@@ -24,7 +24,7 @@ class RoundsTest {
     private static Rounds rounds(int targets, int n) {
         List<Rounds.Target> ts = java.util.stream.IntStream.range(0, targets)
                 .mapToObj(i -> new Rounds.Target("t" + i, URI.create("http://127.0.0.1:" + (9000 + i)))).toList();
-        return new Rounds(ts, "/plaintext", new Profile.Fixed(50, Duration.ofSeconds(5)), Rounds.shuffled(targets, n, 7), 1, Duration.ofSeconds(10),
+        return new Rounds(ts, "/plaintext", new LoadProfile.Fixed(50, Duration.ofSeconds(5)), Rounds.shuffled(targets, n, 7), 1, Duration.ofSeconds(10),
                 Duration.ofSeconds(1));
     }
 
@@ -74,11 +74,11 @@ class RoundsTest {
     @Test
     void aRoundMustRunEveryTargetOnce() {
         List<Rounds.Target> ts = List.of(new Rounds.Target("a", URI.create("http://127.0.0.1:1")), new Rounds.Target("b", URI.create("http://127.0.0.1:2")));
-        assertThrows(IllegalArgumentException.class, () -> new Rounds(ts, "/x", new Profile.Fixed(1, Duration.ofSeconds(1)),
+        assertThrows(IllegalArgumentException.class, () -> new Rounds(ts, "/x", new LoadProfile.Fixed(1, Duration.ofSeconds(1)),
                 List.of(List.of(0, 0)), 1, Duration.ofSeconds(1), Duration.ZERO));
-        assertThrows(IllegalArgumentException.class, () -> new Rounds(ts, "/x", new Profile.Fixed(1, Duration.ofSeconds(2)),
+        assertThrows(IllegalArgumentException.class, () -> new Rounds(ts, "/x", new LoadProfile.Fixed(1, Duration.ofSeconds(2)),
                 List.of(List.of(0, 1)), 1, Duration.ofSeconds(1), Duration.ofSeconds(2)), "the lead-in would be the whole block");
-        assertThrows(IllegalArgumentException.class, () -> new Rounds(ts, "/x", new Profile.Loops(1, 10),
+        assertThrows(IllegalArgumentException.class, () -> new Rounds(ts, "/x", new LoadProfile.Loops(1, 10),
                 List.of(List.of(0, 1)), 1, Duration.ofSeconds(1), Duration.ZERO));
     }
 }

@@ -30,7 +30,7 @@ class ExperimentReaderTest {
         assertEquals(List.of("mvc", "mvc-vt", "webflux", "mvc-10"), e.targets().stream().map(t -> t.name()).toList());
         assertEquals(Map.of("server.tomcat.threads.max", "10"), e.targets().get(3).properties());
         assertEquals(List.of("/plaintext", "/gateway?delay=20"), e.scenarios().stream().map(Scenario::path).toList());
-        assertEquals(new Profile.Fixed(50, Duration.ofSeconds(10)), e.profile());
+        assertEquals(new LoadProfile.Fixed(50, Duration.ofSeconds(10)), e.profile());
         assertEquals(Duration.ofSeconds(180), e.warmup());
     }
 
@@ -52,25 +52,25 @@ class ExperimentReaderTest {
 
     @Test
     void everyProfileKindParses() throws IOException {
-        assertEquals(new Profile.Stages(List.of(new Profile.Stage(Duration.ofSeconds(15), 50), new Profile.Stage(Duration.ofSeconds(30), 0)))
+        assertEquals(new LoadProfile.Stages(List.of(new LoadProfile.Stage(Duration.ofSeconds(15), 50), new LoadProfile.Stage(Duration.ofSeconds(30), 0)))
                 , read("profile: {stages: [{duration: 15s, users: 50}, {duration: 30s, users: 0}]}").profile());
-        assertEquals(new Profile.Loops(200, 300), read("profile: {loops: {users: 200, requests: 300}}").profile());
-        assertEquals(new Profile.Burst(10000, 100), read("profile: {burst: {users: 10000, requests: 100}}").profile());
-        assertEquals(new Profile.Rate(2000, Duration.ofMillis(1500), 500), read("profile: {rate: {rps: 2000, duration: 1500ms, max-in-flight: 500}}").profile());
-        assertEquals(new Profile.Rate(50, Duration.ofMinutes(1), 100), read("profile: {rate: {rps: 50, duration: 1m}}").profile());
+        assertEquals(new LoadProfile.Loops(200, 300), read("profile: {loops: {users: 200, requests: 300}}").profile());
+        assertEquals(new LoadProfile.Burst(10000, 100), read("profile: {burst: {users: 10000, requests: 100}}").profile());
+        assertEquals(new LoadProfile.Rate(2000, Duration.ofMillis(1500), 500), read("profile: {rate: {rps: 2000, duration: 1500ms, max-in-flight: 500}}").profile());
+        assertEquals(new LoadProfile.Rate(50, Duration.ofMinutes(1), 100), read("profile: {rate: {rps: 50, duration: 1m}}").profile());
         // The defaults of the flags (--users 50, --duration 15s, --requests 100): one reader for both.
-        assertEquals(new Profile.Fixed(50, Duration.ofSeconds(15)), read("profile: {fixed: {}}").profile());
-        assertEquals(new Profile.Loops(50, 100), read("profile: {loops: {}}").profile());
-        assertEquals(new Profile.Rate(20000, Duration.ofSeconds(15), 20000), read("profile: {rate: {rps: 20000}}").profile());
+        assertEquals(new LoadProfile.Fixed(50, Duration.ofSeconds(15)), read("profile: {fixed: {}}").profile());
+        assertEquals(new LoadProfile.Loops(50, 100), read("profile: {loops: {}}").profile());
+        assertEquals(new LoadProfile.Rate(20000, Duration.ofSeconds(15), 20000), read("profile: {rate: {rps: 20000}}").profile());
     }
 
     @Test
     void thinkTimeSitsBesideAnyClosedProfile() throws IOException {
         Think uniform = new Think(Duration.ofSeconds(1), Duration.ofSeconds(3));
-        assertEquals(new Profile.Fixed(5, Duration.ofSeconds(15), uniform), read("profile: {fixed: {users: 5}, think: 1s..3s}").profile());
-        assertEquals(new Profile.Stages(List.of(new Profile.Stage(Duration.ofSeconds(10), 20)), new Think(Duration.ofMillis(100), Duration.ofMillis(100))),
+        assertEquals(new LoadProfile.Fixed(5, Duration.ofSeconds(15), uniform), read("profile: {fixed: {users: 5}, think: 1s..3s}").profile());
+        assertEquals(new LoadProfile.Stages(List.of(new LoadProfile.Stage(Duration.ofSeconds(10), 20)), new Think(Duration.ofMillis(100), Duration.ofMillis(100))),
                 read("profile: {stages: [{duration: 10s, users: 20}], think: 100ms}").profile());
-        assertEquals(new Profile.Loops(5, 10, uniform), read("profile: {think: 1s..3s, loops: {users: 5, requests: 10}}").profile());
+        assertEquals(new LoadProfile.Loops(5, 10, uniform), read("profile: {think: 1s..3s, loops: {users: 5, requests: 10}}").profile());
         assertEquals(Think.NONE, read("profile: {burst: {users: 5}, think: 0s}").profile().think());
         assertError("profile: {rate: {rps: 10}, think: 1s}", "x.yaml: profile.think: applies to the closed profiles (stages, fixed, loops, burst)");
         assertError("profile: {fixed: {users: 5}, think: 3s..1s}", "x.yaml: profile.think: 3s..1s ends before it starts: give min..max");
@@ -198,7 +198,7 @@ class ExperimentReaderTest {
         assertError(fixed + "\ndriver: k6", "x.yaml: driver: 'k6': expected hyperfoil or jmeter", true);
         assertError(fixed + "\ndriver: {jmeter: {agent: 2}}", "x.yaml: driver.jmeter.agent: unknown key (allowed: ", true);
         assertError(fixed + "\ndriver: {hyperfoil: {agents: 2}}", "x.yaml: driver.hyperfoil: only jmeter takes settings (agents, keystore, plan); write driver: hyperfoil", true);
-        assertEquals(new Profile.Fixed(1, Duration.ofSeconds(1)), read(fixed + "\ndriver: jmeter").profile(), "the experiment reads past its driver");
+        assertEquals(new LoadProfile.Fixed(1, Duration.ofSeconds(1)), read(fixed + "\ndriver: jmeter").profile(), "the experiment reads past its driver");
     }
 
     /** A JMeter plan of your own, beside the file: it is the file's scenario, named after it, and the file names no other. */
@@ -248,7 +248,7 @@ class ExperimentReaderTest {
         assertEquals("/gateway?delay=20&dist=lognormal&p99=50", cell.path());
         // the map is of the scenario over the delays swept, not of the file's delay 5
         assertEquals("gateway-lognormal-p9950", sweep.mapName(e.scenarios().get(0)));
-        assertEquals(new Profile.Fixed(100, Duration.ofSeconds(1)), sweep.profile(e.profile(), sweep.cells().get(2)));
+        assertEquals(new LoadProfile.Fixed(100, Duration.ofSeconds(1)), sweep.profile(e.profile(), sweep.cells().get(2)));
         Sweep pools = read("profile: {fixed: {users: 1, duration: 1s}}\nsweep: {property:loomflux.db.pool-size: [5, 40]}").sweep();
         List<Sweep.Variant> variants = pools.variants(e.targets());
         assertEquals(List.of("mvc+db.pool-size-5", "mvc+db.pool-size-40"), variants.stream().map(v -> v.spec().name()).toList());

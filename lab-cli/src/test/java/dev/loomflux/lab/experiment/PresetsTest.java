@@ -56,7 +56,7 @@ class PresetsTest {
         }
         // The peer's users and rates x 0.4, its 100 ms delay and its 1-3 s pauses kept.
         Experiment k10 = ExperimentReader.read(DIR.resolve("peer-10k.yaml"), Drivers.ALL);
-        assertEquals(new Profile.Rate(4000, Duration.ofSeconds(300), 4000), k10.profile());
+        assertEquals(new LoadProfile.Rate(4000, Duration.ofSeconds(300), 4000), k10.profile());
         assertEquals("/chain?delay=100&depth=0", k10.scenarios().get(0).path());
         assertTrue(k10.inRounds());
         Experiment spike = ExperimentReader.read(DIR.resolve("peer-25k-stepped-spike.yaml"), Drivers.ALL);
@@ -64,7 +64,7 @@ class PresetsTest {
         assertEquals(new Think(Duration.ofSeconds(1), Duration.ofSeconds(3)), spike.profile().think());
         assertEquals(Duration.ofSeconds(300), spike.profile().plannedDuration());
         assertEquals(10_000, ExperimentReader.read(DIR.resolve("peer-25k-smooth-spike.yaml"), Drivers.ALL).profile().peakUsers());
-        assertEquals(new Profile.Rate(2, Duration.ofSeconds(5), 2), ExperimentReader.read(DIR.resolve("peer-smoketest.yaml"), Drivers.ALL).profile());
+        assertEquals(new LoadProfile.Rate(2, Duration.ofSeconds(5), 2), ExperimentReader.read(DIR.resolve("peer-smoketest.yaml"), Drivers.ALL).profile());
         // The GET+POST spike: the same ramp and pauses, each iteration three times in four a GET, once a POST.
         Experiment getPost = ExperimentReader.read(DIR.resolve("peer-25k-smooth-spike-get-post.yaml"), Drivers.ALL);
         assertEquals(ExperimentReader.read(DIR.resolve("peer-25k-smooth-spike.yaml"), Drivers.ALL).profile(), getPost.profile());
@@ -81,10 +81,10 @@ class PresetsTest {
         assertEquals(150, s000.profile().peakUsers());
         Experiment s002 = ExperimentReader.read(DIR.resolve("seed-002-ab-tomcat-threads.yaml"), Drivers.ALL);
         assertEquals("10", s002.targets().get(1).properties().get("server.tomcat.threads.max"));
-        assertEquals(new Profile.Fixed(100, Duration.ofSeconds(60)), s002.profile());
+        assertEquals(new LoadProfile.Fixed(100, Duration.ofSeconds(60)), s002.profile());
         Experiment s003 = ExperimentReader.read(DIR.resolve("seed-003-gateway-latency.yaml"), Drivers.ALL);
         assertEquals(List.of("/gateway?delay=10", "/gateway?delay=20"), s003.scenarios().stream().map(Scenario::path).toList());
-        assertEquals(new Profile.Burst(10000, 100), ExperimentReader.read(DIR.resolve("seed-004-gatling-burst.yaml"), Drivers.ALL).profile());
+        assertEquals(new LoadProfile.Burst(10000, 100), ExperimentReader.read(DIR.resolve("seed-004-gatling-burst.yaml"), Drivers.ALL).profile());
     }
 
     @Test
@@ -126,13 +126,13 @@ class PresetsTest {
     void scaleShortensDurationsAndCountsButNotUsers() {
         Experiment s000 = ExperimentReader.read(DIR.resolve("seed-000-k6-stages.yaml"), Drivers.ALL).scaled(0.1);
         assertEquals(List.of(Duration.ofMillis(1500), Duration.ofSeconds(3), Duration.ofMillis(1500), Duration.ofSeconds(3)),
-                ((Profile.Stages) s000.profile()).stages().stream().map(Profile.Stage::duration).toList());
+                ((LoadProfile.Stages) s000.profile()).stages().stream().map(LoadProfile.Stage::duration).toList());
         assertEquals(150, s000.profile().peakUsers());
         assertEquals(Duration.ofSeconds(18), s000.warmup());
         // The idle phase shrinks too, but keeps two of the resource sampler's 1 s ticks.
         assertEquals(Duration.ofSeconds(2), s000.idle());
         assertEquals(Duration.ofSeconds(30), ExperimentReader.read(DIR.resolve("seed-000-k6-stages.yaml"), Drivers.ALL).scaled(10).idle());
-        assertEquals(new Profile.Loops(200, 30), ExperimentReader.read(DIR.resolve("seed-001-jmeter-users.yaml"), Drivers.ALL).scaled(0.1).profile());
-        assertEquals(new Profile.Fixed(100, Duration.ofSeconds(1)), ExperimentReader.read(DIR.resolve("seed-002-ab-tomcat-threads.yaml"), Drivers.ALL).scaled(0.01).profile());
+        assertEquals(new LoadProfile.Loops(200, 30), ExperimentReader.read(DIR.resolve("seed-001-jmeter-users.yaml"), Drivers.ALL).scaled(0.1).profile());
+        assertEquals(new LoadProfile.Fixed(100, Duration.ofSeconds(1)), ExperimentReader.read(DIR.resolve("seed-002-ab-tomcat-threads.yaml"), Drivers.ALL).scaled(0.01).profile());
     }
 }

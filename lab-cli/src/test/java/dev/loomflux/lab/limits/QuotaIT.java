@@ -10,7 +10,7 @@ import dev.loomflux.lab.driver.hyperfoil.Hyperfoil;
 import dev.loomflux.lab.driver.LoadDriver;
 import dev.loomflux.lab.driver.LoadSpec;
 import dev.loomflux.lab.driver.Measurement;
-import dev.loomflux.lab.experiment.Profile;
+import dev.loomflux.lab.experiment.LoadProfile;
 import dev.loomflux.lab.jdk.JdkLocator;
 import dev.loomflux.lab.measure.SteadySignals;
 import dev.loomflux.lab.measure.Warmup;
@@ -136,6 +136,6 @@ class QuotaIT {
     }
 
     private static LoadSpec spec(RunningTarget t, Duration duration) {
-        return new LoadSpec(t.base(), "/cpu?work=1000", new Profile.Fixed(USERS, duration), 1);
+        return new LoadSpec(t.base(), "/cpu?work=1000", new LoadProfile.Fixed(USERS, duration), 1);
     }
 }

@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import dev.loomflux.lab.driver.LoadDriver;
 import dev.loomflux.lab.driver.LoadSpec;
-import dev.loomflux.lab.experiment.Profile;
+import dev.loomflux.lab.experiment.LoadProfile;
 import dev.loomflux.lab.process.Stop;
 import dev.loomflux.lab.steady.SteadyRule;
 import org.junit.jupiter.api.Test;
@@ -17,7 +17,7 @@ import java.util.function.BooleanSupplier;
 
 /** How many users heat the code in the compile stage, from what the 2-user probe saw; what a stop does to a warmup. */
 class WarmupTest {
-    private static final LoadSpec FIFTY = new LoadSpec(URI.create("http://127.0.0.1:1"), "/plaintext", new Profile.Fixed(50, Duration.ofSeconds(10)), 1);
+    private static final LoadSpec FIFTY = new LoadSpec(URI.create("http://127.0.0.1:1"), "/plaintext", new LoadProfile.Fixed(50, Duration.ofSeconds(10)), 1);
     private static final Warmup.Signals NO_SIGNALS = (start, rps, p50) -> null;
 
     /** Whether the load would have been cancelled at once: the driver's run asks its {@code enough} and stops there. */

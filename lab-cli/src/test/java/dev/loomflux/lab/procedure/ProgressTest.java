@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.loomflux.lab.drivers.Drivers;
 import dev.loomflux.lab.experiment.Experiment;
 import dev.loomflux.lab.experiment.ExperimentReader;
-import dev.loomflux.lab.experiment.Profile;
+import dev.loomflux.lab.experiment.LoadProfile;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 
@@ -30,7 +30,7 @@ class ProgressTest {
 
     @Test
     void noEstimateWhenTheLoadEndsByCountNotByClock() {
-        Experiment loops = Experiment.builder("x", example.targets(), example.scenarios(), new Profile.Loops(10, 100)).warmup(example.warmup())
+        Experiment loops = Experiment.builder("x", example.targets(), example.scenarios(), new LoadProfile.Loops(10, 100)).warmup(example.warmup())
                 .cooldown(example.cooldown()).build();
         assertNull(Progress.of(loops));
     }

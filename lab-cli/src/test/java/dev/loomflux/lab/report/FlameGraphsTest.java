@@ -6,8 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.loomflux.lab.profile.Category;
-import dev.loomflux.lab.profile.CollapsedStacks;
+import dev.loomflux.lab.cpuprofile.Category;
+import dev.loomflux.lab.cpuprofile.CollapsedStacks;
 import dev.loomflux.lab.result.RunRecord;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -3,12 +3,12 @@ package dev.loomflux.lab.run;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.loomflux.lab.profile.CategoryRules;
+import dev.loomflux.lab.cpuprofile.CategoryRules;
 import dev.loomflux.lab.cpu.CpuPlan;
 import dev.loomflux.lab.driver.Rounds;
 import dev.loomflux.lab.experiment.Design;
 import dev.loomflux.lab.experiment.Experiment;
-import dev.loomflux.lab.experiment.Profile;
+import dev.loomflux.lab.experiment.LoadProfile;
 import dev.loomflux.lab.experiment.Scenario;
 import dev.loomflux.lab.measure.Log;
 import dev.loomflux.lab.measure.RunContext;
@@ -142,7 +142,7 @@ class PairedRunTest {
     void theRoundsStopAtALookAndNoRoundStartsAfterIt() throws IOException {
         Design capped = Design.paired(15, Duration.ofSeconds(1), Duration.ZERO, 1);
         List<TargetSpec> specs = List.of(new TargetSpec("a", App.MVC, Map.of(), List.of()), new TargetSpec("b", App.MVC, Map.of(), List.of()));
-        run(Experiment.builder("paired", specs, List.of(JSON), new Profile.Fixed(4, Duration.ofSeconds(1))).warmup(Duration.ofSeconds(10))
+        run(Experiment.builder("paired", specs, List.of(JSON), new LoadProfile.Fixed(4, Duration.ofSeconds(1))).warmup(Duration.ofSeconds(10))
                 .cooldown(Duration.ZERO).design(capped).build());
 
         RoundsStop stop = results.stops().get(0);
@@ -187,7 +187,7 @@ class PairedRunTest {
 
     private static Experiment experiment(int sets, List<Scenario> scenarios, String... targets) {
         List<TargetSpec> specs = Arrays.stream(targets).map(n -> new TargetSpec(n, App.MVC, Map.of(), List.of())).toList();
-        return Experiment.builder("paired", specs, scenarios, new Profile.Fixed(4, Duration.ofSeconds(1))).warmup(Duration.ofSeconds(10))
+        return Experiment.builder("paired", specs, scenarios, new LoadProfile.Fixed(4, Duration.ofSeconds(1))).warmup(Duration.ofSeconds(10))
                 .cooldown(Duration.ZERO).sets(sets).design(DESIGN).build();
     }
 

@@ -3,11 +3,11 @@ package dev.loomflux.lab.run;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.loomflux.lab.profile.CategoryRules;
+import dev.loomflux.lab.cpuprofile.CategoryRules;
 import dev.loomflux.lab.cpu.CpuPlan;
 import dev.loomflux.lab.experiment.Design;
 import dev.loomflux.lab.experiment.Experiment;
-import dev.loomflux.lab.experiment.Profile;
+import dev.loomflux.lab.experiment.LoadProfile;
 import dev.loomflux.lab.experiment.Scenario;
 import dev.loomflux.lab.measure.Log;
 import dev.loomflux.lab.measure.RunContext;
@@ -172,7 +172,7 @@ class SequentialRunTest {
     /** Loops: a profile the paired design cannot measure in rounds, so that a paired experiment runs sequentially. */
     private static Experiment experiment(int repeat, Design design, String... targets) {
         List<TargetSpec> specs = Arrays.stream(targets).map(n -> new TargetSpec(n, App.MVC, Map.of(), List.of())).toList();
-        return Experiment.builder("sequential", specs, List.of(PLAINTEXT, JSON), new Profile.Loops(4, 10)).warmup(Duration.ofSeconds(10))
+        return Experiment.builder("sequential", specs, List.of(PLAINTEXT, JSON), new LoadProfile.Loops(4, 10)).warmup(Duration.ofSeconds(10))
                 .cooldown(Duration.ofSeconds(10)).repeats(repeat).design(design).build();
     }
 }

@@ -3,7 +3,7 @@ package dev.loomflux.lab.run;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.loomflux.lab.experiment.Experiment;
-import dev.loomflux.lab.experiment.Profile;
+import dev.loomflux.lab.experiment.LoadProfile;
 import dev.loomflux.lab.experiment.Scenario;
 import dev.loomflux.lab.sut.App;
 import dev.loomflux.lab.sut.TargetSpec;
@@ -105,7 +105,7 @@ class TurnsTest {
 
     private static Experiment experiment(int repeat, List<Scenario> scenarios, String... targets) {
         List<TargetSpec> specs = java.util.Arrays.stream(targets).map(n -> new TargetSpec(n, App.MVC, Map.of(), List.of())).toList();
-        return Experiment.builder("turns", specs, scenarios, new Profile.Fixed(1, Duration.ofSeconds(1))).warmup(Duration.ZERO).cooldown(Duration.ofSeconds(10))
+        return Experiment.builder("turns", specs, scenarios, new LoadProfile.Fixed(1, Duration.ofSeconds(1))).warmup(Duration.ZERO).cooldown(Duration.ofSeconds(10))
                 .repeats(repeat).build();
     }
 }

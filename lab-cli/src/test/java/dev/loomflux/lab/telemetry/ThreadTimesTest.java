@@ -48,12 +48,12 @@ class ThreadTimesTest {
         while (used.get() < 200_000_000L) {
             Thread.sleep(10);
         }
-        Map<String, ThreadTimes.Role> roles = ThreadTimes.read(pid).since(start);
+        Map<String, ThreadTimes.RoleTimes> roles = ThreadTimes.read(pid).since(start);
         synchronized (gate) {
             gate.notifyAll();
         }
         live[0].join();
-        ThreadTimes.Role spinner = roles.get("spinner-N");
+        ThreadTimes.RoleTimes spinner = roles.get("spinner-N");
         assertEquals(1, spinner.threads(), roles.toString());
         assertEquals(used.get() / 1e6, spinner.cpuNs() / 1e6, 15, "ms on a CPU, the kernel's against the JVM's");
         assertTrue(spinner.slices() >= 1 && spinner.waitNs() >= 0, spinner.toString());

@@ -15,7 +15,7 @@ import io.hyperfoil.api.config.Benchmark;
 import io.hyperfoil.api.config.BenchmarkData;
 import io.hyperfoil.core.parser.BenchmarkParser;
 import io.hyperfoil.core.parser.ParserException;
-import dev.loomflux.lab.experiment.Profile;
+import dev.loomflux.lab.experiment.LoadProfile;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -77,7 +77,7 @@ public final class Hyperfoil implements LoadDriver {
     @Override
     public List<Block> run(Rounds rounds, Rounds.Listener listener) {
         Benchmark benchmark = parse(BenchmarkYaml.render(rounds, RUN_NAME, true));
-        BlockTally tally = new BlockTally(rounds, listener, rounds.block() instanceof Profile.Rate r ? r.rps() : 0);
+        BlockTally tally = new BlockTally(rounds, listener, rounds.block() instanceof LoadProfile.Rate r ? r.rps() : 0);
         int targets = rounds.targets().size();
         EmbeddedBenchmark run = new EmbeddedBenchmark(benchmark, rounds.targets().get(0).base().toString(), tally, () -> false, rounds.sequence(),
                 i -> i % targets != 0 || listener.more(i / targets));

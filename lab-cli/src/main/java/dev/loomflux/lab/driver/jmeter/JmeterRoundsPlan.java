@@ -60,7 +60,7 @@ final class JmeterRoundsPlan {
     }
 
     static String renderRounds(Rounds rounds, String name, JmeterPlan.Split split) {
-        if (!(rounds.block() instanceof dev.loomflux.lab.experiment.Profile.Fixed fixed)) {
+        if (!(rounds.block() instanceof dev.loomflux.lab.experiment.LoadProfile.Fixed fixed)) {
             throw new IllegalArgumentException("JMeter's rounds run fixed blocks only, not " + rounds.block().kind());
         }
         Document doc = Jmx.newDocument();

@@ -2,7 +2,7 @@ package dev.loomflux.lab.driver.jmeter;
 
 import dev.loomflux.lab.UsageException;
 import dev.loomflux.lab.driver.LoadSpec;
-import dev.loomflux.lab.experiment.Profile;
+import dev.loomflux.lab.experiment.LoadProfile;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -83,7 +83,7 @@ public final class OwnPlan {
 
     /** JMeter's options that point the plan at the load's target and give it the load's users and length. */
     static List<String> properties(LoadSpec spec) {
-        if (!(spec.profile() instanceof Profile.Fixed fixed)) {
+        if (!(spec.profile() instanceof LoadProfile.Fixed fixed)) {
             throw new IllegalArgumentException("a plan of the user's own runs fixed loads only, not " + spec.profile().kind());
         }
         int port = spec.base().getPort() == -1 ? 80 : spec.base().getPort();

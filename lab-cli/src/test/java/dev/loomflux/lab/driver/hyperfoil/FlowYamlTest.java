@@ -12,7 +12,7 @@ import dev.loomflux.lab.experiment.FlowCsv;
 import dev.loomflux.lab.experiment.FlowData;
 import dev.loomflux.lab.experiment.FlowStep;
 import dev.loomflux.lab.experiment.Mix;
-import dev.loomflux.lab.experiment.Profile;
+import dev.loomflux.lab.experiment.LoadProfile;
 import dev.loomflux.lab.experiment.Scenario;
 import dev.loomflux.lab.experiment.Think;
 import io.hyperfoil.api.config.Benchmark;
@@ -56,7 +56,7 @@ class FlowYamlTest {
 
     @Test
     void aFlowIsOneSequenceOfItsStepsWithItsChecksAndExtraction() throws Exception {
-        LoadSpec spec = new LoadSpec(TARGET, CRUD.first().path(), new Profile.Fixed(20, Duration.ofSeconds(10), new Think(Duration.ofMillis(5),
+        LoadSpec spec = new LoadSpec(TARGET, CRUD.first().path(), new LoadProfile.Fixed(20, Duration.ofSeconds(10), new Think(Duration.ofMillis(5),
                 Duration.ofMillis(5))), 2, Duration.ofSeconds(3), CRUD);
         String yaml = DRIVER.export(spec, "flow").text();
         Benchmark b = parse(yaml);
@@ -98,7 +98,7 @@ class FlowYamlTest {
                 new FlowStep.Expect(200, 200), List.of(), Think.NONE)), Map.of("n", new FlowData.Unique()), null);
         Mix mix = new Mix("shop", 7, List.of(browse, buy));
         Rounds rounds = new Rounds(List.of(new Rounds.Target("a", URI.create("http://127.0.0.1:8181")), new Rounds.Target("b", URI.create("http://127.0.0.1:8282"))),
-                "/items", new Profile.Fixed(6, Duration.ofSeconds(5)), Rounds.shuffled(2, 3, 1), 1, Duration.ofSeconds(10), Duration.ofSeconds(1), mix);
+                "/items", new LoadProfile.Fixed(6, Duration.ofSeconds(5)), Rounds.shuffled(2, 3, 1), 1, Duration.ofSeconds(10), Duration.ofSeconds(1), mix);
         String yaml = DRIVER.export(rounds, "mix").text();
         Benchmark b = parse(yaml);
         for (String target : List.of("t0", "t1")) {

@@ -8,7 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.loomflux.lab.experiment.Profile;
+import dev.loomflux.lab.experiment.LoadProfile;
 import dev.loomflux.lab.experiment.Think;
 import io.hyperfoil.api.config.Benchmark;
 import io.hyperfoil.api.config.BenchmarkData;
@@ -40,7 +40,7 @@ class HyperfoilYamlTest {
         return parser.buildBenchmark(parser.createSource(yaml, BenchmarkData.EMPTY), Map.of());
     }
 
-    private static Benchmark check(Profile profile, int threads) throws Exception {
+    private static Benchmark check(LoadProfile profile, int threads) throws Exception {
         LoadSpec spec = new LoadSpec(TARGET, "/gateway?delay=20&x=\"y\"", profile, threads, Duration.ofMillis(2500));
         String yaml = DRIVER.export(spec, "loomflux-test").text();
         Benchmark b = parse(yaml);
@@ -82,14 +82,14 @@ class HyperfoilYamlTest {
 
     @Test
     void everyProfileParsesToTheSamePhases() throws Exception {
-        check(new Profile.Fixed(20, Duration.ofSeconds(3)), 1);
-        check(new Profile.Loops(5, 200), 2);
-        check(new Profile.Burst(50, 4), 1);
-        check(new Profile.Rate(200, Duration.ofSeconds(3), 50), 2);
-        Benchmark ramp = check(new Profile.Stages(List.of(
-                new Profile.Stage(Duration.ofSeconds(15), 50),
-                new Profile.Stage(Duration.ofSeconds(30), 100),
-                new Profile.Stage(Duration.ofSeconds(15), 0))), 1);
+        check(new LoadProfile.Fixed(20, Duration.ofSeconds(3)), 1);
+        check(new LoadProfile.Loops(5, 200), 2);
+        check(new LoadProfile.Burst(50, 4), 1);
+        check(new LoadProfile.Rate(200, Duration.ofSeconds(3), 50), 2);
+        Benchmark ramp = check(new LoadProfile.Stages(List.of(
+                new LoadProfile.Stage(Duration.ofSeconds(15), 50),
+                new LoadProfile.Stage(Duration.ofSeconds(30), 100),
+                new LoadProfile.Stage(Duration.ofSeconds(15), 0))), 1);
         assertTrue(ramp.phases().size() > 50, "a layer per distinct user lifetime");
     }
 
@@ -97,9 +97,9 @@ class HyperfoilYamlTest {
     void thinkTimeFollowsEveryRequestOfEveryClosedProfile() throws Exception {
         Think fixed = new Think(Duration.ofMillis(100), Duration.ofMillis(100));
         Think uniform = new Think(Duration.ofSeconds(1), Duration.ofSeconds(3));
-        List<Profile> profiles = List.of(new Profile.Fixed(20, Duration.ofSeconds(3), fixed), new Profile.Loops(5, 200, uniform),
-                new Profile.Burst(50, 4, fixed), new Profile.Stages(List.of(new Profile.Stage(Duration.ofSeconds(5), 10)), uniform));
-        for (Profile p : profiles) {
+        List<LoadProfile> profiles = List.of(new LoadProfile.Fixed(20, Duration.ofSeconds(3), fixed), new LoadProfile.Loops(5, 200, uniform),
+                new LoadProfile.Burst(50, 4, fixed), new LoadProfile.Stages(List.of(new LoadProfile.Stage(Duration.ofSeconds(5), 10)), uniform));
+        for (LoadProfile p : profiles) {
             // Hyperfoil's parser refuses a constant pause with bounds, or a uniform one with a duration.
             Benchmark b = check(p, 2);
             String yaml = DRIVER.export(new LoadSpec(TARGET, "/", p, 2), "t").text();
@@ -107,14 +107,14 @@ class HyperfoilYamlTest {
             assertTrue(p.think() == fixed ? pause.matches("(?s)thinkTime:\n +duration: 100ms\n.*")
                     : pause.matches("(?s)thinkTime:\n +random: LINEAR\n +min: 1000ms\n +max: 3000ms\n.*"), yaml);
             assertTrue(yaml.indexOf("thinkTime") > yaml.indexOf("httpRequest"), "the pause comes after the request: " + yaml);
-            if (p instanceof Profile.Fixed) {
+            if (p instanceof LoadProfile.Fixed) {
                 // Two steps (schedule, await) follow the request's own in the one sequence.
                 List<String> steps = Arrays.stream(b.phases().iterator().next().scenario().sequences()[0].steps())
                         .map(x -> x.getClass().getSimpleName()).toList();
                 assertEquals(List.of("ScheduleDelayStep", "AwaitDelayStep"), steps.subList(steps.size() - 2, steps.size()), steps.toString());
             }
         }
-        String none = DRIVER.export(new LoadSpec(TARGET, "/", new Profile.Fixed(2, Duration.ofSeconds(1)), 1), "t").text();
+        String none = DRIVER.export(new LoadSpec(TARGET, "/", new LoadProfile.Fixed(2, Duration.ofSeconds(1)), 1), "t").text();
         assertFalse(none.contains("thinkTime"), none);
     }
 
@@ -124,8 +124,8 @@ class HyperfoilYamlTest {
      */
     @Test
     void onlyTheBenchmarkRunInTheLabNamesItsHandlerOfConnectionClose() throws Exception {
-        Profile fixed = new Profile.Fixed(20, Duration.ofSeconds(3));
-        LoadSpec spec = new LoadSpec(TARGET, "/", new Profile.Loops(5, 200), 2);
+        LoadProfile fixed = new LoadProfile.Fixed(20, Duration.ofSeconds(3));
+        LoadSpec spec = new LoadSpec(TARGET, "/", new LoadProfile.Loops(5, 200), 2);
         Rounds rounds = new Rounds(List.of(new Rounds.Target("a", TARGET), new Rounds.Target("b", URI.create("http://10.0.0.6:8080"))), "/",
                 fixed, Rounds.shuffled(2, 2, 1), 1, Duration.ofSeconds(10), Duration.ZERO);
         String handler = "- " + ConnectionClose.NAME + ": {}";

@@ -10,7 +10,7 @@ import dev.loomflux.lab.experiment.Flow;
 import dev.loomflux.lab.experiment.FlowData;
 import dev.loomflux.lab.experiment.FlowStep;
 import dev.loomflux.lab.experiment.Mix;
-import dev.loomflux.lab.experiment.Profile;
+import dev.loomflux.lab.experiment.LoadProfile;
 import dev.loomflux.lab.experiment.Think;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -47,7 +47,7 @@ class FlowSamplesTest {
             new Flow("gone", 1, List.of(
                     new FlowStep("gone-read", FlowStep.Method.GET, "/items/0", Map.of(), null, null, new FlowStep.Expect(200, 200), List.of(), Think.NONE)),
                     Map.of(), null)));
-    private static final PhasePlan PLAN = PhasePlan.of(new Profile.Fixed(2, Duration.ofSeconds(20), new Think(Duration.ofMillis(100), Duration.ofMillis(100))), 1);
+    private static final PhasePlan PLAN = PhasePlan.of(new LoadProfile.Fixed(2, Duration.ofSeconds(20), new Think(Duration.ofMillis(100), Duration.ofMillis(100))), 1);
 
     private static List<Jtl.Sample> rows() throws Exception {
         return Jtl.readAll(Path.of(FlowSamplesTest.class.getResource("/jmeter/flows.jtl").toURI()));

@@ -18,7 +18,7 @@ import dev.loomflux.lab.experiment.Flow;
 import dev.loomflux.lab.experiment.FlowData;
 import dev.loomflux.lab.experiment.FlowStep;
 import dev.loomflux.lab.experiment.Mix;
-import dev.loomflux.lab.experiment.Profile;
+import dev.loomflux.lab.experiment.LoadProfile;
 import dev.loomflux.lab.experiment.Think;
 import dev.loomflux.lab.process.LabProcesses;
 import java.time.Duration;
@@ -74,7 +74,7 @@ class JmeterFlowIT {
     private static FlowMeasurement run(LoadDriver driver) {
         MeasuredWindow window = new MeasuredWindow(10);
         window.startAt(6);
-        Measurement m = driver.run(new LoadSpec(stub.base(), "/items", new Profile.Fixed(USERS, Duration.ofSeconds(40), AFTER), 1,
+        Measurement m = driver.run(new LoadSpec(stub.base(), "/items", new LoadProfile.Fixed(USERS, Duration.ofSeconds(40), AFTER), 1,
                 LoadSpec.DEFAULT_REQUEST_TIMEOUT, CRUD), null, () -> false, window);
         FlowMeasurement f = m.flows().get(0);
         System.out.printf("%s: %d iterations, %.2f/s, mean %.3f ms, in flight %.3f; steps %s%n", driver.name(), f.completed(), f.throughput(),
@@ -113,7 +113,7 @@ class JmeterFlowIT {
     @Test
     void jmeterRunsTheFlowInRounds() {
         Rounds rounds = new Rounds(List.of(new Rounds.Target("a", stub.base()), new Rounds.Target("b", stub.base())), "/items",
-                new Profile.Fixed(USERS, Duration.ofSeconds(5), AFTER), Rounds.shuffled(2, 3, 7), 1, LoadSpec.DEFAULT_REQUEST_TIMEOUT, Duration.ofSeconds(1), CRUD);
+                new LoadProfile.Fixed(USERS, Duration.ofSeconds(5), AFTER), Rounds.shuffled(2, 3, 7), 1, LoadSpec.DEFAULT_REQUEST_TIMEOUT, Duration.ofSeconds(1), CRUD);
         List<Block> blocks = jmeter().run(rounds, new Rounds.Listener() {
             @Override
             public void started(String target, int round) {

@@ -13,7 +13,7 @@ import dev.loomflux.lab.experiment.FlowCsv;
 import dev.loomflux.lab.experiment.FlowData;
 import dev.loomflux.lab.experiment.FlowStep;
 import dev.loomflux.lab.experiment.Mix;
-import dev.loomflux.lab.experiment.Profile;
+import dev.loomflux.lab.experiment.LoadProfile;
 import dev.loomflux.lab.experiment.Scenario;
 import dev.loomflux.lab.experiment.Think;
 import java.io.ByteArrayInputStream;
@@ -47,7 +47,7 @@ class JmeterFlowsTest {
     @TempDir
     Path dir;
 
-    private static String render(Mix mix, Profile profile) {
+    private static String render(Mix mix, LoadProfile profile) {
         LoadSpec spec = new LoadSpec(TARGET, mix.first().path(), profile, 1, Duration.ofMillis(2500), mix);
         return JmeterPlan.render(spec, PhasePlan.of(profile, 1), "loomflux-flow");
     }
@@ -82,7 +82,7 @@ class JmeterFlowsTest {
 
     @Test
     void aFlowIsATransactionOfItsStepsWithTheirChecks() throws Exception {
-        Document d = xml(render(CRUD, new Profile.Fixed(8, Duration.ofSeconds(30))));
+        Document d = xml(render(CRUD, new LoadProfile.Fixed(8, Duration.ofSeconds(30))));
         assertEquals("startnextloop", text(d, "//ThreadGroup/stringProp[@name='ThreadGroup.on_sample_error']"), "a failed step starts the next iteration");
         assertEquals("crud", text(d, "//TransactionController/@testname"));
         assertEquals(List.of("create", "read", "update", "delete"), all(d, "//TransactionController/following-sibling::hashTree[1]/HTTPSamplerProxy/@testname"));
@@ -104,7 +104,7 @@ class JmeterFlowsTest {
 
     @Test
     void aMixSwitchesBetweenItsFlowsWithTheirDataAndPauses() throws Exception {
-        Document d = xml(render(shop(), new Profile.Fixed(4, Duration.ofSeconds(10), new Think(Duration.ofMillis(5), Duration.ofMillis(5)))));
+        Document d = xml(render(shop(), new LoadProfile.Fixed(4, Duration.ofSeconds(10), new Think(Duration.ofMillis(5), Duration.ofMillis(5)))));
         assertEquals("${" + JmeterFlows.FLOW + "}", text(d, "//SwitchController/stringProp[@name='SwitchController.value']"));
         assertEquals(List.of("browse", "buy"), all(d, "//SwitchController/following-sibling::hashTree[1]/TransactionController/@testname"));
         assertEquals("(?i)(?:^|\\n)\\QLocation\\E:[ \\t]*([^\\r\\n]*)", text(d, "//RegexExtractor[@testname='next']/stringProp[@name='RegexExtractor.regex']"));
@@ -139,7 +139,7 @@ class JmeterFlowsTest {
             utils.getMethod("loadJMeterProperties", String.class).invoke(null, home.resolve("bin/jmeter.properties").toString());
             utils.getMethod("initLocale").invoke(null);
             Class<?> save = jmeter.loadClass("org.apache.jmeter.save.SaveService");
-            for (String jmx : List.of(render(CRUD, new Profile.Fixed(8, Duration.ofSeconds(30))), render(shop(), new Profile.Rate(50, Duration.ofSeconds(10), 20)),
+            for (String jmx : List.of(render(CRUD, new LoadProfile.Fixed(8, Duration.ofSeconds(30))), render(shop(), new LoadProfile.Rate(50, Duration.ofSeconds(10), 20)),
                     JmeterRoundsPlan.renderRounds(rounds(shop()), "r"))) {
                 Path file = Files.writeString(dir.resolve("plan.jmx"), jmx);
                 Object tree = save.getMethod("loadTree", java.io.File.class).invoke(null, file.toFile());
@@ -162,7 +162,7 @@ class JmeterFlowsTest {
 
     private static Rounds rounds(Mix mix) {
         return new Rounds(List.of(new Rounds.Target("a", URI.create("http://127.0.0.1:8181")), new Rounds.Target("b", URI.create("http://127.0.0.1:8282"))),
-                "/items", new Profile.Fixed(3, Duration.ofSeconds(5), new Think(Duration.ofMillis(50), Duration.ofMillis(50))), Rounds.shuffled(2, 2, 1), 1,
+                "/items", new LoadProfile.Fixed(3, Duration.ofSeconds(5), new Think(Duration.ofMillis(50), Duration.ofMillis(50))), Rounds.shuffled(2, 2, 1), 1,
                 Duration.ofSeconds(10), Duration.ofSeconds(1), mix);
     }
 

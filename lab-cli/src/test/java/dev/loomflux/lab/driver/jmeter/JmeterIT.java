@@ -19,7 +19,7 @@ import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import dev.loomflux.lab.experiment.Profile;
+import dev.loomflux.lab.experiment.LoadProfile;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -55,7 +55,7 @@ class JmeterIT {
         processes.close();
     }
 
-    private static Measurement run(Profile profile, String path, List<Second> live) {
+    private static Measurement run(LoadProfile profile, String path, List<Second> live) {
         return new Jmeter(processes, Home.detect().jmeter()).run(new LoadSpec(stub.base(), path, profile, 1), live::add);
     }
 
@@ -71,7 +71,7 @@ class JmeterIT {
     @Test
     void eightUsersOverAFiftyMillisecondStubKeepEightRequestsInFlight() {
         List<Second> live = new CopyOnWriteArrayList<>();
-        Measurement m = run(new Profile.Fixed(8, Duration.ofSeconds(5)), "/delay?ms=50", live);
+        Measurement m = run(new LoadProfile.Fixed(8, Duration.ofSeconds(5)), "/delay?ms=50", live);
         consistent(m, live);
         assertEquals(0, m.errors().total(), m.errors().toString());
         assertEquals(m.requests(), m.responses());
@@ -87,7 +87,7 @@ class JmeterIT {
     @Tag("slow") // ./check slow, in CI after ./check
     void aRateOfOneHundredASecondSendsOneHundredEverySecond() {
         List<Second> live = new CopyOnWriteArrayList<>();
-        Measurement m = run(new Profile.Rate(100, Duration.ofSeconds(4), 100), "/delay?ms=20", live);
+        Measurement m = run(new LoadProfile.Rate(100, Duration.ofSeconds(4), 100), "/delay?ms=20", live);
         consistent(m, live);
         assertEquals(400, m.requests(), "the schedule's arrivals, each one request");
         // The pause after the arrivals lets the last requests finish (JmeterPlan); every one must be answered.
@@ -99,7 +99,7 @@ class JmeterIT {
         }
     }
 
-    private static Measurement onTwoAgents(Profile profile, String path, List<Second> live) {
+    private static Measurement onTwoAgents(LoadProfile profile, String path, List<Second> live) {
         return new Jmeter(processes, Home.detect().jmeter(), new JmeterAgents(2, List.of(), null)).run(new LoadSpec(stub.base(), path, profile, 1), live::add);
     }
 
@@ -110,7 +110,7 @@ class JmeterIT {
         List<Second> live = new CopyOnWriteArrayList<>();
         // 10 s, not 5: the agents start their users up to a second apart and cold (first second: 3-4 users, p99 ~600 ms),
         // which at 5 s left 4.63 and 4.65 of 5 in flight on a quiet host and 4.47 once in CI (2026-11-27).
-        Measurement m = onTwoAgents(new Profile.Fixed(5, Duration.ofSeconds(10)), "/delay?ms=50", live);
+        Measurement m = onTwoAgents(new LoadProfile.Fixed(5, Duration.ofSeconds(10)), "/delay?ms=50", live);
         consistent(m, live);
         assertEquals(0, m.errors().total(), m.errors().toString());
         assertEquals(2, m.agents().size(), m.agents().toString());
@@ -140,7 +140,7 @@ class JmeterIT {
     @Tag("slow") // ./check slow, in CI after ./check
     void twoAgentsSplitARateInHalves() {
         List<Second> live = new CopyOnWriteArrayList<>();
-        Measurement m = onTwoAgents(new Profile.Rate(100, Duration.ofSeconds(4), 100), "/delay?ms=20", live);
+        Measurement m = onTwoAgents(new LoadProfile.Rate(100, Duration.ofSeconds(4), 100), "/delay?ms=20", live);
         consistent(m, live);
         assertEquals(400, m.requests(), "the schedule's arrivals over both agents");
         assertEquals(0, m.errors().total(), m.errors().toString());
@@ -183,7 +183,7 @@ class JmeterIT {
             assertEquals("--agents: agent " + addresses.get(0) + " runs JMeter " + JMETER + ", the lab 5.5: build the same checkout there", other.getMessage());
             List<Second> live = new CopyOnWriteArrayList<>();
             // 5 s, not 3: cold agents leave gaps between a user's first requests, and over 3 s those read 3.58 users in flight of 4 once (CI, session 26).
-            Measurement m = new Jmeter(processes, Home.detect().jmeter(), remote).run(new LoadSpec(stub.base(), "/delay?ms=50", new Profile.Fixed(4, Duration.ofSeconds(5)), 1), live::add);
+            Measurement m = new Jmeter(processes, Home.detect().jmeter(), remote).run(new LoadSpec(stub.base(), "/delay?ms=50", new LoadProfile.Fixed(4, Duration.ofSeconds(5)), 1), live::add);
             consistent(m, live);
             assertEquals(addresses, m.agents().stream().map(AgentShare::agent).toList());
             assertEquals(m.requests(), m.agents().stream().mapToLong(AgentShare::requests).sum());
@@ -202,7 +202,7 @@ class JmeterIT {
     void anAgentThatDiesFailsItsLoadAndLeavesNothingBehind() {
         Jmeter jmeter = new Jmeter(processes, Home.detect().jmeter(), new JmeterAgents(2, List.of(), null));
         AtomicBoolean killed = new AtomicBoolean();
-        LabException e = assertThrows(LabException.class, () -> jmeter.run(new LoadSpec(stub.base(), "/delay?ms=20", new Profile.Fixed(4, Duration.ofSeconds(30)), 1),
+        LabException e = assertThrows(LabException.class, () -> jmeter.run(new LoadSpec(stub.base(), "/delay?ms=20", new LoadProfile.Fixed(4, Duration.ofSeconds(30)), 1),
                 s -> {
                     if (s.t() >= 1 && killed.compareAndSet(false, true)) {
                         // The controller is started last: the first of the driver's processes is an agent.

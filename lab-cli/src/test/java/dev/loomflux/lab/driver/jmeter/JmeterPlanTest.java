@@ -9,7 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.loomflux.lab.experiment.Profile;
+import dev.loomflux.lab.experiment.LoadProfile;
 import dev.loomflux.lab.experiment.Think;
 import java.io.ByteArrayInputStream;
 import java.net.URI;
@@ -30,14 +30,14 @@ import org.w3c.dom.NodeList;
 class JmeterPlanTest {
     private static final URI TARGET = URI.create("http://127.0.0.1:8181");
 
-    private static Document render(Profile profile, String path) throws Exception {
+    private static Document render(LoadProfile profile, String path) throws Exception {
         return render(profile, path, JmeterPlan.Split.NONE);
     }
 
-    private static Document render(Profile profile, String path, JmeterPlan.Split split) throws Exception {
+    private static Document render(LoadProfile profile, String path, JmeterPlan.Split split) throws Exception {
         LoadSpec spec = new LoadSpec(TARGET, path, profile, 2, Duration.ofMillis(2500));
         String jmx = JmeterPlan.render(spec, PhasePlan.of(profile, 2), "loomflux-t", split);
-        if (System.getProperty("jmx.dump") != null && split.clock() != null && profile instanceof Profile.Fixed) {
+        if (System.getProperty("jmx.dump") != null && split.clock() != null && profile instanceof LoadProfile.Fixed) {
             java.nio.file.Files.writeString(java.nio.file.Path.of(System.getProperty("jmx.dump")), jmx);
         }
         return DocumentBuilderFactory.newInstance().newDocumentBuilder().parse(new ByteArrayInputStream(jmx.getBytes(StandardCharsets.UTF_8)));
@@ -63,7 +63,7 @@ class JmeterPlanTest {
 
     @Test
     void fixedUsersAreOneThreadGroupForTheDuration() throws Exception {
-        Document d = render(new Profile.Fixed(8, Duration.ofSeconds(30)), "/gateway?delay=20&x=\"<y>\"");
+        Document d = render(new LoadProfile.Fixed(8, Duration.ofSeconds(30)), "/gateway?delay=20&x=\"<y>\"");
         List<Element> g = groups(d);
         assertEquals(1, g.size());
         assertEquals("8", prop(g.get(0), "ThreadGroup.num_threads"));
@@ -83,8 +83,8 @@ class JmeterPlanTest {
     @Test
     void stagesAreLayeredThreadGroupsWithTheirOwnDelays() throws Exception {
         // 0 -> 4 users over 4 s, then 4 for 2 s: users 1..4 join one a second and all stay to the end (6 s).
-        List<Element> g = groups(render(new Profile.Stages(List.of(new Profile.Stage(Duration.ofSeconds(4), 4),
-                new Profile.Stage(Duration.ofSeconds(2), 4)), Think.NONE), "/json"));
+        List<Element> g = groups(render(new LoadProfile.Stages(List.of(new LoadProfile.Stage(Duration.ofSeconds(4), 4),
+                new LoadProfile.Stage(Duration.ofSeconds(2), 4)), Think.NONE), "/json"));
         int users = 0;
         for (Element e : g) {
             int n = Integer.parseInt(prop(e, "ThreadGroup.num_threads"));
@@ -99,7 +99,7 @@ class JmeterPlanTest {
 
     @Test
     void aBurstsUsersEachSendTheirRequestsAndStop() throws Exception {
-        List<Element> g = groups(render(new Profile.Burst(50, 3, Think.NONE), "/plaintext"));
+        List<Element> g = groups(render(new LoadProfile.Burst(50, 3, Think.NONE), "/plaintext"));
         assertEquals(1, g.size());
         assertEquals("50", prop(g.get(0), "ThreadGroup.num_threads"));
         assertEquals("3", prop(g.get(0), "LoopController.loops"));
@@ -108,7 +108,7 @@ class JmeterPlanTest {
 
     @Test
     void loopsStartTheirUsersOverOneSecond() throws Exception {
-        List<Element> g = groups(render(new Profile.Loops(40, 25, Think.NONE), "/plaintext"));
+        List<Element> g = groups(render(new LoadProfile.Loops(40, 25, Think.NONE), "/plaintext"));
         assertEquals(1, g.size(), "Hyperfoil's 20 ms slots are JMeter's own ramp-up");
         assertEquals("40", prop(g.get(0), "ThreadGroup.num_threads"));
         assertEquals("1", prop(g.get(0), "ThreadGroup.ramp_time"));
@@ -117,7 +117,7 @@ class JmeterPlanTest {
 
     @Test
     void aRateIsAnOpenModelWithEvenArrivals() throws Exception {
-        List<Element> g = groups(render(new Profile.Rate(250, Duration.ofSeconds(20), 100), "/plaintext"));
+        List<Element> g = groups(render(new LoadProfile.Rate(250, Duration.ofSeconds(20), 100), "/plaintext"));
         assertEquals(1, g.size());
         assertEquals("OpenModelThreadGroup", g.get(0).getTagName());
         assertEquals("rate(250/sec) even_arrivals(20 sec) pause(3 sec)", prop(g.get(0), "OpenModelThreadGroup.schedule"),
@@ -126,16 +126,16 @@ class JmeterPlanTest {
 
     @Test
     void thinkTimeIsAUniformTimerAfterEachResponse() throws Exception {
-        Document d = render(new Profile.Fixed(4, Duration.ofSeconds(5), new Think(Duration.ofMillis(100), Duration.ofMillis(300))), "/plaintext");
+        Document d = render(new LoadProfile.Fixed(4, Duration.ofSeconds(5), new Think(Duration.ofMillis(100), Duration.ofMillis(300))), "/plaintext");
         assertEquals("100", text(d, "//UniformRandomTimer/stringProp[@name='ConstantTimer.delay']"));
         assertEquals("200", text(d, "//UniformRandomTimer/stringProp[@name='RandomTimer.range']"));
         assertEquals(0, ((NodeList) XPathFactory.newInstance().newXPath().evaluate("//UniformRandomTimer",
-                render(new Profile.Fixed(4, Duration.ofSeconds(5)), "/plaintext"), XPathConstants.NODESET)).getLength());
+                render(new LoadProfile.Fixed(4, Duration.ofSeconds(5)), "/plaintext"), XPathConstants.NODESET)).getLength());
     }
 
     @Test
     void aPartOfASecondIsRoundedUpForJmeterThatCountsWholeSeconds() throws Exception {
-        assertEquals("3", prop(groups(render(new Profile.Fixed(4, Duration.ofMillis(2500)), "/plaintext")).get(0), "ThreadGroup.duration"));
+        assertEquals("3", prop(groups(render(new LoadProfile.Fixed(4, Duration.ofMillis(2500)), "/plaintext")).get(0), "ThreadGroup.duration"));
     }
 
     /**
@@ -152,13 +152,13 @@ class JmeterPlanTest {
         assertEquals("50", new JmeterPlan.Split(2, null).rate(100));
         assertEquals("7", JmeterPlan.Split.NONE.users(7));
 
-        Document d = render(new Profile.Fixed(14, Duration.ofSeconds(30)), "/plaintext", three);
+        Document d = render(new LoadProfile.Fixed(14, Duration.ofSeconds(30)), "/plaintext", three);
         assertEquals(three.users(14), prop(groups(d).get(0), "ThreadGroup.num_threads"));
         assertEquals(JmeterPlan.CLOCK, text(d, "//SetupThreadGroup/@testname"));
         assertTrue(text(d, "//JSR223Sampler/stringProp[@name='script']").contains("http://127.0.0.1:9999/clock"));
-        Document rate = render(new Profile.Rate(100, Duration.ofSeconds(10), 100), "/plaintext", three);
+        Document rate = render(new LoadProfile.Rate(100, Duration.ofSeconds(10), 100), "/plaintext", three);
         assertTrue(prop(groups(rate).get(0), "OpenModelThreadGroup.schedule").startsWith("rate(33.333333/sec) even_arrivals(10 sec)"));
-        assertEquals("", text(render(new Profile.Fixed(14, Duration.ofSeconds(30)), "/plaintext"), "//SetupThreadGroup/@testname"), "no clock alone");
+        assertEquals("", text(render(new LoadProfile.Fixed(14, Duration.ofSeconds(30)), "/plaintext"), "//SetupThreadGroup/@testname"), "no clock alone");
     }
 
     /**
@@ -168,10 +168,10 @@ class JmeterPlanTest {
     @Test
     void aResponseThatClosesItsConnectionIsMarkedInEveryPlan() throws Exception {
         Rounds rounds = new Rounds(List.of(new Rounds.Target("a", URI.create("http://127.0.0.1:8181"))), "/plaintext",
-                new Profile.Fixed(7, Duration.ofSeconds(2)), Rounds.shuffled(1, 1, 1), 1, Duration.ofSeconds(10), Duration.ZERO);
+                new LoadProfile.Fixed(7, Duration.ofSeconds(2)), Rounds.shuffled(1, 1, 1), 1, Duration.ofSeconds(10), Duration.ZERO);
         Document roundsPlan = DocumentBuilderFactory.newInstance().newDocumentBuilder()
                 .parse(new ByteArrayInputStream(JmeterRoundsPlan.renderRounds(rounds, "r").getBytes(StandardCharsets.UTF_8)));
-        for (Document d : List.of(render(new Profile.Fixed(8, Duration.ofSeconds(30)), "/"), roundsPlan)) {
+        for (Document d : List.of(render(new LoadProfile.Fixed(8, Duration.ofSeconds(30)), "/"), roundsPlan)) {
             // At the plan's level, so that it follows every sampler of the plan.
             String extractor = "/jmeterTestPlan/hashTree/hashTree/RegexExtractor";
             assertEquals("true", text(d, extractor + "/stringProp[@name='RegexExtractor.useHeaders']"));
@@ -196,7 +196,7 @@ class JmeterPlanTest {
     @Test
     void roundsAreOneGatedThreadGroupPerTargetAndAConductor() throws Exception {
         Rounds rounds = new Rounds(List.of(new Rounds.Target("a", URI.create("http://127.0.0.1:8181")), new Rounds.Target("b", URI.create("http://127.0.0.1:8282"))),
-                "/plaintext", new Profile.Fixed(7, Duration.ofSeconds(2)), Rounds.shuffled(2, 3, 1), 1, Duration.ofSeconds(10), Duration.ZERO);
+                "/plaintext", new LoadProfile.Fixed(7, Duration.ofSeconds(2)), Rounds.shuffled(2, 3, 1), 1, Duration.ofSeconds(10), Duration.ZERO);
         Document d = DocumentBuilderFactory.newInstance().newDocumentBuilder()
                 .parse(new ByteArrayInputStream(JmeterRoundsPlan.renderRounds(rounds, "r").getBytes(StandardCharsets.UTF_8)));
         List<Element> g = groups(d);
@@ -213,6 +213,6 @@ class JmeterPlanTest {
                 text(d, "//JSR223Sampler[@testname='conductor']/stringProp[@name='parameters']"), "the lab, and which agent asks (0 on one JMeter)");
         assertEquals("", text(d, "//*[contains(stringProp[@name='script'], '${')]/@testname"), "no ${...} in a script: JMeter would replace it");
         assertThrows(IllegalArgumentException.class, () -> JmeterRoundsPlan.renderRounds(new Rounds(rounds.targets(), "/plaintext",
-                new Profile.Rate(100, Duration.ofSeconds(2), 100), rounds.order(), 1, Duration.ofSeconds(10), Duration.ZERO), "r"));
+                new LoadProfile.Rate(100, Duration.ofSeconds(2), 100), rounds.order(), 1, Duration.ofSeconds(10), Duration.ZERO), "r"));
     }
 }

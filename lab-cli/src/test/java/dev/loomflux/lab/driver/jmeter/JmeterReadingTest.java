@@ -5,7 +5,7 @@ import dev.loomflux.lab.driver.PhasePlan;
 import dev.loomflux.lab.driver.Second;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import dev.loomflux.lab.experiment.Profile;
+import dev.loomflux.lab.experiment.LoadProfile;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -15,7 +15,7 @@ import org.junit.jupiter.api.Test;
 class JmeterReadingTest {
     private static final long T0 = 1_800_000_000_000L;
 
-    private static final PhasePlan PLAN = PhasePlan.of(new Profile.Fixed(2, Duration.ofSeconds(10)), 1);
+    private static final PhasePlan PLAN = PhasePlan.of(new LoadProfile.Fixed(2, Duration.ofSeconds(10)), 1);
     private final List<Second> live = new ArrayList<>();
     private final JmeterReading reading = new JmeterReading(PLAN, null, live::add, null, 10_000, List.of());
 

@@ -10,7 +10,7 @@ import dev.loomflux.lab.driver.Rounds;
 import dev.loomflux.lab.experiment.Flow;
 import dev.loomflux.lab.experiment.FlowStep;
 import dev.loomflux.lab.experiment.Mix;
-import dev.loomflux.lab.experiment.Profile;
+import dev.loomflux.lab.experiment.LoadProfile;
 import dev.loomflux.lab.experiment.Think;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -66,7 +66,7 @@ class JmeterRoundsTest {
 
     @Test
     void aBlockOfFlowsHoldsItsIterationsWholeAndEndsOnceTheirTransactionsAreRead() throws Exception {
-        Rounds rounds = new Rounds(List.of(new Rounds.Target("a", URI.create("http://127.0.0.1:8181"))), "/items", new Profile.Fixed(2, Duration.ofSeconds(2)),
+        Rounds rounds = new Rounds(List.of(new Rounds.Target("a", URI.create("http://127.0.0.1:8181"))), "/items", new LoadProfile.Fixed(2, Duration.ofSeconds(2)),
                 List.of(List.of(0)), 1, Duration.ofSeconds(10), Duration.ZERO, CRUD);
         List<Block> told = new ArrayList<>();
         try (JmeterRounds lab = new JmeterRounds(rounds, listener(told), "127.0.0.1", List.of())) {
@@ -121,7 +121,7 @@ class JmeterRoundsTest {
      */
     @Test
     void twoAgentsRunOneBlockTogetherCountedOnceEachAgentsRequestsAreRead() throws Exception {
-        Rounds rounds = new Rounds(List.of(new Rounds.Target("a", URI.create("http://127.0.0.1:8181"))), "/json", new Profile.Fixed(4, Duration.ofSeconds(2)),
+        Rounds rounds = new Rounds(List.of(new Rounds.Target("a", URI.create("http://127.0.0.1:8181"))), "/json", new LoadProfile.Fixed(4, Duration.ofSeconds(2)),
                 List.of(List.of(0)), 1, Duration.ofSeconds(10), Duration.ZERO);
         List<Block> told = new ArrayList<>();
         String first = "127.0.0.1:1099";
@@ -191,7 +191,7 @@ class JmeterRoundsTest {
     /** An agent that stops answering in a block is named, once the lab has waited longer than its patience for it. */
     @Test
     void anAgentThatGoesQuietIsNamed() throws Exception {
-        Rounds rounds = new Rounds(List.of(new Rounds.Target("a", URI.create("http://127.0.0.1:8181"))), "/json", new Profile.Fixed(4, Duration.ofSeconds(1)),
+        Rounds rounds = new Rounds(List.of(new Rounds.Target("a", URI.create("http://127.0.0.1:8181"))), "/json", new LoadProfile.Fixed(4, Duration.ofSeconds(1)),
                 List.of(List.of(0), List.of(0)), 1, Duration.ofSeconds(10), Duration.ZERO);
         try (JmeterRounds lab = new JmeterRounds(rounds, listener(new ArrayList<>()), "127.0.0.1", List.of("h1:1099", "h2:1099"))) {
             CompletableFuture<HttpResponse<String>> one = ask(lab, "/next?agent=0&offset_us=0&rtt_us=0");
@@ -212,7 +212,7 @@ class JmeterRoundsTest {
     /** A conductor that never asked (its agent still starting the test) has the start's patience, not a block's. */
     @Test
     void anAgentStillStartingHasTheStartsPatience() throws Exception {
-        Rounds rounds = new Rounds(List.of(new Rounds.Target("a", URI.create("http://127.0.0.1:8181"))), "/json", new Profile.Fixed(4, Duration.ofSeconds(1)),
+        Rounds rounds = new Rounds(List.of(new Rounds.Target("a", URI.create("http://127.0.0.1:8181"))), "/json", new LoadProfile.Fixed(4, Duration.ofSeconds(1)),
                 List.of(List.of(0)), 1, Duration.ofSeconds(10), Duration.ZERO);
         try (JmeterRounds lab = new JmeterRounds(rounds, listener(new ArrayList<>()), "127.0.0.1", List.of("h1:1099", "h2:1099"))) {
             CompletableFuture<HttpResponse<String>> one = ask(lab, "/next?agent=0&offset_us=0&rtt_us=0");

@@ -8,7 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.loomflux.lab.Home;
 import dev.loomflux.lab.UsageException;
 import dev.loomflux.lab.driver.LoadSpec;
-import dev.loomflux.lab.experiment.Profile;
+import dev.loomflux.lab.experiment.LoadProfile;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -72,7 +72,7 @@ class OwnPlanTest {
 
     @Test
     void theLabSetsTheTargetsHostAndPortAndTheLoadsUsersAndWholeSeconds() {
-        LoadSpec spec = new LoadSpec(URI.create("http://127.0.0.1:8081"), "/", new Profile.Fixed(7, Duration.ofMillis(2500)), 1);
+        LoadSpec spec = new LoadSpec(URI.create("http://127.0.0.1:8081"), "/", new LoadProfile.Fixed(7, Duration.ofMillis(2500)), 1);
         assertEquals(List.of("-Jhost=127.0.0.1", "-Jport=8081", "-Jusers=7", "-Jduration=3"), OwnPlan.properties(spec));
     }
 

@@ -1,4 +1,4 @@
-package dev.loomflux.lab.profile;
+package dev.loomflux.lab.cpuprofile;
 
 /**
  * The recording a target's CPU profile is read from: its JFR recording ({@code <base>.jfr}), or async-profiler's beside it

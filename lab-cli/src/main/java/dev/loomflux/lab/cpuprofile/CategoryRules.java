@@ -1,4 +1,4 @@
-package dev.loomflux.lab.profile;
+package dev.loomflux.lab.cpuprofile;
 
 import dev.loomflux.lab.UsageException;
 import java.io.IOException;
@@ -35,14 +35,14 @@ public final class CategoryRules {
     public static final String RUN_COPY = "profile-rules.tsv";
 
     /** @param line where the rule is in its file, for a refusal */
-    private record Rule(Category category, String prefix, int line) {
+    private record PrefixRule(Category category, String prefix, int line) {
     }
 
-    private final List<Rule> rules;
+    private final List<PrefixRule> rules;
     /** The user's file as read, null for the lab's table alone. */
     private final String userText;
 
-    private CategoryRules(List<Rule> rules, String userText) {
+    private CategoryRules(List<PrefixRule> rules, String userText) {
         this.rules = List.copyOf(rules);
         this.userText = userText;
     }
@@ -80,7 +80,7 @@ public final class CategoryRules {
     public Category classify(String stack) {
         String[] frames = stack.split(CollapsedStacks.FRAME_SEPARATOR);
         for (int i = frames.length - 1; i >= 0; i--) {
-            for (Rule r : rules) {
+            for (PrefixRule r : rules) {
                 if (frames[i].startsWith(r.prefix())) {
                     return r.category();
                 }
@@ -89,8 +89,8 @@ public final class CategoryRules {
         return Category.OTHER;
     }
 
-    private static List<Rule> parse(String text, String source) {
-        List<Rule> rules = new ArrayList<>();
+    private static List<PrefixRule> parse(String text, String source) {
+        List<PrefixRule> rules = new ArrayList<>();
         int n = 0;
         for (String line : text.split("\r?\n", -1)) {
             n++;
@@ -106,13 +106,13 @@ public final class CategoryRules {
                 throw refusal(source, n, "unknown category '" + f[0] + "' (one of "
                         + Arrays.stream(Category.values()).map(Category::label).collect(Collectors.joining(", ")) + ")");
             }
-            for (Rule earlier : rules) {
+            for (PrefixRule earlier : rules) {
                 if (f[1].startsWith(earlier.prefix())) {
                     throw refusal(source, n, "prefix " + f[1] + " can never match: line " + earlier.line() + "'s prefix " + earlier.prefix()
                             + " comes first and covers it");
                 }
             }
-            rules.add(new Rule(category, f[1], n));
+            rules.add(new PrefixRule(category, f[1], n));
         }
         return rules;
     }

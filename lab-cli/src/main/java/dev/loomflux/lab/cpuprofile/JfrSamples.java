@@ -1,4 +1,4 @@
-package dev.loomflux.lab.profile;
+package dev.loomflux.lab.cpuprofile;
 
 import java.io.IOException;
 import java.nio.file.Path;
@@ -59,14 +59,14 @@ public record JfrSamples(Samples java, Samples inNative, List<CollapsedStacks> j
      *                design a target is measured only in its own blocks); none keeps none
      */
     public static JfrSamples read(Path jfr, List<TimeWindow> windows) throws IOException {
-        Tally java = new Tally();
-        Tally inNative = new Tally();
-        List<Tally> byWindow = windows.stream().map(w -> new Tally()).toList();
+        SampleTally java = new SampleTally();
+        SampleTally inNative = new SampleTally();
+        List<SampleTally> byWindow = windows.stream().map(w -> new SampleTally()).toList();
         try (RecordingFile file = new RecordingFile(jfr)) {
             while (file.hasMoreEvents()) {
                 RecordedEvent e = file.readEvent();
                 String type = e.getEventType().getName();
-                Tally tally = type.equals(EXECUTION) ? java : type.equals(NATIVE) ? inNative : null;
+                SampleTally tally = type.equals(EXECUTION) ? java : type.equals(NATIVE) ? inNative : null;
                 int window = tally == null ? -1 : windowOf(windows, e.getStartTime());
                 if (window >= 0) {
                     String stack = tally.add(e.getStackTrace());
@@ -118,7 +118,7 @@ public record JfrSamples(Samples java, Samples inNative, List<CollapsedStacks> j
         return frameName(f.getMethod().getType().getName(), f.getMethod().getName(), f.getMethod().getDescriptor());
     }
 
-    private static final class Tally {
+    private static final class SampleTally {
         private final SortedMap<String, Long> counts = new TreeMap<>();
         private long truncated;
 

@@ -11,7 +11,7 @@ import java.util.Map;
  * defaults and limits. Only the names in errors differ ({@code x.yaml: profile.fixed.users: ...}
  * or {@code --users 0: ...}), and those the {@link Fields} give.
  */
-public final class ProfileReader {
+public final class LoadProfileReader {
     /** The open model's cap on requests in flight. */
     public static final String MAX_IN_FLIGHT = "max-in-flight";
     /** Which fields each kind takes; any other is an error, not silently ignored. */
@@ -43,26 +43,26 @@ public final class ProfileReader {
         UsageException error(String field, String message);
     }
 
-    private ProfileReader() {
+    private LoadProfileReader() {
     }
 
-    public static Profile read(String kind, Fields f) {
+    public static LoadProfile read(String kind, Fields f) {
         switch (kind) {
             case "stages":
-                List<Profile.Stage> stages = new ArrayList<>();
+                List<LoadProfile.Stage> stages = new ArrayList<>();
                 for (Fields s : f.stages()) {
-                    stages.add(new Profile.Stage(positive(s, "duration", null), integer(s, "users", 0, LoadBounds.MAX_USERS, null)));
+                    stages.add(new LoadProfile.Stage(positive(s, "duration", null), integer(s, "users", 0, LoadBounds.MAX_USERS, null)));
                 }
                 if (stages.stream().allMatch(s -> s.users() == 0)) {
                     throw f.error("stages", stages.isEmpty() ? "name at least one stage" : "no stage has users");
                 }
-                return new Profile.Stages(stages, think(f));
+                return new LoadProfile.Stages(stages, think(f));
             case "fixed":
-                return new Profile.Fixed(users(f), positive(f, "duration", DEFAULT_DURATION), think(f));
+                return new LoadProfile.Fixed(users(f), positive(f, "duration", DEFAULT_DURATION), think(f));
             case "loops":
-                return new Profile.Loops(users(f), integer(f, "requests", 1, LoadBounds.MAX_REQUESTS_PER_USER, DEFAULT_REQUESTS), think(f));
+                return new LoadProfile.Loops(users(f), integer(f, "requests", 1, LoadBounds.MAX_REQUESTS_PER_USER, DEFAULT_REQUESTS), think(f));
             case "burst":
-                return new Profile.Burst(users(f), integer(f, "requests", 1, LoadBounds.MAX_REQUESTS_PER_USER, DEFAULT_REQUESTS), think(f));
+                return new LoadProfile.Burst(users(f), integer(f, "requests", 1, LoadBounds.MAX_REQUESTS_PER_USER, DEFAULT_REQUESTS), think(f));
             case "rate":
                 if (f.text(THINK) != null) {
                     throw f.error(THINK, "applies to the closed profiles (" + CLOSED + "); the rate profile's arrivals do not wait for a response");
@@ -71,7 +71,7 @@ public final class ProfileReader {
                     throw f.error("rps", "required by the rate profile: the arrival rate in requests per second");
                 }
                 int rps = integer(f, "rps", 1, LoadBounds.MAX_RPS, null);
-                return new Profile.Rate(rps, positive(f, "duration", DEFAULT_DURATION),
+                return new LoadProfile.Rate(rps, positive(f, "duration", DEFAULT_DURATION),
                         integer(f, MAX_IN_FLIGHT, 1, LoadBounds.MAX_USERS, LoadBounds.defaultMaxInFlight(rps)));
             default:
                 throw f.error("", "unknown profile (allowed: " + KINDS + ")");

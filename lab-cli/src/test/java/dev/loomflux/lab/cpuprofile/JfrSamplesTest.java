@@ -1,4 +1,4 @@
-package dev.loomflux.lab.profile;
+package dev.loomflux.lab.cpuprofile;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -147,7 +147,7 @@ class JfrSamplesTest {
     @Test
     void aUserRuleNamingTheTestsPackagePutsMostSamplesInApp() throws Exception {
         CollapsedStacks stacks = JfrSamples.read(jfr, ALL).java().stacks();
-        Path rules = Files.writeString(dir.resolve("mine.tsv"), "# the tests are my app\napp\tdev.loomflux.lab.profile\n");
+        Path rules = Files.writeString(dir.resolve("mine.tsv"), "# the tests are my app\napp\tdev.loomflux.lab.cpuprofile\n");
         Map<Category, Double> mine = CategoryCounts.of(stacks, CategoryRules.withUserFile(rules)).shares();
         assertTrue(mine.get(Category.APP) > 0.5, mine.toString());
         Map<Category, Double> lab = CategoryCounts.of(stacks, CategoryRules.lab()).shares();

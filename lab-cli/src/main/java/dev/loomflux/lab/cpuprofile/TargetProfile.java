@@ -1,4 +1,4 @@
-package dev.loomflux.lab.profile;
+package dev.loomflux.lab.cpuprofile;
 
 import dev.loomflux.lab.result.CpuProfile;
 import dev.loomflux.lab.result.Result;

@@ -8,7 +8,7 @@ import java.util.Objects;
  * How load is offered. Closed models (stages, fixed, loops, burst) keep N users each waiting for
  * its response before the next request; the open model (rate) sends on a schedule regardless.
  */
-public sealed interface Profile {
+public sealed interface LoadProfile {
     String kind();
 
     /** Highest concurrency the profile reaches; warmup uses it too. */
@@ -25,7 +25,7 @@ public sealed interface Profile {
     }
 
     /** Linear ramps between user counts, as k6 stages do: each stage ramps from the previous target to its own. */
-    record Stages(List<Stage> stages, Think think) implements Profile {
+    record Stages(List<Stage> stages, Think think) implements LoadProfile {
         public Stages {
             stages = List.copyOf(stages);
             Objects.requireNonNull(think, "think");
@@ -55,7 +55,7 @@ public sealed interface Profile {
     }
 
     /** N users for a duration ({@code ab -c N -t T}). */
-    record Fixed(int users, Duration duration, Think think) implements Profile {
+    record Fixed(int users, Duration duration, Think think) implements LoadProfile {
         public Fixed {
             Objects.requireNonNull(think, "think");
         }
@@ -81,7 +81,7 @@ public sealed interface Profile {
     }
 
     /** N users each sending L requests, started over a short ramp (JMeter thread group). */
-    record Loops(int users, int requests, Think think) implements Profile {
+    record Loops(int users, int requests, Think think) implements LoadProfile {
         public Loops {
             Objects.requireNonNull(think, "think");
         }
@@ -102,7 +102,7 @@ public sealed interface Profile {
     }
 
     /** N users started at the same instant, each sending L requests (Gatling atOnceUsers). */
-    record Burst(int users, int requests, Think think) implements Profile {
+    record Burst(int users, int requests, Think think) implements LoadProfile {
         public Burst {
             Objects.requireNonNull(think, "think");
         }
@@ -123,7 +123,7 @@ public sealed interface Profile {
     }
 
     /** Open model: a constant arrival rate, at most maxInFlight requests in flight (wrk2 style). */
-    record Rate(int rps, Duration duration, int maxInFlight) implements Profile {
+    record Rate(int rps, Duration duration, int maxInFlight) implements LoadProfile {
         @Override
         public Duration plannedDuration() {
             return duration;
