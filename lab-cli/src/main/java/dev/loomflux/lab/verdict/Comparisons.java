@@ -142,7 +142,7 @@ public final class Comparisons {
      * 0.69-0.89 of their twins' throughput and gave the other name a winner (docs/statistics.md, "A JIT still compiling in the
      * rounds"); {@link #jitBias} widens their comparisons by that. A block's JIT time counts from the JVM's previous block, so
      * a JVM's blocks together cover the rounds; their time is every block's of those rounds, every set's. Blocks without JIT
-     * time (a JVM without hsperfdata; schema 14 and before) leave a target out of this rule.
+     * time (a JVM without hsperfdata, or a file written before blocks carried it) leave a target out of this rule.
      *
      * @param jitShares {@link #jitShares} of the blocks
      */

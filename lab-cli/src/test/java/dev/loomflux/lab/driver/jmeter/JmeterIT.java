@@ -109,7 +109,7 @@ class JmeterIT {
     void twoAgentsShareFiveUsersThreeAndTwo() {
         List<Second> live = new CopyOnWriteArrayList<>();
         // 10 s, not 5: the agents start their users up to a second apart and cold (first second: 3-4 users, p99 ~600 ms),
-        // which at 5 s left 4.63 and 4.65 of 5 in flight on a quiet host and 4.47 once in CI (2026-11-27).
+        // which at 5 s left 4.63 and 4.65 of 5 in flight on a quiet host and 4.47 once in CI.
         Measurement m = onTwoAgents(new LoadProfile.Fixed(5, Duration.ofSeconds(10)), "/delay?ms=50", live);
         consistent(m, live);
         assertEquals(0, m.errors().total(), m.errors().toString());
