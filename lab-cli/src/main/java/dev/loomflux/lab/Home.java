@@ -33,15 +33,6 @@ public final class Home {
         return results().resolve(LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")) + "-" + name);
     }
 
-    /** The JMeter home the build assembles (jmeter/), or a one-line error saying how to build it. */
-    public Path jmeter() {
-        Path home = root.resolve("jmeter").resolve("target").resolve("jmeter");
-        if (!Files.isRegularFile(home.resolve("bin").resolve("ApacheJMeter.jar"))) {
-            throw new UsageException("JMeter not found in " + home + " (build with ./mvnw -DskipTests package, or run ./lab which builds)");
-        }
-        return home;
-    }
-
     /** A built jar, or a one-line error saying how to build it. */
     public Path jar(String module, String name) {
         Path jar = root.resolve(module).resolve("target").resolve(name);

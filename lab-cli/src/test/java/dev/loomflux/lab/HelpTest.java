@@ -24,7 +24,7 @@ import picocli.CommandLine.Model.OptionSpec;
  */
 class HelpTest {
     @ParameterizedTest
-    @ValueSource(strings = {"list", "verify", "run", "capacity", "compare", "report", "calibrate", "clean"})
+    @ValueSource(strings = {"list", "verify", "run", "capacity", "compare", "report", "calibrate", "agent", "clean"})
     void helpHasNoWarnings(String command) {
         PrintStream original = System.err;
         ByteArrayOutputStream stderr = new ByteArrayOutputStream();

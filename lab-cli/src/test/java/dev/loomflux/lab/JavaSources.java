@@ -19,9 +19,9 @@ import java.util.stream.Stream;
 
 /**
  * The lab's main sources read as text, for {@link StructureTest}: their packages and what each imports, their lengths, the
- * parameters of their methods, constructors and records, and their static fields. Line-based, not a parser: right for this
- * code's style (one declaration's head on its own lines, no generic calls with explicit type arguments), which the fixtures in
- * StructureTest pin down.
+ * parameters of their methods, constructors and records, their static fields, their string literals. Line-based, not a
+ * parser: right for this code's style (one declaration's head on its own lines, no generic calls with explicit type
+ * arguments), which the fixtures in StructureTest pin down.
  */
 final class JavaSources {
     static final String ROOT = "dev.loomflux.lab";
@@ -40,6 +40,10 @@ final class JavaSources {
 
     /** A static field that is not final. */
     record StaticField(String path, int line, String declaration) {
+    }
+
+    /** A string or text-block literal: its line, and its text as written between its quotes. */
+    record Literal(String path, int line, String text) {
     }
 
     private JavaSources() {
@@ -339,6 +343,30 @@ final class JavaSources {
 
     /** Java text without comments, and with string, text-block and character literals emptied; line breaks stay. */
     static String strip(String text) {
+        return scan(text, (at, literal) -> { });
+    }
+
+    /** The string and text-block literals of a source, each with its line, as written between its quotes (escapes kept). */
+    static List<Literal> literals(Source s) {
+        List<Literal> out = new ArrayList<>();
+        String text = s.text();
+        int[] counted = {0, 1};
+        scan(text, (at, literal) -> {
+            for (; counted[0] < at; counted[0]++) {
+                counted[1] += text.charAt(counted[0]) == '\n' ? 1 : 0;
+            }
+            out.add(new Literal(s.path(), counted[1], literal));
+        });
+        return out;
+    }
+
+    /** Where a string or text-block literal starts in a text, and its content. */
+    private interface LiteralFound {
+        void at(int start, String literal);
+    }
+
+    /** {@link #strip}, telling {@code found} each string and text-block literal (not a character literal) in the order they stand. */
+    private static String scan(String text, LiteralFound found) {
         StringBuilder out = new StringBuilder(text.length());
         int i = 0;
         int n = text.length();
@@ -359,6 +387,7 @@ final class JavaSources {
                 while (end < n && !text.startsWith("\"\"\"", end)) {
                     end += text.charAt(end) == '\\' ? 2 : 1;
                 }
+                found.at(i, text.substring(i + 3, Math.min(n, end)));
                 end = Math.min(n, end + 3);
                 out.append("\"\"");
                 keepLines(out, text, i, end);
@@ -367,6 +396,9 @@ final class JavaSources {
                 int end = i + 1;
                 while (end < n && text.charAt(end) != c && text.charAt(end) != '\n') {
                     end += text.charAt(end) == '\\' ? 2 : 1;
+                }
+                if (c == '"') {
+                    found.at(i, text.substring(i + 1, Math.min(n, end)));
                 }
                 out.append(c).append(c == '\'' ? "x" : "").append(c);
                 i = Math.min(n, end + 1);

@@ -5,18 +5,23 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.loomflux.lab.JavaSources.Declaration;
 import dev.loomflux.lab.JavaSources.Source;
+import dev.loomflux.lab.drivers.Drivers;
+import dev.loomflux.lab.experiment.DriverTraits;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 
 /**
  * The shape of the lab's main code (docs/guide.md, "The code in detail"): no cycle in the package imports; no source file
  * over {@value #MAX_LINES} lines; no method, constructor or record over {@value #MAX_PARAMETERS} parameters in the packages
  * that run a measurement; no static field that is not final outside the entry point's package (state belongs to an object
- * main makes, such as LabProcesses).
+ * main makes, such as LabProcesses); no string naming a registered driver outside that driver's own package (the rest of the
+ * code asks the registry, drivers.Drivers, for a driver's name, title and capabilities).
  */
 class StructureTest {
     static final Path MAIN = Path.of("src/main/java/dev/loomflux/lab");
@@ -26,6 +31,17 @@ class StructureTest {
     static final String ENTRY_POINT = "main";
     /** The packages (with their subpackages) whose methods take at most {@value #MAX_PARAMETERS} parameters. */
     static final List<String> FEW_PARAMETERS = List.of("run", "procedure", "measure", "paired");
+    /** Each registered driver's name, to the package of its own (that of its type) where a string may name it. */
+    static final Map<String, String> DRIVERS = Drivers.ALL.all().stream()
+            .collect(Collectors.toMap(DriverTraits::name, d -> JavaSources.of("", "package " + d.getClass().getPackageName() + ";").pkg()));
+    /**
+     * Strings that name a driver outside its package on purpose, by file, to what the string holds. SchemaUpgrade: an older
+     * results.json's field hyperfoil_yaml, renamed to plan as the file is read. ListCommand: the loops profile's "(JMeter)" names
+     * the tool whose thread group the profile imitates, as "(ab -c N)" and "(Gatling)" name theirs, not the lab's driver.
+     */
+    static final Map<String, String> NAMED_ON_PURPOSE = Map.of(
+            "result/SchemaUpgrade.java", "hyperfoil_yaml",
+            "cli/ListCommand.java", "started over 1 s (JMeter)");
     @Test
     void theMainCodeKeepsItsShape() {
         Map<String, String> found = offences(JavaSources.read(MAIN));
@@ -40,7 +56,7 @@ class StructureTest {
     }
 
     /**
-     * Every offence against the four rules, by a key that stays put while the code around it moves (what, file, name), to
+     * Every offence against the five rules, by a key that stays put while the code around it moves (what, file, name), to
      * what it is, with the line.
      */
     static Map<String, String> offences(List<Source> sources) {
@@ -70,6 +86,15 @@ class StructureTest {
                             + f.declaration() + " (make it state of an object main makes)");
                 }
             }
+            for (JavaSources.Literal l : JavaSources.literals(s)) {
+                DRIVERS.forEach((name, own) -> {
+                    if (l.text().toLowerCase(Locale.ROOT).contains(name) && !inPackage(s.pkg(), own)
+                            && !l.text().contains(NAMED_ON_PURPOSE.getOrDefault(s.path(), "\0"))) {
+                        out.put("driver " + s.path() + " " + l.text(), l.path() + ":" + l.line() + " names the driver " + name + " outside "
+                                + own + ": \"" + l.text() + "\" (ask the registry, drivers.Drivers, for its name, title or capability)");
+                    }
+                });
+            }
         }
         return out;
     }
@@ -80,7 +105,12 @@ class StructureTest {
 
     private static boolean fewParameters(String pkg) {
         return FEW_PARAMETERS.stream()
-                .anyMatch(p -> pkg.equals(p) || pkg.startsWith(p + "."));
+                .anyMatch(p -> inPackage(pkg, p));
+    }
+
+    /** Whether {@code pkg} is {@code p} or one of its subpackages. */
+    private static boolean inPackage(String pkg, String p) {
+        return pkg.equals(p) || pkg.startsWith(p + ".");
     }
 
     // The checker on small sources, so that each rule can be seen to fail.
@@ -204,5 +234,33 @@ class StructureTest {
                 found);
         assertEquals(3, offences(List.of(JavaSources.of("x/Holder.java", text.formatted("x")))).size());
         assertEquals(Map.of(), offences(List.of(JavaSources.of("main/Holder.java", text.formatted(ENTRY_POINT)))));
+    }
+
+    @Test
+    void findsStringsNamingADriverOutsideItsPackage() {
+        String text = """
+                package dev.loomflux.lab.%s;
+
+                // Hyperfoil, in a comment, and JMeter's in {@code jmeter} javadoc may name them.
+                class Words {
+                    String plain = "the load driver";
+                    String sentence = "Every block ran on 2 JMeter agents";
+                    String quoted = "say \\"hyperfoil\\" \\\\";
+                    char c = '"';
+                    String block = \"""
+                            ran on HyperFoil
+                            \""";
+                    String after = "jmeter";
+                }
+                """;
+        String block = "\n            ran on HyperFoil\n            ";
+        assertEquals(List.of("5 the load driver", "6 Every block ran on 2 JMeter agents", "7 say \\\"hyperfoil\\\" \\\\", "9 " + block, "12 jmeter"),
+                JavaSources.literals(JavaSources.of("cli/Words.java", text.formatted("cli"))).stream().map(l -> l.line() + " " + l.text()).toList());
+        assertEquals(List.of("driver cli/Words.java " + block, "driver cli/Words.java Every block ran on 2 JMeter agents", "driver cli/Words.java jmeter",
+                "driver cli/Words.java say \\\"hyperfoil\\\" \\\\"), List.copyOf(offences(List.of(JavaSources.of("cli/Words.java", text.formatted("cli")))).keySet()));
+        assertEquals(Set.of("driver driver/hyperfoil/Words.java Every block ran on 2 JMeter agents", "driver driver/hyperfoil/Words.java jmeter"),
+                offences(List.of(JavaSources.of("driver/hyperfoil/Words.java", text.formatted("driver.hyperfoil")))).keySet(), "a driver's package names itself only");
+        assertEquals(Map.of(), offences(List.of(JavaSources.of("result/SchemaUpgrade.java",
+                "package dev.loomflux.lab.result;\nclass SchemaUpgrade { String old = \"hyperfoil_yaml\"; }\n"))), "named on purpose");
     }
 }

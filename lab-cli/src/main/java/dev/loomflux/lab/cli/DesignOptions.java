@@ -12,7 +12,7 @@ public final class DesignOptions {
     @Option(names = "--design", paramLabel = "KIND",
             description = "paired (the default): start every target, warm each, then measure all in interleaved rounds and judge per-round ratios;"
                     + " sequential: one target after another, one window each. Without this flag or the file's design, a run the paired"
-                    + " design cannot measure (a profile other than fixed and rate, JMeter with a rate) is sequential, and says so.")
+                    + " design cannot measure (a profile other than fixed and rate, a driver without the rounds it needs) is sequential, and says so.")
     String design;
 
     @Option(names = "--sets", paramLabel = "N",

@@ -1,6 +1,8 @@
 package dev.loomflux.lab.cli;
 
 import dev.loomflux.lab.Home;
+import dev.loomflux.lab.drivers.Drivers;
+import dev.loomflux.lab.experiment.DriverTraits.Capability;
 import dev.loomflux.lab.experiment.Scenario;
 import dev.loomflux.lab.sut.TargetSpec;
 import dev.loomflux.lab.sut.Targets;
@@ -15,6 +17,7 @@ import picocli.CommandLine.Spec;
 
 @Command(name = "list", mixinStandardHelpOptions = true, description = "Targets, scenarios, profiles and experiment files, one line each.")
 public final class ListCommand implements Callable<Integer> {
+    /** Each profile with the tool whose load it imitates; loops' is a JMeter thread group, the shape, not the lab's driver. */
     private static final List<String> PROFILES = List.of(
             "fixed: --users N --duration T: N closed-model users for a time (ab -c N -t T)",
             "stages: --stages 15s:50,30s:100,...: k6-style linear ramps of closed-model users",
@@ -37,7 +40,8 @@ public final class ListCommand implements Callable<Integer> {
                 continue;
             }
             if (k == Scenario.Endpoint.PLAN) {
-                out.println("scenario  plan: what a JMeter plan of your own sends (--driver jmeter --plan FILE.jmx)");
+                out.println("scenario  plan: what a " + Drivers.ALL.titles(Capability.OWN_PLANS) + " plan of your own sends (--driver "
+                        + Drivers.ALL.names(Capability.OWN_PLANS) + " --plan FILE.jmx)");
                 continue;
             }
             if (k == Scenario.Endpoint.FLOW) {

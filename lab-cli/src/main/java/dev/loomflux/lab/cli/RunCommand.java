@@ -33,7 +33,7 @@ import picocli.CommandLine.Spec;
 
 @Command(name = "run", mixinStandardHelpOptions = true, sortOptions = false, abbreviateSynopsis = true, modelTransformer = OptionSections.class,
         description = {"Run an experiment: targets x scenarios under one load profile, each target warmed until steady, then measured.",
-                "The load driver (Hyperfoil or JMeter) and the targets run on CPUs of their own; the results go to results/<run-id>/.",
+                "The load driver (--driver) and the targets run on CPUs of their own; the results go to results/<run-id>/.",
                 "Give an experiment YAML file (see experiments/example.yaml) or describe it with flags."})
 public class RunCommand implements Callable<Integer> {
     @Parameters(arity = "0..1", paramLabel = "EXPERIMENT",

@@ -12,8 +12,13 @@ import java.util.function.BooleanSupplier;
  * cancel stops that driver's loads and no other's.
  */
 public interface LoadDriver {
+    /** What it is as the registry lists it: its name, title, capabilities and timing. */
+    DriverType type();
+
     /** As results.json and the report name it: "hyperfoil", "jmeter". */
-    String name();
+    default String name() {
+        return type().name();
+    }
 
     /**
      * One continuous load of which only the {@code window}'s seconds are measured (the whole load when
@@ -40,11 +45,6 @@ public interface LoadDriver {
      * @return the blocks that ended, in the order they ran
      */
     List<Block> run(Rounds rounds, Rounds.Listener listener);
-
-    /** The step in which it times requests, in ms, where that is coarse enough to matter to a comparison; 0 otherwise. */
-    default double latencyStepMs() {
-        return 0;
-    }
 
     /**
      * Processes of its own the driver runs now besides the lab's JVM (JMeter's), whose CPU is the driver's too;

@@ -197,7 +197,7 @@ public final class Tally implements Collector {
         }
         unpublished.forEach(this::tell);
         if (driverStalls > 0) {
-            LOG.warn("the load driver stalled {} time(s) for more than 100 ms (Hyperfoil's jitter watchdog);"
+            LOG.warn("the load driver stalled {} time(s) for more than 100 ms (its jitter watchdog);"
                     + " latencies may include driver pauses", driverStalls);
         }
         HttpStats http = HttpStats.get(total);

@@ -67,6 +67,12 @@ public final class DriverCatalog<T extends DriverTraits> {
         return with(c).stream().map(DriverTraits::name).collect(Collectors.joining(" or "));
     }
 
+    /** The drivers that time requests finer than in steps of {@code stepMs}, as advice names them: "Hyperfoil (--driver hyperfoil)"; null when none does. */
+    public String finerThan(double stepMs) {
+        List<T> finer = all.stream().filter(d -> d.latencyStepMs() < stepMs).toList();
+        return finer.isEmpty() ? null : finer.stream().map(d -> d.title() + " (--driver " + d.name() + ")").collect(Collectors.joining(" or "));
+    }
+
     /**
      * Why the named driver cannot run the paired design's interleaved rounds, as the run log ends "interleaved rounds need ...":
      * one without rounds, or, when the profile is a rate, one without rate blocks; null when it can, or when no driver has the name

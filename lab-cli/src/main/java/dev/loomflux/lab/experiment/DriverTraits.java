@@ -36,6 +36,11 @@ public interface DriverTraits {
 
     Set<Capability> capabilities();
 
+    /** The step in which it times requests, in ms, where that is coarse enough to matter to a comparison; 0 otherwise. */
+    default double latencyStepMs() {
+        return 0;
+    }
+
     default boolean can(Capability c) {
         return capabilities().contains(c);
     }

@@ -17,13 +17,4 @@ public final class JsonPath {
     public static boolean valid(String path) {
         return PATH.matcher(path).matches();
     }
-
-    /** Hyperfoil's query for a valid path: {@code $.items[0].id} is {@code .items[0].id}, {@code $[0].id} is {@code .[0].id}. */
-    public static String hyperfoil(String path) {
-        if (!valid(path)) {
-            throw new IllegalArgumentException("not a JSON path: " + path);
-        }
-        String rest = path.substring(1);
-        return rest.startsWith("[") ? "." + rest : rest;
-    }
 }

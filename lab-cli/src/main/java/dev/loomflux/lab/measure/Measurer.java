@@ -223,7 +223,7 @@ public final class Measurer {
         boolean open = task.profile() instanceof LoadProfile.Rate;
         String hlog = files.hlog(name + " " + scenario.name() + " " + scenario.path(), m.intervals());
         for (int i = 0; i < m.agents().size(); i++) {
-            files.agentHlog(i, name + " " + scenario.name() + " " + scenario.path() + " on JMeter agent " + m.agents().get(i).agent(), m.agents().get(i).intervals());
+            files.agentHlog(i, name + " " + scenario.name() + " " + scenario.path() + " on " + driver.type().title() + " agent " + m.agents().get(i).agent(), m.agents().get(i).intervals());
         }
         LoadSpec spec = new LoadSpec(target.base(), scenario.path(), task.profile(), cpus.driver().size(), REQUEST_TIMEOUT, scenario.mix());
         String plan = files.plan(planName -> driver.export(spec, planName));

@@ -153,7 +153,7 @@ final class CellRounds {
         LoadDriver driver = context.driver();
         int total = design.rounds() + design.leadInRounds();
         stopping = design.fixedRounds() ? null
-                : new Stopping(design.rounds(), experiment.targets().stream().map(TargetSpec::name).toList(), driver.latencyStepMs());
+                : new Stopping(design.rounds(), experiment.targets().stream().map(TargetSpec::name).toList(), PairedRounds.timing(driver));
         long seed = cell.seed(run.runId());
         Rounds rounds = new Rounds(alive.stream().map(v -> new Rounds.Target(run.label(v), v.base())).toList(), scenario.path(),
                 block(task.profile(), design), Rounds.shuffled(alive.size(), total, seed), context.cpus().driver().size(), Measurer.REQUEST_TIMEOUT,

@@ -1,5 +1,7 @@
 package dev.loomflux.lab.paired;
 
+import dev.loomflux.lab.driver.LoadDriver;
+import dev.loomflux.lab.drivers.Drivers;
 import dev.loomflux.lab.experiment.Design;
 import dev.loomflux.lab.experiment.Experiment;
 import dev.loomflux.lab.measure.RunContext;
@@ -8,6 +10,7 @@ import dev.loomflux.lab.procedure.ScenarioCell;
 import dev.loomflux.lab.procedure.TargetVisit;
 import dev.loomflux.lab.result.Result;
 import dev.loomflux.lab.result.ResultsFile;
+import dev.loomflux.lab.verdict.Timing;
 import java.util.List;
 import java.util.Map;
 
@@ -41,6 +44,12 @@ public final class PairedRounds {
      */
     public void run(List<TargetVisit> visits, ScenarioCell cell, boolean cold, long deadline) {
         new CellRounds(this, visits, cell, cold, deadline).run();
+    }
+
+    /** How {@code driver} times requests, as the comparisons weigh it: its step, and the registry's drivers that time finer. */
+    public static Timing timing(LoadDriver driver) {
+        double step = driver.type().latencyStepMs();
+        return new Timing(step, Drivers.ALL.finerThan(step));
     }
 
     RunContext context() {

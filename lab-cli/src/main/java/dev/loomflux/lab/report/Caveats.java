@@ -1,5 +1,7 @@
 package dev.loomflux.lab.report;
 
+import dev.loomflux.lab.driver.DriverType;
+import dev.loomflux.lab.drivers.Drivers;
 import dev.loomflux.lab.result.BlockRecord;
 import dev.loomflux.lab.result.Environment;
 import dev.loomflux.lab.result.ExperimentDescription;
@@ -59,7 +61,7 @@ final class Caveats {
                 root.paired().stops().forEach(st -> out.add(Paragraph.bullet(stopped(st))));
             }
             if (root.paired().blocks() != null && root.paired().blocks().stream().anyMatch(b -> b.agents() != null)) {
-                out.add(Paragraph.bullet(onAgents(root.paired().blocks())));
+                out.add(Paragraph.bullet(onAgents(driverTitle(root), root.paired().blocks())));
             }
             if (root.jvmsPerTarget() > 1 && root.paired().blocks() != null) {
                 out.add(Paragraph.bullet(jvmSpread(root) + " A ratio between two targets carries such differences of both its targets' JVMs, which the intervals "
@@ -231,11 +233,18 @@ final class Caveats {
                 st.level());
     }
 
+    /** The run's driver as a sentence names it: its title in the registry; one the registry does not know, by its recorded name. */
+    private static String driverTitle(RunRecord root) {
+        String name = root.experiment().driver();
+        DriverType known = name == null ? null : Drivers.ALL.find(name);
+        return known != null ? known.title() : String.valueOf(name);
+    }
+
     /**
      * "Every block ran on 2 JMeter agents at once, the lab conducting them: their gates opened within 1.0 ms of each other in the
      * median block (3.9 ms at most), each agent's clock known within 1.2 and 5.0 ms; in flight per agent over the blocks: ..."
      */
-    static String onAgents(List<BlockRecord> blocks) {
+    static String onAgents(String driver, List<BlockRecord> blocks) {
         List<BlockRecord> on = blocks.stream().filter(b -> b.agents() != null && !b.agents().isEmpty()).toList();
         double[] spreads = on.stream().mapToDouble(BlockRecord::alignmentMs).sorted().toArray();
         Map<String, double[]> perAgent = new LinkedHashMap<>();
@@ -245,9 +254,9 @@ final class Caveats {
             sum[1]++;
             sum[2] = Math.max(sum[2], a.clockErrorMs());
         }));
-        return String.format(Locale.ROOT, "Every block ran on %d JMeter agents at once, the lab conducting them: their gates opened within %.1f ms of "
+        return String.format(Locale.ROOT, "Every block ran on %d %s agents at once, the lab conducting them: their gates opened within %.1f ms of "
                         + "each other in the median block (%.1f ms at most), each agent's clock known within %s ms; the mean requests each kept in "
-                        + "flight: %s (docs/scale-out.md, \"Paired rounds on agents\").", perAgent.size(), spreads[spreads.length / 2], spreads[spreads.length - 1],
+                        + "flight: %s (docs/scale-out.md, \"Paired rounds on agents\").", perAgent.size(), driver, spreads[spreads.length / 2], spreads[spreads.length - 1],
                 perAgent.values().stream().map(v -> Cells.num(v[2])).collect(java.util.stream.Collectors.joining(", ")),
                 perAgent.entrySet().stream().map(e -> e.getKey() + " " + Cells.num(e.getValue()[0] / e.getValue()[1])).collect(java.util.stream.Collectors.joining(", ")));
     }

@@ -168,7 +168,7 @@ final class PairedRun implements DesignRun {
     public void compare(Session s) {
         ResultsFile results = s.results();
         List<String> names = experiment.targets().stream().map(TargetSpec::name).toList();
-        results.comparisons(Stopping.reached(results.blocks(), names, s.run().driver().latencyStepMs(), results.stops()));
+        results.comparisons(Stopping.reached(results.blocks(), names, PairedRounds.timing(s.run().driver()), results.stops()));
         s.procedure().fromRounds(results.snapshot().results(), results.snapshot().paired().comparisons());
     }
 

@@ -55,19 +55,19 @@ public final class Comparisons {
 
     /** Per scenario (and sweep cell), metric and pair of targets; a closed model's blocks carry their users for Little's law. */
     public static List<PairComparison> of(List<BlockRecord> all, List<String> targets) {
-        return of(all, targets, 0);
+        return of(all, targets, Timing.FINE);
     }
 
-    /** @param latencyStepMs the driver's latency resolution: JMeter times requests in whole ms (1), Hyperfoil to 2 significant digits (0 here) */
-    public static List<PairComparison> of(List<BlockRecord> all, List<String> targets, double latencyStepMs) {
-        return of(all, targets, latencyStepMs, Map.of());
+    /** @param timing how the driver times requests: JMeter in whole ms (a step of 1), Hyperfoil to 2 significant digits ({@link Timing#FINE}) */
+    public static List<PairComparison> of(List<BlockRecord> all, List<String> targets, Timing timing) {
+        return of(all, targets, timing, Map.of());
     }
 
     /**
      * @param levels per scenario (and cell, as {@link BlockRecord#where()}), the two-sided level of its intervals where a
      *               sequential run stopped at a look ({@link dev.loomflux.lab.stats.AlphaSpending}); 5% where absent
      */
-    public static List<PairComparison> of(List<BlockRecord> all, List<String> targets, double latencyStepMs, Map<String, Double> levels) {
+    public static List<PairComparison> of(List<BlockRecord> all, List<String> targets, Timing timing, Map<String, Double> levels) {
         List<PairComparison> out = new ArrayList<>();
         // A round in which the load side paced either block compares the driver with itself: left out.
         Set<String> paced = all.stream().filter(Comparisons::paced).map(Comparisons::roundKey).collect(Collectors.toSet());
@@ -82,7 +82,7 @@ public final class Comparisons {
             double level = levels.getOrDefault(where, Stats.ALPHA);
             for (ScenarioPart part : BlockRecord.parts(list)) {
                 List<BlockRecord> view = list.stream().map(b -> b.view(part)).filter(Objects::nonNull).toList();
-                PairJudge judge = new PairJudge(new PairJudge.Scope(first.scenario(), first.cell(), drifting, jit, latencyStepMs, level), view);
+                PairJudge judge = new PairJudge(new PairJudge.Scope(first.scenario(), first.cell(), drifting, jit, timing, level), view);
                 for (Metric m : part.standsForScenario(first.scenario()) ? METRICS : PART_METRICS) {
                     for (int i = 0; i < targets.size(); i++) {
                         for (int j = i + 1; j < targets.size(); j++) {

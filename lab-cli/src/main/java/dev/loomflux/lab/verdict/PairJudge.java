@@ -31,10 +31,10 @@ final class PairJudge {
      *
      * @param drifting      the targets that drifted across the rounds ({@link Comparisons#drifting})
      * @param jitShares     {@link Comparisons#jitShares} of its blocks
-     * @param latencyStepMs the driver's latency resolution
+     * @param timing        how the driver times requests
      * @param level         the two-sided level of its intervals
      */
-    record Scope(String scenario, Map<String, Integer> cell, Set<String> drifting, Map<String, Map<Integer, Double>> jitShares, double latencyStepMs,
+    record Scope(String scenario, Map<String, Integer> cell, Set<String> drifting, Map<String, Map<Integer, Double>> jitShares, Timing timing,
                  double level) {
     }
 
@@ -64,7 +64,8 @@ final class PairJudge {
             return pacedRounds == 0 ? null : new PairComparison(scenario, cell, part, m.id(), a, b, new PairComparison.RatioEstimate(null, List.of(), 0),
                     new PairComparison.Judgement(PairComparison.UNDECIDED, null, pacedNote(pacedRounds)), null);
         }
-        double counting = resolution(blocks, m, a, scope.latencyStepMs()) + resolution(blocks, m, b, scope.latencyStepMs());
+        double step = scope.timing().stepMs();
+        double counting = resolution(blocks, m, a, step) + resolution(blocks, m, b, step);
         // A JVM still compiling runs slower than it will: its side of the ratio may be off by that, which rounds do not average out.
         double jit = Comparisons.jitBias(jitShares, a) + Comparisons.jitBias(jitShares, b);
         double resolution = counting + (Double.isFinite(jit) ? jit : 0);
@@ -97,8 +98,8 @@ final class PairJudge {
                 note = m == Metric.THROUGHPUT
                         ? String.format(Locale.ROOT, "a block counts too few whole requests per user to tell throughput closer than +-%.1f%%: "
                         + "longer blocks (--block) would", counting * 100)
-                        : String.format(Locale.ROOT, "the driver times requests in whole ms, too coarse to tell %s closer than +-%.1f%%: "
-                        + "Hyperfoil (--driver hyperfoil) would", m.id(), counting * 100);
+                        : String.format(Locale.ROOT, "the driver times requests in whole ms, too coarse to tell %s closer than +-%.1f%%", m.id(), counting * 100)
+                        + (scope.timing().finer() == null ? ": no verdict" : ": " + scope.timing().finer() + " would");
             } else if (jvms > 0 && !withinJvms.equals(PairComparison.UNDECIDED)) {
                 note = String.format(Locale.ROOT, "the JVMs of one target sit at levels of their own, which rounds do not average out "
                         + "(+-%.1f%% on this ratio): more sets of JVMs (--sets) would tell", Math.expm1(jvms) * 100);

@@ -38,27 +38,27 @@ public final class Stopping {
     private final int cap;
     private final int every;
     private final List<String> targets;
-    private final double latencyStepMs;
+    private final Timing timing;
     private final AlphaSpending spending;
     private final List<RoundsStop.Look> looks = new ArrayList<>();
     private volatile String why;
 
     /**
-     * @param cap           the most rounds ({@code --rounds})
-     * @param targets       the targets compared, in the run's order
-     * @param latencyStepMs the driver's latency resolution, as {@link Comparisons#of} takes it
+     * @param cap     the most rounds ({@code --rounds})
+     * @param targets the targets compared, in the run's order
+     * @param timing  how the driver times requests, as {@link Comparisons#of} takes it
      */
-    public Stopping(int cap, List<String> targets, double latencyStepMs) {
-        this(cap, targets, latencyStepMs, new AlphaSpending());
+    public Stopping(int cap, List<String> targets, Timing timing) {
+        this(cap, targets, timing, new AlphaSpending());
     }
 
     /** As above, with the looks' levels from {@code spending}: a simulation's many runs share what it has integrated. */
-    Stopping(int cap, List<String> targets, double latencyStepMs, AlphaSpending spending) {
+    Stopping(int cap, List<String> targets, Timing timing, AlphaSpending spending) {
         this.spending = spending;
         this.cap = cap;
         this.every = Math.max(EVERY, (int) Math.ceil((cap - FIRST_LOOK) / (double) (MAX_LOOKS - 1)));
         this.targets = List.copyOf(targets);
-        this.latencyStepMs = latencyStepMs;
+        this.timing = timing;
     }
 
     /** Whether the rounds are looked at after {@code round} measured rounds. */
@@ -86,7 +86,7 @@ public final class Stopping {
      */
     public Seen look(int round, List<BlockRecord> blocks, double secondsPerRound, double secondsLeft) {
         double level = take(round);
-        List<PairComparison> comparisons = Comparisons.of(blocks, targets, latencyStepMs, levels(blocks, level));
+        List<PairComparison> comparisons = Comparisons.of(blocks, targets, timing, levels(blocks, level));
         int open = 0;
         int reachable = 0;
         double last = round >= cap ? level : lastLevel(round);
@@ -202,10 +202,10 @@ public final class Stopping {
      * which its outcome held, found by drawing every look's comparisons again from the blocks it saw. Where the rounds were
      * fixed (no stop recorded), at 5%.
      */
-    public static List<PairComparison> reached(List<BlockRecord> blocks, List<String> targets, double latencyStepMs, List<RoundsStop> stops) {
+    public static List<PairComparison> reached(List<BlockRecord> blocks, List<String> targets, Timing timing, List<RoundsStop> stops) {
         Map<String, Double> levels = new java.util.HashMap<>();
         stops.forEach(st -> levels.put(st.where(), st.level()));
-        List<PairComparison> last = Comparisons.of(blocks, targets, latencyStepMs, levels);
+        List<PairComparison> last = Comparisons.of(blocks, targets, timing, levels);
         if (stops.isEmpty()) {
             return last;
         }
@@ -216,7 +216,7 @@ public final class Stopping {
             for (int i = st.looks().size() - 1; i >= 0; i--) {
                 RoundsStop.Look look = st.looks().get(i);
                 List<BlockRecord> seen = own.stream().filter(b -> b.round() <= look.round()).toList();
-                for (PairComparison c : Comparisons.of(seen, targets, latencyStepMs, Map.of(st.where(), look.level()))) {
+                for (PairComparison c : Comparisons.of(seen, targets, timing, Map.of(st.where(), look.level()))) {
                     history.computeIfAbsent(c.key(), k -> new ArrayList<>()).add(look.round() + " " + c.outcome());
                 }
             }

@@ -3,9 +3,9 @@ package dev.loomflux.lab.driver;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.loomflux.lab.Home;
 import dev.loomflux.lab.driver.hyperfoil.Hyperfoil;
 import dev.loomflux.lab.driver.jmeter.Jmeter;
+import dev.loomflux.lab.driver.jmeter.JmeterType;
 import dev.loomflux.lab.experiment.LoadProfile;
 import dev.loomflux.lab.process.LabProcesses;
 import java.time.Duration;
@@ -44,7 +44,7 @@ class ConnectionCloseIT {
     @Test
     void jmeterReconnectsAfterEveryClose() throws Exception {
         try (LabProcesses processes = new LabProcesses()) {
-            closesAreReconnections(new Jmeter(processes, Home.detect().jmeter()), Duration.ofSeconds(5));
+            closesAreReconnections(new Jmeter(processes, JmeterType.home()), Duration.ofSeconds(5));
         }
     }
 

@@ -58,8 +58,8 @@ public final class FakeDriver implements LoadDriver {
     }
 
     @Override
-    public String name() {
-        return "fake";
+    public DriverType type() {
+        return new Type();
     }
 
     @Override

@@ -2,6 +2,7 @@ package dev.loomflux.lab.driver;
 
 import dev.loomflux.lab.driver.hyperfoil.Hyperfoil;
 import dev.loomflux.lab.driver.jmeter.Jmeter;
+import dev.loomflux.lab.driver.jmeter.JmeterType;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -33,7 +34,7 @@ class RoundsIT {
     @Tag("slow") // ./check slow, in CI after ./check
     void jmeterRunsTheSameRounds() throws Exception {
         try (LabProcesses processes = new LabProcesses()) {
-            blocksRunInOrder(new Jmeter(processes, dev.loomflux.lab.Home.detect().jmeter()), 2, 1);
+            blocksRunInOrder(new Jmeter(processes, JmeterType.home()), 2, 1);
         }
     }
 

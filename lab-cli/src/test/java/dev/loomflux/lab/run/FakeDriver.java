@@ -1,6 +1,7 @@
 package dev.loomflux.lab.run;
 
 import dev.loomflux.lab.driver.Block;
+import dev.loomflux.lab.driver.DriverType;
 import dev.loomflux.lab.driver.Errors;
 import dev.loomflux.lab.driver.LoadDriver;
 import dev.loomflux.lab.driver.LoadSpec;
@@ -39,8 +40,8 @@ final class FakeDriver implements LoadDriver {
     }
 
     @Override
-    public String name() {
-        return "fake";
+    public DriverType type() {
+        return new dev.loomflux.lab.driver.FakeDriver.Type();
     }
 
     /** The designs load in rounds only; one load of its own is a procedure's, faked with the procedure. */

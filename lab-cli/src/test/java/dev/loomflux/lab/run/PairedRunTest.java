@@ -20,6 +20,7 @@ import dev.loomflux.lab.result.RoundsStop;
 import dev.loomflux.lab.sut.App;
 import dev.loomflux.lab.sut.TargetSpec;
 import dev.loomflux.lab.verdict.Stopping;
+import dev.loomflux.lab.verdict.Timing;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -153,7 +154,7 @@ class PairedRunTest {
         // One lead-in round (0), then the measured ones: the driver's last round is the stop's, and none after it started.
         assertTrue(events.contains("block a round " + stop.rounds()), events.toString());
         assertTrue(events.stream().noneMatch(e -> e.endsWith(" round " + (stop.rounds() + 1))), "no round after the look that stopped them: " + events);
-        results.comparisons(Stopping.reached(results.blocks(), List.of("a", "b"), 0, results.stops()));
+        results.comparisons(Stopping.reached(results.blocks(), List.of("a", "b"), Timing.FINE, results.stops()));
         List<PairComparison> same = results.snapshot().paired().comparisons().stream().filter(c -> !c.metric().equals("cpu-per-request")).toList();
         assertEquals(3, same.size(), results.snapshot().paired().comparisons().toString());
         assertTrue(same.stream().allMatch(c -> c.outcome().equals(PairComparison.EQUIVALENT) && c.look().reachedAt() == 10 && c.look().level() == stop.level()),

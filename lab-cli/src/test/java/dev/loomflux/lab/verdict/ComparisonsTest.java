@@ -1,5 +1,6 @@
 package dev.loomflux.lab.verdict;
 
+import dev.loomflux.lab.drivers.Drivers;
 import dev.loomflux.lab.result.BlockRecord;
 import dev.loomflux.lab.result.FlowRuns;
 import dev.loomflux.lab.result.Metric;
@@ -102,6 +103,9 @@ class ComparisonsTest {
         assertTrue(t.estimate().ci().get(0) > 1.08, "0.5% and 0.6% each side: " + t);
     }
 
+    /** A JMeter run's timing, as the registry has it: whole ms, Hyperfoil finer. */
+    private static final Timing WHOLE_MS = new Timing(1, Drivers.ALL.finerThan(1));
+
     /** A block of a JMeter run: its medians in whole ms, as JMeter times requests. */
     private static BlockRecord wholeMs(int round, String target, double p50) {
         return BlockRecord.builder().scenario("gateway").set(1).round(round).position(0).target(target).users(20).seconds(1).requests(900)
@@ -124,13 +128,16 @@ class ComparisonsTest {
         }
         PairComparison exact = find(Comparisons.of(same, List.of("mvc", "mvc2")), Metric.P50);
         assertEquals(1.0, exact.estimate().ci().get(1) - exact.estimate().ci().get(0) + 1, 1e-9, "without the step, an interval of nothing: " + exact);
-        PairComparison p = find(Comparisons.of(same, List.of("mvc", "mvc2"), 1), Metric.P50);
+        PairComparison p = find(Comparisons.of(same, List.of("mvc", "mvc2"), WHOLE_MS), Metric.P50);
         // Still within 5% either way, now with what whole ms leave open.
         assertEquals(PairComparison.EQUIVALENT, p.outcome(), p.toString());
         assertTrue(p.estimate().ci().get(0) < 0.96 && p.estimate().ci().get(1) > 1.04, "half a ms on 22 ms, each side: " + p);
-        PairComparison q = find(Comparisons.of(apart, List.of("mvc", "mvc2"), 1), Metric.P50);
+        PairComparison q = find(Comparisons.of(apart, List.of("mvc", "mvc2"), WHOLE_MS), Metric.P50);
         assertEquals(PairComparison.UNDECIDED, q.outcome(), q.toString());
         assertTrue(q.judgement().note().contains("whole ms"), q.toString());
+        assertTrue(q.judgement().note().endsWith(": Hyperfoil (--driver hyperfoil) would"), "the registry's driver that times finer: " + q);
+        PairComparison alone = find(Comparisons.of(apart, List.of("mvc", "mvc2"), new Timing(1, null)), Metric.P50);
+        assertTrue(alone.judgement().note().endsWith("whole ms, too coarse to tell p50 closer than +-4.4%: no verdict"), "no driver times finer: " + alone);
         // Without the step, "equivalent within 5%", where 22 and 23 whole ms may be 21.5 and 23.5: 8.5% apart.
         assertEquals(PairComparison.EQUIVALENT, find(Comparisons.of(apart, List.of("mvc", "mvc2")), Metric.P50).outcome());
         // At 200 ms the same step is 0.25% a side: a 10% lead is told.
@@ -138,7 +145,7 @@ class ComparisonsTest {
         for (int r = 1; r <= 20; r++) {
             slow.addAll(List.of(wholeMs(r, "mvc", 200), wholeMs(r, "mvc2", 220)));
         }
-        assertEquals(PairComparison.A, find(Comparisons.of(slow, List.of("mvc", "mvc2"), 1), Metric.P50).outcome());
+        assertEquals(PairComparison.A, find(Comparisons.of(slow, List.of("mvc", "mvc2"), WHOLE_MS), Metric.P50).outcome());
     }
 
     /**

@@ -1,5 +1,7 @@
 package dev.loomflux.lab.verdict;
 
+import dev.loomflux.lab.driver.DriverType;
+import dev.loomflux.lab.drivers.Drivers;
 import dev.loomflux.lab.result.BlockRecord;
 import dev.loomflux.lab.result.ExperimentDescription;
 import dev.loomflux.lab.result.PairComparison;
@@ -105,7 +107,9 @@ public final class ReplayStopping {
             return;
         }
         List<String> targets = e.targets().stream().map(ExperimentDescription.TargetDescription::name).toList();
-        double step = "jmeter".equals(e.driver()) ? 1 : 0;
+        DriverType driver = Drivers.ALL.find(e.driver());
+        double step = driver == null ? 0 : driver.latencyStepMs();
+        Timing timing = new Timing(step, Drivers.ALL.finerThan(step));
         Map<String, List<BlockRecord>> byWhere = new LinkedHashMap<>();
         run.paired().blocks().forEach(b -> byWhere.computeIfAbsent(b.where(), k -> new ArrayList<>()).add(b));
         for (Map.Entry<String, List<BlockRecord>> w : byWhere.entrySet()) {
@@ -113,14 +117,14 @@ public final class ReplayStopping {
             int rounds = blocks.stream().mapToInt(BlockRecord::round).max().orElse(0);
             long sets = blocks.stream().map(BlockRecord::set).distinct().count();
             System.out.printf(Locale.ROOT, "%n%s %s: %s, %d sets, %d rounds%n", run.header().runId(), w.getKey(), String.join(" ", targets), sets, rounds);
-            List<PairComparison> fixed = Comparisons.of(blocks, targets, step);
+            List<PairComparison> fixed = Comparisons.of(blocks, targets, timing);
             for (int cap : caps) {
                 if (cap > rounds) {
                     System.out.printf("  cap %d: more than the run's %d rounds, skipped%n", cap, rounds);
                     continue;
                 }
                 Summary s = summaries.get(cap);
-                Stopping stopping = new Stopping(cap, targets, step);
+                Stopping stopping = new Stopping(cap, targets, timing);
                 int stopped = cap;
                 String why = Stopping.CAP;
                 for (int look : stopping.planned()) {
@@ -133,12 +137,12 @@ public final class ReplayStopping {
                 }
                 BlockRecord first = blocks.get(0);
                 RoundsStop stop = new RoundsStop(first.scenario(), first.cell(), stopped, cap, why, stopping.finalLevel(stopped), stopping.looks(), 0);
-                List<PairComparison> sequential = Stopping.reached(upTo(blocks, stopped), targets, step, List.of(stop));
+                List<PairComparison> sequential = Stopping.reached(upTo(blocks, stopped), targets, timing, List.of(stop));
                 Map<String, PairComparison> byKey = new LinkedHashMap<>();
                 sequential.forEach(c -> byKey.put(c.key(), c));
                 // The fixed design of as many rounds as the cap: what fewer rounds alone cost, without the looks.
                 Map<String, String> atCap = new LinkedHashMap<>();
-                Comparisons.of(upTo(blocks, cap), targets, step).forEach(c -> atCap.put(c.key(), c.outcome()));
+                Comparisons.of(upTo(blocks, cap), targets, timing).forEach(c -> atCap.put(c.key(), c.outcome()));
                 s.scenarios++;
                 s.stopRounds += stopped;
                 s.why.merge(why, 1, Integer::sum);

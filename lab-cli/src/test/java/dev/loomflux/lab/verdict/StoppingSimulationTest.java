@@ -45,7 +45,7 @@ class StoppingSimulationTest {
 
     /** The rounds as paired/Looks takes them: a look at each planned round on the blocks so far, until {@link Stopping} says stop. */
     static Run sequential(List<BlockRecord> all, int cap) {
-        Stopping s = new Stopping(cap, AB, 0, SPENDING);
+        Stopping s = new Stopping(cap, AB, Timing.FINE, SPENDING);
         for (int round : s.planned()) {
             Stopping.Seen look = s.look(round, upTo(all, round), 4, Double.POSITIVE_INFINITY);
             if (look.stop() != null) {
@@ -57,9 +57,9 @@ class StoppingSimulationTest {
 
     /** Naive looks: the same looks and the same reasons to stop ({@link Stopping#reachable} for futility), every look at 5%. */
     static Run naive(List<BlockRecord> all, int cap) {
-        Stopping s = new Stopping(cap, AB, 0);
+        Stopping s = new Stopping(cap, AB, Timing.FINE);
         for (int round : s.planned()) {
-            List<PairComparison> cs = Comparisons.of(upTo(all, round), AB, 0);
+            List<PairComparison> cs = Comparisons.of(upTo(all, round), AB, Timing.FINE);
             int open = 0;
             int reachable = 0;
             for (PairComparison c : cs) {

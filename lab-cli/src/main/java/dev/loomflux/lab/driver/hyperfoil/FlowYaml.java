@@ -163,7 +163,7 @@ final class FlowYaml {
             y.append(in).append("      body:\n");
             s.extract().stream().filter(x -> x.source() == FlowStep.Extract.Source.JSON).forEach(x -> {
                 y.append(in).append("      - json:\n");
-                y.append(in).append("          query: ").append(quote(JsonPath.hyperfoil(x.from()))).append('\n');
+                y.append(in).append("          query: ").append(quote(query(x.from()))).append('\n');
                 y.append(in).append("          toVar: ").append(quote(x.var())).append('\n');
             });
         }
@@ -179,5 +179,17 @@ final class FlowYaml {
             y.append(in).append("    - newSequence: ").append(quote(FlowMetrics.missing(s.name()))).append('\n');
         }
         BenchmarkYaml.thinkTime(y, in, s.think());
+    }
+
+    /**
+     * Hyperfoil's {@code json} query for a valid path ({@link JsonPath}): the same path without the {@code $}, {@code $.items[0].id}
+     * is {@code .items[0].id}, {@code $[0].id} is {@code .[0].id}.
+     */
+    static String query(String path) {
+        if (!JsonPath.valid(path)) {
+            throw new IllegalArgumentException("not a JSON path: " + path);
+        }
+        String rest = path.substring(1);
+        return rest.startsWith("[") ? "." + rest : rest;
     }
 }

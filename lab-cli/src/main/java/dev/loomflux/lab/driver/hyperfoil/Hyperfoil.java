@@ -2,6 +2,7 @@ package dev.loomflux.lab.driver.hyperfoil;
 
 import dev.loomflux.lab.driver.Block;
 import dev.loomflux.lab.driver.BlockTally;
+import dev.loomflux.lab.driver.DriverType;
 import dev.loomflux.lab.driver.FlowMetrics;
 import dev.loomflux.lab.driver.LoadDriver;
 import dev.loomflux.lab.driver.LoadSpec;
@@ -46,8 +47,8 @@ public final class Hyperfoil implements LoadDriver {
     private final Set<EmbeddedBenchmark> running = ConcurrentHashMap.newKeySet();
 
     @Override
-    public String name() {
-        return HyperfoilType.NAME;
+    public DriverType type() {
+        return new HyperfoilType();
     }
 
     /**

@@ -1,6 +1,7 @@
 package dev.loomflux.lab.driver.jmeter;
 
 import dev.loomflux.lab.driver.Block;
+import dev.loomflux.lab.driver.DriverType;
 import dev.loomflux.lab.driver.LoadDriver;
 import dev.loomflux.lab.driver.LoadSpec;
 import dev.loomflux.lab.driver.MeasuredWindow;
@@ -60,8 +61,8 @@ public final class Jmeter implements LoadDriver {
     private final Set<JmeterCluster> clusters = ConcurrentHashMap.newKeySet();
 
     @Override
-    public String name() {
-        return JmeterType.NAME;
+    public DriverType type() {
+        return new JmeterType();
     }
 
     /**
@@ -86,12 +87,6 @@ public final class Jmeter implements LoadDriver {
         this.home = home;
         this.agents = agents;
         this.own = own;
-    }
-
-    /** JMeter's elapsed times are whole milliseconds. */
-    @Override
-    public double latencyStepMs() {
-        return 1;
     }
 
     @Override

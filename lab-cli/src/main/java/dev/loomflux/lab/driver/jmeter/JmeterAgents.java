@@ -106,7 +106,7 @@ public record JmeterAgents(int local, List<String> remote, Path keystore) {
      * @param logs  where the agent's logs go
      * @return the agent's exit code
      */
-    public static int serve(LabProcesses owner, Path home, String address, Path keystore, Path logs, java.io.PrintWriter out) {
+    static int serve(LabProcesses owner, Path home, String address, Path keystore, Path logs, java.io.PrintWriter out) {
         address(address, "--bind");
         try {
             Files.createDirectories(logs);

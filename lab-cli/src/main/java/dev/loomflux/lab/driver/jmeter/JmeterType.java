@@ -1,10 +1,14 @@
 package dev.loomflux.lab.driver.jmeter;
 
 import dev.loomflux.lab.Home;
+import dev.loomflux.lab.UsageException;
 import dev.loomflux.lab.driver.DriverSetup;
 import dev.loomflux.lab.driver.DriverType;
 import dev.loomflux.lab.driver.LoadDriver;
+import dev.loomflux.lab.process.LabProcesses;
 import dev.loomflux.lab.result.Environment;
+import java.io.PrintWriter;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.EnumSet;
 import java.util.List;
@@ -17,6 +21,15 @@ import java.util.Set;
  */
 public final class JmeterType implements DriverType {
     static final String NAME = "jmeter";
+
+    /** The JMeter home the build assembles (jmeter/ in the checkout), or a one-line error saying how to build it. */
+    public static Path home() {
+        Path home = Home.detect().root().resolve("jmeter").resolve("target").resolve("jmeter");
+        if (!Files.isRegularFile(home.resolve("bin").resolve("ApacheJMeter.jar"))) {
+            throw new UsageException("JMeter not found in " + home + " (build with ./mvnw -DskipTests package, or run ./lab which builds)");
+        }
+        return home;
+    }
 
     @Override
     public String name() {
@@ -38,10 +51,16 @@ public final class JmeterType implements DriverType {
         return EnumSet.of(Capability.ROUNDS, Capability.OPEN_MODEL, Capability.AGENTS, Capability.OWN_PLANS);
     }
 
+    /** JMeter's elapsed times are whole milliseconds. */
+    @Override
+    public double latencyStepMs() {
+        return 1;
+    }
+
     /** JMeter on the user's plan, loaded and checked before anything starts; or on its agents, each checked ready. */
     @Override
     public LoadDriver create(DriverSetup setup) {
-        Path home = Home.detect().jmeter();
+        Path home = home();
         if (setup.plan() != null) {
             return new Jmeter(setup.processes(), home, JmeterAgents.NONE, OwnPlan.read(setup.plan().file(), setup.plan().where(), new PlanTree(home)));
         }
@@ -51,6 +70,17 @@ public final class JmeterType implements DriverType {
         JmeterAgents on = JmeterAgents.parse(setup.agents());
         on.requireReady(setup.agents().field(), setup.processes(), home, Environment.buildVersions().get(NAME));
         return new Jmeter(setup.processes(), home, on);
+    }
+
+    @Override
+    public List<String> agentHelp() {
+        return List.of("Run a JMeter agent (jmeter-server) for ./lab run --driver " + NAME + " --agents HOST:PORT,... on another host.",
+                "It listens on --bind only, over RMI with SSL and client certificates from --keystore, made there when missing.");
+    }
+
+    @Override
+    public int serveAgent(LabProcesses owner, String bind, Path keystore, Path logs, PrintWriter out) {
+        return JmeterAgents.serve(owner, home(), bind, keystore, logs, out);
     }
 
     @Override

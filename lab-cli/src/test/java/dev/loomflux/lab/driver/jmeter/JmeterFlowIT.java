@@ -3,7 +3,6 @@ package dev.loomflux.lab.driver.jmeter;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.loomflux.lab.Home;
 import dev.loomflux.lab.driver.Block;
 import dev.loomflux.lab.driver.FlowMeasurement;
 import dev.loomflux.lab.driver.LoadDriver;
@@ -67,7 +66,7 @@ class JmeterFlowIT {
     }
 
     private static Jmeter jmeter() {
-        return new Jmeter(processes, Home.detect().jmeter());
+        return new Jmeter(processes, JmeterType.home());
     }
 
     /** 10 s measured after 6 s on the same connections: JMeter's first iterations compile its Groovy and load its classes. */

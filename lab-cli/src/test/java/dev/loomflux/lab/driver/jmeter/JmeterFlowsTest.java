@@ -3,7 +3,6 @@ package dev.loomflux.lab.driver.jmeter;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.loomflux.lab.Home;
 import dev.loomflux.lab.driver.FlowValues;
 import dev.loomflux.lab.driver.LoadSpec;
 import dev.loomflux.lab.driver.PhasePlan;
@@ -116,7 +115,7 @@ class JmeterFlowsTest {
 
     /** JMeter's own classes, from the home the build assembles. */
     private static URLClassLoader jmeterClasses() throws Exception {
-        Path home = Home.detect().jmeter();
+        Path home = JmeterType.home();
         List<URL> jars = new ArrayList<>();
         for (Path lib : List.of(home.resolve("lib"), home.resolve("lib/ext"))) {
             try (Stream<Path> files = Files.list(lib)) {
@@ -130,7 +129,7 @@ class JmeterFlowsTest {
 
     @Test
     void jmeterLoadsThePlansAndItsGroovyDrawsWhatHyperfoilDraws() throws Exception {
-        Path home = Home.detect().jmeter();
+        Path home = JmeterType.home();
         ClassLoader before = Thread.currentThread().getContextClassLoader();
         try (URLClassLoader jmeter = jmeterClasses()) {
             Thread.currentThread().setContextClassLoader(jmeter);

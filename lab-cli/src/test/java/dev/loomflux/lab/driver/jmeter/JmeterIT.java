@@ -10,7 +10,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.loomflux.lab.Home;
 import dev.loomflux.lab.LabException;
 import dev.loomflux.lab.UsageException;
 import dev.loomflux.lab.process.LabProcesses;
@@ -56,7 +55,7 @@ class JmeterIT {
     }
 
     private static Measurement run(LoadProfile profile, String path, List<Second> live) {
-        return new Jmeter(processes, Home.detect().jmeter()).run(new LoadSpec(stub.base(), path, profile, 1), live::add);
+        return new Jmeter(processes, JmeterType.home()).run(new LoadSpec(stub.base(), path, profile, 1), live::add);
     }
 
     /** The series, the intervals and the totals describe the same requests, and the listener saw every second. */
@@ -100,7 +99,7 @@ class JmeterIT {
     }
 
     private static Measurement onTwoAgents(LoadProfile profile, String path, List<Second> live) {
-        return new Jmeter(processes, Home.detect().jmeter(), new JmeterAgents(2, List.of(), null)).run(new LoadSpec(stub.base(), path, profile, 1), live::add);
+        return new Jmeter(processes, JmeterType.home(), new JmeterAgents(2, List.of(), null)).run(new LoadSpec(stub.base(), path, profile, 1), live::add);
     }
 
     /** The agents' parts add up to the load, and each keeps its share of the users busy: JMeter's controller and two agents over SSL. */
@@ -162,7 +161,7 @@ class JmeterIT {
                 try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
                     address = "127.0.0.1:" + s.getLocalPort();
                 }
-                agents.add(JmeterCluster.startAgent(processes, Home.detect().jmeter(), address, dir.resolve("ssl.properties"), dir.resolve("agent-" + i + ".log")));
+                agents.add(JmeterCluster.startAgent(processes, JmeterType.home(), address, dir.resolve("ssl.properties"), dir.resolve("agent-" + i + ".log")));
                 addresses.add(address);
             }
             for (int i = 0; i < 2; i++) {
@@ -170,20 +169,20 @@ class JmeterIT {
             }
             JmeterAgents remote = JmeterAgents.parse(DriverSetup.Agents.flags(String.join(",", addresses), keystore));
             // The check before a run: both agents run the lab's check plan over RMI, on the lab's JMeter, their clocks read closely.
-            remote.requireReady("--agents", processes, Home.detect().jmeter(), JMETER);
+            remote.requireReady("--agents", processes, JmeterType.home(), JMETER);
             // An address that answers TCP but is no JMeter agent is refused before anything starts, in one line naming it.
             try (ServerSocket impostor = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
                 String address = "127.0.0.1:" + impostor.getLocalPort();
                 UsageException no = assertThrows(UsageException.class, () -> JmeterAgents.parse(DriverSetup.Agents.flags(address, keystore))
-                        .requireReady("--agents", processes, Home.detect().jmeter(), JMETER));
+                        .requireReady("--agents", processes, JmeterType.home(), JMETER));
                 assertTrue(no.getMessage().startsWith("--agents: agent " + address + " did not run the lab's check plan over JMeter's RMI"), no.getMessage());
                 assertEquals(1, no.getMessage().lines().count(), no.getMessage());
             }
-            UsageException other = assertThrows(UsageException.class, () -> remote.requireReady("--agents", processes, Home.detect().jmeter(), "5.5"));
+            UsageException other = assertThrows(UsageException.class, () -> remote.requireReady("--agents", processes, JmeterType.home(), "5.5"));
             assertEquals("--agents: agent " + addresses.get(0) + " runs JMeter " + JMETER + ", the lab 5.5: build the same checkout there", other.getMessage());
             List<Second> live = new CopyOnWriteArrayList<>();
             // 5 s, not 3: cold agents leave gaps between a user's first requests, and over 3 s those read 3.58 users in flight of 4 once (CI, session 26).
-            Measurement m = new Jmeter(processes, Home.detect().jmeter(), remote).run(new LoadSpec(stub.base(), "/delay?ms=50", new LoadProfile.Fixed(4, Duration.ofSeconds(5)), 1), live::add);
+            Measurement m = new Jmeter(processes, JmeterType.home(), remote).run(new LoadSpec(stub.base(), "/delay?ms=50", new LoadProfile.Fixed(4, Duration.ofSeconds(5)), 1), live::add);
             consistent(m, live);
             assertEquals(addresses, m.agents().stream().map(AgentShare::agent).toList());
             assertEquals(m.requests(), m.agents().stream().mapToLong(AgentShare::requests).sum());
@@ -192,7 +191,7 @@ class JmeterIT {
         } finally {
             agents.forEach(ManagedProcess::close);
         }
-        UsageException gone = assertThrows(UsageException.class, () -> JmeterAgents.parse(DriverSetup.Agents.flags(addresses.get(0), keystore)).requireReady("--agents", processes, Home.detect().jmeter(), JMETER));
+        UsageException gone = assertThrows(UsageException.class, () -> JmeterAgents.parse(DriverSetup.Agents.flags(addresses.get(0), keystore)).requireReady("--agents", processes, JmeterType.home(), JMETER));
         assertTrue(gone.getMessage().contains("agent " + addresses.get(0) + " does not answer"), gone.getMessage());
     }
 
@@ -200,7 +199,7 @@ class JmeterIT {
     @Test
     @Tag("slow") // ./check slow, in CI after ./check
     void anAgentThatDiesFailsItsLoadAndLeavesNothingBehind() {
-        Jmeter jmeter = new Jmeter(processes, Home.detect().jmeter(), new JmeterAgents(2, List.of(), null));
+        Jmeter jmeter = new Jmeter(processes, JmeterType.home(), new JmeterAgents(2, List.of(), null));
         AtomicBoolean killed = new AtomicBoolean();
         LabException e = assertThrows(LabException.class, () -> jmeter.run(new LoadSpec(stub.base(), "/delay?ms=20", new LoadProfile.Fixed(4, Duration.ofSeconds(30)), 1),
                 s -> {

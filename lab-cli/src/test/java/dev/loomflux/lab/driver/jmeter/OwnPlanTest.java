@@ -22,7 +22,7 @@ import org.junit.jupiter.api.io.TempDir;
  * each target pass, and every other is one line naming the file and what in it cannot run.
  */
 class OwnPlanTest {
-    private static final Path HOME = Home.detect().jmeter();
+    private static final Path HOME = JmeterType.home();
     /** One JMeter for every test: loading it takes seconds of CPU. */
     private static final PlanTree JMETER = new PlanTree(HOME);
     private static final String HOST = "<stringProp name=\"HTTPSampler.domain\">${__P(host)}</stringProp>";
