@@ -63,10 +63,10 @@ final class FakeJvm implements TargetVisit {
         return URI.create("http://127.0.0.1:9");
     }
 
-    /** The test's own JVM, so that the probes read at a block's edges read a process that exists. */
+    /** A process that exists, so that the probes read at a block's edges read one, and no JVM, whose JIT would count as this one's. */
     @Override
     public long pid() {
-        return ProcessHandle.current().pid();
+        return IdleProcess.PID;
     }
 
     @Override
