@@ -169,7 +169,7 @@ public final class Measurer {
     private WarmWindow warmAndMeasure(RunningTarget target, Scenario scenario, Task task) {
         String name = target.spec().name();
         LoadProfile profile = task.profile();
-        LoadSpec spec = new LoadSpec(target.base(), scenario.path(), profile, cpus.driver().size(), REQUEST_TIMEOUT, scenario.mix());
+        LoadSpec spec = spec(target, scenario, task);
         SteadySignals signals = new SteadySignals(sampler, canary);
         Warmup.Outcome warm;
         Measurement m;
@@ -225,7 +225,7 @@ public final class Measurer {
         for (int i = 0; i < m.agents().size(); i++) {
             files.agentHlog(i, name + " " + scenario.name() + " " + scenario.path() + " on " + driver.type().title() + " agent " + m.agents().get(i).agent(), m.agents().get(i).intervals());
         }
-        LoadSpec spec = new LoadSpec(target.base(), scenario.path(), task.profile(), cpus.driver().size(), REQUEST_TIMEOUT, scenario.mix());
+        LoadSpec spec = spec(target, scenario, task);
         String plan = files.plan(planName -> driver.export(spec, planName));
         String noJfr = files.dumpJfr(file -> recordings.dumpJfr(target, file));
         Phase measured = phases.measured();
@@ -250,6 +250,11 @@ public final class Measurer {
         return new Written(r, noJfr);
     }
 
+    /** The task's load on the target: its profile, over the driver's CPUs, the scenario's request or mix. */
+    private LoadSpec spec(RunningTarget target, Scenario scenario, Task task) {
+        return new LoadSpec(target.base(), scenario.path(), task.profile(), cpus.driver().size(), REQUEST_TIMEOUT, scenario.mix());
+    }
+
     /** Where the target's recordings are dumped. */
     public Recordings recordings() {
         return recordings;
@@ -272,7 +277,7 @@ public final class Measurer {
             // The rule reads the JIT from the sampler, which needs two ticks (its first at its start): without them the
             // compile stage finds no JIT counters and ends before the JIT has done its work.
             Pause.sleep(ResourceSampler.PERIOD.plusMillis(500));
-            return compileStage(target, scenario, task, new LoadSpec(target.base(), scenario.path(), task.profile(), cpus.driver().size(), REQUEST_TIMEOUT, scenario.mix()),
+            return compileStage(target, scenario, task, spec(target, scenario, task),
                     new SteadySignals(own, canary));
         } finally {
             if (target.process().isAlive()) {
