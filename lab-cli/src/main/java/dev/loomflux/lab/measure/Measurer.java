@@ -261,28 +261,45 @@ public final class Measurer {
     }
 
     /**
-     * The paired design's warmup of one JVM: the compile stage alone, on the target's and the driver's CPUs (which
-     * the driver's 2 users leave mostly idle), then back on the target CPUs; one JVM at a time, since two compiling
-     * at once starve the one beside the driver. The profile's own load follows in the rounds' lead-in rounds, every
-     * JVM side by side: a steady stage per JVM would cost minutes and mostly judge the machine's noise, not the JVM
-     * (docs/statistics.md, "The paired design", step 2; docs/reproducibility.md, "The default: compile stage, ten
-     * lead-in rounds, two sets").
+     * The paired design's warmup of one JVM, in two stages, one JVM at a time. The compile stage on the target's and the
+     * driver's CPUs (which the driver's 2 users leave mostly idle); two JVMs compiling at once starve the one beside the
+     * driver. Then, back on the target's CPUs, the task's own load (its users, flow, mix or rate) until the JIT is quiet by the
+     * steady rule's limits, the rest of the warmup budget at most: at the measured load new paths, recompilations and, for a
+     * real app, most of its code compile, which a compile stage at 2 users leaves for the rounds (docs/steady-state.md, "Warm
+     * at the measured load").
      */
-    public Warmup.Outcome compile(RunningTarget target, Scenario scenario, Task task) {
+    public Warmup.Outcome warm(RunningTarget target, Scenario scenario, Task task) {
         heard.clear();
         long pid = target.process().pid();
-        cpus.move(pid, cpus.startCpus());
+        String name = target.spec().name();
+        LoadSpec spec = spec(target, scenario, task);
         // A sampler of its own: the run's watches no target in rounds, whose blocks read each JVM at their edges.
         try (ResourceSampler own = new ResourceSampler().watch(ResourceReport.TARGET, () -> List.of(pid), true).start()) {
             // The rule reads the JIT from the sampler, which needs two ticks (its first at its start): without them the
             // compile stage finds no JIT counters and ends before the JIT has done its work.
             Pause.sleep(ResourceSampler.PERIOD.plusMillis(500));
-            return compileStage(target, scenario, task, spec(target, scenario, task),
-                    new SteadySignals(own, canary));
-        } finally {
-            if (target.process().isAlive()) {
-                cpus.move(pid, cpus.target());
+            SteadySignals signals = new SteadySignals(own, canary);
+            Warmup.Outcome compiled;
+            cpus.move(pid, cpus.startCpus());
+            try {
+                compiled = compileStage(target, scenario, task, spec, signals);
+            } finally {
+                if (target.process().isAlive()) {
+                    cpus.move(pid, cpus.target());
+                }
             }
+            Duration budget = rest(task, compiled);
+            if (budget.isZero() || stop.requested() || !target.process().isAlive()) {
+                return compiled;
+            }
+            Warmup.Outcome loaded = Warmup.untilQuiet(new Warmup.Means(driver, SteadyRule.DEFAULT, signals, stop), spec, budget,
+                    progress(name, scenario, "warmup (load)"));
+            if (!loaded.series().isEmpty()) {
+                log.line(name + " " + scenario.name() + ": load stage " + (loaded.steady() ? "quiet" : "ended at its cap") + " after "
+                        + loaded.series().size() + " s at the measured load" + (loaded.check() == null ? "" : " (" + loaded.check().describe() + ")")
+                        + (loaded.steady() ? "" : ": its JIT still compiles; a longer --warmup lets it finish"));
+            }
+            return loaded.after(compiled);
         }
     }
 

@@ -14,7 +14,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /** A result's steady_state section (docs/steady-state.md). */
-final class SteadyStateReport {
+public final class SteadyStateReport {
     private SteadyStateReport() {
     }
 
@@ -23,12 +23,7 @@ final class SteadyStateReport {
      * measured window drifted: a result is {@code steady} only when the rule held and it did not.
      */
     static SteadyState of(ResourceSampler sampler, Warmup.Outcome w, Duration budget, Phase warmup, Phase measured, Drift drift) {
-        List<SteadyState.WarmupSecond> series = new ArrayList<>();
-        for (int t = 0; t < w.series().size(); t++) {
-            Point p = w.series().get(t);
-            series.add(new SteadyState.WarmupSecond(t, Result.round(p.rps()), Result.finite(p.p50Ms()), rounded(p.jitMs()), rounded(p.jitCpuMs()),
-                    rounded(p.canaryUs())));
-        }
+        List<SteadyState.WarmupSecond> series = series(w);
         return new SteadyState(w.steady(), w.steady() ? w.secondsToSteady() : null, Result.round(w.millis() / 1000.0),
                 Result.round(budget.toMillis() / 1000.0), w.compileSeconds(), w.compileSeconds() > 0 ? w.compileUsers() : null,
                 w.check() == null ? null : rule(w.check()),
@@ -37,6 +32,22 @@ final class SteadyStateReport {
                 new SteadyState.DriftCheck(drift.drifting(), Result.finite(drift.rpsChangePct()), Result.finite(drift.p50ChangePct()),
                         rounded(drift.machineChangePct()), Result.finite(drift.fromWarmupPct()), drift.note()),
                 w.steady() && !drift.drifting(), series);
+    }
+
+    /** The warmup's every second as the rule saw it. */
+    public static List<SteadyState.WarmupSecond> series(Warmup.Outcome w) {
+        List<SteadyState.WarmupSecond> series = new ArrayList<>();
+        for (int t = 0; t < w.series().size(); t++) {
+            Point p = w.series().get(t);
+            series.add(new SteadyState.WarmupSecond(t, Result.round(p.rps()), Result.finite(p.p50Ms()), rounded(p.jitMs()), rounded(p.jitCpuMs()),
+                    rounded(p.canaryUs())));
+        }
+        return series;
+    }
+
+    /** The rule's last check, as results.json holds it; null without one. */
+    public static SteadyState.Rule rule(Warmup.Outcome w) {
+        return w.check() == null ? null : rule(w.check());
     }
 
     /**

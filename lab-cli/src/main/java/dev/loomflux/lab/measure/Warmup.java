@@ -201,6 +201,18 @@ public final class Warmup {
     }
 
     /**
+     * The measured load until the JIT has been quiet for {@link #QUIET_SECONDS} by the rule's limits, at most {@code budget}
+     * (a load that keeps its own length is cut there).
+     */
+    public static Outcome untilQuiet(Means w, LoadSpec measured, Duration budget, SecondListener listener) {
+        if (budget.isZero() || w.stop().requested()) {
+            return Outcome.NONE;
+        }
+        return follow(w, measured.withProfile(profile(measured.profile(), budget)), points -> w.rule().jitQuiet(points, QUIET_SECONDS), listener,
+                budget.toMillis(), (points, end) -> false);
+    }
+
+    /**
      * A load of its own, ended as soon as {@code rule} decides.
      *
      * @param limitMs the longest it may run, ms

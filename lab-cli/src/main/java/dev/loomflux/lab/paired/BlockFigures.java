@@ -45,7 +45,7 @@ final class BlockFigures {
                 .p50(any ? Result.round(b.latency().getValueAtPercentile(50) / 1e6) : null)
                 .p99(any ? Result.round(b.latency().getValueAtPercentile(99) / 1e6) : null).meanMs(mean)
                 .inFlight(mean == null ? null : Result.round(b.inFlight())).cpuMsPerRequest(cpu).rssMb(to == null ? null : Result.round(to.rssMb()))
-                .gcMs(gc).jitMs(jit).canaryUs(canaryUs == null ? null : Result.round(canaryUs))
+                .gcMs(gc).jitMs(jit).compilerCpuMs(edges.compilerMs(), edges.othersCompilerMs()).canaryUs(canaryUs == null ? null : Result.round(canaryUs))
                 .secondsRps(b.secondsRps().stream().map(Result::round).toList()).intended(b.intended() < 0 ? null : b.intended())
                 .reconnections(b.reconnections()).flows(b.flows().isEmpty() ? null : FlowResults.figures(b.flows()))
                 .agents(b.agents().isEmpty() ? null : b.agents().stream().map(a -> new BlockRecord.AgentFigures(a.agent(), a.requests(), a.responses(),

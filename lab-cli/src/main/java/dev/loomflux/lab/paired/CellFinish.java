@@ -8,6 +8,7 @@ import dev.loomflux.lab.measure.Log;
 import dev.loomflux.lab.measure.MeasuredResult;
 import dev.loomflux.lab.measure.ResultFiles;
 import dev.loomflux.lab.measure.RunContext;
+import dev.loomflux.lab.measure.SteadyStateReport;
 import dev.loomflux.lab.measure.Warmup;
 import dev.loomflux.lab.procedure.ScenarioCell;
 import dev.loomflux.lab.procedure.TargetVisit;
@@ -68,7 +69,7 @@ final class CellFinish {
         this.blocks = blocks;
         this.plan = plan;
         this.stopped = stopped;
-        this.leadInRounds = run.experiment().design().leadInRounds();
+        this.leadInRounds = rounds.measuredFrom();
         this.records = new ArrayList<>(rounds.records(blocks));
         this.drifting = Comparisons.drifting(records, rounds.alive().stream().map(v -> v.spec().name()).distinct().toList());
         this.jitShares = Comparisons.jitShares(records);
@@ -90,7 +91,7 @@ final class CellFinish {
             List<CompletableFuture<Result>> done = new ArrayList<>();
             for (TargetVisit v : alive) {
                 String label = run.label(v);
-                List<Block> own = blocks.stream().filter(b -> b.target().equals(label) && b.round() >= leadInRounds).toList();
+                List<Block> own = blocks.stream().filter(b -> b.target().equals(label) && leadInRounds >= 0 && b.round() >= leadInRounds).toList();
                 done.add(own.isEmpty() ? CompletableFuture.completedFuture(PairedRounds.failed(v, cell, v.alive() ? "no block was measured" : v.exited("during the rounds")))
                         : CompletableFuture.supplyAsync(() -> finishOne(v, own), finishing));
             }
@@ -119,7 +120,7 @@ final class CellFinish {
             Map<String, Long> own = samples.get(b.target() + "/" + b.set() + "/" + b.round());
             return own == null ? b : b.withCategories(own);
         });
-        run.results().addRounds(perTarget, records, stopped);
+        run.results().addRounds(perTarget, records, stopped, rounds.leadInRecord());
         if (run.progress() != null) {
             alive.forEach(v -> run.progress().unitDone());
         }
@@ -188,8 +189,9 @@ final class CellFinish {
             notes.add("its throughput against every other target moved across the rounds (last third vs first)");
         }
         return new SteadyState(warm.steady(), warm.steady() ? warm.secondsToSteady() : null, Result.round(compiled.seconds()), null,
-                warm.compileSeconds(), warm.compileSeconds() > 0 ? warm.compileUsers() : null, null, jit == null ? null : new SteadyState.JitPhases(null, jit),
+                warm.compileSeconds(), warm.compileSeconds() > 0 ? warm.compileUsers() : null, SteadyStateReport.rule(warm),
+                jit == null ? null : new SteadyState.JitPhases(null, jit),
                 new SteadyState.DriftCheck(drifts, null, null, null, null, notes.isEmpty() ? null : String.join("; ", notes)), !drifts && Double.isFinite(bias),
-                List.of());
+                SteadyStateReport.series(warm));
     }
 }

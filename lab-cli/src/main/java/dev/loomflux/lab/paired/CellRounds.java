@@ -66,6 +66,8 @@ final class CellRounds {
     private JvmReadings readings;
     /** The sequential rule, null for fixed rounds. */
     private Stopping stopping;
+    /** When the lead-in rounds end. */
+    private LeadInRule leadIn;
 
     /** @param cold whether the JVMs are cold (a sweep's first cell) */
     CellRounds(PairedRounds run, List<TargetVisit> visits, ScenarioCell cell, boolean cold, long deadline) {
@@ -127,7 +129,7 @@ final class CellRounds {
         return out;
     }
 
-    /** One JVM's compile stage; a failure leaves it out of the rounds with a failed result. */
+    /** One JVM's warmup (compile stage, then its load until quiet); a failure leaves it out of the rounds with a failed result. */
     private void compile(TargetVisit v) {
         if (!v.alive()) {
             return;
@@ -138,7 +140,7 @@ final class CellRounds {
         long from = System.currentTimeMillis();
         String name = run.label(v);
         try {
-            Warmup.Outcome outcome = v.compile(scenario, task);
+            Warmup.Outcome outcome = v.warm(scenario, task);
             compiled.put(name, new Compiled(outcome, (System.currentTimeMillis() - from) / 1000));
         } catch (LabException e) {
             if (v.alive()) {
@@ -152,6 +154,7 @@ final class CellRounds {
     private void measure() {
         LoadDriver driver = context.driver();
         int total = design.rounds() + design.leadInRounds();
+        leadIn = new LeadInRule(design.leadInRounds(), LeadInRule.QUIET_ROUNDS);
         stopping = design.fixedRounds() ? null
                 : new Stopping(design.rounds(), experiment.targets().stream().map(TargetSpec::name).toList(), PairedRounds.timing(driver));
         long seed = cell.seed(run.runId());
@@ -160,8 +163,8 @@ final class CellRounds {
                 design.leadIn(), scenario.mix());
         String plan = ResultFiles.writeRoundsPlan(context.dir(), scenario.name(), task.files(), name -> driver.export(rounds, name));
         log.line(where() + ": " + (stopping == null ? "" : "up to ") + design.rounds() + " rounds of " + design.block().toMillis() / 1000.0 + " s blocks (each after "
-                + design.leadIn().toSeconds() + " s of unmeasured load) after " + design.leadInRounds()
-                + " lead-in rounds, every target once per round in a new random order (seed " + seed + ")"
+                + design.leadIn().toSeconds() + " s of unmeasured load) after up to " + design.leadInRounds()
+                + " lead-in rounds (until every JVM's JIT is quiet for " + LeadInRule.QUIET_ROUNDS + " in a row), every target once per round in a new random order (seed " + seed + ")"
                 + (experiment.sets() > 1 ? ", the " + experiment.sets() + " sets of JVMs in the same rounds" : "")
                 + (stopping == null ? "" : ", looked at after rounds " + stopping.planned().stream().map(String::valueOf).collect(Collectors.joining(", "))));
 
@@ -172,7 +175,7 @@ final class CellRounds {
         List<Block> blocks;
         String cut = null;
         try {
-            blocks = rounds(rounds, stopping == null ? null : new Looks(stopping, this::records, design.leadInRounds(), deadline));
+            blocks = rounds(rounds, stopping == null ? null : new Looks(stopping, this::records, leadIn::measuredFrom, deadline));
         } catch (RoundsCut e) {
             // The rounds before the cut are whole and counted: they are kept, the round it cut is void with the block it was in.
             blocks = wholeRounds(e.blocks(), alive.size());
@@ -195,7 +198,7 @@ final class CellRounds {
         if (stopping == null && cut == null) {
             return null;
         }
-        int measured = blocks.stream().mapToInt(Block::round).max().orElse(-1) + 1 - design.leadInRounds();
+        int measured = leadIn.leading() ? 0 : blocks.stream().mapToInt(Block::round).max().orElse(-1) + 1 - leadIn.measuredFrom();
         double level = stopping == null ? Stats.ALPHA : stopping.finalLevel(Math.max(0, measured));
         String why = cut != null ? cut : stopping.why() != null ? stopping.why() : measured >= design.rounds() ? Stopping.CAP : "the run was stopped";
         RoundsStop stopped = new RoundsStop(scenario.name(), cell.cell(), Math.max(0, measured), design.rounds(), why, level,
@@ -231,11 +234,24 @@ final class CellRounds {
                 @Override
                 public void ended(Block b) {
                     readings.end(b.target(), b.round());
+                    boolean leading = leadIn.leading();
+                    if (leading) {
+                        JvmReadings.Edges e = readings.edges(b.target(), b.round());
+                        double tenths = b.seconds() * 10;
+                        leadIn.block(b.round(), b.target(), e.compilerMs() == null || tenths <= 0 ? null : (e.compilerMs() + e.othersCompilerMs()) / tenths,
+                                e.compilerMs() == null || tenths <= 0 ? null : e.compilerMs() / tenths);
+                    }
                     if (b.position() == targets - 1) {
-                        log.status(b.round() < design.leadInRounds()
-                                ? String.format(Locale.ROOT, "  %s lead-in round %d of %d", scenario.name(), b.round() + 1, design.leadInRounds())
-                                : String.format(Locale.ROOT, "  %s round %d of %s%d", scenario.name(), b.round() + 1 - design.leadInRounds(),
-                                looks == null ? "" : "up to ", design.rounds()));
+                        if (leading) {
+                            leadIn.roundEnded(b.round());
+                            log.status(String.format(Locale.ROOT, "  %s lead-in round %d of up to %d", scenario.name(), b.round() + 1, design.leadInRounds()));
+                            if (!leadIn.leading()) {
+                                log.line(where() + ": lead-in ended after " + leadIn.measuredFrom() + " rounds: " + leadIn.why());
+                            }
+                        } else {
+                            log.status(String.format(Locale.ROOT, "  %s round %d of %s%d", scenario.name(), b.round() + 1 - leadIn.measuredFrom(),
+                                    looks == null ? "" : "up to ", design.rounds()));
+                        }
                     }
                     if (looks != null) {
                         looks.ended(b, targets);
@@ -244,7 +260,8 @@ final class CellRounds {
 
                 @Override
                 public boolean more(int round) {
-                    return looks == null || looks.more(round);
+                    int from = leadIn.measuredFrom();
+                    return from < 0 ? round < design.leadInRounds() : round < from + design.rounds() && (looks == null || looks.more(round));
                 }
             });
         } finally {
@@ -257,10 +274,10 @@ final class CellRounds {
         Map<String, TargetVisit> byLabel = new HashMap<>();
         alive.forEach(v -> byLabel.put(run.label(v), v));
         BlockFigures figures = new BlockFigures(scenario.name(), cell.cell(), task.profile());
-        int leadInRounds = design.leadInRounds();
+        int leadInRounds = leadIn.measuredFrom();
         List<BlockRecord> records = new ArrayList<>();
         for (Block b : blocks) {
-            if (b.round() >= leadInRounds) {
+            if (leadInRounds >= 0 && b.round() >= leadInRounds) {
                 TargetVisit v = byLabel.get(b.target());
                 Double canaryUs = context.canary() == null ? null : context.canary().microsIn(b.startMs(), b.endMs());
                 records.add(figures.of(b, b.round() + 1 - leadInRounds, v.spec().name(), v.jvm(), canaryUs, readings.edges(b.target(), b.round())));
@@ -301,6 +318,16 @@ final class CellRounds {
 
     JvmReadings readings() {
         return readings;
+    }
+
+    /** The first measured round (from 0); -1 when the rounds ended in the lead-in. */
+    int measuredFrom() {
+        return leadIn.measuredFrom();
+    }
+
+    /** How the lead-in went, for results.json. */
+    dev.loomflux.lab.result.LeadIn leadInRecord() {
+        return leadIn.record(scenario.name(), cell.cell());
     }
 
     /** The JVM's compile stage, by its label. */

@@ -4,6 +4,7 @@ import dev.loomflux.lab.driver.Block;
 import dev.loomflux.lab.result.Result;
 import dev.loomflux.lab.result.SteadyState;
 import dev.loomflux.lab.result.ThreadUse;
+import dev.loomflux.lab.telemetry.CompilerThreads;
 import dev.loomflux.lab.telemetry.ProcessProbe;
 import dev.loomflux.lab.telemetry.ThreadTimes;
 import java.util.Comparator;
@@ -14,20 +15,45 @@ import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Each JVM's counters (CPU, GC, JIT, memory, threads) read at its blocks' edges: at a block's measured start, after its
- * lead-in, and at its end. The key of a reading is the JVM's label and the round ("mvc#2/7"); round -1 is the rounds' start.
+ * lead-in, and at its end; and at the same edges every JVM's compiler threads, since on shared target CPUs one JVM's compiling
+ * slows another's block. The key of a reading is the JVM's label and the round ("mvc#2/7"); round -1 is the rounds' start.
  */
 final class JvmReadings {
     private final Map<String, ProcessProbe> probes = new HashMap<>();
+    private final Map<String, CompilerThreads> compilers = new HashMap<>();
     private final Map<String, ProcessProbe.Snapshot> atStart = new ConcurrentHashMap<>();
     private final Map<String, ProcessProbe.Snapshot> atEnd = new ConcurrentHashMap<>();
+    private final Map<String, Map<String, Double>> compilersAtStart = new ConcurrentHashMap<>();
+    private final Map<String, Map<String, Double>> compilersAtEnd = new ConcurrentHashMap<>();
 
-    /** A block's readings: at its measured start, at its end, and at the end of its JVM's block before (its JIT time counts from there). */
-    record Edges(ProcessProbe.Snapshot from, ProcessProbe.Snapshot to, ProcessProbe.Snapshot previousEnd) {
+    /**
+     * A block's readings: at its measured start, at its end, and at the end of its JVM's block before (its JIT time counts from
+     * there); and the compiler threads' CPU over its measured window, its own JVM's and the other JVMs' (ms), null where unknown.
+     */
+    record Edges(ProcessProbe.Snapshot from, ProcessProbe.Snapshot to, ProcessProbe.Snapshot previousEnd, Double compilerMs, Double othersCompilerMs) {
     }
 
     /** @param pids each JVM's process by its label */
     JvmReadings(Map<String, Long> pids) {
-        pids.forEach((label, pid) -> probes.put(label, new ProcessProbe(pid)));
+        pids.forEach((label, pid) -> {
+            probes.put(label, new ProcessProbe(pid));
+            compilers.put(label, new CompilerThreads(pid));
+        });
+    }
+
+    /** Every JVM's compiler threads' CPU so far (ms), by label; a JVM /proc cannot tell of is absent. */
+    private Map<String, Double> compilerCpu() {
+        Map<String, Double> out = new HashMap<>();
+        // One JVM at a time: each CompilerThreads keeps its own state.
+        synchronized (compilers) {
+            compilers.forEach((label, c) -> {
+                double ms = c.cpuMs();
+                if (ms >= 0) {
+                    out.put(label, ms);
+                }
+            });
+        }
+        return out;
     }
 
     /** Each JVM's counters as the rounds start: its first block's JIT time counts from here (the key of a round before the first). */
@@ -42,6 +68,7 @@ final class JvmReadings {
 
     /** Reads a JVM as its block of {@code round} starts to be measured. */
     void start(String label, int round) {
+        compilersAtStart.put(label + "/" + round, compilerCpu());
         ProcessProbe.Snapshot s = probes.get(label).read();
         if (s != null) {
             atStart.put(label + "/" + round, s);
@@ -50,6 +77,7 @@ final class JvmReadings {
 
     /** Reads a JVM as its block of {@code round} ends. */
     void end(String label, int round) {
+        compilersAtEnd.put(label + "/" + round, compilerCpu());
         ProcessProbe.Snapshot s = probes.get(label).read();
         if (s != null) {
             atEnd.put(label + "/" + round, s);
@@ -57,7 +85,16 @@ final class JvmReadings {
     }
 
     Edges edges(String label, int round) {
-        return new Edges(atStart.get(label + "/" + round), atEnd.get(label + "/" + round), atEnd.get(label + "/" + (round - 1)));
+        String key = label + "/" + round;
+        Map<String, Double> from = compilersAtStart.get(key);
+        Map<String, Double> to = compilersAtEnd.get(key);
+        Double own = null;
+        Double others = null;
+        if (from != null && to != null && from.keySet().equals(to.keySet()) && from.containsKey(label)) {
+            own = Result.round(to.get(label) - from.get(label));
+            others = Result.round(to.keySet().stream().filter(l -> !l.equals(label)).mapToDouble(l -> to.get(l) - from.get(l)).sum());
+        }
+        return new Edges(atStart.get(key), atEnd.get(key), atEnd.get(label + "/" + (round - 1)), own, others);
     }
 
     /**

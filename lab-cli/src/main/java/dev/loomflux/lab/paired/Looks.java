@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.function.Function;
+import java.util.function.IntSupplier;
 
 /**
  * The sequential rule at work during the rounds: at each look, the blocks so far as results.json would hold them, judged by
@@ -15,7 +16,8 @@ import java.util.function.Function;
 final class Looks {
     private final Stopping stopping;
     private final Function<List<Block>, List<BlockRecord>> records;
-    private final int leadInRounds;
+    /** The first measured round, -1 while the lead-in goes on. */
+    private final IntSupplier measuredFrom;
     private final long deadline;
     private final List<Block> ended = Collections.synchronizedList(new ArrayList<>());
     private volatile int lastRound = Integer.MAX_VALUE;
@@ -25,16 +27,20 @@ final class Looks {
      * @param records  the blocks as results.json holds them
      * @param deadline when the rounds should have ended, epoch ms; Long.MAX_VALUE for no time budget
      */
-    Looks(Stopping stopping, Function<List<Block>, List<BlockRecord>> records, int leadInRounds, long deadline) {
+    Looks(Stopping stopping, Function<List<Block>, List<BlockRecord>> records, IntSupplier measuredFrom, long deadline) {
         this.stopping = stopping;
         this.records = records;
-        this.leadInRounds = leadInRounds;
+        this.measuredFrom = measuredFrom;
         this.deadline = deadline;
     }
 
     /** A block ended; after a round's last block at a look, judge the rounds so far. */
     void ended(Block b, int targets) {
         ended.add(b);
+        int leadInRounds = measuredFrom.getAsInt();
+        if (leadInRounds < 0) {
+            return;
+        }
         if (b.round() == leadInRounds && firstStart < 0) {
             firstStart = b.startMs();
         }

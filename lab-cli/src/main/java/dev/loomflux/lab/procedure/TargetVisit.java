@@ -34,8 +34,8 @@ public interface TargetVisit extends AutoCloseable {
     /** What every result records about the target process it measured, and its set or repeat. */
     Result stamp(Result r);
 
-    /** The paired design's warmup: the compile stage alone ({@link Measurer#compile}). */
-    Warmup.Outcome compile(Scenario scenario, Measurer.Task task);
+    /** The paired design's warmup: the compile stage, then the task's load until the JIT is quiet ({@link Measurer#warm}). */
+    Warmup.Outcome warm(Scenario scenario, Measurer.Task task);
 
     /** Dumps its JFR recording to {@code file} ({@link dev.loomflux.lab.measure.Recordings#dumpJfr}). @return null when dumped, else why not */
     String dumpJfr(Path file);

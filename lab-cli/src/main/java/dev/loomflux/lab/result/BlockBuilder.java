@@ -30,6 +30,8 @@ public final class BlockBuilder {
     private Double gcMs;
     private Double jitMs;
     private Double canaryUs;
+    private Double compilerCpuMs;
+    private Double othersCompilerCpuMs;
     private List<BlockRecord.FlowFigures> flows;
     private Map<String, Long> categories;
     private List<BlockRecord.AgentFigures> agents;
@@ -157,6 +159,13 @@ public final class BlockBuilder {
         return this;
     }
 
+    /** Its JVM's compiler threads' CPU over the window, and the other target JVMs' (ms). */
+    public BlockBuilder compilerCpuMs(Double own, Double others) {
+        this.compilerCpuMs = own;
+        this.othersCompilerCpuMs = others;
+        return this;
+    }
+
     public BlockBuilder canaryUs(Double canaryUs) {
         this.canaryUs = canaryUs;
         return this;
@@ -180,6 +189,6 @@ public final class BlockBuilder {
     public BlockRecord build() {
         return new BlockRecord(new BlockRecord.Turn(scenario, cell, set, round, position, target),
                 new BlockRecord.BlockLoad(users, thinkMs, seconds, requests, responses, errors, rps, inFlight, secondsRps, intended, reconnections),
-                new BlockRecord.BlockLatency(p50, p99, meanMs), new BlockRecord.Resources(cpuMsPerRequest, rssMb, gcMs, jitMs, canaryUs), flows, categories, agents);
+                new BlockRecord.BlockLatency(p50, p99, meanMs), new BlockRecord.Resources(cpuMsPerRequest, rssMb, gcMs, jitMs, canaryUs, compilerCpuMs, othersCompilerCpuMs), flows, categories, agents);
     }
 }

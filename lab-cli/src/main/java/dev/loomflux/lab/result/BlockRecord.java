@@ -77,10 +77,19 @@ public record BlockRecord(@JsonUnwrapped Turn turn, @JsonUnwrapped BlockLoad loa
      *                        this block and the others' blocks before it in the rounds, as a JIT compiles in the background; null
      *                        where it publishes none
      * @param canaryUs        the CPU canary's median time over the block on the target's CPUs (µs; higher is a slower machine), null without one
+     * @param compilerCpuMs   the CPU its JVM's JIT compiler threads took over the block's measured window (/proc), null where unknown
+     * @param othersCompilerCpuMs the CPU the other target JVMs' compiler threads took over the same window: on shared target CPUs
+     *                        one JVM's compiling is noise in another's block (docs/steady-state.md, "Quiet blocks"); null where unknown
      */
-    public record Resources(Double cpuMsPerRequest, Double rssMb, Double gcMs, Double jitMs, Double canaryUs) {
+    public record Resources(Double cpuMsPerRequest, Double rssMb, Double gcMs, Double jitMs, Double canaryUs, Double compilerCpuMs,
+                            Double othersCompilerCpuMs) {
         Resources withCpu(Double cpuMsPerRequest) {
-            return new Resources(cpuMsPerRequest, rssMb, gcMs, jitMs, canaryUs);
+            return new Resources(cpuMsPerRequest, rssMb, gcMs, jitMs, canaryUs, compilerCpuMs, othersCompilerCpuMs);
+        }
+
+        /** Every target JVM's compiler threads over the block's window, % of one CPU; null where either part is unknown. */
+        public Double compilerPct(double seconds) {
+            return compilerCpuMs == null || othersCompilerCpuMs == null || seconds <= 0 ? null : (compilerCpuMs + othersCompilerCpuMs) / (seconds * 10);
         }
     }
 
@@ -153,7 +162,7 @@ public record BlockRecord(@JsonUnwrapped Turn turn, @JsonUnwrapped BlockLoad loa
     /** The same block with the JVM's JIT time since its previous block. */
     public BlockRecord withJitMs(Double ms) {
         Resources r = resources;
-        return new BlockRecord(turn, load, latency, new Resources(r.cpuMsPerRequest(), r.rssMb(), r.gcMs(), ms, r.canaryUs()), flows, categories, agents);
+        return new BlockRecord(turn, load, latency, new Resources(r.cpuMsPerRequest(), r.rssMb(), r.gcMs(), ms, r.canaryUs(), r.compilerCpuMs(), r.othersCompilerCpuMs()), flows, categories, agents);
     }
 
     /** The same block with its samples per CPU profile category. */

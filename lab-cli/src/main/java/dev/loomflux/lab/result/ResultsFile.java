@@ -28,6 +28,7 @@ public final class ResultsFile {
     private SweepMap sweep;
     private final List<BlockRecord> blocks = new ArrayList<>();
     private final List<RoundsStop> stops = new ArrayList<>();
+    private final List<LeadIn> leadIns = new ArrayList<>();
     private List<PairComparison> comparisons;
 
     public ResultsFile(Path dir, String runId, Environment environment, ExperimentDescription experiment) {
@@ -66,17 +67,24 @@ public final class ResultsFile {
     }
 
     /** One scenario's rounds, written at once with the results they make and, in a sequential run, where they stopped (else null). */
-    public synchronized void addRounds(List<Result> perTarget, List<BlockRecord> measured, RoundsStop stop) {
+    public synchronized void addRounds(List<Result> perTarget, List<BlockRecord> measured, RoundsStop stop, LeadIn leadIn) {
         results.addAll(perTarget);
         blocks.addAll(measured);
         if (stop != null) {
             stops.add(stop);
+        }
+        if (leadIn != null) {
+            leadIns.add(leadIn);
         }
         write();
     }
 
     public synchronized List<RoundsStop> stops() {
         return List.copyOf(stops);
+    }
+
+    public synchronized List<LeadIn> leadIns() {
+        return List.copyOf(leadIns);
     }
 
     public synchronized List<BlockRecord> blocks() {
@@ -102,7 +110,8 @@ public final class ResultsFile {
     public synchronized RunRecord snapshot() {
         return new RunRecord(new RunRecord.Header(RunRecord.SCHEMA, runId, status, startedAt, finishedAt), environment, experiment, results,
                 new RunRecord.Summaries(summary, capacity, capacitySummary, sweep),
-                new RunRecord.PairedRounds(blocks.isEmpty() ? null : List.copyOf(blocks), comparisons, stops.isEmpty() ? null : List.copyOf(stops)));
+                new RunRecord.PairedRounds(blocks.isEmpty() ? null : List.copyOf(blocks), comparisons, stops.isEmpty() ? null : List.copyOf(stops),
+                leadIns.isEmpty() ? null : List.copyOf(leadIns)));
     }
 
     private void write() {

@@ -36,10 +36,14 @@ public record RunRecord(@JsonUnwrapped Header header, Environment environment, E
 
     /**
      * The paired design's rounds: every measured block, the comparisons drawn from them and, in rounds that stop at looks,
-     * where they stopped; null each in a sequential run.
+     * where they stopped, and how each scenario's lead-in rounds went; null each in a sequential run.
      */
-    public record PairedRounds(List<BlockRecord> blocks, List<PairComparison> comparisons, List<RoundsStop> stops) {
-        public static final PairedRounds NONE = new PairedRounds(null, null, null);
+    public record PairedRounds(List<BlockRecord> blocks, List<PairComparison> comparisons, List<RoundsStop> stops, List<LeadIn> leadIns) {
+        public static final PairedRounds NONE = new PairedRounds(null, null, null, null);
+
+        public PairedRounds(List<BlockRecord> blocks, List<PairComparison> comparisons, List<RoundsStop> stops) {
+            this(blocks, comparisons, stops, null);
+        }
     }
 
     /** @throws IOException unreadable, not JSON, JSON without a results list (not a loomflux results.json), or a field of the wrong kind, named */

@@ -66,8 +66,8 @@ record StartedTarget(RunningTarget target, int jvm, List<Phase> before, UnaryOpe
     }
 
     @Override
-    public Warmup.Outcome compile(Scenario scenario, Measurer.Task task) {
-        return measurer.compile(target, scenario, task);
+    public Warmup.Outcome warm(Scenario scenario, Measurer.Task task) {
+        return measurer.warm(target, scenario, task);
     }
 
     @Override

@@ -46,6 +46,11 @@ public final class Comparisons {
     public static final double MIN_BUSY = 0.9;
     /** The most of the rounds' time a JVM's JIT may compile for: the steady-state rule's own limit ({@link #compiling}). */
     public static final double JIT_LIMIT_PCT = SteadyRule.DEFAULT.maxJitPct();
+    /**
+     * The most CPU (% of one CPU) the target JVMs' compiler threads may take over a block's window for the block to count: the
+     * steady-state rule's own limit on them ({@link SteadyRule#maxJitCpuPct()}).
+     */
+    public static final double COMPILER_LIMIT_PCT = SteadyRule.DEFAULT.maxJitCpuPct();
 
     private Comparisons() {
     }

@@ -90,7 +90,7 @@ final class FakeJvm implements TargetVisit {
     }
 
     @Override
-    public Warmup.Outcome compile(Scenario scenario, Measurer.Task task) {
+    public Warmup.Outcome warm(Scenario scenario, Measurer.Task task) {
         events.add("compile " + name + " " + scenario.name());
         return new Warmup.Outcome(true, 1, 1000, null, List.of(), new Warmup.CompileStage(1, 2));
     }
