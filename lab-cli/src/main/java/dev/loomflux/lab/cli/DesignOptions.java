@@ -42,7 +42,7 @@ public final class DesignOptions {
     @Option(names = "--lead-in", paramLabel = "TIME", description = "Unmeasured load at the start of every block (paired), whole seconds. Default: 0s.")
     String leadIn;
 
-    @Option(names = "--lead-in-rounds", paramLabel = "N", description = "Unmeasured rounds before the measured ones (paired). Default: " + Design.LEAD_IN + ".")
+    @Option(names = "--lead-in-rounds", paramLabel = "N", description = "The most unmeasured rounds before the measured ones (paired); they end once every JIT is quiet. Default: " + Design.LEAD_IN + ".")
     Integer leadInRounds;
 
     /**

@@ -17,7 +17,7 @@ import java.time.Duration;
  * @param rounds       measured rounds (paired), after the lead-in rounds
  * @param block        one block's length (paired)
  * @param leadIn       unmeasured load at the start of every block (paired), whole seconds
- * @param leadInRounds unmeasured rounds before the measured ones (paired)
+ * @param leadInRounds the most unmeasured rounds before the measured ones (paired); they end once the JITs are quiet
  * @param named        whether the user chose it by name ({@code --design}, {@code design:}) rather than took the default
  * @param fallback     when the default gave way to the sequential design, what interleaved rounds would have needed
  *                     (for the run log); null otherwise
@@ -55,16 +55,12 @@ public record Design(Scheme kind, int rounds, Duration block, Duration leadIn, i
      */
     public static final Duration DEFAULT_WARMUP = Duration.ofSeconds(75);
     /**
-     * Unmeasured rounds before the measured ones, the profile's own load after each JVM's compile stage. Measured with none
-     * (json, two sets): against its level over rounds 21-45, each JVM's first three rounds were off by up to 26% in
-     * throughput and 54% in CPU per request (mvc's both sets slow and costly, mvc-vt's and webflux's the other way), from
-     * round 4 on within the rounds' own spread (docs/reproducibility.md, "How many lead-in rounds", holds the run).
-     * One more than that; the drift check over the measured rounds judges the rest. A slow scenario heats its paths
-     * slowly and may want more: at 800 requests/s (gateway, 50 ms, 40 users) mvc's JIT still compiled through 27.6% of
-     * the rounds after 4, and its comparisons say so and name --lead-in-rounds. They also open the rounds'
-     * connections, which cost the JIT some hot code once (docs/steady-state.md).
+     * The most unmeasured rounds before the measured ones: they end sooner, once every JVM's JIT has been quiet for a few
+     * rounds in a row (paired/LeadInRule), so this is a cap, not a length. A fixed 4 left the rounds with a JIT still
+     * compiling through them on slower hosts (crud, a real app) and waited for nothing on quiet ones; by hand, 20 decided
+     * crud where 4 could not (docs/steady-state.md, "Lead-in rounds that end on evidence").
      */
-    public static final int LEAD_IN = 4;
+    public static final int LEAD_IN = 20;
     public static final int MAX_LEAD_IN_ROUNDS = 100;
     /**
      * Unmeasured load at the start of every block: none by default. After 8 s of idling through the other
@@ -151,7 +147,7 @@ public record Design(Scheme kind, int rounds, Duration block, Duration leadIn, i
 
     public String describe() {
         return paired() ? "paired: " + (fixedRounds ? "" : "up to ") + rounds + " rounds x " + block.toMillis() / 1000.0 + " s per target (each after " + leadIn.toSeconds()
-                + " s of unmeasured load), after " + leadInRounds + " lead-in rounds"
+                + " s of unmeasured load), after up to " + leadInRounds + " lead-in rounds"
                 + (budget == null ? "" : ", within " + budget.toSeconds() + " s") : "sequential";
     }
 }

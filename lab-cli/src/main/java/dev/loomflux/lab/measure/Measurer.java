@@ -288,16 +288,11 @@ public final class Measurer {
                     cpus.move(pid, cpus.target());
                 }
             }
-            Duration budget = rest(task, compiled);
-            if (budget.isZero() || stop.requested() || !target.process().isAlive()) {
-                return compiled;
-            }
-            Warmup.Outcome loaded = Warmup.untilQuiet(new Warmup.Means(driver, SteadyRule.DEFAULT, signals, stop), spec, budget,
-                    progress(name, scenario, "warmup (load)"));
+            Warmup.Outcome loaded = target.process().isAlive() ? Warmup.untilQuiet(new Warmup.Means(driver, SteadyRule.DEFAULT, signals, stop), spec,
+                    rest(task, compiled), progress(name, scenario, "warmup (load)")) : Warmup.Outcome.NONE;
             if (!loaded.series().isEmpty()) {
-                log.line(name + " " + scenario.name() + ": load stage " + (loaded.steady() ? "quiet" : "ended at its cap") + " after "
-                        + loaded.series().size() + " s at the measured load" + (loaded.check() == null ? "" : " (" + loaded.check().describe() + ")")
-                        + (loaded.steady() ? "" : ": its JIT still compiles; a longer --warmup lets it finish"));
+                log.line(name + " " + scenario.name() + ": load stage " + (loaded.steady() ? "quiet after " : "ended at its cap, its JIT still compiling (a longer --warmup lets it finish), after ")
+                        + loaded.series().size() + " s at the measured load" + (loaded.check() == null ? "" : " (" + loaded.check().describe() + ")"));
             }
             return loaded.after(compiled);
         }
