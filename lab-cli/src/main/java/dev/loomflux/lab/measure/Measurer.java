@@ -183,9 +183,9 @@ public final class Measurer {
         // A load that keeps its own length (a user's JMeter plan) cannot run on from the warmup into the window.
         boolean continuous = Warmup.continuous(profile) && !driver.keepsOwnLength();
         try {
-            Warmup.Outcome compiled = compileStage(target, scenario, task, spec, signals);
-            Duration budget = rest(task, compiled);
             Warmup.Means means = new Warmup.Means(driver, SteadyRule.DEFAULT, signals, stop);
+            Warmup.Outcome compiled = compileStage(target, scenario, task, spec, means);
+            Duration budget = rest(task, compiled);
             if (continuous) {
                 Warmup.Measured wm = Warmup.runThenMeasure(means, spec, budget, progress(name, scenario, "warmup"), progress(name, scenario, "measure"), measuring);
                 warm = wm.warmup().after(compiled);
@@ -280,15 +280,16 @@ public final class Measurer {
             Pause.sleep(ResourceSampler.PERIOD.plusMillis(500));
             SteadySignals signals = new SteadySignals(own, canary);
             Warmup.Outcome compiled;
+            Warmup.Means means = new Warmup.Means(driver, SteadyRule.DEFAULT, signals, stop, Warmup.PAIRED_QUIET_SECONDS);
             cpus.move(pid, cpus.startCpus());
             try {
-                compiled = compileStage(target, scenario, task, spec, signals);
+                compiled = compileStage(target, scenario, task, spec, means);
             } finally {
                 if (target.process().isAlive()) {
                     cpus.move(pid, cpus.target());
                 }
             }
-            Warmup.Outcome loaded = target.process().isAlive() ? Warmup.untilQuiet(new Warmup.Means(driver, SteadyRule.DEFAULT, signals, stop), spec,
+            Warmup.Outcome loaded = target.process().isAlive() ? Warmup.untilQuiet(means, spec,
                     rest(task, compiled), progress(name, scenario, "warmup (load)")) : Warmup.Outcome.NONE;
             if (!loaded.series().isEmpty()) {
                 log.line(name + " " + scenario.name() + ": load stage " + (loaded.steady() ? "quiet after " : "ended at its cap, its JIT still compiling (a longer --warmup lets it finish), after ")
@@ -298,11 +299,11 @@ public final class Measurer {
         }
     }
 
-    private Warmup.Outcome compileStage(RunningTarget target, Scenario scenario, Task task, LoadSpec spec, SteadySignals signals) {
+    private Warmup.Outcome compileStage(RunningTarget target, Scenario scenario, Task task, LoadSpec spec, Warmup.Means means) {
         String name = target.spec().name();
         // Few users cannot be asked of a load that keeps its own length: its thread groups have theirs.
         Warmup.Outcome compiled = task.compileFirst() && !driver.keepsOwnLength()
-                ? Warmup.compile(new Warmup.Means(driver, SteadyRule.DEFAULT, signals, stop), spec, target.cpus(), Warmup.compileBudget(task.warmup()),
+                ? Warmup.compile(means, spec, target.cpus(), Warmup.compileBudget(task.warmup()),
                 progress(name, scenario, "warmup (compile)"))
                 : Warmup.Outcome.NONE;
         if (!compiled.series().isEmpty()) {

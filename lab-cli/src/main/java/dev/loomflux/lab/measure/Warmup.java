@@ -88,16 +88,25 @@ public final class Warmup {
     }
 
     /**
-     * What a warmup runs on and is judged by: the driver, the steady-state rule, the signals beside the driver's figures, and
-     * whether the run was told to stop.
+     * What a warmup runs on and is judged by: the driver, the steady-state rule, the signals beside the driver's figures,
+     * whether the run was told to stop, and the seconds the JIT must have been quiet to end a stage.
      */
-    public record Means(LoadDriver driver, SteadyRule rule, Signals signals, Stop stop) {
+    public record Means(LoadDriver driver, SteadyRule rule, Signals signals, Stop stop, int quietSeconds) {
+        public Means(LoadDriver driver, SteadyRule rule, Signals signals, Stop stop) {
+            this(driver, rule, signals, stop, QUIET_SECONDS);
+        }
     }
 
     /** Few enough users that the JIT's threads get a fair share of one CPU, enough to keep it busy between responses. */
     static final int COMPILE_USERS = 2;
     /** Seconds the JIT must have been quiet to end the compile stage. */
     static final int QUIET_SECONDS = 5;
+    /**
+     * The same in the paired design's two stages: its lead-in rounds judge the JIT again, at the rounds' own load, and end only
+     * on quiet rounds in a row, so a stage needs no proof of its own; 3 s instead of 5 saved 4 s a JVM (docs/steady-state.md,
+     * "Warm at the measured load").
+     */
+    public static final int PAIRED_QUIET_SECONDS = 3;
     /** Seconds at {@link #COMPILE_USERS} users to learn how fast they go and how busy they keep the target. */
     static final int PROBE_SECONDS = 5;
     /**
@@ -126,7 +135,7 @@ public final class Warmup {
 
     /**
      * The compile stage: a probe of {@link #PROBE_SECONDS} at {@link #COMPILE_USERS} users, then
-     * {@link #heatUsers} users until the JIT has been quiet for {@link #QUIET_SECONDS}, at most
+     * {@link #heatUsers} users until the JIT has been quiet for {@link Means#quietSeconds()}, at most
      * {@code budget} in all; nothing when the profile is that light already. It ends after its first
      * second when the target's JVM publishes no JIT counters.
      */
@@ -135,7 +144,7 @@ public final class Warmup {
         if (budget.isZero() || w.stop().requested() || (measured.profile() instanceof LoadProfile.Fixed fixed && fixed.users() <= COMPILE_USERS)) {
             return Outcome.NONE;
         }
-        Function<List<Point>, SteadyRule.Check> quiet = points -> w.rule().jitQuiet(points, QUIET_SECONDS);
+        Function<List<Point>, SteadyRule.Check> quiet = points -> w.rule().jitQuiet(points, w.quietSeconds());
         int cap = Math.min(MAX_COMPILE_USERS, measured.profile().peakUsers());
         // The probe's load goes on as the stage where its users heat the code already (json's 2 users served 2,000-20,000
         // requests/s): a new load would cost the driver's start, 3 s a JVM (docs/reproducibility.md, "Where a default run's
@@ -201,14 +210,14 @@ public final class Warmup {
     }
 
     /**
-     * The measured load until the JIT has been quiet for {@link #QUIET_SECONDS} by the rule's limits, at most {@code budget}
+     * The measured load until the JIT has been quiet for {@link Means#quietSeconds()} by the rule's limits, at most {@code budget}
      * (a load that keeps its own length is cut there).
      */
     public static Outcome untilQuiet(Means w, LoadSpec measured, Duration budget, SecondListener listener) {
         if (budget.isZero() || w.stop().requested()) {
             return Outcome.NONE;
         }
-        return follow(w, measured.withProfile(profile(measured.profile(), budget)), points -> w.rule().jitQuiet(points, QUIET_SECONDS), listener,
+        return follow(w, measured.withProfile(profile(measured.profile(), budget)), points -> w.rule().jitQuiet(points, w.quietSeconds()), listener,
                 budget.toMillis(), (points, end) -> false);
     }
 
