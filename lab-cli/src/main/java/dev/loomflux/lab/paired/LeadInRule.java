@@ -56,10 +56,11 @@ final class LeadInRule {
             return;
         }
         Map<String, Double[]> round_ = blocks.getOrDefault(round, Map.of());
-        boolean known = !round_.isEmpty() && round_.values().stream().allMatch(v -> v[0] != null);
-        double most = known ? round_.values().stream().mapToDouble(v -> v[0]).max().orElse(0) : Double.NaN;
+        // A block without readings (its JVM unreadable, or read too late) says nothing; the others still judge the round.
+        boolean known = round_.values().stream().anyMatch(v -> v[0] != null);
+        double most = round_.values().stream().filter(v -> v[0] != null).mapToDouble(v -> v[0]).max().orElse(0);
         worst.add(known ? Math.round(most * 10) / 10.0 : null);
-        boolean quiet = !known || most <= Comparisons.COMPILER_LIMIT_PCT;
+        boolean quiet = most <= Comparisons.COMPILER_LIMIT_PCT;
         inARow = quiet ? inARow + 1 : 0;
         int taken = round + 1;
         if (inARow >= quietRounds) {

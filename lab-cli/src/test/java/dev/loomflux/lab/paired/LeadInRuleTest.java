@@ -74,4 +74,15 @@ class LeadInRuleTest {
         assertEquals(LeadInRule.QUIET_ROUNDS, rule.measuredFrom());
         assertTrue(rule.why().startsWith("no compiler threads to read"), rule.why());
     }
+
+    @Test
+    void aBlockWithoutReadingsDoesNotHideALoudOne() {
+        LeadInRule rule = new LeadInRule(20, LeadInRule.QUIET_ROUNDS);
+        for (int round = 0; round < 3; round++) {
+            rule.block(round, "a#1", null, null);
+            rule.block(round, "b#1", LOUD, LOUD);
+            rule.roundEnded(round);
+        }
+        assertTrue(rule.leading(), "b's loud blocks keep the lead-in going, whatever a's missing readings");
+    }
 }
