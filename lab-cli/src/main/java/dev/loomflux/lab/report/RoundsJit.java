@@ -9,6 +9,7 @@ import dev.loomflux.lab.verdict.Comparisons;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Locale;
 
 /**
  * A paired scenario's JIT per round, beside its throughput per round: per target and set, the CPU the target JVMs' compiler
@@ -66,9 +67,9 @@ final class RoundsJit {
             double[] rps = blocks.stream().mapToDouble(b -> b.load().rps()).toArray();
             double[] all = blocks.stream().map(b -> b.resources().compilerPct(b.load().seconds())).filter(p -> p != null).mapToDouble(Double::doubleValue).toArray();
             rows.add(List.of(q.name(), String.valueOf(blocks.size()), rps.length == 0 ? "-" : Cells.num(median(rps)) + " (" + Cells.num(min(rps)) + "-"
-                    + Cells.num(max(rps)) + ")", all.length == 0 ? "-" : Cells.num(round(median(all))) + " / " + Cells.num(round(max(all))),
-                    q.maxOwnPct() == null ? "-" : Cells.num(round(q.maxOwnPct())), q.blocks() == 0 ? "-" : q.over() + " of " + q.blocks(),
-                    q.jitSharePct() == null ? "-" : Cells.num(round(q.jitSharePct())) + "%", q.loud() ? "no: " + q.why() : "yes"));
+                    + Cells.num(max(rps)) + ")", all.length == 0 ? "-" : pct(median(all)) + " / " + pct(max(all)),
+                    q.maxOwnPct() == null ? "-" : pct(q.maxOwnPct()), q.blocks() == 0 ? "-" : q.over() + " of " + q.blocks(),
+                    q.jitSharePct() == null ? "-" : pct(q.jitSharePct()) + "%", q.loud() ? "no: " + q.why() : "yes"));
         }
         return new Table("JIT in the rounds: the target JVMs' compiler threads over each block, % of one CPU (limit "
                 + Cells.num(Comparisons.COMPILER_LIMIT_PCT) + "%); its finished compilations' share of the rounds' time (limit "
@@ -103,6 +104,10 @@ final class RoundsJit {
 
     private static double max(double[] v) {
         return Arrays.stream(v).max().orElseThrow();
+    }
+
+    private static String pct(double v) {
+        return String.format(Locale.ROOT, "%.1f", v);
     }
 
     private static double round(double v) {

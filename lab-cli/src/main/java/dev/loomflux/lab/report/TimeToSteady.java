@@ -7,6 +7,7 @@ import dev.loomflux.lab.result.RunRecord;
 import dev.loomflux.lab.result.SteadyState;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 
 /**
  * A paired run's time to steady: each JVM's warmup, its compile stage then its load stage (the scenario's own load until its
@@ -62,7 +63,7 @@ final class TimeToSteady {
         List<List<String>> leadIns = new ArrayList<>();
         for (LeadIn l : root.paired().leadIns() == null ? List.<LeadIn>of() : root.paired().leadIns()) {
             leadIns.add(List.of(l.where(), l.rounds() + " of " + l.cap(), l.reason(),
-                    l.compilerPct().isEmpty() ? "-" : String.join(", ", l.compilerPct().stream().map(Cells::num).toList())));
+                    l.compilerPct().isEmpty() ? "-" : String.join(", ", l.compilerPct().stream().map(p -> p == null ? "-" : String.format(Locale.ROOT, "%.1f", p)).toList())));
         }
         if (rows.isEmpty() && leadIns.isEmpty()) {
             return null;
