@@ -135,7 +135,7 @@
     // A limit the lines are judged by: a horizontal line, always on the axis.
     if (c.limit != null && series.length) {
       series[0].markLine = series[0].markLine || { symbol: 'none', data: [] };
-      series[0].markLine.data.push({ yAxis: c.limit, lineStyle: { color: '#d33', type: 'solid' }, label: { formatter: 'limit ' + c.limit + '%' } });
+      series[0].markLine.data.push({ yAxis: c.limit, lineStyle: { color: '#d33', type: 'solid' }, label: { position: 'insideEndTop', formatter: 'limit ' + c.limit + '%' } });
     }
     echarts.init(el).setOption({
       animation: false,

@@ -24,8 +24,7 @@ final class RoundsJit {
 
     /** The scenario's chart; without a compiler reading it has no point and {@link ChartData} leaves it out. */
     static void chart(ArrayNode charts, String id, String scenario, RunRecord root) {
-        ObjectNode c = ChartData.chart(charts.addObject(), id, scenario + ": JIT compiler threads per round, % of one CPU over each block "
-                + "(solid: every target JVM's, dashed: its own)", "time", "round", "% of one CPU");
+        ObjectNode c = ChartData.chart(charts.addObject(), id, scenario + ": compiler threads per block, % of one CPU (dashed: its JVM's own)", "time", "round", "% of one CPU");
         c.put("limit", Comparisons.COMPILER_LIMIT_PCT);
         ArrayNode series = c.putArray("series");
         LeadIn leadIn = leadIn(root, scenario);

@@ -67,8 +67,12 @@ class QuietReportTest {
                 SteadyState ss = new SteadyState(!capped, capped ? null : 50, capped ? 75.0 : 52.0, null, capped ? 30 : 20, 2, null, null,
                         new SteadyState.DriftCheck(false, null, null, null, null, null), true, series);
                 Result r = FlowRuns.result(t, 0, 0);
-                results.add(new Result(r.key(), r.outcome(), r.load(), r.telemetry(), r.files(), new Result.Checks(ss, null, null), r.slo(), r.visit())
-                        .withSet(set, null));
+                int jvm = set;
+                // As the rounds write it: a row per block, t its round.
+                List<Result.PerSecond> rows = blocks.stream().filter(b -> b.target().equals(t) && b.set() == jvm)
+                        .map(b -> new Result.PerSecond.Builder(b.round()).rps(b.load().rps()).p50(b.latency().p50()).p99(b.latency().p99()).build()).toList();
+                results.add(new Result(r.key(), r.outcome(), r.load(), new Result.Telemetry(rows, null, null, null, null, null), r.files(),
+                        new Result.Checks(ss, null, null), r.slo(), r.visit()).withSet(set, null));
             }
         }
         List<PairComparison> comparisons = List.of(comparison(mvc, "mvc-vt", PairComparison.A), comparison(mvc, "webflux", PairComparison.A),
