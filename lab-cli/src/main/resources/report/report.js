@@ -120,6 +120,9 @@
     var lastMark = Math.max.apply(null, c.series.map(function (s) { return s.mark == null ? -Infinity : s.mark; }));
     var series = c.series.map(function (s, i) {
       var line = { name: s.name, type: 'line', showSymbol: c.kind === 'capacity', data: s.data };
+      if (s.dashed) {
+        line.lineStyle = { type: 'dashed' };
+      }
       if (s.mark != null) {
         line.markLine = { symbol: 'none', label: { formatter: '{c} s' }, data: [{ xAxis: s.mark }] };
       }
@@ -129,6 +132,11 @@
       }
       return line;
     });
+    // A limit the lines are judged by: a horizontal line, always on the axis.
+    if (c.limit != null && series.length) {
+      series[0].markLine = series[0].markLine || { symbol: 'none', data: [] };
+      series[0].markLine.data.push({ yAxis: c.limit, lineStyle: { color: '#d33', type: 'solid' }, label: { position: 'insideEndTop', formatter: 'limit ' + c.limit + '%' } });
+    }
     echarts.init(el).setOption({
       animation: false,
       title: { text: c.title, textStyle: { fontSize: 13 } },
@@ -138,7 +146,8 @@
       xAxis: { type: 'value', name: c.xName, nameLocation: 'middle', nameGap: 25, min: 'dataMin',
         max: function (v) { return Math.max(v.max, lastMark); },
         axisLabel: percentile ? { formatter: nines } : {} },
-      yAxis: { type: percentile ? 'log' : 'value', name: c.yName, scale: !percentile },
+      yAxis: c.limit != null ? { type: 'value', name: c.yName, min: 0, max: function (v) { return Math.max(v.max, c.limit * 1.25); } }
+        : { type: percentile ? 'log' : 'value', name: c.yName, scale: !percentile },
       series: series
     });
   });

@@ -26,9 +26,10 @@ final class Answer {
      * @param ratio a / b, null when nothing could be compared
      * @param label "mvc better", "equivalent", "undecided" or "not steady"
      * @param text  the comparison in words, as the summary says it
+     * @param quiet "; not quiet: mvc set 2 (...)" when a JVM of either target never got quiet in the rounds ({@link Quiet}), else ""
      */
     record Row(String scenario, Metric metric, String metricName, String a, String b, Double ratio, Double low, Double high, Standing outcome,
-               String label, String text) {
+               String label, String text, String quiet) {
         String pair() {
             return a + " / " + b;
         }
@@ -63,7 +64,8 @@ final class Answer {
     private static List<Row> rows(RunRecord root) {
         List<Row> rows = new ArrayList<>();
         if (paired(root)) {
-            root.paired().comparisons().stream().filter(c -> c.cell() == null).forEach(c -> rows.add(row(c)));
+            List<Quiet> quiet = Quiet.of(root);
+            root.paired().comparisons().stream().filter(c -> c.cell() == null).forEach(c -> rows.add(row(c, Quiet.note(quiet, c.scenario(), c.a(), c.b()))));
         } else if (root.jvmsPerTarget() >= Stats.MIN_REPEATS && root.summaries().summary() != null && root.summaries().capacity() == null) {
             root.summaries().summary().verdicts().forEach(v -> rows.add(row(v)));
         }
@@ -74,14 +76,14 @@ final class Answer {
         return root.paired().comparisons() != null && root.paired().comparisons().stream().anyMatch(c -> c.cell() == null);
     }
 
-    private static Row row(PairComparison c) {
+    private static Row row(PairComparison c, String quiet) {
         Metric m = c.metricKind();
         boolean won = PairComparison.A.equals(c.outcome()) || PairComparison.B.equals(c.outcome());
         Standing outcome = won ? Standing.WINNER : PairComparison.EQUIVALENT.equals(c.outcome()) ? Standing.EQUIVALENT : Standing.UNDECIDED;
         String label = won ? (PairComparison.A.equals(c.outcome()) ? c.a() : c.b()) + " better" : c.outcome();
         boolean ci = c.estimate().ci().size() == 2;
         return new Row(where(c.where(), c.part().request()), m, m == null ? c.metric() : m.label(), c.a(), c.b(), c.estimate().ratio(), ci ? c.estimate().ci().get(0) : null,
-                ci ? c.estimate().ci().get(1) : null, outcome, label, c.sentence());
+                ci ? c.estimate().ci().get(1) : null, outcome, label, c.sentence(), quiet);
     }
 
     /** A verdict gives B's median relative to A's in percent; a / b is 1 / (1 + that), its interval's ends swapped. */
@@ -90,7 +92,7 @@ final class Answer {
         String winner = v.clearWinner();
         String label = winner != null ? winner + " better" : v.text().startsWith("not steady") ? "not steady" : "undecided";
         return new Row(where(v.where(), v.request()), m, m == null ? v.metric() : m.label(), v.a(), v.b(), inverse(v.diffPct()), inverse(v.ciHighPct()),
-                inverse(v.ciLowPct()), winner != null ? Standing.WINNER : Standing.UNDECIDED, label, v.text());
+                inverse(v.ciLowPct()), winner != null ? Standing.WINNER : Standing.UNDECIDED, label, v.text(), "");
     }
 
     /** A step's where with the request it sends, so that a reader knows which request it was: "crud/create (POST /items)". */
@@ -127,7 +129,7 @@ final class Answer {
             List<Row> of = rows.stream().filter(r -> key(r).equals(pair)).toList();
             List<String> line = new ArrayList<>(List.of((scenarios ? of.get(0).scenario() + ": " : "") + of.get(0).pair()));
             for (String m : metrics) {
-                line.add(of.stream().filter(r -> r.metricName().equals(m)).findFirst().map(r -> r.label() + ": " + r.ratioText()).orElse("-"));
+                line.add(of.stream().filter(r -> r.metricName().equals(m)).findFirst().map(r -> r.label() + ": " + r.ratioText() + r.quiet()).orElse("-"));
             }
             cells.add(line);
         }

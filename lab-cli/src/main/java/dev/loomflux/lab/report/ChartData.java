@@ -53,6 +53,9 @@ final class ChartData {
             String id = "s" + i;
             String s = scenarios.get(i);
             overTime(charts, id + "-throughput", s + ": throughput", x, "responses/s", ok, ChartColumn.of("rps", row -> row.load().rps()));
+            if (ReportContent.inRounds(root)) {
+                RoundsJit.chart(charts, id + "-jit", s, root);
+            }
             overTime(charts, id + "-latency", s + ": latency p50 and p99 per " + ("s".equals(x) ? "second" : x), x, "ms", ok, ChartColumn.of("p99", row -> row.load().p99()),
                     ChartColumn.of("p50", row -> row.load().p50()));
             percentiles(charts.addObject(), id + "-percentiles", s + ": latency percentile distribution", ok, dir);

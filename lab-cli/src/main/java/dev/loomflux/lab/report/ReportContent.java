@@ -40,16 +40,23 @@ final class ReportContent {
         for (int i = 0; i < scenarios.size(); i++) {
             String s = scenarios.get(i);
             String id = "s" + i;
-            List<String> charts = new ArrayList<>(List.of(id + "-throughput", id + "-latency", id + "-percentiles", id + "-cpu", id + "-rss",
+            // In rounds the JIT per round sits beside the throughput per round.
+            List<String> charts = new ArrayList<>(List.of(id + "-throughput", id + "-jit", id + "-latency", id + "-percentiles", id + "-cpu", id + "-rss",
                     id + "-threads", id + "-fds"));
             if (!warmedUp(root, s).isEmpty()) {
                 charts.addAll(List.of(id + "-warmup", id + "-warmup-jit"));
             }
             charts.addAll(FlameGraphs.ids(id, ok(root, s).stream().map(Result::target).distinct().toList(), Findings.pairs(root, s).size()));
-            out.add(new Section("Scenario " + s, List.of(), ScenarioTables.of(all(root, s), column), charts));
+            List<Table> tables = new ArrayList<>(ScenarioTables.of(all(root, s), column));
+            if (inRounds(root)) {
+                tables.add(RoundsJit.table(root, s));
+            }
+            out.add(new Section("Scenario " + s, List.of(), tables, charts));
         }
         Table steady = steadyState(root, column);
-        if (!steady.rows().isEmpty()) {
+        if (inRounds(root)) {
+            out.add(TimeToSteady.of(root));
+        } else if (!steady.rows().isEmpty()) {
             boolean staged = root.results().stream().anyMatch(r -> r.checks().steadyState() != null && r.checks().steadyState().compileStage() > 0);
             out.add(new Section("Steady state", List.of(Paragraph.plain((staged ? "Each warmup started with a compile stage, 2 users until the target's "
                     + "JIT had been quiet for 5 s (on one CPU, many busy request threads starve the compiler threads); then e" : "E")
@@ -110,7 +117,9 @@ final class ReportContent {
                     + "(" + map.method() + ").")), tables, SweepCharts.ids(map, i)));
         }
         Table steady = steadyState(root, repeatColumn(root));
-        if (!steady.rows().isEmpty()) {
+        if (inRounds(root)) {
+            out.add(TimeToSteady.of(root));
+        } else if (!steady.rows().isEmpty()) {
             out.add(new Section("Steady state", List.of(Paragraph.plain("Every cell was measured after its load was steady; the first cell of "
                     + "each target JVM warmed it from cold.")), List.of(steady), List.of()));
         }

@@ -11,7 +11,7 @@ import org.junit.jupiter.api.Test;
 /** The forest plot: a row per comparison, the ratio on a log axis with round ticks, user strings as text. */
 class ForestTest {
     private static Answer.Row row(String a, Double ratio, Double low, Double high, Answer.Standing outcome) {
-        return new Answer.Row("json", Metric.THROUGHPUT, "Throughput", a, "mvc-vt", ratio, low, high, outcome, outcome.name().toLowerCase(), a + " vs mvc-vt");
+        return new Answer.Row("json", Metric.THROUGHPUT, "Throughput", a, "mvc-vt", ratio, low, high, outcome, outcome.name().toLowerCase(), a + " vs mvc-vt", "");
     }
 
     @Test

@@ -117,6 +117,31 @@ class ReportHtmlIT {
     }
 
     /**
+     * The JIT per round (QuietReportTest's run, mvc named by a hostile string): drawn beside the throughput per round, a line per
+     * JVM and its own dashed, the lead-in rounds left of round 1, and the 2% limit as a horizontal line inside the y axis although
+     * most blocks stay under it; the hostile name stays text.
+     */
+    @Test
+    void theJitPerRoundIsDrawnBesideThroughputWithItsLimit() throws Exception {
+        String evil = "<img src=x onerror=alert(6)>";
+        Path html = Report.write(dir, QuietReportTest.run(evil));
+        try (Browser browser = Browser.open(html)) {
+            Object drawn = browser.script("var el = document.getElementById('s0-jit'), t = document.getElementById('s0-throughput');"
+                    + " var c = echarts.getInstanceByDom(el), o = c.getOption(), canvas = el.querySelector('canvas');"
+                    + " var limit = o.series.filter(function (s) { return s.markLine; }).map(function (s) { return s.markLine.data.map(function (d) { return d.yAxis; }); });"
+                    + " var y = c.getModel().getComponent('yAxis', 0).axis.scale.getExtent(), x = c.getModel().getComponent('xAxis', 0).axis.scale.getExtent();"
+                    + " var beside = Math.round(t.getBoundingClientRect().top) === Math.round(el.getBoundingClientRect().top) && t.getBoundingClientRect().right < el.getBoundingClientRect().left;"
+                    + " return [canvas ? canvas.width * canvas.height : 0, o.series.length, o.series.filter(function (s) { return s.lineStyle && s.lineStyle.type === 'dashed'; }).length,"
+                    + " JSON.stringify(limit), y[0], y[1] >= 2.5, x[0], beside].join(' ');");
+            String[] f = drawn.toString().split(" ");
+            assertTrue(Long.parseLong(f[0]) > 10_000, "canvas drawn: " + drawn);
+            assertEquals("13 6 [[2]] 0 true -5 true", String.join(" ", List.of(f).subList(1, f.length)),
+                    "the lead-in and 6 JVMs x (all, own dashed), the limit at 2 inside the axis, the lead-in from round -5, beside throughput: " + drawn);
+            assertEquals(0L, browser.script("return document.querySelectorAll('img[src=x]').length"), "the hostile name became an element");
+        }
+    }
+
+    /**
      * The CPU charts (FlameGraphsTest's run, a hostile frame added to mvc's stacks): the category bars, a flame graph per target
      * as wide as the page and as tall as its deepest stack, and the differential graph, each drawn; a real click on a frame zooms
      * to it and a click on the root returns; the hostile frame's tooltip stays text.
