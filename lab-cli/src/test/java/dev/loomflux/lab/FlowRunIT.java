@@ -122,4 +122,23 @@ class FlowRunIT {
             assertTrue(outcome.equals("equivalent") || outcome.equals("undecided"), "A/A gave a winner: " + c);
         }
     }
+
+    /**
+     * The built-in flow in the default design decides: mvc and webflux are far apart on crud (2.4x on a slower host), and a
+     * run that warms each JVM at the measured load until its JIT is quiet, and ends its lead-in rounds on quiet rounds, must
+     * name a throughput winner where a fixed budget left every JVM compiling through the rounds and gave none
+     * (docs/steady-state.md, "Warm at the measured load").
+     */
+    @Test
+    void crudInTheDefaultDesignDecidesThroughput() throws IOException {
+        LabCli run = LabCli.of("run", "--aot-cache", "--targets", "mvc,webflux", "--scenario", "crud");
+        assertEquals(0, run.exitCode(), run.toString());
+        RunRecord root = run.record();
+        PairComparison flow = root.paired().comparisons().stream()
+                .filter(c -> c.part().step() == null && c.metric().equals("throughput")).findFirst().orElseThrow();
+        assertTrue(flow.outcome().equals(PairComparison.A) || flow.outcome().equals(PairComparison.B), "crud's throughput got no winner: " + flow);
+        assertEquals(1, root.paired().leadIns().size(), root.paired().leadIns().toString());
+        assertTrue(root.paired().leadIns().get(0).rounds() < root.paired().leadIns().get(0).cap(), "the lead-in ended on quiet rounds: "
+                + root.paired().leadIns());
+    }
 }
