@@ -28,8 +28,8 @@ import org.apache.commons.math3.stat.inference.MannWhitneyUTest;
  * results.json's {@code comparisons} from its {@code blocks}: per scenario, metric and pair of targets,
  * the per-round ratios judged by {@link Paired}; a flow scenario's per part of it ({@link ScenarioPart}: its flow and each
  * step, docs/statistics.md, "Flows and their steps"). The sets of JVMs are pooled round by round; a winner
- * must show in every set. A block whose window had the target JVMs' compilers past {@link #COMPILER_LIMIT_PCT} of a CPU is
- * left out of everything here ({@link QuietBlocks}). A target whose throughput trends across the
+ * must show in every set. A pair of blocks in which a JIT compiled past {@link #COMPILER_LIMIT_PCT} of a CPU is left out of
+ * its comparison, the drift check and the JVMs' levels alike ({@link QuietBlocks}). A target whose throughput trends across the
  * rounds against every other target takes part in no verdict: its blocks are not one state.
  */
 public final class Comparisons {
@@ -79,14 +79,12 @@ public final class Comparisons {
         List<BlockRecord> unpaced = all.stream().filter(b -> !paced.contains(roundKey(b))).toList();
         Map<String, List<BlockRecord>> byWhere = unpaced.stream()
                 .collect(Collectors.groupingBy(BlockRecord::where, LinkedHashMap::new, Collectors.toList()));
-        byWhere.forEach((where, withLoud) -> {
-            // A block in which a JIT compiled past the limit is left out of the verdicts, the drift check and the JVMs' levels alike.
-            List<BlockRecord> list = QuietBlocks.kept(withLoud);
+        byWhere.forEach((where, list) -> {
             // Drift and pacing are the JVM's and the load side's, judged on the block's requests together for every part of it.
             Set<String> drifting = drifting(list, targets);
-            BlockRecord first = withLoud.get(0);
+            BlockRecord first = list.get(0);
             double level = levels.getOrDefault(where, Stats.ALPHA);
-            for (ScenarioPart part : BlockRecord.parts(withLoud)) {
+            for (ScenarioPart part : BlockRecord.parts(list)) {
                 List<BlockRecord> view = list.stream().map(b -> b.view(part)).filter(Objects::nonNull).toList();
                 PairJudge judge = new PairJudge(new PairJudge.Scope(first.scenario(), first.cell(), drifting, timing, level), view);
                 for (Metric m : part.standsForScenario(first.scenario()) ? METRICS : PART_METRICS) {
@@ -94,7 +92,7 @@ public final class Comparisons {
                         for (int j = i + 1; j < targets.size(); j++) {
                             String a = targets.get(i);
                             String b = targets.get(j);
-                            PairComparison c = judge.compare(part, m, a, b, pacedRounds(all, where, a, b), QuietBlocks.leftOut(withLoud, a, b));
+                            PairComparison c = judge.compare(part, m, a, b, pacedRounds(all, where, a, b), QuietBlocks.leftOut(list, a, b));
                             if (c != null) {
                                 out.add(c);
                             }
@@ -125,14 +123,13 @@ public final class Comparisons {
                 .map(Comparisons::roundKey).distinct().count();
     }
 
-    /** Targets whose throughput ratio to every other target trends across rounds, over the blocks the comparisons keep ({@link QuietBlocks}). */
-    public static Set<String> drifting(List<BlockRecord> all, List<String> targets) {
-        List<BlockRecord> blocks = QuietBlocks.kept(all);
+    /** Targets whose throughput ratio to every other target trends across rounds, over the pairs the comparisons keep ({@link QuietBlocks}). */
+    public static Set<String> drifting(List<BlockRecord> blocks, List<String> targets) {
         Set<String> out = new TreeSet<>();
         for (String t : targets) {
             boolean everyOther = targets.size() > 1;
             for (String other : targets) {
-                if (!other.equals(t) && !trends(logRatios(blocks, Metric.THROUGHPUT, t, other, null))) {
+                if (!other.equals(t) && !trends(logRatios(QuietBlocks.kept(blocks, t, other), Metric.THROUGHPUT, t, other, null))) {
                     everyOther = false;
                 }
             }
@@ -297,19 +294,20 @@ public final class Comparisons {
     /**
      * A target's JVM of {@code set} against its JVM of set 1, on throughput per round (a sweep's cells pooled): how
      * far two JVMs of one jar differ in this run. Every ratio between targets carries such differences, and
-     * an interval over rounds does not cover them (docs/statistics.md, "How much of that two sets show"). Over the blocks
-     * the comparisons keep ({@link QuietBlocks}).
+     * an interval over rounds does not cover them (docs/statistics.md, "How much of that two sets show"). Over the pairs
+     * of blocks the comparisons would keep ({@link QuietBlocks#apart}).
      */
     public static Paired jvmRatio(List<BlockRecord> blocks, String scenario, String target, int set) {
-        Map<String, Double> first = new TreeMap<>();
-        Map<String, Double> other = new TreeMap<>();
-        for (BlockRecord r : QuietBlocks.kept(blocks)) {
+        Map<String, BlockRecord> first = new TreeMap<>();
+        Map<String, BlockRecord> other = new TreeMap<>();
+        for (BlockRecord r : blocks) {
             if (r.scenario().equals(scenario) && r.target().equals(target) && (r.set() == 1 || r.set() == set)) {
-                (r.set() == 1 ? first : other).put(r.where() + "|" + r.round(), r.load().rps());
+                (r.set() == 1 ? first : other).put(r.where() + "|" + r.round(), r);
             }
         }
-        first.keySet().retainAll(other.keySet());
-        return Paired.of(first.keySet().stream().mapToDouble(other::get).toArray(), first.values().stream().mapToDouble(Double::doubleValue).toArray(), true);
+        first.keySet().removeIf(k -> !other.containsKey(k) || QuietBlocks.apart(first.get(k), other.get(k)));
+        return Paired.of(first.keySet().stream().mapToDouble(k -> other.get(k).load().rps()).toArray(),
+                first.values().stream().mapToDouble(r -> r.load().rps()).toArray(), true);
     }
 
     /** One set's a and b figures by round, where both have one. */

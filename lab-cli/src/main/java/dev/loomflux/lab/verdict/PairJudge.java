@@ -38,8 +38,8 @@ final class PairJudge {
     private final List<BlockRecord> blocks;
 
     /**
-     * @param blocks the scenario's (cell's) blocks, as the part compared sees them, without the rounds the load side paced and
-     *               without the blocks in which a JIT compiled ({@link QuietBlocks})
+     * @param blocks the scenario's (cell's) blocks, as the part compared sees them, without the rounds the load side paced; each
+     *               comparison leaves out the pairs of its blocks in which a JIT compiled ({@link QuietBlocks})
      */
     PairJudge(Scope scope, List<BlockRecord> blocks) {
         this.scope = scope;
@@ -50,10 +50,11 @@ final class PairJudge {
      * a against b on one metric of one part of the scenario.
      *
      * @param pacedRounds rounds in which the load side paced a or b: left out of the blocks already
-     * @param leftOut     the rounds in which a block of a or b was left out as loud ({@link QuietBlocks}): left out already
+     * @param leftOut     the rounds in which a pair of a's and b's blocks was left out ({@link QuietBlocks}), for the note
      * @return null where neither has a figure of it in any round and no round was left out
      */
     PairComparison compare(ScenarioPart part, Metric m, String a, String b, long pacedRounds, QuietBlocks.LeftOut leftOut) {
+        List<BlockRecord> blocks = QuietBlocks.kept(this.blocks, a, b);
         String scenario = scope.scenario();
         Map<String, Integer> cell = scope.cell();
         Set<String> drifting = scope.drifting();
@@ -82,7 +83,7 @@ final class PairJudge {
             note = String.join(" and ", drifting.stream().filter(t -> t.equals(a) || t.equals(b)).toList())
                     + " drifted across the rounds (throughput against every other target, last third vs first): no verdict";
         } else if (withinJvms.equals(PairComparison.A) || withinJvms.equals(PairComparison.B)) {
-            note = disagreement(m, a, b, withinJvms, resolution);
+            note = disagreement(blocks, m, a, b, withinJvms, resolution);
         }
         if (note == null && outcome.equals(PairComparison.UNDECIDED)) {
             if (pooled.widening() > 1) {
@@ -126,7 +127,7 @@ final class PairJudge {
      * which no interval over rounds can see; a second set that does not repeat the lead is that
      * (docs/statistics.md, "Sets of JVMs").
      */
-    private String disagreement(Metric m, String a, String b, String pooledOutcome, double resolution) {
+    private String disagreement(List<BlockRecord> blocks, Metric m, String a, String b, String pooledOutcome, double resolution) {
         double level = scope.level();
         Set<Integer> sets = blocks.stream().map(BlockRecord::set).collect(Collectors.toCollection(TreeSet::new));
         if (sets.size() < 2) {
