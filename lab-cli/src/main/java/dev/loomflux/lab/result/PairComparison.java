@@ -33,10 +33,17 @@ public record PairComparison(String scenario, Map<String, Integer> cell, @JsonUn
      * @param ratio  a / b, the Hodges-Lehmann estimate over rounds; absent when no round could be compared
      * @param ci     [low, high], the 95% interval of a / b; empty when no round could be compared
      * @param rounds rounds with both figures, over every set of JVMs
+     * @param compilingRounds rounds in which a block of a or b was left out because the target JVMs' JIT compiler threads took
+     *               more than the limit of a CPU over its window (docs/statistics.md, "A JIT still compiling in the rounds");
+     *               absent where none was
      */
-    public record RatioEstimate(Double ratio, List<Double> ci, int rounds) {
+    public record RatioEstimate(Double ratio, List<Double> ci, int rounds, Integer compilingRounds) {
         public RatioEstimate {
             ci = List.copyOf(ci);
+        }
+
+        public RatioEstimate(Double ratio, List<Double> ci, int rounds) {
+            this(ratio, ci, rounds, null);
         }
     }
 

@@ -28,9 +28,9 @@ import org.apache.commons.math3.stat.inference.MannWhitneyUTest;
  * results.json's {@code comparisons} from its {@code blocks}: per scenario, metric and pair of targets,
  * the per-round ratios judged by {@link Paired}; a flow scenario's per part of it ({@link ScenarioPart}: its flow and each
  * step, docs/statistics.md, "Flows and their steps"). The sets of JVMs are pooled round by round; a winner
- * must show in every set. A target whose throughput trends across the
- * rounds against every other target takes part in no verdict: its blocks are not one state. One with a JVM whose JIT still
- * compiled through them gets intervals widened by what that may cost it ({@link #jitBias}).
+ * must show in every set. A pair of blocks in which a JIT compiled past {@link #COMPILER_LIMIT_PCT} of a CPU is left out of
+ * its comparison, the drift check and the JVMs' levels alike ({@link QuietBlocks}). A target whose throughput trends across the
+ * rounds against every other target takes part in no verdict: its blocks are not one state.
  */
 public final class Comparisons {
     /** The metrics rounds compare: speed, then efficiency. */
@@ -44,7 +44,7 @@ public final class Comparisons {
      * target-bound block keeps nearly all its users busy (docs/statistics.md, "Counting a window").
      */
     public static final double MIN_BUSY = 0.9;
-    /** The most of the rounds' time a JVM's JIT may compile for: the steady-state rule's own limit ({@link #compiling}). */
+    /** The most of the rounds' time a JVM's JIT may compile for: the steady-state rule's own limit ({@link #compiling}, {@link #jitQuiet}). */
     public static final double JIT_LIMIT_PCT = SteadyRule.DEFAULT.maxJitPct();
     /**
      * The most CPU (% of one CPU) the target JVMs' compiler threads may take over a block's window for the block to count: the
@@ -76,22 +76,23 @@ public final class Comparisons {
         List<PairComparison> out = new ArrayList<>();
         // A round in which the load side paced either block compares the driver with itself: left out.
         Set<String> paced = all.stream().filter(Comparisons::paced).map(Comparisons::roundKey).collect(Collectors.toSet());
-        List<BlockRecord> blocks = all.stream().filter(b -> !paced.contains(roundKey(b))).toList();
-        Map<String, List<BlockRecord>> byWhere = blocks.stream()
+        List<BlockRecord> unpaced = all.stream().filter(b -> !paced.contains(roundKey(b))).toList();
+        Map<String, List<BlockRecord>> byWhere = unpaced.stream()
                 .collect(Collectors.groupingBy(BlockRecord::where, LinkedHashMap::new, Collectors.toList()));
         byWhere.forEach((where, list) -> {
             // Drift and pacing are the JVM's and the load side's, judged on the block's requests together for every part of it.
             Set<String> drifting = drifting(list, targets);
-            Map<String, Map<Integer, Double>> jit = jitShares(all.stream().filter(b -> b.where().equals(where)).toList());
             BlockRecord first = list.get(0);
             double level = levels.getOrDefault(where, Stats.ALPHA);
             for (ScenarioPart part : BlockRecord.parts(list)) {
                 List<BlockRecord> view = list.stream().map(b -> b.view(part)).filter(Objects::nonNull).toList();
-                PairJudge judge = new PairJudge(new PairJudge.Scope(first.scenario(), first.cell(), drifting, jit, timing, level), view);
+                PairJudge judge = new PairJudge(new PairJudge.Scope(first.scenario(), first.cell(), drifting, timing, level), view);
                 for (Metric m : part.standsForScenario(first.scenario()) ? METRICS : PART_METRICS) {
                     for (int i = 0; i < targets.size(); i++) {
                         for (int j = i + 1; j < targets.size(); j++) {
-                            PairComparison c = judge.compare(part, m, targets.get(i), targets.get(j), pacedRounds(all, where, targets.get(i), targets.get(j)));
+                            String a = targets.get(i);
+                            String b = targets.get(j);
+                            PairComparison c = judge.compare(part, m, a, b, pacedRounds(all, where, a, b), QuietBlocks.leftOut(list, a, b));
                             if (c != null) {
                                 out.add(c);
                             }
@@ -122,17 +123,17 @@ public final class Comparisons {
                 .map(Comparisons::roundKey).distinct().count();
     }
 
-    /** Targets whose throughput ratio to every other target trends across rounds. */
+    /** Targets whose throughput ratio to every other target trends across rounds, over the pairs the comparisons keep ({@link QuietBlocks}). */
     public static Set<String> drifting(List<BlockRecord> blocks, List<String> targets) {
         Set<String> out = new TreeSet<>();
         for (String t : targets) {
-            boolean all = targets.size() > 1;
+            boolean everyOther = targets.size() > 1;
             for (String other : targets) {
-                if (!other.equals(t) && !trends(logRatios(blocks, Metric.THROUGHPUT, t, other, null))) {
-                    all = false;
+                if (!other.equals(t) && !trends(logRatios(QuietBlocks.kept(blocks, t, other), Metric.THROUGHPUT, t, other, null))) {
+                    everyOther = false;
                 }
             }
-            if (all) {
+            if (everyOther) {
                 out.add(t);
             }
         }
@@ -142,12 +143,10 @@ public final class Comparisons {
     /**
      * Targets with a JVM whose JIT still compiled through the measured rounds, each with what its JVMs did: their finished
      * compilations took more than the steady-state rule's share of the rounds' time ({@link SteadyRule#maxJitPct()}, 5%, the
-     * limit a warmup ends on). Such a JVM is a different program in its last block than in its first, and slower than it will
-     * be: in A/A runs of crud whose compile stages ended early, JVMs that compiled for 15-48% of the rounds' time ran at
-     * 0.69-0.89 of their twins' throughput and gave the other name a winner (docs/statistics.md, "A JIT still compiling in the
-     * rounds"); {@link #jitBias} widens their comparisons by that. A block's JIT time counts from the JVM's previous block, so
-     * a JVM's blocks together cover the rounds; their time is every block's of those rounds, every set's. Blocks without JIT
-     * time (a JVM without hsperfdata, or a file written before blocks carried it) leave a target out of this rule.
+     * limit a warmup ends on). Information for notes: the verdicts leave out the blocks in which a JIT compiled
+     * ({@link QuietBlocks}) and widen nothing by it. A block's JIT time counts from the JVM's previous block, so a JVM's
+     * blocks together cover the rounds; their time is every block's of those rounds, every set's. Blocks without JIT time
+     * (a JVM without hsperfdata, or a file written before blocks carried it) leave a target out of this.
      *
      * @param jitShares {@link #jitShares} of the blocks
      */
@@ -158,7 +157,7 @@ public final class Comparisons {
     }
 
     /** "mvc2's JIT still compiled through the rounds (set 1: 8.7%, set 2: 24.9% of their time; limit 5%)", when any JVM passed the limit. */
-    static Optional<String> compilingNote(String target, Map<Integer, Double> sets) {
+    private static Optional<String> compilingNote(String target, Map<Integer, Double> sets) {
         List<String> busy = new ArrayList<>();
         sets.forEach((set, pct) -> {
             if (pct > JIT_LIMIT_PCT) {
@@ -170,23 +169,25 @@ public final class Comparisons {
     }
 
     /**
-     * How far a JVM's figures may be off, as a share (0.31 for 31%), when it compiled for p of the rounds' time (a target's
-     * comparisons take its largest over the sets): none up to the limit; beyond it, such a JVM is taken to run at no less than 1 - 3p of its
-     * speed, so its figures may be off by 1 / (1 - 3p) - 1; at a third or more, by any amount (infinity). The bound holds with
-     * room for the seven JVMs measured past the limit (p 5.2-48%: 0.69-1.05 of their twins' throughput, where 1 - 2p would
-     * have held too, barely at p = 8.7%: 0.85 against 0.83); docs/statistics.md, "A JIT still compiling in the rounds".
+     * Whether a JVM's JIT stayed within the steady-state rule's share of the rounds' time ({@link #JIT_LIMIT_PCT}) over its
+     * blocks ({@link #jitShares}); a JVM without JIT time counts as quiet. Its comparisons do not depend on it: they leave
+     * out the blocks in which any JIT compiled past {@link #COMPILER_LIMIT_PCT} of a CPU ({@link QuietBlocks#loudRounds}).
      */
+    public static boolean jitQuiet(Double pct) {
+        return pct == null || pct <= JIT_LIMIT_PCT;
+    }
+
+    /**
+     * The cliff this rule replaced, for paired/CellFinish's note until it asks {@link #jitQuiet} and {@link QuietBlocks#loudRounds}
+     * instead (issue 52): nothing in the verdicts uses it any more. Remove with that change.
+     */
+    @Deprecated(forRemoval = true)
     public static double jitBias(double pct) {
         if (pct <= JIT_LIMIT_PCT) {
             return 0;
         }
         double p = pct / 100;
         return p >= 1.0 / 3 ? Double.POSITIVE_INFINITY : 3 * p / (1 - 3 * p);
-    }
-
-    /** {@link #jitBias} of the target's JVM that compiled the most; 0 without JIT time. */
-    static double jitBias(Map<String, Map<Integer, Double>> jitShares, String target) {
-        return jitBias(jitShares.getOrDefault(target, Map.of()).values().stream().mapToDouble(Double::doubleValue).max().orElse(0));
     }
 
     /** Per target and set, the share of the rounds' time (%) its JVM's JIT compiled for; a JVM whose blocks carry no JIT time is absent. */
@@ -293,18 +294,20 @@ public final class Comparisons {
     /**
      * A target's JVM of {@code set} against its JVM of set 1, on throughput per round (a sweep's cells pooled): how
      * far two JVMs of one jar differ in this run. Every ratio between targets carries such differences, and
-     * an interval over rounds does not cover them (docs/statistics.md, "How much of that two sets show").
+     * an interval over rounds does not cover them (docs/statistics.md, "How much of that two sets show"). Over the pairs
+     * of blocks the comparisons would keep ({@link QuietBlocks#apart}).
      */
     public static Paired jvmRatio(List<BlockRecord> blocks, String scenario, String target, int set) {
-        Map<String, Double> first = new TreeMap<>();
-        Map<String, Double> other = new TreeMap<>();
+        Map<String, BlockRecord> first = new TreeMap<>();
+        Map<String, BlockRecord> other = new TreeMap<>();
         for (BlockRecord r : blocks) {
             if (r.scenario().equals(scenario) && r.target().equals(target) && (r.set() == 1 || r.set() == set)) {
-                (r.set() == 1 ? first : other).put(r.where() + "|" + r.round(), r.load().rps());
+                (r.set() == 1 ? first : other).put(r.where() + "|" + r.round(), r);
             }
         }
-        first.keySet().retainAll(other.keySet());
-        return Paired.of(first.keySet().stream().mapToDouble(other::get).toArray(), first.values().stream().mapToDouble(Double::doubleValue).toArray(), true);
+        first.keySet().removeIf(k -> !other.containsKey(k) || QuietBlocks.apart(first.get(k), other.get(k)));
+        return Paired.of(first.keySet().stream().mapToDouble(k -> other.get(k).load().rps()).toArray(),
+                first.values().stream().mapToDouble(r -> r.load().rps()).toArray(), true);
     }
 
     /** One set's a and b figures by round, where both have one. */

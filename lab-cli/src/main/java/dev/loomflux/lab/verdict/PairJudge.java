@@ -12,12 +12,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.stream.Collectors;
-import java.util.stream.Stream;
 
 /**
  * Two targets of one scenario (and sweep cell) on one metric, judged by their per-round ratios ({@link Paired}), the sets of
@@ -30,18 +28,19 @@ final class PairJudge {
      * What a scenario's (cell's) comparisons share.
      *
      * @param drifting      the targets that drifted across the rounds ({@link Comparisons#drifting})
-     * @param jitShares     {@link Comparisons#jitShares} of its blocks
      * @param timing        how the driver times requests
      * @param level         the two-sided level of its intervals
      */
-    record Scope(String scenario, Map<String, Integer> cell, Set<String> drifting, Map<String, Map<Integer, Double>> jitShares, Timing timing,
-                 double level) {
+    record Scope(String scenario, Map<String, Integer> cell, Set<String> drifting, Timing timing, double level) {
     }
 
     private final Scope scope;
     private final List<BlockRecord> blocks;
 
-    /** @param blocks the scenario's (cell's) blocks, as the part compared sees them, without the rounds the load side paced */
+    /**
+     * @param blocks the scenario's (cell's) blocks, as the part compared sees them, without the rounds the load side paced; each
+     *               comparison leaves out the pairs of its blocks in which a JIT compiled ({@link QuietBlocks})
+     */
     PairJudge(Scope scope, List<BlockRecord> blocks) {
         this.scope = scope;
         this.blocks = blocks;
@@ -51,67 +50,70 @@ final class PairJudge {
      * a against b on one metric of one part of the scenario.
      *
      * @param pacedRounds rounds in which the load side paced a or b: left out of the blocks already
+     * @param leftOut     the rounds in which a pair of a's and b's blocks was left out ({@link QuietBlocks}), for the note
      * @return null where neither has a figure of it in any round and no round was left out
      */
-    PairComparison compare(ScenarioPart part, Metric m, String a, String b, long pacedRounds) {
+    PairComparison compare(ScenarioPart part, Metric m, String a, String b, long pacedRounds, QuietBlocks.LeftOut leftOut) {
+        List<BlockRecord> blocks = QuietBlocks.kept(this.blocks, a, b);
         String scenario = scope.scenario();
         Map<String, Integer> cell = scope.cell();
         Set<String> drifting = scope.drifting();
-        Map<String, Map<Integer, Double>> jitShares = scope.jitShares();
         double level = scope.level();
+        Integer compiling = leftOut.rounds() > 0 ? leftOut.rounds() : null;
         List<double[]> pairs = pairs(blocks, m, a, b, null);
         if (pairs.isEmpty()) {
-            return pacedRounds == 0 ? null : new PairComparison(scenario, cell, part, m.id(), a, b, new PairComparison.RatioEstimate(null, List.of(), 0),
-                    new PairComparison.Judgement(PairComparison.UNDECIDED, null, pacedNote(pacedRounds)), null);
+            return pacedRounds == 0 && compiling == null ? null : new PairComparison(scenario, cell, part, m.id(), a, b,
+                    new PairComparison.RatioEstimate(null, List.of(), 0, compiling),
+                    new PairComparison.Judgement(PairComparison.UNDECIDED, null, pacedRounds > 0 ? pacedNote(pacedRounds) : tooFew(leftOut)), null);
         }
         double step = scope.timing().stepMs();
-        double counting = resolution(blocks, m, a, step) + resolution(blocks, m, b, step);
-        // A JVM still compiling runs slower than it will: its side of the ratio may be off by that, which rounds do not average out.
-        double jit = Comparisons.jitBias(jitShares, a) + Comparisons.jitBias(jitShares, b);
-        double resolution = counting + (Double.isFinite(jit) ? jit : 0);
-        String compiling = Stream.of(a, b).map(t -> Comparisons.compilingNote(t, jitShares.getOrDefault(t, Map.of()))).flatMap(Optional::stream)
-                .collect(Collectors.joining("; "));
+        double resolution = resolution(blocks, m, a, step) + resolution(blocks, m, b, step);
         double jvms = jvmHalfWidth(blocks, m, a, b, level);
         Paired pooled = paired(pairs, m, resolution, jvms, level);
         // Without the JVMs' part: a lead the sets do not share is named as such, before the spread it makes.
         String withinJvms = outcome(paired(pairs, m, resolution, 0, level));
         String outcome = outcome(pooled);
+        int settle = pooled.roundsToSettle();
         String note = null;
         if (pooled.rounds() < Paired.MIN_ROUNDS && pacedRounds > 0) {
             note = pacedNote(pacedRounds);
-        } else if (!Double.isFinite(jit)) {
-            note = compiling + ", a third or more of it: no verdict (" + LONGER_WARMUP + ")";
+        } else if (pooled.rounds() < Paired.MIN_ROUNDS && compiling != null) {
+            note = tooFew(leftOut);
         } else if (drifting.contains(a) || drifting.contains(b)) {
             note = String.join(" and ", drifting.stream().filter(t -> t.equals(a) || t.equals(b)).toList())
                     + " drifted across the rounds (throughput against every other target, last third vs first): no verdict";
         } else if (withinJvms.equals(PairComparison.A) || withinJvms.equals(PairComparison.B)) {
-            note = disagreement(m, a, b, withinJvms, resolution);
+            note = disagreement(blocks, m, a, b, withinJvms, resolution);
         }
         if (note == null && outcome.equals(PairComparison.UNDECIDED)) {
             if (pooled.widening() > 1) {
                 note = String.format(Locale.ROOT, "the per-round ratios wander (neighbouring rounds alike, as while a JIT still compiles): "
                         + "interval widened x%.2f, no verdict", pooled.widening());
-            } else if (jit > 0 && paired(pairs, m, counting, jvms, level).outcome() != Paired.Decision.UNDECIDED) {
-                note = String.format(Locale.ROOT, "%s, which may move this ratio by up to +-%.0f%%: no verdict within that (%s)", compiling, jit * 100,
-                        LONGER_WARMUP);
-            } else if (counting > 0 && paired(pairs, m, 0, jvms, level).outcome() != Paired.Decision.UNDECIDED) {
+            } else if (resolution > 0 && paired(pairs, m, 0, jvms, level).outcome() != Paired.Decision.UNDECIDED) {
                 note = m == Metric.THROUGHPUT
                         ? String.format(Locale.ROOT, "a block counts too few whole requests per user to tell throughput closer than +-%.1f%%: "
-                        + "longer blocks (--block) would", counting * 100)
-                        : String.format(Locale.ROOT, "the driver times requests in whole ms, too coarse to tell %s closer than +-%.1f%%", m.id(), counting * 100)
+                        + "longer blocks (--block) would", resolution * 100)
+                        : String.format(Locale.ROOT, "the driver times requests in whole ms, too coarse to tell %s closer than +-%.1f%%", m.id(), resolution * 100)
                         + (scope.timing().finer() == null ? ": no verdict" : ": " + scope.timing().finer() + " would");
             } else if (jvms > 0 && !withinJvms.equals(PairComparison.UNDECIDED)) {
                 note = String.format(Locale.ROOT, "the JVMs of one target sit at levels of their own, which rounds do not average out "
                         + "(+-%.1f%% on this ratio): more sets of JVMs (--sets) would tell", Math.expm1(jvms) * 100);
+            } else if (compiling != null && settle > 0 && settle <= leftOut.of()) {
+                // The rounds the rule took would likely have settled it: what cost the verdict is the JIT, not the spread.
+                note = String.format(Locale.ROOT, "%s; about %d rounds would likely settle it (%s)", leftOut.note(), settle, LONGER_WARMUP);
             }
         }
         if (note != null) {
             outcome = PairComparison.UNDECIDED;
         }
-        int settle = pooled.roundsToSettle();
         return new PairComparison(scenario, cell, part, m.id(), a, b,
-                new PairComparison.RatioEstimate(round(pooled.ratio()), List.of(round(pooled.low()), round(pooled.high())), pooled.rounds()),
+                new PairComparison.RatioEstimate(round(pooled.ratio()), List.of(round(pooled.low()), round(pooled.high())), pooled.rounds(), compiling),
                 new PairComparison.Judgement(outcome, outcome.equals(PairComparison.UNDECIDED) && note == null && settle > 0 ? settle : null, note), null);
+    }
+
+    /** Too few rounds left once the loud blocks were left out: which JVM compiled, and what lets it finish first. */
+    private static String tooFew(QuietBlocks.LeftOut leftOut) {
+        return leftOut.note() + ", too few rounds left: no verdict (" + LONGER_WARMUP + ")";
     }
 
     private static String pacedNote(long rounds) {
@@ -125,7 +127,7 @@ final class PairJudge {
      * which no interval over rounds can see; a second set that does not repeat the lead is that
      * (docs/statistics.md, "Sets of JVMs").
      */
-    private String disagreement(Metric m, String a, String b, String pooledOutcome, double resolution) {
+    private String disagreement(List<BlockRecord> blocks, Metric m, String a, String b, String pooledOutcome, double resolution) {
         double level = scope.level();
         Set<Integer> sets = blocks.stream().map(BlockRecord::set).collect(Collectors.toCollection(TreeSet::new));
         if (sets.size() < 2) {

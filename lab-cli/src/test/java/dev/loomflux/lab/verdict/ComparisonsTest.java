@@ -212,40 +212,6 @@ class ComparisonsTest {
                 .filter(c -> c.metricKind() == Metric.THROUGHPUT && c.a().equals("b") && c.b().equals("c")).findFirst().orElseThrow().outcome());
     }
 
-    /**
-     * A JVM whose JIT compiled through the rounds for p of their time, past the steady-state rule's 5%, may run as slow as 1 - 3p of
-     * its speed: at 6% that covers a 30% lead (no verdict, and the note says why); at 4% nothing is widened and the lead stands; a
-     * fourfold lead over a JVM compiling 8% (a 10-thread Tomcat capped by a 50 ms stub) stands; at a third or more, nothing does.
-     * Two 5 s blocks a round: 10 s of rounds each.
-     */
-    @Test
-    void aJvmStillCompilingThroughTheRoundsWidensItsComparisonsByWhatItMaySlowThem() {
-        List<BlockRecord> blocks = blocks(1, 20, 1.3, 0, 1);
-        List<BlockRecord> busy = blocks.stream().map(b -> b.withJitMs(b.target().equals("b") ? 600.0 : 20.0)).toList();
-        assertEquals(Map.of("b", "b's JIT still compiled through the rounds (6.0% of their time; limit 5%)"), Comparisons.compiling(Comparisons.jitShares(busy)));
-        for (PairComparison c : Comparisons.of(busy, List.of("a", "b"))) {
-            assertEquals(PairComparison.UNDECIDED, c.outcome(), c.toString());
-            assertEquals("b's JIT still compiled through the rounds (6.0% of their time; limit 5%), which may move this ratio by up to +-22%: "
-                    + "no verdict within that (a longer --warmup or more --lead-in-rounds lets the JIT finish first)", c.judgement().note());
-        }
-        List<BlockRecord> quiet = blocks.stream().map(b -> b.withJitMs(400.0)).toList();
-        assertEquals(Map.of(), Comparisons.compiling(Comparisons.jitShares(quiet)));
-        assertEquals(PairComparison.A, find(Comparisons.of(quiet, List.of("a", "b")), Metric.THROUGHPUT).outcome());
-
-        List<BlockRecord> fourfold = blocks(1, 20, 4, 0, 1).stream().map(b -> b.withJitMs(b.target().equals("b") ? 800.0 : 20.0)).toList();
-        assertEquals(PairComparison.A, find(Comparisons.of(fourfold, List.of("a", "b")), Metric.THROUGHPUT).outcome());
-        List<BlockRecord> third = blocks(1, 20, 4, 0, 1).stream().map(b -> b.withJitMs(b.target().equals("b") ? 3_400.0 : 20.0)).toList();
-        PairComparison none = find(Comparisons.of(third, List.of("a", "b")), Metric.THROUGHPUT);
-        assertEquals(PairComparison.UNDECIDED, none.outcome());
-        assertTrue(none.judgement().note().startsWith("b's JIT still compiled through the rounds (34.0% of their time; limit 5%), a third or more of it: no verdict"),
-                none.judgement().note());
-
-        // Of two sets, the one that compiled is named; the rounds' time is every set's blocks.
-        List<BlockRecord> two = new ArrayList<>(quiet);
-        blocks(2, 20, 1.3, 0, 2).forEach(b -> two.add(b.withJitMs(b.target().equals("a") ? 2_000.0 : 0.0)));
-        assertEquals(Map.of("a", "a's JIT still compiled through the rounds (set 2: 10.0% of their time; limit 5%)"), Comparisons.compiling(Comparisons.jitShares(two)));
-    }
-
     @Test
     void ratiosThatWanderFromRoundToRoundGetAWiderInterval() {
         // Run aa-s21: mvc-vt under two names, gateway, 20 rounds of 1 s after a 30 s warmup, both JVMs still compiling.
