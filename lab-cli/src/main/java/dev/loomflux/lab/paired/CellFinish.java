@@ -21,6 +21,7 @@ import dev.loomflux.lab.result.Result;
 import dev.loomflux.lab.result.RoundsStop;
 import dev.loomflux.lab.result.SteadyState;
 import dev.loomflux.lab.verdict.Comparisons;
+import dev.loomflux.lab.verdict.QuietBlocks;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -124,8 +125,8 @@ final class CellFinish {
         if (run.progress() != null) {
             alive.forEach(v -> run.progress().unitDone());
         }
-        compiling.values().forEach(why -> log.line(rounds.where() + ": " + why + ": its comparisons' intervals cover what that "
-                + "may cost it (docs/statistics.md, \"A JIT still compiling in the rounds\")"));
+        compiling.values().forEach(why -> log.line(rounds.where() + ": " + why + ": its comparisons leave out the rounds in which it compiled "
+                + "past " + (int) Comparisons.COMPILER_LIMIT_PCT + "% of a CPU (docs/statistics.md, \"A JIT still compiling in the rounds\")"));
         if (!drifting.isEmpty()) {
             log.line(rounds.where() + ": " + String.join(", ", drifting) + " drifted across the rounds against every other target: no verdict for "
                     + (drifting.size() == 1 ? "it" : "them"));
@@ -179,11 +180,14 @@ final class CellFinish {
         Double jitPct = jitShares.getOrDefault(name, Map.of()).get(v.jvm());
         boolean drifts = drifting.contains(name);
         List<String> notes = new ArrayList<>();
-        double bias = jitPct == null ? 0 : Comparisons.jitBias(jitPct);
-        if (bias > 0) {
-            notes.add(String.format(Locale.ROOT, "its JIT compiled for %.1f%% of the rounds' time (limit %.0f%%)%s", jitPct, Comparisons.JIT_LIMIT_PCT,
-                    Double.isFinite(bias) ? String.format(Locale.ROOT, ", which may slow it by up to %.0f%%: its comparisons' intervals cover that", bias * 100)
-                            : ", a third or more of it"));
+        boolean quiet = Comparisons.jitQuiet(jitPct);
+        if (!quiet) {
+            notes.add(String.format(Locale.ROOT, "its JIT compiled for %.1f%% of the rounds' time (limit %.0f%%)", jitPct, Comparisons.JIT_LIMIT_PCT));
+        }
+        int loud = QuietBlocks.loudRounds(records, name, v.jvm());
+        if (loud > 0) {
+            notes.add(String.format(Locale.ROOT, "its JIT compiler threads passed %.0f%% of a CPU over its blocks in %d round(s): those pairs of blocks are "
+                    + "left out of its comparisons", Comparisons.COMPILER_LIMIT_PCT, loud));
         }
         if (drifts) {
             notes.add("its throughput against every other target moved across the rounds (last third vs first)");
@@ -191,7 +195,7 @@ final class CellFinish {
         return new SteadyState(warm.steady(), warm.steady() ? warm.secondsToSteady() : null, Result.round(compiled.seconds()), null,
                 warm.compileSeconds(), warm.compileSeconds() > 0 ? warm.compileUsers() : null, SteadyStateReport.rule(warm),
                 jit == null ? null : new SteadyState.JitPhases(null, jit),
-                new SteadyState.DriftCheck(drifts, null, null, null, null, notes.isEmpty() ? null : String.join("; ", notes)), !drifts && Double.isFinite(bias),
+                new SteadyState.DriftCheck(drifts, null, null, null, null, notes.isEmpty() ? null : String.join("; ", notes)), !drifts && quiet,
                 SteadyStateReport.series(warm));
     }
 }

@@ -177,19 +177,6 @@ public final class Comparisons {
         return pct == null || pct <= JIT_LIMIT_PCT;
     }
 
-    /**
-     * The cliff this rule replaced, for paired/CellFinish's note until it asks {@link #jitQuiet} and {@link QuietBlocks#loudRounds}
-     * instead (issue 52): nothing in the verdicts uses it any more. Remove with that change.
-     */
-    @Deprecated(forRemoval = true)
-    public static double jitBias(double pct) {
-        if (pct <= JIT_LIMIT_PCT) {
-            return 0;
-        }
-        double p = pct / 100;
-        return p >= 1.0 / 3 ? Double.POSITIVE_INFINITY : 3 * p / (1 - 3 * p);
-    }
-
     /** Per target and set, the share of the rounds' time (%) its JVM's JIT compiled for; a JVM whose blocks carry no JIT time is absent. */
     public static Map<String, Map<Integer, Double>> jitShares(List<BlockRecord> blocks) {
         Map<String, Double> roundSeconds = new TreeMap<>();
