@@ -1,6 +1,5 @@
 package dev.loomflux.lab.cpuprofile;
 
-import dev.loomflux.lab.LabException;
 import dev.loomflux.lab.jdk.Jdk;
 import dev.loomflux.lab.process.LabProcesses;
 import dev.loomflux.lab.process.ManagedProcess;
@@ -158,8 +157,8 @@ public final class SamplerCost {
         ManagedProcess p;
         try {
             p = ManagedProcess.start(owner, "profiler-cost " + name, cmd, probe.dir().resolve(name + ".log"));
-        } catch (LabException e) {
-            throw new ProbeFailed(e.getMessage());
+        } catch (RuntimeException e) { // LabException, or the lab's launcher gone with the lab
+            throw new ProbeFailed("cannot start " + name + ": " + e.getMessage());
         }
         try {
             p.onExit().get(TIMEOUT_S, TimeUnit.SECONDS);
