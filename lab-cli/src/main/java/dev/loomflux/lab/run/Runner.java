@@ -25,6 +25,7 @@ import dev.loomflux.lab.process.Stop;
 import dev.loomflux.lab.process.RunProcesses;
 import dev.loomflux.lab.report.Report;
 import dev.loomflux.lab.result.Environment;
+import dev.loomflux.lab.result.ProfilerCost;
 import dev.loomflux.lab.result.ResultsFile;
 import dev.loomflux.lab.result.RunRecord;
 import dev.loomflux.lab.sut.Downstream;
@@ -135,14 +136,16 @@ public final class Runner {
                         .orElse((settings.limits().any() ? "limits for every target: " + settings.limits().describe() : "")
                                 + (own.isEmpty() ? "" : (settings.limits().any() ? "; " : "") + "limits per target: " + String.join("; ", own))));
             }
-            return runIn(run, runId, design);
+            // Before any target starts, on their CPUs: what async-profiler costs on this host (docs/telemetry.md).
+            List<ProfilerCost> costs = ProfilerCheck.atStart(settings, cpus, setup.processes(), dir, log::line, stop);
+            return runIn(run, runId, design, costs);
         } finally {
             cpus.restore(self, before);
         }
     }
 
     /** The run once its directory, log and pinning are in place: support processes up, the design run, then the summary and reports. */
-    private RunRecord runIn(RunContext bare, String runId, DesignRun design) {
+    private RunRecord runIn(RunContext bare, String runId, DesignRun design, List<ProfilerCost> costs) {
         Log log = bare.log();
         CpuPlan cpus = bare.cpus();
         try (Database db = experiment.needsDatabase() ? setup.databaseSource().open(bare.dir(), line -> {
@@ -159,7 +162,7 @@ public final class Runner {
             RunContext run = bare.with(new RunContext.Support(db, stub));
             JvmStarter starter = new JvmStarter(home, setup.processes(), run, new Measurer(run, () -> progress == null ? "" : progress.status() + " | "), experiment);
             watch(run, starter);
-            Environment env = Described.environment(home, setup.settings().jdk(), cpus, db == null ? null : db.description());
+            Environment env = Described.environment(home, setup.settings().jdk(), cpus, db == null ? null : db.description()).withProfilerCosts(costs);
             ResultsFile results = new ResultsFile(run.dir(), runId, env, Described.experiment(experiment, setup.settings(), setup.driver().name()));
             // The declared experiment: a sweep's cells are its own business, its variants of targets the run's.
             Procedure procedure = maker.create(declared, run, results, progress);
