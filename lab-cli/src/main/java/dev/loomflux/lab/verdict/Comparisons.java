@@ -76,15 +76,17 @@ public final class Comparisons {
         List<PairComparison> out = new ArrayList<>();
         // A round in which the load side paced either block compares the driver with itself: left out.
         Set<String> paced = all.stream().filter(Comparisons::paced).map(Comparisons::roundKey).collect(Collectors.toSet());
-        List<BlockRecord> unpaced = all.stream().filter(b -> !paced.contains(roundKey(b))).toList();
-        Map<String, List<BlockRecord>> byWhere = unpaced.stream()
+        // Every scenario (cell) the blocks have, its paced rounds left out: one whose every round was paced gets comparisons that
+        // say so, not none (a crud run on a busy machine once ended with no comparison and no word why).
+        Map<String, List<BlockRecord>> byWhere = all.stream()
                 .collect(Collectors.groupingBy(BlockRecord::where, LinkedHashMap::new, Collectors.toList()));
-        byWhere.forEach((where, list) -> {
+        byWhere.forEach((where, whole) -> {
+            List<BlockRecord> list = whole.stream().filter(b -> !paced.contains(roundKey(b))).toList();
             // Drift and pacing are the JVM's and the load side's, judged on the block's requests together for every part of it.
             Set<String> drifting = drifting(list, targets);
-            BlockRecord first = list.get(0);
+            BlockRecord first = whole.get(0);
             double level = levels.getOrDefault(where, Stats.ALPHA);
-            for (ScenarioPart part : BlockRecord.parts(list)) {
+            for (ScenarioPart part : BlockRecord.parts(whole)) {
                 List<BlockRecord> view = list.stream().map(b -> b.view(part)).filter(Objects::nonNull).toList();
                 PairJudge judge = new PairJudge(new PairJudge.Scope(first.scenario(), first.cell(), drifting, timing, level), view);
                 for (Metric m : part.standsForScenario(first.scenario()) ? METRICS : PART_METRICS) {

@@ -277,6 +277,16 @@ class ComparisonsTest {
     }
 
     @Test
+    void aScenarioWhoseEveryRoundWasPacedStillGetsItsComparisonsAndWhy() {
+        List<BlockRecord> b = blocks(1, 12, 1.3, 0, 8).stream().map(x -> block(1, x.round(), x.target(), 5200, 35)).toList();
+        List<PairComparison> all = Comparisons.of(b, List.of("a", "b"));
+        assertEquals(Comparisons.METRICS.size(), all.size(), all.toString());
+        PairComparison t = find(all, Metric.THROUGHPUT);
+        assertEquals(PairComparison.UNDECIDED, t.outcome(), t.toString());
+        assertTrue(t.judgement().note().contains("set the pace in 12 round(s)"), t.judgement().note());
+    }
+
+    @Test
     void withThinkTimeLittlesLawCountsTheUsersInAPauseToo() {
         // 10 users pausing 100 ms over a 1 ms endpoint: ~99 responses/s with 0.1 users in a request.
         BlockRecord cycling = BlockRecord.builder().scenario("plaintext").set(1).round(1).position(0).target("a").users(10).thinkMs(100.0).seconds(1)
