@@ -85,6 +85,28 @@ class ItemCopiesIT extends OnePostgres {
         assertEquals(Seeder.ROWS, db.copyRows("copies-e"));
     }
 
+    /** A load cut off mid-write can leave a pooled connection idle inside its transaction: the reset ends it instead of waiting on it. */
+    @Test
+    void aTransactionLeftOpenOnTheCopyDoesNotHoldItsReset() throws SQLException {
+        String schema = db.resetCopy("copies-f");
+        try (Connection left = connect(schema); Connection other = connect(ItemCopies.schemaOf("copies-g"))) {
+            db.resetCopy("copies-g");
+            left.setAutoCommit(false);
+            left.createStatement().executeUpdate("UPDATE item SET name = 'held' WHERE id = 7");
+            other.setAutoCommit(false);
+            insert(other);
+            long from = System.nanoTime();
+            db.resetCopy("copies-f");
+            assertTrue(System.nanoTime() - from < 20_000_000_000L, "the reset did not wait out its lock timeout");
+            try (Connection after = connect(schema)) {
+                assertEquals("item-00007", one(after, "SELECT name FROM item WHERE id = 7"));
+            }
+            assertThrows(SQLException.class, left::commit, "the left session was ended");
+            other.commit();
+            assertEquals(Seeder.ROWS + 1, db.copyRows("copies-g"), "a transaction open on another copy is left alone");
+        }
+    }
+
     @Test
     void countingATargetWithNoCopySaysWhichInOneLine() {
         LabException e = assertThrows(LabException.class, () -> db.copyRows("never-reset"));
