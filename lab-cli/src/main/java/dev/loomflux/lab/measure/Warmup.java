@@ -10,6 +10,7 @@ import dev.loomflux.lab.experiment.LoadProfile;
 import dev.loomflux.lab.process.Stop;
 import dev.loomflux.lab.steady.Point;
 import dev.loomflux.lab.steady.SteadyRule;
+import dev.loomflux.lab.telemetry.ResourceSampler;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -101,11 +102,7 @@ public final class Warmup {
     static final int COMPILE_USERS = 2;
     /** Seconds the JIT must have been quiet to end the compile stage. */
     static final int QUIET_SECONDS = 5;
-    /**
-     * The same in the paired design's two stages: its lead-in rounds judge the JIT again, at the rounds' own load, and end only
-     * on quiet rounds in a row, so a stage needs no proof of its own; 3 s instead of 5 saved 4 s a JVM (docs/steady-state.md,
-     * "Warm at the measured load").
-     */
+    /** The same in the paired design's stages: its lead-in rounds judge the JIT again, at the rounds' load, until quiet rounds in a row. */
     public static final int PAIRED_QUIET_SECONDS = 3;
     /** Seconds at {@link #COMPILE_USERS} users to learn how fast they go and how busy they keep the target. */
     static final int PROBE_SECONDS = 5;
@@ -157,13 +154,13 @@ public final class Warmup {
             users[0] = probed(points, end, w.signals(), cpus, cap);
             return users[0] > COMPILE_USERS;
         };
-        Outcome probe = follow(w, measured.withProfile(new LoadProfile.Fixed(COMPILE_USERS, budget)), quiet, listener, Long.MAX_VALUE, reheat)
-                .heatedBy(COMPILE_USERS);
+        Outcome probe = follow(w, measured.withProfile(new LoadProfile.Fixed(COMPILE_USERS, budget)), new Follower(quiet, w.signals(), reheat, w.quietSeconds()),
+                listener, Long.MAX_VALUE).heatedBy(COMPILE_USERS);
         if (users[0] == COMPILE_USERS || probe.steady() || probe.check() == null || w.stop().requested()) {
             return probe;
         }
-        Outcome stage = follow(w, measured.withProfile(new LoadProfile.Fixed(users[0], budget.minusMillis(probe.millis()))), quiet, listener, Long.MAX_VALUE,
-                (points, end) -> false);
+        Outcome stage = follow(w, measured.withProfile(new LoadProfile.Fixed(users[0], budget.minusMillis(probe.millis()))),
+                new Follower(quiet, w.signals(), (points, end) -> false, w.quietSeconds()), listener, Long.MAX_VALUE);
         Outcome both = stage.after(probe);
         return new Outcome(both.steady(), both.secondsToSteady(), both.millis(), both.check(), both.series(), new CompileStage(0, users[0]));
     }
@@ -205,8 +202,8 @@ public final class Warmup {
         if (budget.isZero() || w.stop().requested()) {
             return Outcome.NONE;
         }
-        return follow(w, measured.withProfile(profile(measured.profile(), budget)), w.rule()::check, listener,
-                w.driver().keepsOwnLength() ? budget.toMillis() : Long.MAX_VALUE, (points, end) -> false);
+        return follow(w, measured.withProfile(profile(measured.profile(), budget)), new Follower(w.rule()::check, w.signals(), (points, end) -> false, 0),
+                listener, w.driver().keepsOwnLength() ? budget.toMillis() : Long.MAX_VALUE);
     }
 
     /**
@@ -217,22 +214,21 @@ public final class Warmup {
         if (budget.isZero() || w.stop().requested()) {
             return Outcome.NONE;
         }
-        return follow(w, measured.withProfile(profile(measured.profile(), budget)), points -> w.rule().jitQuiet(points, w.quietSeconds()), listener,
-                budget.toMillis(), (points, end) -> false);
+        return follow(w, measured.withProfile(profile(measured.profile(), budget)),
+                new Follower(points -> w.rule().jitQuiet(points, w.quietSeconds()), w.signals(), (points, end) -> false, w.quietSeconds()), listener,
+                budget.toMillis());
     }
 
     /**
-     * A load of its own, ended as soon as {@code rule} decides.
+     * A load of its own, ended as soon as {@code f}'s rule decides.
      *
      * @param limitMs the longest it may run, ms
-     * @param endIf   ends the load too, asked after every second's point with the end of that second, epoch ms
      */
-    private static Outcome follow(Means w, LoadSpec spec, Function<List<Point>, SteadyRule.Check> rule, SecondListener listener, long limitMs,
-                                  BiPredicate<List<Point>, Long> endIf) {
-        Follower f = new Follower(rule, w.signals(), () -> { }, endIf);
+    private static Outcome follow(Means w, LoadSpec spec, Follower f, SecondListener listener, long limitMs) {
         // Budgets count the load's time, from its second 0: a JMeter on agents spends 5-10 s starting, which left a compile
         // stage after its probe 2-3 s of load.
-        w.driver().run(spec, f.feeding(listener), () -> f.decided() || System.currentTimeMillis() - f.secondZero >= limitMs);
+        w.driver().run(spec, f.feeding(listener), () -> f.decided() || f.quietLive(System.currentTimeMillis())
+                || System.currentTimeMillis() - f.secondZero >= limitMs);
         return f.outcome(System.currentTimeMillis() - f.secondZero, Integer.MAX_VALUE);
     }
 
@@ -291,17 +287,51 @@ public final class Warmup {
         private boolean undecidable;
         private final BiPredicate<List<Point>, Long> endIf;
         private boolean ended;
+        /** Seconds of a JIT-only rule to judge on the sampler's clock ({@link #quietLive}); 0 for none. */
+        private final int liveSeconds;
 
         /** @param rule null: no rule is applied (no warmup budget); a rule answering null cannot decide */
         Follower(Function<List<Point>, SteadyRule.Check> rule, Signals signals, Runnable onSteady) {
-            this(rule, signals, onSteady, (points, end) -> false);
+            this(rule, signals, onSteady, (points, end) -> false, 0);
         }
 
-        Follower(Function<List<Point>, SteadyRule.Check> rule, Signals signals, Runnable onSteady, BiPredicate<List<Point>, Long> endIf) {
+        /** @param liveSeconds for a rule that reads only the JIT: the seconds to judge as they end ({@link #quietLive}); 0 for none */
+        Follower(Function<List<Point>, SteadyRule.Check> rule, Signals signals, BiPredicate<List<Point>, Long> endIf, int liveSeconds) {
+            this(rule, signals, () -> { }, endIf, liveSeconds);
+        }
+
+        private Follower(Function<List<Point>, SteadyRule.Check> rule, Signals signals, Runnable onSteady, BiPredicate<List<Point>, Long> endIf, int live) {
             this.rule = rule;
             this.signals = signals;
             this.onSteady = onSteady;
             this.endIf = endIf;
+            this.liveSeconds = live;
+        }
+
+        /**
+         * Whether a JIT-only rule holds over the last whole seconds the sampler has read by {@code nowMs}, without waiting 2-3 s
+         * for the driver's figures of them (docs/steady-state.md, "Warm at the measured load"); once the load has reported a second.
+         */
+        synchronized boolean quietLive(long nowMs) {
+            if (liveSeconds <= 0 || rule == null || heldAt >= 0 || points.isEmpty()) {
+                return false;
+            }
+            long end = secondZero + Math.floorDiv(nowMs - ResourceSampler.PERIOD.toMillis() - secondZero, 1000L) * 1000L;
+            if (end - liveSeconds * 1000L < secondZero) {
+                return false;
+            }
+            List<Point> live = new ArrayList<>();
+            for (long t = end - liveSeconds * 1000L; t < end; t += 1000) {
+                live.add(signals.point(t, Double.NaN, Double.NaN));
+            }
+            SteadyRule.Check c = rule.apply(live);
+            if (c == null || !c.steady()) {
+                return false;
+            }
+            last = c;
+            heldAt = (int) ((end - secondZero) / 1000);
+            onSteady.run();
+            return true;
         }
 
         /** Second 0's start, epoch ms: as the driver tells it, else this follower's own start. */
@@ -358,7 +388,6 @@ public final class Warmup {
             return new Outcome(heldAt >= 0, heldAt, millis, last, points.subList(0, Math.min(points.size(), seconds)), CompileStage.NONE);
         }
     }
-
 
     /** The same kind of load as measured: the rate for open models, the peak concurrency (and its think time) for closed ones. */
     static LoadProfile profile(LoadProfile measured, Duration length) {
