@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""How often a round is loud (some block's window had the target JVMs' compiler threads past the limit) after k quiet
-rounds in a row, over the lead-in and measured rounds of paired runs: the evidence behind LeadInRule.QUIET_ROUNDS
+"""How often a round is loud (the target JVMs' compiler threads past the limit over its blocks' windows, their mean, as
+paired/LeadInRule judges it) after k quiet rounds in a row, over the lead-in and measured rounds of paired runs: the evidence behind LeadInRule.QUIET_ROUNDS
 (docs/steady-state.md, "Lead-in rounds that end on evidence").
 
     python3 bench/quiet-rounds.py results/*/results.json
@@ -13,21 +13,21 @@ LIMIT = 2.0  # verdict.Comparisons.COMPILER_LIMIT_PCT, % of one CPU
 
 
 def rounds_of(run):
-    """Per scenario (cell): the worst block's compiler CPU (% of a CPU) of every round, lead-in first, then measured."""
+    """Per scenario (cell): every round's compiler CPU (% of a CPU, the mean of its blocks), lead-in first, then measured."""
     out = {}
     for lead in run.get("lead_ins") or []:
         key = (lead["scenario"], json.dumps(lead.get("cell")))
         out[key] = list(lead.get("compiler_pct") or [])
-    worst = defaultdict(dict)
+    worst = defaultdict(lambda: defaultdict(list))
     for b in run.get("blocks") or []:
         own, others = b.get("compiler_cpu_ms"), b.get("others_compiler_cpu_ms")
         if own is None or others is None or not b.get("seconds"):
             continue
         key = (b["scenario"], json.dumps(b.get("cell")))
         pct = (own + others) / (b["seconds"] * 10)
-        worst[key][b["round"]] = max(worst[key].get(b["round"], 0), pct)
+        worst[key][b["round"]].append(pct)
     for key, by_round in worst.items():
-        out.setdefault(key, []).extend(by_round[r] for r in sorted(by_round))
+        out.setdefault(key, []).extend(sum(by_round[r]) / len(by_round[r]) for r in sorted(by_round))
     return out
 
 

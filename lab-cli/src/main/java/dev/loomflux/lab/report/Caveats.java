@@ -1,10 +1,13 @@
 package dev.loomflux.lab.report;
 
+import dev.loomflux.lab.cpuprofile.Profiler;
+import dev.loomflux.lab.cpuprofile.SamplerCost;
 import dev.loomflux.lab.driver.DriverType;
 import dev.loomflux.lab.drivers.Drivers;
 import dev.loomflux.lab.result.BlockRecord;
 import dev.loomflux.lab.result.Environment;
 import dev.loomflux.lab.result.ExperimentDescription;
+import dev.loomflux.lab.result.ProfilerCost;
 import dev.loomflux.lab.result.Result;
 import dev.loomflux.lab.result.RoundsStop;
 import dev.loomflux.lab.result.RunRecord;
@@ -27,6 +30,13 @@ final class Caveats {
     private Caveats() {
     }
 
+    /** What the run's CPU sampler cost a probe on this host, as its log said it: JFR's own figure, when measured too, goes into the line of the other. */
+    static List<String> profilerCosts(Environment env) {
+        List<ProfilerCost> costs = env == null || env.profilerCosts() == null ? List.of() : env.profilerCosts();
+        ProfilerCost jfr = costs.stream().filter(c -> c.profiler().equals(Profiler.JFR.label())).findFirst().orElse(null);
+        return costs.stream().filter(c -> c != jfr || costs.size() == 1).map(c -> SamplerCost.line(c, c == jfr ? null : jfr)).toList();
+    }
+
     /** What limits these numbers, one bullet each. */
     static List<Paragraph> of(RunRecord root) {
         List<Paragraph> out = new ArrayList<>();
@@ -46,6 +56,7 @@ final class Caveats {
                     + "and idle. Throughput then follows users / (latency + pause), set mostly by the pause: latency and CPU per request "
                     + "tell the targets apart."));
         }
+        profilerCosts(root.environment()).forEach(line -> out.add(Paragraph.bullet(line)));
         boolean paired = root.paired().comparisons() != null && !root.paired().comparisons().isEmpty();
         if (paired) {
             ExperimentDescription.DesignDescription d = root.experiment().design();

@@ -15,7 +15,7 @@ import java.util.Locale;
  * A paired scenario's JIT per round, beside its throughput per round: per target and set, the CPU the target JVMs' compiler
  * threads took over each of its blocks (% of one CPU, {@link BlockRecord.Resources#compilerPct}, the figure a block is judged
  * by) and its own JVM's part of it, the limit {@link Comparisons#COMPILER_LIMIT_PCT} as a line, and before round 1 the lead-in
- * rounds' most over any block. report.html draws it as a chart; both reports have the same in a compact table, a row per JVM
+ * rounds' figure (over each round's blocks). report.html draws it as a chart; both reports have the same in a compact table, a row per JVM
  * (docs/steady-state.md, "The report: time to steady and the JIT per round").
  */
 final class RoundsJit {

@@ -74,8 +74,8 @@ final class TimeToSteady {
                 + "lead-in rounds, unmeasured, until every JIT had been quiet for some rounds in a row, or their cap (--lead-in-rounds).")));
         paragraphs.addAll(capped);
         return new Section("Time to steady", paragraphs, List.of(new Table("Each JVM's warmup", header, rows),
-                new Table("Lead-in rounds: how many of their cap, why they ended, and per round the most CPU the target JVMs' compiler threads "
-                        + "took over any block (% of one CPU)", List.of("scenario", "rounds", "why they ended", "compiler % per round"), leadIns)), List.of());
+                new Table("Lead-in rounds: how many of their cap, why they ended, and per round the CPU the target JVMs' compiler threads "
+                        + "took over its blocks (% of one CPU)", List.of("scenario", "rounds", "why they ended", "compiler % per round"), leadIns)), List.of());
     }
 
     /**

@@ -14,8 +14,8 @@ import java.util.Map;
  * @param rounds      lead-in rounds taken
  * @param cap         the most it could take ({@code --lead-in-rounds})
  * @param reason      why they ended, in words
- * @param compilerPct per lead-in round, the most CPU (% of one CPU) the target JVMs' compiler threads took over any block of
- *                    it; null for a round without readings
+ * @param compilerPct per lead-in round, the CPU (% of one CPU) the target JVMs' compiler threads took over its blocks' windows,
+ *                    the mean of its blocks; null for a round without readings
  */
 public record LeadIn(String scenario, Map<String, Integer> cell, int rounds, int cap, String reason, List<Double> compilerPct) {
     public LeadIn {

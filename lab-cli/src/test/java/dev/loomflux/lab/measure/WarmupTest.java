@@ -5,9 +5,12 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import dev.loomflux.lab.driver.LoadDriver;
+import dev.loomflux.lab.driver.Second;
+import dev.loomflux.lab.driver.SecondListener;
 import dev.loomflux.lab.driver.LoadSpec;
 import dev.loomflux.lab.experiment.LoadProfile;
 import dev.loomflux.lab.process.Stop;
+import dev.loomflux.lab.steady.Point;
 import dev.loomflux.lab.steady.SteadyRule;
 import org.junit.jupiter.api.Test;
 import java.lang.reflect.Proxy;
@@ -60,6 +63,42 @@ class WarmupTest {
                 Duration.ofSeconds(30), s -> { }, s -> { }, () -> { }));
         assertEquals(false, going.cancelled, "30 s of budget left and no stop: the load goes on");
     }
+    /**
+     * A driver that reports second 0 of a load begun {@code agoMs} ago and then no more (as its figures come seconds late),
+     * and answers whether {@code enough} said stop when asked once.
+     */
+    private static LoadDriver lateDriver(long agoMs) {
+        return (LoadDriver) Proxy.newProxyInstance(LoadDriver.class.getClassLoader(), new Class<?>[] {LoadDriver.class}, (proxy, method, args) -> {
+            if (method.getName().equals("run") && args.length >= 3) {
+                SecondListener listener = (SecondListener) args[1];
+                listener.started(System.currentTimeMillis() - agoMs);
+                listener.second(new Second(0, 100, 100, 100, 1, 2, 0, 50, -1));
+                throw new Asked(((BooleanSupplier) args[2]).getAsBoolean());
+            }
+            if (method.getName().equals("keepsOwnLength")) {
+                return false;
+            }
+            throw new AssertionError("the driver was asked to " + method.getName());
+        });
+    }
+
+    @Test
+    void aJitOnlyStageEndsOnTheSamplersSecondsWithoutWaitingForTheDrivers() {
+        Warmup.Signals quiet = (start, rps, p50) -> new Point(rps, p50, 0.0, 1.0, null);
+        Warmup.Signals compiling = (start, rps, p50) -> new Point(rps, p50, 300.0, 400.0, null);
+        // 6 s into the load, the sampler has read seconds 0-4: 3 quiet ones are known though the driver has reported one.
+        Asked ended = assertThrows(Asked.class, () -> Warmup.untilQuiet(new Warmup.Means(lateDriver(6_000), SteadyRule.DEFAULT, quiet, Stop.NEVER, 3),
+                FIFTY, Duration.ofSeconds(60), s -> { }));
+        assertEquals(true, ended.cancelled);
+        Asked busy = assertThrows(Asked.class, () -> Warmup.untilQuiet(new Warmup.Means(lateDriver(6_000), SteadyRule.DEFAULT, compiling, Stop.NEVER, 3),
+                FIFTY, Duration.ofSeconds(60), s -> { }));
+        assertEquals(false, busy.cancelled, "a JIT compiling 30% of the time goes on");
+        // 2 s in, no 3 whole seconds are known yet (the sampler's last reading is a second behind).
+        Asked early = assertThrows(Asked.class, () -> Warmup.untilQuiet(new Warmup.Means(lateDriver(2_000), SteadyRule.DEFAULT, quiet, Stop.NEVER, 3),
+                FIFTY, Duration.ofSeconds(60), s -> { }));
+        assertEquals(false, early.cancelled);
+    }
+
     @Test
     void usersWaitingOnADownstreamAreAddedUntilTheRateHeatsTheCode() {
         // gateway over a 20 ms downstream: 2 users made 85 rps at 8% of a core -> 2 x 1000 / 85 = 23.5

@@ -36,7 +36,7 @@ import org.junit.jupiter.api.io.TempDir;
  * The lead-in took 6 of its 10 rounds.
  */
 class QuietReportTest {
-    static final String WHY = "every JVM's JIT quiet for 3 rounds in a row (compiler threads at most 1.2% of a CPU in any block; limit 2%)";
+    static final String WHY = "every JVM's JIT quiet for 3 rounds in a row (compiler threads at most 1.2% of a CPU over a round; limit 2%)";
 
     @TempDir
     Path dir;
