@@ -237,9 +237,8 @@ final class CellRounds {
                     boolean leading = leadIn.leading();
                     if (leading) {
                         JvmReadings.Edges e = readings.edges(b.target(), b.round());
-                        double tenths = b.seconds() * 10;
-                        leadIn.block(b.round(), b.target(), e.compilerMs() == null || tenths <= 0 ? null : (e.compilerMs() + e.othersCompilerMs()) / tenths,
-                                e.compilerMs() == null || tenths <= 0 ? null : e.compilerMs() / tenths);
+                        leadIn.block(b.round(), b.target(), BlockRecord.Resources.compilerPct(e.compilerMs(), e.othersCompilerMs(), b.seconds()),
+                                BlockRecord.Resources.compilerPct(e.compilerMs(), e.compilerMs() == null ? null : 0.0, b.seconds()));
                     }
                     if (b.position() == targets - 1) {
                         if (leading) {

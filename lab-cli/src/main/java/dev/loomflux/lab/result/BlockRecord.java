@@ -89,7 +89,12 @@ public record BlockRecord(@JsonUnwrapped Turn turn, @JsonUnwrapped BlockLoad loa
 
         /** Every target JVM's compiler threads over the block's window, % of one CPU; null where either part is unknown. */
         public Double compilerPct(double seconds) {
-            return compilerCpuMs == null || othersCompilerCpuMs == null || seconds <= 0 ? null : (compilerCpuMs + othersCompilerCpuMs) / (seconds * 10);
+            return compilerPct(compilerCpuMs, othersCompilerCpuMs, seconds);
+        }
+
+        /** Compiler threads' CPU of {@code ms} and {@code othersMs} over a window of {@code seconds}, % of one CPU; null where unknown. */
+        public static Double compilerPct(Double ms, Double othersMs, double seconds) {
+            return ms == null || othersMs == null || seconds <= 0 ? null : (ms + othersMs) / (seconds * 10);
         }
     }
 
