@@ -80,32 +80,55 @@ public record Paired(double ratio, double low, double high, int rounds, Decision
      * half-width at that level too.
      */
     public static Paired of(double[] a, double[] b, boolean higherIsBetter, double resolution, double jvms, double level) {
-        if (a.length != b.length) {
-            throw new IllegalArgumentException("rounds differ: " + a.length + " and " + b.length);
+        return of(a, b, higherIsBetter, resolution, jvms, level, new double[a.length]);
+    }
+
+    /**
+     * With a bound per round, in logs, on how far that round's ratio may be off either way, such as a JIT compiling over its
+     * blocks: the lower end is the one the rounds give with each moved down by its bound, the upper end with each moved up.
+     * The interval's ends are order statistics of the rounds' pairwise means, which never fall when a round rises, so the
+     * interval the unmoved rounds would give lies within it, whichever way each was off.
+     */
+    public static Paired of(double[] a, double[] b, boolean higherIsBetter, double resolution, double jvms, double level, double[] offBy) {
+        if (a.length != b.length || offBy.length != a.length) {
+            throw new IllegalArgumentException("rounds differ: " + a.length + ", " + b.length + " and " + offBy.length);
         }
         double[] logs = new double[a.length];
+        double[] off = new double[a.length];
         int n = 0;
         for (int i = 0; i < a.length; i++) {
             if (a[i] > 0 && b[i] > 0 && Double.isFinite(a[i]) && Double.isFinite(b[i])) {
+                off[n] = offBy[i];
                 logs[n++] = Math.log(a[i] / b[i]);
             }
         }
         logs = Arrays.copyOf(logs, n);
+        off = Arrays.copyOf(off, n);
         if (n == 0) {
             return new Paired(Double.NaN, Double.NaN, Double.NaN, 0, Decision.UNDECIDED, 1, 0, 0);
         }
         double[] walsh = walshAverages(logs);
         double estimate = median(walsh);
+        double[] down = walshAverages(moved(logs, off, -1));
+        double[] up = walshAverages(moved(logs, off, 1));
         int k = lowerRank(n, level);
         if (k == 0) {
             // Too few rounds for any interval at the level: say so with the widest honest one, the range.
-            return new Paired(Math.exp(estimate), Math.exp(walsh[0]), Math.exp(walsh[walsh.length - 1]), n, Decision.UNDECIDED, 1, 0, 0);
+            return new Paired(Math.exp(estimate), Math.exp(down[0]), Math.exp(up[up.length - 1]), n, Decision.UNDECIDED, 1, 0, 0);
         }
         double widening = widening(logs);
         double res = Math.log1p(resolution);
-        double lo = estimate - Math.hypot((estimate - walsh[k - 1]) * widening, jvms) - res;
-        double hi = estimate + Math.hypot((walsh[walsh.length - k] - estimate) * widening, jvms) + res;
+        double lo = estimate - Math.hypot((estimate - down[k - 1]) * widening, jvms) - res;
+        double hi = estimate + Math.hypot((up[up.length - k] - estimate) * widening, jvms) + res;
         return new Paired(Math.exp(estimate), Math.exp(lo), Math.exp(hi), n, outcome(lo, hi, higherIsBetter), widening, res, jvms);
+    }
+
+    private static double[] moved(double[] logs, double[] off, int sign) {
+        double[] out = new double[logs.length];
+        for (int i = 0; i < logs.length; i++) {
+            out[i] = logs[i] + sign * off[i];
+        }
+        return out;
     }
 
     /**

@@ -60,7 +60,17 @@ final class PairJudge {
         Set<String> drifting = scope.drifting();
         double level = scope.level();
         Integer compiling = leftOut.rounds() > 0 ? leftOut.rounds() : null;
-        List<double[]> pairs = pairs(blocks, m, a, b, null);
+        List<double[]> pairs = pairs(blocks, m, a, b, null, Map.of());
+        boolean bounded = false;
+        if (pairs.size() < Paired.MIN_ROUNDS && compiling != null) {
+            // Too few quiet rounds: every round, each pair of compiling blocks off by as much as its JITs could have moved it.
+            List<double[]> all = pairs(this.blocks, m, a, b, null, QuietBlocks.offBy(this.blocks, a, b));
+            if (all.size() >= Paired.MIN_ROUNDS && all.stream().allMatch(p -> Double.isFinite(p[2]))) {
+                blocks = this.blocks;
+                pairs = all;
+                bounded = true;
+            }
+        }
         if (pairs.isEmpty()) {
             return pacedRounds == 0 && compiling == null ? null : new PairComparison(scenario, cell, part, m.id(), a, b,
                     new PairComparison.RatioEstimate(null, List.of(), 0, compiling),
@@ -79,6 +89,10 @@ final class PairJudge {
             note = pacedNote(pacedRounds);
         } else if (pooled.rounds() < Paired.MIN_ROUNDS && compiling != null) {
             note = tooFew(leftOut);
+        } else if (bounded && outcome.equals(PairComparison.UNDECIDED)) {
+            note = String.format(Locale.ROOT, "%s; without them too few would be left, so every round is judged, each of those allowed to be off "
+                    + "by what its JITs could have moved it (3x the compile share): no verdict (%s)", leftOut.note().replace(": those blocks left out", ""),
+                    LONGER_WARMUP);
         } else if (drifting.contains(a) || drifting.contains(b)) {
             note = String.join(" and ", drifting.stream().filter(t -> t.equals(a) || t.equals(b)).toList())
                     + " drifted across the rounds (throughput against every other target, last third vs first): no verdict";
@@ -138,7 +152,7 @@ final class PairJudge {
         double line = Math.log1p(Stats.MIN_EFFECT_PCT / 100);
         List<String> against = new ArrayList<>();
         for (int set : sets) {
-            List<double[]> pairs = pairs(blocks, m, a, b, set);
+            List<double[]> pairs = pairs(blocks, m, a, b, set, Map.of());
             if (pairs.isEmpty()) {
                 continue;
             }
@@ -152,7 +166,7 @@ final class PairJudge {
 
     private static Paired paired(List<double[]> pairs, Metric m, double resolution, double jvms, double level) {
         return Paired.of(pairs.stream().mapToDouble(p -> p[0]).toArray(), pairs.stream().mapToDouble(p -> p[1]).toArray(), m.higherIsBetter(),
-                resolution, jvms, level);
+                resolution, jvms, level, pairs.stream().mapToDouble(p -> p[2]).toArray());
     }
 
     /**
@@ -199,20 +213,18 @@ final class PairJudge {
     }
 
     /**
-     * a's and b's figure per round where both have one: of one set, or (set null) pooled over the sets
-     * that have both in that round, as geometric means. The sets share their rounds, so their ratios in
-     * one round share the machine of that moment: counted as separate rounds they would narrow the
-     * interval by what is one observation of the machine, not two.
+     * a's and b's figure per round where both have one, and how far in logs their ratio may be off ({@link QuietBlocks#offBy},
+     * by "set/round", 0 where absent): of one set, or (set null) pooled over the sets that have both in that round, as
+     * geometric means, the bound as their mean. The sets share their rounds, so their ratios in one round share the machine
+     * of that moment: counted as separate rounds they would narrow the interval by what is one observation of the machine, not two.
      */
-    private static List<double[]> pairs(List<BlockRecord> blocks, Metric m, String a, String b, Integer set) {
-        if (set != null) {
-            return List.copyOf(Comparisons.byRound(blocks, m, a, b, set).values());
-        }
+    private static List<double[]> pairs(List<BlockRecord> blocks, Metric m, String a, String b, Integer set, Map<String, Double> offBy) {
         Map<Integer, List<double[]>> pooled = new TreeMap<>();
-        for (int s : blocks.stream().map(BlockRecord::set).collect(Collectors.toCollection(TreeSet::new))) {
-            Comparisons.byRound(blocks, m, a, b, s).forEach((round, pair) -> pooled.computeIfAbsent(round, k -> new ArrayList<>()).add(pair));
+        for (int s : blocks.stream().map(BlockRecord::set).filter(s -> set == null || s == set.intValue()).collect(Collectors.toCollection(TreeSet::new))) {
+            Comparisons.byRound(blocks, m, a, b, s).forEach((round, pair) -> pooled.computeIfAbsent(round, k -> new ArrayList<>())
+                    .add(new double[] {pair[0], pair[1], offBy.getOrDefault(s + "/" + round, 0.0)}));
         }
-        return pooled.values().stream().map(l -> new double[] {mean(l, 0), mean(l, 1)}).toList();
+        return pooled.values().stream().map(l -> new double[] {mean(l, 0), mean(l, 1), l.stream().mapToDouble(p -> p[2]).average().orElse(0)}).toList();
     }
 
     /** Geometric where every figure is positive (ratios average in logs), else arithmetic. */

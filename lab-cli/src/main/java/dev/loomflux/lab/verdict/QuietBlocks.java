@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Locale;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.TreeSet;
 
 /**
@@ -41,13 +42,25 @@ public final class QuietBlocks {
 
     /** "set/round" of the pairs of a's and b's blocks that are {@link #apart}. */
     private static Set<String> apartRounds(List<BlockRecord> blocks, String a, String b) {
+        return new TreeSet<>(offBy(blocks, a, b).keySet());
+    }
+
+    /**
+     * Of each pair of a's and b's blocks that is {@link #apart}, keyed "set/round": how far, in logs, the JITs may have moved
+     * its ratio either way. A block whose own JIT took a share q of a CPU over its window ran at no less than 1 - 3q of its
+     * later speed, as the JVMs measured past the limit did (docs/statistics.md, "A JIT still compiling in the rounds"); a
+     * difference d in the other JVMs' compiling took at most d of a CPU from one block. Infinite from q = 1/3 on.
+     */
+    static Map<String, Double> offBy(List<BlockRecord> blocks, String a, String b) {
         Map<String, BlockRecord> bs = new HashMap<>();
         blocks.stream().filter(x -> x.target().equals(b)).forEach(x -> bs.put(x.set() + "/" + x.round(), x));
-        Set<String> out = new TreeSet<>();
+        Map<String, Double> out = new TreeMap<>();
         for (BlockRecord x : blocks) {
             BlockRecord y = x.target().equals(a) ? bs.get(x.set() + "/" + x.round()) : null;
             if (y != null && apart(x, y)) {
-                out.add(x.set() + "/" + x.round());
+                double own = 3 * Math.max(own(x), own(y)) / 100;
+                double robbed = Math.abs(all(x) - own(x) - (all(y) - own(y))) / 100;
+                out.put(x.set() + "/" + x.round(), own >= 1 || robbed >= 1 ? Double.POSITIVE_INFINITY : -Math.log1p(-own) - Math.log1p(-robbed));
             }
         }
         return out;

@@ -259,4 +259,30 @@ class PairedTest {
         assertEquals(-1, counted.roundsToSettle(), "8% lead, 5% line, 4% resolution: no number of rounds settles it");
         assertTrue(counted.describe().contains("+-4.0% for counting whole requests"), counted.describe());
     }
+
+    /**
+     * A bound per round on how far its ratio may be off: whichever way each round really was off within it, the interval of
+     * the true rounds lies within the bounded one; rounds with no bound leave the interval as it was.
+     */
+    @Test
+    void aRoundsBoundCoversEveryWayItCouldHaveBeenOff() {
+        Random rnd = new Random(11);
+        for (int run = 0; run < 200; run++) {
+            int n = 8 + rnd.nextInt(20);
+            double[] a = new double[n];
+            double[] b = new double[n];
+            double[] off = new double[n];
+            double[] truth = new double[n];
+            for (int r = 0; r < n; r++) {
+                b[r] = 1;
+                truth[r] = 1.1 * Math.exp(rnd.nextGaussian() * 0.05);
+                off[r] = rnd.nextBoolean() ? 0 : 0.2 * rnd.nextDouble();
+                a[r] = truth[r] * Math.exp(off[r] * (2 * rnd.nextDouble() - 1));
+            }
+            Paired bounded = Paired.of(a, b, true, 0, 0, 0.05, off);
+            Paired real = Paired.of(truth, b, true, 0, 0, 0.05);
+            assertTrue(bounded.low() <= real.low() + 1e-12 && bounded.high() >= real.high() - 1e-12, bounded.describe() + " against " + real.describe());
+            assertEquals(Paired.of(a, b, true, 0, 0, 0.05), Paired.of(a, b, true, 0, 0, 0.05, new double[n]));
+        }
+    }
 }

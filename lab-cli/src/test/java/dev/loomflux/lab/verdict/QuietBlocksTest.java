@@ -113,16 +113,34 @@ class QuietBlocksTest {
     }
 
     /**
-     * Fewer than the minimum rounds left: no verdict, and the note names the JVM that compiled and what to set. Of two
-     * sets, the JVM is named with its set.
+     * Fewer than the minimum rounds left: every round is judged, each pair that compiled allowed to be off by what its JIT
+     * could have moved it (3x its compile share, here 12% of a CPU: 1 - 0.36). A 30% lead with b slowed to 0.7 in 16 of 20
+     * rounds is not told from that bound and gets no verdict, its note naming the JVM and what to set; a fourfold lead
+     * whose JIT took 3% of a CPU (PairedIT's sweep: mvc over 10-thread mvc-10) is told over all 20 rounds. Past a third
+     * of a CPU nothing bounds the JVM's speed: too few rounds, no verdict. Of two sets, the JVM is named with its set.
      */
     @Test
-    void tooFewQuietRoundsGiveNoVerdictAndNameTheJvm() {
+    void tooFewQuietRoundsAreJudgedAllWithinWhatTheJitCouldMove() {
         PairComparison c = throughput(Comparisons.of(rounds(1, 20, 1.3, 16, 600.0, 300.0, 0.7, 3), AB));
         assertEquals(PairComparison.UNDECIDED, c.outcome(), c.toString());
         assertEquals(16, c.estimate().compilingRounds());
+        assertEquals(20, c.estimate().rounds());
+        assertTrue(c.estimate().ci().get(0) < 1.3 * 0.7 && c.estimate().ci().get(1) > 1.3 / 0.7, "the bound spans both ways: " + c);
+        assertEquals("b's JIT compiled past 2% of a CPU in the blocks of 16 of 20 rounds; without them too few would be left, so every round is "
+                + "judged, each of those allowed to be off by what its JITs could have moved it (3x the compile share): no verdict (a longer "
+                + "--warmup or more --lead-in-rounds lets the JIT finish first)", c.judgement().note());
+
+        PairComparison capped = throughput(Comparisons.of(rounds(1, 20, 3.75, 16, 150.0, 10.0, 0.95, 3), AB));
+        assertEquals(PairComparison.A, capped.outcome(), capped.toString());
+        assertEquals(20, capped.estimate().rounds());
+        assertEquals(16, capped.estimate().compilingRounds());
+        assertEquals(3.75 / 0.95, capped.estimate().ratio(), 0.15);
+
+        PairComparison unbounded = throughput(Comparisons.of(rounds(1, 20, 3.75, 16, 1_700.0, 10.0, 0.95, 3), AB));
+        assertEquals(PairComparison.UNDECIDED, unbounded.outcome(), unbounded.toString());
+        assertEquals(4, unbounded.estimate().rounds());
         assertEquals("b's JIT compiled past 2% of a CPU in the blocks of 16 of 20 rounds: those blocks left out, too few rounds left: "
-                + "no verdict (a longer --warmup or more --lead-in-rounds lets the JIT finish first)", c.judgement().note());
+                + "no verdict (a longer --warmup or more --lead-in-rounds lets the JIT finish first)", unbounded.judgement().note());
 
         List<BlockRecord> two = new ArrayList<>(rounds(1, 20, 1.3, 0, 600.0, 300.0, 0.7, 4));
         two.addAll(rounds(2, 20, 1.3, 5, 600.0, 300.0, 0.7, 5));
