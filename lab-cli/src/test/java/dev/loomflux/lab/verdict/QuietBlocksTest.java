@@ -117,7 +117,7 @@ class QuietBlocksTest {
      * could have moved it (3x its compile share, here 12% of a CPU: 1 - 0.36). A 30% lead with b slowed to 0.7 in 16 of 20
      * rounds is not told from that bound and gets no verdict, its note naming the JVM and what to set; a fourfold lead
      * whose JIT took 3% of a CPU (PairedIT's sweep: mvc over 10-thread mvc-10) is told over all 20 rounds. Past a third
-     * of a CPU nothing bounds the JVM's speed: too few rounds, no verdict. Of two sets, the JVM is named with its set.
+     * of a CPU nothing bounds the JVM's speed: such pairs stay out, and where too few rounds are left, no verdict. Of two sets, the JVM is named with its set.
      */
     @Test
     void tooFewQuietRoundsAreJudgedAllWithinWhatTheJitCouldMove() {
@@ -135,6 +135,13 @@ class QuietBlocksTest {
         assertEquals(20, capped.estimate().rounds());
         assertEquals(16, capped.estimate().compilingRounds());
         assertEquals(3.75 / 0.95, capped.estimate().ratio(), 0.15);
+
+        // Past a third of a CPU in 4 of the 16 rounds: those stay out, the other 16 are judged within their bounds.
+        List<BlockRecord> some = rounds(1, 20, 3.75, 16, 150.0, 10.0, 0.95, 3).stream()
+                .map(x -> x.round() <= 4 && x.target().equals("b") ? block(1, x.round(), "b", x.load().rps(), 1_700.0, 10.0) : x).toList();
+        PairComparison partly = throughput(Comparisons.of(some, AB));
+        assertEquals(PairComparison.A, partly.outcome(), partly.toString());
+        assertEquals(16, partly.estimate().rounds());
 
         PairComparison unbounded = throughput(Comparisons.of(rounds(1, 20, 3.75, 16, 1_700.0, 10.0, 0.95, 3), AB));
         assertEquals(PairComparison.UNDECIDED, unbounded.outcome(), unbounded.toString());
