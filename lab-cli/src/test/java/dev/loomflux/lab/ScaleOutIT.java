@@ -142,7 +142,13 @@ class ScaleOutIT {
             assertEquals(4, root.paired().comparisons().size(), root.paired().comparisons().toString());
             for (PairComparison c : root.paired().comparisons()) {
                 assertTrue(c.outcome().matches("equivalent|undecided"), "A/A on agents gave a winner: " + c);
-                assertTrue(c.estimate().ratio() > 0.9 && c.estimate().ratio() < 1.1, "the same target, within 10%: " + c);
+                assertTrue(c.estimate().ci().get(0) <= 1 && c.estimate().ci().get(1) >= 1, "the same target: its interval holds 1: " + c);
+                // 8 users over a 50 ms stub set throughput and the median whatever the JVMs do; their CPU per request is not so
+                // bound: at 160 requests/s their JITs compile for minutes (15-37% of a CPU in CI's blocks, every round), which
+                // the interval allows for (docs/statistics.md, "Too few quiet rounds").
+                if (c.metric().matches("throughput|p50")) {
+                    assertTrue(c.estimate().ratio() > 0.9 && c.estimate().ratio() < 1.1, "the same target, within 10%: " + c);
+                }
             }
             List<BlockRecord> blocks = root.paired().blocks();
             assertEquals(32, blocks.size(), "8 rounds x 2 targets x 2 sets");
