@@ -28,8 +28,11 @@ public final class SamplerCost {
      * threads and stacks), and above the probe's own noise between pairs; the figures behind it: docs/telemetry.md.
      */
     public static final double LIMIT_PCT = 10;
-    /** Pairs of probes, without then with. */
-    public static final int PAIRS = 3;
+    /**
+     * Pairs of probes, without then with. One pair in three can stray by 20% on a noisy host; over 3 pairs two once did (CI,
+     * a harmless flag read 9.9%), which a median over 5 absorbs (docs/telemetry.md).
+     */
+    public static final int PAIRS = 5;
     /** As many threads as a default run's users. */
     static final int THREADS = 50;
     static final long WARM_MS = 1_000;
@@ -130,10 +133,13 @@ public final class SamplerCost {
         if (cost.costPct() == null) {
             return name + "'s cost not measured: " + cost.note() + " (the run goes on; docs/telemetry.md)";
         }
+        double[] pairs = cost.pairPcts();
+        String each = pairs.length == 0 ? "" : pct(pairs[0]).equals(pct(pairs[pairs.length - 1])) ? ", each " + pct(pairs[0])
+                : ", each " + pct(pairs[0]) + " to " + pct(pairs[pairs.length - 1]);
         String figure = name + " cost the probe " + pct(cost.costPct()) + " of its throughput on this host (median of "
-                + cost.withOpsPerS().size() + " pairs; limit " + pct(cost.limitPct());
+                + cost.withOpsPerS().size() + " pairs" + each + "; limit " + pct(cost.limitPct());
         if (!cost.over()) {
-            return figure + ")";
+            return figure + (cost.costPct() > cost.limitPct() ? ": not every pair past it, the host's own noise between pairs may be all of it)" : ")");
         }
         String other = jfr == null ? "" : jfr.costPct() == null ? "; JFR (the default) not measured: " + jfr.note()
                 : "; JFR (the default) cost it " + pct(jfr.costPct()) + " here";
