@@ -17,7 +17,7 @@ import java.util.function.BooleanSupplier;
 
 /**
  * What a CPU sampler costs on this host (docs/telemetry.md, "What the profiler costs on this host"): the probe ({@link CostProbe})
- * as its own JVM, alternately without and with the sampler (ABAB...), each with the targets' other flags and where the targets
+ * as its own JVM, without and with the sampler in pairs, every other pair the other way round (ABBAAB...), each with the targets' other flags and where the targets
  * run; the cost is 1 - the median over the pairs of with / without, pair by pair so that a host that drifts over the check
  * cancels out. The probe's failure is a note in the result, never an exception: a check must not cost the run.
  */
@@ -66,7 +66,7 @@ public final class SamplerCost {
     }
 
     /**
-     * Runs {@code pairs} pairs, A then B, stopping early (with a note) when told to stop; the cost is B's against A's.
+     * Runs {@code pairs} pairs, A then B and B then A in turn, stopping early (with a note) when told to stop; the cost is B's against A's.
      *
      * @param owner owns each probe JVM while it runs, so that Ctrl-C leaves none
      */
@@ -78,11 +78,16 @@ public final class SamplerCost {
                 if (stop.getAsBoolean()) {
                     return failed(profiler, a, b, "stopped");
                 }
-                a.add(run(probe, probe.without(), "probe-" + i + "-without", owner));
+                // Every other pair the other way round (ABBAAB...): a JVM that runs second in a pair (after another's exit)
+                // must not make either side look slower.
+                boolean withFirst = i % 2 == 0;
+                long first = run(probe, withFirst ? probe.with() : probe.without(), "probe-" + i + (withFirst ? "-with" : "-without"), owner);
                 if (stop.getAsBoolean()) {
                     return failed(profiler, a, b, "stopped");
                 }
-                b.add(run(probe, probe.with(), "probe-" + i + "-with", owner));
+                long second = run(probe, withFirst ? probe.without() : probe.with(), "probe-" + i + (withFirst ? "-without" : "-with"), owner);
+                a.add(withFirst ? second : first);
+                b.add(withFirst ? first : second);
             }
         } catch (ProbeFailed e) {
             return failed(profiler, a, b, stop.getAsBoolean() ? "stopped" : e.getMessage());

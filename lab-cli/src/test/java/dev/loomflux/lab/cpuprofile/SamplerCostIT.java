@@ -43,9 +43,10 @@ class SamplerCostIT {
             ProfilerCost harmless = SamplerCost.measure(Profiler.JFR, probe(base, with(base, "-Dloomflux.harmless=true"), dir.resolve("harmless")),
                     SamplerCost.PAIRS, owner, () -> false);
             assertNotNull(harmless.costPct(), harmless.note());
-            // Never past the limit: a harmless flag must not get the line that a sampler's figures are not the apps' own speed.
+            // Never past the limit: a harmless flag must not get the line that a sampler's figures are not the apps' own speed. Its
+            // median is no test: this host's pairs spread 0.66-1.53, and 5 pairs once all read the flag slower, median 22%
+            // (docs/telemetry.md, "The probe's own noise").
             assertFalse(harmless.over(), harmless.toString());
-            assertTrue(Math.abs(harmless.costPct()) < SamplerCost.LIMIT_PCT, harmless.toString());
 
             ProfilerCost interpreted = SamplerCost.measure(Profiler.JFR, probe(base, with(base, "-Xint"), dir.resolve("xint")),
                     SamplerCost.PAIRS, owner, () -> false);
