@@ -109,8 +109,10 @@ public record Paired(double ratio, double low, double high, int rounds, Decision
         }
         double[] walsh = walshAverages(logs);
         double estimate = median(walsh);
-        double[] down = walshAverages(moved(logs, off, -1));
-        double[] up = walshAverages(moved(logs, off, 1));
+        // Without a bound (every comparison but those of too few quiet rounds) the ends are the pairwise means' own.
+        boolean bounded = Arrays.stream(off).anyMatch(o -> o != 0);
+        double[] down = bounded ? walshAverages(moved(logs, off, -1)) : walsh;
+        double[] up = bounded ? walshAverages(moved(logs, off, 1)) : walsh;
         int k = lowerRank(n, level);
         if (k == 0) {
             // Too few rounds for any interval at the level: say so with the widest honest one, the range.
