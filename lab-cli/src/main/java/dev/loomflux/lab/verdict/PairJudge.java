@@ -65,11 +65,8 @@ final class PairJudge {
         if (pairs.size() < Paired.MIN_ROUNDS && compiling != null) {
             // Too few quiet rounds: every round, each pair of compiling blocks off by as much as its JITs could have moved it;
             // a pair past any bound stays out.
-            Map<String, Double> offBy = QuietBlocks.offBy(this.blocks, a, b);
-            List<BlockRecord> bound = this.blocks.stream()
-                    .filter(x -> !(x.target().equals(a) || x.target().equals(b)) || Double.isFinite(offBy.getOrDefault(x.set() + "/" + x.round(), 0.0)))
-                    .toList();
-            List<double[]> all = pairs(bound, m, a, b, null, offBy);
+            List<BlockRecord> bound = QuietBlocks.bounded(this.blocks, a, b);
+            List<double[]> all = pairs(bound, m, a, b, null, QuietBlocks.offBy(bound, a, b));
             if (all.size() >= Paired.MIN_ROUNDS) {
                 blocks = bound;
                 pairs = all;

@@ -35,7 +35,22 @@ public final class QuietBlocks {
 
     /** The blocks without a's and b's of the set-rounds whose pair is {@link #apart}; every other block as it is. */
     static List<BlockRecord> kept(List<BlockRecord> blocks, String a, String b) {
-        Set<String> out = apartRounds(blocks, a, b);
+        return without(blocks, a, b, apartRounds(blocks, a, b));
+    }
+
+    /** The blocks without a's and b's of the set-rounds whose pair no bound holds ({@link #offBy} infinite): the rounds judged within their bounds. */
+    static List<BlockRecord> bounded(List<BlockRecord> blocks, String a, String b) {
+        Set<String> out = new TreeSet<>();
+        offBy(blocks, a, b).forEach((key, off) -> {
+            if (!Double.isFinite(off)) {
+                out.add(key);
+            }
+        });
+        return without(blocks, a, b, out);
+    }
+
+    /** The blocks without a's and b's of the set-rounds ("set/round") in {@code out}. */
+    private static List<BlockRecord> without(List<BlockRecord> blocks, String a, String b, Set<String> out) {
         return out.isEmpty() ? blocks : blocks.stream().filter(x -> !(x.target().equals(a) || x.target().equals(b)) || !out.contains(x.set() + "/" + x.round()))
                 .toList();
     }
