@@ -45,6 +45,15 @@ class BadInputTest {
         assertOneLineError(LabCli.of("run", "--driver", "k6", "--design", "sequential"), "lab: --driver k6: expected hyperfoil or jmeter");
     }
 
+    @Test
+    void aCapacityLadderNeedsAPercentileItsBlocksKeepAndItsFlagsOnlyInItsDesign() {
+        assertOneLineError(LabCli.of("capacity", "--slo", "p95<50ms"),
+                "lab: --slo p95: a paired capacity judges each block by its p50 or p99; use one of them, or --design sequential");
+        assertOneLineError(LabCli.of("capacity", "--slo", "p99 under 50"), "lab: --slo p99 under 50: expected PERCENTILE<NUMBERms");
+        assertOneLineError(LabCli.of("capacity", "--design", "sequential", "--rungs", "4"), "lab: --rungs applies to --design paired only");
+        assertOneLineError(LabCli.of("capacity", "--repeat", "2"), "lab: --repeat 2: the paired design measures sets of JVMs in the same rounds");
+    }
+
     /** The same refusals when the experiment file chose the driver: they name its field. */
     @Test
     void aFilesDriverThatCannotRunItsDesignNamesTheField() throws IOException {

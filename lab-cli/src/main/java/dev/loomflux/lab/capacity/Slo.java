@@ -1,6 +1,8 @@
 package dev.loomflux.lab.capacity;
 
 import dev.loomflux.lab.UsageException;
+import dev.loomflux.lab.driver.PhasePlan;
+import dev.loomflux.lab.result.BlockRecord;
 import dev.loomflux.lab.result.Result;
 import java.util.ArrayList;
 import java.util.List;
@@ -48,6 +50,35 @@ public record Slo(String percentile, double maxMs, double maxErrorPct) {
             why.add("driver behind schedule (every in-flight slot busy, or fewer arrivals sent than scheduled)");
         }
         return why;
+    }
+
+    /** The percentiles a paired block keeps ({@link BlockRecord.BlockLatency}). */
+    private static final List<String> IN_BLOCKS = List.of("p50", "p99");
+
+    /** Throws the flag's one-line error when the paired design's blocks do not keep the SLO's percentile. */
+    public void requireInBlocks() {
+        if (!IN_BLOCKS.contains(percentile)) {
+            throw new UsageException("--slo " + percentile + ": a paired capacity judges each block by its p50 or p99; use one of them, or --design sequential");
+        }
+    }
+
+    /**
+     * One paired block as the SLO judges it ({@link CapacityBootstrap.Observation}): its latency at the percentile over the
+     * bound, in logs; +Infinity for too many errors, no response, or arrivals that fell behind while every in-flight slot was
+     * busy (the target's doing); NaN when they fell behind with half the slots free: the driver could not offer the rate.
+     *
+     * @param slots the block's in-flight slots ({@link CapacityPlan#inFlight})
+     */
+    public double severity(BlockRecord b, int slots) {
+        BlockRecord.BlockLoad load = b.load();
+        if (load.intended() != null && load.requests() < PhasePlan.ON_SCHEDULE * load.intended()) {
+            return load.inFlight() != null && load.inFlight() < slots / 2.0 ? Double.NaN : Double.POSITIVE_INFINITY;
+        }
+        Double v = percentile.equals("p50") ? b.latency().p50() : b.latency().p99();
+        if (v == null || load.requests() == 0 || 100.0 * load.errors() / load.requests() > maxErrorPct) {
+            return Double.POSITIVE_INFINITY;
+        }
+        return Math.log(Math.max(v, 1e-3) / maxMs);
     }
 
     @Override

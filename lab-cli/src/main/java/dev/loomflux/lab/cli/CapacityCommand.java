@@ -7,6 +7,7 @@ import dev.loomflux.lab.Home;
 import dev.loomflux.lab.UsageException;
 import dev.loomflux.lab.capacity.CapacityPlan;
 import dev.loomflux.lab.capacity.Slo;
+import dev.loomflux.lab.experiment.Design;
 import dev.loomflux.lab.experiment.Experiment;
 import dev.loomflux.lab.experiment.LoadProfile;
 import dev.loomflux.lab.experiment.Scenario;
@@ -28,7 +29,9 @@ import picocli.CommandLine.Model.CommandSpec;
 
 @Command(name = "capacity", mixinStandardHelpOptions = true, sortOptions = false,
         description = {"Find each target's capacity: the highest open-model rate that meets an SLO.",
-                "Rate steps double, then bisect to 5%%, each after its own warmup; reports each target's capacity and its latency-vs-rate curve."})
+                "Paired (the default): every target at each rung of a ladder of rates in the same interleaved rounds, the rungs four times apart, "
+                        + "then refined near each target's knee; each capacity with a 95%% interval, each pair's ratio with a verdict.",
+                "Sequential (--design sequential): per target, rate steps double, then bisect to 5%%, each after its own warmup."})
 public final class CapacityCommand implements Callable<Integer> {
     @Option(names = "--slo", paramLabel = "PCT<MS", defaultValue = "p99<50ms",
             description = "Latency bound, e.g. p99<50ms (p50, p90, p95, p99, p999). Default: ${DEFAULT-VALUE}.")
@@ -38,17 +41,18 @@ public final class CapacityCommand implements Callable<Integer> {
             description = "Most errors a step may have, in %% of requests. Default: ${DEFAULT-VALUE}.")
     String maxErrors;
 
-    @Option(names = "--start", paramLabel = "RPS", defaultValue = "100", description = "First rate. Default: ${DEFAULT-VALUE}.")
-    int start;
+    @Option(names = "--start", paramLabel = "RPS", description = "First rate. Default: " + LADDER_START + " (paired: the middle of the rates "
+            + "the built-in targets' knees span, four times apart either way), " + SEARCH_START + " (sequential).")
+    Integer start;
 
-    @Option(names = "--max-rps", paramLabel = "RPS", defaultValue = "200000", description = "Stop doubling here. Default: ${DEFAULT-VALUE}.")
+    @Option(names = "--max-rps", paramLabel = "RPS", defaultValue = "200000", description = "The highest rate tried. Default: ${DEFAULT-VALUE}.")
     int maxRps;
 
-    @Option(names = "--step", paramLabel = "TIME", defaultValue = "10s", description = "Measured time per step. Default: ${DEFAULT-VALUE}.")
+    @Option(names = "--step", paramLabel = "TIME", defaultValue = "10s", description = "Sequential: measured time per step. Default: ${DEFAULT-VALUE}.")
     String step;
 
     @Option(names = "--step-warmup", paramLabel = "TIME", defaultValue = "30s",
-            description = "Most warmup before each later step, at its own rate, until steady. Default: ${DEFAULT-VALUE}.")
+            description = "Sequential: most warmup before each later step, at its own rate, until steady. Default: ${DEFAULT-VALUE}.")
     String stepWarmup;
 
     @Option(names = "--warmup", paramLabel = "TIME", defaultValue = "180s",
@@ -58,10 +62,11 @@ public final class CapacityCommand implements Callable<Integer> {
     @Option(names = "--cooldown", paramLabel = "TIME", defaultValue = "5s", description = "Pause between targets. Default: ${DEFAULT-VALUE}.")
     String cooldown;
 
-    @Option(names = "--repeat", paramLabel = "N", defaultValue = "1",
-            description = "Searches per target, each in a fresh JVM, interleaved as in ./lab run --repeat; with 2 or more the lab "
-                    + "reports each target's median capacity and how far its searches spread. Default: ${DEFAULT-VALUE}.")
-    int repeat;
+    @Option(names = "--rungs", paramLabel = "N", description = "Paired: the most rungs of the ladder. Default: " + LADDER_RUNGS + ".")
+    Integer rungs;
+
+    @Mixin
+    DesignOptions designOptions;
 
     @Mixin
     ScenarioOptions scenarioOptions;
@@ -88,6 +93,22 @@ public final class CapacityCommand implements Callable<Integer> {
 
     static final double RESOLUTION = 0.05;
     static final int MAX_STEPS = 20;
+    /**
+     * The ladder's rungs and its resolution: a rung of three JVMs takes about 40 s of rounds, so ten rungs and the warmups fit a
+     * 15-minute run of three targets in one set; within 10% a bracket's ends are a rung's noise apart anyway
+     * (docs/guide.md, "Capacity in paired rounds").
+     */
+    static final int LADDER_RUNGS = 10;
+    static final double LADDER_RESOLUTION = 0.10;
+    static final int LADDER_START = 1000;
+    /**
+     * One set of JVMs unless --sets: a second doubles every rung's minute and the warmups, past 15 minutes for three targets, and a
+     * capacity's bracket is a rung wide, wider than a JVM's own level (docs/guide.md, "Capacity in paired rounds").
+     */
+    static final int LADDER_SETS = 1;
+    static final int SEARCH_START = 100;
+    /** Rounds per rung: enough for a median and its bootstrap, few enough for ten rungs. */
+    static final int LADDER_ROUNDS = 8;
 
     public CapacityCommand(LabProcesses processes) {
         this.processes = processes;
@@ -102,15 +123,24 @@ public final class CapacityCommand implements Callable<Integer> {
     /** Searches each target x scenario's capacity; the run's record, as results.json holds it. */
     public RunRecord execute() {
         Slo bound = Slo.parse(slo, maxErrors);
+        Duration stepTime = Flags.duration("--step", step, false);
+        Design design = designOptions.design(Design.paired(LADDER_ROUNDS, Design.DEFAULT_BLOCK, Design.DEFAULT_LEAD_IN, Design.LEAD_IN).stopping(true, null));
+        int start = this.start != null ? this.start : design.paired() ? Math.min(LADDER_START, maxRps) : Math.min(SEARCH_START, maxRps);
         if (start < 1 || maxRps < start) {
             throw new UsageException("--start " + start + " / --max-rps " + maxRps + ": expected 1 <= start <= max-rps");
         }
-        Duration stepTime = Flags.duration("--step", step, false);
-        CapacityPlan plan = new CapacityPlan(bound, start, maxRps, stepTime, Flags.duration("--step-warmup", stepWarmup, true), RESOLUTION, MAX_STEPS);
+        if (design.paired()) {
+            bound.requireInBlocks();
+        } else if (rungs != null) {
+            throw new UsageException("--rungs applies to --design paired only");
+        }
+        CapacityPlan plan = design.paired()
+                ? new CapacityPlan(bound, start, maxRps, design.block(), Duration.ZERO, LADDER_RESOLUTION, rungs == null ? LADDER_RUNGS : Flags.count("--rungs", rungs))
+                : new CapacityPlan(bound, start, maxRps, stepTime, Flags.duration("--step-warmup", stepWarmup, true), RESOLUTION, MAX_STEPS);
         List<Scenario> scenarios = scenarioOptions.select(List.of("gateway"));
-        Experiment experiment = Experiment.builder("capacity-" + String.join("+", scenarios.stream().map(s -> s.kind().id()).toList()),
+        Experiment experiment = designOptions.jvms(Experiment.builder("capacity-" + String.join("+", scenarios.stream().map(s -> s.kind().id()).toList()),
                 targets.select(), scenarios, new LoadProfile.Rate(start, stepTime, plan.inFlight(start))).warmup(Flags.duration("--warmup", warmup, true))
-                .cooldown(Flags.duration("--cooldown", cooldown, true)).repeats(Flags.count("--repeat", repeat)).build();
+                .cooldown(Flags.duration("--cooldown", cooldown, true)).design(design).sets(LADDER_SETS).build(), false);
         LaunchSettings settings = jvm.settings();
         CpuPlan cpus = cpuOptions.plan();
         LimitsCheck.require(experiment.targets(), settings, cpus.target(), jvm.cpus != null, jvm.memory != null, null);

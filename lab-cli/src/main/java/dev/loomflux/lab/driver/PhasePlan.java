@@ -55,7 +55,7 @@ public final class PhasePlan {
     /** At most this many start times in the loops ramp-up: one per 20 ms. */
     static final int LOOPS_MAX_SLOTS = 50;
     /** Behind schedule when a full second started fewer than this share of its arrivals. */
-    static final double ON_SCHEDULE = 0.95;
+    public static final double ON_SCHEDULE = 0.95;
 
     private final LoadProfile profile;
     private final List<LoadPhase> phases;

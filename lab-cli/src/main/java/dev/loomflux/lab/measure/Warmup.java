@@ -36,7 +36,8 @@ public final class Warmup {
      * @param compile         its compile stage's part of the series, and the users that ran it
      */
     public record Outcome(boolean steady, int secondsToSteady, long millis, SteadyRule.Check check, List<Point> series, CompileStage compile) {
-        static final Outcome NONE = new Outcome(false, -1, 0, null, List.of(), CompileStage.NONE);
+        /** No warmup. */
+        public static final Outcome NONE = new Outcome(false, -1, 0, null, List.of(), CompileStage.NONE);
 
         public Outcome {
             series = List.copyOf(series);

@@ -7,6 +7,7 @@ import dev.loomflux.lab.measure.RunContext;
 import dev.loomflux.lab.result.PairComparison;
 import dev.loomflux.lab.result.Result;
 import dev.loomflux.lab.result.ResultsFile;
+import java.util.Iterator;
 import java.util.List;
 import java.util.function.Consumer;
 
@@ -30,6 +31,15 @@ public interface Procedure {
      * comparisons drawn from their blocks. Only a sweep maps them.
      */
     default void fromRounds(List<Result> measured, List<PairComparison> comparisons) {
+    }
+
+    /**
+     * The paired design's cells of one scenario, one after another: each is asked for once the one before it was measured, so
+     * that a procedure can choose it from what the rounds showed (a capacity ladder's next rung). The sweep's cells, or the
+     * scenario alone, by default.
+     */
+    default Iterator<ScenarioCell> cells(Experiment experiment, Scenario base) {
+        return ScenarioCell.of(experiment, base).iterator();
     }
 
     /** After the last target, before results.json is marked completed: the sections over all results. */
@@ -57,12 +67,12 @@ public interface Procedure {
         return experiment.sweep() != null ? SweepCells::new : (e, run, results, progress) -> new MeasureProfile(e, run.stop(), results, progress);
     }
 
-    /** Each target x scenario's highest rate that meets the plan's SLO, in rate steps. */
+    /** Each target x scenario's highest rate that meets the plan's SLO: a ladder in paired rounds, or a search per target. */
     static Maker capacity(CapacityPlan plan) {
         return new Maker() {
             @Override
             public Procedure create(Experiment experiment, RunContext run, ResultsFile results, Progress progress) {
-                return new SearchCapacity(experiment, plan, run, results);
+                return experiment.design().paired() ? new LadderCapacity(experiment, plan, run, results) : new SearchCapacity(experiment, plan, run, results);
             }
 
             @Override

@@ -42,6 +42,15 @@ public final class OpenFiles {
         return (long) users * jvmsAtOnce + SPARE;
     }
 
+    /**
+     * The most connections each of {@code jvmsAtOnce} target JVMs may hold at once under this process's limit; Long.MAX_VALUE where
+     * the limit cannot be read.
+     */
+    public static long perJvm(int jvmsAtOnce) {
+        OptionalLong limit = limit(Path.of("/proc/self/limits"));
+        return limit.isPresent() ? Math.max(0, (limit.getAsLong() - SPARE) / jvmsAtOnce) : Long.MAX_VALUE;
+    }
+
     /** Throws a one-line error when the run cannot hold its connections; a no-op where the limit cannot be read. */
     public static void require(int users, int jvmsAtOnce) {
         OptionalLong limit = limit(Path.of("/proc/self/limits"));

@@ -1,5 +1,6 @@
 package dev.loomflux.lab.report;
 
+import dev.loomflux.lab.result.CapacityLadder;
 import dev.loomflux.lab.result.CapacityMedian;
 import dev.loomflux.lab.result.CapacitySearchResult;
 import dev.loomflux.lab.result.Metric;
@@ -86,6 +87,10 @@ final class Findings {
         }
         if (capacityOnly(ok)) {
             return Paragraph.headline(scenario, capacityHeadline(root, scenario));
+        }
+        CapacityLadder ladder = LadderSection.of(root, scenario);
+        if (ladder != null) {
+            return Paragraph.headline(scenario, LadderSection.headline(ladder));
         }
         List<PairComparison> pairs = pairs(root, scenario);
         if (!pairs.isEmpty()) {

@@ -74,6 +74,9 @@ final class ReportContent {
         if (root.summaries().capacity() != null) {
             out.add(capacity(root));
         }
+        if (root.summaries().capacityLadder() != null && !root.summaries().capacityLadder().isEmpty()) {
+            out.add(LadderSection.section(root));
+        }
         return out;
     }
 

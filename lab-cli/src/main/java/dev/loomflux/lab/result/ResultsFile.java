@@ -26,6 +26,7 @@ public final class ResultsFile {
     private List<CapacitySearchResult> capacity;
     private List<CapacityMedian> capacitySummary;
     private SweepMap sweep;
+    private List<CapacityLadder> capacityLadder;
     private final List<BlockRecord> blocks = new ArrayList<>();
     private final List<RoundsStop> stops = new ArrayList<>();
     private final List<LeadIn> leadIns = new ArrayList<>();
@@ -64,6 +65,10 @@ public final class ResultsFile {
 
     public synchronized void capacitySummary(List<CapacityMedian> medians) {
         this.capacitySummary = List.copyOf(medians);
+    }
+
+    public synchronized void capacityLadder(List<CapacityLadder> ladders) {
+        this.capacityLadder = List.copyOf(ladders);
     }
 
     /** One scenario's rounds, written at once with the results they make and, in a sequential run, where they stopped (else null). */
@@ -109,7 +114,7 @@ public final class ResultsFile {
 
     public synchronized RunRecord snapshot() {
         return new RunRecord(new RunRecord.Header(RunRecord.SCHEMA, runId, status, startedAt, finishedAt), environment, experiment, results,
-                new RunRecord.Summaries(summary, capacity, capacitySummary, sweep),
+                new RunRecord.Summaries(summary, capacity, capacitySummary, sweep, capacityLadder),
                 new RunRecord.PairedRounds(blocks.isEmpty() ? null : List.copyOf(blocks), comparisons, stops.isEmpty() ? null : List.copyOf(stops),
                 leadIns.isEmpty() ? null : List.copyOf(leadIns)));
     }

@@ -29,9 +29,13 @@ public record RunRecord(@JsonUnwrapped Header header, Environment environment, E
     public record Header(int schema, String runId, String status, String startedAt, String finishedAt) {
     }
 
-    /** What the run drew over its results: the summary over repeats, the capacity searches and their medians, a sweep's map. */
-    public record Summaries(RepeatSummary summary, List<CapacitySearchResult> capacity, List<CapacityMedian> capacitySummary, SweepMap sweep) {
-        public static final Summaries NONE = new Summaries(null, null, null, null);
+    /**
+     * What the run drew over its results: the summary over repeats, the capacity searches and their medians, a sweep's map, a
+     * capacity ladder's capacities (paired).
+     */
+    public record Summaries(RepeatSummary summary, List<CapacitySearchResult> capacity, List<CapacityMedian> capacitySummary, SweepMap sweep,
+                            List<CapacityLadder> capacityLadder) {
+        public static final Summaries NONE = new Summaries(null, null, null, null, null);
     }
 
     /**

@@ -33,8 +33,12 @@ public final class Summary {
             if (steady != null && steady.drift() != null && steady.drift().drifting()) {
                 notes.add("drifting: no verdict");
             }
-            String after = steady == null ? "-" : steady.reached() ? steady.seconds() + " s" : "NOT in " + (steady.warmupS() == null ? "-" : Math.round(steady.warmupS())) + " s";
-            if (steady != null && !steady.reached() && steady.steady()) {
+            // A ladder's later rungs run no warmup of their own: their JVMs come warm from the rung before, and lead-in rounds settle them.
+            boolean warmBefore = steady != null && !steady.reached() && steady.warmupS() != null && steady.warmupS() == 0 && r.key().cell() != null;
+            String after = steady == null || warmBefore ? "-" : steady.reached() ? steady.seconds() + " s" : "NOT in " + (steady.warmupS() == null ? "-" : Math.round(steady.warmupS())) + " s";
+            if (warmBefore) {
+                notes.add("warm from the cell before");
+            } else if (steady != null && !steady.reached() && steady.steady()) {
                 notes.add("warmup not steady; rounds flat");
             } else if (steady != null && !steady.reached()) {
                 notes.add("not steady: no verdict");

@@ -14,7 +14,9 @@ import dev.loomflux.lab.sut.LaunchSettings;
 import dev.loomflux.lab.sut.TargetSpec;
 import dev.loomflux.lab.verdict.Stopping;
 import java.time.Duration;
+import dev.loomflux.lab.experiment.Scenario;
 import java.util.ArrayList;
+import java.util.Iterator;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -84,15 +86,18 @@ final class PairedRun implements DesignRun {
                 return;
             }
             pause.accept(experiment.idle());
-            List<List<ScenarioCell>> scenarios = experiment.scenarios().stream().map(base -> ScenarioCell.of(experiment, base)).toList();
-            int left = scenarios.stream().mapToInt(List::size).sum();
-            for (List<ScenarioCell> cells : scenarios) {
-                for (int i = 0; i < cells.size(); i++) {
+            // The cells planned ahead; a capacity ladder's are chosen as it climbs, and share what is left of the budget.
+            int left = experiment.scenarios().stream().mapToInt(base -> ScenarioCell.of(experiment, base).size()).sum();
+            for (Scenario base : experiment.scenarios()) {
+                Iterator<ScenarioCell> cells = s.procedure().cells(experiment, base);
+                boolean first = true;
+                while (cells.hasNext()) {
                     if (s.run().stop().requested()) {
                         return;
                     }
                     // A sweep's later cells find the JVMs warm: they only settle at their own load, as a sequential sweep's do.
-                    rounds.run(visits, cells.get(i), i == 0, deadline(left--));
+                    rounds.run(visits, cells.next(), first, deadline(Math.max(1, left--)));
+                    first = false;
                 }
             }
         } finally {

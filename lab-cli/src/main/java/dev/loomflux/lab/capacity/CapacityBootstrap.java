@@ -1,0 +1,216 @@
+package dev.loomflux.lab.capacity;
+
+import dev.loomflux.lab.result.CapacityLadder;
+import dev.loomflux.lab.result.PairComparison;
+import dev.loomflux.lab.stats.Stats;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.TreeMap;
+
+/**
+ * Each target's capacity from a ladder's paired rounds, and every pair's ratio (docs/guide.md, "Capacity in paired rounds").
+ * A target holds a rung when the median of its rounds there meets the SLO; its capacity lies between its highest rung held
+ * below its lowest missed and that missed rung. No curve is fitted between rungs: latency past a knee is no line, and the
+ * ladder's resolution is part of the answer. The interval comes from a bootstrap that draws each rung's rounds again, the
+ * same rounds for every target (the rounds are the pairing). A ratio's interval spans the brackets' ends: from a's lowest
+ * held over b's highest missed to a's highest missed over b's lowest held, so two targets in one bracket are never told apart
+ * by more than the rungs show, and are equivalent only when the rungs lie within 5% of each other.
+ */
+public final class CapacityBootstrap {
+    /** Bootstrap draws: the 2.5% and 97.5% ends from 2,000 move by under a rung's share in repeated draws. */
+    static final int DRAWS = 2000;
+    private static final double MARGIN = 1 + Stats.MIN_EFFECT_PCT / 100;
+
+    /**
+     * One target's block at one rung and round, as the SLO judged it: its latency at the SLO's percentile over the bound, in
+     * logs (below 0 meets it); +Infinity for too many errors or arrivals the target fell behind on; NaN when the driver could
+     * not offer the rate (no evidence either way). A target's blocks of several sets in one round are averaged.
+     */
+    public record Observation(int rps, int round, String target, double severity) {
+    }
+
+    private CapacityBootstrap() {
+    }
+
+    /**
+     * @param targets in the order the pairs are formed (a before b)
+     * @param seed    the draws' seed: the same run, the same interval
+     */
+    public static CapacityLadder of(String scenario, Slo slo, int rounds, List<String> targets, List<Observation> observations, Integer driverLimit, long seed) {
+        // rung -> round -> target -> severity, the sets of a round averaged
+        TreeMap<Integer, TreeMap<Integer, Map<String, Double>>> rungs = new TreeMap<>();
+        Map<List<Object>, double[]> sums = new LinkedHashMap<>();
+        for (Observation o : observations) {
+            if (driverLimit != null && o.rps() >= driverLimit) {
+                continue;
+            }
+            double[] s = sums.computeIfAbsent(List.of(o.rps(), o.round(), o.target()), k -> new double[2]);
+            s[0] += o.severity();
+            s[1]++;
+        }
+        sums.forEach((k, s) -> rungs.computeIfAbsent((Integer) k.get(0), r -> new TreeMap<>()).computeIfAbsent((Integer) k.get(1), r -> new LinkedHashMap<>())
+                .put((String) k.get(2), s[0] / s[1]));
+        List<Integer> rates = new ArrayList<>(rungs.keySet());
+        List<CapacityLadder.Rung> shown = new ArrayList<>();
+        for (int rate : observations.stream().map(Observation::rps).distinct().sorted().toList()) {
+            List<Observation> at = observations.stream().filter(o -> o.rps() == rate).toList();
+            List<CapacityLadder.AtRung> each = new ArrayList<>();
+            rung(targets, at).forEach((t, outcome) -> {
+                double m = medianSeverity(at, t);
+                each.add(new CapacityLadder.AtRung(t, switch (outcome) {
+                    case HOLDS -> CapacityLadder.AtRung.HOLDS;
+                    case FAILS -> CapacityLadder.AtRung.MISSES;
+                    case DRIVER -> CapacityLadder.AtRung.NOT_OFFERED;
+                }, Double.isFinite(m) ? round(slo.maxMs() * Math.exp(m)) : null));
+            });
+            shown.add(new CapacityLadder.Rung(rate, each));
+        }
+        Map<String, int[]> point = brackets(targets, rates, rungs, null);
+        Random random = new Random(seed);
+        Map<String, List<int[]>> drawn = new LinkedHashMap<>();
+        targets.forEach(t -> drawn.put(t, new ArrayList<>()));
+        for (int d = 0; d < DRAWS; d++) {
+            Map<String, int[]> b = brackets(targets, rates, rungs, random);
+            b.forEach((t, br) -> drawn.get(t).add(br));
+        }
+        List<CapacityLadder.Target> out = new ArrayList<>();
+        for (String t : targets) {
+            int[] p = point.get(t);
+            double[] holds = drawn.get(t).stream().mapToDouble(br -> br[0]).sorted().toArray();
+            double[] fails = drawn.get(t).stream().mapToDouble(br -> br[1] < 0 ? Double.POSITIVE_INFINITY : br[1]).sorted().toArray();
+            double low = lower(holds);
+            double high = upper(fails);
+            out.add(new CapacityLadder.Target(t, p[0] > 0 ? p[0] : null, p[1] > 0 ? p[1] : null, low > 0 ? (int) low : null,
+                    Double.isInfinite(high) ? null : (int) high));
+        }
+        List<CapacityLadder.Ratio> pairs = new ArrayList<>();
+        for (int i = 0; i < targets.size(); i++) {
+            for (int j = i + 1; j < targets.size(); j++) {
+                pairs.add(ratio(targets.get(i), targets.get(j), point, drawn));
+            }
+        }
+        return new CapacityLadder(scenario, slo.toString(), rounds, shown, driverLimit, out, pairs, "per rung, a target holds it when the median of its rounds' "
+                + "blocks meets the SLO (its sets' blocks averaged per round); its capacity lies between its highest rung held below its lowest missed and "
+                + "that rung; the 95% interval and each ratio's come from " + DRAWS + " bootstrap draws of every rung's rounds, the same rounds for every "
+                + "target; a ratio spans the brackets' ends; a winner when the whole interval lies beyond 5%, equivalent when within +-5%");
+    }
+
+    private static CapacityLadder.Ratio ratio(String a, String b, Map<String, int[]> point, Map<String, List<int[]>> drawn) {
+        List<int[]> da = drawn.get(a);
+        List<int[]> db = drawn.get(b);
+        double[] lows = new double[da.size()];
+        double[] highs = new double[da.size()];
+        for (int d = 0; d < da.size(); d++) {
+            lows[d] = span(da.get(d)[0], db.get(d)[1]);
+            highs[d] = span(da.get(d)[1], db.get(d)[0]);
+        }
+        Arrays.sort(lows);
+        Arrays.sort(highs);
+        double lo = lower(lows);
+        double hi = upper(highs);
+        String outcome = lo > MARGIN ? PairComparison.A : hi < 1 / MARGIN ? PairComparison.B
+                : lo >= 1 / MARGIN && hi <= MARGIN ? PairComparison.EQUIVALENT : PairComparison.UNDECIDED;
+        int[] pa = point.get(a);
+        int[] pb = point.get(b);
+        Double mid = pa[0] > 0 && pa[1] > 0 && pb[0] > 0 && pb[1] > 0 ? Math.sqrt((double) pa[0] * pa[1] / ((double) pb[0] * pb[1])) : null;
+        return new CapacityLadder.Ratio(a, b, mid == null ? null : round(mid), round(lo), Double.isInfinite(hi) ? null : round(hi), outcome);
+    }
+
+    /** x over y, where an absent upper rung (-1) is infinitely high and an absent lower rung (0) is zero. */
+    private static double span(int x, int y) {
+        double num = x < 0 ? Double.POSITIVE_INFINITY : x;
+        double den = y < 0 ? Double.POSITIVE_INFINITY : y;
+        if (Double.isInfinite(num) && Double.isInfinite(den)) {
+            return 1; // both above the ladder: the rungs say nothing of their ratio, which the other end of the span shows
+        }
+        return den == 0 ? Double.POSITIVE_INFINITY : num / den;
+    }
+
+    /**
+     * Each target's bracket {held, missed} over the rungs (0: held none below; -1: missed none), from every rung's rounds, or from
+     * a draw of them with replacement when {@code random} is given.
+     */
+    private static Map<String, int[]> brackets(List<String> targets, List<Integer> rates, TreeMap<Integer, TreeMap<Integer, Map<String, Double>>> rungs,
+                                               Random random) {
+        Map<String, int[]> out = new LinkedHashMap<>();
+        targets.forEach(t -> out.put(t, new int[] {0, -1}));
+        for (int rate : rates) {
+            List<Map<String, Double>> rounds = new ArrayList<>(rungs.get(rate).values());
+            List<Map<String, Double>> used = rounds;
+            if (random != null) {
+                used = new ArrayList<>();
+                for (int i = 0; i < rounds.size(); i++) {
+                    used.add(rounds.get(random.nextInt(rounds.size())));
+                }
+            }
+            for (String t : targets) {
+                int[] br = out.get(t);
+                if (br[1] > 0) {
+                    continue;
+                }
+                double[] sev = used.stream().map(r -> r.get(t)).filter(v -> v != null && !Double.isNaN(v)).mapToDouble(Double::doubleValue).sorted().toArray();
+                if (sev.length == 0 || sev.length * 2 < used.size()) {
+                    continue; // no evidence at this rung: the driver could not offer it, or the target was not measured
+                }
+                if (median(sev) < 0) {
+                    br[0] = rate;
+                } else {
+                    br[1] = rate;
+                }
+            }
+        }
+        return out;
+    }
+
+    private static double median(double[] sorted) {
+        int n = sorted.length;
+        return n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
+    }
+
+    private static double lower(double[] sorted) {
+        return sorted[(int) Math.floor(0.025 * (sorted.length - 1))];
+    }
+
+    private static double upper(double[] sorted) {
+        return sorted[(int) Math.ceil(0.975 * (sorted.length - 1))];
+    }
+
+    private static double round(double v) {
+        return Math.round(v * 1000) / 1000.0;
+    }
+
+    /** The rungs held, missed or not offered per target, as the ladder climbs on: the rounds of one rung, judged by their median. */
+    public static Map<String, Ladder.Outcome> rung(List<String> targets, List<Observation> oneRung) {
+        Map<String, Ladder.Outcome> out = new LinkedHashMap<>();
+        for (String t : targets) {
+            double[] sev = perRound(oneRung, t);
+            if (sev.length == 0) {
+                continue;
+            }
+            double[] offered = Arrays.stream(sev).filter(v -> !Double.isNaN(v)).sorted().toArray();
+            out.put(t, offered.length * 2 < sev.length ? Ladder.Outcome.DRIVER : median(offered) < 0 ? Ladder.Outcome.HOLDS : Ladder.Outcome.FAILS);
+        }
+        return out;
+    }
+
+    /** The median over a rung's rounds of a target's severity, the rounds not offered left out; NaN without any. */
+    private static double medianSeverity(List<Observation> oneRung, String target) {
+        double[] offered = Arrays.stream(perRound(oneRung, target)).filter(v -> !Double.isNaN(v)).sorted().toArray();
+        return offered.length == 0 ? Double.NaN : median(offered);
+    }
+
+    /** A target's severity per round at one rung, its sets' blocks averaged. */
+    private static double[] perRound(List<Observation> oneRung, String target) {
+        Map<Integer, double[]> byRound = new TreeMap<>();
+        oneRung.stream().filter(o -> o.target().equals(target)).forEach(o -> {
+            double[] s = byRound.computeIfAbsent(o.round(), k -> new double[2]);
+            s[0] += o.severity();
+            s[1]++;
+        });
+        return byRound.values().stream().mapToDouble(s -> s[0] / s[1]).toArray();
+    }
+}
