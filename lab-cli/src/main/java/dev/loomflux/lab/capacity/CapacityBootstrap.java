@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.TreeMap;
+import java.util.function.ToDoubleFunction;
 
 /**
  * Each target's capacity from a ladder's paired rounds, and every pair's ratio (docs/guide.md, "Capacity in paired rounds").
@@ -29,8 +30,15 @@ public final class CapacityBootstrap {
      * One target's block at one rung and round, as the SLO judged it: its latency at the SLO's percentile over the bound, in
      * logs (below 0 meets it); +Infinity for too many errors or arrivals the target fell behind on; NaN when the driver could
      * not offer the rate (no evidence either way). A target's blocks of several sets in one round are averaged.
+     *
+     * @param goodputRps the block's responses without error per second of its send window; NaN when unknown
+     * @param errorPct   the block's errors in % of its requests; NaN when unknown
      */
-    public record Observation(int rps, int round, String target, double severity) {
+    public record Observation(int rps, int round, String target, double severity, double goodputRps, double errorPct) {
+        /** Without the block's goodput and errors (NaN). */
+        public Observation(int rps, int round, String target, double severity) {
+            this(rps, round, target, severity, Double.NaN, Double.NaN);
+        }
     }
 
     private CapacityBootstrap() {
@@ -65,7 +73,8 @@ public final class CapacityBootstrap {
                     case HOLDS -> CapacityLadder.AtRung.HOLDS;
                     case FAILS -> CapacityLadder.AtRung.MISSES;
                     case DRIVER -> CapacityLadder.AtRung.NOT_OFFERED;
-                }, Double.isFinite(m) ? round(slo.maxMs() * Math.exp(m)) : null));
+                }, Double.isFinite(m) ? round(slo.maxMs() * Math.exp(m)) : null, medianOf(at, t, Observation::goodputRps),
+                        medianOf(at, t, Observation::errorPct)));
             });
             shown.add(new CapacityLadder.Rung(rate, each));
         }
@@ -201,6 +210,12 @@ public final class CapacityBootstrap {
     private static double medianSeverity(List<Observation> oneRung, String target) {
         double[] offered = Arrays.stream(perRound(oneRung, target)).filter(v -> !Double.isNaN(v)).sorted().toArray();
         return offered.length == 0 ? Double.NaN : median(offered);
+    }
+
+    /** The median over a target's blocks at one rung of a figure; null when no block has it. */
+    private static Double medianOf(List<Observation> oneRung, String target, ToDoubleFunction<Observation> figure) {
+        double[] v = oneRung.stream().filter(o -> o.target().equals(target)).mapToDouble(figure).filter(Double::isFinite).sorted().toArray();
+        return v.length == 0 ? null : round(median(v));
     }
 
     /** A target's severity per round at one rung, its sets' blocks averaged. */

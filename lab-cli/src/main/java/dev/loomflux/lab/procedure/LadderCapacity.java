@@ -138,7 +138,10 @@ public final class LadderCapacity implements Procedure {
             if (!b.turn().scenario().equals(scenario) || rps == null) {
                 continue;
             }
-            out.add(new CapacityBootstrap.Observation(rps, b.turn().round(), b.turn().target(), plan.slo().severity(b, plan.inFlight(rps))));
+            BlockRecord.BlockLoad load = b.load();
+            out.add(new CapacityBootstrap.Observation(rps, b.turn().round(), b.turn().target(), plan.slo().severity(b, plan.inFlight(rps)),
+                    load.seconds() > 0 ? (load.responses() - load.errors()) / load.seconds() : Double.NaN,
+                    load.requests() > 0 ? 100.0 * load.errors() / load.requests() : Double.NaN));
             seen.computeIfAbsent(rps, k -> new TreeMap<>()).computeIfAbsent(b.turn().round(), k -> new HashSet<>()).add(b.turn().target());
         }
         seen.forEach((rps, rounds) -> rounds.forEach((round, present) -> targets.stream().filter(t -> !present.contains(t))

@@ -1,5 +1,6 @@
 package dev.loomflux.lab.report;
 
+import dev.loomflux.lab.result.CapacityLadder;
 import dev.loomflux.lab.result.Metric;
 import dev.loomflux.lab.result.PairComparison;
 import dev.loomflux.lab.result.RepeatSummary;
@@ -148,6 +149,11 @@ final class Answer {
         }
         if (root.summaries().capacity() != null) {
             return "Capacity searches are not compared pair by pair: each target's capacity at the SLO follows.";
+        }
+        if (root.summaries().capacityLadder() != null && !root.summaries().capacityLadder().isEmpty()) {
+            return String.join(" ", root.summaries().capacityLadder().stream().map(l -> l.scenario() + ": " + String.join("; ",
+                    l.pairs().stream().map(CapacityLadder.Ratio::describe).toList()) + ".").toList())
+                    + " Each target's capacity and every rung follow (\"Capacity at the SLO, in paired rounds\").";
         }
         if (root.experiment().design() != null && "paired".equals(root.experiment().design().kind())) {
             return "No comparison: no round compared two targets (see Caveats).";

@@ -131,7 +131,13 @@ final class Caveats {
             }
             SteadyState ss = r.checks().steadyState();
             String roundsNote = ss == null || ss.drift() == null ? null : ss.drift().note();
-            if (ss != null && !ss.reached() && paired) {
+            // A ladder's later rungs run no warmup of their own: their JVMs come warm from the rung before.
+            boolean warmBefore = ss != null && !ss.reached() && ss.warmupS() != null && ss.warmupS() == 0 && r.key().cell() != null;
+            if (warmBefore) {
+                if (roundsNote != null) {
+                    out.add(Paragraph.bullet(who + ": warm from the cell before; " + roundsNote + "."));
+                }
+            } else if (ss != null && !ss.reached() && paired) {
                 out.add(Paragraph.bullet(who + ": not steady after " + Cells.num(ss.warmupS()) + " s of warmup; "
                         + (roundsNote == null ? quietJit(ss) + "its rounds showed no trend against the other targets, so it takes part in the verdicts."
                         : roundsNote + (ss.steady() ? "." : ": no verdict."))));

@@ -51,8 +51,8 @@ final class Findings {
     /** The scenario's headline (bold lead) and the lines under it: the other metrics, the details, the errors. */
     static List<Paragraph> summary(RunRecord root, String scenario, List<Result> ok) {
         List<Paragraph> lines = new ArrayList<>(List.of(headline(root, scenario, ok)));
-        if (ok.isEmpty() || capacityOnly(ok)) {
-            return lines;
+        if (ok.isEmpty() || capacityOnly(ok) || LadderSection.of(root, scenario) != null) {
+            return lines; // a capacity's figures per rung are in its own section
         }
         List<PairComparison> pairs = pairs(root, scenario);
         if (!pairs.isEmpty()) {

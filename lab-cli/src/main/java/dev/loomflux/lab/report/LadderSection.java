@@ -43,11 +43,14 @@ final class LadderSection {
                 List<String> row = new ArrayList<>(List.of(Cells.num(r.rps())));
                 for (CapacityLadder.Target t : l.targets()) {
                     row.add(r.targets().stream().filter(a -> a.target().equals(t.target())).findFirst()
-                            .map(a -> a.outcome() + (a.medianMs() == null ? "" : " (" + Cells.num(a.medianMs()) + " ms)")).orElse(""));
+                            .map(a -> a.outcome() + (a.medianMs() == null ? "" : ", " + Cells.num(a.medianMs()) + " ms")
+                                    + (a.goodputRps() == null ? "" : ", " + Cells.num(Math.round(a.goodputRps())) + " good/s")
+                                    + (a.errorPct() == null || a.errorPct() == 0 ? "" : ", " + Cells.num(a.errorPct()) + "% errors")).orElse(""));
                 }
                 rows.add(row);
             }
-            tables.add(new Table(l.scenario() + ": every rung, the median block's latency at the SLO's percentile", header, rows));
+            tables.add(new Table(l.scenario() + ": every rung, the median block's latency at the SLO's percentile, its responses without error per "
+                    + "second (goodput: past a knee, what the target still serves) and its errors", header, rows));
         }
         CapacityLadder first = root.summaries().capacityLadder().get(0);
         return new Section("Capacity at the SLO, in paired rounds", List.of(Paragraph.plain("Every target measured at each rung of open-model rates in "

@@ -36,10 +36,12 @@ public record CapacityLadder(String scenario, String slo, int rounds, List<Rung>
      * One target at one rung, over its rounds.
      *
      * @param outcome  {@link #HOLDS}, {@link #MISSES} or {@link #NOT_OFFERED} (the driver fell behind with slots free)
-     * @param medianMs the median over the rounds of the blocks' latency at the SLO's percentile; null when that median block
-     *                 failed by errors or by falling behind, or was not offered
+     * @param medianMs   the median over the rounds of the blocks' latency at the SLO's percentile; null when that median block
+     *                   failed by errors or by falling behind, or was not offered
+     * @param goodputRps the median block's responses without error per second: past the knee, what the target still serves
+     * @param errorPct   the median block's errors in % of its requests
      */
-    public record AtRung(String target, String outcome, Double medianMs) {
+    public record AtRung(String target, String outcome, Double medianMs, Double goodputRps, Double errorPct) {
         public static final String HOLDS = "holds";
         public static final String MISSES = "misses";
         public static final String NOT_OFFERED = "not offered";

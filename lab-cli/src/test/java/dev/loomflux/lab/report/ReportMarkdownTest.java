@@ -44,6 +44,28 @@ class ReportMarkdownTest {
         return to;
     }
 
+    /** A paired capacity (./lab capacity, 3 targets, 10 rungs): the answer is its ratios, then each target's bracket and every rung. */
+    static final Path LADDER = Path.of("src/test/resources/fixtures/capacity-ladder");
+
+    @Test
+    void aCapacityLadderAnswersWithItsRatiosAndShowsEveryRung() throws IOException {
+        Report.write(copyFixture(LADDER, dir));
+        String md = Files.readString(dir.resolve("report.md"));
+        String answer = md.substring(0, md.indexOf("## Executive summary"));
+        assertTrue(answer.contains("gateway-delay20: mvc/mvc-vt capacity 1.477 (95% CI 1.297-2.379): mvc holds more; mvc/webflux capacity 1.189"), answer);
+        String summary = md.substring(md.indexOf("## Executive summary"), md.indexOf("## Caveats"));
+        assertTrue(summary.contains("mvc holds 8724 rps, misses 9514 (95% CI 8724-9514)"), summary);
+        assertFalse(summary.contains("Throughput:"), "no per-metric lines of a single run: " + summary);
+        String caveats = md.substring(md.indexOf("## Caveats"), md.indexOf("## Test configuration"));
+        assertFalse(caveats.contains("not steady after 0 s"), "a rung's JVMs come warm from the one before: " + caveats);
+        String section = md.substring(md.indexOf("## Capacity at the SLO, in paired rounds"));
+        assertTrue(section.contains("| mvc | 8724 | 9514 | 8724 - 9514 |"), section);
+        assertTrue(section.contains("| mvc / mvc-vt | 1.477 | 1.297 - 2.379 | a |"), section);
+        // Every rung, lowest first, with each target's outcome there: ten rungs.
+        assertEquals(10, section.lines().filter(l -> l.matches("\\| [0-9]+ \\| (holds|misses).*")).count(), section);
+        assertTrue(section.contains("| 8000 | holds, 35.3 ms, 7993 good/s | misses, 5404 good/s | misses, 50.3 ms, 7993 good/s |"), section);
+    }
+
     /** A paired run's answer is its comparisons, in words, and its caveats say how it was measured. */
     @Test
     void aPairedRunAnswersWithItsComparisons() throws IOException {

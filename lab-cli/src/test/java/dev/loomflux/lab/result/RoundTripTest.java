@@ -18,7 +18,7 @@ import org.junit.jupiter.api.Test;
 /**
  * Real runs' results.json read by the typed model and written back: every field survives, so no
  * reader of the model sees less than the file holds. The files are from this machine's runs
- * (single, repeated, with JFR, steady state and phases; a sweep; a paired run with blocks and comparisons), schema 1, which wrote null where
+ * (single, repeated, with JFR, steady state and phases; a sweep; a paired run with blocks and comparisons; a paired capacity ladder), schema 1, which wrote null where
  * schema 2 leaves the field out, and schema 2. One section is dropped on purpose: the "warmup" of results
  * from before the steady-state check, which steady_state replaced and nothing reads.
  */
@@ -31,7 +31,7 @@ class RoundTripTest {
         try (Stream<Path> s = Files.walk(FIXTURES)) {
             files = s.filter(p -> p.getFileName().toString().equals("results.json")).sorted().toList();
         }
-        assertEquals(8, files.size(), files.toString());
+        assertEquals(9, files.size(), files.toString());
         int results = 0;
         for (Path file : files) {
             // Schema 11 names the sweep's RSS growth per 1,000 users so (keys and the winners' metric); earlier files said connections.
@@ -61,7 +61,7 @@ class RoundTripTest {
             assertTrue(run.equals(Json.MAPPER.treeToValue(Json.MAPPER.valueToTree(run), RunRecord.class)), file + " read again");
             results += run.results().size();
         }
-        assertEquals(54, results, "the fixtures' results, all of them read");
+        assertEquals(84, results, "the fixtures' results, all of them read");
     }
 
     @Test
