@@ -27,9 +27,11 @@ class CapacityIT {
     void theLadderBracketsTheTheoreticalRateAndTheSameTargetTwiceIsNoWinner() throws Exception {
         // Arrivals are evenly spaced (no variance), so below 100/s no request waits for a thread and above it the queue grows
         // by the excess every second: a 2 s block 5% over the knee ends 10 requests (100 ms) behind, past a 150 ms p99 at 100 ms.
+        // At most 3 lead-in rounds a rung: at 100 requests/s the JIT compiles on for minutes, at about 2% of a CPU beside the
+        // 10 threads' few (run 20261202-150005: 8-10 lead-in rounds a rung, 11 minutes in all).
         LabCli run = LabCli.of("capacity", "--aot-cache", "--define", "mvc-10=mvc,server.tomcat.threads.max=10", "--define",
                 "mvc-10b=mvc,server.tomcat.threads.max=10", "--targets", "mvc-10,mvc-10b", "--sets", "1", "--scenario", "gateway", "--delay", "100",
-                "--slo", "p99<150ms", "--max-errors", "0%", "--start", "25", "--block", "2s", "--warmup", "60s");
+                "--slo", "p99<150ms", "--max-errors", "0%", "--start", "25", "--block", "2s", "--warmup", "60s", "--lead-in-rounds", "3");
         assertEquals(0, run.exitCode(), run.toString());
         RunRecord root = run.record();
         CapacityLadder ladder = root.summaries().capacityLadder().get(0);

@@ -94,7 +94,7 @@ public final class CapacityBootstrap {
             double low = lower(holds);
             double high = upper(fails);
             out.add(new CapacityLadder.Target(t, p[0] > 0 ? p[0] : null, p[1] > 0 ? p[1] : null, low > 0 ? (int) low : null,
-                    Double.isInfinite(high) ? null : (int) high));
+                    Double.isInfinite(high) ? null : (int) high, p[0] > 0 ? overload(t, p[0], shown) : List.of()));
         }
         List<CapacityLadder.Ratio> pairs = new ArrayList<>();
         for (int i = 0; i < targets.size(); i++) {
@@ -106,6 +106,23 @@ public final class CapacityBootstrap {
                 + "blocks meets the SLO (its sets' blocks averaged per round); its capacity lies between its highest rung held below its lowest missed and "
                 + "that rung; the 95% interval and each ratio's come from " + DRAWS + " bootstrap draws of every rung's rounds, the same rounds for every "
                 + "target; a ratio spans the brackets' ends; a winner when the whole interval lies beyond 5%, equivalent when within +-5%");
+    }
+
+    /** How far from 1.5x or 2x a capacity a rung may lie and still be read as there. */
+    private static final double OVERLOAD_NEAR = 0.20;
+
+    /** The target at the rungs nearest 1.5x and 2x its capacity, where one lies within 20%. */
+    private static List<CapacityLadder.Overload> overload(String target, int capacity, List<CapacityLadder.Rung> rungs) {
+        List<CapacityLadder.Overload> out = new ArrayList<>();
+        for (double times : new double[] {1.5, 2}) {
+            double want = times * capacity;
+            rungs.stream().filter(r -> Math.abs(r.rps() / want - 1) <= OVERLOAD_NEAR)
+                    .min((x, y) -> Double.compare(Math.abs(Math.log(x.rps() / want)), Math.abs(Math.log(y.rps() / want))))
+                    .flatMap(r -> r.targets().stream().filter(a -> a.target().equals(target)).findFirst()
+                            .map(a -> new CapacityLadder.Overload(times, r.rps(), a.goodputRps(), a.errorPct())))
+                    .ifPresent(out::add);
+        }
+        return out;
     }
 
     private static CapacityLadder.Ratio ratio(String a, String b, Map<String, int[]> point, Map<String, List<int[]>> drawn) {

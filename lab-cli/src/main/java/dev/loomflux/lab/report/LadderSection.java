@@ -24,14 +24,23 @@ final class LadderSection {
         return "capacity at " + l.slo() + ", in paired rounds: " + String.join("; ", targets) + ". " + String.join("; ", pairs) + ".";
     }
 
+    /** "11314 rps: 10629 good/s", or "not measured" */
+    private static String overload(CapacityLadder.Target t, double times) {
+        return t.overload().stream().filter(o -> o.times() == times).findFirst()
+                .map(o -> Cells.num(o.rps()) + " rps: " + (o.goodputRps() == null ? "?" : Cells.num(Math.round(o.goodputRps()))) + " good/s"
+                        + (o.errorPct() == null || o.errorPct() == 0 ? "" : ", " + Cells.num(o.errorPct()) + "% errors"))
+                .orElse("no rung near");
+    }
+
     static Section section(RunRecord root) {
         List<Table> tables = new ArrayList<>();
         for (CapacityLadder l : root.summaries().capacityLadder()) {
-            tables.add(new Table(l.scenario() + ": each target's capacity", List.of("target", "holds rps", "misses at rps", "95% CI rps"),
+            tables.add(new Table(l.scenario() + ": each target's capacity, and past it (the rungs nearest 1.5x and 2x its capacity, within 20%)",
+                    List.of("target", "holds rps", "misses at rps", "95% CI rps", "at 1.5x", "at 2x"),
                     l.targets().stream().map(t -> List.of(t.target(), t.holdsRps() == null ? "none" : Cells.num(t.holdsRps()),
                             t.failsRps() == null ? "no rung" : Cells.num(t.failsRps()),
-                            (t.lowRps() == null ? "below the ladder" : Cells.num(t.lowRps())) + " - " + (t.highRps() == null ? "above the ladder" : Cells.num(t.highRps()))))
-                            .toList()));
+                            (t.lowRps() == null ? "below the ladder" : Cells.num(t.lowRps())) + " - " + (t.highRps() == null ? "above the ladder" : Cells.num(t.highRps())),
+                            overload(t, 1.5), overload(t, 2))).toList()));
             tables.add(new Table(l.scenario() + ": pairs", List.of("pair", "capacity ratio", "95% CI", "outcome"),
                     l.pairs().stream().map(p -> List.of(p.a() + " / " + p.b(), p.ratio() == null ? "n/a" : String.format(Locale.ROOT, "%.3f", p.ratio()),
                             String.format(Locale.ROOT, "%.3f - %s", p.ciLow(), p.ciHigh() == null ? "unbounded" : String.format(Locale.ROOT, "%.3f", p.ciHigh())),

@@ -54,13 +54,27 @@ public record CapacityLadder(String scenario, String slo, int rounds, List<Rung>
      * @param failsRps the lowest rung missed; null when it held every rung (its capacity is above the ladder)
      * @param lowRps   the interval's lower end: 2.5% of the bootstrap's rungs held; null when below the lowest rung
      * @param highRps  the interval's upper end: 97.5% of the bootstrap's rungs missed; null when above the ladder
+     * @param overload past the knee: the rungs nearest 1.5x and 2x its capacity (within 20%), what it still served there
      */
-    public record Target(String target, Integer holdsRps, Integer failsRps, Integer lowRps, Integer highRps) {
+    public record Target(String target, Integer holdsRps, Integer failsRps, Integer lowRps, Integer highRps, List<Overload> overload) {
+        public Target {
+            overload = overload == null ? List.of() : List.copyOf(overload);
+        }
+
         /** "holds 2,400 rps, misses 2,600 (95% CI 2,200-2,800)" */
         public String describe() {
             return (holdsRps == null ? "misses the lowest rung" : "holds " + holdsRps + " rps") + (failsRps == null ? ", misses no rung" : ", misses " + failsRps)
                     + " (95% CI " + (lowRps == null ? "below the ladder" : lowRps) + "-" + (highRps == null ? "above the ladder" : highRps) + ")";
         }
+    }
+
+    /**
+     * A target past its knee: at the rung nearest {@code times} its capacity (its highest rung held), the median block's
+     * responses without error per second and errors.
+     *
+     * @param times 1.5 or 2
+     */
+    public record Overload(double times, int rps, Double goodputRps, Double errorPct) {
     }
 
     /**

@@ -197,6 +197,31 @@ class ReportHtmlIT {
     }
 
     /**
+     * A paired capacity (./lab capacity, 10 rungs): its tables in the page, a hostile target name text in them, and every rung
+     * a row of the rungs' table.
+     */
+    @Test
+    void aCapacityLadderShowsItsTablesWithEveryRungAndHostileNamesAsText() throws Exception {
+        String evil = "<img src=x onerror=alert(1)>";
+        String text = Files.readString(ReportMarkdownTest.LADDER.resolve("results.json")).replace("\"mvc-vt\"", "\"" + evil.replace("\"", "\\\"") + "\"");
+        Files.writeString(dir.resolve("results.json"), text);
+        Path html = Report.write(dir);
+        String page = Files.readString(html);
+        assertFalse(page.contains(evil), "raw target name in the HTML");
+        try (Browser b = Browser.open(html)) {
+            @SuppressWarnings("unchecked")
+            List<Object> captions = (List<Object>) b.script("return Array.from(document.querySelectorAll('table caption')).map(function (c) {"
+                    + " return c.textContent + '|' + c.parentElement.querySelectorAll('tbody tr').length; });");
+            assertTrue(captions.stream().anyMatch(c -> c.toString().startsWith("gateway-delay20: each target's capacity") && c.toString().endsWith("|3")), captions.toString());
+            assertTrue(captions.contains("gateway-delay20: pairs|3"), captions.toString());
+            assertTrue(captions.stream().anyMatch(c -> c.toString().startsWith("gateway-delay20: every rung") && c.toString().endsWith("|10")), captions.toString());
+            Object body = b.script("return document.body.innerText;");
+            assertTrue(body.toString().contains("mvc/" + evil + " capacity 1.477"), "the answer names the pair, as text");
+            assertEquals(0L, b.script("return document.querySelectorAll('img[src=x]').length"), "the hostile name became an element");
+        }
+    }
+
+    /**
      * A sweep's map (SweepIT's command with 120 s of first warmup: mvc-10 and mvc-vt behind a 50 ms
      * downstream at 5, 50 and 100 users, three repeats): a heatmap per metric with one labelled cell per grid point, and a line
      * chart per metric with a band per target; a hostile target name stays text there too.
