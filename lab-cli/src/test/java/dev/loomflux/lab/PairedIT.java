@@ -126,6 +126,34 @@ class PairedIT {
      * few for one. Twelve rounds leave enough. Up to ten lead-in rounds: with a fixed 4, mvc's JIT compiled through 27.6% of
      * the 40-users cell's rounds (at 800 requests/s a path heats slowly).
      */
+    /**
+     * A shape in rounds (docs/guide.md, "Shapes in rounds"): every block the whole ramp and hold, the same target under two
+     * names never a winner, and Little's law over each block: throughput x mean latency is the shape's mean users.
+     */
+    @Test
+    @Tag("slow") // ./check slow, in CI after ./check
+    void aShapeInRoundsIsOneWholeShapePerBlockAndTheSameTargetTwiceNoWinner() throws IOException {
+        // 0 -> 20 users over 20 s, 20 for 20 s: scaled by 0.1, a 1 s ramp and a 2 s hold, 16.7 users on average.
+        LabCli run = LabCli.of("run", "--aot-cache", "--design", "paired", "--targets", "mvc,mvc2", "--define", "mvc2=mvc", "--scenario", "gateway",
+                "--delay", "20", "--profile", "stages", "--stages", "10s:20,20s:20", "--shape-scale", "0.1", "--rounds", "8", "--fixed-rounds",
+                "--lead-in-rounds", "2", "--sets", "2", "--warmup", "30s", "--cooldown", "0s");
+        assertEquals(0, run.exitCode(), run.toString());
+        RunRecord record = run.record();
+        assertEquals("paired", record.experiment().design().kind());
+        for (PairComparison c : record.paired().comparisons()) {
+            assertFalse(c.outcome().equals(PairComparison.A) || c.outcome().equals(PairComparison.B), "A/A gave a winner: " + c);
+        }
+        List<BlockRecord> blocks = record.paired().blocks();
+        assertEquals(2 * 2 * 8, blocks.size(), "8 rounds x 2 targets x 2 sets");
+        for (BlockRecord b : blocks) {
+            assertEquals(b.load().requests(), b.load().responses(), b.toString());
+            assertTrue(b.load().seconds() >= 2.9 && b.load().seconds() <= 3.8, "the whole 3 s shape: " + b);
+            double users = b.load().rps() * b.latency().meanMs() / 1000;
+            assertTrue(users > 14 && users < 19, "throughput x mean latency = " + users + " users, 16.7 over the shape: " + b);
+        }
+        assertTrue(run.out().contains("rounds of blocks of the whole stages load"), run.out());
+    }
+
     @Test
     @Tag("slow") // ./check slow, in CI after ./check
     void aSweepInRoundsFindsTheThreadCapAndNoWinnerBelowIt() throws IOException {

@@ -46,6 +46,11 @@ public final class LoadOptions {
             description = "Multiply durations and requests per user (not users), e.g. 0.1 for a quick pass.")
     Double scale;
 
+    @Option(names = "--shape-scale", paramLabel = "FACTOR",
+            description = "Multiply the profile's own length only (its durations; requests per user of loops and bursts), e.g. 0.1 to fit a"
+                    + " 90 s shape into a round of the paired design; users, pauses and the warmup stay.")
+    Double shapeScale;
+
     /** The flags of the profile, which an experiment file gives itself. */
     static final List<String> PROFILE_FLAGS = List.of("--profile", "--users", "--duration", "--requests", "--rps", "--" + LoadProfileReader.MAX_IN_FLIGHT,
             "--stages", "--think");

@@ -129,6 +129,12 @@ public class RunCommand implements Callable<Integer> {
             }
             experiment = experiment.scaled(load.scale);
         }
+        if (load.shapeScale != null) {
+            if (!(load.shapeScale > 0 && load.shapeScale <= 100)) {
+                throw new UsageException("--shape-scale " + load.shapeScale + ": expected a factor above 0, e.g. 0.1");
+            }
+            experiment = experiment.shapeScaled(load.shapeScale);
+        }
         return designOptions.jvms(experiment, file == null);
     }
 

@@ -18,7 +18,8 @@ import java.util.stream.IntStream;
  * and the per-round ratios of two targets keep what differs between them.
  *
  * @param targets the targets, each with its own connection pool, open from the first block to the last
- * @param block   one block's load: fixed users or a rate, for the block's duration, its lead-in included
+ * @param block   one block's load: fixed users or a rate, for the block's duration, its lead-in included; or a whole shape
+ *                (stages, loops, a burst), each block all of it ({@link WholeLoads})
  * @param order   per round, the targets' indexes in the order they run; each a permutation of all of them
  * @param leadIn  the first part of every block, loaded but not measured: whole seconds, shorter than the block
  * @param mix     the flows each user's iterations run; null: one GET of {@code path} ({@link LoadSpec#mix()})
@@ -47,8 +48,8 @@ public record Rounds(List<Target> targets, String path, LoadProfile block, List<
         if (targets.isEmpty()) {
             throw new IllegalArgumentException("no targets");
         }
-        if (!(block instanceof LoadProfile.Fixed || block instanceof LoadProfile.Rate)) {
-            throw new IllegalArgumentException("rounds need a fixed or rate block, not " + block.kind());
+        if (wholeLoads(block) && !leadIn.isZero()) {
+            throw new IllegalArgumentException("a block of a whole " + block.kind() + " load has no lead-in: " + leadIn);
         }
         for (List<Integer> round : order) {
             if (round.size() != targets.size() || !new HashSet<>(round).equals(new HashSet<>(IntStream.range(0, targets.size()).boxed().toList()))) {
@@ -94,6 +95,15 @@ public record Rounds(List<Target> targets, String path, LoadProfile block, List<
             }
         }
         return out;
+    }
+
+    /** Whether each block is a whole load of a shape ({@link WholeLoads}), not a length of fixed users or a rate. */
+    public boolean wholeLoads() {
+        return wholeLoads(block);
+    }
+
+    private static boolean wholeLoads(LoadProfile block) {
+        return !(block instanceof LoadProfile.Fixed || block instanceof LoadProfile.Rate);
     }
 
     public PhasePlan blockPlan() {

@@ -130,14 +130,17 @@ public record Experiment(String name, List<TargetSpec> targets, List<Scenario> s
         return List.copyOf(backward);
     }
 
-    /** Measured in interleaved rounds: a paired design, and a steady load (fixed users or a rate) to measure in blocks; a sweep per cell. */
+    /**
+     * Measured in interleaved rounds: a paired design, and a steady load (fixed users or a rate) to measure in blocks; a sweep
+     * per cell; or, when the paired design was named, a shape, each block all of it ({@code driver.WholeLoads}).
+     */
     public boolean inRounds() {
-        return design.paired() && measuredInRounds(profile);
+        return design.paired() && (measuredInRounds(profile) || design.named() && sweep == null);
     }
 
     /**
      * This experiment in the design that measures it, decided here for every door (docs/guide.md, "The two designs").
-     * A design named by the user stays: a paired one over a load that is not steady runs one target after another, and
+     * A design named by the user stays: a paired one over a shape measures each block as the whole shape, and
      * what else it cannot run is refused (the driver's agents or rate, pauses longer than its blocks hold). The default,
      * paired, gives way to the sequential design wherever the paired one cannot measure the experiment, and says why
      * ({@link #sequentialBecause}).
@@ -186,6 +189,15 @@ public record Experiment(String name, List<TargetSpec> targets, List<Scenario> s
                 .design(design.paired() ? new Design(design.kind(), design.rounds(), times(design.block(), factor, Duration.ofSeconds(1)), design.leadIn(),
                         design.leadInRounds(), design.named(), null, design.fixedRounds(), design.budget()) : design)
                 .build();
+    }
+
+    /**
+     * The same experiment with its profile's own length times {@code factor}, nothing else (the warmup, the users and the
+     * pauses stay): its durations (at least 1 s each), or a loop's or burst's requests per user; a shape fitted into a round of
+     * the paired design (docs/guide.md, "Shapes in rounds").
+     */
+    public Experiment shapeScaled(double factor) {
+        return toBuilder().profile(scale(profile, factor)).build();
     }
 
     private static LoadProfile scale(LoadProfile p, double f) {

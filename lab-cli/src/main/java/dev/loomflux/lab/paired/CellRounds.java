@@ -5,6 +5,7 @@ import dev.loomflux.lab.driver.Block;
 import dev.loomflux.lab.driver.LoadDriver;
 import dev.loomflux.lab.driver.Rounds;
 import dev.loomflux.lab.driver.RoundsCut;
+import dev.loomflux.lab.driver.WholeLoads;
 import dev.loomflux.lab.experiment.Design;
 import dev.loomflux.lab.experiment.Experiment;
 import dev.loomflux.lab.experiment.LoadProfile;
@@ -165,9 +166,13 @@ final class CellRounds {
         Rounds rounds = new Rounds(alive.stream().map(v -> new Rounds.Target(run.label(v), v.base())).toList(), scenario.path(),
                 block(task.profile(), design), Rounds.shuffled(alive.size(), total, seed), context.cpus().driver().size(), Measurer.REQUEST_TIMEOUT,
                 design.leadIn(), scenario.mix());
-        String plan = ResultFiles.writeRoundsPlan(context.dir(), scenario.name(), task.files(), name -> driver.export(rounds, name));
-        log.line(where() + ": " + (stopping == null ? "" : "up to ") + design.rounds() + " rounds of " + design.block().toMillis() / 1000.0 + " s blocks (each after "
-                + design.leadIn().toSeconds() + " s of unmeasured load) after up to " + design.leadInRounds()
+        // Whole shapes run as loads of their own, each the same load against its own target: the file is one of them.
+        String plan = ResultFiles.writeRoundsPlan(context.dir(), scenario.name(), task.files(),
+                name -> rounds.wholeLoads() ? driver.export(rounds.spec(0), name) : driver.export(rounds, name));
+        log.line(where() + ": " + (stopping == null ? "" : "up to ") + design.rounds() + " rounds of " + (rounds.wholeLoads()
+                ? "blocks of the whole " + task.profile().kind() + " load (" + task.profile() + ")"
+                : design.block().toMillis() / 1000.0 + " s blocks (each after " + design.leadIn().toSeconds() + " s of unmeasured load)")
+                + " after up to " + design.leadInRounds()
                 + " lead-in rounds (until every JVM's JIT is quiet for " + LeadInRule.QUIET_ROUNDS + " in a row), every target once per round in a new random order (seed " + seed + ")"
                 + (experiment.sets() > 1 ? ", the " + experiment.sets() + " sets of JVMs in the same rounds" : "")
                 + (stopping == null ? "" : ", looked at after rounds " + stopping.planned().stream().map(String::valueOf).collect(Collectors.joining(", "))));
@@ -229,7 +234,7 @@ final class CellRounds {
         // reads every block's CPU per request high (docs/reproducibility.md, "Why the default measures 1 s blocks").
         ScheduledExecutorService reader = Executors.newSingleThreadScheduledExecutor();
         try {
-            return context.driver().run(rounds, new Rounds.Listener() {
+            Rounds.Listener listener = new Rounds.Listener() {
                 @Override
                 public void started(String target, int round) {
                     reader.schedule(() -> readings.start(target, round), design.leadIn().toMillis(), TimeUnit.MILLISECONDS);
@@ -266,7 +271,8 @@ final class CellRounds {
                     int from = leadIn.measuredFrom();
                     return from < 0 ? round < design.leadInRounds() : round < from + design.rounds() && (looks == null || looks.more(round));
                 }
-            });
+            };
+            return rounds.wholeLoads() ? WholeLoads.run(context.driver(), rounds, listener) : context.driver().run(rounds, listener);
         } finally {
             reader.shutdownNow();
         }
@@ -289,8 +295,11 @@ final class CellRounds {
         return records;
     }
 
-    /** One block's load: the profile's users or rate, for the block and its lead-in. */
+    /** One block's load: the profile's users or rate, for the block and its lead-in; a shape whole. */
     static LoadProfile block(LoadProfile p, Design d) {
+        if (!Experiment.measuredInRounds(p)) {
+            return p;
+        }
         Duration length = d.block().plus(d.leadIn());
         if (p instanceof LoadProfile.Rate r) {
             return new LoadProfile.Rate(r.rps(), length, r.maxInFlight());

@@ -40,21 +40,23 @@ public final class Progress {
             // A sweep's unit is a cell: the first of each target x scenario warms from cold, the others only until their load is steady.
             int cells = experiment.sweep().cells().size();
             Duration cellWarmup = experiment.inRounds() ? Duration.ZERO : experiment.sweep().cellWarmup();
-            Duration cellMeasured = experiment.inRounds() ? rounds(experiment.design()) : experiment.profile().plannedDuration();
+            Duration cellMeasured = experiment.inRounds() ? rounds(experiment) : experiment.profile().plannedDuration();
             Duration perUnit = cellWarmup.plus(cellMeasured).plus(PER_SCENARIO)
                     .plus(perTarget.plus(warmup.minus(cellWarmup).multipliedBy(scenarios)).dividedBy(scenarios * cells));
             return new Progress(experiment.targets().size() * experiment.jvmsPerTarget() * scenarios * cells, perUnit);
         }
         // A unit is a target's warmup and its share of the rounds; each block also waits for its stragglers.
-        Duration measured = experiment.inRounds() ? rounds(experiment.design()) : experiment.profile().plannedDuration();
+        Duration measured = experiment.inRounds() ? rounds(experiment) : experiment.profile().plannedDuration();
         Duration perUnit = warmup.plus(measured).plus(PER_SCENARIO)
                 .plus(perTarget.dividedBy(scenarios));
         return new Progress(experiment.targets().size() * experiment.jvmsPerTarget() * scenarios, perUnit);
     }
 
-    /** A target's share of the rounds: its blocks with their lead-ins, each also waiting for its stragglers. */
-    private static Duration rounds(Design d) {
-        return d.block().plus(d.leadIn()).plus(BLOCK_OVERHEAD).multipliedBy(d.rounds() + d.leadInRounds());
+    /** A target's share of the rounds: its blocks with their lead-ins (or each a whole shape), each also waiting for its stragglers. */
+    private static Duration rounds(Experiment e) {
+        Design d = e.design();
+        Duration block = Experiment.measuredInRounds(e.profile()) ? d.block().plus(d.leadIn()) : e.profile().plannedDuration();
+        return block.plus(BLOCK_OVERHEAD).multipliedBy(d.rounds() + d.leadInRounds());
     }
 
     private Progress(int total, Duration perUnit) {

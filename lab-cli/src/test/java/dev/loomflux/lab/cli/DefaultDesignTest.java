@@ -114,13 +114,15 @@ class DefaultDesignTest {
         assertTrue(plan("run", "--targets", "mvc", "--think", "100ms..200ms", "--block", "2s").inRounds(), "a block that holds the pauses");
     }
 
-    /** Named paired keeps what it did: a load that is not steady runs one target after another, and says so. */
+    /** Named paired stays paired: a shape is measured in rounds of whole shapes (docs/guide.md, "Shapes in rounds"). */
     @Test
     void namedPairedStaysPaired() {
         Experiment stages = plan("run", "--targets", "mvc", "--profile", "stages", "--stages", "5s:2", "--design", "paired");
         assertEquals(Design.PAIRED, stages.design());
-        assertFalse(stages.inRounds());
-        assertEquals("a steady load (a fixed or rate profile, no sweep)", stages.sequentialBecause());
+        assertTrue(stages.inRounds());
+        assertNull(stages.sequentialBecause());
+        Experiment unnamed = plan("run", "--targets", "mvc", "--profile", "stages", "--stages", "5s:2");
+        assertFalse(unnamed.inRounds(), "unnamed, a shape is still measured one target after another");
     }
 
     /** Every preset plans as its command runs it, and none leaves its design to the fallback: it is in rounds or says sequential. */

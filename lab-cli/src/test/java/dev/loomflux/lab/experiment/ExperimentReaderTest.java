@@ -121,7 +121,7 @@ class ExperimentReaderTest {
         // The default's settings are the file's too: only the name is missing.
         assertEquals(Design.paired(8, Duration.ofSeconds(2), Duration.ZERO, Design.LEAD_IN).byDefault(), read(fixed + "\nrounds: 8\nblock: 2s").design());
         assertTrue(read(fixed + "\ndesign: paired").inRounds());
-        assertFalse(read("profile: {loops: {users: 2, requests: 3}}\ndesign: paired").inRounds(), "loops end by a count: no blocks");
+        assertTrue(read("profile: {loops: {users: 2, requests: 3}}\ndesign: paired").inRounds(), "loops end by a count: each block all of them");
         assertError(fixed + "\ndesign: duet", "x.yaml: design: expected paired or sequential, not 'duet'");
         assertError(fixed + "\ndesign: paired\nrounds: 5", "x.yaml: rounds: 5 is out of range 6..1000");
         assertError(fixed + "\nrounds: 5", "x.yaml: rounds: 5 is out of range 6..1000");
@@ -142,8 +142,7 @@ class ExperimentReaderTest {
 
     /**
      * A file that names no design is paired where the paired design can measure it, else sequential with what rounds
-     * would need (the run log's line); named, paired runs a load that is not steady one target after another and
-     * refuses the rest.
+     * would need (the run log's line); named, paired measures a shape in rounds of whole shapes and refuses the rest.
      */
     @Test
     void theDefaultGivesWayToTheSequentialDesignWhereRoundsCannotMeasureTheFile() throws IOException {
@@ -153,7 +152,8 @@ class ExperimentReaderTest {
             assertEquals("a steady load (a fixed or rate profile, no sweep)", e.sequentialBecause(), profile);
             Experiment named = read("profile: " + profile + "\ndesign: paired").decided(null);
             assertEquals(Design.PAIRED, named.design(), "named, it stays paired: " + profile);
-            assertEquals("a steady load (a fixed or rate profile, no sweep)", named.sequentialBecause(), profile);
+            assertTrue(named.inRounds(), "named, in rounds of whole shapes: " + profile);
+            assertNull(named.sequentialBecause(), profile);
         }
         String fixed = "profile: {fixed: {users: 2, duration: 5s}}";
         assertNull(Drivers.ALL.roundsObstacle("jmeter", false), "JMeter, on one process or on agents, runs fixed blocks");

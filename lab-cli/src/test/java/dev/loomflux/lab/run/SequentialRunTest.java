@@ -70,12 +70,6 @@ class SequentialRunTest {
                 results.results().stream().map(r -> r.target() + " " + r.scenario() + " " + r.key().repeat()).toList());
     }
 
-    @Test
-    void aPairedExperimentWhoseLoadCannotBeMeasuredInRoundsSaysItRunsOneTargetAfterAnother() throws IOException {
-        run(experiment(1, Design.PAIRED, "a"));
-        assertEquals("measured one target after another: interleaved rounds need a steady load (a fixed or rate profile, no sweep)", events.get(0));
-    }
-
     /** A run that named no design and could not be paired says so in the same words, with what rounds would need; a named sequential run says nothing. */
     @Test
     void theDefaultThatGaveWaySaysWhatRoundsWouldNeed() throws IOException {

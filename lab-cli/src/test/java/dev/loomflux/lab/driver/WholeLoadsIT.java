@@ -1,0 +1,59 @@
+package dev.loomflux.lab.driver;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.loomflux.lab.driver.hyperfoil.Hyperfoil;
+import dev.loomflux.lab.experiment.LoadProfile;
+import dev.loomflux.lab.experiment.Think;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Rounds whose blocks are whole shapes, against two real stubs: each block the whole ramp and hold on its own target, in the
+ * planned order, every request answered, each stub serving its own blocks and nothing else.
+ */
+class WholeLoadsIT {
+    @Test
+    void everyBlockIsTheWholeShapeOnItsOwnTarget() throws Exception {
+        try (Stub a = Stub.start(); Stub b = Stub.start()) {
+            // 0 -> 10 users over 1 s, then 10 users for 2 s: 8.3 users on average, each always waiting for a 20 ms response.
+            LoadProfile shape = new LoadProfile.Stages(List.of(new LoadProfile.Stage(Duration.ofSeconds(1), 10), new LoadProfile.Stage(Duration.ofSeconds(2), 10)),
+                    Think.NONE);
+            Rounds rounds = new Rounds(List.of(new Rounds.Target("a", a.base()), new Rounds.Target("b", b.base())), "/delay?ms=20", shape,
+                    Rounds.shuffled(2, 3, 5), 1, Duration.ofSeconds(10), Duration.ZERO);
+            assertTrue(rounds.wholeLoads());
+            long servedA = a.served();
+            long servedB = b.served();
+            List<Block> blocks = WholeLoads.run(new Hyperfoil(), rounds, new Rounds.Listener() {
+                @Override
+                public void started(String target, int round) {
+                }
+
+                @Override
+                public void ended(Block block) {
+                }
+            });
+            assertEquals(6, blocks.size(), blocks.toString());
+            for (int i = 0; i < blocks.size(); i++) {
+                Block blk = blocks.get(i);
+                assertEquals(i / 2, blk.round());
+                assertEquals(rounds.targets().get(rounds.order().get(i / 2).get(i % 2)).name(), blk.target(), "block " + i + " runs as planned");
+                assertEquals(blk.requests(), blk.responses(), blk.toString());
+                assertEquals(0, blk.errors().total());
+                assertTrue(blk.seconds() >= 2.9 && blk.seconds() <= 3.6, "the whole 3 s shape: " + blk.seconds());
+                double users = blk.rps() * blk.latency().getMean() / 1e9;
+                assertTrue(users > 6.5 && users < 10, "throughput x mean latency = " + users + " users, about 8.3 over the shape: " + blk);
+                if (i > 0) {
+                    assertTrue(blk.startMs() >= blocks.get(i - 1).endMs() - 50, "blocks do not overlap");
+                }
+            }
+            for (String t : List.of("a", "b")) {
+                long measured = blocks.stream().filter(x -> x.target().equals(t)).mapToLong(Block::responses).sum();
+                long served = t.equals("a") ? a.served() - servedA : b.served() - servedB;
+                assertEquals(measured, served, t + ": the stub served its own blocks' requests and no others");
+            }
+        }
+    }
+}
