@@ -21,7 +21,7 @@ import java.util.Set;
 public final class ExperimentReader {
     private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
     private static final Set<String> TOP = Set.of("name", "targets", "scenarios", "profile", "warmup", "cooldown", "repeat", "sets", "limits", "sweep", "design", "rounds",
-            "block", "lead-in", "lead-in-rounds", "fixed-rounds", "time", "driver", "params");
+            "block", "lead-in", "lead-in-rounds", "fixed-rounds", "time", "driver", "params", "shape-scale");
 
     private ExperimentReader() {
     }
@@ -74,6 +74,9 @@ public final class ExperimentReader {
         }
         Experiment e = Experiment.builder(name, targets, scenarios, profile).warmup(root.get("warmup").duration(Experiment.DEFAULT_WARMUP))
                 .cooldown(root.get("cooldown").duration(Experiment.DEFAULT_COOLDOWN)).limits(TargetReader.limits(root.get("limits"))).design(design).build();
+        if (!root.get("shape-scale").isMissing()) {
+            e = e.shapeScaled(root.get("shape-scale").positive(100));
+        }
         Node sweep = root.get("sweep");
         if (sweep.isMissing()) {
             return e;
