@@ -170,8 +170,8 @@ final class CellRounds {
         String plan = ResultFiles.writeRoundsPlan(context.dir(), scenario.name(), task.files(),
                 name -> rounds.wholeLoads() ? driver.export(rounds.spec(0), name) : driver.export(rounds, name));
         log.line(where() + ": " + (stopping == null ? "" : "up to ") + design.rounds() + " rounds of " + (rounds.wholeLoads()
-                ? "blocks of the whole " + task.profile().kind() + " load (" + task.profile().plannedDuration().toMillis() / 1000.0 + " s, up to "
-                + task.profile().peakUsers() + " users)"
+                ? "blocks of the whole " + task.profile().kind() + " load (" + (task.profile().plannedDuration().isZero() ? ""
+                : task.profile().plannedDuration().toMillis() / 1000.0 + " s, ") + "up to " + task.profile().peakUsers() + " users)"
                 : design.block().toMillis() / 1000.0 + " s blocks (each after " + design.leadIn().toSeconds() + " s of unmeasured load)")
                 + " after up to " + design.leadInRounds()
                 + " lead-in rounds (until every JVM's JIT is quiet for " + LeadInRule.QUIET_ROUNDS + " in a row), every target once per round in a new random order (seed " + seed + ")"

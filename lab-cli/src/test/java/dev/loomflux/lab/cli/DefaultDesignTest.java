@@ -142,10 +142,15 @@ class DefaultDesignTest {
         }
     }
 
-    /** The presets that replay a seed or a peer one target after another name the sequential design; the rest take the default. */
+    /**
+     * The presets that replay a seed or a peer one target after another name the sequential design; the rest take the default,
+     * or name the paired design over a shape (seed 000: whole shapes in rounds).
+     */
     @Test
     void thePresetsThatMeasureOneTargetAfterAnotherSayIt() {
-        for (String preset : List.of("seed-000-k6-stages", "seed-001-jmeter-users", "seed-002-ab-tomcat-threads", "seed-003-gateway-latency",
+        Experiment shape = plan("run", "seed-000-k6-stages");
+        assertTrue(shape.inRounds() && shape.design().named(), shape.design().toString());
+        for (String preset : List.of("seed-001-jmeter-users", "seed-002-ab-tomcat-threads", "seed-003-gateway-latency",
                 "seed-004-gatling-burst", "peer-smoketest", "peer-25k-smooth-spike", "peer-25k-smooth-spike-get-post", "peer-25k-stepped-spike", "cpu-quotas",
                 "example")) {
             assertEquals(Design.SEQUENTIAL, plan("run", preset).design(), preset);

@@ -79,6 +79,9 @@ class PresetsTest {
     void seedShapesAreKept() {
         Experiment s000 = ExperimentReader.read(DIR.resolve("seed-000-k6-stages.yaml"), Drivers.ALL);
         assertEquals(150, s000.profile().peakUsers());
+        // In rounds, each block the whole shape, scaled by its file's shape-scale to 9 s.
+        assertTrue(s000.inRounds());
+        assertEquals(Duration.ofSeconds(9), s000.profile().plannedDuration());
         Experiment s002 = ExperimentReader.read(DIR.resolve("seed-002-ab-tomcat-threads.yaml"), Drivers.ALL);
         assertEquals("10", s002.targets().get(1).properties().get("server.tomcat.threads.max"));
         assertEquals(new LoadProfile.Fixed(100, Duration.ofSeconds(60)), s002.profile());
@@ -125,7 +128,8 @@ class PresetsTest {
     @Test
     void scaleShortensDurationsAndCountsButNotUsers() {
         Experiment s000 = ExperimentReader.read(DIR.resolve("seed-000-k6-stages.yaml"), Drivers.ALL).scaled(0.1);
-        assertEquals(List.of(Duration.ofMillis(1500), Duration.ofSeconds(3), Duration.ofMillis(1500), Duration.ofSeconds(3)),
+        // Its file already fits the shape to 9 s (shape-scale: 0.1); --scale then shortens each stage to its 1 s floor.
+        assertEquals(List.of(Duration.ofSeconds(1), Duration.ofSeconds(1), Duration.ofSeconds(1), Duration.ofSeconds(1)),
                 ((LoadProfile.Stages) s000.profile()).stages().stream().map(LoadProfile.Stage::duration).toList());
         assertEquals(150, s000.profile().peakUsers());
         assertEquals(Duration.ofSeconds(18), s000.warmup());
