@@ -150,7 +150,8 @@ class DefaultDesignTest {
     void thePresetsThatMeasureOneTargetAfterAnotherSayIt() {
         Experiment shape = plan("run", "seed-000-k6-stages");
         assertTrue(shape.inRounds() && shape.design().named(), shape.design().toString());
-        for (String preset : List.of("seed-001-jmeter-users", "seed-002-ab-tomcat-threads", "seed-003-gateway-latency",
+        assertTrue(plan("run", "seed-003-gateway-latency").inRounds());
+        for (String preset : List.of("seed-001-jmeter-users", "seed-002-ab-tomcat-threads",
                 "seed-004-gatling-burst", "peer-smoketest", "peer-25k-smooth-spike", "peer-25k-smooth-spike-get-post", "peer-25k-stepped-spike", "cpu-quotas",
                 "example")) {
             assertEquals(Design.SEQUENTIAL, plan("run", preset).design(), preset);
