@@ -151,7 +151,8 @@ class DefaultDesignTest {
         Experiment shape = plan("run", "seed-000-k6-stages");
         assertTrue(shape.inRounds() && shape.design().named(), shape.design().toString());
         assertTrue(plan("run", "seed-003-gateway-latency").inRounds());
-        for (String preset : List.of("seed-001-jmeter-users", "seed-002-ab-tomcat-threads",
+        assertTrue(plan("run", "seed-002-ab-tomcat-threads").inRounds());
+        for (String preset : List.of("seed-001-jmeter-users",
                 "seed-004-gatling-burst", "peer-smoketest", "peer-25k-smooth-spike", "peer-25k-smooth-spike-get-post", "peer-25k-stepped-spike", "cpu-quotas",
                 "example")) {
             assertEquals(Design.SEQUENTIAL, plan("run", preset).design(), preset);
