@@ -103,9 +103,17 @@ public final class LadderCapacity implements Procedure {
         return rps;
     }
 
-    /** The rung after {@code last} (-1 before the first), from what it showed; -1 when the ladder is done. */
+    /**
+     * The rung after {@code last} (-1 before the first), from what it showed; -1 when the ladder is done. A target with no block
+     * at the last rung (it died, or never started) missed it and leads the ladder no further.
+     */
     private int after(Ladder ladder, Scenario base, int last) {
+        List<String> measured = targets;
         if (last > 0) {
+            Set<String> present = new HashSet<>();
+            results.blocks().stream().filter(b -> b.turn().scenario().equals(base.name()) && b.turn().cell() != null
+                    && Integer.valueOf(last).equals(b.turn().cell().get(ScenarioCell.RATE))).forEach(b -> present.add(b.turn().target()));
+            measured = targets.stream().filter(present::contains).toList();
             List<CapacityBootstrap.Observation> rung = observations(base.name()).stream().filter(o -> o.rps() == last).toList();
             Map<String, Ladder.Outcome> outcomes = new LinkedHashMap<>(CapacityBootstrap.rung(targets, rung));
             if (rung.isEmpty()) {
@@ -121,9 +129,10 @@ public final class LadderCapacity implements Procedure {
             }).collect(Collectors.joining(", ")));
             if (outcomes.containsValue(Ladder.Outcome.DRIVER)) {
                 driverLimits.merge(base.name(), last, Math::min);
+                measured = targets; // the lab's limit: every target stays, and no rung above it is tried
             }
         }
-        return ladder.next(targets);
+        return ladder.next(measured);
     }
 
     /**
