@@ -3,11 +3,13 @@ package dev.loomflux.lab.capacity;
 import dev.loomflux.lab.result.CapacityLadder;
 import dev.loomflux.lab.result.PairComparison;
 import dev.loomflux.lab.stats.Stats;
+import org.apache.commons.math3.stat.descriptive.rank.Median;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Random;
 import java.util.TreeMap;
 import java.util.function.ToDoubleFunction;
@@ -49,35 +51,24 @@ public final class CapacityBootstrap {
      * @param seed    the draws' seed: the same run, the same interval
      */
     public static CapacityLadder of(String scenario, Slo slo, int rounds, List<String> targets, List<Observation> observations, Integer driverLimit, long seed) {
-        // rung -> round -> target -> severity, the sets of a round averaged
-        TreeMap<Integer, TreeMap<Integer, Map<String, Double>>> rungs = new TreeMap<>();
-        Map<List<Object>, double[]> sums = new LinkedHashMap<>();
-        for (Observation o : observations) {
-            if (driverLimit != null && o.rps() >= driverLimit) {
-                continue;
-            }
-            double[] s = sums.computeIfAbsent(List.of(o.rps(), o.round(), o.target()), k -> new double[2]);
-            s[0] += o.severity();
-            s[1]++;
-        }
-        sums.forEach((k, s) -> rungs.computeIfAbsent((Integer) k.get(0), r -> new TreeMap<>()).computeIfAbsent((Integer) k.get(1), r -> new LinkedHashMap<>())
-                .put((String) k.get(2), s[0] / s[1]));
+        TreeMap<Integer, TreeMap<Integer, Map<String, Double>>> all = grid(observations);
+        TreeMap<Integer, TreeMap<Integer, Map<String, Double>>> rungs = new TreeMap<>(driverLimit == null ? all : all.headMap(driverLimit, false));
         List<Integer> rates = new ArrayList<>(rungs.keySet());
         List<CapacityLadder.Rung> shown = new ArrayList<>();
-        for (int rate : observations.stream().map(Observation::rps).distinct().sorted().toList()) {
+        all.forEach((rate, byRound) -> {
             List<Observation> at = observations.stream().filter(o -> o.rps() == rate).toList();
             List<CapacityLadder.AtRung> each = new ArrayList<>();
-            rung(targets, at).forEach((t, outcome) -> {
-                double m = medianSeverity(at, t);
+            judged(targets, byRound).forEach((t, outcome) -> {
+                double[] offered = offered(byRound.values().stream().map(r -> r.get(t)).filter(Objects::nonNull).toList());
                 each.add(new CapacityLadder.AtRung(t, switch (outcome) {
                     case HOLDS -> CapacityLadder.AtRung.HOLDS;
                     case FAILS -> CapacityLadder.AtRung.MISSES;
                     case DRIVER -> CapacityLadder.AtRung.NOT_OFFERED;
-                }, Double.isFinite(m) ? round(slo.maxMs() * Math.exp(m)) : null, medianOf(at, t, Observation::goodputRps),
-                        medianOf(at, t, Observation::errorPct)));
+                }, offered.length > 0 && Double.isFinite(median(offered)) ? round(slo.maxMs() * Math.exp(median(offered))) : null,
+                        medianOf(at, t, Observation::goodputRps), medianOf(at, t, Observation::errorPct)));
             });
             shown.add(new CapacityLadder.Rung(rate, each));
-        }
+        });
         Map<String, int[]> point = brackets(targets, rates, rungs, null);
         Random random = new Random(seed);
         Map<String, List<int[]>> drawn = new LinkedHashMap<>();
@@ -175,16 +166,11 @@ public final class CapacityBootstrap {
             }
             for (String t : targets) {
                 int[] br = out.get(t);
-                if (br[1] > 0) {
-                    continue;
-                }
-                double[] sev = used.stream().map(r -> r.get(t)).filter(v -> v != null && !Double.isNaN(v)).mapToDouble(Double::doubleValue).sorted().toArray();
-                if (sev.length == 0 || sev.length * 2 < used.size()) {
-                    continue; // no evidence at this rung: the driver could not offer it, or the target was not measured
-                }
-                if (median(sev) < 0) {
+                // A round without the target's block is no evidence at this rung, as one the driver could not offer.
+                Ladder.Outcome o = br[1] > 0 ? null : judge(used.stream().map(r -> r.get(t)).toList());
+                if (o == Ladder.Outcome.HOLDS) {
                     br[0] = rate;
-                } else {
+                } else if (o == Ladder.Outcome.FAILS) {
                     br[1] = rate;
                 }
             }
@@ -192,9 +178,9 @@ public final class CapacityBootstrap {
         return out;
     }
 
-    private static double median(double[] sorted) {
-        int n = sorted.length;
-        return n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
+    /** commons-math's, as the lab's other medians (stats): an even count's is the mean of its two middle values. */
+    private static double median(double[] values) {
+        return new Median().evaluate(values);
     }
 
     private static double lower(double[] sorted) {
@@ -211,38 +197,57 @@ public final class CapacityBootstrap {
 
     /** The rungs held, missed or not offered per target, as the ladder climbs on: the rounds of one rung, judged by their median. */
     public static Map<String, Ladder.Outcome> rung(List<String> targets, List<Observation> oneRung) {
+        TreeMap<Integer, TreeMap<Integer, Map<String, Double>>> g = grid(oneRung);
+        return g.isEmpty() ? Map.of() : judged(targets, g.firstEntry().getValue());
+    }
+
+    /** Each target's outcome at one rung from its rounds there (the rounds it has a block in); none without any. */
+    private static Map<String, Ladder.Outcome> judged(List<String> targets, TreeMap<Integer, Map<String, Double>> rounds) {
         Map<String, Ladder.Outcome> out = new LinkedHashMap<>();
         for (String t : targets) {
-            double[] sev = perRound(oneRung, t);
-            if (sev.length == 0) {
-                continue;
+            Ladder.Outcome o = judge(rounds.values().stream().map(r -> r.get(t)).filter(Objects::nonNull).toList());
+            if (o != null) {
+                out.put(t, o);
             }
-            double[] offered = Arrays.stream(sev).filter(v -> !Double.isNaN(v)).sorted().toArray();
-            out.put(t, offered.length * 2 < sev.length ? Ladder.Outcome.DRIVER : median(offered) < 0 ? Ladder.Outcome.HOLDS : Ladder.Outcome.FAILS);
         }
         return out;
     }
 
-    /** The median over a rung's rounds of a target's severity, the rounds not offered left out; NaN without any. */
-    private static double medianSeverity(List<Observation> oneRung, String target) {
-        double[] offered = Arrays.stream(perRound(oneRung, target)).filter(v -> !Double.isNaN(v)).sorted().toArray();
-        return offered.length == 0 ? Double.NaN : median(offered);
+    /**
+     * How a target did at a rung, from its rounds' severities there (NaN or null: not offered): not offered when fewer than half
+     * of them were, else held when their median meets the SLO; null without any round.
+     */
+    private static Ladder.Outcome judge(List<Double> severities) {
+        if (severities.isEmpty()) {
+            return null;
+        }
+        double[] offered = offered(severities);
+        return offered.length == 0 || offered.length * 2 < severities.size() ? Ladder.Outcome.DRIVER
+                : median(offered) < 0 ? Ladder.Outcome.HOLDS : Ladder.Outcome.FAILS;
+    }
+
+    /** The severities of the rounds offered (neither NaN nor absent). */
+    private static double[] offered(List<Double> severities) {
+        return severities.stream().filter(v -> v != null && !Double.isNaN(v)).mapToDouble(Double::doubleValue).toArray();
     }
 
     /** The median over a target's blocks at one rung of a figure; null when no block has it. */
     private static Double medianOf(List<Observation> oneRung, String target, ToDoubleFunction<Observation> figure) {
-        double[] v = oneRung.stream().filter(o -> o.target().equals(target)).mapToDouble(figure).filter(Double::isFinite).sorted().toArray();
+        double[] v = oneRung.stream().filter(o -> o.target().equals(target)).mapToDouble(figure).filter(Double::isFinite).toArray();
         return v.length == 0 ? null : round(median(v));
     }
 
-    /** A target's severity per round at one rung, its sets' blocks averaged. */
-    private static double[] perRound(List<Observation> oneRung, String target) {
-        Map<Integer, double[]> byRound = new TreeMap<>();
-        oneRung.stream().filter(o -> o.target().equals(target)).forEach(o -> {
-            double[] s = byRound.computeIfAbsent(o.round(), k -> new double[2]);
+    /** rung -> round -> target -> severity, the blocks of a round's sets averaged. */
+    private static TreeMap<Integer, TreeMap<Integer, Map<String, Double>>> grid(List<Observation> observations) {
+        Map<List<Object>, double[]> sums = new LinkedHashMap<>();
+        for (Observation o : observations) {
+            double[] s = sums.computeIfAbsent(List.of(o.rps(), o.round(), o.target()), k -> new double[2]);
             s[0] += o.severity();
             s[1]++;
-        });
-        return byRound.values().stream().mapToDouble(s -> s[0] / s[1]).toArray();
+        }
+        TreeMap<Integer, TreeMap<Integer, Map<String, Double>>> out = new TreeMap<>();
+        sums.forEach((k, s) -> out.computeIfAbsent((Integer) k.get(0), r -> new TreeMap<>()).computeIfAbsent((Integer) k.get(1), r -> new LinkedHashMap<>())
+                .put((String) k.get(2), s[0] / s[1]));
+        return out;
     }
 }

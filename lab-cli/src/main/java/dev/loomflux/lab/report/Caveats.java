@@ -12,6 +12,7 @@ import dev.loomflux.lab.result.Result;
 import dev.loomflux.lab.result.RoundsStop;
 import dev.loomflux.lab.result.RunRecord;
 import dev.loomflux.lab.result.SteadyState;
+import dev.loomflux.lab.result.Summary;
 import dev.loomflux.lab.stats.Paired;
 import dev.loomflux.lab.stats.Stats;
 import dev.loomflux.lab.verdict.Comparisons;
@@ -131,9 +132,7 @@ final class Caveats {
             }
             SteadyState ss = r.checks().steadyState();
             String roundsNote = ss == null || ss.drift() == null ? null : ss.drift().note();
-            // A ladder's later rungs run no warmup of their own: their JVMs come warm from the rung before.
-            boolean warmBefore = ss != null && !ss.reached() && ss.warmupS() != null && ss.warmupS() == 0 && r.key().cell() != null;
-            if (warmBefore) {
+            if (Summary.warmFromCellBefore(r)) {
                 if (roundsNote != null) {
                     out.add(Paragraph.bullet(who + ": warm from the cell before; " + roundsNote + "."));
                 }

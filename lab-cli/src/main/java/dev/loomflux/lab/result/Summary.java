@@ -33,8 +33,7 @@ public final class Summary {
             if (steady != null && steady.drift() != null && steady.drift().drifting()) {
                 notes.add("drifting: no verdict");
             }
-            // A ladder's later rungs run no warmup of their own: their JVMs come warm from the rung before, and lead-in rounds settle them.
-            boolean warmBefore = steady != null && !steady.reached() && steady.warmupS() != null && steady.warmupS() == 0 && r.key().cell() != null;
+            boolean warmBefore = warmFromCellBefore(r);
             String after = steady == null || warmBefore ? "-" : steady.reached() ? steady.seconds() + " s" : "NOT in " + (steady.warmupS() == null ? "-" : Math.round(steady.warmupS())) + " s";
             if (warmBefore) {
                 notes.add("warm from the cell before");
@@ -47,6 +46,15 @@ public final class Summary {
                     str(r.load().latencyMs().max()), str(r.load().errors().total()), after, String.join(", ", notes)});
         }
         Tables.plain(rows, Set.of(2, 3, 4, 5, 6, 7)).forEach(out);
+    }
+
+    /**
+     * A cell measured without a warmup of its own: a capacity ladder's later rungs, whose JVMs come warm from the rung before and
+     * whose lead-in rounds settle them (docs/guide.md, "Capacity in paired rounds"). Not "not steady": it was not warmed.
+     */
+    public static boolean warmFromCellBefore(Result r) {
+        SteadyState ss = r.checks().steadyState();
+        return ss != null && !ss.reached() && ss.warmupS() != null && ss.warmupS() == 0 && r.key().cell() != null;
     }
 
     /** Medians with their CIs, then one verdict line per scenario, metric and pair of targets. */
