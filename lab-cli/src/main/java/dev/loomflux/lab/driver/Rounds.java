@@ -112,6 +112,11 @@ public record Rounds(List<Target> targets, String path, LoadProfile block, List<
 
     /** Target {@code index}'s load of one block, for a driver that renders the rounds in its own format. */
     public LoadSpec spec(int index) {
-        return new LoadSpec(targets.get(index).base(), path, block, threads, requestTimeout, mix);
+        return spec(index, targets.get(index).base());
+    }
+
+    /** The same at another address: a fresh JVM of the target ({@link WholeLoads.Lives}). */
+    public LoadSpec spec(int index, URI base) {
+        return new LoadSpec(base, path, block, threads, requestTimeout, mix);
     }
 }

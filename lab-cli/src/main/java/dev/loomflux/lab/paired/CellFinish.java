@@ -92,8 +92,12 @@ final class CellFinish {
             List<CompletableFuture<Result>> done = new ArrayList<>();
             for (TargetVisit v : alive) {
                 String label = run.label(v);
-                List<Block> own = blocks.stream().filter(b -> b.target().equals(label) && leadInRounds >= 0 && b.round() >= leadInRounds).toList();
-                done.add(own.isEmpty() ? CompletableFuture.completedFuture(PairedRounds.failed(v, cell, v.alive() ? "no block was measured" : v.exited("during the rounds")))
+                List<Block> measured = blocks.stream().filter(b -> b.target().equals(label) && leadInRounds >= 0 && b.round() >= leadInRounds).toList();
+                // A block its target died in is survival's (results.json "survival"), not part of its figures.
+                List<Block> own = measured.stream().filter(b -> rounds.death(b) == null).toList();
+                done.add(own.isEmpty() ? CompletableFuture.completedFuture(PairedRounds.failed(v, cell, !measured.isEmpty()
+                        ? "died in all " + measured.size() + " of its rounds: " + rounds.death(measured.get(0)).cause()
+                        : v.alive() ? "no block was measured" : v.exited("during the rounds")))
                         : CompletableFuture.supplyAsync(() -> finishOne(v, own), finishing));
             }
             for (int i = 0; i < alive.size(); i++) {
@@ -150,7 +154,7 @@ final class CellFinish {
         List<FlowResult> flows = files.flows(FlowResults.overBlocks(own), name + " " + scenario + " (blocks of interleaved rounds)");
         // Once per JVM after its rounds, its samples read over its own measured blocks.
         String noJfr = files.dumpJfr(v::dumpJfr);
-        List<BlockRecord> ownRecords = records.stream().filter(r -> r.target().equals(name) && r.set() == v.jvm()).toList();
+        List<BlockRecord> ownRecords = records.stream().filter(r -> r.target().equals(name) && r.set() == v.jvm() && !r.died()).toList();
         boolean open = own.get(0).intended() >= 0;
         Result.WindowLoad load = MeasuredResult.overBlocks(own, flows, open ? ownRecords.stream().anyMatch(BlockRecord::behindSchedule) : null);
         Result r = v.stamp(MeasuredResult.ofRounds(name, scenario, load, series(ownRecords), new Result.Files(hlog, plan, null, noJfr == null ? files.jfr() : null),

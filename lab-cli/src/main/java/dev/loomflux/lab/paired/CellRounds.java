@@ -69,6 +69,8 @@ final class CellRounds {
     private Stopping stopping;
     /** When the lead-in rounds end. */
     private LeadInRule leadIn;
+    /** Rounds of whole shapes: their targets' peaks and deaths; null for blocks of fixed users or a rate. */
+    private ShapeLives shapes;
 
     /** @param cold whether the JVMs are cold (a sweep's first cell) */
     CellRounds(PairedRounds run, List<TargetVisit> visits, ScenarioCell cell, boolean cold, long deadline) {
@@ -91,7 +93,7 @@ final class CellRounds {
             }
             compile(v);
         }
-        alive = visits.stream().filter(v -> v.alive() && compiled.containsKey(run.label(v))).toList();
+        alive = new ArrayList<>(visits.stream().filter(v -> v.alive() && compiled.containsKey(run.label(v))).toList());
         for (TargetVisit v : visits) {
             if (!v.alive()) {
                 run.results().add(PairedRounds.failed(v, cell, v.exited("before its rounds")));
@@ -234,6 +236,7 @@ final class CellRounds {
         // Read where the measured part starts, not at the lead-in's start: the lead-in's CPU over the block's responses
         // reads every block's CPU per request high (docs/reproducibility.md, "Why the default measures 1 s blocks").
         ScheduledExecutorService reader = Executors.newSingleThreadScheduledExecutor();
+        shapes = rounds.wholeLoads() ? new ShapeLives(this) : null;
         try {
             Rounds.Listener listener = new Rounds.Listener() {
                 @Override
@@ -243,9 +246,12 @@ final class CellRounds {
 
                 @Override
                 public void ended(Block b) {
+                    if (shapes != null) {
+                        shapes.ended(b);
+                    }
                     readings.end(b.target(), b.round());
                     boolean leading = leadIn.leading();
-                    if (leading) {
+                    if (leading && (shapes == null || shapes.settled(b))) {
                         JvmReadings.Edges e = readings.edges(b.target(), b.round());
                         leadIn.block(b.round(), b.target(), BlockRecord.Resources.compilerPct(e.compilerMs(), e.othersCompilerMs(), b.seconds()),
                                 BlockRecord.Resources.compilerPct(e.compilerMs(), e.compilerMs() == null ? null : 0.0, b.seconds()));
@@ -273,9 +279,12 @@ final class CellRounds {
                     return from < 0 ? round < design.leadInRounds() : round < from + design.rounds() && (looks == null || looks.more(round));
                 }
             };
-            return rounds.wholeLoads() ? WholeLoads.run(context.driver(), rounds, listener) : context.driver().run(rounds, listener);
+            return shapes != null ? WholeLoads.run(context.driver(), rounds, listener, shapes) : context.driver().run(rounds, listener);
         } finally {
             reader.shutdownNow();
+            if (shapes != null) {
+                shapes.close();
+            }
         }
     }
 
@@ -290,10 +299,38 @@ final class CellRounds {
             if (leadInRounds >= 0 && b.round() >= leadInRounds) {
                 TargetVisit v = byLabel.get(b.target());
                 Double canaryUs = context.canary() == null ? null : context.canary().microsIn(b.startMs(), b.endMs());
-                records.add(figures.of(b, b.round() + 1 - leadInRounds, v.spec().name(), v.jvm(), canaryUs, readings.edges(b.target(), b.round())));
+                records.add(figures.of(b, b.round() + 1 - leadInRounds, v.spec().name(), v.jvm(), canaryUs, readings.edges(b.target(), b.round()))
+                        .withShape(shapes == null ? null : shapes.shape(b.target(), b.round())));
             }
         }
         return records;
+    }
+
+    /** How the block's target died in it; null when it lived through it, or the block was not a whole shape's. */
+    BlockRecord.Death death(Block b) {
+        BlockRecord.Shape shape = shapes == null ? null : shapes.shape(b.target(), b.round());
+        return shape == null ? null : shape.died();
+    }
+
+    /** A JVM in the rounds, by its label. */
+    TargetVisit visit(String label) {
+        return alive.stream().filter(v -> run.label(v).equals(label)).findFirst().orElseThrow();
+    }
+
+    /**
+     * A fresh JVM for one that died in a shape, before its next block of {@code round}: started beside the others, warmed as
+     * they were when the task warms, read from its start. The others' blocks in between had the machine to themselves.
+     */
+    TargetVisit revive(TargetVisit dead, int round) {
+        String label = run.label(dead);
+        log.line(where() + ": " + label + " died (" + dead.exitDescription() + "): a fresh JVM for its block of round " + (round + 1));
+        TargetVisit fresh = run.restart(dead);
+        alive.set(alive.indexOf(dead), fresh);
+        if (task.compileFirst() || !task.warmup().isZero()) {
+            fresh.warm(scenario, task);
+        }
+        readings.revived(label, fresh.pid(), round);
+        return fresh;
     }
 
     /** One block's load: the profile's users or rate, for the block and its lead-in; a shape whole. */

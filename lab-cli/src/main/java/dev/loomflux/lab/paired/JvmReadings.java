@@ -19,7 +19,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * slows another's block. The key of a reading is the JVM's label and the round ("mvc#2/7"); round -1 is the rounds' start.
  */
 final class JvmReadings {
-    private final Map<String, ProcessProbe> probes = new HashMap<>();
+    private final Map<String, ProcessProbe> probes = new ConcurrentHashMap<>();
     private final Map<String, CompilerThreads> compilers = new HashMap<>();
     private final Map<String, ProcessProbe.Snapshot> atStart = new ConcurrentHashMap<>();
     private final Map<String, ProcessProbe.Snapshot> atEnd = new ConcurrentHashMap<>();
@@ -64,6 +64,24 @@ final class JvmReadings {
                 atEnd.put(label + "/-1", s);
             }
         });
+    }
+
+    /**
+     * A fresh JVM in place of one that died, before its block of {@code round}: read from here, as the rounds' start reads the
+     * others (its first block's JIT time counts from here).
+     */
+    void revived(String label, long pid, int round) {
+        ProcessProbe probe = new ProcessProbe(pid);
+        probes.put(label, probe);
+        synchronized (compilers) {
+            compilers.put(label, new CompilerThreads(pid));
+        }
+        ProcessProbe.Snapshot s = probe.read();
+        if (s != null) {
+            atEnd.put(label + "/" + (round - 1), s);
+        } else {
+            atEnd.remove(label + "/" + (round - 1));
+        }
     }
 
     /** Reads a JVM as its block of {@code round} starts to be measured. */

@@ -13,6 +13,7 @@ import dev.loomflux.lab.result.ResultsFile;
 import dev.loomflux.lab.verdict.Timing;
 import java.util.List;
 import java.util.Map;
+import java.util.function.UnaryOperator;
 
 /**
  * The paired design's rounds of a run: for each scenario (and sweep cell) every JVM of every set through its compile stage in
@@ -26,13 +27,19 @@ public final class PairedRounds {
     private final Experiment experiment;
     private final ResultsFile results;
     private final Progress progress;
+    private final UnaryOperator<TargetVisit> restart;
 
-    /** @param progress the run's progress, or null */
-    public PairedRounds(RunContext run, Experiment experiment, ResultsFile results, Progress progress) {
+    /**
+     * @param progress the run's progress, or null
+     * @param restart  a fresh JVM in place of one that died in a shape, started beside the others; it throws
+     *                 {@link dev.loomflux.lab.LabException} when that JVM did not start
+     */
+    public PairedRounds(RunContext run, Experiment experiment, ResultsFile results, Progress progress, UnaryOperator<TargetVisit> restart) {
         this.run = run;
         this.experiment = experiment;
         this.results = results;
         this.progress = progress;
+        this.restart = restart;
     }
 
     /**
@@ -62,6 +69,11 @@ public final class PairedRounds {
 
     ResultsFile results() {
         return results;
+    }
+
+    /** A fresh JVM in place of {@code dead}. */
+    TargetVisit restart(TargetVisit dead) {
+        return restart.apply(dead);
     }
 
     /** The run's progress, or null. */

@@ -28,6 +28,7 @@ public final class BlockBuilder {
     private Double cpuMsPerRequest;
     private Double rssMb;
     private Double gcMs;
+    private BlockRecord.Shape shape;
     private Double jitMs;
     private Double canaryUs;
     private Double compilerCpuMs;
@@ -186,9 +187,15 @@ public final class BlockBuilder {
         return this;
     }
 
+    /** A whole shape's block: its target's peaks and its death, if it died. */
+    public BlockBuilder shape(BlockRecord.Shape shape) {
+        this.shape = shape;
+        return this;
+    }
+
     public BlockRecord build() {
         return new BlockRecord(new BlockRecord.Turn(scenario, cell, set, round, position, target),
                 new BlockRecord.BlockLoad(users, thinkMs, seconds, requests, responses, errors, rps, inFlight, secondsRps, intended, reconnections),
-                new BlockRecord.BlockLatency(p50, p99, meanMs), new BlockRecord.Resources(cpuMsPerRequest, rssMb, gcMs, jitMs, canaryUs, compilerCpuMs, othersCompilerCpuMs), flows, categories, agents);
+                new BlockRecord.BlockLatency(p50, p99, meanMs), new BlockRecord.Resources(cpuMsPerRequest, rssMb, gcMs, jitMs, canaryUs, compilerCpuMs, othersCompilerCpuMs), flows, categories, agents, shape);
     }
 }

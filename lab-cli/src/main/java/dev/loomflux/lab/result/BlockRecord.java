@@ -15,9 +15,12 @@ import java.util.Map;
  * @param categories the JVM's Java execution samples in the block (JFR) per CPU profile category, every category, in the
  *                   profile's order; null without a profile
  * @param agents     on JMeter's agents, each agent's part of the block; null on one driver
+ * @param shape      a block of a whole shape: the target's peak memory and threads over it, and its death if it died in it;
+ *                   null for a block of fixed users or a rate
  */
 public record BlockRecord(@JsonUnwrapped Turn turn, @JsonUnwrapped BlockLoad load, @JsonUnwrapped BlockLatency latency,
-                          @JsonUnwrapped Resources resources, List<FlowFigures> flows, Map<String, Long> categories, List<AgentFigures> agents) {
+                          @JsonUnwrapped Resources resources, List<FlowFigures> flows, Map<String, Long> categories, List<AgentFigures> agents,
+                          Shape shape) {
     public BlockRecord {
         agents = agents == null ? null : List.copyOf(agents);
         categories = categories == null ? null : Collections.unmodifiableMap(new LinkedHashMap<>(categories));
@@ -110,6 +113,40 @@ public record BlockRecord(@JsonUnwrapped Turn turn, @JsonUnwrapped BlockLoad loa
     public record AgentFigures(String agent, long requests, long responses, double inFlight, double lateMs, double clockOffsetMs, double clockErrorMs) {
     }
 
+    /**
+     * A block of a whole shape (docs/guide.md, "Shapes in rounds"): what its target went through, read each second.
+     *
+     * @param peakRssMb   the target's most resident memory over the block; null where never read
+     * @param peakThreads its most OS threads over the block; null where never read
+     * @param died        how it died in the block; null when it survived it
+     */
+    public record Shape(Double peakRssMb, Integer peakThreads, Death died) {
+    }
+
+    /**
+     * A target's death in its block: the block's outcome, left out of every comparison but survival's (docs/statistics.md,
+     * "Survival").
+     *
+     * @param cause     what ended it, from its log or cgroup ("out of heap (heap 512m): java.lang.OutOfMemoryError: Java heap
+     *                  space") and how it exited
+     * @param seconds   how far into the block it was last seen alive
+     * @param rssMb     its resident memory at its last reading alive; null without one
+     * @param threads   its OS threads then
+     * @param openFiles its open files then (its connections, mostly); null where the OS does not tell
+     */
+    public record Death(String cause, double seconds, Double rssMb, Integer threads, Long openFiles) {
+    }
+
+    /** The same block of a whole shape, with what its target went through; null for another block. */
+    public BlockRecord withShape(Shape s) {
+        return new BlockRecord(turn, load, latency, resources, flows, categories, agents, s);
+    }
+
+    /** Whether its target died in it. */
+    public boolean died() {
+        return shape != null && shape.died() != null;
+    }
+
     public static BlockBuilder builder() {
         return new BlockBuilder();
     }
@@ -157,22 +194,22 @@ public record BlockRecord(@JsonUnwrapped Turn turn, @JsonUnwrapped BlockLoad loa
         }
         if (part.step() == null) {
             return new BlockRecord(turn, load.counted(f.completed(), f.completed(), f.failed(), f.rps()), new BlockLatency(f.p50(), f.p99(), f.meanMs()),
-                    part.standsForScenario(turn.scenario()) ? resources : resources.withCpu(null), null, null, agents);
+                    part.standsForScenario(turn.scenario()) ? resources : resources.withCpu(null), null, null, agents, shape);
         }
         StepFigures s = f.steps().stream().filter(x -> x.step().equals(part.step())).findFirst().orElse(null);
         return s == null ? null : new BlockRecord(turn, load.counted(s.responses(), s.responses(), s.failures(), s.rps()),
-                new BlockLatency(s.p50(), s.p99(), f.meanMs()), resources.withCpu(null), null, null, agents);
+                new BlockLatency(s.p50(), s.p99(), f.meanMs()), resources.withCpu(null), null, null, agents, shape);
     }
 
     /** The same block with the JVM's JIT time since its previous block. */
     public BlockRecord withJitMs(Double ms) {
         Resources r = resources;
-        return new BlockRecord(turn, load, latency, new Resources(r.cpuMsPerRequest(), r.rssMb(), r.gcMs(), ms, r.canaryUs(), r.compilerCpuMs(), r.othersCompilerCpuMs()), flows, categories, agents);
+        return new BlockRecord(turn, load, latency, new Resources(r.cpuMsPerRequest(), r.rssMb(), r.gcMs(), ms, r.canaryUs(), r.compilerCpuMs(), r.othersCompilerCpuMs()), flows, categories, agents, shape);
     }
 
     /** The same block with its samples per CPU profile category. */
     public BlockRecord withCategories(Map<String, Long> samples) {
-        return new BlockRecord(turn, load, latency, resources, flows, samples, agents);
+        return new BlockRecord(turn, load, latency, resources, flows, samples, agents, shape);
     }
 
     /** How far apart the agents' gates opened in this block, ms; null on one driver. */

@@ -31,6 +31,7 @@ public final class ResultsFile {
     private final List<RoundsStop> stops = new ArrayList<>();
     private final List<LeadIn> leadIns = new ArrayList<>();
     private List<PairComparison> comparisons;
+    private List<Survival> survival;
 
     public ResultsFile(Path dir, String runId, Environment environment, ExperimentDescription experiment) {
         this.file = dir.resolve("results.json");
@@ -101,6 +102,11 @@ public final class ResultsFile {
         this.comparisons = List.copyOf(pairs);
     }
 
+    /** Written with the next update; none where no target died. */
+    public synchronized void survival(List<Survival> verdicts) {
+        this.survival = verdicts.isEmpty() ? null : List.copyOf(verdicts);
+    }
+
     public synchronized void sweep(SweepMap map) {
         this.sweep = map;
     }
@@ -116,7 +122,7 @@ public final class ResultsFile {
         return new RunRecord(new RunRecord.Header(RunRecord.SCHEMA, runId, status, startedAt, finishedAt), environment, experiment, results,
                 new RunRecord.Summaries(summary, capacity, capacitySummary, sweep, capacityLadder),
                 new RunRecord.PairedRounds(blocks.isEmpty() ? null : List.copyOf(blocks), comparisons, stops.isEmpty() ? null : List.copyOf(stops),
-                leadIns.isEmpty() ? null : List.copyOf(leadIns)));
+                leadIns.isEmpty() ? null : List.copyOf(leadIns), survival));
     }
 
     private void write() {

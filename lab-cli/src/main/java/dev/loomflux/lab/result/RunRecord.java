@@ -40,13 +40,19 @@ public record RunRecord(@JsonUnwrapped Header header, Environment environment, E
 
     /**
      * The paired design's rounds: every measured block, the comparisons drawn from them and, in rounds that stop at looks,
-     * where they stopped, and how each scenario's lead-in rounds went; null each in a sequential run.
+     * where they stopped, how each scenario's lead-in rounds went and, where a target died in a shape, survival compared;
+     * null each in a sequential run.
      */
-    public record PairedRounds(List<BlockRecord> blocks, List<PairComparison> comparisons, List<RoundsStop> stops, List<LeadIn> leadIns) {
-        public static final PairedRounds NONE = new PairedRounds(null, null, null, null);
+    public record PairedRounds(List<BlockRecord> blocks, List<PairComparison> comparisons, List<RoundsStop> stops, List<LeadIn> leadIns,
+                               List<Survival> survival) {
+        public static final PairedRounds NONE = new PairedRounds(null, null, null, null, null);
 
         public PairedRounds(List<BlockRecord> blocks, List<PairComparison> comparisons, List<RoundsStop> stops) {
-            this(blocks, comparisons, stops, null);
+            this(blocks, comparisons, stops, null, null);
+        }
+
+        public PairedRounds(List<BlockRecord> blocks, List<PairComparison> comparisons, List<RoundsStop> stops, List<LeadIn> leadIns) {
+            this(blocks, comparisons, stops, leadIns, null);
         }
     }
 

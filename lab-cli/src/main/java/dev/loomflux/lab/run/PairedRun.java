@@ -11,9 +11,11 @@ import dev.loomflux.lab.procedure.ScenarioCell;
 import dev.loomflux.lab.procedure.TargetVisit;
 import dev.loomflux.lab.result.Result;
 import dev.loomflux.lab.result.ResultsFile;
+import dev.loomflux.lab.result.RunRecord;
 import dev.loomflux.lab.sut.LaunchSettings;
 import dev.loomflux.lab.sut.TargetSpec;
 import dev.loomflux.lab.verdict.Stopping;
+import dev.loomflux.lab.verdict.SurvivalVerdicts;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Iterator;
@@ -78,8 +80,8 @@ final class PairedRun implements DesignRun {
 
     @Override
     public void run(Session s) {
-        PairedRounds rounds = new PairedRounds(s.run(), experiment, s.results(), s.progress());
         List<TargetVisit> visits = new ArrayList<>();
+        PairedRounds rounds = new PairedRounds(s.run(), experiment, s.results(), s.progress(), dead -> restart(s, visits, dead));
         try {
             startAll(s, visits);
             if (s.run().stop().requested()) {
@@ -168,17 +170,36 @@ final class PairedRun implements DesignRun {
         }
     }
 
+    /**
+     * A fresh JVM of {@code dead}'s target and set, started beside the others, in its place in {@code visits} (so that it is
+     * stopped however the run ends).
+     */
+    private static TargetVisit restart(Session s, List<TargetVisit> visits, TargetVisit dead) {
+        dead.close();
+        TargetVisit fresh = s.starter().beside(dead.spec(), dead.jvm());
+        visits.set(visits.indexOf(dead), fresh);
+        return fresh;
+    }
+
     /** The paired comparisons of every two targets, from the blocks of all sets; a sweep maps them. */
     @Override
     public void compare(Session s) {
         ResultsFile results = s.results();
         List<String> names = experiment.targets().stream().map(TargetSpec::name).toList();
         results.comparisons(Stopping.reached(results.blocks(), names, PairedRounds.timing(s.run().driver()), results.stops()));
+        results.survival(SurvivalVerdicts.of(results.blocks(), names));
         s.procedure().fromRounds(results.snapshot().results(), results.snapshot().paired().comparisons());
     }
 
     @Override
     public void conclude(Session s) {
-        s.results().snapshot().paired().comparisons().forEach(c -> s.run().log().line("paired " + c.where() + ": " + c.sentence()));
+        RunRecord.PairedRounds paired = s.results().snapshot().paired();
+        paired.comparisons().forEach(c -> s.run().log().line("paired " + c.where() + ": " + c.sentence()));
+        if (paired.survival() != null) {
+            paired.survival().forEach(v -> {
+                v.targets().forEach(t -> s.run().log().line("survival " + v.where() + ": " + t.describe()));
+                v.pairs().forEach(p -> s.run().log().line("survival " + v.where() + ": " + p.describe()));
+            });
+        }
     }
 }

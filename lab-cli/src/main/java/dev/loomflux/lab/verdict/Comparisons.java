@@ -72,8 +72,11 @@ public final class Comparisons {
      * @param levels per scenario (and cell, as {@link BlockRecord#where()}), the two-sided level of its intervals where a
      *               sequential run stopped at a look ({@link dev.loomflux.lab.stats.AlphaSpending}); 5% where absent
      */
-    public static List<PairComparison> of(List<BlockRecord> all, List<String> targets, Timing timing, Map<String, Double> levels) {
+    public static List<PairComparison> of(List<BlockRecord> blocks, List<String> targets, Timing timing, Map<String, Double> levels) {
         List<PairComparison> out = new ArrayList<>();
+        // A target's death in a shape is its block's outcome, judged as survival ({@link SurvivalVerdicts}): its figures up to the
+        // death are not the shape's, so a round without its block compares the others only.
+        List<BlockRecord> all = lived(blocks);
         // A round in which the load side paced either block compares the driver with itself: left out.
         Set<String> paced = all.stream().filter(Comparisons::paced).map(Comparisons::roundKey).collect(Collectors.toSet());
         // Every scenario (cell) the blocks have, its paced rounds left out: one whose every round was paced gets comparisons that
@@ -106,6 +109,11 @@ public final class Comparisons {
         return out;
     }
 
+    /** The blocks whose target lived through them. */
+    static List<BlockRecord> lived(List<BlockRecord> blocks) {
+        return blocks.stream().filter(b -> !b.died()).toList();
+    }
+
     /** A round of one scenario and cell in one set of JVMs. */
     private static String roundKey(BlockRecord b) {
         return b.where() + "|" + b.set() + "/" + b.round();
@@ -126,8 +134,9 @@ public final class Comparisons {
     }
 
     /** Targets whose throughput ratio to every other target trends across rounds, over the pairs the comparisons keep ({@link QuietBlocks}). */
-    public static Set<String> drifting(List<BlockRecord> blocks, List<String> targets) {
+    public static Set<String> drifting(List<BlockRecord> all, List<String> targets) {
         Set<String> out = new TreeSet<>();
+        List<BlockRecord> blocks = lived(all);
         for (String t : targets) {
             boolean everyOther = targets.size() > 1;
             for (String other : targets) {

@@ -70,6 +70,10 @@ public final class Stub implements AutoCloseable {
         return base;
     }
 
+    boolean alive() {
+        return process.isAlive();
+    }
+
     /** The stub's count of /delay requests it answered with 200. */
     long served() throws Exception {
         return count("requests");

@@ -41,7 +41,7 @@ class FlowReportTest {
             BlockRecord.Resources r = b.resources();
             double own = b.target().equals("webflux") && b.round() <= 16 ? 600.0 : 20.0;
             return new BlockRecord(b.turn(), b.load(), b.latency(), new BlockRecord.Resources(r.cpuMsPerRequest(), r.rssMb(), r.gcMs(), r.jitMs(),
-                    r.canaryUs(), own, 0.0), b.flows(), b.categories(), b.agents());
+                    r.canaryUs(), own, 0.0), b.flows(), b.categories(), b.agents(), b.shape());
         }).toList();
         RunRecord fixture = RunRecord.read(ReportMarkdownTest.PAIRED.resolve("results.json"));
         Report.write(dir, FlowRuns.record(fixture.environment(), "mvc", "webflux", blocks, Comparisons.of(blocks, List.of("mvc", "webflux"))));
