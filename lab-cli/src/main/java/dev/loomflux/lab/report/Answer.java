@@ -53,12 +53,15 @@ final class Answer {
             return null;
         }
         List<Row> rows = rows(root);
+        // Deaths in shapes are a verdict of their own, not a ratio: said above the matrix, or in its place.
+        List<Paragraph> survival = root.paired().survival() == null ? List.of() : root.paired().survival().stream()
+                .map(s -> Paragraph.plain(s.where() + ": " + SurvivalSection.headline(s))).toList();
         if (rows.isEmpty()) {
-            return new Section("", List.of(Paragraph.plain(nothingToCompare(root))), List.of(), List.of());
+            return new Section("", survival.isEmpty() ? List.of(Paragraph.plain(nothingToCompare(root))) : survival, List.of(), List.of());
         }
         boolean parts = root.paired().comparisons() != null && root.paired().comparisons().stream().anyMatch(c -> c.part().flow() != null)
                 || root.summaries().summary() != null && root.summaries().summary().verdicts().stream().anyMatch(v -> v.flow() != null);
-        return new Section("", List.of(), List.of(matrix(rows, caption(root), parts)), List.of(), Forest.svg(rows));
+        return new Section("", survival, List.of(matrix(rows, caption(root), parts)), List.of(), Forest.svg(rows));
     }
 
     /** Every comparison of the run: the paired design's, else (with enough repeats) the verdicts over repeats. */

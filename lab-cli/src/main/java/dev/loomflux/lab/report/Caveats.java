@@ -63,7 +63,7 @@ final class Caveats {
             ExperimentDescription.DesignDescription d = root.experiment().design();
             out.add(Paragraph.bullet("Paired design: every target's JVM was started and warmed first, then all were measured in "
                     + (root.paired().stops() != null ? "up to " : "") + d.rounds() + " rounds of "
-                    + Cells.num(d.blockS()) + " s blocks, one block per target per round in a new random order; verdicts come from per-round "
+                    + Cells.blocks(root.experiment()) + ", one block per target per round in a new random order; verdicts come from per-round "
                     + "ratios (95% Wilcoxon intervals) and need the whole interval beyond " + Cells.num(Stats.MIN_EFFECT_PCT) + "%. "
                     + (root.jvmsPerTarget() > 1 ? root.jvmsPerTarget() + " sets of JVMs were measured in the same rounds and pooled round by round; a winner "
                     + "only where every set shows it."
@@ -100,7 +100,7 @@ final class Caveats {
                 out.add(Paragraph.bullet(slow + " block(s) had a mean latency above 4% of the block: users start a block together, so its throughput "
                         + "over-counts by up to half the latency over the block. Use a longer --block."));
             }
-        } else if (root.jvmsPerTarget() < Stats.MIN_REPEATS) {
+        } else if (root.jvmsPerTarget() < Stats.MIN_REPEATS && !ReportContent.inRounds(root)) {
             out.add(Paragraph.bullet("Fewer than " + Stats.MIN_REPEATS + " runs per target x scenario: no verdicts. The machine's CPU speed can change "
                     + "by tens of percent within a minute, so a difference between single runs may be the machine's, not the targets'. "
                     + "Use --repeat 3 (or more) for confidence intervals and verdicts."));

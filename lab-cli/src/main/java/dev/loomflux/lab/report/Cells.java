@@ -1,5 +1,6 @@
 package dev.loomflux.lab.report;
 
+import dev.loomflux.lab.result.ExperimentDescription;
 import dev.loomflux.lab.result.PhaseStats;
 import dev.loomflux.lab.result.SweepMap;
 import java.util.Locale;
@@ -7,6 +8,12 @@ import java.util.Locale;
 /** How numbers and ranges read in report tables: "-" for absent, no noise digits. */
 final class Cells {
     private Cells() {
+    }
+
+    /** The paired design's blocks in words: "1 s blocks", or "blocks of the whole stages load" for a shape (docs/guide.md, "Shapes in rounds"). */
+    static String blocks(ExperimentDescription exp) {
+        String kind = exp.profile() == null ? null : exp.profile().kind();
+        return kind == null || kind.equals("fixed") || kind.equals("rate") ? num(exp.design().blockS()) + " s blocks" : "blocks of the whole " + kind + " load";
     }
 
     static String num(Number n) {

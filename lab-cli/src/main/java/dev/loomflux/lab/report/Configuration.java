@@ -39,9 +39,9 @@ final class Configuration {
                 + root.jvmsPerTarget()));
         if (exp.design() != null) {
             rows.add(List.of("design", "paired".equals(exp.design().kind())
-                    ? "paired: " + (Boolean.FALSE.equals(exp.design().fixedRounds()) ? "up to " : "") + exp.design().rounds() + " rounds of " + Cells.num(exp.design().blockS()) + " s blocks per target"
-                    + (exp.design().leadInS() == null ? "" : " (each after " + Cells.num(exp.design().leadInS()) + " s of unmeasured load)") + " after "
-                    + exp.design().leadInRounds() + " lead-in round (the profile's duration is not used)"
+                    ? "paired: " + (Boolean.FALSE.equals(exp.design().fixedRounds()) ? "up to " : "") + exp.design().rounds() + " rounds of " + Cells.blocks(exp) + " per target"
+                    + (exp.design().leadInS() == null || Cells.blocks(exp).startsWith("blocks of") ? "" : " (each after " + Cells.num(exp.design().leadInS()) + " s of unmeasured load)") + " after "
+                    + exp.design().leadInRounds() + " lead-in round" + (Cells.blocks(exp).startsWith("blocks of") ? "" : " (the profile's duration is not used)")
                     + (exp.design().budgetS() == null ? "" : ", within " + Cells.num(exp.design().budgetS()) + " s for the whole run")
                     : "sequential"));
         }

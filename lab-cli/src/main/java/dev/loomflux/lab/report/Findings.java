@@ -9,6 +9,7 @@ import dev.loomflux.lab.result.RepeatSummary;
 import dev.loomflux.lab.result.Result;
 import dev.loomflux.lab.result.RunRecord;
 import dev.loomflux.lab.result.ScenarioPart;
+import dev.loomflux.lab.result.Survival;
 import dev.loomflux.lab.result.SweepMap;
 import dev.loomflux.lab.stats.Stats;
 import dev.loomflux.lab.verdict.Comparisons;
@@ -68,7 +69,7 @@ final class Findings {
                     }
                 }
             }
-        } else if (root.jvmsPerTarget() < Stats.MIN_REPEATS) {
+        } else if (root.jvmsPerTarget() < Stats.MIN_REPEATS && SurvivalSection.of(root, scenario) == null) {
             String runs = runs(root.jvmsPerTarget());
             METRICS.forEach(m -> lines.add(fromRuns(ranked(ok, m), m, runs)));
         }
@@ -82,6 +83,12 @@ final class Findings {
     }
 
     private static Paragraph headline(RunRecord root, String scenario, List<Result> ok) {
+        // A death in a shape is the most striking verdict a run can give: it leads, then throughput among the blocks lived through.
+        Survival survival = SurvivalSection.of(root, scenario);
+        if (survival != null) {
+            List<PairComparison> pairs = pairs(root, scenario);
+            return Paragraph.headline(scenario, SurvivalSection.headline(survival) + (pairs.isEmpty() ? "" : " " + capitalized(paired(pairs, Metric.THROUGHPUT)) + "."));
+        }
         if (ok.isEmpty()) {
             return Paragraph.headline(scenario, "no successful measurement.");
         }
@@ -99,6 +106,10 @@ final class Findings {
         int repeat = root.jvmsPerTarget();
         return Paragraph.headline(scenario, repeat >= Stats.MIN_REPEATS ? repeatHeadline(root, scenario, ok, repeat)
                 : runHeadline(ranked(ok, METRICS.get(0)), runs(repeat)));
+    }
+
+    private static String capitalized(String s) {
+        return s.isEmpty() ? s : Character.toUpperCase(s.charAt(0)) + s.substring(1);
     }
 
     private static boolean capacityOnly(List<Result> ok) {

@@ -77,6 +77,9 @@ final class ReportContent {
         if (root.summaries().capacityLadder() != null && !root.summaries().capacityLadder().isEmpty()) {
             out.add(LadderSection.section(root));
         }
+        if (root.paired().survival() != null) {
+            out.add(SurvivalSection.section(root));
+        }
         return out;
     }
 
