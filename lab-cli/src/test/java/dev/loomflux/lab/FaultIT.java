@@ -5,9 +5,11 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.loomflux.lab.experiment.Experiment;
+import dev.loomflux.lab.result.BlockRecord;
 import dev.loomflux.lab.result.Result;
 import dev.loomflux.lab.result.Results;
 import dev.loomflux.lab.result.RunRecord;
+import dev.loomflux.lab.result.Survival;
 import dev.loomflux.lab.result.SweepMap;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -132,6 +134,56 @@ class FaultIT {
         String data = dir.resolve("postgres").toString();
         assertEquals(List.of(), ProcessHandle.allProcesses().filter(h -> h.info().commandLine().orElse("").contains(data))
                 .map(h -> h.pid() + " " + h.info().commandLine().orElse("")).toList());
+    }
+
+    @Test
+    @Tag("slow") // ./check slow, in CI after ./check: 3 min
+    void aSpikeThatKillsOneTargetInEveryRoundIsAWinnerOnSurvivalAndLeavesNothingRunning(@TempDir Path tmp) throws Exception {
+        // mvc-vt with a 128 MB heap dies under 4,000 users over a 100 ms downstream (as in aTargetOutOfHeap... below); webflux with
+        // 512 MB holds them. Six rounds of the whole 10 s shape: six deaths, six fresh JVMs, and survival decides at p = 2/924.
+        Path yaml = tmp.resolve("spike.yaml");
+        Files.writeString(yaml, String.join("\n",
+                "targets:",
+                "  - {name: small, base: mvc-vt, jvm-args: [-Xms128m, -Xmx128m]}",
+                "  - webflux",
+                "scenarios: [{gateway: {delay: 100}}]",
+                "profile: {stages: [{duration: 8s, users: 4000}, {duration: 2s, users: 4000}]}",
+                "warmup: 0s",
+                "design: paired",
+                "sets: 1",
+                "rounds: 6",
+                "fixed-rounds: true",
+                "lead-in-rounds: 0", ""));
+        LabCli run = LabCli.of("run", yaml.toString(), "--aot-cache");
+        assertEquals(0, run.exitCode(), run.toString());
+        RunRecord root = run.record();
+        List<BlockRecord> blocks = root.paired().blocks();
+        assertEquals(12, blocks.size(), "every round kept, the died blocks too");
+        for (BlockRecord b : blocks) {
+            assertEquals(b.target().equals("small"), b.died(), b.toString());
+            assertTrue(b.shape().peakRssMb() > 64 && b.shape().peakThreads() > 10, b.toString());
+            if (b.died()) {
+                BlockRecord.Death d = b.shape().died();
+                assertTrue(d.cause().startsWith("out of heap (heap 128m): java.lang.OutOfMemoryError: Java heap space"), d.cause());
+                assertTrue(d.seconds() < 10 && d.openFiles() > 100, d.toString());
+            } else {
+                assertTrue(b.load().seconds() >= 9.9, "the survivor ran the whole shape: " + b);
+            }
+        }
+        Survival survival = root.paired().survival().get(0);
+        assertEquals(List.of(6, 0), survival.targets().stream().map(Survival.Target::died).toList());
+        assertEquals(54.07, survival.targets().get(0).lowPct(), 0.01);
+        Survival.Pair pair = survival.pairs().get(0);
+        assertEquals(Survival.WINNER, pair.outcome());
+        assertEquals("webflux", pair.winner());
+        assertEquals(0.0022, pair.p(), 1e-4);
+        // Five fresh JVMs of small, one for each round after its first death.
+        List<String> log = Files.readAllLines(run.dir().resolve("run.log"));
+        assertEquals(6, log.stream().filter(l -> l.contains("small: ready in")).count(), String.join("\n", log));
+        assertEquals("failed", root.results().stream().filter(r -> r.key().target().equals("small")).findFirst().orElseThrow().outcome().status());
+        String report = Files.readString(run.dir().resolve("report.md"));
+        assertTrue(report.contains("on survival: webflux survives more than small (p = 0.002); small died in 6 of 6 rounds (95% CI 54-100%)."), report);
+        assertEquals(0, ProcessHandle.current().descendants().filter(ProcessHandle::isAlive).count());
     }
 
     @Test

@@ -139,6 +139,15 @@ public record Experiment(String name, List<TargetSpec> targets, List<Scenario> s
     }
 
     /**
+     * The target JVMs whose connections the driver holds open at once, what the open-file limit must hold: in rounds of a steady
+     * load every JVM's, open from the first block to the last; else one's, as a whole shape's loads run one at a time, each
+     * opening and closing its own ({@code driver.WholeLoads}), and the sequential design measures one target at a time.
+     */
+    public int connectedJvms() {
+        return inRounds() && measuredInRounds(profile) ? targets.size() * sets : 1;
+    }
+
+    /**
      * This experiment in the design that measures it, decided here for every door (docs/guide.md, "The two designs").
      * A design named by the user stays: a paired one over a shape measures each block as the whole shape, and
      * what else it cannot run is refused (the driver's agents or rate, pauses longer than its blocks hold). The default,

@@ -323,7 +323,8 @@ final class CellRounds {
      */
     TargetVisit revive(TargetVisit dead, int round) {
         String label = run.label(dead);
-        log.line(where() + ": " + label + " died (" + dead.exitDescription() + "): a fresh JVM for its block of round " + (round + 1));
+        log.line(where() + ": " + label + " died (" + dead.exitDescription() + "): a fresh JVM for its block of "
+                + (leadIn.leading() ? "lead-in round " + (round + 1) : "round " + (round + 1 - leadIn.measuredFrom())));
         TargetVisit fresh = run.restart(dead);
         alive.set(alive.indexOf(dead), fresh);
         if (task.compileFirst() || !task.warmup().isZero()) {

@@ -87,7 +87,7 @@ final class Findings {
         Survival survival = SurvivalSection.of(root, scenario);
         if (survival != null) {
             List<PairComparison> pairs = pairs(root, scenario);
-            return Paragraph.headline(scenario, SurvivalSection.headline(survival) + (pairs.isEmpty() ? "" : " " + capitalized(paired(pairs, Metric.THROUGHPUT)) + "."));
+            return Paragraph.headline(scenario, SurvivalSection.headline(survival) + (pairs.isEmpty() ? "" : " Among the blocks lived through: " + paired(pairs, Metric.THROUGHPUT) + "."));
         }
         if (ok.isEmpty()) {
             return Paragraph.headline(scenario, "no successful measurement.");
@@ -106,10 +106,6 @@ final class Findings {
         int repeat = root.jvmsPerTarget();
         return Paragraph.headline(scenario, repeat >= Stats.MIN_REPEATS ? repeatHeadline(root, scenario, ok, repeat)
                 : runHeadline(ranked(ok, METRICS.get(0)), runs(repeat)));
-    }
-
-    private static String capitalized(String s) {
-        return s.isEmpty() ? s : Character.toUpperCase(s.charAt(0)) + s.substring(1);
     }
 
     private static boolean capacityOnly(List<Result> ok) {

@@ -8,7 +8,7 @@ import dev.loomflux.lab.sut.LaunchSettings;
  * processes, Ctrl-C, summary, report) is the {@link Runner}'s.
  */
 interface DesignRun {
-    /** The target JVMs alive at once, each with its connections open: what the open-file limit must hold. */
+    /** The target JVMs alive at once: what the machine's memory must hold. */
     int residentJvms();
 
     /** Refuses, before anything starts, a run whose JVMs the machine's memory cannot hold. */

@@ -144,7 +144,7 @@ class DefaultDesignTest {
 
     /**
      * The presets that replay a seed or a peer one target after another name the sequential design; the rest take the default,
-     * or name the paired design over a shape (seed 000: whole shapes in rounds).
+     * or name the paired design over a shape (seed 000 and the peer's spikes: whole shapes in rounds).
      */
     @Test
     void thePresetsThatMeasureOneTargetAfterAnotherSayIt() {
@@ -152,9 +152,11 @@ class DefaultDesignTest {
         assertTrue(shape.inRounds() && shape.design().named(), shape.design().toString());
         assertTrue(plan("run", "seed-003-gateway-latency").inRounds());
         assertTrue(plan("run", "seed-002-ab-tomcat-threads").inRounds());
-        for (String preset : List.of("seed-001-jmeter-users",
-                "seed-004-gatling-burst", "peer-smoketest", "peer-25k-smooth-spike", "peer-25k-smooth-spike-get-post", "peer-25k-stepped-spike", "cpu-quotas",
-                "example")) {
+        for (String spike : List.of("peer-25k-smooth-spike", "peer-25k-smooth-spike-get-post", "peer-25k-stepped-spike")) {
+            Experiment e = plan("run", spike);
+            assertTrue(e.inRounds() && e.design().named() && e.design().fixedRounds() && e.sets() == 1, spike + ": " + e.design());
+        }
+        for (String preset : List.of("seed-001-jmeter-users", "seed-004-gatling-burst", "peer-smoketest", "cpu-quotas", "example")) {
             assertEquals(Design.SEQUENTIAL, plan("run", preset).design(), preset);
         }
         for (String sweep : List.of("map-cpu", "map-db", "map-gateway", "vt-processor-cache")) {

@@ -50,8 +50,8 @@ class PresetsTest {
         for (Path p : pack) {
             Experiment e = ExperimentReader.read(p, Drivers.ALL);
             assertEquals(List.of("mvc", "mvc-vt", "webflux", "webflux-vt"), e.targets().stream().map(TargetSpec::name).toList(), p.toString());
-            int jvms = e.inRounds() ? e.targets().size() * e.sets() : 1;
-            assertTrue(OpenFiles.needed(e.profile().peakUsers(), jvms) <= 20_000, p + ": " + OpenFiles.needed(e.profile().peakUsers(), jvms));
+            assertEquals(e.inRounds() && !e.profile().kind().equals("stages") ? 4 : 1, e.connectedJvms(), p.toString());
+            assertTrue(OpenFiles.needed(e.profile().peakUsers(), e.connectedJvms()) <= 20_000, p + ": " + OpenFiles.needed(e.profile().peakUsers(), e.connectedJvms()));
             assertTrue(Files.readString(p).contains("scenarios.csv"), p + " names its source in the peer's repository");
         }
         // The peer's users and rates x 0.4, its 100 ms delay and its 1-3 s pauses kept.
@@ -62,7 +62,7 @@ class PresetsTest {
         Experiment spike = ExperimentReader.read(DIR.resolve("peer-25k-stepped-spike.yaml"), Drivers.ALL);
         assertEquals(10_000, spike.profile().peakUsers());
         assertEquals(new Think(Duration.ofSeconds(1), Duration.ofSeconds(3)), spike.profile().think());
-        assertEquals(Duration.ofSeconds(300), spike.profile().plannedDuration());
+        assertEquals(Duration.ofSeconds(24), spike.profile().plannedDuration(), "the peer's 300 s as blocks of 0.08 of it");
         assertEquals(10_000, ExperimentReader.read(DIR.resolve("peer-25k-smooth-spike.yaml"), Drivers.ALL).profile().peakUsers());
         assertEquals(new LoadProfile.Rate(2, Duration.ofSeconds(5), 2), ExperimentReader.read(DIR.resolve("peer-smoketest.yaml"), Drivers.ALL).profile());
         // The GET+POST spike: the same ramp and pauses, each iteration three times in four a GET, once a POST.
