@@ -57,7 +57,8 @@ public record Rounds(List<Target> targets, String path, LoadProfile block, List<
             }
         }
         new LoadSpec(targets.get(0).base(), path, block, threads, requestTimeout, mix); // the same checks as one load
-        if (leadIn.toMillis() % 1000 != 0 || leadIn.compareTo(block.plannedDuration()) >= 0) {
+        // A whole shape has no lead-in, and a burst or loops no planned length to hold one.
+        if (leadIn.toMillis() % 1000 != 0 || !wholeLoads(block) && leadIn.compareTo(block.plannedDuration()) >= 0) {
             throw new IllegalArgumentException("a lead-in of whole seconds, shorter than the block: " + leadIn);
         }
     }

@@ -79,6 +79,17 @@ class RoundsTest {
         assertThrows(IllegalArgumentException.class, () -> new Rounds(ts, "/x", new LoadProfile.Fixed(1, Duration.ofSeconds(2)),
                 List.of(List.of(0, 1)), 1, Duration.ofSeconds(1), Duration.ofSeconds(2)), "the lead-in would be the whole block");
         assertThrows(IllegalArgumentException.class, () -> new Rounds(ts, "/x", new LoadProfile.Loops(1, 10),
-                List.of(List.of(0, 1)), 1, Duration.ofSeconds(1), Duration.ZERO));
+                List.of(List.of(0, 1)), 1, Duration.ofSeconds(1), Duration.ofSeconds(1)), "a whole shape has no lead-in");
+    }
+
+    @Test
+    void aBurstOrLoopsIsAWholeBlockThoughItHasNoPlannedLength() {
+        // Seed 004's burst ended its run with an IllegalArgumentException: no planned length, so no lead-in "shorter than the block".
+        List<Rounds.Target> ts = List.of(new Rounds.Target("a", URI.create("http://127.0.0.1:1")), new Rounds.Target("b", URI.create("http://127.0.0.1:2")));
+        for (LoadProfile whole : List.of(new LoadProfile.Burst(10_000, 10), new LoadProfile.Loops(200, 30))) {
+            Rounds r = new Rounds(ts, "/x", whole, List.of(List.of(0, 1)), 1, Duration.ofSeconds(1), Duration.ZERO);
+            assertTrue(r.wholeLoads(), whole.toString());
+            assertEquals(whole, r.spec(1).profile());
+        }
     }
 }

@@ -87,7 +87,14 @@ class PresetsTest {
         assertEquals(new LoadProfile.Fixed(100, Duration.ofSeconds(60)), s002.profile());
         Experiment s003 = ExperimentReader.read(DIR.resolve("seed-003-gateway-latency.yaml"), Drivers.ALL);
         assertEquals(List.of("/gateway?delay=10", "/gateway?delay=20"), s003.scenarios().stream().map(Scenario::path).toList());
-        assertEquals(new LoadProfile.Burst(10000, 100), ExperimentReader.read(DIR.resolve("seed-004-gatling-burst.yaml"), Drivers.ALL).profile());
+        // Seeds 001 and 004 in rounds too, each block the whole shape at a tenth of its requests per user, every user kept.
+        Experiment s004 = ExperimentReader.read(DIR.resolve("seed-004-gatling-burst.yaml"), Drivers.ALL);
+        assertEquals(new LoadProfile.Burst(10000, 10), s004.profile());
+        assertTrue(s004.inRounds());
+        assertEquals(1, s004.connectedJvms(), "one whole burst's 10,000 connections at a time");
+        Experiment s001 = ExperimentReader.read(DIR.resolve("seed-001-jmeter-users.yaml"), Drivers.ALL);
+        assertEquals(new LoadProfile.Loops(200, 30), s001.profile());
+        assertTrue(s001.inRounds());
     }
 
     @Test
@@ -136,7 +143,8 @@ class PresetsTest {
         // The idle phase shrinks too, but keeps two of the resource sampler's 1 s ticks.
         assertEquals(Duration.ofSeconds(2), s000.idle());
         assertEquals(Duration.ofSeconds(30), ExperimentReader.read(DIR.resolve("seed-000-k6-stages.yaml"), Drivers.ALL).scaled(10).idle());
-        assertEquals(new LoadProfile.Loops(200, 30), ExperimentReader.read(DIR.resolve("seed-001-jmeter-users.yaml"), Drivers.ALL).scaled(0.1).profile());
+        // Its file already takes a tenth of the loops (shape-scale: 0.1): --scale 0.1 a tenth of that.
+        assertEquals(new LoadProfile.Loops(200, 3), ExperimentReader.read(DIR.resolve("seed-001-jmeter-users.yaml"), Drivers.ALL).scaled(0.1).profile());
         assertEquals(new LoadProfile.Fixed(100, Duration.ofSeconds(1)), ExperimentReader.read(DIR.resolve("seed-002-ab-tomcat-threads.yaml"), Drivers.ALL).scaled(0.01).profile());
     }
 }

@@ -68,6 +68,30 @@ class ReportMarkdownTest {
         assertTrue(section.contains("| 8000 | holds, 35.3 ms, 7993 good/s | misses, 5404 good/s | misses, 50.3 ms, 7993 good/s |"), section);
     }
 
+    /** The peer's smooth spike in rounds (6 rounds, mvc-vt out of heap in each): survival leads the answer, then the ratios. */
+    static final Path SPIKE = Path.of("src/test/resources/fixtures/spike-survival");
+
+    @Test
+    void aSpikeThatKillsATargetAnswersWithSurvivalFirstAndSaysHowItDied() throws IOException {
+        Report.write(copyFixture(SPIKE, dir));
+        String md = Files.readString(dir.resolve("report.md"));
+        String answer = md.substring(0, md.indexOf("## Executive summary"));
+        assertTrue(answer.contains("chain-delay100-depth0: on survival: mvc survives more than mvc-vt (p = 0.002); webflux survives more than mvc-vt "
+                + "(p = 0.002); webflux-vt survives more than mvc-vt (p = 0.002); mvc-vt died in 6 of 6 rounds (95% CI 54-100%)."), answer);
+        assertTrue(answer.contains("| mvc / webflux |"), "the matrix of the blocks lived through follows: " + answer);
+        assertFalse(answer.contains("mvc / mvc-vt |"), "no ratio from mvc-vt's died blocks: " + answer);
+        String summary = md.substring(md.indexOf("## Executive summary"), md.indexOf("## Caveats"));
+        assertTrue(summary.contains("Among the blocks lived through: webflux ahead of mvc on throughput by 47.5%"), summary);
+        String config = md.substring(md.indexOf("## Test configuration"));
+        assertTrue(config.contains("| design | paired: 6 rounds of blocks of the whole stages load per target after 1 lead-in round |"), config);
+        String section = md.substring(md.indexOf("## Survival"));
+        assertTrue(section.contains("| mvc-vt | 6 of 6 | 54-100% | out of heap (heap 512m): java.lang.OutOfMemoryError: Java heap space: target exited in its block "
+                + "(code 3) (6) |"), section);
+        assertTrue(section.contains("| webflux | 0 of 6 | 0-46% | survived |"), section);
+        assertTrue(section.contains("| mvc / webflux | neither died | 1.000 |"), section);
+        assertTrue(section.contains("| mvc-vt / webflux | webflux survives more | 0.002 |"), section);
+    }
+
     /** A paired run's answer is its comparisons, in words, and its caveats say how it was measured. */
     @Test
     void aPairedRunAnswersWithItsComparisons() throws IOException {
