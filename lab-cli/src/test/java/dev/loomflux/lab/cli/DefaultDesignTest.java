@@ -157,7 +157,7 @@ class DefaultDesignTest {
             assertTrue(e.inRounds() && e.design().named() && e.design().fixedRounds() && e.sets() == 1, spike + ": " + e.design());
         }
         assertTrue(plan("run", "seed-001-jmeter-users").inRounds() && plan("run", "seed-004-gatling-burst").inRounds());
-        for (String preset : List.of("peer-smoketest", "cpu-quotas", "example")) {
+        for (String preset : List.of("cpu-quotas", "example")) {
             assertEquals(Design.SEQUENTIAL, plan("run", preset).design(), preset);
         }
         for (String sweep : List.of("map-cpu", "map-db", "map-gateway", "vt-processor-cache")) {
@@ -165,6 +165,7 @@ class DefaultDesignTest {
             assertEquals(Design.SEQUENTIAL, e.design(), sweep);
             assertEquals(3, e.repeats(), sweep);
         }
+        assertTrue(plan("run", "peer-smoketest").inRounds(), "every peer preset in rounds by default");
         for (String paired : List.of("peer-10k", "peer-10k-depth-1", "peer-1k-no-delay", "peer-5k")) {
             Experiment e = plan("run", paired);
             assertTrue(e.inRounds(), paired);
