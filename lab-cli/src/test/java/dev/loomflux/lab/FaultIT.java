@@ -162,6 +162,8 @@ class FaultIT {
         for (BlockRecord b : blocks) {
             assertEquals(b.target().equals("small"), b.died(), b.toString());
             assertTrue(b.shape().peakRssMb() > 64 && b.shape().peakThreads() > 10, b.toString());
+            // Errors by cause add up to the block's (a died block's requests after the death were refused).
+            assertEquals(b.load().errors(), b.shape().errors() == null ? 0 : b.shape().errors().total(), b.toString());
             if (b.died()) {
                 BlockRecord.Death d = b.shape().died();
                 assertTrue(d.cause().startsWith("out of heap (heap 128m): java.lang.OutOfMemoryError: Java heap space"), d.cause());

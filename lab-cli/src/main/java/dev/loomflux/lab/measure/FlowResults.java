@@ -104,7 +104,7 @@ public final class FlowResults {
     }
 
     /** The load's failures by cause: its requests' errors, and with flows the steps' unexpected statuses and missing values. */
-    static Result.ErrorCounts errors(Errors e, List<FlowResult> flows) {
+    public static Result.ErrorCounts errors(Errors e, List<FlowResult> flows) {
         if (flows.isEmpty()) {
             return new Result.ErrorCounts(e.total(), e.connect(), e.timeout(), e.status4xx(), e.status5xx(), e.other());
         }

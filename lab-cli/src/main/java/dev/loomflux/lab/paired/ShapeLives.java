@@ -2,6 +2,7 @@ package dev.loomflux.lab.paired;
 
 import dev.loomflux.lab.driver.Block;
 import dev.loomflux.lab.driver.WholeLoads;
+import dev.loomflux.lab.measure.FlowResults;
 import dev.loomflux.lab.procedure.TargetVisit;
 import dev.loomflux.lab.result.BlockRecord;
 import dev.loomflux.lab.result.Result;
@@ -60,7 +61,8 @@ final class ShapeLives implements WholeLoads.Lives, AutoCloseable {
                 Result.round(((last == null ? b.startMs() : last.epochMs()) - b.startMs()) / 1000.0),
                 last == null ? null : Result.round(last.rssMb()), last == null ? null : last.threads(), last == null || last.fds() < 0 ? null : last.fds());
         shapes.put(b.target() + "/" + b.round(), new BlockRecord.Shape(seen.isEmpty() ? null : Result.round(seen.stream().mapToDouble(Reading::rssMb).max().orElse(0)),
-                seen.isEmpty() ? null : seen.stream().mapToInt(Reading::threads).max().orElse(0), death));
+                seen.isEmpty() ? null : seen.stream().mapToInt(Reading::threads).max().orElse(0),
+                b.errors().total() == 0 ? null : FlowResults.errors(b.errors(), List.of()), death));
     }
 
     /**

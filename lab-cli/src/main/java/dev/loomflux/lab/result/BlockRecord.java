@@ -118,9 +118,10 @@ public record BlockRecord(@JsonUnwrapped Turn turn, @JsonUnwrapped BlockLoad loa
      *
      * @param peakRssMb   the target's most resident memory over the block; null where never read
      * @param peakThreads its most OS threads over the block; null where never read
+     * @param errors      its requests' errors by cause; null without one
      * @param died        how it died in the block; null when it survived it
      */
-    public record Shape(Double peakRssMb, Integer peakThreads, Death died) {
+    public record Shape(Double peakRssMb, Integer peakThreads, Result.ErrorCounts errors, Death died) {
     }
 
     /**

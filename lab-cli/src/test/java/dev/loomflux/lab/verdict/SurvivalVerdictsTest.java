@@ -20,7 +20,7 @@ class SurvivalVerdictsTest {
     private static BlockRecord block(int round, String target, double rps, boolean died) {
         return BlockRecord.builder().scenario("chain").set(1).round(round).position(0).target(target).seconds(30).requests((long) (rps * 30))
                 .responses((long) (rps * 30)).rps(rps).p50(100.0).p99(130.0).meanMs(101.0).inFlight(rps * 0.101).cpuMsPerRequest(0.5)
-                .shape(new BlockRecord.Shape(400.0 + round, 300, died ? new BlockRecord.Death(OOM, 14 + round, 510.0, 6000 + round, 6100L) : null)).build();
+                .shape(new BlockRecord.Shape(400.0 + round, 300, null, died ? new BlockRecord.Death(OOM, 14 + round, 510.0, 6000 + round, 6100L) : null)).build();
     }
 
     /** {@code rounds} rounds in which a dies where {@code aDies} says and b where {@code bDies}. */
