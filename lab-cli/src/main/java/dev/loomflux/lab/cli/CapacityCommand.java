@@ -48,11 +48,11 @@ public final class CapacityCommand implements Callable<Integer> {
     @Option(names = "--max-rps", paramLabel = "RPS", defaultValue = "200000", description = "The highest rate tried. Default: ${DEFAULT-VALUE}.")
     int maxRps;
 
-    @Option(names = "--step", paramLabel = "TIME", defaultValue = "10s", description = "Sequential: measured time per step. Default: ${DEFAULT-VALUE}.")
+    @Option(names = "--step", paramLabel = "TIME", description = "Sequential: measured time per step. Default: " + DEFAULT_STEP + ".")
     String step;
 
-    @Option(names = "--step-warmup", paramLabel = "TIME", defaultValue = "30s",
-            description = "Sequential: most warmup before each later step, at its own rate, until steady. Default: ${DEFAULT-VALUE}.")
+    @Option(names = "--step-warmup", paramLabel = "TIME",
+            description = "Sequential: most warmup before each later step, at its own rate, until steady. Default: " + DEFAULT_STEP_WARMUP + ".")
     String stepWarmup;
 
     @Option(names = "--warmup", paramLabel = "TIME", defaultValue = "180s",
@@ -93,6 +93,9 @@ public final class CapacityCommand implements Callable<Integer> {
 
     static final double RESOLUTION = 0.05;
     static final int MAX_STEPS = 20;
+    /** The sequential search's step and the warmup before each later one; no default in the options, so that a ladder can refuse them given. */
+    private static final String DEFAULT_STEP = "10s";
+    private static final String DEFAULT_STEP_WARMUP = "30s";
     /**
      * The ladder's rungs and its resolution: a rung of three JVMs takes about 40 s of rounds, so ten rungs and the warmups fit a
      * 15-minute run of three targets in one set; within 10% a bracket's ends are a rung's noise apart anyway
@@ -123,8 +126,12 @@ public final class CapacityCommand implements Callable<Integer> {
     /** Searches each target x scenario's capacity; the run's record, as results.json holds it. */
     public RunRecord execute() {
         Slo bound = Slo.parse(slo, maxErrors);
-        Duration stepTime = Flags.duration("--step", step, false);
         Design design = designOptions.design(Design.paired(LADDER_ROUNDS, Design.DEFAULT_BLOCK, Design.DEFAULT_LEAD_IN, Design.LEAD_IN).stopping(true, null));
+        if (design.paired() && (step != null || stepWarmup != null)) {
+            // Accepted and ignored, they would read as if the ladder used them.
+            throw new UsageException((step != null ? "--step" : "--step-warmup") + " applies to --design sequential only: the ladder measures each rung in rounds of --block");
+        }
+        Duration stepTime = Flags.duration("--step", step == null ? DEFAULT_STEP : step, false);
         int start = this.start != null ? this.start : design.paired() ? Math.min(LADDER_START, maxRps) : Math.min(SEARCH_START, maxRps);
         if (start < 1 || maxRps < start) {
             throw new UsageException("--start " + start + " / --max-rps " + maxRps + ": expected 1 <= start <= max-rps");
@@ -136,7 +143,7 @@ public final class CapacityCommand implements Callable<Integer> {
         }
         CapacityPlan plan = design.paired()
                 ? new CapacityPlan(bound, start, maxRps, design.block(), Duration.ZERO, LADDER_RESOLUTION, rungs == null ? LADDER_RUNGS : Flags.count("--rungs", rungs))
-                : new CapacityPlan(bound, start, maxRps, stepTime, Flags.duration("--step-warmup", stepWarmup, true), RESOLUTION, MAX_STEPS);
+                : new CapacityPlan(bound, start, maxRps, stepTime, Flags.duration("--step-warmup", stepWarmup == null ? DEFAULT_STEP_WARMUP : stepWarmup, true), RESOLUTION, MAX_STEPS);
         List<Scenario> scenarios = scenarioOptions.select(List.of("gateway"));
         Experiment experiment = designOptions.jvms(Experiment.builder("capacity-" + String.join("+", scenarios.stream().map(s -> s.kind().id()).toList()),
                 targets.select(), scenarios, new LoadProfile.Rate(start, stepTime, plan.inFlight(start))).warmup(Flags.duration("--warmup", warmup, true))
