@@ -222,6 +222,33 @@ class ReportHtmlIT {
     }
 
     /**
+     * The peer's smooth spike in rounds (mvc-vt out of heap in 6 of 6 rounds): the survival answer above the matrix, the Survival
+     * section's two tables, and a hostile name for mvc-vt as text in them and in the cause.
+     */
+    @Test
+    void aSpikeThatKillsATargetShowsSurvivalWithHostileNamesAsText() throws Exception {
+        String evil = "<img src=x onerror=alert(1)>";
+        String text = Files.readString(ReportMarkdownTest.SPIKE.resolve("results.json")).replace("\"mvc-vt\"", "\"" + evil.replace("\"", "\\\"") + "\"")
+                .replace("java.lang.OutOfMemoryError: Java heap space", "java.lang.OutOfMemoryError: " + evil.replace("\"", "\\\""));
+        Files.writeString(dir.resolve("results.json"), text);
+        Path html = Report.write(dir);
+        assertFalse(Files.readString(html).contains(evil), "raw target name in the HTML");
+        try (Browser b = Browser.open(html)) {
+            @SuppressWarnings("unchecked")
+            List<Object> captions = (List<Object>) b.script("return Array.from(document.querySelectorAll('table caption')).map(function (c) {"
+                    + " return c.textContent + '|' + c.parentElement.querySelectorAll('tbody tr').length; });");
+            assertTrue(captions.stream().anyMatch(c -> c.toString().startsWith("chain-delay100-depth0: deaths over the measured rounds") && c.toString().endsWith("|4")),
+                    captions.toString());
+            assertTrue(captions.stream().anyMatch(c -> c.toString().startsWith("chain-delay100-depth0: survival, pair by pair") && c.toString().endsWith("|6")),
+                    captions.toString());
+            Object body = b.script("return document.body.innerText;");
+            assertTrue(body.toString().contains("webflux survives more than " + evil + " (p = 0.002)"), "the answer names the pair, as text");
+            assertTrue(body.toString().contains(evil + " died in 6 of 6 rounds (95% CI 54-100%)"), body.toString());
+            assertEquals(0L, b.script("return document.querySelectorAll('img[src=x]').length"), "the hostile name became an element");
+        }
+    }
+
+    /**
      * A sweep's map (SweepIT's command with 120 s of first warmup: mvc-10 and mvc-vt behind a 50 ms
      * downstream at 5, 50 and 100 users, three repeats): a heatmap per metric with one labelled cell per grid point, and a line
      * chart per metric with a band per target; a hostile target name stays text there too.
