@@ -51,6 +51,8 @@ class BadInputTest {
                 "lab: --slo p95: a paired capacity judges each block by its p50 or p99; use one of them, or --design sequential");
         assertOneLineError(LabCli.of("capacity", "--slo", "p99 under 50"), "lab: --slo p99 under 50: expected PERCENTILE<NUMBERms");
         assertOneLineError(LabCli.of("capacity", "--design", "sequential", "--rungs", "4"), "lab: --rungs applies to --design paired only");
+        assertOneLineError(LabCli.of("run", "--fresh-jvms", "--targets", "mvc,webflux"),
+                "lab: fresh-jvms: only for a shape (stages, loops or a burst) measured in paired rounds (--design paired)");
         assertOneLineError(LabCli.of("capacity", "--step", "5s"), "lab: --step applies to --design sequential only: the ladder measures each rung in rounds of --block");
         assertOneLineError(LabCli.of("capacity", "--repeat", "2"), "lab: --repeat 2: the paired design measures sets of JVMs in the same rounds");
     }

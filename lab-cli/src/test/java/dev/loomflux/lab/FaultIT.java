@@ -140,7 +140,8 @@ class FaultIT {
     @Tag("slow") // ./check slow, in CI after ./check: 3 min
     void aSpikeThatKillsOneTargetInEveryRoundIsAWinnerOnSurvivalAndLeavesNothingRunning(@TempDir Path tmp) throws Exception {
         // mvc-vt with a 128 MB heap dies under 4,000 users over a 100 ms downstream (as in aTargetOutOfHeap... below); webflux with
-        // 512 MB holds them. Six rounds of the whole 10 s shape: six deaths, six fresh JVMs, and survival decides at p = 2/924.
+        // 512 MB holds them. Six rounds of the whole 10 s shape: six deaths, and survival decides at p = 2/924. With fresh-jvms
+        // asked for, webflux too runs every block on a JVM of its own.
         Path yaml = tmp.resolve("spike.yaml");
         Files.writeString(yaml, String.join("\n",
                 "targets:",
@@ -153,7 +154,8 @@ class FaultIT {
                 "sets: 1",
                 "rounds: 6",
                 "fixed-rounds: true",
-                "lead-in-rounds: 0", ""));
+                "lead-in-rounds: 0",
+                "fresh-jvms: true", ""));
         LabCli run = LabCli.of("run", yaml.toString(), "--aot-cache");
         assertEquals(0, run.exitCode(), run.toString());
         RunRecord root = run.record();
@@ -179,9 +181,13 @@ class FaultIT {
         assertEquals(Survival.WINNER, pair.outcome());
         assertEquals("webflux", pair.winner());
         assertEquals(0.0022, pair.p(), 1e-4);
-        // Five fresh JVMs of small, one for each round after its first death.
+        // Five fresh JVMs of small, one for each round after its first death; and of webflux, which lived, one for each as asked.
         List<String> log = Files.readAllLines(run.dir().resolve("run.log"));
         assertEquals(6, log.stream().filter(l -> l.contains("small: ready in")).count(), String.join("\n", log));
+        assertEquals(5, log.stream().filter(l -> l.contains("small died (code 3): a fresh JVM for its block of round")).count(), String.join("\n", log));
+        assertEquals(6, log.stream().filter(l -> l.contains("webflux: ready in")).count(), String.join("\n", log));
+        assertEquals(5, log.stream().filter(l -> l.contains("webflux stopped, as --fresh-jvms asks")).count(), String.join("\n", log));
+        assertEquals(Boolean.TRUE, root.experiment().design().freshJvms());
         assertEquals("failed", root.results().stream().filter(r -> r.key().target().equals("small")).findFirst().orElseThrow().outcome().status());
         String report = Files.readString(run.dir().resolve("report.md"));
         assertTrue(report.contains("on survival: webflux survives more than small (p = 0.002); small died in 6 of 6 rounds (95% CI 54-100%)."), report);

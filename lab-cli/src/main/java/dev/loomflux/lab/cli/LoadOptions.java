@@ -51,6 +51,10 @@ public final class LoadOptions {
                     + " 90 s shape into a round of the paired design; users, pauses and the warmup stay.")
     Double shapeScale;
 
+    @Option(names = "--fresh-jvms", description = "Paired, a shape in rounds: a fresh JVM of every target before each of its blocks after its first,"
+            + " warmed as the first was (a JVM the shape kills gets one anyway).")
+    boolean freshJvms;
+
     /** The flags of the profile, which an experiment file gives itself. */
     static final List<String> PROFILE_FLAGS = List.of("--profile", "--users", "--duration", "--requests", "--rps", "--" + LoadProfileReader.MAX_IN_FLIGHT,
             "--stages", "--think");

@@ -135,6 +135,9 @@ public class RunCommand implements Callable<Integer> {
             }
             experiment = experiment.shapeScaled(load.shapeScale);
         }
+        if (load.freshJvms) {
+            experiment = experiment.toBuilder().freshJvms(true).build();
+        }
         return designOptions.jvms(experiment, file == null);
     }
 

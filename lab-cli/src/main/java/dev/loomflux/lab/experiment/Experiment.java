@@ -23,10 +23,12 @@ import java.util.regex.Pattern;
  *                "idle" phase: its idle RSS and threads)
  * @param design  paired rounds or one target after another ({@link Design})
  * @param driver  the load driver the experiment file asks for ({@link DriverChoice#NONE} when none); the flags can choose another
+ * @param freshJvms in rounds of a shape, a fresh JVM of every target before each of its blocks after its first, as asked
+ *                ({@code --fresh-jvms}, {@code fresh-jvms: true}); else a JVM is started afresh only when the shape kills it
  */
 public record Experiment(String name, List<TargetSpec> targets, List<Scenario> scenarios, LoadProfile profile,
                          Duration warmup, Duration cooldown, int sets, int repeats, ResourceLimits limits, Sweep sweep, Duration idle, Design design,
-                         DriverChoice driver) {
+                         DriverChoice driver, boolean freshJvms) {
     /**
      * The warmup budget: warmup ends as soon as the target is steady (docs/steady-state.md). Platform-thread
      * MVC on one CPU needed 110 s on plaintext at 50 users, its C2 compiler starved by 50 busy workers.
@@ -49,7 +51,7 @@ public record Experiment(String name, List<TargetSpec> targets, List<Scenario> s
     /** A builder holding every field of this experiment, to change some of them. */
     public Builder toBuilder() {
         return new Builder(name, targets, scenarios, profile).warmup(warmup).cooldown(cooldown).sets(sets).repeats(repeats).limits(limits).sweep(sweep)
-                .idle(idle).design(design).driver(driver);
+                .idle(idle).design(design).driver(driver).freshJvms(freshJvms);
     }
 
     /** Checks a name given by the user; {@code where} names the flag or file field it came from. */
@@ -136,6 +138,16 @@ public record Experiment(String name, List<TargetSpec> targets, List<Scenario> s
      */
     public boolean inRounds() {
         return design.paired() && (measuredInRounds(profile) || design.named() && sweep == null);
+    }
+
+    /**
+     * Refuses fresh JVMs where no shape is measured in rounds: only a whole shape's block can start on a JVM of its own (docs/guide.md,
+     * "Shapes in rounds"). Asked once the experiment's design is final.
+     */
+    public void requireFreshJvms() {
+        if (freshJvms && (!inRounds() || measuredInRounds(profile))) {
+            throw new UsageException("fresh-jvms: only for a shape (stages, loops or a burst) measured in paired rounds (--design paired)");
+        }
     }
 
     /**
@@ -263,6 +275,7 @@ public record Experiment(String name, List<TargetSpec> targets, List<Scenario> s
         private Duration idle = DEFAULT_IDLE;
         private Design design = Design.SEQUENTIAL;
         private DriverChoice driver = DriverChoice.NONE;
+        private boolean freshJvms;
 
         private Builder(String name, List<TargetSpec> targets, List<Scenario> scenarios, LoadProfile profile) {
             this.name = name;
@@ -337,8 +350,14 @@ public record Experiment(String name, List<TargetSpec> targets, List<Scenario> s
             return this;
         }
 
+        /** A fresh JVM of every target before each of its blocks of a shape after its first ({@link #requireFreshJvms}). */
+        public Builder freshJvms(boolean value) {
+            freshJvms = value;
+            return this;
+        }
+
         public Experiment build() {
-            return new Experiment(name, targets, scenarios, profile, warmup, cooldown, sets, repeats, limits, sweep, idle, design, driver);
+            return new Experiment(name, targets, scenarios, profile, warmup, cooldown, sets, repeats, limits, sweep, idle, design, driver, freshJvms);
         }
     }
 }

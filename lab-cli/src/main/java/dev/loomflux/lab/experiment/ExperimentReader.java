@@ -21,7 +21,7 @@ import java.util.Set;
 public final class ExperimentReader {
     private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
     private static final Set<String> TOP = Set.of("name", "targets", "scenarios", "profile", "warmup", "cooldown", "repeat", "sets", "limits", "sweep", "design", "rounds",
-            "block", "lead-in", "lead-in-rounds", "fixed-rounds", "time", "driver", "params", "shape-scale");
+            "block", "lead-in", "lead-in-rounds", "fixed-rounds", "time", "driver", "params", "shape-scale", "fresh-jvms");
 
     private ExperimentReader() {
     }
@@ -73,7 +73,8 @@ public final class ExperimentReader {
             throw root.get("profile").get(LoadProfileReader.THINK).error(tooShort);
         }
         Experiment e = Experiment.builder(name, targets, scenarios, profile).warmup(root.get("warmup").duration(Experiment.DEFAULT_WARMUP))
-                .cooldown(root.get("cooldown").duration(Experiment.DEFAULT_COOLDOWN)).limits(TargetReader.limits(root.get("limits"))).design(design).build();
+                .cooldown(root.get("cooldown").duration(Experiment.DEFAULT_COOLDOWN)).limits(TargetReader.limits(root.get("limits"))).design(design)
+                .freshJvms(root.get("fresh-jvms").flag(false)).build();
         if (!root.get("shape-scale").isMissing()) {
             e = e.shapeScaled(root.get("shape-scale").positive(100));
         }

@@ -317,16 +317,22 @@ final class CellRounds {
         return alive.stream().filter(v -> run.label(v).equals(label)).findFirst().orElseThrow();
     }
 
+    /** Whether every block of a shape after a target's first runs on a fresh JVM of it, as asked (--fresh-jvms). */
+    boolean freshJvms() {
+        return experiment.freshJvms();
+    }
+
     /**
-     * A fresh JVM for one that died in a shape, before its next block of {@code round}: started beside the others, warmed as
-     * they were when the task warms, read from its start. The others' blocks in between had the machine to themselves.
+     * A fresh JVM in place of {@code old}, one that died in a shape or that ran a block with fresh JVMs asked for, before its next
+     * block of {@code round}: started beside the others, warmed as they were when the task warms, read from its start. The
+     * others' blocks in between had the machine to themselves.
      */
-    TargetVisit revive(TargetVisit dead, int round) {
-        String label = run.label(dead);
-        log.line(where() + ": " + label + " died (" + dead.exitDescription() + "): a fresh JVM for its block of "
-                + (leadIn.leading() ? "lead-in round " + (round + 1) : "round " + (round + 1 - leadIn.measuredFrom())));
-        TargetVisit fresh = run.restart(dead);
-        alive.set(alive.indexOf(dead), fresh);
+    TargetVisit revive(TargetVisit old, int round) {
+        String label = run.label(old);
+        log.line(where() + ": " + label + (old.alive() ? " stopped, as --fresh-jvms asks" : " died (" + old.exitDescription() + ")")
+                + ": a fresh JVM for its block of " + (leadIn.leading() ? "lead-in round " + (round + 1) : "round " + (round + 1 - leadIn.measuredFrom())));
+        TargetVisit fresh = run.restart(old);
+        alive.set(alive.indexOf(old), fresh);
         if (task.compileFirst() || !task.warmup().isZero()) {
             fresh.warm(scenario, task);
         }

@@ -71,7 +71,7 @@ public final class PairedRounds {
         return results;
     }
 
-    /** A fresh JVM in place of {@code dead}. */
+    /** A fresh JVM in place of {@code dead}: one a shape killed, or one that ran a block with fresh JVMs asked for. */
     TargetVisit restart(TargetVisit dead) {
         return restart.apply(dead);
     }

@@ -24,6 +24,8 @@ final class ShapeLives implements WholeLoads.Lives, AutoCloseable {
     private final CellRounds rounds;
     /** Each block's shape, by label and round ("mvc-vt/3"). */
     private final Map<String, BlockRecord.Shape> shapes = new ConcurrentHashMap<>();
+    /** The JVMs that ran a block, by label: with fresh JVMs asked for, each later block gets one. */
+    private final Set<String> ran = ConcurrentHashMap.newKeySet();
     /** The blocks a fresh JVM started for, by label and round. */
     private final Set<String> fresh = ConcurrentHashMap.newKeySet();
     /** The target of the block running now; null between blocks. */
@@ -38,10 +40,11 @@ final class ShapeLives implements WholeLoads.Lives, AutoCloseable {
     @Override
     public URI before(String label, int round) {
         TargetVisit v = rounds.visit(label);
-        if (!v.alive()) {
+        if (!v.alive() || rounds.freshJvms() && ran.contains(label)) {
             v = rounds.revive(v, round);
             fresh.add(label + "/" + round);
         }
+        ran.add(label);
         current = v;
         return v.base();
     }

@@ -43,6 +43,7 @@ final class Configuration {
                     + (exp.design().leadInS() == null || Cells.blocks(exp).startsWith("blocks of") ? "" : " (each after " + Cells.num(exp.design().leadInS()) + " s of unmeasured load)") + " after "
                     + exp.design().leadInRounds() + " lead-in round" + (Cells.blocks(exp).startsWith("blocks of") ? "" : " (the profile's duration is not used)")
                     + (exp.design().budgetS() == null ? "" : ", within " + Cells.num(exp.design().budgetS()) + " s for the whole run")
+                    + (Boolean.TRUE.equals(exp.design().freshJvms()) ? ", a fresh JVM of each target for each of its blocks after its first (--fresh-jvms)" : "")
                     : "sequential"));
         }
         if (exp.driver() != null) {

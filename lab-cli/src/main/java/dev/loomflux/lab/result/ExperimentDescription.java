@@ -14,11 +14,13 @@ public record ExperimentDescription(String name, List<TargetDescription> targets
                                     SweepPlan sweep, DesignDescription design, String driver) {
     /**
      * How the targets were measured against each other; rounds, block and lead-ins only for the paired design, whose rounds
-     * are a cap unless {@code fixedRounds}, within {@code budgetS} of the whole run where one was given.
+     * are a cap unless {@code fixedRounds}, within {@code budgetS} of the whole run where one was given; {@code freshJvms} when
+     * every block of a shape after a target's first ran on a fresh JVM of it (absent otherwise).
      */
-    public record DesignDescription(String kind, Integer rounds, Double blockS, Double leadInS, Integer leadInRounds, Boolean fixedRounds, Double budgetS) {
+    public record DesignDescription(String kind, Integer rounds, Double blockS, Double leadInS, Integer leadInRounds, Boolean fixedRounds, Double budgetS,
+                                    Boolean freshJvms) {
         public DesignDescription(String kind, Integer rounds, Double blockS, Double leadInS, Integer leadInRounds) {
-            this(kind, rounds, blockS, leadInS, leadInRounds, null, null);
+            this(kind, rounds, blockS, leadInS, leadInRounds, null, null, null);
         }
     }
 

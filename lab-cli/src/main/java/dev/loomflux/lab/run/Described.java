@@ -65,7 +65,7 @@ final class Described {
                         : new ExperimentDescription.SweepPlan(e.sweep().axes().stream().map(a -> new SweepMap.AxisValues(a.name(), a.label(), a.values())).toList(),
                         seconds(e.sweep().cellWarmup())),
                 e.inRounds() ? new ExperimentDescription.DesignDescription("paired", e.design().rounds(), seconds(e.design().block()), seconds(e.design().leadIn()),
-                        e.design().leadInRounds(), e.design().fixedRounds(), e.design().budget() == null ? null : seconds(e.design().budget())) : new ExperimentDescription.DesignDescription("sequential", null, null, null, null), driver);
+                        e.design().leadInRounds(), e.design().fixedRounds(), e.design().budget() == null ? null : seconds(e.design().budget()), e.freshJvms() ? true : null) : new ExperimentDescription.DesignDescription("sequential", null, null, null, null), driver);
     }
 
     private static TargetDescription target(TargetSpec t) {

@@ -171,13 +171,13 @@ final class PairedRun implements DesignRun {
     }
 
     /**
-     * A fresh JVM of {@code dead}'s target and set, started beside the others, in its place in {@code visits} (so that it is
-     * stopped however the run ends).
+     * A fresh JVM of {@code old}'s target and set, started beside the others once {@code old} is stopped, in its place in
+     * {@code visits} (so that it is stopped however the run ends).
      */
-    private static TargetVisit restart(Session s, List<TargetVisit> visits, TargetVisit dead) {
-        dead.close();
-        TargetVisit fresh = s.starter().beside(dead.spec(), dead.jvm());
-        visits.set(visits.indexOf(dead), fresh);
+    private static TargetVisit restart(Session s, List<TargetVisit> visits, TargetVisit old) {
+        old.close();
+        TargetVisit fresh = s.starter().beside(old.spec(), old.jvm());
+        visits.set(visits.indexOf(old), fresh);
         return fresh;
     }
 

@@ -91,6 +91,7 @@ public final class Runner {
     /** @return the run's record as results.json holds it */
     public RunRecord run() {
         DesignRun design = experiment.inRounds() ? new PairedRun(experiment, Pause::sleep) : new SequentialRun(experiment, Pause::sleep);
+        experiment.requireFreshJvms();
         OpenFiles.require(peakUsers(), experiment.connectedJvms());
         experiment.targets().forEach(t -> t.requireBuilt(home));
         design.requireMemory(setup.settings());

@@ -166,6 +166,15 @@ class ExperimentReaderTest {
         assertTrue(read("profile: {fixed: {users: 5}, think: 200ms}\nblock: 2s").decided(null).inRounds(), "a block that holds the pauses");
         assertNull(read(fixed + "\ndesign: sequential").decided(null).sequentialBecause(), "named sequential: nothing to say");
         assertNull(read(fixed).decided(null).sequentialBecause(), "in rounds");
+        // Fresh JVMs for every block of a shape are asked for by name, and only where a shape is measured in rounds.
+        Experiment fresh = read("profile: {burst: {users: 2}}\ndesign: paired\nfresh-jvms: true").decided(null);
+        assertTrue(fresh.freshJvms());
+        fresh.requireFreshJvms();
+        assertFalse(read("profile: {burst: {users: 2}}\ndesign: paired").decided(null).freshJvms());
+        for (String not : List.of("profile: {burst: {users: 2}}\nfresh-jvms: true", fixed + "\ndesign: paired\nfresh-jvms: true")) {
+            UsageException e = assertThrows(UsageException.class, () -> read(not).decided(null).requireFreshJvms(), not);
+            assertEquals("fresh-jvms: only for a shape (stages, loops or a burst) measured in paired rounds (--design paired)", e.getMessage());
+        }
     }
 
     /** One word, one meaning: repeats are the sequential design's, sets the paired design's, named or by default. */
