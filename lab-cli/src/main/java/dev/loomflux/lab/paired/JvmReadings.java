@@ -58,12 +58,17 @@ final class JvmReadings {
 
     /** Each JVM's counters as the rounds start: its first block's JIT time counts from here (the key of a round before the first). */
     void readAtRoundsStart() {
-        probes.forEach((label, probe) -> {
-            ProcessProbe.Snapshot s = probe.read();
-            if (s != null) {
-                atEnd.put(label + "/-1", s);
-            }
-        });
+        probes.keySet().forEach(label -> readFrom(label, 0));
+    }
+
+    /** A JVM's counters before its block of {@code round}, as the end of a block before it: its JIT time counts from here. */
+    private void readFrom(String label, int round) {
+        ProcessProbe.Snapshot s = probes.get(label).read();
+        if (s != null) {
+            atEnd.put(label + "/" + (round - 1), s);
+        } else {
+            atEnd.remove(label + "/" + (round - 1));
+        }
     }
 
     /**
@@ -71,17 +76,11 @@ final class JvmReadings {
      * others (its first block's JIT time counts from here).
      */
     void revived(String label, long pid, int round) {
-        ProcessProbe probe = new ProcessProbe(pid);
-        probes.put(label, probe);
+        probes.put(label, new ProcessProbe(pid));
         synchronized (compilers) {
             compilers.put(label, new CompilerThreads(pid));
         }
-        ProcessProbe.Snapshot s = probe.read();
-        if (s != null) {
-            atEnd.put(label + "/" + (round - 1), s);
-        } else {
-            atEnd.remove(label + "/" + (round - 1));
-        }
+        readFrom(label, round);
     }
 
     /** Reads a JVM as its block of {@code round} starts to be measured. */

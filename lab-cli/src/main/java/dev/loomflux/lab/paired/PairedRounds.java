@@ -31,7 +31,8 @@ public final class PairedRounds {
 
     /**
      * @param progress the run's progress, or null
-     * @param restart  a fresh JVM in place of one that died in a shape, started beside the others; it throws
+     * @param restart  a fresh JVM in place of one that died in a shape (or ran one, with fresh JVMs asked for), started beside
+     *                 the others once that one is stopped; it throws
      *                 {@link dev.loomflux.lab.LabException} when that JVM did not start
      */
     public PairedRounds(RunContext run, Experiment experiment, ResultsFile results, Progress progress, UnaryOperator<TargetVisit> restart) {
@@ -71,9 +72,9 @@ public final class PairedRounds {
         return results;
     }
 
-    /** A fresh JVM in place of {@code dead}: one a shape killed, or one that ran a block with fresh JVMs asked for. */
-    TargetVisit restart(TargetVisit dead) {
-        return restart.apply(dead);
+    /** A fresh JVM in place of {@code old}: one a shape killed, or one that ran a block with fresh JVMs asked for. */
+    TargetVisit restart(TargetVisit old) {
+        return restart.apply(old);
     }
 
     /** The run's progress, or null. */

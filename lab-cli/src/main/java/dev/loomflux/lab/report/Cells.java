@@ -12,8 +12,13 @@ final class Cells {
 
     /** The paired design's blocks in words: "1 s blocks", or "blocks of the whole stages load" for a shape (docs/guide.md, "Shapes in rounds"). */
     static String blocks(ExperimentDescription exp) {
+        return wholeShapes(exp) ? "blocks of the whole " + exp.profile().kind() + " load" : num(exp.design().blockS()) + " s blocks";
+    }
+
+    /** Whether the paired design's blocks were whole shapes (stages, loops, a burst), with no lead-in and no length of their own. */
+    static boolean wholeShapes(ExperimentDescription exp) {
         String kind = exp.profile() == null ? null : exp.profile().kind();
-        return kind == null || kind.equals("fixed") || kind.equals("rate") ? num(exp.design().blockS()) + " s blocks" : "blocks of the whole " + kind + " load";
+        return kind != null && !kind.equals("fixed") && !kind.equals("rate");
     }
 
     static String num(Number n) {

@@ -40,8 +40,8 @@ final class Configuration {
         if (exp.design() != null) {
             rows.add(List.of("design", "paired".equals(exp.design().kind())
                     ? "paired: " + (Boolean.FALSE.equals(exp.design().fixedRounds()) ? "up to " : "") + exp.design().rounds() + " rounds of " + Cells.blocks(exp) + " per target"
-                    + (exp.design().leadInS() == null || Cells.blocks(exp).startsWith("blocks of") ? "" : " (each after " + Cells.num(exp.design().leadInS()) + " s of unmeasured load)") + " after "
-                    + exp.design().leadInRounds() + " lead-in round" + (Cells.blocks(exp).startsWith("blocks of") ? "" : " (the profile's duration is not used)")
+                    + (exp.design().leadInS() == null || Cells.wholeShapes(exp) ? "" : " (each after " + Cells.num(exp.design().leadInS()) + " s of unmeasured load)") + " after "
+                    + exp.design().leadInRounds() + " lead-in round" + (Cells.wholeShapes(exp) ? "" : " (the profile's duration is not used)")
                     + (exp.design().budgetS() == null ? "" : ", within " + Cells.num(exp.design().budgetS()) + " s for the whole run")
                     + (Boolean.TRUE.equals(exp.design().freshJvms()) ? ", a fresh JVM of each target for each of its blocks after its first (--fresh-jvms)" : "")
                     : "sequential"));

@@ -20,8 +20,7 @@ final class SurvivalSection {
     /** "on survival: webflux survives more than mvc-vt (p = 0.008); mvc-vt died in 5 of 5 rounds (95% CI 48-100%)." */
     static String headline(Survival s) {
         List<String> parts = new ArrayList<>(s.pairs().stream().filter(p -> !Survival.NEITHER_DIED.equals(p.outcome())).map(Survival.Pair::describe).toList());
-        s.targets().stream().filter(t -> t.died() > 0).forEach(t -> parts.add(String.format(Locale.ROOT, "%s died in %d of %d rounds (95%% CI %.0f-%.0f%%)",
-                t.target(), t.died(), t.rounds(), t.lowPct(), t.highPct())));
+        s.targets().stream().filter(t -> t.died() > 0).forEach(t -> parts.add(t.deaths()));
         return "on survival: " + String.join("; ", parts) + ".";
     }
 

@@ -35,12 +35,17 @@ public record Survival(String scenario, Map<String, Integer> cell, List<Target> 
             causes = causes == null ? null : Collections.unmodifiableMap(new LinkedHashMap<>(causes));
         }
 
-        /** "died in 4 of 4 rounds (95% CI 40-100%): out of heap (heap 512m) ... in 4" */
+        /** "mvc-vt died in 4 of 4 rounds (95% CI 40-100%)" */
+        public String deaths() {
+            return String.format(Locale.ROOT, "%s died in %d of %d rounds (95%% CI %.0f-%.0f%%)", target, died, rounds, lowPct, highPct);
+        }
+
+        /** "mvc-vt died in 4 of 4 rounds (95% CI 40-100%): out of heap (heap 512m) ..., 13 s into the shape, at ..." */
         public String describe() {
             if (died == 0) {
                 return String.format(Locale.ROOT, "%s survived %d of %d rounds (dies in at most %.0f%%, 95%% CI)", target, rounds, rounds, highPct);
             }
-            return String.format(Locale.ROOT, "%s died in %d of %d rounds (95%% CI %.0f-%.0f%%)", target, died, rounds, lowPct, highPct)
+            return deaths()
                     + (causes == null || causes.isEmpty() ? "" : ": " + String.join("; ", causes.entrySet().stream()
                     .map(e -> e.getKey() + (causes.size() > 1 ? " (" + e.getValue() + ")" : "")).toList()))
                     + (diedAfterS == null ? "" : String.format(Locale.ROOT, ", %.0f s into the shape", diedAfterS))
