@@ -1,6 +1,7 @@
 package dev.loomflux.lab;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -140,15 +141,15 @@ class FaultIT {
     @Tag("slow") // ./check slow, in CI after ./check: 3 min
     void aSpikeThatKillsOneTargetInEveryRoundIsAWinnerOnSurvivalAndLeavesNothingRunning(@TempDir Path tmp) throws Exception {
         // mvc-vt with a 128 MB heap dies under 4,000 users over a 100 ms downstream (as in aTargetOutOfHeap... below); webflux with
-        // 512 MB holds them. Six rounds of the whole 10 s shape: six deaths, and survival decides at p = 2/924. With fresh-jvms
-        // asked for, webflux too runs every block on a JVM of its own.
+        // 512 MB holds them. Six rounds of the whole 12 s shape (its last 2 s down to 400 users, to judge recovery): six deaths,
+        // and survival decides at p = 2/924. With fresh-jvms asked for, webflux too runs every block on a JVM of its own.
         Path yaml = tmp.resolve("spike.yaml");
         Files.writeString(yaml, String.join("\n",
                 "targets:",
                 "  - {name: small, base: mvc-vt, jvm-args: [-Xms128m, -Xmx128m]}",
                 "  - webflux",
                 "scenarios: [{gateway: {delay: 100}}]",
-                "profile: {stages: [{duration: 8s, users: 4000}, {duration: 2s, users: 4000}]}",
+                "profile: {stages: [{duration: 8s, users: 4000}, {duration: 2s, users: 4000}, {duration: 2s, users: 400}]}",
                 "warmup: 0s",
                 "design: paired",
                 "sets: 1",
@@ -171,12 +172,18 @@ class FaultIT {
                 assertTrue(d.cause().startsWith("out of heap (heap 128m): java.lang.OutOfMemoryError: Java heap space"), d.cause());
                 assertTrue(d.seconds() < 10 && d.openFiles() > 100, d.toString());
             } else {
-                assertTrue(b.load().seconds() >= 9.9, "the survivor ran the whole shape: " + b);
+                assertTrue(b.load().seconds() >= 11.9, "the survivor ran the whole shape: " + b);
+                // Its recovery judged after the peak's hold ends at 10 s, against its p99 before 1,000 users: no less than the
+                // downstream's 100 ms (a fresh JVM, cold, can take seconds then).
+                BlockRecord.Recovery r = b.shape().recovery();
+                assertTrue(r != null && r.peakS() == 10 && r.lightP99Ms() >= 100, b.toString());
             }
         }
         Survival survival = root.paired().survival().get(0);
         assertEquals(List.of(6, 0), survival.targets().stream().map(Survival.Target::died).toList());
         assertEquals(54.07, survival.targets().get(0).lowPct(), 0.01);
+        assertNull(survival.targets().get(0).recovery(), "no block lived through, none judged");
+        assertEquals(6, survival.targets().get(1).recovery().judged());
         Survival.Pair pair = survival.pairs().get(0);
         assertEquals(Survival.WINNER, pair.outcome());
         assertEquals("webflux", pair.winner());

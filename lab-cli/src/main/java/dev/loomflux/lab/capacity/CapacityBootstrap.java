@@ -6,6 +6,7 @@ import dev.loomflux.lab.stats.Stats;
 import org.apache.commons.math3.stat.descriptive.rank.Median;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -61,7 +62,7 @@ public final class CapacityBootstrap {
             judged(targets, byRound).forEach((t, outcome) -> {
                 double[] offered = offered(byRound.values().stream().map(r -> r.get(t)).filter(Objects::nonNull).toList());
                 each.add(new CapacityLadder.AtRung(t, switch (outcome) {
-                    case HOLDS -> CapacityLadder.AtRung.HOLDS;
+                    case HOLDS, HOLDS_NARROWLY -> CapacityLadder.AtRung.HOLDS;
                     case FAILS -> CapacityLadder.AtRung.MISSES;
                     case DRIVER -> CapacityLadder.AtRung.NOT_OFFERED;
                 }, offered.length > 0 && Double.isFinite(median(offered)) ? round(slo.maxMs() * Math.exp(median(offered))) : null,
@@ -195,10 +196,34 @@ public final class CapacityBootstrap {
         return Math.round(v * 1000) / 1000.0;
     }
 
-    /** The rungs held, missed or not offered per target, as the ladder climbs on: the rounds of one rung, judged by their median. */
+    /**
+     * The rungs held, missed or not offered per target, as the ladder climbs on: the rounds of one rung, judged by their median.
+     * Held narrowly where redraws of the rounds, as the bootstrap draws them, do not hold it in more than 2.5% of draws: the
+     * interval's lower end would fall below the rung.
+     */
     public static Map<String, Ladder.Outcome> rung(List<String> targets, List<Observation> oneRung) {
         TreeMap<Integer, TreeMap<Integer, Map<String, Double>>> g = grid(oneRung);
-        return g.isEmpty() ? Map.of() : judged(targets, g.firstEntry().getValue());
+        if (g.isEmpty()) {
+            return Map.of();
+        }
+        Collection<Map<String, Double>> rounds = g.firstEntry().getValue().values();
+        Map<String, Ladder.Outcome> out = judged(targets, g.firstEntry().getValue());
+        Random random = new Random(g.firstKey()); // the same rung, the same draws
+        out.replaceAll((t, o) -> o == Ladder.Outcome.HOLDS && notHeld(rounds.stream().map(r -> r.get(t)).toList(), random) > 0.025 ? Ladder.Outcome.HOLDS_NARROWLY : o);
+        return out;
+    }
+
+    /** The share of draws of these severities, with replacement, that do not hold the rung. */
+    private static double notHeld(List<Double> severities, Random random) {
+        int not = 0;
+        for (int d = 0; d < DRAWS; d++) {
+            List<Double> used = new ArrayList<>();
+            for (int i = 0; i < severities.size(); i++) {
+                used.add(severities.get(random.nextInt(severities.size())));
+            }
+            not += judge(used) == Ladder.Outcome.HOLDS ? 0 : 1;
+        }
+        return (double) not / DRAWS;
     }
 
     /** Each target's outcome at one rung from its rounds there (the rounds it has a block in); none without any. */

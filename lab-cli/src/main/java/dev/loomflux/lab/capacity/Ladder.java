@@ -11,11 +11,17 @@ import java.util.TreeMap;
  * refining halves a bracket's width in logs with each rung anyway. Then fine: the geometric middle of the widest
  * bracket (a target's highest rung held below its lowest failed) until every bracket is within the resolution. A rung
  * the driver could not offer ends the climb: no higher rung is tried, since nothing above it would be the targets'; a target
- * that missed none below it is refined up to it.
+ * that missed none below it is refined up to it. Last, below a rung held only narrowly (a redraw of its rounds misses it often
+ * enough to pull the interval's lower end under it, CapacityBootstrap), one rung a resolution lower, until a rung holds firmly
+ * within the resolution: without it the interval's lower end falls to the coarse rung beneath, four times lower (CapacityIT's
+ * knee at the theoretical rate, CI of 2026-12-03: 25-109 rps).
  */
 public final class Ladder {
-    /** What one rung showed of one target: it met the SLO, missed it, or the driver could not offer the rate. */
-    public enum Outcome { HOLDS, FAILS, DRIVER }
+    /**
+     * What one rung showed of one target: it met the SLO (firmly, or narrowly: the median of its rounds met it, but a redraw of
+     * them misses it in more than 2.5% of draws), missed it, or the driver could not offer the rate.
+     */
+    public enum Outcome { HOLDS, HOLDS_NARROWLY, FAILS, DRIVER }
 
     /** The coarse phase's step between rungs. */
     static final int COARSE = 4;
@@ -80,7 +86,32 @@ public final class Ladder {
                 best = middle;
             }
         }
-        return best;
+        return best > 0 ? best : belowNarrow(targets, driverLimit);
+    }
+
+    /** A rung a resolution below a target's lowest narrow hold above its highest firm one, when those lie further apart; else -1. */
+    private int belowNarrow(List<String> targets, Integer driverLimit) {
+        for (String t : targets) {
+            Integer upper = failedAt(t) != null ? failedAt(t) : driverLimit;
+            if (upper == null) {
+                continue;
+            }
+            Integer narrow = null;
+            int firm = 0;
+            for (Map.Entry<Integer, Map<String, Outcome>> e : rungs.headMap(upper, false).descendingMap().entrySet()) {
+                Outcome o = e.getValue().get(t);
+                if (o == Outcome.HOLDS) {
+                    firm = e.getKey();
+                    break;
+                }
+                narrow = o == Outcome.HOLDS_NARROWLY ? e.getKey() : narrow;
+            }
+            int down = narrow == null ? -1 : (int) Math.round(narrow / (1 + resolution));
+            if (narrow != null && narrow > (1 + resolution) * firm && down >= 1 && down > firm && !rungs.containsKey(down)) {
+                return down;
+            }
+        }
+        return -1;
     }
 
     /** The lowest rung the target failed (missed the SLO), or null. */
@@ -90,8 +121,8 @@ public final class Ladder {
 
     /** The highest rung below {@code fail} the target held, or null. */
     private Integer heldBelow(String target, int fail) {
-        return rungs.headMap(fail, false).descendingMap().entrySet().stream().filter(e -> e.getValue().get(target) == Outcome.HOLDS)
-                .map(Map.Entry::getKey).findFirst().orElse(null);
+        return rungs.headMap(fail, false).descendingMap().entrySet().stream().filter(e -> e.getValue().get(target) == Outcome.HOLDS
+                        || e.getValue().get(target) == Outcome.HOLDS_NARROWLY).map(Map.Entry::getKey).findFirst().orElse(null);
     }
 
     /** The rates measured so far, lowest first. */

@@ -1,6 +1,7 @@
 package dev.loomflux.lab.driver;
 
 import dev.loomflux.lab.LabException;
+import dev.loomflux.lab.experiment.LoadProfile;
 import java.net.URI;
 import java.util.ArrayList;
 import java.util.List;
@@ -23,6 +24,9 @@ public final class WholeLoads {
 
         /** Asked after each second of its block: a block whose target died ends there, its death the block's outcome. */
         boolean alive(String target);
+
+        /** Its block's seconds, as it ended, with the shape they followed: what the target went through at the shape's peak. */
+        void seconds(String target, int round, LoadProfile shape, List<Second> series);
     }
 
     private WholeLoads() {
@@ -44,7 +48,9 @@ public final class WholeLoads {
                     throw new RoundsCut(name + ": " + e.getMessage() + ": the rounds end here", out);
                 }
                 listener.started(name, round);
-                Measurement m = driver.run(rounds.spec(t, base), second -> { }, () -> !lives.alive(name));
+                LoadSpec spec = rounds.spec(t, base);
+                Measurement m = driver.run(spec, second -> { }, () -> !lives.alive(name));
+                lives.seconds(name, round, spec.profile(), m.series());
                 long end = System.currentTimeMillis();
                 Block b = new Block(name, round, position, end - m.elapsed().toMillis(), end, m.requests(), m.responses(), m.share(), m.errors(),
                         m.reconnections(), m.latency(), m.series().stream().map(Second::rps).toList(), -1, m.flows());

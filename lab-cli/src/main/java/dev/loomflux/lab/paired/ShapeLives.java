@@ -1,7 +1,9 @@
 package dev.loomflux.lab.paired;
 
 import dev.loomflux.lab.driver.Block;
+import dev.loomflux.lab.driver.Second;
 import dev.loomflux.lab.driver.WholeLoads;
+import dev.loomflux.lab.experiment.LoadProfile;
 import dev.loomflux.lab.measure.FlowResults;
 import dev.loomflux.lab.procedure.TargetVisit;
 import dev.loomflux.lab.result.BlockRecord;
@@ -26,6 +28,8 @@ final class ShapeLives implements WholeLoads.Lives, AutoCloseable {
     private final Map<String, BlockRecord.Shape> shapes = new ConcurrentHashMap<>();
     /** The JVMs that ran a block, by label: with fresh JVMs asked for, each later block gets one. */
     private final Set<String> ran = ConcurrentHashMap.newKeySet();
+    /** Each survived block's recovery after its shape's peak, where judged, by label and round. */
+    private final Map<String, BlockRecord.Recovery> recoveries = new ConcurrentHashMap<>();
     /** The blocks a fresh JVM started for, by label and round. */
     private final Set<String> fresh = ConcurrentHashMap.newKeySet();
     /** The target of the block running now; null between blocks. */
@@ -54,6 +58,14 @@ final class ShapeLives implements WholeLoads.Lives, AutoCloseable {
         return rounds.visit(label).alive();
     }
 
+    @Override
+    public void seconds(String label, int round, LoadProfile shape, List<Second> series) {
+        BlockRecord.Recovery r = rounds.visit(label).alive() ? PeakRecovery.of(shape, series) : null;
+        if (r != null) {
+            recoveries.put(label + "/" + round, r);
+        }
+    }
+
     /** Its block ended: the target's peaks over it and, if it died in it, how. */
     void ended(Block b) {
         TargetVisit v = current;
@@ -65,7 +77,7 @@ final class ShapeLives implements WholeLoads.Lives, AutoCloseable {
                 last == null ? null : Result.round(last.rssMb()), last == null ? null : last.threads(), last == null || last.fds() < 0 ? null : last.fds());
         shapes.put(b.target() + "/" + b.round(), new BlockRecord.Shape(seen.isEmpty() ? null : Result.round(seen.stream().mapToDouble(Reading::rssMb).max().orElse(0)),
                 seen.isEmpty() ? null : seen.stream().mapToInt(Reading::threads).max().orElse(0),
-                b.errors().total() == 0 ? null : FlowResults.errors(b.errors(), List.of()), death));
+                b.errors().total() == 0 ? null : FlowResults.errors(b.errors(), List.of()), death, death == null ? recoveries.get(b.target() + "/" + b.round()) : null));
     }
 
     /**

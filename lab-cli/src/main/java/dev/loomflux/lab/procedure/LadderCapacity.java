@@ -124,6 +124,7 @@ public final class LadderCapacity implements Procedure {
             ladder.measured(last, outcomes);
             log.line(base.name() + " at " + last + " rps: " + outcomes.entrySet().stream().map(en -> en.getKey() + " " + switch (en.getValue()) {
                 case HOLDS -> "meets the SLO";
+                case HOLDS_NARROWLY -> "meets the SLO narrowly (a redraw of its rounds misses it in over 2.5% of draws)";
                 case FAILS -> "misses it";
                 case DRIVER -> "not offered (the driver fell behind with in-flight slots free: its limit, not the target's)";
             }).collect(Collectors.joining(", ")));

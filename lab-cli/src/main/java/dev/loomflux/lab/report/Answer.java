@@ -54,8 +54,7 @@ final class Answer {
         }
         List<Row> rows = rows(root);
         // Deaths in shapes are a verdict of their own, not a ratio: said above the matrix, or in its place.
-        List<Paragraph> survival = root.paired().survival() == null ? List.of() : root.paired().survival().stream()
-                .map(s -> Paragraph.plain(s.where() + ": " + SurvivalSection.headline(s))).toList();
+        List<Paragraph> survival = SurvivalSection.deaths(root).stream().map(s -> Paragraph.plain(s.where() + ": " + SurvivalSection.headline(s))).toList();
         if (rows.isEmpty()) {
             return new Section("", survival.isEmpty() ? List.of(Paragraph.plain(nothingToCompare(root))) : survival, List.of(), List.of());
         }

@@ -77,7 +77,7 @@ final class ReportContent {
         if (root.summaries().capacityLadder() != null && !root.summaries().capacityLadder().isEmpty()) {
             out.add(LadderSection.section(root));
         }
-        if (root.paired().survival() != null) {
+        if (root.paired().survival() != null && !root.paired().survival().isEmpty()) {
             out.add(SurvivalSection.section(root));
         }
         return out;

@@ -120,8 +120,22 @@ public record BlockRecord(@JsonUnwrapped Turn turn, @JsonUnwrapped BlockLoad loa
      * @param peakThreads its most OS threads over the block; null where never read
      * @param errors      its requests' errors by cause; null without one
      * @param died        how it died in the block; null when it survived it
+     * @param recovery    how long after the shape's peak its latency came back; null where not judged (it died, or the shape
+     *                    has no stages)
      */
-    public record Shape(Double peakRssMb, Integer peakThreads, Result.ErrorCounts errors, Death died) {
+    public record Shape(Double peakRssMb, Integer peakThreads, Result.ErrorCounts errors, Death died, Recovery recovery) {
+    }
+
+    /**
+     * A block's recovery after its shape's peak (docs/statistics.md, "Recovery after the peak").
+     *
+     * @param lightP99Ms the target's p99 under light load: the median of its seconds' before the shape passed a quarter of its
+     *                   peak's users
+     * @param peakS      when the peak ended (the load first fell from its most users), in seconds into the block
+     * @param afterS     how long after the peak every second's p99 stayed within twice {@code lightP99Ms}; null when that never
+     *                   came before the block ended
+     */
+    public record Recovery(double lightP99Ms, double peakS, Double afterS) {
     }
 
     /**

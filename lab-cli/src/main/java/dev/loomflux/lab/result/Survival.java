@@ -7,8 +7,9 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * results.json "survival": one scenario's (cell's) deaths in whole shapes, a categorical verdict (docs/statistics.md,
- * "Survival"). Written only where some target died in a measured block.
+ * results.json "survival": how the targets lived through one scenario's (cell's) whole shapes: their deaths, a categorical
+ * verdict (docs/statistics.md, "Survival"), their peaks of memory and threads, and their recovery after the shape's peak.
+ * Written for every scenario measured as whole shapes.
  *
  * @param targets each target's rounds and deaths
  * @param pairs   every two targets' survival compared
@@ -24,13 +25,19 @@ public record Survival(String scenario, Map<String, Integer> cell, List<Target> 
         pairs = List.copyOf(pairs);
     }
 
+    /** Whether some target died in a measured block: only then is survival a verdict to state. */
+    public boolean someDied() {
+        return targets.stream().anyMatch(t -> t.died() > 0);
+    }
+
     /**
      * One target: it died in {@code died} of its {@code rounds} measured blocks (over its sets); the share that die lies in
      * {@code lowPct}..{@code highPct} with 95% confidence (Clopper-Pearson, exact). How it died: each cause and how often, and
      * the medians over its deaths of how far into the block, its memory, threads and open files at its last reading alive.
+     * Over all its blocks, the medians of its peak memory and threads; over those it survived, its recovery.
      */
     public record Target(String target, int rounds, int died, double lowPct, double highPct, Map<String, Integer> causes, Double diedAfterS,
-                         Double rssMb, Integer threads, Long openFiles) {
+                         Double rssMb, Integer threads, Long openFiles, Double peakRssMb, Integer peakThreads, Recovery recovery) {
         public Target {
             causes = causes == null ? null : Collections.unmodifiableMap(new LinkedHashMap<>(causes));
         }
@@ -52,6 +59,23 @@ public record Survival(String scenario, Map<String, Integer> cell, List<Target> 
                     + (rssMb == null ? "" : String.format(Locale.ROOT, ", at %.0f MB resident, %d threads%s", rssMb, threads,
                     openFiles == null ? "" : ", " + openFiles + " open files"));
         }
+
+        /** "mvc recovered after the peak in 6 of 6 blocks, a median 1.0 s after it"; null where no block was judged. */
+        public String recovers() {
+            if (recovery == null) {
+                return null;
+            }
+            return String.format(Locale.ROOT, "%s recovered after the peak in %d of %d blocks%s", target, recovery.recovered(), recovery.judged(),
+                    recovery.medianS() == null ? "" : String.format(Locale.ROOT, ", a median %.1f s after it", recovery.medianS()));
+        }
+    }
+
+    /**
+     * A target's recovery after the shape's peak over the blocks it survived where judged (docs/statistics.md, "Recovery after
+     * the peak"): in {@code recovered} of {@code judged} its p99 came back within twice its light-load p99 before the block
+     * ended, after a median of {@code medianS} seconds (null when in none).
+     */
+    public record Recovery(int judged, int recovered, Double medianS) {
     }
 
     /**

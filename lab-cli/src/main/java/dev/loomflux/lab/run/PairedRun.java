@@ -197,8 +197,11 @@ final class PairedRun implements DesignRun {
         paired.comparisons().forEach(c -> s.run().log().line("paired " + c.where() + ": " + c.sentence()));
         if (paired.survival() != null) {
             paired.survival().forEach(v -> {
-                v.targets().forEach(t -> s.run().log().line("survival " + v.where() + ": " + t.describe()));
-                v.pairs().forEach(p -> s.run().log().line("survival " + v.where() + ": " + p.describe()));
+                v.targets().stream().filter(t -> t.recovers() != null).forEach(t -> s.run().log().line("recovery " + v.where() + ": " + t.recovers()));
+                if (v.someDied()) {
+                    v.targets().forEach(t -> s.run().log().line("survival " + v.where() + ": " + t.describe()));
+                    v.pairs().forEach(p -> s.run().log().line("survival " + v.where() + ": " + p.describe()));
+                }
             });
         }
     }

@@ -16,9 +16,9 @@ import org.apache.commons.math3.distribution.HypergeometricDistribution;
 import org.apache.commons.math3.stat.descriptive.rank.Median;
 
 /**
- * results.json's {@code survival} from its {@code blocks}: per scenario (and cell) where some target died in a measured block,
- * each target's deaths over its rounds with an exact binomial interval, and every pair's by Fisher's exact test
- * (docs/statistics.md, "Survival"). A death is a block's outcome, not a figure: no ratio of a died block enters the other
+ * results.json's {@code survival} from its {@code blocks}: per scenario (and cell) measured as whole shapes, each target's
+ * deaths over its rounds with an exact binomial interval, every pair's by Fisher's exact test (docs/statistics.md,
+ * "Survival"), and each target's peaks and recovery after the shape's peak. A death is a block's outcome, not a figure: no ratio of a died block enters the other
  * comparisons ({@link Comparisons}), so survival is judged on its own, as a count.
  */
 public final class SurvivalVerdicts {
@@ -29,7 +29,7 @@ public final class SurvivalVerdicts {
         Map<String, List<BlockRecord>> byWhere = blocks.stream().collect(Collectors.groupingBy(BlockRecord::where, LinkedHashMap::new, Collectors.toList()));
         List<Survival> out = new ArrayList<>();
         byWhere.forEach((where, list) -> {
-            if (list.stream().noneMatch(BlockRecord::died)) {
+            if (list.stream().allMatch(b -> b.shape() == null)) {
                 return;
             }
             Map<String, Survival.Target> byTarget = new LinkedHashMap<>();
@@ -62,9 +62,15 @@ public final class SurvivalVerdicts {
         Double rss = median(deaths, BlockRecord.Death::rssMb);
         Double threads = median(deaths, d -> d.threads() == null ? null : d.threads().doubleValue());
         Double files = median(deaths, d -> d.openFiles() == null ? null : d.openFiles().doubleValue());
+        List<BlockRecord.Shape> shapes = own.stream().map(BlockRecord::shape).filter(s -> s != null).toList();
+        Double peakRss = median(shapes, BlockRecord.Shape::peakRssMb);
+        Double peakThreads = median(shapes, s -> s.peakThreads() == null ? null : s.peakThreads().doubleValue());
+        List<BlockRecord.Recovery> judged = shapes.stream().map(BlockRecord.Shape::recovery).filter(r -> r != null).toList();
+        List<BlockRecord.Recovery> recovered = judged.stream().filter(r -> r.afterS() != null).toList();
         return new Survival.Target(name, n, k, Result.round(100 * ci[0]), Result.round(100 * ci[1]), k == 0 ? null : causes,
                 median(deaths, BlockRecord.Death::seconds), rss, threads == null ? null : (int) Math.round(threads),
-                files == null ? null : Math.round(files));
+                files == null ? null : Math.round(files), peakRss, peakThreads == null ? null : (int) Math.round(peakThreads),
+                judged.isEmpty() ? null : new Survival.Recovery(judged.size(), recovered.size(), median(recovered, BlockRecord.Recovery::afterS)));
     }
 
     private static Survival.Pair pair(Survival.Target a, Survival.Target b) {
@@ -107,8 +113,8 @@ public final class SurvivalVerdicts {
         return Math.min(1, p);
     }
 
-    private static Double median(List<BlockRecord.Death> deaths, Function<BlockRecord.Death, Double> figure) {
-        double[] v = deaths.stream().map(figure).filter(x -> x != null).mapToDouble(Double::doubleValue).toArray();
+    private static <T> Double median(List<T> items, Function<T, Double> figure) {
+        double[] v = items.stream().map(figure).filter(x -> x != null).mapToDouble(Double::doubleValue).toArray();
         return v.length == 0 ? null : Result.round(new Median().evaluate(v));
     }
 }

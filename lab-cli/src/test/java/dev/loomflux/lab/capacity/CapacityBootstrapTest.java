@@ -112,4 +112,20 @@ class CapacityBootstrapTest {
         assertEquals(100, a.holdsRps());
         assertNull(a.failsRps(), "not offered is not missed");
     }
+
+    @Test
+    void aRungSomeRoundsMissIsHeldNarrowlyAndTheIntervalReachesBelowIt() {
+        // 3 of 8 rounds miss 100 rps: the median holds it, a redraw of the rounds misses it in about a third of draws.
+        List<CapacityBootstrap.Observation> obs = new ArrayList<>();
+        for (int round = 1; round <= ROUNDS; round++) {
+            obs.add(new CapacityBootstrap.Observation(25, round, "a", -1));
+            obs.add(new CapacityBootstrap.Observation(100, round, "a", round <= 3 ? 0.2 : -0.2));
+            obs.add(new CapacityBootstrap.Observation(100, round, "firm", -0.2));
+        }
+        assertEquals(Map.of("a", Ladder.Outcome.HOLDS_NARROWLY, "firm", Ladder.Outcome.HOLDS),
+                CapacityBootstrap.rung(List.of("a", "firm"), obs.stream().filter(o -> o.rps() == 100).toList()));
+        CapacityLadder.Target a = CapacityBootstrap.of("s", SLO, ROUNDS, List.of("a"), obs, null, 1).targets().get(0);
+        assertEquals(100, a.holdsRps());
+        assertEquals(25, a.lowRps(), "the rungs below the narrow hold bound the interval: " + a);
+    }
 }

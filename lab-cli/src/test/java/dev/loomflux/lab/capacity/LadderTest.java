@@ -55,4 +55,18 @@ class LadderTest {
         Ladder capped = climb(new Ladder(100, 1000, 0.10, 20), Map.of("a", 5000), null);
         assertEquals(List.of(100, 400, 1000), capped.rates());
     }
+
+    @Test
+    void stepsDownFromANarrowHoldUntilARungHoldsFirmlyWithinTheResolution() {
+        // 100 and 91 held narrowly, 83 firmly; 109 missed: rungs go down a resolution at a time from the narrow hold.
+        Ladder ladder = new Ladder(25, 1000, 0.10, 20);
+        ladder.measured(25, Map.of("a", Ladder.Outcome.HOLDS));
+        ladder.measured(100, Map.of("a", Ladder.Outcome.HOLDS_NARROWLY));
+        ladder.measured(109, Map.of("a", Ladder.Outcome.FAILS));
+        assertEquals(91, ladder.next(List.of("a")));
+        ladder.measured(91, Map.of("a", Ladder.Outcome.HOLDS_NARROWLY));
+        assertEquals(83, ladder.next(List.of("a")));
+        ladder.measured(83, Map.of("a", Ladder.Outcome.HOLDS));
+        assertEquals(-1, ladder.next(List.of("a")), "83 holds firmly within 10% of the narrow 91: " + ladder.rates());
+    }
 }

@@ -1,6 +1,7 @@
 package dev.loomflux.lab.driver;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.loomflux.lab.driver.hyperfoil.Hyperfoil;
@@ -41,6 +42,7 @@ class WholeLoadsIT {
             assertTrue(rounds.wholeLoads());
             long servedA = a.served();
             long servedB = b.served();
+            List<Long> seconds = new ArrayList<>();
             List<Block> blocks = WholeLoads.run(new Hyperfoil(), rounds, QUIET, new WholeLoads.Lives() {
                 @Override
                 public URI before(String target, int round) {
@@ -51,8 +53,17 @@ class WholeLoadsIT {
                 public boolean alive(String target) {
                     return true;
                 }
+
+                @Override
+                public void seconds(String target, int round, LoadProfile profile, List<Second> series) {
+                    assertSame(shape, profile);
+                    seconds.add(series.stream().mapToLong(Second::requests).sum());
+                }
             });
             assertEquals(6, blocks.size(), blocks.toString());
+            for (int i = 0; i < blocks.size(); i++) {
+                assertEquals(blocks.get(i).requests(), seconds.get(i), 0.02 * blocks.get(i).requests(), "block " + i + "'s seconds handed over as it ended: " + seconds);
+            }
             for (int i = 0; i < blocks.size(); i++) {
                 Block blk = blocks.get(i);
                 assertEquals(i / 2, blk.round());
@@ -109,6 +120,10 @@ class WholeLoadsIT {
                     @Override
                     public boolean alive(String target) {
                         return !target.equals("b") || b.alive() || befores.contains("b/1");
+                    }
+
+                    @Override
+                    public void seconds(String target, int round, LoadProfile profile, List<Second> series) {
                     }
                 });
                 assertEquals(List.of("b/0", "a/0", "a/1", "b/1"), befores, "asked before every block, in order");

@@ -84,7 +84,7 @@ class ReportMarkdownTest {
         assertTrue(summary.contains("Among the blocks lived through: webflux ahead of mvc on throughput by 47.5%"), summary);
         String config = md.substring(md.indexOf("## Test configuration"));
         assertTrue(config.contains("| design | paired: 6 rounds of blocks of the whole stages load per target after 1 lead-in round |"), config);
-        String section = md.substring(md.indexOf("## Survival"));
+        String section = md.substring(md.indexOf("## Survival and recovery"));
         assertTrue(section.contains("| mvc-vt | 6 of 6 | 54-100% | out of heap (heap 512m): java.lang.OutOfMemoryError: Java heap space: target exited in its block "
                 + "(code 3) (6) |"), section);
         assertTrue(section.contains("| webflux | 0 of 6 | 0-46% | survived |"), section);

@@ -1,6 +1,7 @@
 package dev.loomflux.lab.verdict;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -20,7 +21,9 @@ class SurvivalVerdictsTest {
     private static BlockRecord block(int round, String target, double rps, boolean died) {
         return BlockRecord.builder().scenario("chain").set(1).round(round).position(0).target(target).seconds(30).requests((long) (rps * 30))
                 .responses((long) (rps * 30)).rps(rps).p50(100.0).p99(130.0).meanMs(101.0).inFlight(rps * 0.101).cpuMsPerRequest(0.5)
-                .shape(new BlockRecord.Shape(400.0 + round, 300, null, died ? new BlockRecord.Death(OOM, 14 + round, 510.0, 6000 + round, 6100L) : null)).build();
+                .shape(new BlockRecord.Shape(400.0 + round, 300, null, died ? new BlockRecord.Death(OOM, 14 + round, 510.0, 6000 + round, 6100L) : null,
+                        // lived through: back within twice its light-load p99 a round's number of seconds after the peak, but not in every third round
+                        died ? null : new BlockRecord.Recovery(100, 20, round % 3 == 0 ? null : (double) round))).build();
     }
 
     /** {@code rounds} rounds in which a dies where {@code aDies} says and b where {@code bDies}. */
@@ -73,9 +76,25 @@ class SurvivalVerdictsTest {
     }
 
     @Test
-    void noDeathNoSurvivalVerdict() {
+    void noDeathIsNoSurvivalVerdictButEachTargetsPeaksAndRecovery() {
         boolean[] never = new boolean[6];
-        assertEquals(List.of(), SurvivalVerdicts.of(rounds(6, never, never), List.of("a", "b")));
+        Survival s = SurvivalVerdicts.of(rounds(6, never, never), List.of("a", "b")).get(0);
+        assertFalse(s.someDied());
+        assertEquals(Survival.NEITHER_DIED, s.pairs().get(0).outcome());
+        Survival.Target a = s.targets().get(0);
+        assertEquals(403.5, a.peakRssMb(), "the median of 401-406 MB");
+        assertEquals(300, a.peakThreads());
+        assertEquals(new Survival.Recovery(6, 4, 3.0), a.recovery(), "recovered in rounds 1, 2, 4 and 5: a median of 3 s");
+        assertEquals("a recovered after the peak in 4 of 6 blocks, a median 3.0 s after it", a.recovers());
+        assertEquals(List.of(), SurvivalVerdicts.of(rounds(6, never, never).stream().map(b -> b.withShape(null)).toList(), List.of("a", "b")),
+                "no whole shape, no survival");
+    }
+
+    @Test
+    void recoveryIsOverTheBlocksLivedThrough() {
+        boolean[] firstTwo = {true, true, false, false, false, false};
+        Survival.Target a = SurvivalVerdicts.of(rounds(6, firstTwo, new boolean[6]), List.of("a", "b")).get(0).targets().get(0);
+        assertEquals(new Survival.Recovery(4, 2, 4.5), a.recovery(), "rounds 3-6 judged, recovered in 4 and 5 (3 and 6 not): " + a);
     }
 
     @Test
