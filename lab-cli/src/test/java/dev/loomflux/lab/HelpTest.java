@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.params.provider.ValueSource;
 import picocli.CommandLine;
 import picocli.CommandLine.Model.OptionSpec;
@@ -24,7 +25,7 @@ import picocli.CommandLine.Model.OptionSpec;
  */
 class HelpTest {
     @ParameterizedTest
-    @ValueSource(strings = {"list", "verify", "run", "capacity", "compare", "report", "calibrate", "agent", "clean"})
+    @MethodSource("names")
     void helpHasNoWarnings(String command) {
         PrintStream original = System.err;
         ByteArrayOutputStream stderr = new ByteArrayOutputStream();
@@ -61,9 +62,9 @@ class HelpTest {
         }
     }
 
-    /** run --help (and sweep's, which takes everything run takes) lists every option once, under five headings in this order. */
+    /** run --help (and sweep's and ab's, which take everything run takes) lists every option once, under five headings in this order. */
     @ParameterizedTest
-    @ValueSource(strings = {"run", "sweep"})
+    @ValueSource(strings = {"run", "sweep", "ab"})
     void runsOptionsStandUnderTheirHeadings(String command) {
         String out = LabCli.of(command, "--help").out();
         int at = 0;
@@ -78,6 +79,11 @@ class HelpTest {
             long shown = out.lines().filter(line -> row.matcher(line).matches()).count();
             assertEquals(option.hidden() ? 0 : 1, shown, option.longestName() + " in:\n" + out);
         }
+    }
+
+    /** Every command's name but help's. */
+    static java.util.stream.Stream<String> names() {
+        return commands().keySet().stream().filter(n -> !n.equals("help"));
     }
 
     /** The lab's commands as ./lab makes them. */

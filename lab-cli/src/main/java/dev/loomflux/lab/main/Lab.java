@@ -2,6 +2,7 @@ package dev.loomflux.lab.main;
 
 import dev.loomflux.lab.LabException;
 import dev.loomflux.lab.UsageException;
+import dev.loomflux.lab.cli.AbCommand;
 import dev.loomflux.lab.cli.AgentCommand;
 import dev.loomflux.lab.cli.CalibrateCommand;
 import dev.loomflux.lab.cli.CapacityCommand;
@@ -20,7 +21,7 @@ import picocli.CommandLine.Command;
 
 @Command(name = "lab", mixinStandardHelpOptions = true, versionProvider = Lab.Version.class,
         description = "loomflux: measure Spring MVC (platform threads), MVC on virtual threads and WebFlux, honestly.",
-        subcommands = {ListCommand.class, VerifyCommand.class, RunCommand.class, SweepCommand.class, CapacityCommand.class, CompareCommand.class, ReportCommand.class, CalibrateCommand.class, AgentCommand.class, CleanCommand.class, CommandLine.HelpCommand.class})
+        subcommands = {ListCommand.class, VerifyCommand.class, RunCommand.class, SweepCommand.class, CapacityCommand.class, CompareCommand.class, AbCommand.class, ReportCommand.class, CalibrateCommand.class, AgentCommand.class, CleanCommand.class, CommandLine.HelpCommand.class})
 public final class Lab implements Runnable {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;

@@ -157,6 +157,12 @@ public record BlockRecord(@JsonUnwrapped Turn turn, @JsonUnwrapped BlockLoad loa
         return new BlockRecord(turn, load, latency, resources, flows, categories, agents, s);
     }
 
+    /** The same block as if another target's, in another set: a regression gate's A/A check compares a target's two sets so. */
+    public BlockRecord as(String target, int set) {
+        return new BlockRecord(new Turn(turn.scenario(), turn.cell(), set, turn.round(), turn.position(), target), load, latency, resources, flows,
+                categories, agents, shape);
+    }
+
     /** Whether its target died in it. */
     public boolean died() {
         return shape != null && shape.died() != null;

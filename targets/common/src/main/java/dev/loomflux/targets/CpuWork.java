@@ -8,6 +8,11 @@ import java.util.HexFormat;
 /** Deterministic CPU-bound work: SHA-256 applied {@code rounds} times to a fixed seed. */
 public final class CpuWork {
     private static final byte[] SEED = "loomflux".getBytes(StandardCharsets.US_ASCII);
+    /**
+     * A deliberate slowdown: this much more work per request, in % (-Dloomflux.cpu.extra-work-pct=20). A build known to be
+     * slower, for the regression gate's tests and its worked example (docs/ci.md); 0 unless set.
+     */
+    private static final int EXTRA_WORK_PCT = Integer.getInteger("loomflux.cpu.extra-work-pct", 0);
 
     private CpuWork() {
     }
@@ -20,7 +25,8 @@ public final class CpuWork {
             throw new IllegalStateException("every JDK ships SHA-256", e);
         }
         byte[] value = SEED;
-        for (int i = 0; i < rounds; i++) {
+        long n = rounds + (long) rounds * EXTRA_WORK_PCT / 100;
+        for (long i = 0; i < n; i++) {
             value = sha.digest(value);
         }
         return HexFormat.of().formatHex(value);

@@ -1,0 +1,43 @@
+package dev.loomflux.lab.report;
+
+import dev.loomflux.lab.gate.Gate;
+import dev.loomflux.lab.result.RunRecord;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * A regression gate's answer as Markdown, for a pull request's comment or GitHub's step summary (docs/ci.md): its headline,
+ * head against base per metric, the base against itself, and where the builds answered differently.
+ */
+public final class GateSummary {
+    private GateSummary() {
+    }
+
+    /** @param baseGiven what BASE was given as (a target's name, a jar's file name); {@code headGiven} likewise */
+    public static String markdown(Gate g, RunRecord run, String baseGiven, String headGiven) {
+        List<Section> sections = new ArrayList<>();
+        List<Paragraph> lead = new ArrayList<>();
+        lead.add(Paragraph.plain("**" + g.headline().replaceFirst("^ab: ", "") + "** (exit " + g.exitCode() + ")"));
+        g.behaviour().forEach(b -> lead.add(Paragraph.bullet(b)));
+        sections.add(new Section("", lead, List.of(new Table(g.head() + " against " + g.base() + ": a regression when the whole 95% interval lies beyond "
+                + num(g.marginPct()) + "% on the worse side", List.of("where", "metric", g.head() + " / " + g.base(), "95% CI", "rounds", "verdict"),
+                rows(g.checks()))), List.of()));
+        sections.add(new Section("Machine check (A/A)", List.of(Paragraph.plain("The base's two sets of JVMs against each other in the same rounds: "
+                + "a difference here is the machine's or the JVMs', and no verdict above is given while one shows.")),
+                List.of(new Table("", List.of("where", "metric", g.base() + "#2 / " + g.base() + "#1", "95% CI", "rounds", "verdict"), rows(g.aa()))), List.of()));
+        sections.add(new Section("Run", List.of(Paragraph.plain("Run " + run.header().runId() + ", its report in results/" + run.header().runId() + "/report.html.")),
+                List.of(), List.of()));
+        return MarkdownReport.render("loomflux ab: " + g.head() + " (" + headGiven + ") against " + g.base() + " (" + baseGiven + ")", sections);
+    }
+
+    private static List<List<String>> rows(List<Gate.Check> checks) {
+        return checks.stream().map(c -> List.of(c.where(), c.metric(), c.ratio() == null ? "" : String.format(Locale.ROOT, "%.3f", c.ratio()),
+                c.low() == null ? "" : String.format(Locale.ROOT, "%.3f-%.3f", c.low(), c.high()), String.valueOf(c.rounds()),
+                c.outcome().name().toLowerCase(Locale.ROOT) + (c.note() == null ? "" : " (" + c.note() + ")"))).toList();
+    }
+
+    private static String num(double v) {
+        return v == Math.rint(v) ? String.valueOf((long) v) : String.valueOf(v);
+    }
+}

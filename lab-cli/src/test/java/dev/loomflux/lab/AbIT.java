@@ -1,0 +1,59 @@
+package dev.loomflux.lab;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+
+/**
+ * ./lab ab on the built-in targets: a build known to be slower is a regression, the same build twice never is. The head does
+ * its /cpu work 20% over (-Dloomflux.cpu.extra-work-pct), so its throughput falls by somewhat less, the request's other work
+ * unchanged (docs/ci.md).
+ */
+class AbIT {
+    @Test
+    @Tag("slow") // ./check slow, in CI after ./check
+    void aTwentyPercentSlowerBuildIsARegression() throws Exception {
+        LabCli run = LabCli.of("ab", "mvc", "slow", "--define", "slow=mvc,-Dloomflux.cpu.extra-work-pct=20", "--scenario", "cpu", "--aot-cache");
+        assertEquals(1, run.exitCode(), run.toString());
+        assertTrue(run.out().contains("cpu throughput: head/base "), run.out());
+        assertTrue(run.out().lines().anyMatch(l -> l.startsWith("ab cpu throughput: head/base ") && l.endsWith(": regression")), run.out());
+        assertTrue(run.out().lines().anyMatch(l -> l.startsWith("ab A/A cpu throughput: base#2/base#1 ") && !l.endsWith(": regression")
+                && !l.endsWith(": improvement")), run.out());
+        String junit = Files.readString(run.dir().resolve("ab-junit.xml"));
+        assertTrue(junit.contains("type=\"regression\""), junit);
+        String md = Files.readString(run.dir().resolve("ab.md"));
+        assertTrue(md.contains("| cpu | throughput |") && md.contains("| regression |"), md);
+        assertEquals(0, ProcessHandle.current().descendants().filter(ProcessHandle::isAlive).count());
+    }
+
+    @Test
+    @Tag("slow") // ./check slow, in CI after ./check
+    void theSameBuildTwiceIsNoRegression() throws Exception {
+        LabCli run = LabCli.of("ab", "mvc", "mvc", "--scenario", "cpu", "--aot-cache");
+        assertNotEquals(1, run.exitCode(), run.toString());
+        assertFalse(run.out().lines().anyMatch(l -> l.startsWith("ab cpu") && (l.endsWith(": regression") || l.endsWith(": improvement"))), run.out());
+        assertTrue(Files.readString(run.dir().resolve("ab-junit.xml")).contains("failures=\"0\""));
+    }
+
+    @Test
+    void badBuildsAreOneLineErrors() {
+        LabCli missing = LabCli.of("ab", "mvc", "no-such.jar");
+        assertEquals(2, missing.exitCode(), missing.toString());
+        assertEquals("HEAD no-such.jar: no such jar file", missing.err().strip().lines().reduce((a, b) -> b).orElse(""), missing.toString());
+        LabCli unknown = LabCli.of("ab", "mvc", "nope");
+        assertEquals(2, unknown.exitCode(), unknown.toString());
+        assertTrue(unknown.err().contains("nope"), unknown.toString());
+        LabCli oneSet = LabCli.of("ab", "mvc", "mvc", "--sets", "1");
+        assertEquals(2, oneSet.exitCode(), oneSet.toString());
+        assertTrue(oneSet.err().contains("--sets 1: ab needs 2 or more sets"), oneSet.toString());
+        LabCli margin = LabCli.of("ab", "mvc", "mvc", "--margin", "0%");
+        assertEquals(2, margin.exitCode(), margin.toString());
+        assertTrue(margin.err().contains("--margin 0%"), margin.toString());
+        assertTrue(missing.made().isEmpty() && unknown.made().isEmpty() && oneSet.made().isEmpty());
+    }
+}
