@@ -44,7 +44,7 @@ class AbIT {
     void badBuildsAreOneLineErrors() {
         LabCli missing = LabCli.of("ab", "mvc", "no-such.jar");
         assertEquals(2, missing.exitCode(), missing.toString());
-        assertEquals("HEAD no-such.jar: no such jar file", missing.err().strip().lines().reduce((a, b) -> b).orElse(""), missing.toString());
+        assertEquals("lab: HEAD no-such.jar: no such jar file", missing.err().strip().lines().reduce((a, b) -> b).orElse(""), missing.toString());
         LabCli unknown = LabCli.of("ab", "mvc", "nope");
         assertEquals(2, unknown.exitCode(), unknown.toString());
         assertTrue(unknown.err().contains("nope"), unknown.toString());
