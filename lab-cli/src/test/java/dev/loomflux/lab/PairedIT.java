@@ -184,8 +184,11 @@ class PairedIT {
         for (SweepMap.Cell cell : map.cells()) {
             for (SweepMap.Winner w : cell.winners()) {
                 if (w.metric().equals("throughput_rps")) {
+                    // The map names a winner only between steady targets: one drifting across the rounds (mvc-10 at its cap on a
+                    // busy machine, CI of 2026-12-03) withholds it, as the paired comparisons above do not.
                     boolean capped = cell.at().get("users") == 40;
-                    assertEquals(capped, w.verdict().equals("clear"), cell.toString());
+                    boolean steady = cell.targets().stream().allMatch(t -> t.steady());
+                    assertEquals(capped && steady, w.verdict().equals("clear"), cell.toString());
                     assertTrue(!capped || w.leader().equals("mvc"), cell.toString());
                 }
             }

@@ -4,6 +4,7 @@ import dev.loomflux.lab.Home;
 import dev.loomflux.lab.UsageException;
 import dev.loomflux.lab.experiment.Experiment;
 import dev.loomflux.lab.gate.Gate;
+import dev.loomflux.lab.gate.History;
 import dev.loomflux.lab.gate.JunitXml;
 import dev.loomflux.lab.process.LabProcesses;
 import dev.loomflux.lab.report.GateSummary;
@@ -50,6 +51,9 @@ public final class AbCommand extends RunCommand {
     @Option(names = "--margin", paramLabel = "PCT", description = "A regression: head worse by more than this, the whole 95%% interval beyond it. Default: 5%%.")
     String margin;
 
+    @Option(names = "--label", paramLabel = "TEXT", description = "What the head is in ./lab history, e.g. a commit. Default: HEAD as given.")
+    String label;
+
     @Option(names = "--ready", paramLabel = "PATH", description = "For a jar: the path that answers 2xx once it serves, e.g. /actuator/health.")
     String ready;
 
@@ -67,6 +71,13 @@ public final class AbCommand extends RunCommand {
         RunRecord run = execute();
         if (processes.stopping()) {
             return 130;
+        }
+        for (String build : List.of(BASE, HEAD)) {
+            // A build that never served (it did not start, or died before its first block): bad input, as an unknown target is.
+            run.results().stream().filter(r -> r.key().target().equals(build) && r.outcome().error() != null && (r.load() == null || r.load().requests() == null))
+                    .findFirst().ifPresent(r -> {
+                        throw new UsageException((build.equals(BASE) ? "BASE " + given(baseArg) : "HEAD " + given(headArg)) + " did not run: " + r.outcome().error());
+                    });
         }
         Gate gate = Gate.of(run, BASE, HEAD, marginPct);
         PrintWriter out = spec.commandLine().getOut();
@@ -86,7 +97,9 @@ public final class AbCommand extends RunCommand {
         } catch (IOException e) {
             throw new UncheckedIOException("ab: writing its summary to " + dir, e);
         }
-        out.println("ab: " + dir.resolve("ab.md") + ", " + dir.resolve("ab-junit.xml"));
+        History.append(dir.getParent().resolve(History.FILE), new History(run.header().runId(), run.header().finishedAt(), given(baseArg),
+                given(headArg), label != null ? label : given(headArg), marginPct, gate.exitCode(), gate.checks(), gate.aa()));
+        out.println("ab: " + dir.resolve("ab.md") + ", " + dir.resolve("ab-junit.xml") + "; ./lab history shows it beside the earlier gates");
         out.println(gate.headline());
         out.flush();
         return gate.exitCode();

@@ -67,18 +67,25 @@ public record Gate(String base, String head, double marginPct, List<Check> check
                 checks.add(check(c, marginPct));
             }
         }
+        return new Gate(base, head, marginPct, checks, aa(run.paired().blocks(), base, marginPct), behaviour(run.results(), base, head));
+    }
+
+    /**
+     * The A/A check: the base's first set of JVMs against its second, as two targets in the same rounds, each comparison
+     * checked as head against base is (a = the first set).
+     */
+    public static List<Check> aa(List<BlockRecord> blocks, String base, double marginPct) {
         List<BlockRecord> twoBases = new ArrayList<>();
-        for (BlockRecord b : run.paired().blocks()) {
+        for (BlockRecord b : blocks) {
             if (b.target().equals(base) && b.turn().set() <= 2) {
                 twoBases.add(b.as(base + (b.turn().set() == 1 ? FIRST : SECOND), 1));
             }
         }
-        List<Check> aa = Comparisons.of(twoBases, List.of(base + FIRST, base + SECOND)).stream().filter(c -> c.cell() == null).map(c -> check(c, marginPct)).toList();
-        return new Gate(base, head, marginPct, checks, aa, behaviour(run.results(), base, head));
+        return Comparisons.of(twoBases, List.of(base + FIRST, base + SECOND)).stream().filter(c -> c.cell() == null).map(c -> check(c, marginPct)).toList();
     }
 
-    /** a = base, b = head in the comparison: head over base is its ratio inverted. */
-    static Check check(PairComparison c, double marginPct) {
+    /** One comparison of the paired design with a = base and b = head, checked at the margin: head over base is its ratio inverted. */
+    public static Check check(PairComparison c, double marginPct) {
         Metric m = c.metricKind();
         Double ratio = c.estimate().ratio() == null ? null : 1 / c.estimate().ratio();
         Double low = c.estimate().ci().isEmpty() ? null : 1 / c.estimate().ci().get(1);
@@ -168,6 +175,9 @@ public record Gate(String base, String head, double marginPct, List<Check> check
         }
         if (!behaviour.isEmpty()) {
             return "ab: BEHAVIOUR CHANGE: " + behaviour.get(0);
+        }
+        if (checks.isEmpty()) {
+            return "ab: no verdict: no comparison of " + head + " against " + base + " was made (the run's log says why)";
         }
         if (regressions > 0) {
             return "ab: REGRESSION in " + regressions + " of " + checks.size() + " comparisons at a " + margin + " margin";

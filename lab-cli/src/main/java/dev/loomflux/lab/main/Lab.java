@@ -10,6 +10,7 @@ import dev.loomflux.lab.cli.CleanCommand;
 import dev.loomflux.lab.cli.ListCommand;
 import dev.loomflux.lab.cli.ReportCommand;
 import dev.loomflux.lab.cli.CompareCommand;
+import dev.loomflux.lab.cli.HistoryCommand;
 import dev.loomflux.lab.cli.RunCommand;
 import dev.loomflux.lab.cli.SweepCommand;
 import dev.loomflux.lab.cli.VerifyCommand;
@@ -21,7 +22,7 @@ import picocli.CommandLine.Command;
 
 @Command(name = "lab", mixinStandardHelpOptions = true, versionProvider = Lab.Version.class,
         description = "loomflux: measure Spring MVC (platform threads), MVC on virtual threads and WebFlux, honestly.",
-        subcommands = {ListCommand.class, VerifyCommand.class, RunCommand.class, SweepCommand.class, CapacityCommand.class, CompareCommand.class, AbCommand.class, ReportCommand.class, CalibrateCommand.class, AgentCommand.class, CleanCommand.class, CommandLine.HelpCommand.class})
+        subcommands = {ListCommand.class, VerifyCommand.class, RunCommand.class, SweepCommand.class, CapacityCommand.class, CompareCommand.class, AbCommand.class, HistoryCommand.class, ReportCommand.class, CalibrateCommand.class, AgentCommand.class, CleanCommand.class, CommandLine.HelpCommand.class})
 public final class Lab implements Runnable {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;

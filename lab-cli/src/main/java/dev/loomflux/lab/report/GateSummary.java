@@ -1,7 +1,9 @@
 package dev.loomflux.lab.report;
 
 import dev.loomflux.lab.gate.Gate;
+import dev.loomflux.lab.result.BlockRecord;
 import dev.loomflux.lab.result.RunRecord;
+import dev.loomflux.lab.verdict.CategoryDifferences;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -23,12 +25,34 @@ public final class GateSummary {
         sections.add(new Section("", lead, List.of(new Table(g.head() + " against " + g.base() + ": a regression when the whole 95% interval lies beyond "
                 + num(g.marginPct()) + "% on the worse side", List.of("where", "metric", g.head() + " / " + g.base(), "95% CI", "rounds", "verdict"),
                 rows(g.checks()))), List.of()));
+        List<Table> cpu = categories(g, run);
+        if (!cpu.isEmpty()) {
+            sections.add(new Section("CPU per request by category", List.of(Paragraph.plain("Head minus base in µs of CPU per request, per category of "
+                    + "the JVMs' CPU samples, over the rounds; moved: the whole interval (taken together over the categories) beyond 5% of their CPU per "
+                    + "request (docs/telemetry.md, \"The split with intervals\").")), cpu, List.of()));
+        }
         sections.add(new Section("Machine check (A/A)", List.of(Paragraph.plain("The base's two sets of JVMs against each other in the same rounds: "
                 + "a difference here is the machine's or the JVMs', and no verdict above is given while one shows.")),
                 List.of(new Table("", List.of("where", "metric", g.base() + "#2 / " + g.base() + "#1", "95% CI", "rounds", "verdict"), rows(g.aa()))), List.of()));
         sections.add(new Section("Run", List.of(Paragraph.plain("Run " + run.header().runId() + ", its report in results/" + run.header().runId() + "/report.html.")),
                 List.of(), List.of()));
         return MarkdownReport.render("loomflux ab: " + g.head() + " (" + headGiven + ") against " + g.base() + " (" + baseGiven + ")", sections);
+    }
+
+    /** Per scenario with CPU samples per category, head minus base in each category. */
+    private static List<Table> categories(Gate g, RunRecord run) {
+        List<Table> out = new ArrayList<>();
+        List<BlockRecord> blocks = run.paired().blocks().stream().filter(b -> b.cell() == null).toList();
+        for (String scenario : blocks.stream().map(BlockRecord::scenario).distinct().toList()) {
+            List<CategoryDifferences.Difference> d = CategoryDifferences.of(blocks.stream().filter(b -> b.scenario().equals(scenario)).toList(), g.head(), g.base());
+            if (d.isEmpty() || !d.stream().allMatch(CategoryDifferences.Difference::known)) {
+                continue;
+            }
+            out.add(new Table(scenario, List.of("category", g.head() + " - " + g.base() + " (µs)", "interval", "moved"), d.stream().map(x -> List.of(x.category(),
+                    String.format(Locale.ROOT, "%+.1f", x.estimate()), String.format(Locale.ROOT, "%+.1f to %+.1f", x.low(), x.high()),
+                    x.differs() ? "yes" : "no")).toList()));
+        }
+        return out;
     }
 
     private static List<List<String>> rows(List<Gate.Check> checks) {

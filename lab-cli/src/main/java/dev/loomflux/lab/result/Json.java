@@ -29,6 +29,11 @@ public final class Json {
         return MAPPER.readValue(json, type);
     }
 
+    /** A record as one line of JSON, for a file of JSON Lines (one record per line, appended to). */
+    public static String line(Object value) throws IOException {
+        return MAPPER.writer().without(SerializationFeature.INDENT_OUTPUT).writeValueAsString(value);
+    }
+
     /** A record as a tree, for the report's generic "key value" cells. */
     public static JsonNode tree(Object value) {
         return MAPPER.valueToTree(value);
