@@ -36,7 +36,7 @@ public final class HistoryCommand implements Callable<Integer> {
                 out.println(h.runId() + " " + h.label() + ": " + c.describe(h.label() + "/" + h.base()));
             }
         }
-        out.println("history: " + gates.size() + " gates; " + HistoryReport.write(gates, results));
+        out.println("history: " + gates.size() + (gates.size() == 1 ? " gate; " : " gates; ") + HistoryReport.write(gates, results));
         return 0;
     }
 }
