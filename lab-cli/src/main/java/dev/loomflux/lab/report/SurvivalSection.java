@@ -55,11 +55,16 @@ final class SurvivalSection {
                     s.pairs().stream().map(p -> List.of(p.a() + " / " + p.b(), Survival.WINNER.equals(p.outcome()) ? p.winner() + " survives more" : p.outcome(),
                             String.format(Locale.ROOT, "%.3f", p.p()))).toList()));
         }
-        return new Section("Survival and recovery", List.of(Paragraph.plain("A target that died in its block of a whole shape: its death is that block's outcome, "
-                + "the round still counts for the others, and a fresh JVM of it runs its next block. Its died blocks take part in no other comparison. "
-                + "A winner on survival died in a smaller share of its rounds at p < 0.05; four rounds are the fewest that can show one "
-                + "(docs/statistics.md, \"Survival\")."), Paragraph.plain("Recovered after the peak: from some second after the shape's peak (where its load first fell from its most users) on, "
+        List<Paragraph> about = new ArrayList<>();
+        if (!deaths(root).isEmpty()) {
+            about.add(Paragraph.plain("A target that died in its block of a whole shape: its death is that block's outcome, "
+                    + "the round still counts for the others, and a fresh JVM of it runs its next block. Its died blocks take part in no other comparison. "
+                    + "A winner on survival died in a smaller share of its rounds at p < 0.05; four rounds are the fewest that can show one "
+                    + "(docs/statistics.md, \"Survival\")."));
+        }
+        about.add(Paragraph.plain("Recovered after the peak: from some second after the shape's peak (where its load first fell from its most users) on, "
                 + "every second's p99 stayed within twice the target's p99 under light load (its seconds before the shape passed a quarter of its peak's "
-                + "users), before the block ended (docs/statistics.md, \"Recovery after the peak\").")), tables, List.of());
+                + "users), before the block ended (docs/statistics.md, \"Recovery after the peak\")."));
+        return new Section("Survival and recovery", about, tables, List.of());
     }
 }
