@@ -28,6 +28,8 @@ public final class CapacityBootstrap {
     /** Bootstrap draws: the 2.5% and 97.5% ends from 2,000 move by under a rung's share in repeated draws. */
     static final int DRAWS = 2000;
     private static final double MARGIN = 1 + Stats.MIN_EFFECT_PCT / 100;
+    /** Each end's share outside the 95% interval: also the share of redraws a narrow hold misses, which puts the lower end below it. */
+    private static final double TAIL = 0.025;
 
     /**
      * One target's block at one rung and round, as the SLO judged it: its latency at the SLO's percentile over the bound, in
@@ -158,13 +160,7 @@ public final class CapacityBootstrap {
         targets.forEach(t -> out.put(t, new int[] {0, -1}));
         for (int rate : rates) {
             List<Map<String, Double>> rounds = new ArrayList<>(rungs.get(rate).values());
-            List<Map<String, Double>> used = rounds;
-            if (random != null) {
-                used = new ArrayList<>();
-                for (int i = 0; i < rounds.size(); i++) {
-                    used.add(rounds.get(random.nextInt(rounds.size())));
-                }
-            }
+            List<Map<String, Double>> used = random == null ? rounds : redraw(rounds, random);
             for (String t : targets) {
                 int[] br = out.get(t);
                 // A round without the target's block is no evidence at this rung, as one the driver could not offer.
@@ -179,17 +175,26 @@ public final class CapacityBootstrap {
         return out;
     }
 
+    /** As many items drawn from {@code items} with replacement: one bootstrap draw, for the interval and the narrow test alike. */
+    private static <T> List<T> redraw(List<T> items, Random random) {
+        List<T> out = new ArrayList<>(items.size());
+        for (int i = 0; i < items.size(); i++) {
+            out.add(items.get(random.nextInt(items.size())));
+        }
+        return out;
+    }
+
     /** commons-math's, as the lab's other medians (stats): an even count's is the mean of its two middle values. */
     private static double median(double[] values) {
         return new Median().evaluate(values);
     }
 
     private static double lower(double[] sorted) {
-        return sorted[(int) Math.floor(0.025 * (sorted.length - 1))];
+        return sorted[(int) Math.floor(TAIL * (sorted.length - 1))];
     }
 
     private static double upper(double[] sorted) {
-        return sorted[(int) Math.ceil(0.975 * (sorted.length - 1))];
+        return sorted[(int) Math.ceil((1 - TAIL) * (sorted.length - 1))];
     }
 
     private static double round(double v) {
@@ -209,7 +214,7 @@ public final class CapacityBootstrap {
         Collection<Map<String, Double>> rounds = g.firstEntry().getValue().values();
         Map<String, Ladder.Outcome> out = judged(targets, g.firstEntry().getValue());
         Random random = new Random(g.firstKey()); // the same rung, the same draws
-        out.replaceAll((t, o) -> o == Ladder.Outcome.HOLDS && notHeld(rounds.stream().map(r -> r.get(t)).toList(), random) > 0.025 ? Ladder.Outcome.HOLDS_NARROWLY : o);
+        out.replaceAll((t, o) -> o == Ladder.Outcome.HOLDS && notHeld(rounds.stream().map(r -> r.get(t)).toList(), random) > TAIL ? Ladder.Outcome.HOLDS_NARROWLY : o);
         return out;
     }
 
@@ -217,11 +222,7 @@ public final class CapacityBootstrap {
     private static double notHeld(List<Double> severities, Random random) {
         int not = 0;
         for (int d = 0; d < DRAWS; d++) {
-            List<Double> used = new ArrayList<>();
-            for (int i = 0; i < severities.size(); i++) {
-                used.add(severities.get(random.nextInt(severities.size())));
-            }
-            not += judge(used) == Ladder.Outcome.HOLDS ? 0 : 1;
+            not += judge(redraw(severities, random)) == Ladder.Outcome.HOLDS ? 0 : 1;
         }
         return (double) not / DRAWS;
     }

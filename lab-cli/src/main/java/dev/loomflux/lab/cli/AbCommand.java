@@ -11,7 +11,6 @@ import dev.loomflux.lab.report.GateSummary;
 import dev.loomflux.lab.result.RunRecord;
 import dev.loomflux.lab.sut.Command;
 import dev.loomflux.lab.sut.TargetSpec;
-import dev.loomflux.lab.sut.Targets;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
@@ -169,9 +168,7 @@ public final class AbCommand extends RunCommand {
             return TargetSpec.own(as, new Command(List.of("{java}", "-jar", jar.toString(), "--server.address={host}", "--server.port={port}"), ready, 0,
                     Command.READY_TIMEOUT), List.of());
         }
-        Targets known = new Targets();
-        targets.definitions.forEach(known::define);
-        return known.get(given, what).derive(as, Map.of(), List.of());
+        return targets.known().get(given, what).derive(as, Map.of(), List.of());
     }
 
     /** Its help without ./lab run's EXPERIMENT: ab's own three positionals take its place. */

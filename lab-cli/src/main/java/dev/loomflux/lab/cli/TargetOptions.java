@@ -17,8 +17,13 @@ public final class TargetOptions {
     List<String> definitions = new ArrayList<>();
 
     public List<TargetSpec> select() {
+        return known().select(names, "--targets");
+    }
+
+    /** The built-in targets and those --define'd. */
+    Targets known() {
         Targets targets = new Targets();
         definitions.forEach(targets::define);
-        return targets.select(names, "--targets");
+        return targets;
     }
 }
