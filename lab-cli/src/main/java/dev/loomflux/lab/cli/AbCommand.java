@@ -2,10 +2,12 @@ package dev.loomflux.lab.cli;
 
 import dev.loomflux.lab.Home;
 import dev.loomflux.lab.UsageException;
+import dev.loomflux.lab.drivers.Drivers;
 import dev.loomflux.lab.experiment.Experiment;
 import dev.loomflux.lab.gate.Gate;
 import dev.loomflux.lab.gate.History;
 import dev.loomflux.lab.gate.JunitXml;
+import dev.loomflux.lab.paired.PairedRounds;
 import dev.loomflux.lab.process.LabProcesses;
 import dev.loomflux.lab.report.GateSummary;
 import dev.loomflux.lab.result.RunRecord;
@@ -47,7 +49,7 @@ public final class AbCommand extends RunCommand {
     @Parameters(index = "2", arity = "0..1", paramLabel = "EXPERIMENT", description = "An experiment file or preset: its scenarios and load (default: ./lab run's).")
     Path experimentFile;
 
-    @Option(names = "--margin", paramLabel = "PCT", description = "A regression: head worse by more than this, the whole 95%% interval beyond it. Default: 5%%.")
+    @Option(names = "--margin", paramLabel = "PCT", description = "A regression: head worse by more than this, the whole interval beyond it (the intervals hold 95%% together). Default: 5%%.")
     String margin;
 
     @Option(names = "--label", paramLabel = "TEXT", description = "What the head is in ./lab history, e.g. a commit. Default: HEAD as given.")
@@ -78,7 +80,7 @@ public final class AbCommand extends RunCommand {
                         throw new UsageException((build.equals(BASE) ? "BASE " + given(baseArg) : "HEAD " + given(headArg)) + " did not run: " + r.outcome().error());
                     });
         }
-        Gate gate = Gate.of(run, BASE, HEAD, marginPct);
+        Gate gate = Gate.of(run, BASE, HEAD, marginPct, PairedRounds.timing(Drivers.ALL.named(run.experiment().driver(), "the run's driver")));
         PrintWriter out = spec.commandLine().getOut();
         gate.checks().forEach(c -> out.println("ab " + c.describe(HEAD + "/" + BASE)));
         gate.aa().forEach(c -> out.println("ab A/A " + c.describe(BASE + Gate.SECOND + "/" + BASE + Gate.FIRST)));

@@ -4,22 +4,27 @@ import dev.loomflux.lab.result.BlockRecord;
 import dev.loomflux.lab.result.Metric;
 import dev.loomflux.lab.result.PairComparison;
 import dev.loomflux.lab.result.Result;
+import dev.loomflux.lab.result.RoundsStop;
 import dev.loomflux.lab.result.RunRecord;
 import dev.loomflux.lab.result.StepResult;
+import dev.loomflux.lab.stats.Stats;
 import dev.loomflux.lab.verdict.Comparisons;
+import dev.loomflux.lab.verdict.Timing;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.stream.Stream;
 
 /**
  * A regression gate's answer from one paired run of two builds, base and head (docs/ci.md): per metric and part of a scenario,
- * head against base with its ratio and 95% interval, a regression when the whole interval lies beyond the margin on the worse
- * side; the base against itself across its two sets of JVMs (the A/A check, in the same rounds); and where the two builds
+ * head against base with its ratio and interval, the intervals holding 95% together ({@link #held}), a regression when the whole
+ * interval lies beyond the margin on the worse side; the base against itself across its two sets of JVMs (the A/A check, in the same rounds); and where the two builds
  * answered with different statuses, a behaviour change before any verdict.
  *
- * @param checks    head against base, per comparison the paired design made
+ * @param checks    head against base, per comparison the paired design draws
  * @param aa        the base's first set against its second, on the same metrics
  * @param behaviour where the builds' statuses differ, in words; empty when they agree
  */
@@ -51,37 +56,60 @@ public record Gate(String base, String head, double marginPct, List<Check> check
      * @param note why no regression or improvement is named although the interval would (drift, sets that disagree); else null
      */
     public record Check(String where, String metric, Double ratio, Double low, Double high, int rounds, Outcome outcome, String note) {
-        /** "json throughput: head/base 0.812 (95% CI 0.790-0.833) over 15 rounds: regression" */
+        /** "json throughput: head/base 0.812 (simultaneous 95% CI 0.790-0.833) over 15 rounds: regression" */
         public String describe(String of) {
             return String.format(Locale.ROOT, "%s %s: %s %s over %d rounds: %s%s", where, metric, of,
-                    ratio == null ? "no ratio" : String.format(Locale.ROOT, "%.3f (95%% CI %.3f-%.3f)", ratio, low, high), rounds,
+                    ratio == null ? "no ratio" : String.format(Locale.ROOT, "%.3f (simultaneous 95%% CI %.3f-%.3f)", ratio, low, high), rounds,
                     outcome.name().toLowerCase(Locale.ROOT), note == null ? "" : " (" + note + ")");
         }
     }
 
-    /** The gate over a paired run whose targets are {@code base} and {@code head}, in two or more sets. */
-    public static Gate of(RunRecord run, String base, String head, double marginPct) {
-        List<Check> checks = new ArrayList<>();
-        for (PairComparison c : run.paired().comparisons()) {
-            if (c.cell() == null && c.a().equals(base) && c.b().equals(head)) {
-                checks.add(check(c, marginPct));
-            }
-        }
-        return new Gate(base, head, marginPct, checks, aa(run.paired().blocks(), base, marginPct), behaviour(run.results(), base, head));
+    /**
+     * The gate over a paired run whose targets are {@code base} and {@code head}, in two or more sets.
+     *
+     * @param timing how the run's driver timed requests, as its comparisons took it
+     */
+    public static Gate of(RunRecord run, String base, String head, double marginPct, Timing timing) {
+        Map<String, Double> levels = new HashMap<>();
+        (run.paired().stops() == null ? List.<RoundsStop>of() : run.paired().stops()).forEach(st -> levels.put(st.where(), st.level()));
+        List<BlockRecord> blocks = run.paired().blocks() == null ? List.of() : run.paired().blocks();
+        return new Gate(base, head, marginPct, held(blocks, base, head, timing, levels, marginPct), aa(blocks, base, timing, levels, marginPct),
+                behaviour(run.results(), base, head));
     }
 
     /**
-     * The A/A check: the base's first set of JVMs against its second, as two targets in the same rounds, each comparison
+     * Head against base on every comparison the paired design draws between them, held together: with k comparisons each
+     * interval is drawn at 1/k of its scenario's level (Bonferroni), so that all k cover the truth together at the run's level
+     * and a head 2% slower is not a regression on whichever of many metrics and steps strays furthest (docs/ci.md, "How often
+     * it is wrong").
+     *
+     * @param levels per scenario, the level its rounds stopped at ({@link dev.loomflux.lab.verdict.Stopping}); 5% where absent
+     */
+    public static List<Check> held(List<BlockRecord> blocks, String base, String head, Timing timing, Map<String, Double> levels, double marginPct) {
+        List<String> pair = List.of(base, head);
+        long k = whole(Comparisons.of(blocks, pair, timing, levels)).count();
+        Map<String, Double> each = new HashMap<>();
+        blocks.stream().map(BlockRecord::where).distinct().forEach(w -> each.put(w, levels.getOrDefault(w, Stats.ALPHA) / Math.max(1, k)));
+        return whole(Comparisons.of(blocks, pair, timing, each)).map(c -> check(c, marginPct)).toList();
+    }
+
+    /** The comparisons of whole scenarios: a sweep's cells are the design's, not a gate's. */
+    private static Stream<PairComparison> whole(List<PairComparison> comparisons) {
+        return comparisons.stream().filter(c -> c.cell() == null);
+    }
+
+    /**
+     * The A/A check: the base's first set of JVMs against its second, as two targets in the same rounds, held together and
      * checked as head against base is (a = the first set).
      */
-    public static List<Check> aa(List<BlockRecord> blocks, String base, double marginPct) {
+    public static List<Check> aa(List<BlockRecord> blocks, String base, Timing timing, Map<String, Double> levels, double marginPct) {
         List<BlockRecord> twoBases = new ArrayList<>();
         for (BlockRecord b : blocks) {
             if (b.target().equals(base) && b.turn().set() <= 2) {
                 twoBases.add(b.as(base + (b.turn().set() == 1 ? FIRST : SECOND), 1));
             }
         }
-        return Comparisons.of(twoBases, List.of(base + FIRST, base + SECOND)).stream().filter(c -> c.cell() == null).map(c -> check(c, marginPct)).toList();
+        return held(twoBases, base + FIRST, base + SECOND, timing, levels, marginPct);
     }
 
     /** One comparison of the paired design with a = base and b = head, checked at the margin: head over base is its ratio inverted. */

@@ -3,6 +3,7 @@ package dev.loomflux.lab.paired;
 import dev.loomflux.lab.driver.LoadDriver;
 import dev.loomflux.lab.drivers.Drivers;
 import dev.loomflux.lab.experiment.Design;
+import dev.loomflux.lab.experiment.DriverTraits;
 import dev.loomflux.lab.experiment.Experiment;
 import dev.loomflux.lab.measure.RunContext;
 import dev.loomflux.lab.procedure.Progress;
@@ -56,7 +57,12 @@ public final class PairedRounds {
 
     /** How {@code driver} times requests, as the comparisons weigh it: its step, and the registry's drivers that time finer. */
     public static Timing timing(LoadDriver driver) {
-        double step = driver.type().latencyStepMs();
+        return timing(driver.type());
+    }
+
+    /** As above, for a driver as the registry has it: a finished run's, by its name. */
+    public static Timing timing(DriverTraits type) {
+        double step = type.latencyStepMs();
         return new Timing(step, Drivers.ALL.finerThan(step));
     }
 

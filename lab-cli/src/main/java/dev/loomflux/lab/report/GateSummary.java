@@ -22,8 +22,9 @@ public final class GateSummary {
         List<Paragraph> lead = new ArrayList<>();
         lead.add(Paragraph.plain("**" + g.headline().replaceFirst("^ab: ", "") + "** (exit " + g.exitCode() + ")"));
         g.behaviour().forEach(b -> lead.add(Paragraph.bullet(b)));
-        sections.add(new Section("", lead, List.of(new Table(g.head() + " against " + g.base() + ": a regression when the whole 95% interval lies beyond "
-                + num(g.marginPct()) + "% on the worse side", List.of("where", "metric", g.head() + " / " + g.base(), "95% CI", "rounds", "verdict"),
+        sections.add(new Section("", lead, List.of(new Table(g.head() + " against " + g.base() + ": a regression when the whole interval lies beyond "
+                + num(g.marginPct()) + "% on the worse side; the " + g.checks().size() + " intervals hold 95% together, each drawn at 1/"
+                + g.checks().size() + " of the run's level", List.of("where", "metric", g.head() + " / " + g.base(), "simultaneous 95% CI", "rounds", "verdict"),
                 rows(g.checks()))), List.of()));
         List<Table> cpu = categories(g, run);
         if (!cpu.isEmpty()) {
@@ -33,7 +34,7 @@ public final class GateSummary {
         }
         sections.add(new Section("Machine check (A/A)", List.of(Paragraph.plain("The base's two sets of JVMs against each other in the same rounds: "
                 + "a difference here is the machine's or the JVMs', and no verdict above is given while one shows.")),
-                List.of(new Table("", List.of("where", "metric", g.base() + "#2 / " + g.base() + "#1", "95% CI", "rounds", "verdict"), rows(g.aa()))), List.of()));
+                List.of(new Table("", List.of("where", "metric", g.base() + "#2 / " + g.base() + "#1", "simultaneous 95% CI", "rounds", "verdict"), rows(g.aa()))), List.of()));
         sections.add(new Section("Run", List.of(Paragraph.plain("Run " + run.header().runId() + ", its report in results/" + run.header().runId() + "/report.html.")),
                 List.of(), List.of()));
         return MarkdownReport.render("loomflux ab: " + g.head() + " (" + headGiven + ") against " + g.base() + " (" + baseGiven + ")", sections);

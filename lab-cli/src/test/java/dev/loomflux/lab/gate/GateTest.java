@@ -40,7 +40,7 @@ class GateTest {
         // the design's note (drift, sets that disagree) stands between an interval and a regression
         Gate.Check noted = Gate.check(base("throughput", 1.25, 1.20, 1.30, "the sets disagree"), 5);
         assertEquals(Gate.Outcome.UNDECIDED, noted.outcome());
-        assertEquals("cpu throughput: head/base 0.800 (95% CI 0.769-0.833) over 15 rounds: undecided (the sets disagree)", noted.describe("head/base"));
+        assertEquals("cpu throughput: head/base 0.800 (simultaneous 95% CI 0.769-0.833) over 15 rounds: undecided (the sets disagree)", noted.describe("head/base"));
     }
 
     private static Gate gate(List<Gate.Check> checks, List<Gate.Check> aa, List<String> behaviour) {

@@ -58,7 +58,7 @@ class JunitXmlTest {
         assertEquals("<cpu> & \"x\": statuses differ", failure.getAttribute("message"));
         Element regressed = (Element) doc.getElementsByTagName("failure").item(1);
         assertEquals("regression", regressed.getAttribute("type"));
-        assertTrue(regressed.getAttribute("message").contains("head/base 0.800 (95% CI 0.769-0.833)"), regressed.getAttribute("message"));
+        assertTrue(regressed.getAttribute("message").contains("head/base 0.800 (simultaneous 95% CI 0.769-0.833)"), regressed.getAttribute("message"));
     }
 
     @Test

@@ -32,7 +32,8 @@ class StoppingSimulationTest {
     static final AlphaSpending SPENDING = new AlphaSpending();
 
     /** Where a procedure stopped, why, and what its comparisons said there. */
-    record Run(int rounds, String why, List<PairComparison> comparisons) {
+    /** @param level the two-sided level of the comparisons at the look the rounds stopped at */
+    record Run(int rounds, String why, List<PairComparison> comparisons, double level) {
         long winners() {
             return comparisons.stream().filter(c -> c.outcome().equals(PairComparison.A) || c.outcome().equals(PairComparison.B)).count();
         }
@@ -49,7 +50,7 @@ class StoppingSimulationTest {
         for (int round : s.planned()) {
             Stopping.Seen look = s.look(round, upTo(all, round), 4, Double.POSITIVE_INFINITY);
             if (look.stop() != null) {
-                return new Run(round, look.stop(), look.comparisons());
+                return new Run(round, look.stop(), look.comparisons(), s.finalLevel(round));
             }
         }
         throw new AssertionError("the cap's look always stops");
@@ -70,7 +71,7 @@ class StoppingSimulationTest {
             }
             String why = open == 0 ? Stopping.DECIDED : round >= cap ? Stopping.CAP : reachable == 0 ? Stopping.FUTILE : null;
             if (why != null) {
-                return new Run(round, why, cs);
+                return new Run(round, why, cs, Stats.ALPHA);
             }
         }
         throw new AssertionError("the cap's look always stops");
@@ -78,7 +79,7 @@ class StoppingSimulationTest {
 
     /** The fixed design: every round, one interval at 5%. */
     static Run fixed(List<BlockRecord> all) {
-        return new Run(CAP, Stopping.CAP, Comparisons.of(all, AB));
+        return new Run(CAP, Stopping.CAP, Comparisons.of(all, AB), Stats.ALPHA);
     }
 
     /** One experiment under each procedure asked for. */
