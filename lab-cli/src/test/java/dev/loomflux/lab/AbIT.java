@@ -58,6 +58,14 @@ class AbIT {
         LabCli margin = LabCli.of("ab", "mvc", "mvc", "--margin", "0%");
         assertEquals(2, margin.exitCode(), margin.toString());
         assertTrue(margin.err().contains("--margin 0%"), margin.toString());
-        assertTrue(missing.made().isEmpty() && unknown.made().isEmpty() && oneSet.made().isEmpty());
+        // A --define builds on the experiment file's targets: one on a target of neither is named, the file's among the known.
+        LabCli onFile = LabCli.of("ab", "own-mvc", "slow", "own-app", "--define", "slow=nope,-XX:TieredStopAtLevel=1");
+        assertEquals(2, onFile.exitCode(), onFile.toString());
+        assertTrue(onFile.err().contains("unknown target 'nope'") && onFile.err().contains("own-mvc-vt"), onFile.toString());
+        // ... and one on the file's target resolves: the next check, the sets, is what refuses the command.
+        LabCli defined = LabCli.of("ab", "own-mvc", "slow", "own-app", "--define", "slow=own-mvc,-XX:TieredStopAtLevel=1", "--sets", "1");
+        assertEquals(2, defined.exitCode(), defined.toString());
+        assertTrue(defined.err().contains("--sets 1: ab needs 2 or more sets"), defined.toString());
+        assertTrue(missing.made().isEmpty() && unknown.made().isEmpty() && oneSet.made().isEmpty() && onFile.made().isEmpty() && defined.made().isEmpty());
     }
 }

@@ -13,6 +13,7 @@ import dev.loomflux.lab.report.GateSummary;
 import dev.loomflux.lab.result.RunRecord;
 import dev.loomflux.lab.sut.Command;
 import dev.loomflux.lab.sut.TargetSpec;
+import dev.loomflux.lab.sut.Targets;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
@@ -34,7 +35,7 @@ import picocli.CommandLine.Parameters;
                 "Exits 0 with no regression; 1 with a regression, or statuses that changed; 2 on bad input; 3 when undecided, or when the base"
                         + " differs from itself (its two sets of JVMs, the A/A check).",
                 "Writes ab.md and ab-junit.xml beside the run's report (docs/ci.md).",
-                "Takes ./lab run's options; an experiment file gives the scenarios and load, and BASE and HEAD may name its targets."})
+                "Takes ./lab run's options; an experiment file gives the scenarios and load, and BASE and HEAD may name its targets, or a --define built on one."})
 public final class AbCommand extends RunCommand {
     /** The two builds as the run names them, whatever they were given as. */
     static final String BASE = "base";
@@ -149,16 +150,9 @@ public final class AbCommand extends RunCommand {
         return e.toBuilder().name(Experiment.checkName("ab-" + e.name(), "the experiment's name")).targets(List.of(build(baseArg, BASE, e), build(headArg, HEAD, e))).build();
     }
 
-    /** A build as a target named {@code as}: one of the experiment's targets, a jar, or a built-in or --define'd target. */
+    /** A build as a target named {@code as}: a jar, or a built-in, --define'd or experiment file's target (a --define may build on the file's). */
     private TargetSpec build(String given, String as, Experiment e) {
         String what = as.equals(BASE) ? "BASE" : "HEAD";
-        if (experimentFile != null) {
-            for (TargetSpec t : e.targets()) {
-                if (t.name().equals(given)) {
-                    return t.derive(as, Map.of(), List.of());
-                }
-            }
-        }
         if (given.endsWith(".jar")) {
             Path jar = Path.of(given).toAbsolutePath().normalize();
             if (!Files.isRegularFile(jar)) {
@@ -170,7 +164,14 @@ public final class AbCommand extends RunCommand {
             return TargetSpec.own(as, new Command(List.of("{java}", "-jar", jar.toString(), "--server.address={host}", "--server.port={port}"), ready, 0,
                     Command.READY_TIMEOUT), List.of());
         }
-        return targets.known().get(given, what).derive(as, Map.of(), List.of());
+        Targets known = experimentFile != null ? targets.known(e.targets(), String.valueOf(experimentFile)) : targets.known();
+        return known.get(given, what).derive(as, Map.of(), List.of());
+    }
+
+    /** A --define builds a build on one of the experiment file's targets, e.g. its jar with a JVM flag more. */
+    @Override
+    List<String> allowedWithFile() {
+        return List.of("--define");
     }
 
     /** Its help without ./lab run's EXPERIMENT: ab's own three positionals take its place. */

@@ -141,6 +141,11 @@ public class RunCommand implements Callable<Integer> {
         return designOptions.jvms(experiment, file == null);
     }
 
+    /** The flags a subcommand takes beside an experiment file that ./lab run refuses there. */
+    List<String> allowedWithFile() {
+        return List.of();
+    }
+
     /** What a subcommand adds to the experiment before --scale, --sets and --repeat: a sweep's grid. */
     Experiment adjust(Experiment e) {
         return e;
@@ -150,6 +155,7 @@ public class RunCommand implements Callable<Integer> {
         List<String> flags = new ArrayList<>(ScenarioOptions.FLAGS);
         flags.addAll(LoadOptions.PROFILE_FLAGS);
         flags.addAll(List.of("--targets", "--define", "--name"));
+        flags.removeAll(allowedWithFile());
         for (String flag : flags) {
             if (given.hasMatchedOption(flag)) {
                 throw new UsageException(flag + " cannot be combined with an experiment file (" + file + "); edit the file instead");

@@ -22,7 +22,17 @@ public final class TargetOptions {
 
     /** The built-in targets and those --define'd. */
     Targets known() {
+        return known(List.of(), null);
+    }
+
+    /**
+     * The built-in targets, {@code declared} (an experiment file's, which a --define may build on), and those --define'd.
+     *
+     * @param where the file that declared them, for a one-line error
+     */
+    Targets known(List<TargetSpec> declared, String where) {
         Targets targets = new Targets();
+        declared.forEach(t -> targets.declare(t, where));
         definitions.forEach(targets::define);
         return targets;
     }

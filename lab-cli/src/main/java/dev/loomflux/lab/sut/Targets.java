@@ -60,6 +60,13 @@ public final class Targets {
         }
     }
 
+    /** Adds a target declared elsewhere, e.g. an experiment file's, under its own name. */
+    public TargetSpec declare(TargetSpec spec, String where) {
+        checkNewName(spec.name(), where);
+        add(spec);
+        return spec;
+    }
+
     /** Declares a bring-your-own target: any command. */
     public TargetSpec own(String name, Command command, List<String> jvmArgs, ResourceLimits limits, String where) {
         checkNewName(name, where);
