@@ -15,11 +15,13 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
- * The gate over a real run: ./lab ab mvc slow --define slow=mvc,-Dloomflux.cpu.extra-work-pct=20 --scenario cpu --work 10000
- * (2026-12-03, docs/ci.md), its results.json as the fixture ab-cpu-20pct.
+ * The gate over real runs (2026-12-03, docs/ci.md), their results.json as fixtures: ./lab ab mvc slow --define
+ * slow=mvc,-Dloomflux.cpu.extra-work-pct=20 --scenario cpu --work 10000 (ab-cpu-20pct), and spring-petclinic-rest against
+ * itself on its reception flow, ./lab ab petclinic petclinic experiments/petclinic.yaml (ab-petclinic-aa).
  */
 class GateOfRunTest {
     private static final Path FIXTURE = Path.of("src/test/resources/fixtures/ab-cpu-20pct");
+    private static final Path PETCLINIC_AA = Path.of("src/test/resources/fixtures/ab-petclinic-aa");
 
     @Test
     void theSlowerHeadIsARegressionAndTheBaseAgainstItselfIsNot() throws Exception {
@@ -56,5 +58,20 @@ class GateOfRunTest {
         // Four comparisons held together: each at a quarter of the run's level, so each interval contains the run's own.
         assertTrue(held.low() < aloneLow - 0.001 && held.high() > aloneHigh - 0.001, held + " against " + aloneLow + "-" + aloneHigh);
         assertEquals(held.ratio(), Math.round(1000 / alone.estimate().ratio()) / 1000.0, 1e-9);
+    }
+
+    @Test
+    void aRealAppAgainstItselfOnAFlowIsNoRegression() throws Exception {
+        RunRecord run = Results.record(PETCLINIC_AA);
+        Gate g = Gate.of(run, "base", "head", 5, Timing.FINE);
+        // The flow's four metrics and each of its four steps' three, held together.
+        assertEquals(16, g.checks().size(), g.checks().toString());
+        assertTrue(g.checks().stream().allMatch(c -> c.outcome() == Gate.Outcome.UNDECIDED || c.outcome() == Gate.Outcome.EQUIVALENT), g.checks().toString());
+        assertTrue(g.checks().stream().allMatch(c -> c.low() < 1 && c.high() > 1), "every interval holds 1: " + g.checks());
+        assertEquals(16, g.aa().size());
+        assertEquals(false, g.noisy(), g.aa().toString());
+        assertEquals(List.of(), g.behaviour(), "the same build answers with the same statuses");
+        assertEquals(Gate.UNDECIDED, g.exitCode());
+        assertTrue(g.headline().startsWith("ab: no regression shown, 16 of 16 comparisons undecided"), g.headline());
     }
 }

@@ -22,12 +22,17 @@ class GateSimulationTest {
     record Outcome(boolean anyRegression, boolean throughputRegression, boolean noisy) {
     }
 
-    /** {@code RUNS} experiments in which the base is {@code lead} times as good as the head on every metric. */
+    /** {@code RUNS} experiments in which the base is {@code lead} times as good as the head on every metric, at most {@link #CAP} rounds. */
     static List<Outcome> experiments(double lead, long seed) {
+        return experiments(lead, seed, CAP);
+    }
+
+    /** As above, at most {@code cap} rounds. */
+    static List<Outcome> experiments(double lead, long seed, int cap) {
         Map<String, double[]> truth = lead == 1 ? Map.of() : Map.of("a", NoiseModel.better(lead));
         return IntStream.range(0, RUNS).parallel().mapToObj(i -> {
-            List<BlockRecord> all = NoiseModel.fitted().run(StoppingSimulationTest.AB, truth, StoppingSimulationTest.SETS, CAP, seed + i);
-            StoppingSimulationTest.Run run = StoppingSimulationTest.sequential(all, CAP);
+            List<BlockRecord> all = NoiseModel.fitted().run(StoppingSimulationTest.AB, truth, StoppingSimulationTest.SETS, cap, seed + i);
+            StoppingSimulationTest.Run run = StoppingSimulationTest.sequential(all, cap);
             List<BlockRecord> seen = StoppingSimulationTest.upTo(all, run.rounds());
             Map<String, Double> levels = Map.of(seen.get(0).where(), run.level());
             List<Gate.Check> checks = Gate.held(seen, "a", "b", Timing.FINE, levels, 5);
@@ -66,5 +71,14 @@ class GateSimulationTest {
         // in none. Each comparison alone: 20% found on throughput in 209, 2% a regression in 5 (docs/ci.md, "How often it is wrong").
         assertTrue(failed >= RUNS * 0.55, "a 20% slowdown failed the gate in " + failed + " of " + RUNS);
         assertTrue(wrong <= 1, "a 2% slowdown a regression in " + wrong + " of " + RUNS);
+    }
+
+    @Test
+    void moreRoundsFindMore() {
+        long at15 = count(experiments(1.2, 8_000_000L), o -> o.anyRegression() && !o.noisy());
+        long at30 = count(experiments(1.2, 8_000_000L, 30), o -> o.anyRegression() && !o.noisy());
+        System.out.printf("20%%: the gate failed in %d of %d at most 15 rounds, %d at most 30%n", at15, RUNS, at30);
+        // Seeds as here: 196 and 255 of 300 (docs/ci.md, "How often it is wrong").
+        assertTrue(at30 >= at15 + RUNS * 0.1, "at most 30 rounds found " + at30 + ", at most 15 " + at15);
     }
 }
