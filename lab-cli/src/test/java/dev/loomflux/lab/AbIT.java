@@ -68,4 +68,16 @@ class AbIT {
         assertTrue(defined.err().contains("--sets 1: ab needs 2 or more sets"), defined.toString());
         assertTrue(missing.made().isEmpty() && unknown.made().isEmpty() && oneSet.made().isEmpty() && onFile.made().isEmpty() && defined.made().isEmpty());
     }
+
+    /** A build that will not start: bad input, named, with its log's last lines, as soon as the JVMs are up; nothing left running. */
+    @Test
+    void aBuildThatWillNotStartIsNamedWithItsLog() {
+        LabCli broken = LabCli.of("ab", "mvc", "broken", "--define", "broken=mvc,-XX:+NoSuchFlag");
+        assertEquals(2, broken.exitCode(), broken.toString());
+        String first = broken.err().lines().filter(l -> l.startsWith("lab: ")).findFirst().orElse("");
+        assertTrue(first.startsWith("lab: HEAD broken did not run: head exited with code 1 before it was ready; last lines of "), broken.toString());
+        assertTrue(broken.err().contains("Unrecognized VM option 'NoSuchFlag'"), broken.toString());
+        assertTrue(broken.out().contains("nothing to compare: only base started; no rounds"), broken.toString());
+        assertEquals(0, ProcessHandle.current().descendants().filter(ProcessHandle::isAlive).count());
+    }
 }

@@ -87,6 +87,13 @@ final class PairedRun implements DesignRun {
             if (s.run().stop().requested()) {
                 return;
             }
+            // Rounds compare targets: where all but one did not start (their results say why), they would measure nothing to compare.
+            List<String> started = experiment.targets().stream().map(TargetSpec::name)
+                    .filter(name -> visits.stream().anyMatch(v -> v.spec().name().equals(name))).toList();
+            if (started.size() < Math.min(2, experiment.targets().size())) {
+                s.run().log().line("nothing to compare: " + (started.isEmpty() ? "no target" : "only " + started.get(0)) + " started; no rounds");
+                return;
+            }
             pause.accept(experiment.idle());
             // The cells planned ahead; a capacity ladder's are chosen as it climbs, and share what is left of the budget.
             int left = experiment.scenarios().stream().mapToInt(base -> ScenarioCell.of(experiment, base).size()).sum();

@@ -47,7 +47,8 @@ class PairedRunTest {
     private final List<String> events = Collections.synchronizedList(new ArrayList<>());
     private final AtomicBoolean stopping = new AtomicBoolean();
     private final FakeDriver driver = new FakeDriver(events);
-    private final FakeStarter starter = new FakeStarter(events, driver, Set.of());
+    private final Set<String> refused = new java.util.HashSet<>();
+    private final FakeStarter starter = new FakeStarter(events, driver, refused);
     private ResultsFile results;
     private String runId;
 
@@ -131,6 +132,26 @@ class PairedRunTest {
             assertEquals(List.of("a", "c"), json.stream().filter(b -> b.round() == r).map(BlockRecord::target).sorted().toList(), "round " + round);
         }
         assertEquals(Set.of("stop a#1", "stop b#1", "stop c#1"), Set.copyOf(events.subList(events.size() - 3, events.size())));
+    }
+
+    @Test
+    void whereAllButOneTargetDidNotStartNoRoundsRunAndTheStartedJvmsAreStopped() throws IOException {
+        refused.add("b");
+        run(experiment(2, List.of(PLAINTEXT), "a", "b"));
+
+        assertEquals(List.of("b plaintext 1 failed: b not ready after 3 s", "b plaintext 2 failed: b not ready after 3 s"),
+                outcomes().stream().sorted().toList(), "only the refused JVMs' results: nothing measured");
+        assertTrue(events.stream().noneMatch(e -> e.startsWith("compile ") || e.startsWith("block ") || e.startsWith("idle ")), events.toString());
+        assertEquals(Set.of("stop a#1", "stop a#2"), events.stream().filter(e -> e.startsWith("stop ")).collect(Collectors.toSet()));
+        assertTrue(results.blocks().isEmpty());
+    }
+
+    @Test
+    void withThreeTargetsTheTwoThatStartedAreStillCompared() throws IOException {
+        refused.add("c");
+        run(experiment(1, List.of(PLAINTEXT), "a", "b", "c"));
+
+        assertEquals(Set.of("a", "b"), results.blocks().stream().map(BlockRecord::target).collect(Collectors.toSet()));
     }
 
     /**
