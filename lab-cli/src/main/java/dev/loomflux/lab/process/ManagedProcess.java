@@ -15,7 +15,7 @@ import java.util.regex.Pattern;
 
 /**
  * A child process whose output goes to a log file (appended: a target restarted for each repeat
- * keeps one log) and which is stopped with its descendants.
+ * keeps one log, of which each process reads back only its own lines) and which is stopped with its descendants.
  */
 public final class ManagedProcess implements AutoCloseable {
     private static final long GRACE_MS = 10_000;
@@ -30,14 +30,17 @@ public final class ManagedProcess implements AutoCloseable {
     private final String name;
     private final Process process;
     private final Path log;
+    /** Where its own output begins in the log: what earlier processes of the same log wrote is not its. */
+    private final long logFrom;
     private final long startedNanos;
     private volatile boolean stoppedByLab;
 
-    private ManagedProcess(LabProcesses owner, String name, Process process, Path log, long startedNanos) {
+    private ManagedProcess(LabProcesses owner, String name, Process process, Path log, long logFrom, long startedNanos) {
         this.owner = owner;
         this.name = name;
         this.process = process;
         this.log = log;
+        this.logFrom = logFrom;
         this.startedNanos = startedNanos;
     }
 
@@ -54,8 +57,9 @@ public final class ManagedProcess implements AutoCloseable {
                     .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
                     .redirectInput(ProcessBuilder.Redirect.from(nullDevice()));
             pb.environment().putAll(env);
+            long from = Files.exists(log) ? Files.size(log) : 0;
             long started = System.nanoTime();
-            ManagedProcess p = new ManagedProcess(owner, name, launch(owner, pb), log, started);
+            ManagedProcess p = new ManagedProcess(owner, name, launch(owner, pb), log, from, started);
             owner.register(p);
             owner.started(name, p.pid());
             return p;
@@ -114,21 +118,26 @@ public final class ManagedProcess implements AutoCloseable {
      */
     public String logTail(int lines) {
         try {
-            List<String> all = Files.readAllLines(log, StandardCharsets.UTF_8).stream()
-                    .filter(line -> !JVM_LOG_LINE.matcher(line).lookingAt()).toList();
+            List<String> all = ownLines().stream().filter(line -> !JVM_LOG_LINE.matcher(line).lookingAt()).toList();
             return String.join(System.lineSeparator(), all.subList(Math.max(0, all.size() - lines), all.size()));
         } catch (IOException e) {
             return "(no log: " + e.getMessage() + ")";
         }
     }
 
-    /** The whole log, oldest line first; empty when it cannot be read. */
+    /** Its own lines of the log, oldest first; empty when it cannot be read. */
     public List<String> logLines() {
         try {
-            return Files.readAllLines(log, StandardCharsets.UTF_8);
-        } catch (IOException | java.io.UncheckedIOException e) {
+            return ownLines();
+        } catch (IOException e) {
             return List.of();
         }
+    }
+
+    private List<String> ownLines() throws IOException {
+        byte[] all = Files.readAllBytes(log);
+        int from = (int) Math.min(all.length, logFrom);
+        return new String(all, from, all.length - from, StandardCharsets.UTF_8).lines().toList();
     }
 
     public int exitValue() {

@@ -62,7 +62,7 @@ final class JvmStarter implements TargetStarter {
     @Override
     public TargetVisit alone(TargetSpec spec, int repeat) {
         long[] launchedAt = new long[1];
-        RunningTarget target = start(spec, run.cpus().targetPlacement(), p -> {
+        RunningTarget target = start(spec, "", run.cpus().targetPlacement(), p -> {
             launchedAt[0] = System.currentTimeMillis();
             watchedPid.set(p.pid());
         });
@@ -93,11 +93,11 @@ final class JvmStarter implements TargetStarter {
     @Override
     public TargetVisit beside(TargetSpec spec, int set) {
         long[] launchedAt = new long[1];
-        RunningTarget target = start(spec, run.cpus().startPlacement(), p -> launchedAt[0] = System.currentTimeMillis());
+        int sets = experiment.sets();
+        RunningTarget target = start(spec, sets > 1 ? ".s" + set : "", run.cpus().startPlacement(), p -> launchedAt[0] = System.currentTimeMillis());
         try {
             run.cpus().move(target.process().pid(), run.cpus().target());
             String affinity = CpuPlan.affinityOf(target.process().pid());
-            int sets = experiment.sets();
             run.log().line(spec.name() + ": ready in " + target.startupMillis() + " ms (started beside the others; pid " + target.process().pid()
                     + ", now on CPUs " + affinity + ")" + (sets > 1 ? ", set " + set + " of " + sets : ""));
             sayAotCacheProblem(target);
@@ -111,8 +111,13 @@ final class JvmStarter implements TargetStarter {
         }
     }
 
-    private RunningTarget start(TargetSpec spec, Placement placement, Consumer<ManagedProcess> launched) {
-        return RunningTarget.start(processes, home, spec, run.settings(), placement, run.stubUri(), run.database(), run.dir(), launched);
+    /**
+     * @param set ".s2" for a set's JVM where the sets run side by side, each with its log (as its other files are named,
+     *            ResultFiles.Tag); "" for a target's one log, which its repeats and fresh JVMs append to
+     */
+    private RunningTarget start(TargetSpec spec, String set, Placement placement, Consumer<ManagedProcess> launched) {
+        return RunningTarget.start(processes, home, spec, run.settings(), placement, run.stubUri(), run.database(), run.dir().resolve(spec.name() + set + ".log"),
+                launched);
     }
 
     private void sayAotCacheProblem(RunningTarget target) {

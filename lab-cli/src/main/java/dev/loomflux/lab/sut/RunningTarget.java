@@ -42,12 +42,16 @@ public final class RunningTarget implements AutoCloseable {
      */
     public static RunningTarget start(LabProcesses owner, Home home, TargetSpec spec, LaunchSettings settings, Placement placement,
                                       URI downstream, Database db, Path logDir) {
-        return start(owner, home, spec, settings, placement, downstream, db, logDir, p -> { });
+        return start(owner, home, spec, settings, placement, downstream, db, logDir.resolve(spec.name() + ".log"), p -> { });
     }
 
-    /** @param launched told as soon as the process exists, before it is ready (to sample its startup) */
+    /**
+     * @param log      its output, appended; the profiler's files go beside it
+     * @param launched told as soon as the process exists, before it is ready (to sample its startup)
+     */
     public static RunningTarget start(LabProcesses owner, Home home, TargetSpec spec, LaunchSettings settings, Placement placement,
-                                      URI downstream, Database db, Path logDir, Consumer<ManagedProcess> launched) {
+                                      URI downstream, Database db, Path log, Consumer<ManagedProcess> launched) {
+        Path logDir = log.toAbsolutePath().getParent();
         Command own = spec.command();
         int port = own != null && own.port() > 0 ? own.port() : Ports.free(settings.host());
         if (own != null && own.port() > 0) {
@@ -93,7 +97,7 @@ public final class RunningTarget implements AutoCloseable {
         }
         ManagedProcess p;
         try {
-            p = ManagedProcess.start(owner, spec.name(), cmd, env, logDir.resolve(spec.name() + ".log"));
+            p = ManagedProcess.start(owner, spec.name(), cmd, env, log);
         } catch (RuntimeException e) {
             closeQuietly(cgroup);
             throw e;

@@ -54,6 +54,21 @@ class LabProcessesTest {
         assertFalse(before.isAlive() || during.isAlive() || after.isAlive(), "a child outlived its lab");
     }
 
+    @Test
+    void aProcessReadsBackOnlyItsOwnLinesOfALogAnEarlierOneWroteTo() throws Exception {
+        Path log = dir.resolve("t.log");
+        try (LabProcesses lab = new LabProcesses()) {
+            ManagedProcess first = ManagedProcess.start(lab, "t", List.of("sh", "-c", "echo OutOfMemoryError; echo first"), log);
+            first.onExit().get();
+            ManagedProcess second = ManagedProcess.start(lab, "t", List.of("sh", "-c", "echo second"), log);
+            second.onExit().get();
+            assertEquals(List.of("OutOfMemoryError", "first", "second"), java.nio.file.Files.readAllLines(log), "one log, appended");
+            assertEquals(List.of("second"), second.logLines(), "the second JVM of a target did not die of the first one's error");
+            assertEquals("second", second.logTail(10));
+            assertEquals(List.of("OutOfMemoryError", "first"), first.logLines().subList(0, 2));
+        }
+    }
+
     private ManagedProcess sleep(LabProcesses lab, String name) {
         return ManagedProcess.start(lab, name, List.of("sleep", "60"), dir.resolve(name + ".log"));
     }
