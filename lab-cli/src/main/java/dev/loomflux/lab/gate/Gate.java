@@ -20,9 +20,9 @@ import java.util.stream.Stream;
 
 /**
  * A regression gate's answer from one paired run of two builds, base and head (docs/ci.md): per metric and part of a scenario,
- * head against base with its ratio and interval, the intervals holding 95% together ({@link #held}), a regression when the whole
- * interval lies beyond the margin on the worse side; the base against itself across its two sets of JVMs (the A/A check, in the same rounds); and where the two builds
- * answered with different statuses, a behaviour change before any verdict.
+ * head against base with its ratio and interval, the intervals holding 95% together ({@link #held}), a regression when the
+ * whole interval lies beyond the margin on the worse side; the base against itself across its two sets of JVMs (the A/A check,
+ * in the same rounds); and where the two builds answered with different statuses, a behaviour change before any verdict.
  *
  * @param checks    head against base, per comparison the paired design draws
  * @param aa        the base's first set against its second, on the same metrics

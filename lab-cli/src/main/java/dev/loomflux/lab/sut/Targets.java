@@ -60,8 +60,11 @@ public final class Targets {
         }
     }
 
-    /** Adds a target declared elsewhere, e.g. an experiment file's, under its own name. */
+    /** Adds a target declared elsewhere, e.g. an experiment file's, under its own name; a built-in the file names is already known. */
     public TargetSpec declare(TargetSpec spec, String where) {
+        if (spec.equals(byName.get(spec.name()))) {
+            return spec;
+        }
         checkNewName(spec.name(), where);
         add(spec);
         return spec;
