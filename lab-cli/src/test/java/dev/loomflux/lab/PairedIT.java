@@ -154,12 +154,16 @@ class PairedIT {
         assertTrue(run.out().contains("rounds of blocks of the whole stages load"), run.out());
     }
 
+    /**
+     * The first cell's warmup and lead-in are the lab's own (up to 75 s and 20 rounds, ending when steady): with a fixed 40 s and
+     * 10 rounds, a slow host's JITs (CI of 2026-12-03: mvc's still compiling 64% of the time when its budget ended) left both
+     * targets compiling in 7 of 12 rounds, and the paired comparison rightly gave no verdict at the cap.
+     */
     @Test
     @Tag("slow") // ./check slow, in CI after ./check
     void aSweepInRoundsFindsTheThreadCapAndNoWinnerBelowIt() throws IOException {
         LabCli run = LabCli.of("sweep", "--aot-cache", "--design", "paired", "--targets", "mvc,mvc-10", "--define", "mvc-10=mvc,server.tomcat.threads.max=10",
-                "--scenario", "gateway", "--delay", "50", "--vary", "users=40,5", "--rounds", "12", "--lead-in-rounds", "10", "--block", "1s", "--warmup", "40s",
-                "--cell-warmup", "5s", "--no-pin");
+                "--scenario", "gateway", "--delay", "50", "--vary", "users=40,5", "--rounds", "12", "--block", "1s", "--cell-warmup", "5s", "--no-pin");
         assertEquals(0, run.exitCode(), run.toString());
         RunRecord root = run.record();
         Set<String> cells = new HashSet<>();
